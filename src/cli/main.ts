@@ -1,0 +1,179 @@
+/** The agentwire command line. Usage problems exit 2 with one clear line, never a stack trace. */
+import { Command, CommanderError, Option } from "commander";
+import { readFileSync } from "node:fs";
+import { collect, intOption } from "./options.js";
+import { EXIT, UsageError } from "./errors.js";
+import { runList } from "./list.js";
+import { runTest } from "./test.js";
+import { runTestClient } from "./test-client.js";
+import { runMock } from "./mock.js";
+import { runSchema, runValidate } from "./validate.js";
+
+const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+
+const EXIT_HELP = `
+Exit codes:
+  0  every selected required check passed
+  1  a check failed (or a SHOULD under --strict)
+  2  usage or configuration error
+  3  nothing failed, but something could not be tested (unreachable, timeout, not exercised)`;
+
+function reportOptions(cmd: Command): Command {
+  return cmd
+    .option("--only <prefix>", "run only checks whose id starts with PREFIX (repeatable)", collect)
+    .option("--skip <prefix>", "skip checks whose id starts with PREFIX (repeatable)", collect)
+    .option("--strict", "SHOULD failures and not-exercised checks fail the run")
+    .option("--profile <name>", "relaxations for a known implementation (see agentwire list)")
+    .option("--timeout <ms>", "cap every wait of the run, in ms", intOption("--timeout", 1))
+    .option("--reporter <name>", "console | json | junit (repeatable; pairs with --output)", collect)
+    .option("--output <path>", "write the matching --reporter to PATH instead of stdout (repeatable)", collect)
+    .option("--save-transcript <dir>", "write what crossed the wire as JSON Lines into DIR (credentials redacted)")
+    .option("--set <key=value>", "protocol parameter (repeatable), e.g. --set minGapMs=50", collect)
+    .option("-q, --quiet", "no progress lines on stderr");
+}
+
+export function buildProgram(): Command {
+  const program = new Command("agentwire")
+    .description("Conformance tests and mock servers for the wire protocols between AI coding agents and their UIs.")
+    .version(pkg.version)
+    .showHelpAfterError("(run with --help for usage)")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  agentwire test                                    every suite against its built-in mock
+  agentwire test mcp-chat --url http://localhost:8000
+  agentwire test mcp-chat --url http://localhost:8000 --reporter junit --output report.xml
+  agentwire mock mcp-chat --scenario two-tools --port 0
+  agentwire test-client mcp-chat -- node examples/mcp-chat-client.mjs
+  agentwire validate mcp-chat chat-request body.json
+  agentwire list mcp-chat
+${EXIT_HELP}`,
+    );
+
+  program
+    .command("list")
+    .description("list protocols, their checks, scenarios, faults and profiles")
+    .argument("[protocol]")
+    .option("--json", "machine-readable output")
+    .addHelpText("after", "\nExamples:\n  agentwire list\n  agentwire list mcp-chat --json")
+    .action((protocol: string | undefined, o: { json?: boolean }) => {
+      process.exitCode = runList(protocol, o);
+    });
+
+  reportOptions(
+    program
+      .command("test")
+      .description("judge a server (or, without --url, each built-in mock) against the protocol's server-side checks")
+      .argument("[protocol]", "protocol id; all implemented protocols when omitted (built-in mocks only)")
+      .option("--url <url>", "base URL of the server under test (default: the built-in mock on a free port)")
+      .option("--header <header>", '"Name: value" added to every request (repeatable)', collect)
+      .option("--token <token>", "sent as Authorization: Bearer TOKEN (redacted in reports and transcripts)")
+      .option("--origin <origin>", "browser origin the probes claim (mcp-chat default http://localhost:3000)")
+      .option("--prompt <text>", "chat prompt for probes that need the agent to act")
+      .option("--max-bytes <n>", "stop reading a response after N bytes", intOption("--max-bytes", 1))
+      .option("--fault <name>", "built-in mock only: inject a fault, to see a check fail (repeatable)", collect),
+  )
+    .addHelpText(
+      "after",
+      `\nExamples:\n  agentwire test\n  agentwire test mcp-chat --url http://localhost:8000 --header "Authorization: Bearer $TOKEN"\n  agentwire test mcp-chat --only mcp-chat/sse --strict\n  agentwire test mcp-chat --fault sse-crlf\n${EXIT_HELP}`,
+    )
+    .action(async (protocol: string | undefined, o) => {
+      process.exitCode = await runTest(protocol, o);
+    });
+
+  reportOptions(
+    program
+      .command("test-client")
+      .description("play the server for a client command and judge what it sends")
+      .argument("<protocol>")
+      .argument("[command...]", "the client command, after --")
+      .option("--scenario <name>", "mock scenario for the client's requests")
+      .option("--framing <name>", "mock framing variant")
+      .option("--fault <name>", "mock fault (repeatable)", collect),
+  )
+    .addHelpText(
+      "after",
+      `\nThe command gets AGENTWIRE_URL (and protocol variables such as MCP_CHAT_URL) in its environment.\n\nExamples:\n  agentwire test-client mcp-chat -- node examples/mcp-chat-client.mjs\n  agentwire test-client mcp-chat --reporter json --output client.json -- npm run e2e\n${EXIT_HELP}`,
+    )
+    .action(async (protocol: string, command: string[], o) => {
+      process.exitCode = await runTestClient(protocol, command, o);
+    });
+
+  program
+    .command("mock")
+    .description("run a protocol's reference mock until Ctrl-C (first stdout line: its URL)")
+    .argument("<protocol>")
+    .option("--host <host>", "address to bind", "127.0.0.1")
+    .option("--port <n>", "port (0 = any free port; default: the protocol's usual port)", intOption("--port"))
+    .option("--scenario <name>", "what the mock does for a chat (see agentwire list <protocol>)")
+    .option("--fault <name>", "break one rule on purpose (repeatable)", collect)
+    .option("--framing <name>", "how stream bytes are cut and terminated")
+    .option("--first-byte-ms <ms>", "delay before a stream's response head", intOption("--first-byte-ms"))
+    .option("--chunk-delay-ms <ms>", "delay between stream events", intOption("--chunk-delay-ms"))
+    .option("--seed <n>", "seed for random framing and jitter", intOption("--seed"))
+    .option("--set <key=value>", "mock setting (repeatable), e.g. --set notConnected=http-409", collect)
+    .option("--check-client", "judge the clients that connect; report on exit")
+    .option("--report <path>", "with --check-client: write the JSON report to PATH on exit")
+    .addOption(new Option("--profile <name>").hideHelp())
+    .addHelpText(
+      "after",
+      `\nExamples:\n  agentwire mock mcp-chat\n  agentwire mock mcp-chat --port 0 --scenario parallel-tools --chunk-delay-ms 100\n  agentwire mock mcp-chat --fault sse-crlf\n  agentwire mock mcp-chat --check-client --report client-report.json`,
+    )
+    .action(async (protocol: string, o) => {
+      process.exitCode = await runMock(protocol, o);
+    });
+
+  program
+    .command("validate")
+    .description("validate a JSON message against the protocol's schema (errors carry JSON pointers)")
+    .argument("<protocol>")
+    .argument("<message>", "message name (see agentwire schema <protocol>)")
+    .argument("[file]", "JSON file, or - for stdin", "-")
+    .option("--profile <name>", "validate with a profile's schema overlays")
+    .addHelpText("after", "\nExit 0 valid, 1 invalid, 2 unreadable input.\n\nExamples:\n  agentwire validate mcp-chat chat-request body.json\n  echo '{\"message\":\"hi\"}' | agentwire validate mcp-chat chat-request -")
+    .action((protocol: string, message: string, file: string, o: { profile?: string }) => {
+      process.exitCode = runValidate(protocol, message, file, o);
+    });
+
+  program
+    .command("schema")
+    .description("print a protocol's JSON Schemas (all, or one message)")
+    .argument("<protocol>")
+    .argument("[message]")
+    .addHelpText("after", "\nExamples:\n  agentwire schema mcp-chat\n  agentwire schema mcp-chat stream-event")
+    .action((protocol: string, message: string | undefined) => {
+      process.exitCode = runSchema(protocol, message);
+    });
+
+  return program;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  program.exitOverride();
+  for (const c of program.commands) c.exitOverride();
+  program.configureOutput({ outputError: (s, write) => write(s) });
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === "number" ? process.exitCode : 0;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // Help and version are "errors" to commander; they are successes to the user.
+      if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help") return 0;
+      return EXIT.usage;
+    }
+    if (e instanceof UsageError) {
+      process.stderr.write(`agentwire: ${e.message}\n`);
+      return EXIT.usage;
+    }
+    process.stderr.write(`agentwire: internal error: ${(e as Error).message}\n`);
+    if (process.env.AGENTWIRE_DEBUG) process.stderr.write(`${(e as Error).stack}\n`);
+    return EXIT.usage;
+  }
+}
+
+const code = await main(process.argv);
+process.exitCode = code;
+// Long-lived handles (a mock's sockets) are closed by the commands; exit once output is flushed.
+process.stdout.write("", () => process.exit(code));

@@ -1,0 +1,50 @@
+/** agentwire test-client <protocol> -- <command> [args...] */
+import { runClientTest } from "../core/runner.js";
+import { parseSettings, reportTargets, requireProtocol } from "./options.js";
+import { combinedExitCode, writeReports } from "./report-output.js";
+import { UsageError } from "./errors.js";
+
+export interface TestClientCliOptions {
+  scenario?: string;
+  framing?: string;
+  fault?: string[];
+  only?: string[];
+  skip?: string[];
+  strict?: boolean;
+  profile?: string;
+  timeout?: number;
+  reporter?: string[];
+  output?: string[];
+  saveTranscript?: string;
+  set?: string[];
+  quiet?: boolean;
+}
+
+export async function runTestClient(protocolId: string, command: string[], o: TestClientCliOptions): Promise<number> {
+  const p = requireProtocol(protocolId);
+  if (command.length === 0) {
+    throw new UsageError(`give the client command after "--": agentwire test-client ${p.id} -- node my-client.js`);
+  }
+  const targets = reportTargets(o.reporter, o.output);
+  const progress = o.quiet ? undefined : (m: string) => process.stderr.write(`agentwire: ${m}\n`);
+  const result = await runClientTest(p, {
+    command: command[0]!,
+    args: command.slice(1),
+    mock: {
+      ...(o.scenario ? { scenario: o.scenario } : {}),
+      ...(o.framing ? { framing: o.framing } : {}),
+      ...(o.fault?.length ? { faults: o.fault } : {}),
+      settings: parseSettings(o.set),
+    },
+    ...(o.only ? { only: o.only } : {}),
+    ...(o.skip ? { skip: o.skip } : {}),
+    strict: !!o.strict,
+    ...(o.profile ? { profile: o.profile } : {}),
+    ...(o.timeout ? { timeout: o.timeout } : {}),
+    ...(o.saveTranscript ? { saveTranscript: o.saveTranscript } : {}),
+    ...(progress ? { progress } : {}),
+  });
+  if (result.error?.startsWith("command not found")) throw new UsageError(result.error);
+  writeReports([result], targets);
+  return combinedExitCode([result]);
+}

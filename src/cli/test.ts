@@ -1,0 +1,75 @@
+/** agentwire test [protocol] — the server-side suites, against a URL or the built-in mocks. */
+import { runSuite } from "../core/runner.js";
+import type { RunResult } from "../core/result.js";
+import { PROTOCOLS } from "../protocols.js";
+import { checkUrl, intOption, parseHeaders, parseSettings, reportTargets, requireProtocol } from "./options.js";
+import { combinedExitCode, writeReports } from "./report-output.js";
+import { UsageError } from "./errors.js";
+
+export interface TestCliOptions {
+  url?: string;
+  only?: string[];
+  skip?: string[];
+  strict?: boolean;
+  profile?: string;
+  timeout?: number;
+  reporter?: string[];
+  output?: string[];
+  saveTranscript?: string;
+  header?: string[];
+  token?: string;
+  origin?: string;
+  prompt?: string;
+  set?: string[];
+  maxBytes?: number;
+  fault?: string[];
+  quiet?: boolean;
+}
+
+export async function runTest(protocolId: string | undefined, o: TestCliOptions): Promise<number> {
+  if (o.url && !protocolId) throw new UsageError("--url needs a protocol: agentwire test <protocol> --url URL");
+  if (o.fault?.length && o.url) throw new UsageError("--fault applies to the built-in mock only; drop --url or --fault");
+  const protocols = protocolId ? [requireProtocol(protocolId)] : PROTOCOLS;
+  if (!protocolId && o.fault?.length) throw new UsageError("--fault needs a protocol");
+  const targets = reportTargets(o.reporter, o.output);
+  const headers = parseHeaders(o.header);
+  const params = {
+    ...parseSettings(o.set),
+    ...(o.origin ? { origin: o.origin } : {}),
+    ...(o.prompt ? { prompt: o.prompt } : {}),
+  };
+  const progress = o.quiet ? undefined : (m: string) => process.stderr.write(`agentwire: ${m}\n`);
+  const results: RunResult[] = [];
+  for (const p of protocols) {
+    progress?.(`${p.id}: testing ${o.url ? checkUrl(o.url) : "the built-in mock"}`);
+    const sigint = new AbortController();
+    const onSig = () => sigint.abort();
+    process.once("SIGINT", onSig);
+    try {
+      results.push(
+        await runSuite(p, {
+          ...(o.url ? { url: o.url } : {}),
+          ...(o.only ? { only: o.only } : {}),
+          ...(o.skip ? { skip: o.skip } : {}),
+          strict: !!o.strict,
+          ...(o.profile ? { profile: o.profile } : {}),
+          ...(o.timeout ? { timeout: o.timeout } : {}),
+          ...(o.saveTranscript ? { saveTranscript: o.saveTranscript } : {}),
+          headers,
+          ...(o.token ? { token: o.token } : {}),
+          params,
+          ...(o.maxBytes ? { maxBytes: o.maxBytes } : {}),
+          ...(o.fault?.length ? { mock: { faults: o.fault } } : {}),
+          ...(progress ? { progress } : {}),
+          signal: sigint.signal,
+        }),
+      );
+    } finally {
+      process.off("SIGINT", onSig);
+    }
+  }
+  writeReports(results, targets);
+  return combinedExitCode(results);
+}
+
+export const testIntOptions = { timeout: intOption("--timeout", 1), maxBytes: intOption("--max-bytes", 1) };

@@ -1,0 +1,56 @@
+/** agentwire validate <protocol> <message> [FILE|-] and agentwire schema <protocol> [message] */
+import { readFileSync } from "node:fs";
+import { registry, UnknownMessageError } from "../core/schema-registry.js";
+import { requireProtocol } from "./options.js";
+import { UsageError } from "./errors.js";
+
+function readInput(file: string | undefined): string {
+  try {
+    return readFileSync(!file || file === "-" ? 0 : file, "utf8");
+  } catch (e) {
+    throw new UsageError(`cannot read ${file ?? "standard input"}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
+export function runValidate(protocolId: string, message: string, file: string | undefined, opts: { profile?: string }): number {
+  const p = requireProtocol(protocolId);
+  const text = readInput(file);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`${file ?? "input"} is not JSON: ${(e as Error).message}`);
+  }
+  const profile = opts.profile ?? "default";
+  if (profile !== "default" && !p.profiles.some((x) => x.name === profile)) {
+    throw new UsageError(`unknown profile "${profile}" for ${p.id}`);
+  }
+  let result;
+  try {
+    result = registry.validate(p.id, message, value, profile);
+  } catch (e) {
+    if (e instanceof UnknownMessageError) throw new UsageError(e.message);
+    throw e;
+  }
+  if (result.ok) {
+    process.stdout.write(`valid ${p.id} ${message}\n`);
+    return 0;
+  }
+  process.stdout.write(`invalid ${p.id} ${message}:\n`);
+  for (const e of result.errors) process.stdout.write(`  ${e.pointer || "/"}: ${e.message}\n`);
+  return 1;
+}
+
+export function runSchema(protocolId: string, message: string | undefined): number {
+  const p = requireProtocol(protocolId);
+  try {
+    const out = message
+      ? registry.schema(p.id, message)
+      : Object.fromEntries(registry.messages(p.id).map((m) => [m, registry.schema(p.id, m)]));
+    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+  } catch (e) {
+    if (e instanceof UnknownMessageError) throw new UsageError(e.message);
+    throw e;
+  }
+  return 0;
+}

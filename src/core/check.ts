@@ -1,0 +1,155 @@
+/**
+ * The check model. A check is a record — id, level, side, rule, contract reference — plus a
+ * factory for an incremental observer. Observers see transcript events one at a time, keep only
+ * the state their rule needs, do no I/O, and give one outcome at the end.
+ */
+import type { TranscriptEvent } from "./transcript.js";
+import type { ValidationResult } from "./schema-registry.js";
+
+export type Level = "MUST" | "SHOULD" | "INFO";
+export type Side = "server" | "client";
+export type Verdict = "pass" | "fail" | "warn" | "info" | "skip" | "incomplete";
+
+export interface ContractRef {
+  /** Seed file name, e.g. "002_f5cea501a704c7bf.txt". */
+  seed: string;
+  /** Section of the contract, e.g. "§5 Send Chat Message (Streaming)". */
+  section: string;
+  /** The sentence the rule comes from, quoted. */
+  quote: string;
+}
+
+/** Where in the transcript a finding was seen. */
+export interface Evidence {
+  probe?: string;
+  exchange?: string;
+  label?: string;
+  /** Transcript sequence number of the offending event. */
+  seq?: number;
+  /** Index of the SSE event / line / frame within its exchange. */
+  index?: number;
+  /** Milliseconds since the run started. */
+  at?: number;
+  /** Excerpt of the offending bytes or payload (escaped, truncated). */
+  excerpt?: string;
+  note?: string;
+}
+
+/**
+ * What an observer concludes. `fail` is mapped by the runner to fail/warn/info according to the
+ * check's level (and --strict). `incomplete` means the rule could not be tested (`notExercised`
+ * marks the case where the target simply did not show the behaviour).
+ */
+export interface Outcome {
+  verdict: "pass" | "fail" | "incomplete" | "skip" | "info";
+  message: string;
+  expected?: string;
+  actual?: string;
+  evidence?: Evidence[];
+  notExercised?: boolean;
+}
+
+export interface CheckContext {
+  protocol: string;
+  profile: ProfileDef;
+  /** Validates against the protocol's schemas with the active profile's overlays. */
+  validate(message: string, value: unknown): ValidationResult;
+  /** Run options the rule depends on (min gaps, close timeout, origin...). */
+  params: Readonly<Record<string, unknown>>;
+}
+
+export interface CheckObserver {
+  observe(event: TranscriptEvent): void;
+  finish(): Outcome;
+}
+
+export interface CheckDef {
+  id: string;
+  level: Level;
+  side: Side;
+  title: string;
+  /** The rule, one testable sentence. */
+  rule: string;
+  ref: ContractRef;
+  /** Probes (server side) or scenarios (client side) that feed this check. */
+  probes: string[];
+  create(ctx: CheckContext): CheckObserver;
+}
+
+/** A named set of relaxations for a known implementation. */
+export interface ProfileDef {
+  name: string;
+  description: string;
+  /** Checks whose level the profile changes, e.g. downgraded to INFO. */
+  levels?: Record<string, Level>;
+  /** Schema overlays: message name → replacement schema. */
+  schemas?: Record<string, object>;
+  /** Extra parameters checks and probes read (pacing, allowed event types...). */
+  params?: Record<string, unknown>;
+}
+
+export const DEFAULT_PROFILE: ProfileDef = { name: "default", description: "The contract as written." };
+
+/**
+ * Collects violations for an observer and turns them into an outcome. Keeps at most `keep`
+ * pieces of evidence (and a count of the rest), so a flood of violations costs constant memory.
+ */
+export class Violations {
+  private readonly items: { expected: string; actual: string; evidence: Evidence }[] = [];
+  private count = 0;
+  constructor(private readonly keep = 5) {}
+
+  add(expected: string, actual: string, evidence: Evidence = {}): void {
+    this.count++;
+    if (this.items.length < this.keep) this.items.push({ expected, actual, evidence });
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  /**
+   * The outcome: fail when anything was added; otherwise pass, or incomplete when the rule was
+   * never exercised (no event it applies to was seen).
+   */
+  outcome(opts: { pass: string; exercised?: boolean; untested?: string }): Outcome {
+    if (this.count > 0) {
+      const first = this.items[0]!;
+      const more = this.count > 1 ? ` (${this.count} violations, first shown)` : "";
+      return {
+        verdict: "fail",
+        message: `${first.actual}${more}`,
+        expected: first.expected,
+        actual: first.actual,
+        evidence: this.items.map((i) => ({ ...i.evidence, note: i.evidence.note ?? i.actual })),
+      };
+    }
+    if (opts.exercised === false) {
+      return {
+        verdict: "incomplete",
+        notExercised: true,
+        message: opts.untested ?? "not exercised: the target never showed the behaviour this rule is about",
+      };
+    }
+    return { verdict: "pass", message: opts.pass };
+  }
+}
+
+/** Escapes and truncates a payload for an evidence excerpt. */
+export function excerpt(value: unknown, max = 160): string {
+  const s = typeof value === "string" ? JSON.stringify(value).slice(1, -1) : JSON.stringify(value);
+  const text = s ?? String(value);
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** Evidence pointing at a transcript event. */
+export function at(event: TranscriptEvent, extra: Partial<Evidence> = {}): Evidence {
+  const e: Evidence = { probe: event.probe, seq: event.seq, at: event.t };
+  if ("exchange" in event) {
+    e.exchange = event.exchange;
+    e.label = event.label;
+  }
+  if (event.kind === "sse-event") e.index = event.index;
+  if (event.kind === "sse-line") e.index = event.lineNo;
+  return { ...e, ...extra };
+}

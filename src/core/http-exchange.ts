@@ -1,0 +1,229 @@
+/**
+ * Recording HTTP client for probes. Built on node:http so the kit sees the bytes exactly as the
+ * server sent them: no decompression, no CORS filtering, chunk boundaries as they came off the
+ * socket. Every step is bounded: time to headers, time to first event, idle gaps, total time,
+ * time from a terminal event to end of body, and total bytes.
+ */
+import http from "node:http";
+import https from "node:https";
+import { SseReader } from "./sse-reader.js";
+import type { BodyEndReason, TranscriptBus } from "./transcript.js";
+
+export interface ExchangeTimeouts {
+  /** Until the response head arrives. */
+  headers: number;
+  /** Whole exchange, head and body. */
+  total: number;
+  /** Streams only: from the head to the first SSE event. */
+  firstEvent?: number;
+  /** Streams only: longest silence between body chunks. */
+  idle?: number;
+  /** Streams only: from a terminal event to the end of the body. */
+  close?: number;
+}
+
+export interface ExchangeSpec {
+  probe: string;
+  label: string;
+  method: string;
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Read the body as SSE, emitting sse-line and sse-event events. */
+  stream?: boolean;
+  timeouts: ExchangeTimeouts;
+  /** Stop reading after this many body bytes (reason "limit"). */
+  maxBytes?: number;
+  /** Streams: tells whether an event's data is a terminal sentinel (starts the close timeout). */
+  isTerminal?: (data: string) => boolean;
+  signal?: AbortSignal;
+}
+
+export interface ExchangeResult {
+  exchange: string;
+  status?: number;
+  headers?: Record<string, string>;
+  /** Body text for non-stream exchanges (capped at maxBytes). */
+  text?: string;
+  /** Parsed body when it is JSON. */
+  json?: unknown;
+  /** Set when no response head arrived. */
+  error?: string;
+  code?: string;
+  endReason?: BodyEndReason;
+  /** SSE data strings seen (streams), in order; kept only when `keepEvents` is small by design. */
+  events: string[];
+  bytes: number;
+}
+
+const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+const TEXT_CAP = 1024 * 1024;
+/** Streams keep at most this many event payloads in the result (checks see all via the bus). */
+const KEEP_EVENTS = 1000;
+
+let exchangeCounter = 0;
+
+export function exchange(bus: TranscriptBus, spec: ExchangeSpec): Promise<ExchangeResult> {
+  const id = `x${++exchangeCounter}`;
+  const ref = { probe: spec.probe, exchange: id, label: spec.label };
+  const url = new URL(spec.url);
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(spec.headers ?? {})) headers[k.toLowerCase()] = v;
+  if (spec.body !== undefined && headers["content-length"] === undefined) {
+    headers["content-length"] = String(Buffer.byteLength(spec.body));
+  }
+  bus.emit({
+    kind: "http-request",
+    ...ref,
+    method: spec.method,
+    url: url.href,
+    path: url.pathname + url.search,
+    headers,
+    ...(spec.body !== undefined ? { body: spec.body } : {}),
+  });
+
+  const result: ExchangeResult = { exchange: id, events: [], bytes: 0 };
+  const maxBytes = spec.maxBytes ?? DEFAULT_MAX_BYTES;
+
+  return new Promise<ExchangeResult>((resolve) => {
+    let settled = false;
+    const timers = new Set<NodeJS.Timeout>();
+    const timer = (ms: number | undefined, fn: () => void) => {
+      if (ms === undefined || !Number.isFinite(ms)) return undefined;
+      const t = setTimeout(fn, ms);
+      timers.add(t);
+      return t;
+    };
+    const clear = (t: NodeJS.Timeout | undefined) => {
+      if (t) {
+        clearTimeout(t);
+        timers.delete(t);
+      }
+    };
+
+    const lib = url.protocol === "https:" ? https : http;
+    const req = lib.request(url, { method: spec.method, headers, agent: false });
+
+    let reader: SseReader | undefined;
+    const textParts: Buffer[] = [];
+    let textBytes = 0;
+    let chunkIndex = 0;
+    let headTimer: NodeJS.Timeout | undefined;
+    let firstEventTimer: NodeJS.Timeout | undefined;
+    let idleTimer: NodeJS.Timeout | undefined;
+    let closeTimer: NodeJS.Timeout | undefined;
+    let gotHead = false;
+
+    const finish = (reason: BodyEndReason, error?: string) => {
+      if (settled) return;
+      settled = true;
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      if (!gotHead) {
+        const code = error && /^[A-Z_]+$/.test(error) ? error : reason === "timeout" ? "ETIMEDOUT" : undefined;
+        result.error = describeError(reason, error, spec.timeouts.headers);
+        if (code) result.code = code;
+        bus.emit({ kind: "http-error", ...ref, error: result.error, ...(code ? { code } : {}) });
+        req.destroy();
+        resolve(result);
+        return;
+      }
+      reader?.end();
+      if (!spec.stream) {
+        result.text = Buffer.concat(textParts).toString("utf8");
+        if (/json/i.test(result.headers?.["content-type"] ?? "") || looksJson(result.text)) {
+          try {
+            result.json = JSON.parse(result.text);
+          } catch {
+            // Not JSON after all: checks judge the text.
+          }
+        }
+      }
+      result.endReason = reason;
+      bus.emit({
+        kind: "body-end",
+        ...ref,
+        reason,
+        bytes: result.bytes,
+        ...(result.text !== undefined ? { text: result.text } : {}),
+        ...(error ? { error } : {}),
+      });
+      req.destroy();
+      resolve(result);
+    };
+
+    timer(spec.timeouts.total, () => finish("timeout"));
+    headTimer = timer(spec.timeouts.headers, () => finish("timeout"));
+
+    spec.signal?.addEventListener("abort", () => finish("aborted"), { once: true });
+
+    req.on("error", (err: NodeJS.ErrnoException) => finish("error", err.code ?? err.message));
+    req.on("response", (res) => {
+      gotHead = true;
+      clear(headTimer);
+      result.status = res.statusCode ?? 0;
+      result.headers = flattenHeaders(res.headers);
+      bus.emit({ kind: "http-response", ...ref, status: result.status, headers: result.headers });
+      if (spec.stream) {
+        reader = new SseReader(spec.probe, id, spec.label, (ev) => {
+          const full = bus.emit(ev);
+          if (full.kind !== "sse-event") return;
+          clear(firstEventTimer);
+          if (result.events.length < KEEP_EVENTS) result.events.push(full.data);
+          if (spec.isTerminal?.(full.data) && closeTimer === undefined) {
+            closeTimer = timer(spec.timeouts.close, () => finish("close-timeout"));
+          }
+        });
+        firstEventTimer = timer(spec.timeouts.firstEvent, () => finish("first-event-timeout"));
+        idleTimer = timer(spec.timeouts.idle, () => finish("idle-timeout"));
+      }
+      res.on("data", (chunk: Buffer) => {
+        if (settled) return;
+        const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+        result.bytes += bytes.byteLength;
+        const index = chunkIndex++;
+        bus.emit({ kind: "body-chunk", ...ref, index, bytes });
+        if (reader) {
+          clear(idleTimer);
+          idleTimer = timer(spec.timeouts.idle, () => finish("idle-timeout"));
+          reader.push(bytes, index);
+        } else if (textBytes < TEXT_CAP) {
+          textParts.push(chunk);
+          textBytes += chunk.byteLength;
+        }
+        if (result.bytes >= maxBytes) finish("limit");
+      });
+      res.on("end", () => finish("eof"));
+      res.on("error", (err: NodeJS.ErrnoException) => finish("error", err.code ?? err.message));
+      res.on("aborted", () => finish("error", "ECONNRESET"));
+    });
+    req.end(spec.body);
+  });
+}
+
+function flattenHeaders(h: http.IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) {
+    if (v === undefined) continue;
+    out[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
+  }
+  return out;
+}
+
+function looksJson(text: string): boolean {
+  const s = text.trimStart();
+  return s.startsWith("{") || s.startsWith("[");
+}
+
+function describeError(reason: BodyEndReason, error: string | undefined, headersMs: number): string {
+  if (reason === "timeout") return `no response head within ${headersMs} ms`;
+  if (reason === "aborted") return "aborted";
+  if (error === "ECONNREFUSED") return "connection refused";
+  if (error === "ECONNRESET") return "connection reset before a response head";
+  return error ?? reason;
+}
+
+/** True when an exchange failed because nothing listens at the target. */
+export function isUnreachable(r: ExchangeResult): boolean {
+  return r.code === "ECONNREFUSED" || r.code === "ENOTFOUND" || r.code === "EHOSTUNREACH" || r.code === "EAI_AGAIN";
+}

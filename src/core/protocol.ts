@@ -1,0 +1,92 @@
+/**
+ * What a protocol plugs into the kit: its check catalogue, the probes that drive a real target,
+ * its reference mock, and the names of the mock's scenarios, faults, framings and profiles.
+ */
+import type { CheckDef, ProfileDef } from "./check.js";
+import type { TranscriptBus } from "./transcript.js";
+
+export interface Timeouts {
+  /** Per JSON request, head and body. */
+  request: number;
+  /** To the head of a stream. */
+  headers: number;
+  /** To the first event of a stream. */
+  firstEvent: number;
+  /** Longest silence inside a stream. */
+  idle: number;
+  /** Whole stream. */
+  stream: number;
+  /** From a terminal event to the end of the body. */
+  close: number;
+}
+
+export interface ProbeContext {
+  /** Base URL of the target, without a trailing slash. */
+  url: string;
+  bus: TranscriptBus;
+  timeouts: Timeouts;
+  /** Headers added to every probe request (--header, --token). */
+  headers: Record<string, string>;
+  profile: ProfileDef;
+  /** Protocol parameters after defaults, profile and CLI (origin, prompt, min gap...). */
+  params: Record<string, unknown>;
+  maxBytes: number;
+  signal: AbortSignal;
+  /** Progress line for long runs (stderr on the CLI). */
+  progress(message: string): void;
+}
+
+export interface NamedItem {
+  name: string;
+  description: string;
+}
+
+export interface FaultInfo extends NamedItem {
+  /** Check ids (full) this fault must make fail — and nothing else. */
+  violates: string[];
+}
+
+export interface MockStartOptions {
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  scenario?: string;
+  faults?: string[];
+  framing?: string;
+  firstByteMs?: number;
+  chunkDelayMs?: number;
+  /** Seed for anything random (split-random framing, jitter). */
+  seed?: number;
+  /** Records client traffic and adapter results, for client-side checks. */
+  bus?: TranscriptBus;
+  /** Protocol-specific knobs (e.g. notConnected: "http-409"). */
+  settings?: Record<string, unknown>;
+}
+
+export interface RunningMock {
+  /** Base URL, e.g. http://127.0.0.1:8000 */
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface ProtocolDef {
+  id: string;
+  title: string;
+  /** Seed file of the contract. */
+  seed: string;
+  checks: CheckDef[];
+  scenarios: NamedItem[];
+  faults: FaultInfo[];
+  framings: NamedItem[];
+  profiles: ProfileDef[];
+  /** Default port of the mock (the contract's default base URL). */
+  defaultPort: number;
+  /** Default parameters; probes and checks read them from ctx.params. */
+  defaultParams: Record<string, unknown>;
+  timeouts: Timeouts;
+  /** Drives a target through every probe, recording into ctx.bus. */
+  runProbes(ctx: ProbeContext): Promise<void>;
+  startMock(options: MockStartOptions): Promise<RunningMock>;
+  /** Environment variables given to a client under test, besides AGENTWIRE_URL. */
+  clientEnv?(mockUrl: string): Record<string, string>;
+}

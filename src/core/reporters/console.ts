@@ -1,0 +1,62 @@
+/** Human report: one line per check, details under failures, a summary line. */
+import type { Evidence, Verdict } from "../check.js";
+import type { CheckResult, RunResult } from "../result.js";
+
+const MARK: Record<Verdict, string> = {
+  pass: "PASS",
+  fail: "FAIL",
+  warn: "WARN",
+  info: "INFO",
+  skip: "SKIP",
+  incomplete: "INCOMPLETE",
+};
+
+const COLOUR: Record<Verdict, number> = { pass: 32, fail: 31, warn: 33, info: 36, skip: 90, incomplete: 35 };
+
+export function formatConsole(result: RunResult, opts: { colour?: boolean; verbose?: boolean } = {}): string {
+  const paint = (v: Verdict, s: string) => (opts.colour ? `\x1b[${COLOUR[v]}m${s}\x1b[0m` : s);
+  const lines: string[] = [];
+  lines.push(`agentwire ${result.protocol} (${result.side} side) — ${result.target}`);
+  lines.push(`profile ${result.profile}${result.strict ? ", strict" : ""}`);
+  if (result.error) lines.push(`note: ${result.error}`);
+  lines.push("");
+  for (const c of result.checks) {
+    lines.push(`${paint(c.verdict, MARK[c.verdict].padEnd(10))} ${c.id} [${c.level}]`);
+    if (c.verdict === "pass" && !opts.verbose) continue;
+    lines.push(...details(c).map((l) => `           ${l}`));
+  }
+  lines.push("");
+  const s = result.summary;
+  lines.push(
+    `${s.pass} passed, ${s.fail} failed, ${s.warn} warnings, ${s.info} info, ${s.skip} skipped, ${s.incomplete} incomplete` +
+      ` (${result.durationMs} ms) — exit ${result.exitCode}`,
+  );
+  return lines.join("\n");
+}
+
+function details(c: CheckResult): string[] {
+  const out = [`${c.message}`];
+  if (c.verdict === "fail" || c.verdict === "warn") {
+    out.push(`rule: ${c.rule}`);
+    out.push(`contract: "${c.ref.quote}" (${c.ref.seed} ${c.ref.section})`);
+    if (c.expected !== undefined) out.push(`expected: ${c.expected}`);
+    if (c.actual !== undefined) out.push(`actual:   ${c.actual}`);
+    for (const e of c.evidence.slice(0, 3)) out.push(`evidence: ${formatEvidence(e)}`);
+  }
+  return out;
+}
+
+export function formatEvidence(e: Evidence): string {
+  const where = [
+    e.label ? `${e.label}` : e.probe,
+    e.exchange ? `exchange ${e.exchange}` : undefined,
+    e.index !== undefined ? `#${e.index}` : undefined,
+    e.seq !== undefined ? `seq ${e.seq}` : undefined,
+    e.at !== undefined ? `t=${Math.round(e.at)}ms` : undefined,
+  ]
+    .filter(Boolean)
+    .join(", ");
+  return [where, e.excerpt ? `"${e.excerpt}"` : undefined, e.note && e.note !== e.excerpt ? e.note : undefined]
+    .filter(Boolean)
+    .join(" — ");
+}

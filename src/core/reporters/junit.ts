@@ -1,0 +1,48 @@
+/** JUnit XML: one testsuite per run, one testcase per check. */
+import type { RunResult } from "../result.js";
+import { formatEvidence } from "./console.js";
+
+export function formatJunit(result: RunResult): string {
+  const s = result.summary;
+  const cases = result.checks.map((c) => {
+    const name = attr(c.id);
+    const cls = attr(`${result.protocol}.${c.side}`);
+    const body = [
+      `${c.message}`,
+      `rule: ${c.rule}`,
+      `contract: "${c.ref.quote}" (${c.ref.seed} ${c.ref.section})`,
+      ...(c.expected !== undefined ? [`expected: ${c.expected}`] : []),
+      ...(c.actual !== undefined ? [`actual: ${c.actual}`] : []),
+      ...c.evidence.map((e) => `evidence: ${formatEvidence(e)}`),
+    ].join("\n");
+    let inner = "";
+    if (c.verdict === "fail") inner = `<failure message="${attr(c.message)}" type="${c.level}">${text(body)}</failure>`;
+    else if (c.verdict === "skip" || c.verdict === "incomplete")
+      inner = `<skipped message="${attr(`${c.verdict}: ${c.message}`)}"/>`;
+    else if (c.verdict === "warn" || c.verdict === "info") inner = `<system-out>${text(`${c.verdict}: ${body}`)}</system-out>`;
+    return `    <testcase name="${name}" classname="${cls}" time="0">${inner}</testcase>`;
+  });
+  return [
+    `<?xml version="1.0" encoding="UTF-8"?>`,
+    `<testsuites name="agentwire" tests="${result.checks.length}" failures="${s.fail}" skipped="${s.skip + s.incomplete}" time="${result.durationMs / 1000}">`,
+    `  <testsuite name="${attr(`${result.protocol} (${result.side})`)}" tests="${result.checks.length}" failures="${s.fail}" errors="0" skipped="${s.skip + s.incomplete}" timestamp="${result.startedAt}" time="${result.durationMs / 1000}">`,
+    `    <properties><property name="target" value="${attr(result.target)}"/><property name="profile" value="${attr(result.profile)}"/></properties>`,
+    ...cases,
+    `  </testsuite>`,
+    `</testsuites>`,
+    "",
+  ].join("\n");
+}
+
+function attr(s: string): string {
+  return text(s).replace(/"/g, "&quot;").replace(/\n/g, "&#10;");
+}
+
+function text(s: string): string {
+  // XML 1.0 forbids most control characters even when escaped.
+  return s
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "\uFFFD")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;");
+}

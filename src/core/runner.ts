@@ -1,0 +1,252 @@
+/**
+ * Runs a protocol's server-side suite against a URL (or, with no URL, against its own reference
+ * mock on a free loopback port), and the client-side checks against a command that plays the
+ * client. Both feed one transcript bus into one Evaluation.
+ */
+import { spawn } from "node:child_process";
+import { DEFAULT_PROFILE, type CheckContext, type ProfileDef } from "./check.js";
+import { Evaluation, selectChecks } from "./evaluation.js";
+import type { MockStartOptions, ProtocolDef, RunningMock, Timeouts } from "./protocol.js";
+import { exitCodeFor, summarise, type RunResult } from "./result.js";
+import { registry } from "./schema-registry.js";
+import { openTranscriptFile, type TranscriptFile } from "./transcript-file.js";
+import { TranscriptBus, type TranscriptEvent } from "./transcript.js";
+
+export class UsageError extends Error {}
+
+export interface CommonOptions {
+  only?: string[];
+  skip?: string[];
+  strict?: boolean;
+  profile?: string;
+  /** Caps every wait of the run (ms). */
+  timeout?: number;
+  saveTranscript?: string;
+  /** Protocol parameters (origin, prompt, min gap...), over the protocol's defaults. */
+  params?: Record<string, unknown>;
+  progress?: (message: string) => void;
+}
+
+export interface SuiteOptions extends CommonOptions {
+  /** Target base URL; none = the built-in reference mock. */
+  url?: string;
+  headers?: Record<string, string>;
+  token?: string;
+  maxBytes?: number;
+  /** Options for the embedded mock when no URL is given (faults, scenario...). */
+  mock?: MockStartOptions;
+  signal?: AbortSignal;
+}
+
+export function resolveProfile(protocol: ProtocolDef, name: string | undefined): ProfileDef {
+  if (!name || name === "default") return DEFAULT_PROFILE;
+  const p = protocol.profiles.find((x) => x.name === name);
+  if (!p) {
+    const known = ["default", ...protocol.profiles.map((x) => x.name)].join(", ");
+    throw new UsageError(`unknown profile "${name}" for ${protocol.id}; known: ${known}`);
+  }
+  return p;
+}
+
+function checkContext(protocol: ProtocolDef, profile: ProfileDef, params: Record<string, unknown>): CheckContext {
+  return {
+    protocol: protocol.id,
+    profile,
+    params,
+    validate: (message, value) => registry.validate(protocol.id, message, value, profile.name),
+  };
+}
+
+function capTimeouts(t: Timeouts, cap: number | undefined): Timeouts {
+  if (!cap) return t;
+  const out = { ...t };
+  for (const k of Object.keys(out) as (keyof Timeouts)[]) out[k] = Math.min(out[k], cap);
+  return out;
+}
+
+function validatePrefixes(protocol: ProtocolDef, opts: CommonOptions, side: "server" | "client") {
+  const selected = selectChecks(protocol.id, protocol.checks, { side, only: opts.only, skip: opts.skip });
+  if (selected.length === 0) {
+    throw new UsageError(
+      `no ${side}-side check of ${protocol.id} matches --only ${JSON.stringify(opts.only ?? [])} / --skip ${JSON.stringify(opts.skip ?? [])}; see "agentwire list ${protocol.id}"`,
+    );
+  }
+  return selected;
+}
+
+export async function runSuite(protocol: ProtocolDef, opts: SuiteOptions = {}): Promise<RunResult> {
+  const profile = resolveProfile(protocol, opts.profile);
+  const selected = validatePrefixes(protocol, opts, "server");
+  const params = { ...protocol.defaultParams, ...(profile.params ?? {}), ...(opts.params ?? {}) };
+  const startedAt = new Date();
+  const t0 = performance.now();
+
+  let mock: RunningMock | undefined;
+  let url = opts.url;
+  if (!url) {
+    mock = await protocol.startMock({ ...opts.mock, host: "127.0.0.1", port: 0 });
+    url = mock.url;
+  }
+
+  const bus = new TranscriptBus();
+  const evaluation = new Evaluation(selected, checkContext(protocol, profile, params), opts.strict);
+  bus.subscribe(evaluation.observe);
+  const reach = trackReachability(bus);
+  let file: TranscriptFile | undefined;
+  if (opts.saveTranscript) {
+    file = openTranscriptFile(opts.saveTranscript, protocol.id);
+    bus.subscribe(file.observer);
+  }
+
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (opts.token) headers["Authorization"] = `Bearer ${opts.token}`;
+  const abort = new AbortController();
+  opts.signal?.addEventListener("abort", () => abort.abort(), { once: true });
+
+  let error: string | undefined;
+  try {
+    await protocol.runProbes({
+      url: url.replace(/\/+$/, ""),
+      bus,
+      timeouts: capTimeouts(protocol.timeouts, opts.timeout),
+      headers,
+      profile,
+      params,
+      maxBytes: opts.maxBytes ?? 64 * 1024 * 1024,
+      signal: abort.signal,
+      progress: opts.progress ?? (() => undefined),
+    });
+  } catch (e) {
+    error = `probe aborted: ${(e as Error).message}`;
+  } finally {
+    await mock?.close();
+    await file?.close();
+  }
+  if (file) opts.progress?.(`transcript saved to ${file.path}`);
+
+  if (!reach.reached && reach.lastError) error = `target unreachable at ${url}: ${reach.lastError}`;
+  const checks = evaluation.finish(
+    !reach.reached && reach.lastError ? { verdict: "incomplete", message: error! } : undefined,
+  );
+  const summary = summarise(checks);
+  return {
+    protocol: protocol.id,
+    target: opts.url ?? `built-in mock (${url})`,
+    side: "server",
+    profile: profile.name,
+    strict: !!opts.strict,
+    startedAt: startedAt.toISOString(),
+    durationMs: Math.round(performance.now() - t0),
+    summary,
+    checks,
+    exitCode: exitCodeFor(summary),
+    ...(error ? { error } : {}),
+  };
+}
+
+/** Whether anything answered: no response head at all means every check is untestable. */
+function trackReachability(bus: TranscriptBus) {
+  const state = { reached: false, lastError: undefined as string | undefined };
+  bus.subscribe((ev: TranscriptEvent) => {
+    if (ev.kind === "http-response" || ev.kind === "ws-open") state.reached = true;
+    else if (ev.kind === "http-error") state.lastError = ev.error;
+  });
+  return state;
+}
+
+export interface ClientTestOptions extends CommonOptions {
+  command: string;
+  args: string[];
+  mock?: MockStartOptions;
+  /** Extra environment for the command. */
+  env?: Record<string, string>;
+  /** Forward the command's output (default: inherit to stderr). */
+  stdio?: "inherit" | "ignore" | "pipe";
+}
+
+export interface ClientSession {
+  url: string;
+  bus: TranscriptBus;
+  finish(extraError?: string): Promise<RunResult>;
+}
+
+/** Starts the mock in client-judging mode; finish() stops it and judges what clients sent. */
+export async function startClientSession(
+  protocol: ProtocolDef,
+  opts: CommonOptions & { mock?: MockStartOptions; target?: string },
+): Promise<ClientSession> {
+  const profile = resolveProfile(protocol, opts.profile);
+  const selected = validatePrefixes(protocol, opts, "client");
+  const params = { ...protocol.defaultParams, ...(profile.params ?? {}), ...(opts.params ?? {}) };
+  const bus = new TranscriptBus();
+  const evaluation = new Evaluation(selected, checkContext(protocol, profile, params), opts.strict);
+  bus.subscribe(evaluation.observe);
+  let file: TranscriptFile | undefined;
+  if (opts.saveTranscript) {
+    file = openTranscriptFile(opts.saveTranscript, `${protocol.id}-client`);
+    bus.subscribe(file.observer);
+  }
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const mock = await protocol.startMock({ host: "127.0.0.1", port: 0, ...opts.mock, bus });
+  return {
+    url: mock.url,
+    bus,
+    async finish(extraError?: string) {
+      await mock.close();
+      await file?.close();
+      const checks = evaluation.finish();
+      const summary = summarise(checks);
+      return {
+        protocol: protocol.id,
+        target: opts.target ?? `clients of ${mock.url}`,
+        side: "client",
+        profile: profile.name,
+        strict: !!opts.strict,
+        startedAt: startedAt.toISOString(),
+        durationMs: Math.round(performance.now() - t0),
+        summary,
+        checks,
+        exitCode: exitCodeFor(summary),
+        ...(extraError ? { error: extraError } : {}),
+      };
+    },
+  };
+}
+
+/** test-client: plays the server for one command and judges what it sent. */
+export async function runClientTest(protocol: ProtocolDef, opts: ClientTestOptions): Promise<RunResult> {
+  const target = [opts.command, ...opts.args].join(" ");
+  const session = await startClientSession(protocol, { ...opts, target });
+  const env = {
+    ...process.env,
+    ...(protocol.clientEnv?.(session.url) ?? {}),
+    AGENTWIRE_URL: session.url,
+    AGENTWIRE_PROTOCOL: protocol.id,
+    ...(opts.env ?? {}),
+  };
+  const limit = opts.timeout ?? 120_000;
+  const error = await new Promise<string | undefined>((resolve) => {
+    const child = spawn(opts.command, opts.args, {
+      env,
+      stdio: ["ignore", opts.stdio === "pipe" ? "pipe" : opts.stdio ?? "inherit", opts.stdio ?? "inherit"],
+    });
+    // The client's stdout would mix with reports on ours: send it to stderr.
+    child.stdout?.pipe(process.stderr);
+    const timer = setTimeout(() => {
+      child.kill("SIGTERM");
+      setTimeout(() => child.kill("SIGKILL"), 2000).unref();
+      resolve(`client command did not exit within ${limit} ms; stopped`);
+    }, limit);
+    child.on("error", (e: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      resolve(e.code === "ENOENT" ? `command not found: ${opts.command}` : e.message);
+    });
+    child.on("exit", (code, sig) => {
+      clearTimeout(timer);
+      resolve(code === 0 ? undefined : `client command exited with ${sig ?? code}`);
+    });
+  });
+  opts.progress?.(error ? `client: ${error}` : "client command finished");
+  return session.finish(error);
+}

@@ -1,0 +1,115 @@
+/**
+ * Schema registry: every protocol's JSON Schemas (draft 2020-12) compiled once into ajv.
+ *
+ * Layout on disk: schemas/<protocol>/<message>.schema.json, and profile overlays in
+ * schemas/<protocol>/profiles/<profile>/<message>.schema.json. An overlay carries the same $id as
+ * the schema it replaces, so references from other schemas pick it up too: each (protocol,
+ * profile) pair gets its own ajv instance.
+ */
+import { readdirSync, readFileSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import type { ErrorObject, ValidateFunction } from "ajv";
+import addFormatsModule from "ajv-formats";
+
+// ajv-formats is CommonJS; under nodenext its default import is the module object.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+export interface SchemaError {
+  /** JSON pointer into the validated value, "" for the root. */
+  pointer: string;
+  message: string;
+  keyword: string;
+}
+
+export type ValidationResult = { ok: true } | { ok: false; errors: SchemaError[] };
+
+/** The schemas folder shipped with the package (same depth from src/core and dist/core). */
+export const SCHEMAS_DIR = fileURLToPath(new URL("../../schemas/", import.meta.url));
+
+export class UnknownMessageError extends Error {
+  constructor(
+    readonly protocol: string,
+    readonly messageName: string,
+    readonly known: string[],
+  ) {
+    super(`unknown message "${messageName}" for ${protocol}; known: ${known.join(", ")}`);
+  }
+}
+
+export class SchemaRegistry {
+  private readonly compiled = new Map<string, Map<string, ValidateFunction>>();
+
+  constructor(private readonly dir = SCHEMAS_DIR) {}
+
+  /** Message names of a protocol, sorted. */
+  messages(protocol: string): string[] {
+    return [...this.load(protocol, "default").keys()].sort();
+  }
+
+  /** The raw schema object of a message (default profile). */
+  schema(protocol: string, message: string): object {
+    const file = join(this.dir, protocol, `${message}.schema.json`);
+    if (!existsSync(file)) throw new UnknownMessageError(protocol, message, this.messages(protocol));
+    return JSON.parse(readFileSync(file, "utf8")) as object;
+  }
+
+  validate(protocol: string, message: string, value: unknown, profile = "default"): ValidationResult {
+    const fns = this.load(protocol, profile);
+    const fn = fns.get(message);
+    if (!fn) throw new UnknownMessageError(protocol, message, [...fns.keys()].sort());
+    if (fn(value)) return { ok: true };
+    return { ok: false, errors: (fn.errors ?? []).map(toSchemaError) };
+  }
+
+  private load(protocol: string, profile: string): Map<string, ValidateFunction> {
+    const key = `${protocol}\u0000${profile}`;
+    const cached = this.compiled.get(key);
+    if (cached) return cached;
+
+    const base = readSchemaFiles(join(this.dir, protocol));
+    const overlay =
+      profile === "default" ? new Map() : readSchemaFiles(join(this.dir, protocol, "profiles", profile));
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    addFormats(ajv);
+    const merged = new Map(base);
+    for (const [name, schema] of overlay) merged.set(name, schema);
+    for (const schema of merged.values()) ajv.addSchema(schema);
+    const fns = new Map<string, ValidateFunction>();
+    for (const [name, schema] of merged) {
+      const id = (schema as { $id?: string }).$id;
+      const fn = id ? ajv.getSchema(id) : ajv.compile(schema);
+      if (!fn) throw new Error(`schema ${protocol}/${name} could not be compiled`);
+      fns.set(name, fn as ValidateFunction);
+    }
+    this.compiled.set(key, fns);
+    return fns;
+  }
+}
+
+function readSchemaFiles(dir: string): Map<string, object> {
+  const out = new Map<string, object>();
+  if (!existsSync(dir)) return out;
+  for (const f of readdirSync(dir)) {
+    if (!f.endsWith(".schema.json")) continue;
+    out.set(f.slice(0, -".schema.json".length), JSON.parse(readFileSync(join(dir, f), "utf8")) as object);
+  }
+  return out;
+}
+
+function toSchemaError(e: ErrorObject): SchemaError {
+  let pointer = e.instancePath;
+  // For a missing property ajv points at the parent; point at the property itself.
+  if (e.keyword === "required" && typeof e.params.missingProperty === "string") {
+    pointer = `${pointer}/${e.params.missingProperty.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+  }
+  return { pointer, keyword: e.keyword, message: e.message ?? e.keyword };
+}
+
+/** One shared registry for the process. */
+export const registry = new SchemaRegistry();
+
+export function formatSchemaErrors(errors: SchemaError[]): string {
+  return errors.map((e) => `${e.pointer || "/"}: ${e.message}`).join("; ");
+}

@@ -1,0 +1,193 @@
+/**
+ * The transcript: the ordered record of what crossed the wire.
+ *
+ * Events are pushed through a {@link TranscriptBus} to observers (checks) as they happen, and
+ * optionally written as JSON Lines. Nothing here keeps the whole stream: a consumer that wants
+ * history keeps it itself, so memory does not grow with stream length.
+ */
+
+export type Direction = "in" | "out";
+
+interface Base {
+  /** Monotonic sequence number within one run, assigned by the bus. */
+  seq: number;
+  /** Milliseconds since the run started (monotonic clock), assigned by the bus. */
+  t: number;
+  /** The probe (server side) or the traffic source (client side: "client") that produced it. */
+  probe: string;
+}
+
+/** Identifies one HTTP exchange (request + response) inside a run. */
+interface ExchangeRef {
+  exchange: string;
+  /** Semantic name the probe gave the exchange, e.g. "status-after-connect". Checks key on it. */
+  label: string;
+}
+
+export type TranscriptEvent =
+  | (Base & { kind: "probe-start"; description?: string })
+  | (Base & { kind: "probe-end"; error?: string })
+  | (Base &
+      ExchangeRef & {
+        kind: "http-request";
+        method: string;
+        url: string;
+        /** Path plus query, as sent. */
+        path: string;
+        /** Header names lower-cased. */
+        headers: Record<string, string>;
+        body?: string;
+        /** Extra facts the sender knew (the mock records its state here for client checks). */
+        meta?: Record<string, unknown>;
+      })
+  | (Base &
+      ExchangeRef & {
+        kind: "http-response";
+        status: number;
+        /** Header names lower-cased; repeated headers joined with ", ". */
+        headers: Record<string, string>;
+      })
+  /** The exchange failed before a response head arrived (refused, reset, timeout). */
+  | (Base & ExchangeRef & { kind: "http-error"; error: string; code?: string })
+  /** One chunk of response body exactly as it was read from the socket. */
+  | (Base & ExchangeRef & { kind: "body-chunk"; index: number; bytes: Uint8Array })
+  | (Base &
+      ExchangeRef & {
+        kind: "body-end";
+        reason: BodyEndReason;
+        /** Total body bytes read. */
+        bytes: number;
+        /** The body as UTF-8 text, for non-stream exchanges only (capped). */
+        text?: string;
+        error?: string;
+      })
+  /** One raw SSE line as decoded, with its terminator ("" = the body ended inside the line). */
+  | (Base &
+      ExchangeRef & {
+        kind: "sse-line";
+        lineNo: number;
+        line: string;
+        eol: "\n" | "\r\n" | "\r" | "";
+        /** Body chunk index where the line began / where its terminator arrived. */
+        chunkStart: number;
+        chunkEnd: number;
+      })
+  /** One SSE event as a WHATWG parser (eventsource-parser) dispatches it. */
+  | (Base &
+      ExchangeRef & {
+        kind: "sse-event";
+        index: number;
+        data: string;
+        event?: string;
+        id?: string;
+        /** Body chunk index in which the event was dispatched. */
+        chunk: number;
+      })
+  | (Base & { kind: "ws-open"; connection: string; url: string; headers?: Record<string, string> })
+  | (Base & {
+      kind: "ws-frame";
+      connection: string;
+      direction: Direction;
+      binary: boolean;
+      data: string;
+    })
+  | (Base & { kind: "ws-close"; connection: string; code?: number; reason?: string })
+  /** What a client under test reported it assembled (client-parse adapters). */
+  | (Base & { kind: "client-result"; case: string; result: unknown })
+  /** Free-form fact a probe wants checks to see, e.g. { name: "servers", value: [...] }. */
+  | (Base & { kind: "note"; name: string; value: unknown });
+
+export type BodyEndReason =
+  | "eof"
+  | "timeout"
+  | "idle-timeout"
+  | "first-event-timeout"
+  | "close-timeout"
+  | "limit"
+  | "error"
+  | "aborted";
+
+export type EventKind = TranscriptEvent["kind"];
+
+/** An event as a producer hands it to the bus: seq and t are filled in there. */
+export type NewEvent = TranscriptEvent extends infer E
+  ? E extends TranscriptEvent
+    ? Omit<E, "seq" | "t">
+    : never
+  : never;
+
+export type Observer = (event: TranscriptEvent) => void;
+
+/** Fans transcript events out to observers, stamping sequence numbers and times. */
+export class TranscriptBus {
+  private readonly observers: Observer[] = [];
+  private seq = 0;
+  private readonly start: number;
+
+  constructor(start = performance.now()) {
+    this.start = start;
+  }
+
+  subscribe(observer: Observer): () => void {
+    this.observers.push(observer);
+    return () => {
+      const i = this.observers.indexOf(observer);
+      if (i >= 0) this.observers.splice(i, 1);
+    };
+  }
+
+  emit(event: NewEvent): TranscriptEvent {
+    const full = { ...event, seq: this.seq++, t: now(this.start) } as TranscriptEvent;
+    for (const o of this.observers) o(full);
+    return full;
+  }
+
+  /** Replays recorded events (fixtures, saved transcripts) keeping their own seq and t. */
+  replay(event: TranscriptEvent): void {
+    for (const o of this.observers) o(event);
+  }
+}
+
+function now(start: number): number {
+  return Math.round((performance.now() - start) * 1000) / 1000;
+}
+
+/** JSON Lines form of one event: bytes become base64 so the line is plain JSON. */
+export function eventToJsonLine(event: TranscriptEvent): string {
+  if (event.kind === "body-chunk") {
+    return JSON.stringify({ ...event, bytes: undefined, base64: toBase64(event.bytes) });
+  }
+  return JSON.stringify(event);
+}
+
+export function eventFromJsonLine(line: string): TranscriptEvent {
+  const raw = JSON.parse(line) as Record<string, unknown>;
+  if (raw.kind === "body-chunk" && typeof raw.base64 === "string") {
+    const { base64, ...rest } = raw;
+    return { ...rest, bytes: fromBase64(base64 as string) } as unknown as TranscriptEvent;
+  }
+  return raw as unknown as TranscriptEvent;
+}
+
+export function parseJsonLines(text: string): TranscriptEvent[] {
+  return text
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map(eventFromJsonLine);
+}
+
+// Browser-safe base64 (no Buffer): the msw entry shares this module.
+function toBase64(bytes: Uint8Array): string {
+  let s = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(s);
+}
+
+function fromBase64(b64: string): Uint8Array {
+  const s = atob(b64);
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
+}

@@ -1,0 +1,35 @@
+/** Library entry: run suites, start mocks, validate messages. */
+import { findProtocol, PROTOCOLS } from "./protocols.js";
+import { runSuite as runProtocolSuite, type SuiteOptions, UsageError } from "./core/runner.js";
+import type { MockStartOptions, RunningMock } from "./core/protocol.js";
+import { registry, type ValidationResult } from "./core/schema-registry.js";
+import type { RunResult } from "./core/result.js";
+
+function protocol(id: string) {
+  const p = findProtocol(id);
+  if (!p) throw new UsageError(`unknown protocol "${id}"; implemented: ${PROTOCOLS.map((x) => x.id).join(", ")}`);
+  return p;
+}
+
+/** Runs a protocol's server-side suite against `options.url`, or its built-in mock when absent. */
+export function runSuite(id: string, options: SuiteOptions = {}): Promise<RunResult> {
+  return runProtocolSuite(protocol(id), options);
+}
+
+/** Starts a protocol's reference mock (127.0.0.1, the protocol's default port unless given). */
+export function startMock(id: string, options: MockStartOptions = {}): Promise<RunningMock> {
+  const p = protocol(id);
+  return p.startMock({ port: p.defaultPort, ...options });
+}
+
+/** Validates a message against the protocol's schema; errors carry JSON pointers. */
+export function validate(id: string, message: string, value: unknown, profile = "default"): ValidationResult {
+  return registry.validate(id, message, value, profile);
+}
+
+export { PROTOCOLS, UsageError };
+export type { SuiteOptions, RunResult, MockStartOptions, RunningMock, ValidationResult };
+export type { CheckDef, CheckContext, Outcome, Verdict, Level, Side } from "./core/check.js";
+export type { TranscriptEvent } from "./core/transcript.js";
+export { runClientTest, startClientSession } from "./core/runner.js";
+export { formatReport } from "./core/reporters/index.js";

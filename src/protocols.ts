@@ -1,0 +1,12 @@
+/** The protocols this build of the kit implements, by id. */
+import type { ProtocolDef } from "./core/protocol.js";
+import { mcpChat } from "./suites/mcp-chat/index.js";
+
+export const PROTOCOLS: ProtocolDef[] = [mcpChat];
+
+/** Every protocol id the kit knows of, implemented or planned, in a stable order. */
+export const ALL_PROTOCOL_IDS = ["mcp-chat", "openai-chat", "pi-web", "continue-remote", "stagewise-chat"];
+
+export function findProtocol(id: string): ProtocolDef | undefined {
+  return PROTOCOLS.find((p) => p.id === id);
+}

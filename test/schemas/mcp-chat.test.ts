@@ -1,0 +1,118 @@
+import { describe, it, expect } from "vitest";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { SchemaRegistry, formatSchemaErrors } from "../../src/core/schema-registry.js";
+import { GENERATED_DIR, generate } from "../../scripts/gen-types-lib.js";
+
+const PROTOCOL = "mcp-chat";
+const FIXTURES = fileURLToPath(new URL(`../../fixtures/${PROTOCOL}/`, import.meta.url));
+const registry = new SchemaRegistry();
+
+/** [message, name, value] for every fixtures/mcp-chat/<kind>/<message>/<name>.json, sorted. */
+function fixtures(kind: string): [string, string, unknown][] {
+  const dir = join(FIXTURES, kind);
+  return readdirSync(dir)
+    .sort()
+    .flatMap((message) =>
+      readdirSync(join(dir, message))
+        .filter((f) => f.endsWith(".json"))
+        .sort()
+        .map((f): [string, string, unknown] => [
+          message,
+          f.slice(0, -".json".length),
+          JSON.parse(readFileSync(join(dir, message, f), "utf8")),
+        ]),
+    );
+}
+
+describe("mcp-chat schemas", () => {
+  it("has a schema for every message of the contract", () => {
+    expect(registry.messages(PROTOCOL)).toEqual(
+      [
+        "chat-request",
+        "chat-response",
+        "connect-response",
+        "disconnect-response",
+        "error-response",
+        "server",
+        "server-list",
+        "status-response",
+        "stream-event",
+        "stream-sentinel",
+        "text-event",
+        "tool",
+        "tool-end-event",
+        "tool-start-event",
+      ].sort(),
+    );
+  });
+
+  describe("valid fixtures (seed examples)", () => {
+    it.each(fixtures("valid"))("%s/%s", (message, _name, value) => {
+      const r = registry.validate(PROTOCOL, message, value);
+      expect(r.ok, r.ok ? "" : formatSchemaErrors(r.errors)).toBe(true);
+    });
+  });
+
+  describe("invalid fixtures are rejected with JSON pointers", () => {
+    it.each(fixtures("invalid"))("%s/%s", (message, _name, value) => {
+      const r = registry.validate(PROTOCOL, message, value);
+      expect(r.ok).toBe(false);
+      if (r.ok) return;
+      expect(r.errors.length).toBeGreaterThan(0);
+      for (const e of r.errors) expect(e.pointer).toMatch(/^(\/[^/]*)*$/);
+    });
+
+    // Representative cases: the error points at the offending field.
+    const expected: [string, string, string][] = [
+      ["server", "missing-path", "/path"],
+      ["server", "id-number", "/id"],
+      ["connect-response", "missing-tools", "/tools"],
+      ["tool", "description-null", "/description"],
+      ["status-response", "connected-server-id-null", "/server_id"],
+      ["status-response", "connected-string", "/connected"],
+      ["status-response", "disconnected-with-server-id", "/server_id"],
+      ["chat-request", "empty-object", "/message"],
+      ["chat-request", "message-number", "/message"],
+      ["tool-start-event", "args-array", "/args"],
+      ["tool-start-event", "id-empty", "/id"],
+      ["tool-end-event", "missing-name", "/name"],
+      ["text-event", "content-null", "/content"],
+      ["error-response", "detail-array", "/detail"],
+      ["chat-response", "tool-calls-object", "/tool_calls"],
+      ["stream-sentinel", "error-without-space", ""],
+    ];
+    it.each(expected)("%s/%s points at %j", (message, name, pointer) => {
+      const file = join(FIXTURES, "invalid", message, `${name}.json`);
+      expect(existsSync(file), file).toBe(true);
+      const r = registry.validate(PROTOCOL, message, JSON.parse(readFileSync(file, "utf8")));
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.errors.map((e) => e.pointer)).toContain(pointer);
+    });
+  });
+
+  describe("budget-master profile", () => {
+    it.each(fixtures("valid-budget-master"))("%s/%s passes only under budget-master", (message, _name, value) => {
+      const r = registry.validate(PROTOCOL, message, value, "budget-master");
+      expect(r.ok, r.ok ? "" : formatSchemaErrors(r.errors)).toBe(true);
+      expect(registry.validate(PROTOCOL, message, value).ok).toBe(false);
+    });
+
+    it("still accepts every seed example", () => {
+      for (const [message, name, value] of fixtures("valid")) {
+        expect(registry.validate(PROTOCOL, message, value, "budget-master").ok, `${message}/${name}`).toBe(true);
+      }
+    });
+
+    it("still rejects incomplete extra events", () => {
+      expect(registry.validate(PROTOCOL, "stream-event", { type: "error" }, "budget-master").ok).toBe(false);
+      expect(registry.validate(PROTOCOL, "stream-event", { type: "conversation_id" }, "budget-master").ok).toBe(false);
+    });
+  });
+
+  it("generated types are up to date", async () => {
+    const onDisk = readFileSync(join(GENERATED_DIR, `${PROTOCOL}.ts`), "utf8");
+    expect(onDisk === (await generate(PROTOCOL)), "src/generated/mcp-chat.ts is stale: run npm run gen").toBe(true);
+  });
+});
