@@ -1,0 +1,308 @@
+/**
+ * The mcp-chat reference mock as a fetch-style handler, `(Request) => Promise<Response>`. The node
+ * server and the msw handlers both run it, so a frontend sees the same bytes either way. It is
+ * browser-safe: nothing here or below imports node modules.
+ *
+ * A request goes through: extension routes → route match → selections (scenario, framing, faults
+ * from options, query, headers or a `!scenario` message) → recording → handler → recording.
+ */
+import { sseFormat } from "../../core/sse-framing.js";
+import { sleep } from "../../core/timing.js";
+import { parseChatRequest, scenarioCommand, type ChatInput } from "./chat-request.js";
+import { chatSyncAnswer } from "./chat-sync.js";
+import type { Step } from "./events.js";
+import { findFault, type McpChatFault } from "./faults.js";
+import { findFraming, type McpChatFraming } from "./framing.js";
+import { combineHooks, type Chunk, type Hooks, type Json, type McpChatTiming } from "./hooks.js";
+import {
+  DEFAULT_TIMING,
+  resolveMcpChatOptions,
+  unknownNameMessage,
+  type McpChatMockOptions,
+  type ResolvedMcpChatOptions,
+} from "./options.js";
+import { ClientRecorder } from "./recorder.js";
+import { listing, type McpServerEntry } from "./registry.js";
+import { Responder } from "./responder.js";
+import { isChatRoute, matchRoute, type RouteMatch } from "./routes.js";
+import { findScenario, NOT_CONNECTED_MESSAGE, type McpChatScenario } from "./scenarios.js";
+import { ConnectionState } from "./state.js";
+import { pacedBody, planChunks } from "./stream.js";
+
+export interface McpChatEngine {
+  handle(request: Request): Promise<Response>;
+  /** Back to the initial state: disconnected, exchange counter at zero. */
+  reset(): void;
+  readonly options: ResolvedMcpChatOptions;
+  readonly state: ConnectionState;
+}
+
+/** Everything decided about a request before it is handled (and recorded). */
+interface Prepared {
+  request: Request;
+  url: URL;
+  route: RouteMatch | undefined;
+  label: string;
+  body: string;
+  chat: ChatInput | undefined;
+  hooks: Hooks;
+  framing: McpChatFraming;
+  scenario: McpChatScenario;
+  responder: Responder;
+  /** A bad scenario/framing/fault name in the request. */
+  selectionError: string | null;
+}
+
+const HEADER_SCENARIO = "x-agentwire-scenario";
+const HEADER_FRAMING = "x-agentwire-framing";
+const HEADER_FAULT = "x-agentwire-fault";
+
+export function createMcpChatEngine(options: McpChatMockOptions = {}): McpChatEngine {
+  const opts = resolveMcpChatOptions(options);
+  const state = new ConnectionState();
+  const recorder = new ClientRecorder(opts.bus);
+  const baseFaults = opts.faults.map((n) => findFault(n) as McpChatFault);
+  const baseTiming: McpChatTiming = { ...DEFAULT_TIMING };
+  for (const k of Object.keys(DEFAULT_TIMING) as (keyof McpChatTiming)[]) baseTiming[k] = opts[k];
+
+  async function handle(request: Request): Promise<Response> {
+    if (opts.routes) {
+      const extra = await opts.routes(request);
+      if (extra) return extra;
+    }
+    const p = await prepare(request);
+    const exchange = recorder.request({
+      label: p.label,
+      request,
+      url: p.url,
+      body: p.body,
+      meta: {
+        connected: state.connectedId !== null,
+        connectedId: state.connectedId,
+        listedIds: listed(p.hooks).map((s) => s.id),
+        scenario: p.scenario.name,
+        framing: p.framing.name,
+      },
+    });
+    let response: Response;
+    try {
+      response = await dispatch(p);
+      if (request.method !== "OPTIONS") {
+        await sleep(timingOf(p).headersDelay, request.signal);
+      }
+    } catch (err) {
+      // Unlike Starlette's unhandled 500s, ours keep the CORS headers.
+      response = p.responder.error(500, `mock error: ${(err as Error).message}`);
+    }
+    recorder.response(exchange, p.label, response);
+    return response;
+  }
+
+  async function prepare(request: Request): Promise<Prepared> {
+    const url = new URL(request.url);
+    const path = stripBase(url.pathname, opts.basePath);
+    const route = matchRoute(path);
+    const label = request.method === "OPTIONS" ? "preflight" : (route?.name ?? "unknown");
+    const body = request.method === "GET" || request.method === "HEAD" ? "" : await request.text();
+
+    const errors: string[] = [];
+    const pick = <T>(kind: "scenario" | "framing" | "fault", name: string, find: (n: string) => T | undefined) => {
+      const found = find(name);
+      if (found === undefined) errors.push(unknownNameMessage(kind, name) as string);
+      return found;
+    };
+
+    const faults = [...baseFaults];
+    for (const name of splitList(request.headers.get(HEADER_FAULT))) {
+      const f = pick("fault", name, findFault);
+      if (f) faults.push(f);
+    }
+    const hooks = combineHooks(faults);
+
+    const framingName = request.headers.get(HEADER_FRAMING) ?? url.searchParams.get("framing") ?? opts.framing;
+    const framing = pick("framing", framingName, findFraming) ?? (findFraming(opts.framing) as McpChatFraming);
+
+    const chat =
+      route && isChatRoute(route.name) && request.method === "POST"
+        ? parseChatRequest(request.headers.get("content-type"), body, hooks.chat?.acceptBadInput)
+        : undefined;
+    const scenarioName =
+      scenarioCommand(chat?.ok ? chat.message : undefined) ??
+      request.headers.get(HEADER_SCENARIO) ??
+      url.searchParams.get("scenario") ??
+      opts.scenario;
+    let scenario = pick("scenario", scenarioName, findScenario) ?? (findScenario(opts.scenario) as McpChatScenario);
+    if (chat) scenario = answerScenario(scenario, hooks);
+
+    return {
+      request,
+      url,
+      route,
+      label,
+      body,
+      chat,
+      hooks,
+      framing,
+      scenario,
+      responder: new Responder(
+        request.headers.get("origin"),
+        { allowedOrigins: opts.allowedOrigins, flags: hooks.cors ?? {} },
+        hooks.errorBody,
+      ),
+      // A preflight carries no selection headers worth refusing it for.
+      selectionError: request.method === "OPTIONS" ? null : (errors[0] ?? null),
+    };
+  }
+
+  /** Chat while disconnected is refused (not-connected) unless a fault says otherwise. */
+  function answerScenario(selected: McpChatScenario, hooks: Hooks): McpChatScenario {
+    if (state.connectedId === null && !hooks.chat?.answerWhileDisconnected) {
+      return findScenario("not-connected") as McpChatScenario;
+    }
+    return hooks.scenario ? (findScenario(hooks.scenario) ?? selected) : selected;
+  }
+
+  async function dispatch(p: Prepared): Promise<Response> {
+    const { request, route, responder } = p;
+    if (request.method === "OPTIONS") return responder.preflight(request);
+    if (!route) return responder.error(404, "Not Found");
+    if (route.name === "chat" && !opts.chatSync) return responder.error(404, "Not Found");
+    if (request.method !== route.method) {
+      return responder.error(405, "Method Not Allowed", { allow: `${route.method}, OPTIONS` });
+    }
+    if (opts.requireBearer && !/^Bearer\s+\S+/i.test(request.headers.get("authorization") ?? "")) {
+      return responder.error(401, "Not authenticated", { "www-authenticate": "Bearer" });
+    }
+    if (p.selectionError) return responder.error(400, p.selectionError);
+    switch (route.name) {
+      case "servers":
+        return responder.json(200, listed(p.hooks));
+      case "connect":
+        return connect(p, route.param ?? "");
+      case "status":
+        return responder.json(200, statusBody(p.hooks));
+      case "disconnect":
+        return disconnect(p);
+      case "chat-stream":
+        return chatStream(p);
+      case "chat":
+        return chatSync(p);
+    }
+  }
+
+  function listed(hooks: Hooks): Json[] {
+    const list = opts.servers.map(listing);
+    return hooks.transformServers ? hooks.transformServers(list) : list;
+  }
+
+  function toolsOf(server: McpServerEntry, hooks: Hooks): Json[] {
+    const tools: Json[] = server.tools.map((t) => ({ ...t }));
+    return hooks.transformTools ? hooks.transformTools(tools) : tools;
+  }
+
+  function connectBody(id: string, name: string, tools: Json[], hooks: Hooks): Json {
+    const body = { success: true, server_id: id, server_name: name, tools };
+    return hooks.transformConnect ? hooks.transformConnect(body) : body;
+  }
+
+  function connect(p: Prepared, rawId: string): Response {
+    const { hooks, responder } = p;
+    const id = safeDecode(rawId);
+    const server = opts.servers.find((s) => s.id === id);
+    if (!server) {
+      if (hooks.state?.acceptUnknownIds) return responder.json(200, connectBody(id, id, [], hooks));
+      if (hooks.state?.dropStateOnUnknownId) state.disconnect();
+      return responder.error(404, `Server '${id}' not found`);
+    }
+    if (state.connectedId === id && hooks.state?.reconnectStatus) {
+      return responder.error(hooks.state.reconnectStatus, `Already connected to '${id}'`);
+    }
+    state.connect(id);
+    return responder.json(200, connectBody(server.id, server.name, toolsOf(server, hooks), hooks));
+  }
+
+  function statusBody(hooks: Hooks): Json {
+    const server = opts.servers.find((s) => s.id === state.connectedId);
+    const body: Json = server
+      ? { connected: true, server_id: server.id, server_name: server.name, tools: toolsOf(server, hooks) }
+      : { connected: false, server_id: null, tools: [] };
+    return hooks.transformStatus ? hooks.transformStatus(body, { state, servers: opts.servers }) : body;
+  }
+
+  function disconnect(p: Prepared): Response {
+    const { hooks, responder } = p;
+    if (state.connectedId === null && hooks.state?.idleDisconnectStatus) {
+      return responder.error(hooks.state.idleDisconnectStatus, "Not connected to any MCP server");
+    }
+    if (!hooks.state?.disconnectKeepsState) state.disconnect();
+    const body = { success: true };
+    return responder.json(200, hooks.transformDisconnect ? hooks.transformDisconnect(body) : body);
+  }
+
+  function chatStream(p: Prepared): Response {
+    const { hooks, framing, scenario, responder } = p;
+    if (p.chat && !p.chat.ok) return responder.error(p.chat.status, p.chat.detail);
+    if (scenario.rejection && opts.notConnected === "http-409") {
+      return responder.error(409, NOT_CONNECTED_MESSAGE);
+    }
+    let steps: Iterable<Step> = scenario.steps();
+    // Semantic faults rewrite answers only, so a refusal stays a valid refusal.
+    if (!scenario.rejection && hooks.transformEvents) steps = hooks.transformEvents(steps);
+    if (framing.transformEvents) steps = framing.transformEvents(steps);
+    const timing = timingOf(p);
+    let chunks: Iterable<Chunk> = planChunks({
+      steps,
+      format: sseFormat(framing.sse, hooks.sse),
+      timing,
+      seed: opts.seed,
+      json: { ascii: opts.asciiJson, compact: opts.compactJson },
+    });
+    if (hooks.transformChunks) chunks = hooks.transformChunks(chunks);
+    return responder.sse(pacedBody(chunks, timing.closeDelay, p.request.signal), hooks.streamContentType);
+  }
+
+  function chatSync(p: Prepared): Response {
+    const { hooks, scenario, responder } = p;
+    if (p.chat && !p.chat.ok) return responder.error(p.chat.status, p.chat.detail);
+    // There is no stream to carry [ERROR] here, so a refusal is always the 409 form.
+    if (scenario.rejection) return responder.error(409, NOT_CONNECTED_MESSAGE);
+    const answer = chatSyncAnswer(scenario.steps());
+    if (!answer.ok) return responder.error(answer.status, answer.detail);
+    return responder.json(200, hooks.transformChatSync ? hooks.transformChatSync(answer.body) : answer.body);
+  }
+
+  function timingOf(p: Prepared): McpChatTiming {
+    return { ...baseTiming, ...p.framing.timing, ...p.hooks.timing };
+  }
+
+  return {
+    handle,
+    reset() {
+      state.reset();
+      recorder.reset();
+    },
+    options: opts,
+    state,
+  };
+}
+
+function stripBase(path: string, base: string): string {
+  if (!base) return path;
+  if (path === base) return "/";
+  return path.startsWith(base + "/") ? path.slice(base.length) : path;
+}
+
+function splitList(header: string | null): string[] {
+  return (header ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+}
+
+function safeDecode(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * The mcp-chat reference mock. The msw handlers live in ./msw.js only: msw is an optional peer
+ * dependency and must not be pulled in by this entry.
+ */
+import type { FaultInfo, NamedItem } from "../../core/protocol.js";
+import { FAULTS } from "./faults.js";
+import { FRAMINGS } from "./framing.js";
+import { SCENARIOS } from "./scenarios.js";
+
+export { createMcpChatEngine, type McpChatEngine } from "./engine.js";
+export { startMcpChatMock, MCP_CHAT_DEFAULT_PORT, type McpChatStartOptions } from "./server.js";
+export {
+  resolveMcpChatOptions,
+  DEFAULT_TIMING as MCP_CHAT_DEFAULT_TIMING,
+  DEFAULT_ALLOWED_ORIGINS as MCP_CHAT_ALLOWED_ORIGINS,
+  type McpChatMockOptions,
+  type ResolvedMcpChatOptions,
+  type NotConnectedForm,
+} from "./options.js";
+export { DEFAULT_SERVERS as MCP_CHAT_SERVERS, type McpServerEntry, type McpTool } from "./registry.js";
+export type { McpChatTiming, Hooks as McpChatHooks, Chunk as McpChatChunk } from "./hooks.js";
+export type { Step as McpChatStep, StepData as McpChatStepData } from "./events.js";
+export type { McpChatFault } from "./faults.js";
+export type { McpChatFraming } from "./framing.js";
+export type { McpChatScenario } from "./scenarios.js";
+
+const named = ({ name, description }: NamedItem): NamedItem => ({ name, description });
+
+export const MCP_CHAT_SCENARIOS: NamedItem[] = SCENARIOS.map(named);
+export const MCP_CHAT_FRAMINGS: NamedItem[] = FRAMINGS.map(named);
+export const MCP_CHAT_FAULTS: FaultInfo[] = FAULTS.map(({ name, description, violates }) => ({
+  name,
+  description,
+  violates: [...violates],
+}));

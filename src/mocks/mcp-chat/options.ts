@@ -1,0 +1,140 @@
+/**
+ * Options of the mcp-chat mock engine, their defaults, and up-front validation: a mock started
+ * with an unknown scenario, fault or framing must fail loudly instead of serving the default.
+ */
+import type { TranscriptBus } from "../../core/transcript.js";
+import { findFault, FAULTS } from "./faults.js";
+import { DEFAULT_FRAMING, findFraming, FRAMINGS } from "./framing.js";
+import type { McpChatTiming } from "./hooks.js";
+import { DEFAULT_SERVERS, type McpServerEntry } from "./registry.js";
+import { DEFAULT_SCENARIO, findScenario, SCENARIOS } from "./scenarios.js";
+
+export type NotConnectedForm = "sse-error" | "http-409";
+
+export interface McpChatMockOptions extends Partial<McpChatTiming> {
+  /** Default scenario (weather-tool). */
+  scenario?: string;
+  /** Faults active on every request. */
+  faults?: string[];
+  /** Default framing (canonical). */
+  framing?: string;
+  /** Seed of the random framing and of the jitter. */
+  seed?: number;
+  /** How chat while disconnected is refused: a 200 stream with only [ERROR] (default) or 409. */
+  notConnected?: NotConnectedForm;
+  /** Serve the optional POST /chat (default true; false makes it a 404). */
+  chatSync?: boolean;
+  /** Escape non-ASCII in SSE JSON as \uXXXX. */
+  asciiJson?: boolean;
+  /** SSE JSON without spaces after "," and ":" (default: the seed's spaced style). */
+  compactJson?: boolean;
+  /** Answer 401 to requests without `Authorization: Bearer …`. */
+  requireBearer?: boolean;
+  /** Server registry (default: weather and server-id-1). */
+  servers?: McpServerEntry[];
+  /** Origins echoed in CORS headers. */
+  allowedOrigins?: string[];
+  /** Path prefix stripped before routing (e.g. "/api" for a base URL with a path). */
+  basePath?: string;
+  /** Records client traffic as http-request / http-response events (probe "client"). */
+  bus?: TranscriptBus;
+  /** Extension point consulted before the normal routes (e.g. /__agentwire/* endpoints). */
+  routes?: (request: Request) => Promise<Response | undefined>;
+}
+
+export interface ResolvedMcpChatOptions extends McpChatTiming {
+  scenario: string;
+  faults: string[];
+  framing: string;
+  seed: number;
+  notConnected: NotConnectedForm;
+  chatSync: boolean;
+  asciiJson: boolean;
+  compactJson: boolean;
+  requireBearer: boolean;
+  servers: McpServerEntry[];
+  allowedOrigins: string[];
+  basePath: string;
+  bus?: TranscriptBus;
+  routes?: (request: Request) => Promise<Response | undefined>;
+}
+
+export const DEFAULT_TIMING: McpChatTiming = {
+  headersDelay: 0,
+  firstEventDelay: 50,
+  eventDelay: 20,
+  toolDuration: 200,
+  closeDelay: 0,
+  jitter: 0,
+  chunkGap: 0,
+};
+
+export const DEFAULT_ALLOWED_ORIGINS = ["http://localhost:3000", "http://127.0.0.1:3000"];
+
+const TIMING_KEYS = Object.keys(DEFAULT_TIMING) as (keyof McpChatTiming)[];
+
+/** Fills defaults and checks every name and number; throws an Error naming what is wrong. */
+export function resolveMcpChatOptions(options: McpChatMockOptions = {}): ResolvedMcpChatOptions {
+  const timing = { ...DEFAULT_TIMING };
+  for (const key of TIMING_KEYS) {
+    const v = options[key];
+    if (v === undefined) continue;
+    if (typeof v !== "number" || !Number.isFinite(v) || v < 0) {
+      throw new Error(`mcp-chat mock: ${key} must be a number of milliseconds >= 0, got ${String(v)}`);
+    }
+    timing[key] = v;
+  }
+  const scenario = options.scenario ?? DEFAULT_SCENARIO;
+  checkName("scenario", scenario);
+  const framing = options.framing ?? DEFAULT_FRAMING;
+  checkName("framing", framing);
+  const faults = [...(options.faults ?? [])];
+  for (const f of faults) checkName("fault", f);
+  const notConnected = options.notConnected ?? "sse-error";
+  if (notConnected !== "sse-error" && notConnected !== "http-409") {
+    throw new Error(`mcp-chat mock: notConnected must be "sse-error" or "http-409", got "${String(notConnected)}"`);
+  }
+  const servers = options.servers ?? DEFAULT_SERVERS.map((s) => ({ ...s, tools: [...s.tools] }));
+  const ids = new Set<string>();
+  for (const s of servers) {
+    if (!s.id || ids.has(s.id)) throw new Error(`mcp-chat mock: server ids must be unique and non-empty ("${s.id}")`);
+    ids.add(s.id);
+  }
+  return {
+    ...timing,
+    scenario,
+    framing,
+    faults,
+    seed: options.seed ?? 1,
+    notConnected,
+    chatSync: options.chatSync ?? true,
+    asciiJson: options.asciiJson ?? false,
+    compactJson: options.compactJson ?? false,
+    requireBearer: options.requireBearer ?? false,
+    servers,
+    allowedOrigins: options.allowedOrigins ?? [...DEFAULT_ALLOWED_ORIGINS],
+    basePath: (options.basePath ?? "").replace(/\/+$/, ""),
+    ...(options.bus ? { bus: options.bus } : {}),
+    ...(options.routes ? { routes: options.routes } : {}),
+  };
+}
+
+export type NameKind = "scenario" | "framing" | "fault";
+
+const KNOWN: Record<NameKind, { find: (n: string) => unknown; all: readonly { name: string }[] }> = {
+  scenario: { find: findScenario, all: SCENARIOS },
+  framing: { find: findFraming, all: FRAMINGS },
+  fault: { find: findFault, all: FAULTS },
+};
+
+/** Null when the name is known, else a message that lists the valid names. */
+export function unknownNameMessage(kind: NameKind, name: string): string | null {
+  const k = KNOWN[kind];
+  if (k.find(name)) return null;
+  return `Unknown ${kind} "${name}". Valid ${kind}s: ${k.all.map((x) => x.name).join(", ")}`;
+}
+
+function checkName(kind: NameKind, name: string): void {
+  const message = unknownNameMessage(kind, name);
+  if (message) throw new Error(`mcp-chat mock: ${message}`);
+}

@@ -1,0 +1,91 @@
+/**
+ * Builds the mock's responses for one request with the right CORS headers. Every response, errors
+ * and streams included, carries them: a browser hides any response without them.
+ */
+import type { Hooks } from "./hooks.js";
+
+export const ALLOWED_METHODS = "GET, POST, OPTIONS";
+
+export interface CorsConfig {
+  allowedOrigins: readonly string[];
+  flags: NonNullable<Hooks["cors"]>;
+}
+
+export class Responder {
+  constructor(
+    private readonly origin: string | null,
+    private readonly cors: CorsConfig,
+    private readonly errorBody?: Hooks["errorBody"],
+  ) {}
+
+  /**
+   * The origin to echo, `*` for the wildcard fault, or null when nothing may be echoed. The
+   * wildcard fault leaves preflights correct so that it trips only the credentials rule.
+   */
+  private echoedOrigin(preflight = false): string | null {
+    if (this.origin === null) return null;
+    if (this.cors.flags.wildcard && !preflight) return "*";
+    if (this.cors.flags.reflectAny || this.cors.allowedOrigins.includes(this.origin)) return this.origin;
+    return null;
+  }
+
+  private corsHeaders(stream = false): Record<string, string> {
+    if (this.origin === null) return {};
+    const echo = this.echoedOrigin();
+    const headers: Record<string, string> = { vary: "Origin" };
+    if (echo !== null) {
+      headers["access-control-allow-credentials"] = "true";
+      if (!(stream && this.cors.flags.omitOnStream)) headers["access-control-allow-origin"] = echo;
+    }
+    return headers;
+  }
+
+  json(status: number, body: unknown, extra: Record<string, string> = {}): Response {
+    return new Response(JSON.stringify(body), {
+      status,
+      headers: { "content-type": "application/json", ...this.corsHeaders(), ...extra },
+    });
+  }
+
+  error(status: number, detail: string, extra: Record<string, string> = {}): Response {
+    return this.json(status, this.errorBody ? this.errorBody(detail, status) : { detail }, extra);
+  }
+
+  sse(body: ReadableStream<Uint8Array>, contentType = "text/event-stream; charset=utf-8"): Response {
+    return new Response(body, {
+      status: 200,
+      headers: {
+        "content-type": contentType,
+        "cache-control": "no-cache",
+        "x-accel-buffering": "no",
+        ...this.corsHeaders(true),
+      },
+    });
+  }
+
+  /** Any OPTIONS: a CORS preflight answer (Starlette's CORSMiddleware semantics, {detail} errors). */
+  preflight(request: Request): Response {
+    if (this.cors.flags.preflightStatus) {
+      return this.error(this.cors.flags.preflightStatus, "Method Not Allowed", { allow: "GET, POST" });
+    }
+    const method = request.headers.get("access-control-request-method");
+    if (this.origin === null || method === null) {
+      return new Response(null, { status: 204, headers: { allow: ALLOWED_METHODS, ...this.corsHeaders() } });
+    }
+    const echo = this.echoedOrigin(true);
+    if (echo === null) return this.error(400, `Disallowed CORS origin: ${this.origin}`);
+    if (!ALLOWED_METHODS.split(", ").includes(method.toUpperCase())) {
+      return this.error(400, `Disallowed CORS method: ${method}`);
+    }
+    const headers: Record<string, string> = {
+      "access-control-allow-origin": echo,
+      "access-control-allow-credentials": "true",
+      "access-control-allow-methods": ALLOWED_METHODS,
+      "access-control-max-age": "600",
+      vary: "Origin",
+    };
+    const requested = request.headers.get("access-control-request-headers");
+    if (requested) headers["access-control-allow-headers"] = requested;
+    return new Response(null, { status: 204, headers });
+  }
+}
