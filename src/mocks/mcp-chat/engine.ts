@@ -242,7 +242,7 @@ export function createMcpChatEngine(options: McpChatMockOptions = {}): McpChatEn
   function chatStream(p: Prepared): Response {
     const { hooks, framing, scenario, responder } = p;
     if (p.chat && !p.chat.ok) return responder.error(p.chat.status, p.chat.detail);
-    if (scenario.rejection && opts.notConnected === "http-409") {
+    if (scenario.rejection && notConnectedOf(p) === "http-409") {
       return responder.error(409, NOT_CONNECTED_MESSAGE);
     }
     let steps: Iterable<Step> = scenario.steps();
@@ -255,7 +255,7 @@ export function createMcpChatEngine(options: McpChatMockOptions = {}): McpChatEn
       format: sseFormat(framing.sse, hooks.sse),
       timing,
       seed: opts.seed,
-      json: { ascii: opts.asciiJson, compact: opts.compactJson },
+      json: { ascii: flagOf(p, "asciiJson", opts.asciiJson), compact: flagOf(p, "compactJson", opts.compactJson) },
     });
     if (hooks.transformChunks) chunks = hooks.transformChunks(chunks);
     return responder.sse(pacedBody(chunks, timing.closeDelay, p.request.signal), hooks.streamContentType);
@@ -272,7 +272,15 @@ export function createMcpChatEngine(options: McpChatMockOptions = {}): McpChatEn
   }
 
   function timingOf(p: Prepared): McpChatTiming {
-    return { ...baseTiming, ...p.framing.timing, ...p.hooks.timing };
+    const t = { ...baseTiming, ...p.framing.timing, ...p.hooks.timing };
+    if (p.framing.minChunkGap !== undefined) t.chunkGap = Math.max(t.chunkGap, p.framing.minChunkGap);
+    return t;
+  }
+
+  /** Per-request `?notConnected=http-409|sse-error`, so client cases can ask for either refusal. */
+  function notConnectedOf(p: Prepared): string {
+    const q = p.url.searchParams.get("notConnected");
+    return q === "http-409" || q === "sse-error" ? q : opts.notConnected;
   }
 
   return {
@@ -284,6 +292,13 @@ export function createMcpChatEngine(options: McpChatMockOptions = {}): McpChatEn
     options: opts,
     state,
   };
+}
+
+/** A boolean query override (`?asciiJson=1`), else the configured value. */
+function flagOf(p: { url: URL }, name: string, fallback: boolean): boolean {
+  const q = p.url.searchParams.get(name);
+  if (q === null) return fallback;
+  return q === "1" || q === "true";
 }
 
 function stripBase(path: string, base: string): string {

@@ -1,0 +1,5 @@
+/**
+ * msw entry ("agentwire/msw"): request handlers driven by the same engines as the node mocks.
+ * Browser-safe: nothing here or below imports node modules. msw is a peer dependency.
+ */
+export { mcpChatHandlers } from "./mocks/mcp-chat/msw.js";

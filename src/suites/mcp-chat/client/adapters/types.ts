@@ -1,0 +1,32 @@
+/**
+ * The client-parse adapter contract: a function that consumes one `/chat/stream` response the way
+ * a client under test would, and reports what that client assembled. The kit compares the report
+ * with the result the scenario should give.
+ */
+
+/** One tool card as the client shows it. */
+export interface AdapterTool {
+  id: string;
+  name: string;
+  args: unknown;
+  /** A matching `tool_end` completed the card. */
+  ended: boolean;
+}
+
+export interface AdapterResult {
+  /** The answer text as displayed. */
+  text: string;
+  tools: AdapterTool[];
+  /** "done": `[DONE]` seen; "error": `[ERROR]` or a non-2xx answer; "truncated": EOF without a sentinel. */
+  outcome: "done" | "error" | "truncated";
+  /** With outcome "error": the message the client shows. */
+  error?: string;
+}
+
+/**
+ * Consumes one chat response. A non-2xx response gives outcome "error" with the error message.
+ * Adapters must stop reading (and cancel the body) once they consider the stream finished.
+ */
+export type McpChatAdapter = (response: Response) => Promise<AdapterResult>;
+
+export const OUTCOMES: readonly AdapterResult["outcome"][] = ["done", "error", "truncated"];

@@ -1,0 +1,204 @@
+/**
+ * The client robustness cases (contract §8): each is one `/chat/stream` request the kit asks a
+ * client with an adapter to make, with the scenario and framing chosen through query parameters,
+ * and the client-parse checks its result feeds. Browser-safe: plain data and string building.
+ */
+import type { AdapterResult } from "./adapters/types.js";
+
+/** Short ids of the client-parse checks (full id: `mcp-chat/client-parse/<id>`). */
+export type ParseCheck =
+  | "split-chunks"
+  | "utf8-split"
+  | "sse-variants"
+  | "done-terminates"
+  | "error-surfaced"
+  | "truncation-detected"
+  | "http-error-detail"
+  | "tool-matching"
+  | "unexpected-payloads";
+
+export interface ClientCase {
+  id: string;
+  description: string;
+  scenario: string;
+  /** Mock framing variant; "canonical" is the contract's own. */
+  framing: string;
+  /** Per-request mock knobs that change what is said (kept when computing the expectation). */
+  query?: Record<string, string>;
+  /** Per-request mock knobs that change only how it is encoded (dropped for the expectation). */
+  presentation?: Record<string, string>;
+  /** Request body; a valid ChatRequest unless the case is about bad input. */
+  body?: unknown;
+  checks: ParseCheck[];
+  /** How the expected result differs from what the canonical framing gives. */
+  expect?: Pick<AdapterResult, "outcome">;
+  /** Client-side traffic checks (full ids) this request breaks because the kit asked for it. */
+  exempt?: string[];
+  /** A conforming client finishes well within this; a longer wait means it hung. */
+  timeoutMs?: number;
+}
+
+/** What `GET /__agentwire/cases` lists for each case. */
+export interface WireCase {
+  id: string;
+  description: string;
+  method: "POST";
+  /** Path and query, relative to the mock's base URL. */
+  path: string;
+  body: unknown;
+  /** Full ids of the client-parse checks the case feeds. */
+  checks: string[];
+  timeoutMs: number;
+}
+
+export const CASES_PATH = "/__agentwire/cases";
+export const RESULTS_PATH = "/__agentwire/results";
+export const PARSE_CHECK_PREFIX = "mcp-chat/client-parse/";
+export const CHAT_REQUEST_CHECK = "mcp-chat/client/chat-request";
+/**
+ * Transcript note the kit emits before each reported result: `{case, expected}`. Keeping the
+ * expectation in the transcript lets a saved run be judged again exactly as it was.
+ */
+export const EXPECTED_NOTE = "mcp-chat/client-case-expected";
+/** Query parameter naming the case a chat request belongs to (the mock ignores it). */
+export const CASE_PARAM = "case";
+
+export const DEFAULT_MESSAGE = "What is the weather in San Francisco?";
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+const weather = (framing: string, checks: ParseCheck[], description: string, extra: Partial<ClientCase> = {}): ClientCase => ({
+  id: framing,
+  description,
+  scenario: "weather-tool",
+  framing,
+  checks,
+  ...extra,
+});
+
+export const CLIENT_CASES: readonly ClientCase[] = [
+  // Chunking: TCP keeps no event boundaries.
+  weather("canonical", ["split-chunks"], "baseline: one write per event"),
+  weather("split-1", ["split-chunks"], "one byte per write"),
+  weather("split-random", ["split-chunks"], "seeded random write sizes"),
+  weather("coalesced", ["split-chunks"], "the whole stream in one write"),
+  weather("canonical", ["split-chunks"], "non-ASCII sent as \\u escapes gives the same text", {
+    id: "ascii-json",
+    presentation: { asciiJson: "1" },
+  }),
+  {
+    id: "utf8-split",
+    description: "write boundaries inside 2-, 3- and 4-byte characters",
+    scenario: "long-answer",
+    framing: "split-utf8",
+    checks: ["utf8-split"],
+  },
+  // Valid but non-canonical SSE (WHATWG rules).
+  weather("split-crlf", ["sse-variants"], "CRLF line ends split between CR and LF"),
+  weather("cr", ["sse-variants"], "CR line ends"),
+  weather("mixed-eol", ["sse-variants"], "LF, CRLF and CR mixed"),
+  weather("no-space", ["sse-variants"], "data: without the space"),
+  weather("comments", ["sse-variants"], "comment lines, one of 2 KB"),
+  weather("extra-fields", ["sse-variants"], "event:, id:, retry: and an ignored Data: line"),
+  weather("multiline-data", ["sse-variants"], "JSON over several data: lines, joined with LF"),
+  weather("bom", ["sse-variants"], "a byte order mark at the start"),
+  // Termination.
+  weather("open-after-done", ["done-terminates"], "the connection stays open after [DONE]", { timeoutMs: 5_000 }),
+  weather("trailing-after-done", ["done-terminates"], "bytes after [DONE]"),
+  weather("eof-no-terminal", ["truncation-detected"], "EOF without a sentinel", { expect: { outcome: "truncated" } }),
+  weather("no-final-blank", ["truncation-detected"], "[DONE] without its blank line, so never dispatched", {
+    expect: { outcome: "truncated" },
+  }),
+  // Errors.
+  {
+    id: "stream-error",
+    description: "[ERROR] after a tool and partial text",
+    scenario: "stream-error",
+    framing: "canonical",
+    checks: ["error-surfaced"],
+  },
+  {
+    id: "not-connected",
+    description: "[ERROR] alone (chat while disconnected, SSE form)",
+    scenario: "not-connected",
+    framing: "canonical",
+    query: { notConnected: "sse-error" },
+    checks: ["error-surfaced"],
+  },
+  {
+    id: "http-409",
+    description: "409 {detail} instead of a stream (chat while disconnected, HTTP form)",
+    scenario: "not-connected",
+    framing: "canonical",
+    query: { notConnected: "http-409" },
+    checks: ["http-error-detail"],
+  },
+  {
+    id: "bad-input",
+    description: "422 {detail} for a non-string message",
+    scenario: "weather-tool",
+    framing: "canonical",
+    body: { message: 42 },
+    checks: ["http-error-detail"],
+    exempt: [CHAT_REQUEST_CHECK],
+  },
+  // Tools and payloads.
+  {
+    id: "parallel-tools",
+    description: "two calls of one tool, ended out of order",
+    scenario: "parallel-tools",
+    framing: "canonical",
+    checks: ["tool-matching"],
+  },
+  weather("unknown-type", ["unexpected-payloads"], 'an event of type "status"'),
+  weather("non-json-data", ["unexpected-payloads"], "a data: line that is not JSON"),
+];
+
+const byId = new Map(CLIENT_CASES.map((c) => [c.id, c]));
+
+export function findCase(id: string): ClientCase | undefined {
+  return byId.get(id);
+}
+
+/** The cases feeding one client-parse check. */
+export function casesFor(check: ParseCheck): ClientCase[] {
+  return CLIENT_CASES.filter((c) => c.checks.includes(check));
+}
+
+/** The request path of a case as the client sends it. */
+export function casePath(c: ClientCase): string {
+  return chatPath(c, { framing: c.framing, ...(c.query ?? {}), ...(c.presentation ?? {}) });
+}
+
+/** The same request with the contract's own encoding: what the expected result is computed from. */
+export function canonicalPath(c: ClientCase): string {
+  return chatPath(c, { framing: "canonical", ...(c.query ?? {}) });
+}
+
+function chatPath(c: ClientCase, params: Record<string, string>): string {
+  const q = new URLSearchParams({ [CASE_PARAM]: c.id, scenario: c.scenario, ...params });
+  return `/chat/stream?${q.toString()}`;
+}
+
+export function caseBody(c: ClientCase): unknown {
+  return c.body === undefined ? { message: DEFAULT_MESSAGE } : c.body;
+}
+
+export function toWireCase(c: ClientCase): WireCase {
+  return {
+    id: c.id,
+    description: c.description,
+    method: "POST",
+    path: casePath(c),
+    body: caseBody(c),
+    checks: c.checks.map((k) => PARSE_CHECK_PREFIX + k),
+    timeoutMs: c.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+  };
+}
+
+/** The case a recorded request belongs to, from its path's `case` parameter. */
+export function caseOfPath(path: string): ClientCase | undefined {
+  const q = path.indexOf("?");
+  if (q < 0) return undefined;
+  const id = new URLSearchParams(path.slice(q + 1)).get(CASE_PARAM);
+  return id === null ? undefined : findCase(id);
+}

@@ -1,0 +1,111 @@
+/**
+ * Reading and comparing adapter results: shape validation for what clients POST, and a
+ * human-readable diff of an actual result against the expected one.
+ */
+import { OUTCOMES, type AdapterResult, type AdapterTool } from "./adapters/types.js";
+
+export type Parsed = { ok: true; result: AdapterResult } | { ok: false; error: string };
+
+/** Validates an untrusted value as an AdapterResult. */
+export function parseAdapterResult(value: unknown): Parsed {
+  const bad = (error: string): Parsed => ({ ok: false, error });
+  if (!isObject(value)) return bad("result must be an object {text, tools, outcome, error?}");
+  if (typeof value.text !== "string") return bad("result.text must be a string");
+  if (!Array.isArray(value.tools)) return bad("result.tools must be an array");
+  if (!OUTCOMES.includes(value.outcome as AdapterResult["outcome"])) {
+    return bad(`result.outcome must be one of ${OUTCOMES.join(", ")}`);
+  }
+  if (value.error !== undefined && typeof value.error !== "string") return bad("result.error must be a string");
+  const tools: AdapterTool[] = [];
+  for (const [i, t] of value.tools.entries()) {
+    if (!isObject(t) || typeof t.id !== "string" || typeof t.name !== "string" || typeof t.ended !== "boolean") {
+      return bad(`result.tools[${i}] must be {id: string, name: string, args, ended: boolean}`);
+    }
+    tools.push({ id: t.id, name: t.name, args: t.args, ended: t.ended });
+  }
+  return {
+    ok: true,
+    result: {
+      text: value.text,
+      tools,
+      outcome: value.outcome as AdapterResult["outcome"],
+      ...(typeof value.error === "string" ? { error: value.error } : {}),
+    },
+  };
+}
+
+/**
+ * Differences between expected and actual, one line each; empty when they agree. An error
+ * message only has to carry the expected one (trimmed): clients may prefix or decorate it.
+ */
+export function diffResults(expected: AdapterResult, actual: AdapterResult): string[] {
+  const out: string[] = [];
+  if (expected.outcome !== actual.outcome) out.push(`outcome: expected "${expected.outcome}", got "${actual.outcome}"`);
+  if (expected.outcome === "error" && actual.outcome === "error") {
+    const want = (expected.error ?? "").trim();
+    if (!(actual.error ?? "").trim().includes(want)) {
+      out.push(`error: expected a message carrying ${quote(want)}, got ${quote(actual.error ?? "")}`);
+    }
+  }
+  const text = diffText(expected.text, actual.text);
+  if (text) out.push(text);
+  out.push(...diffTools(expected.tools, actual.tools));
+  return out;
+}
+
+function diffText(expected: string, actual: string): string | undefined {
+  if (expected === actual) return undefined;
+  let i = 0;
+  while (i < expected.length && i < actual.length && expected[i] === actual[i]) i++;
+  const from = Math.max(0, i - 10);
+  const fffd = actual.includes("\uFFFD") && !expected.includes("\uFFFD") ? " (contains U+FFFD)" : "";
+  return (
+    `text differs at char ${i}${fffd}: expected ${quote(expected.slice(from, i + 30))}, ` +
+    `got ${quote(actual.slice(from, i + 30))} (lengths ${expected.length} vs ${actual.length})`
+  );
+}
+
+function diffTools(expected: AdapterTool[], actual: AdapterTool[]): string[] {
+  const out: string[] = [];
+  if (expected.length !== actual.length) {
+    out.push(`tools: expected ${expected.length} cards ${ids(expected)}, got ${actual.length} ${ids(actual)}`);
+  }
+  const n = Math.min(expected.length, actual.length);
+  for (let i = 0; i < n; i++) {
+    const e = expected[i]!;
+    const a = actual[i]!;
+    for (const k of ["id", "name", "args", "ended"] as const) {
+      const [want, got] = [canonicalJson(e[k]), canonicalJson(a[k])];
+      if (want !== got) out.push(`tools[${i}] (${e.id}).${k}: expected ${want}, got ${got}`);
+    }
+  }
+  return out;
+}
+
+const ids = (tools: AdapterTool[]) => `[${tools.map((t) => `${t.id}${t.ended ? "" : " (open)"}`).join(", ")}]`;
+
+function quote(s: string): string {
+  return JSON.stringify(s);
+}
+
+/** JSON with sorted keys, so argument objects compare by content. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value)) ?? "undefined";
+}
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (isObject(v)) return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])]));
+  return v;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** One-line summary of a result for report fields. */
+export function summariseResult(r: AdapterResult): string {
+  const tools = r.tools.map((t) => `${t.id}:${t.name}${t.ended ? "" : "(open)"}`).join(",");
+  const text = r.text.length > 60 ? `${r.text.slice(0, 60)}…` : r.text;
+  return `${r.outcome}${r.error !== undefined ? ` ${JSON.stringify(r.error)}` : ""}; text ${JSON.stringify(text)}; tools [${tools}]`;
+}

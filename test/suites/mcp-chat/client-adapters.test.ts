@@ -1,0 +1,206 @@
+/**
+ * The client-parse adapters: unit behaviour on hand-made byte streams, then each adapter run over
+ * every robustness case against the real mock (in-process, over HTTP), judged by the client
+ * checks. Each defect adapter must fail exactly the checks its defect is about.
+ */
+import { describe, expect, it } from "vitest";
+import { startClientSession } from "../../../src/core/runner.js";
+import { mcpChat } from "../../../src/suites/mcp-chat/index.js";
+import { mcpChatAdapters, runMcpChatCases, type AdapterResult } from "../../../src/adapters.js";
+
+const enc = new TextEncoder();
+
+/** A response whose body arrives in exactly these pieces. */
+function streamOf(pieces: (string | Uint8Array)[], init: ResponseInit = {}): Response {
+  const queue = pieces.map((p) => (typeof p === "string" ? enc.encode(p) : p));
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const next = queue.shift();
+      if (next) controller.enqueue(next);
+      else controller.close();
+    },
+  });
+  return new Response(body, { status: 200, headers: { "content-type": "text/event-stream" }, ...init });
+}
+
+const ev = (o: object) => `data: ${JSON.stringify(o)}\n\n`;
+const WEATHER = [
+  ev({ type: "tool_start", id: "tc-1", name: "get_weather", args: { city: "Paris" } }),
+  ev({ type: "tool_end", id: "tc-1", name: "get_weather" }),
+  ev({ type: "text", content: "It is 18°C " }),
+  ev({ type: "text", content: "😀 ok" }),
+].join("");
+const WEATHER_RESULT: AdapterResult = {
+  text: "It is 18°C 😀 ok",
+  tools: [{ id: "tc-1", name: "get_weather", args: { city: "Paris" }, ended: true }],
+  outcome: "done",
+};
+
+function bytewise(s: string): Uint8Array[] {
+  return Array.from(enc.encode(s), (b) => new Uint8Array([b]));
+}
+
+describe("spec adapter", () => {
+  const spec = mcpChatAdapters.spec!;
+
+  it("assembles the canonical stream", async () => {
+    expect(await spec(streamOf([WEATHER, "data: [DONE]\n\n"]))).toEqual(WEATHER_RESULT);
+  });
+
+  it("gives the same result byte by byte (split UTF-8 included)", async () => {
+    expect(await spec(streamOf(bytewise(WEATHER + "data: [DONE]\n\n")))).toEqual(WEATHER_RESULT);
+  });
+
+  it("takes a CR at the very end of the body as a line end", async () => {
+    const cr = (WEATHER + "data: [DONE]\n\n").replace(/\n/g, "\r");
+    expect(await spec(streamOf([cr]))).toEqual(WEATHER_RESULT);
+  });
+
+  it("discards a last event without its blank line: truncated", async () => {
+    expect(await spec(streamOf([WEATHER, "data: [DONE]\n"]))).toEqual({ ...WEATHER_RESULT, outcome: "truncated" });
+  });
+
+  it("stops at [DONE] and cancels a body that stays open", async () => {
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(enc.encode(WEATHER + "data: [DONE]\n\n"));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    expect(await spec(new Response(body))).toEqual(WEATHER_RESULT);
+    expect(cancelled).toBe(true);
+  });
+
+  it("reports [ERROR] trimmed, and a non-2xx answer with its detail", async () => {
+    expect(await spec(streamOf(["data: [ERROR]  boom \n\n"]))).toEqual({ text: "", tools: [], outcome: "error", error: "boom" });
+    const r409 = new Response(JSON.stringify({ detail: "Not connected" }), { status: 409, statusText: "Conflict" });
+    expect(await spec(r409)).toEqual({ text: "", tools: [], outcome: "error", error: "Not connected" });
+  });
+
+  it("ignores unknown types and non-JSON payloads", async () => {
+    const result = await spec(streamOf(['data: {"type": "status"}\n\n', "data: Thinking...\n\n", WEATHER, "data: [DONE]\n\n"]));
+    expect(result).toEqual(WEATHER_RESULT);
+  });
+});
+
+describe("naive-line-splitter adapter", () => {
+  const naive = mcpChatAdapters["naive-line-splitter"]!;
+
+  it("handles the canonical stream in one read per event", async () => {
+    const events = WEATHER.split(/(?<=\n\n)/);
+    expect(await naive(streamOf([...events, "data: [DONE]\n\n"]))).toEqual(WEATHER_RESULT);
+  });
+
+  it("breaks on reads that cut lines and characters", async () => {
+    const result = await naive(streamOf(bytewise(WEATHER + "data: [DONE]\n\n")));
+    expect(result).not.toEqual(WEATHER_RESULT);
+  });
+
+  it("counts EOF as success, shows statusText, keeps [ERROR]'s space, renders non-JSON", async () => {
+    expect((await naive(streamOf([WEATHER]))).outcome).toBe("done");
+    const r409 = new Response(JSON.stringify({ detail: "Not connected" }), { status: 409, statusText: "Conflict" });
+    expect(await naive(r409)).toEqual({ text: "", tools: [], outcome: "error", error: "Conflict" });
+    expect((await naive(streamOf(["data: [ERROR] boom\n\n"]))).error).toBe(" boom");
+    expect((await naive(streamOf(["data: Thinking...\n\n", "data: [DONE]\n\n"]))).text).toBe("Thinking...");
+  });
+});
+
+describe("defect adapters differ from spec in one place", () => {
+  const parallel = [
+    ev({ type: "tool_start", id: "tc-1", name: "get_weather", args: { city: "Paris" } }),
+    ev({ type: "tool_start", id: "tc-2", name: "get_weather", args: { city: "Rome" } }),
+    ev({ type: "tool_end", id: "tc-2", name: "get_weather" }),
+    "data: [DONE]\n\n",
+  ];
+
+  it("match-by-name ends the wrong card", async () => {
+    const spec = await mcpChatAdapters.spec!(streamOf(parallel));
+    const byName = await mcpChatAdapters["match-by-name"]!(streamOf(parallel));
+    expect(spec.tools.map((t) => t.ended)).toEqual([false, true]);
+    expect(byName.tools.map((t) => t.ended)).toEqual([true, false]);
+  });
+
+  it("wait-for-eof counts what follows [DONE]", async () => {
+    const result = await mcpChatAdapters["wait-for-eof"]!(streamOf([WEATHER, "data: [DONE]\n\n", ev({ type: "text", content: "!" })]));
+    expect(result).toEqual({ ...WEATHER_RESULT, text: WEATHER_RESULT.text + "!" });
+  });
+
+  it("error-as-text shows [ERROR] as text", async () => {
+    const result = await mcpChatAdapters["error-as-text"]!(streamOf(["data: [ERROR] boom\n\n"]));
+    expect(result.text).toBe("[ERROR] boom");
+    expect(result.outcome).not.toBe("error");
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Every adapter over every case, against the mock.
+
+/** Quick timing; a gap between split writes so each arrives as its own read over TCP. */
+const MOCK_SETTINGS = { firstEventDelay: 0, toolDuration: 0, eventDelay: 2, chunkGap: 1 };
+
+const NAIVE_FAILS = ["split-chunks", "utf8-split", "sse-variants", "truncation-detected", "http-error-detail", "unexpected-payloads"];
+const EXPECTED_FAILS: Record<string, string[]> = {
+  spec: [],
+  "naive-line-splitter": NAIVE_FAILS,
+  "match-by-name": ["tool-matching"],
+  "wait-for-eof": ["done-terminates"],
+  "error-as-text": ["error-surfaced"],
+};
+
+describe.concurrent("adapters against the mock", () => {
+  for (const [name, fails] of Object.entries(EXPECTED_FAILS)) {
+    it(`${name} fails exactly ${fails.length ? fails.join(", ") : "nothing"}`, async () => {
+      const session = await startClientSession(mcpChat, { mock: { settings: MOCK_SETTINGS } });
+      let runError: unknown;
+      try {
+        await runMcpChatCases(session.url, mcpChatAdapters[name]!, { caseTimeoutMs: 3000 });
+      } catch (e) {
+        runError = e;
+      }
+      const run = await session.finish();
+      expect(runError).toBeUndefined();
+      const byId = Object.fromEntries(run.checks.map((c) => [c.id, c]));
+      const failed = run.checks.filter((c) => c.outcome !== "pass").map((c) => c.id);
+      expect(failed.sort(), JSON.stringify(run.checks.filter((c) => c.outcome !== "pass").map((c) => [c.id, c.message]), null, 1)).toEqual(
+        fails.map((f) => `mcp-chat/client-parse/${f}`).sort(),
+      );
+      for (const f of fails) expect(byId[`mcp-chat/client-parse/${f}`]!.outcome).toBe("fail");
+    });
+  }
+});
+
+describe("the mock serves each case as the case intends", () => {
+  const ask = async (id: string) => {
+    const session = await startClientSession(mcpChat, { mock: { settings: MOCK_SETTINGS } });
+    try {
+      const base = session.url;
+      await (await fetch(`${base}/connect/weather`, { method: "POST" })).arrayBuffer();
+      const { cases } = (await (await fetch(`${base}/__agentwire/cases`)).json()) as { cases: { id: string; path: string; body: unknown }[] };
+      const c = cases.find((x) => x.id === id)!;
+      const response = await fetch(`${base}${c.path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(c.body) });
+      return { status: response.status, text: await response.text() };
+    } finally {
+      await session.finish();
+    }
+  };
+
+  it("http-409: a 409 {detail} while connected (per-request notConnected=http-409)", async () => {
+    const { status, text } = await ask("http-409");
+    expect(status).toBe(409);
+    expect(JSON.parse(text)).toEqual({ detail: expect.any(String) });
+  });
+
+  it("ascii-json: non-ASCII escaped as \\u (per-request asciiJson=1)", async () => {
+    const { status, text } = await ask("ascii-json");
+    expect(status).toBe(200);
+    expect(text).toContain("\\u00b0F");
+    expect(text).not.toContain("°");
+  });
+
+  it("bad-input: 422 {detail}", async () => {
+    expect((await ask("bad-input")).status).toBe(422);
+  });
+});

@@ -1,0 +1,248 @@
+/**
+ * The client checks on recorded transcripts (fixtures/mcp-chat/transcripts/client/, verdicts in
+ * expected.json), their edge cases (no traffic, missing or malformed results), the case list
+ * against contract §8, and the kit endpoints that serve cases and take results.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_PROFILE, type CheckContext } from "../../../src/core/check.js";
+import { Evaluation } from "../../../src/core/evaluation.js";
+import type { CheckResult } from "../../../src/core/result.js";
+import { registry } from "../../../src/core/schema-registry.js";
+import { parseJsonLines, TranscriptBus, type NewEvent, type TranscriptEvent } from "../../../src/core/transcript.js";
+import { FRAMINGS } from "../../../src/mocks/mcp-chat/framing.js";
+import { NOT_CONNECTED_MESSAGE, STREAM_ERROR_MESSAGE } from "../../../src/mocks/mcp-chat/scenarios.js";
+import {
+  CLIENT_CASES,
+  createClientCaseRoutes,
+  defaultExpectedResult,
+  EXPECTED_NOTE,
+  MCP_CHAT_CLIENT_CHECKS,
+  NO_RESULTS_REASON,
+  type WireCase,
+} from "../../../src/suites/mcp-chat/client/index.js";
+
+const DIR = fileURLToPath(new URL("../../../fixtures/mcp-chat/transcripts/client/", import.meta.url));
+const ctx: CheckContext = {
+  protocol: "mcp-chat",
+  profile: DEFAULT_PROFILE,
+  params: {},
+  validate: (message, value) => registry.validate("mcp-chat", message, value),
+};
+
+function judge(events: TranscriptEvent[]): Record<string, CheckResult> {
+  const evaluation = new Evaluation(MCP_CHAT_CLIENT_CHECKS, ctx);
+  for (const e of events) evaluation.observe(e);
+  return Object.fromEntries(evaluation.finish().map((r) => [r.id, r]));
+}
+
+/** Events as a bus stamps them. */
+function stamped(list: NewEvent[]): TranscriptEvent[] {
+  const bus = new TranscriptBus();
+  const out: TranscriptEvent[] = [];
+  bus.subscribe((e) => out.push(e));
+  for (const e of list) bus.emit(e);
+  return out;
+}
+
+describe("client fixture transcripts", () => {
+  const expected = JSON.parse(readFileSync(join(DIR, "expected.json"), "utf8")) as Record<string, Record<string, string>>;
+
+  it("every fixture has expected verdicts, and every expectation a fixture", () => {
+    const files = readdirSync(DIR).filter((f) => f.endsWith(".jsonl")).sort();
+    expect(Object.keys(expected).sort()).toEqual(files);
+    for (const f of ["chat-text-plain.jsonl", "chat-msg-field.jsonl", "connect-unknown-id.jsonl", "chat-before-connect.jsonl", "clean.jsonl"]) {
+      expect(files).toContain(f);
+    }
+  });
+
+  for (const [file, outcomes] of Object.entries(expected)) {
+    it(`${file} gives exactly its expected outcomes`, () => {
+      const results = judge(parseJsonLines(readFileSync(join(DIR, file), "utf8")));
+      const got = Object.fromEntries(Object.keys(outcomes).map((id) => [id, results[id]?.outcome]));
+      expect(got).toEqual(outcomes);
+      expect(Object.keys(results).sort()).toEqual(Object.keys(outcomes).sort());
+    });
+  }
+
+  it("failure messages name the offending request", () => {
+    const results = judge(parseJsonLines(readFileSync(join(DIR, "connect-unknown-id.jsonl"), "utf8")));
+    const r = results["mcp-chat/client/connect-known-id"]!;
+    expect(r.message).toContain('"nope"');
+    expect(r.evidence[0]?.label).toBe("connect");
+  });
+});
+
+describe("client checks without full evidence", () => {
+  it("no traffic at all: client/* incomplete (not exercised), client-parse/* skipped", () => {
+    const results = judge([]);
+    for (const r of Object.values(results)) {
+      if (r.id.startsWith("mcp-chat/client/")) expect(r.outcome, r.id).toBe("incomplete");
+      else {
+        expect(r.outcome, r.id).toBe("skip");
+        expect(r.message).toBe(NO_RESULTS_REASON);
+      }
+    }
+  });
+
+  it("results for some cases only: the other checks are incomplete", async () => {
+    const c = CLIENT_CASES.find((x) => x.id === "parallel-tools")!;
+    const want = await defaultExpectedResult(c);
+    const results = judge(
+      stamped([
+        { kind: "note", probe: "client", name: EXPECTED_NOTE, value: { case: c.id, expected: want } },
+        { kind: "client-result", probe: "client", case: c.id, result: want },
+      ]),
+    );
+    expect(results["mcp-chat/client-parse/tool-matching"]!.outcome).toBe("pass");
+    expect(results["mcp-chat/client-parse/split-chunks"]!.outcome).toBe("incomplete");
+    expect(results["mcp-chat/client-parse/split-chunks"]!.message).toContain("split-1");
+  });
+
+  it("a wrong result fails with the rule, the case and the diff", async () => {
+    const c = CLIENT_CASES.find((x) => x.id === "parallel-tools")!;
+    const want = await defaultExpectedResult(c);
+    const wrong = { ...want, tools: want.tools.map((t, i) => ({ ...t, ended: i === 0 })) };
+    const r = judge(
+      stamped([
+        { kind: "note", probe: "client", name: EXPECTED_NOTE, value: { case: c.id, expected: want } },
+        { kind: "client-result", probe: "client", case: c.id, result: wrong },
+      ]),
+    )["mcp-chat/client-parse/tool-matching"]!;
+    expect(r.outcome).toBe("fail");
+    expect(r.verdict).toBe("fail");
+    expect(r.message).toContain("tool_end completes the card with the same id");
+    expect(r.message).toContain("Case parallel-tools");
+    expect(r.message).toContain("tools[1] (tc-2).ended: expected true, got false");
+    expect(r.expected).toContain("tc-2:get_weather");
+    expect(r.actual).toContain("tc-2:get_weather(open)");
+    expect(r.evidence[0]?.seq).toBe(1);
+  });
+
+  it("a malformed result, or one without an expectation, fails its case", () => {
+    const results = judge(
+      stamped([
+        { kind: "client-result", probe: "client", case: "stream-error", result: { text: 1 } },
+        { kind: "client-result", probe: "client", case: "parallel-tools", result: { text: "", tools: [], outcome: "done" } },
+      ]),
+    );
+    expect(results["mcp-chat/client-parse/error-surfaced"]!.message).toContain("result.text must be a string");
+    expect(results["mcp-chat/client-parse/tool-matching"]!.message).toContain("no expected result");
+  });
+
+  it("a request the kit asked to be invalid does not count against chat-request", () => {
+    const request = (path: string, body: string): NewEvent => ({
+      kind: "http-request",
+      probe: "client",
+      exchange: "c1",
+      label: "chat-stream",
+      method: "POST",
+      url: `http://127.0.0.1${path}`,
+      path,
+      headers: { "content-type": "application/json" },
+      body,
+      meta: { connected: true },
+    });
+    const results = judge(
+      stamped([request("/chat/stream?case=bad-input&scenario=weather-tool", '{"message":42}'), request("/chat/stream", '{"message":"hi"}')]),
+    );
+    expect(results["mcp-chat/client/chat-request"]!.outcome).toBe("pass");
+    const unasked = judge(stamped([request("/chat/stream?case=split-1", '{"message":42}')]));
+    expect(unasked["mcp-chat/client/chat-request"]!.outcome).toBe("fail");
+  });
+});
+
+describe("robustness cases (contract §8)", () => {
+  it("cover every check and the listed variants", () => {
+    const byCheck = new Map<string, string[]>();
+    for (const c of CLIENT_CASES) for (const k of c.checks) byCheck.set(k, [...(byCheck.get(k) ?? []), c.framing]);
+    expect([...byCheck.keys()].sort()).toEqual(
+      MCP_CHAT_CLIENT_CHECKS.filter((c) => c.id.includes("client-parse/")).map((c) => c.id.split("/").pop()).sort(),
+    );
+    expect(byCheck.get("split-chunks")).toEqual(expect.arrayContaining(["split-1", "split-random", "coalesced"]));
+    expect(byCheck.get("sse-variants")!.sort()).toEqual(
+      ["split-crlf", "cr", "mixed-eol", "no-space", "comments", "extra-fields", "multiline-data", "bom"].sort(),
+    );
+    expect(byCheck.get("done-terminates")!.sort()).toEqual(["open-after-done", "trailing-after-done"]);
+    expect(byCheck.get("truncation-detected")!.sort()).toEqual(["eof-no-terminal", "no-final-blank"]);
+    expect(byCheck.get("unexpected-payloads")!.sort()).toEqual(["non-json-data", "unknown-type"]);
+    const framings = new Set(FRAMINGS.map((f) => f.name));
+    for (const c of CLIENT_CASES) expect(framings.has(c.framing), c.framing).toBe(true);
+  });
+
+  it("expected results come from the scenarios", async () => {
+    const get = (id: string) => defaultExpectedResult(CLIENT_CASES.find((c) => c.id === id)!);
+    const weather = await get("canonical");
+    expect(weather).toMatchObject({ outcome: "done", text: "The current weather in San Francisco is 65°F and sunny." });
+    expect(weather.tools).toEqual([{ id: "tc-1", name: "get_weather", args: { city: "San Francisco" }, ended: true }]);
+    expect(await get("ascii-json")).toEqual(weather);
+    expect(await get("eof-no-terminal")).toEqual({ ...weather, outcome: "truncated" });
+    expect(await get("stream-error")).toMatchObject({ outcome: "error", error: STREAM_ERROR_MESSAGE, text: "Partial " });
+    expect(await get("not-connected")).toEqual({ text: "", tools: [], outcome: "error", error: NOT_CONNECTED_MESSAGE });
+    expect(await get("http-409")).toEqual({ text: "", tools: [], outcome: "error", error: NOT_CONNECTED_MESSAGE });
+    expect((await get("bad-input")).outcome).toBe("error");
+    expect((await get("utf8-split")).text).toMatch(/é.*東京.*😀/u);
+  });
+});
+
+describe("kit endpoints", () => {
+  const setup = () => {
+    const bus = new TranscriptBus();
+    const events: TranscriptEvent[] = [];
+    bus.subscribe((e) => events.push(e));
+    return { routes: createClientCaseRoutes(bus), events };
+  };
+  const BASE = "http://127.0.0.1:8000";
+
+  it("list the cases", async () => {
+    const { routes } = setup();
+    const response = (await routes(new Request(`${BASE}/__agentwire/cases`)))!;
+    expect(response.status).toBe(200);
+    const { cases } = (await response.json()) as { cases: WireCase[] };
+    expect(cases.map((c) => c.id)).toEqual(CLIENT_CASES.map((c) => c.id));
+    const split = cases.find((c) => c.id === "split-1")!;
+    expect(split).toMatchObject({ method: "POST", body: { message: expect.any(String) }, checks: ["mcp-chat/client-parse/split-chunks"] });
+    expect(split.path).toMatch(/^\/chat\/stream\?case=split-1&scenario=weather-tool&framing=split-1$/);
+  });
+
+  it("record a result after its expectation, and answer 204", async () => {
+    const { routes, events } = setup();
+    const result = { text: "", tools: [], outcome: "error", error: "x" };
+    const response = (await routes(
+      new Request(`${BASE}/__agentwire/results`, { method: "POST", body: JSON.stringify({ case: "stream-error", result }) }),
+    ))!;
+    expect(response.status).toBe(204);
+    expect(events.map((e) => e.kind)).toEqual(["note", "client-result"]);
+    expect(events[1]).toMatchObject({ kind: "client-result", probe: "client", case: "stream-error", result });
+    expect(events[0]).toMatchObject({ name: EXPECTED_NOTE, value: { case: "stream-error", expected: { outcome: "error" } } });
+  });
+
+  it("refuse bad bodies with 400 {detail}", async () => {
+    const { routes, events } = setup();
+    const post = (body: string) => routes(new Request(`${BASE}/__agentwire/results`, { method: "POST", body }));
+    for (const body of ["not json", "{}", '{"case":"nope","result":{}}', '{"case":"split-1","result":{"text":"","tools":[],"outcome":"maybe"}}']) {
+      const r = (await post(body))!;
+      expect(r.status, body).toBe(400);
+      expect(typeof ((await r.json()) as { detail: unknown }).detail).toBe("string");
+    }
+    expect(events).toEqual([]);
+  });
+
+  it("leave other paths to the mock; answer wrong methods, unknown kit paths and preflights", async () => {
+    const { routes } = setup();
+    expect(await routes(new Request(`${BASE}/chat/stream`, { method: "POST", body: "{}" }))).toBeUndefined();
+    expect((await routes(new Request(`${BASE}/__agentwire/cases`, { method: "POST" })))!.status).toBe(405);
+    expect((await routes(new Request(`${BASE}/__agentwire/nope`)))!.status).toBe(404);
+    const pre = (await routes(
+      new Request(`${BASE}/__agentwire/results`, {
+        method: "OPTIONS",
+        headers: { origin: "http://localhost:3000", "access-control-request-method": "POST", "access-control-request-headers": "content-type" },
+      }),
+    ))!;
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get("access-control-allow-origin")).toBe("http://localhost:3000");
+    expect(pre.headers.get("access-control-allow-headers")).toBe("content-type");
+  });
+});
