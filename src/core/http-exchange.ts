@@ -114,9 +114,12 @@ export function exchange(bus: TranscriptBus, spec: ExchangeSpec): Promise<Exchan
     let closeTimer: NodeJS.Timeout | undefined;
     let gotHead = false;
 
+    // Removed when the exchange ends: the probes share one signal across many exchanges.
+    const onAbort = () => finish("aborted");
     const finish = (reason: BodyEndReason, error?: string) => {
       if (settled) return;
       settled = true;
+      spec.signal?.removeEventListener("abort", onAbort);
       for (const t of timers) clearTimeout(t);
       timers.clear();
       if (!gotHead) {
@@ -155,7 +158,7 @@ export function exchange(bus: TranscriptBus, spec: ExchangeSpec): Promise<Exchan
     timer(spec.timeouts.total, () => finish("timeout"));
     headTimer = timer(spec.timeouts.headers, () => finish("timeout"));
 
-    spec.signal?.addEventListener("abort", () => finish("aborted"), { once: true });
+    spec.signal?.addEventListener("abort", onAbort, { once: true });
 
     req.on("error", (err: NodeJS.ErrnoException) => finish("error", err.code ?? err.message));
     req.on("response", (res) => {

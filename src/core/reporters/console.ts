@@ -41,7 +41,8 @@ function details(c: CheckResult): string[] {
     out.push(`contract: "${c.ref.quote}" (${c.ref.seed} ${c.ref.section})`);
     if (c.expected !== undefined) out.push(`expected: ${c.expected}`);
     if (c.actual !== undefined) out.push(`actual:   ${c.actual}`);
-    for (const e of c.evidence.slice(0, 3)) out.push(`evidence: ${formatEvidence(e)}`);
+    // The first piece of evidence usually restates "actual"; show only where it was then.
+    for (const e of c.evidence.slice(0, 3)) out.push(`evidence: ${formatEvidence(e.note === c.actual ? { ...e, note: undefined } : e)}`);
   }
   return out;
 }

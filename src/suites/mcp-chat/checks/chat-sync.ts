@@ -1,0 +1,41 @@
+/** The optional non-streaming POST /chat. */
+import type { CheckDef } from "../../../core/check.js";
+import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import { L, NOTE } from "../labels.js";
+import { all, describe, evidenceOf, judgeExchanges, onNote, serverCheck, Tally } from "./support.js";
+
+export const CHAT_SYNC_CHECKS: CheckDef[] = [
+  serverCheck({
+    id: "chat-sync/shape",
+    level: "MUST",
+    title: "POST /chat, if it exists, answers a ChatResponse",
+    rule: "If `/chat` exists, it is 200 with a valid ChatResponse while connected. (It is optional: 404/405 to `{}` means absent, which passes.)",
+    ref: ["§6 Send Chat Message (Non-Streaming) - Optional", "Alternative endpoint for non-streaming responses."],
+    probes: [L.chatSyncProbe, L.chatSync],
+    create(ctx) {
+      const t = new Tally();
+      let absent: number | undefined;
+      let present: number | undefined;
+      const observe = all(
+        onNote(NOTE.chatSync, (v) => {
+          const { present: p, status } = v as { present: boolean; status: number | null };
+          if (!p && status !== null) absent = status;
+          if (p && status !== null) present = status;
+        }),
+        judgeExchanges(t, (x) => x.label === L.chatSync, (x) => {
+          const r = x.status === 200 && x.isJson ? ctx.validate("chat-response", x.json) : undefined;
+          if (r?.ok) t.ok();
+          else t.fail("200 {response: string, tool_calls: [{name, args, result?}]}", `${describe(x)}${r ? `: ${formatSchemaErrors(r.errors)}` : ""}`, evidenceOf(x));
+        }),
+      );
+      return {
+        observe,
+        finish: () => {
+          if (absent !== undefined && !t.wasExercised) return { verdict: "pass", message: `POST /chat is absent (${absent} to {}), which the contract allows` };
+          const why = present !== undefined && present < 400 ? `POST /chat answered {} with ${present}, so no model call was spent on it (see chat/bad-input-4xx)` : undefined;
+          return t.outcome("POST /chat answered a valid ChatResponse", why ?? "POST /chat was not probed");
+        },
+      };
+    },
+  }),
+];

@@ -1,0 +1,86 @@
+/** Request-level errors on /chat/stream: bad input, and chat while disconnected. */
+import { excerpt, type CheckDef } from "../../../core/check.js";
+import { isBadInputLabel, L } from "../labels.js";
+import { readParams } from "../params.js";
+import { all, describe, eventEvidence, eventWhere, evidenceOf, is2xx, is4xx, isObject, isTextEvent, isToolEvent, mediaType, onExchanges, onStreams, serverCheck, Tally, unanswered } from "./support.js";
+
+const ERRORS = ["Implementation Notes: Important Behaviors", "**Error handling** - Use `[ERROR] message` format for stream errors, or return HTTP error codes for request-level errors."] as [string, string];
+
+export const CHAT_CHECKS: CheckDef[] = [
+  serverCheck({
+    id: "chat/bad-input-4xx",
+    level: "MUST",
+    title: "Malformed chat requests get 4xx, not a stream",
+    rule: '`{}`, `{"message": 42}`, `{"message": null}`, `{"message": ["hi"]}` and malformed JSON each get a 4xx that is not a stream (also on `/chat`, where 404/405 means the endpoint is absent).',
+    ref: ERRORS,
+    probes: [...["{}", '{"message":42}', '{"message":null}', '{"message":["hi"]}', "malformed-json"].map(L.badInput), L.chatSyncProbe],
+    create() {
+      const t = new Tally();
+      const statuses: string[] = [];
+      const observe = onExchanges((x) => {
+        if (!isBadInputLabel(x.label) && x.label !== L.chatSyncProbe) return;
+        // The status is the answer; a body the kit stopped reading (a stream) does not hide it.
+        if (x.status === undefined || x.status === 429) {
+          t.untestable(unanswered(x)!);
+          return;
+        }
+        const body = x.label === L.chatSyncProbe ? "POST /chat {}" : `${x.label.slice("bad-input:".length)}`;
+        statuses.push(`${body} → ${x.status}`);
+        if (x.label === L.chatSyncProbe && (x.status === 404 || x.status === 405)) return;
+        const stream = mediaType(x.headers["content-type"]) === "text/event-stream";
+        if (is4xx(x.status) && !stream) t.ok();
+        else t.fail("a 4xx error answer, not a stream", `${body} got ${describe(x)}${stream ? " — the bad request was answered as a chat" : ""}`, evidenceOf(x));
+      });
+      return { observe, finish: () => t.outcome(`every malformed chat request got a 4xx (${statuses.join(", ")})`, "no malformed chat request was answered") };
+    },
+  }),
+  serverCheck({
+    id: "chat/disconnected-rejected",
+    level: "MUST",
+    title: "Chat while disconnected is rejected",
+    rule: "Chat while disconnected gets 4xx/503 ErrorResponse or only `[ERROR] msg`, never tools, text or `[DONE]`; the form is recorded. (Judged up to the first sentinel; what follows is terminal/last-event's. The type of `detail` is errors/detail-shape's.)",
+    ref: ERRORS,
+    probes: [L.disconnect, L.statusAfterDisconnect, L.chatDisconnected],
+    create(ctx) {
+      const { errorEventTypes } = readParams(ctx.params);
+      const t = new Tally();
+      let form = "";
+      const observe = all(
+        onExchanges((x) => {
+          if (x.label !== L.chatDisconnected) return;
+          const why = x.status === undefined || x.status === 429 ? unanswered(x) : undefined;
+          if (why) return t.untestable(why);
+          if (is2xx(x.status)) {
+            // Judged event by event below; the form is settled at the end.
+            if (x.end?.reason !== "eof" && x.end?.reason !== "error" && x.end?.reason !== "close-timeout" && !t.failures) t.untestable(`the kit stopped reading the disconnected stream (${x.end?.reason})`);
+            return;
+          }
+          form = `(a) ${x.status} ${isObject(x.json) ? excerpt(x.json, 80) : excerpt(x.text ?? "", 80)}`;
+          if ((is4xx(x.status) || x.status === 503) && isObject(x.json) && "detail" in x.json) t.ok();
+          else t.fail("4xx (409 recommended) or 503 with {detail}, or 200 SSE with only [ERROR] <msg>", `${describe(x)}${isObject(x.json) ? " without detail" : ""}`, evidenceOf(x));
+        }),
+        onStreams<{ bad: boolean }>(
+          {
+            start: () => ({ bad: false }),
+            event: (ev, p, phase, s, st) => {
+              if (s.label !== L.chatDisconnected || phase === "after" || st.bad) return;
+              const forbidden =
+                isToolEvent(p) || isTextEvent(p) ? `a ${(p as { type: string }).type} event` : phase === "terminal" && s.terminal?.kind === "done" ? "[DONE]" : undefined;
+              if (!forbidden) return;
+              st.bad = true;
+              t.fail("no tools, text or [DONE] while disconnected: a 4xx/503 {detail} or only [ERROR] <msg>", `${eventWhere(ev)} is ${forbidden}: the server answered a chat with no server connected`, eventEvidence(ev));
+            },
+            end: (ev, s, st) => {
+              if (s.label !== L.chatDisconnected || st.bad) return;
+              if (ev.reason !== "eof" && ev.reason !== "error" && ev.reason !== "close-timeout" && !s.terminal) return;
+              form = s.terminal ? `(b) 200 SSE with only ${excerpt(s.terminal.event.data, 80)}` : "200 SSE with no sentinel (see terminal/required)";
+              t.ok();
+            },
+          },
+          { errorEventTypes },
+        ),
+      );
+      return { observe, finish: () => t.outcome(`chat while disconnected was rejected: form ${form}`, "the disconnect was never confirmed by /status, so chat while disconnected was not probed") };
+    },
+  }),
+];

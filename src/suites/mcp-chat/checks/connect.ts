@@ -1,0 +1,163 @@
+/** POST /connect/{server_id}: answers to listed and unlisted ids, and the tool objects. */
+import { excerpt, type CheckDef } from "../../../core/check.js";
+import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import { isStatusLabel, L, LISTED_CONNECT_LABELS, NOTE } from "../labels.js";
+import {
+  all,
+  connectId,
+  describe,
+  evidenceOf,
+  is2xx,
+  is4xx,
+  isObject,
+  judgeExchanges,
+  onNote,
+  sameStatus,
+  serverCheck,
+  showStatus,
+  statusView,
+  Tally,
+  type StatusView,
+} from "./support.js";
+
+const SECTION = "§2 Connect to a Server";
+
+export const CONNECT_CHECKS: CheckDef[] = [
+  serverCheck({
+    id: "connect/success-shape",
+    level: "MUST",
+    title: "Connecting a listed id answers 200 with server_id, server_name and tools",
+    rule: "Connecting a listed id is 200 with that `server_id`, a string `server_name` and a `tools` array.",
+    ref: [SECTION, "| `server_name` | string | Display name of the connected server |"],
+    probes: [L.connect, L.connectB, L.reconnectB, L.connectForChat],
+    create() {
+      const t = new Tally();
+      let n = 0;
+      // The reconnect's status code is state/reconnect-same-id's; its body, when 2xx, is judged here.
+      const match = (x: { label: string; status?: number }) =>
+        LISTED_CONNECT_LABELS.has(x.label) || (x.label === L.reconnectB && is2xx(x.status));
+      const observe = judgeExchanges(t, match, (x) => {
+        const id = connectId(x);
+        if (x.status !== 200) {
+          t.fail(`200 for the listed id ${JSON.stringify(id)}`, describe(x), evidenceOf(x));
+          return;
+        }
+        const b = x.json;
+        if (!isObject(b)) {
+          t.fail("a JSON object {server_id, server_name, tools}", `${describe(x)}: body is not a JSON object`, evidenceOf(x));
+          return;
+        }
+        const wrong: string[] = [];
+        if (b.server_id !== id) wrong.push(`server_id is ${excerpt(b.server_id)}, expected ${JSON.stringify(id)}`);
+        if (typeof b.server_name !== "string") wrong.push(`server_name is ${b.server_name === undefined ? "missing" : excerpt(b.server_name)}, expected a string`);
+        if (!Array.isArray(b.tools)) wrong.push(`tools is ${b.tools === undefined ? "missing" : excerpt(b.tools)}, expected an array`);
+        if ("success" in b && b.success !== true) wrong.push(`success is ${excerpt(b.success)}; when present it must be true`);
+        if (wrong.length) t.fail("server_id = the id, server_name: string, tools: array", `POST ${x.path}: ${wrong.join("; ")}`, evidenceOf(x));
+        else t.ok();
+        n++;
+      });
+      return { observe, finish: () => t.outcome(`${n} connect answer(s) had the id, a string server_name and a tools array`, "no listed server id was connected") };
+    },
+  }),
+  serverCheck({
+    id: "connect/matches-listing",
+    level: "SHOULD",
+    title: "server_name equals the listed name",
+    rule: "`server_name` equals the listed `name`. (Only implied by the seed: both describe the display name of the same server.)",
+    ref: [SECTION, "| `server_name` | string | Display name of the connected server |"],
+    probes: [L.servers, L.connect, L.connectB],
+    create() {
+      const t = new Tally();
+      const names = new Map<string, string>();
+      let n = 0;
+      const observe = all(
+        onNote(NOTE.servers, (v) => {
+          for (const s of v as { id: string; name?: string }[]) if (s.name !== undefined) names.set(s.id, s.name);
+        }),
+        judgeExchanges(t, (x) => LISTED_CONNECT_LABELS.has(x.label) || x.label === L.reconnectB, (x) => {
+          const b = x.json;
+          if (x.status !== 200 || !isObject(b) || typeof b.server_name !== "string") return;
+          const id = connectId(x);
+          const listed = names.get(id);
+          if (listed === undefined) return;
+          n++;
+          if (b.server_name === listed) t.ok();
+          else t.fail(`server_name ${JSON.stringify(listed)} (the name GET /servers lists for ${JSON.stringify(id)})`, `POST ${x.path} answered server_name ${JSON.stringify(b.server_name)}`, evidenceOf(x));
+        }),
+      );
+      return { observe, finish: () => t.outcome(`${n} connect answer(s) named the server as the listing does`, "no 200 connect answer with a string server_name for a listed id") };
+    },
+  }),
+  serverCheck({
+    id: "connect/tool-shape",
+    level: "MUST",
+    title: "Every tool has a non-empty string name and a string description",
+    rule: "Every tool (connect, status) has a non-empty string `name` and a string `description`.",
+    ref: [SECTION, "| `tools` | Tool[] | Array of available tools on this server |"],
+    probes: [L.connect, L.statusAfterConnect, L.connectB, L.statusAfterConnectB],
+    create(ctx) {
+      const t = new Tally();
+      let n = 0;
+      const observe = judgeExchanges(t, (x) => x.status === 200 && (x.label.startsWith("connect") || x.label.startsWith("reconnect") || isStatusLabel(x.label)), (x) => {
+        const tools = isObject(x.json) ? x.json.tools : undefined;
+        if (!Array.isArray(tools)) return;
+        for (const [i, tool] of tools.entries()) {
+          n++;
+          const r = ctx.validate("tool", tool);
+          if (r.ok) t.ok();
+          else t.fail("{name: non-empty string, description: string}", `${x.method} ${x.path}: tools/${i} ${excerpt(tool)}: ${formatSchemaErrors(r.errors)}`, evidenceOf(x));
+        }
+      });
+      return { observe, finish: () => t.outcome(`${n} tool object(s) in connect and status answers had a name and a description`, "no connect or status answer listed a tool") };
+    },
+  }),
+  serverCheck({
+    id: "connect/unknown-id-4xx",
+    level: "MUST",
+    title: "An unlisted id gets 4xx {detail}",
+    rule: "An unlisted id gets 4xx with ErrorResponse. (The type of `detail` is errors/detail-shape's.)",
+    ref: [SECTION, "**Response (Error - 4xx/5xx):**"],
+    probes: [L.connectUnknown],
+    create() {
+      const t = new Tally();
+      let status = 0;
+      const observe = judgeExchanges(t, (x) => x.label === L.connectUnknown, (x) => {
+        status = x.status!;
+        if (!is4xx(x.status)) t.fail("4xx (404 in the reference) for an id GET /servers does not list", describe(x), evidenceOf(x));
+        else if (!isObject(x.json) || !("detail" in x.json)) t.fail("a JSON body {detail}", `${describe(x)}: no detail member`, evidenceOf(x));
+        else t.ok();
+      });
+      return { observe, finish: () => t.outcome(`an unlisted id got ${status} with {detail}`, "no unlisted id was probed") };
+    },
+  }),
+  serverCheck({
+    id: "connect/unknown-id-keeps-state",
+    level: "SHOULD",
+    title: "A rejected id leaves the connection as it was",
+    rule: "A rejected id leaves `/status` unchanged. (The seed is silent on failed connects; the reference keeps its state, and the seed asks the backend to maintain it.)",
+    ref: ["Implementation Notes: Important Behaviors", "The backend should maintain connection state."],
+    probes: [L.statusAfterConnect, L.connectUnknown, L.statusAfterUnknown],
+    create() {
+      const t = new Tally();
+      let last: StatusView | undefined;
+      let before: StatusView | undefined;
+      let rejected = false;
+      const observe = judgeExchanges(t, (x) => isStatusLabel(x.label) || x.label === L.connectUnknown, (x) => {
+        if (x.label === L.connectUnknown) {
+          rejected = x.status! >= 400;
+          before = last;
+          if (!rejected) t.untestable(`the unlisted id was not rejected (${x.status}); see connect/unknown-id-4xx`);
+          return;
+        }
+        const now = statusView(x);
+        if (x.label === L.statusAfterUnknown && rejected) {
+          if (!before || !now) t.untestable("GET /status did not answer a readable state before and after the rejected connect");
+          else if (sameStatus(before, now)) t.ok();
+          else t.fail(`still ${showStatus(before)}`, `after the rejected connect GET /status says ${showStatus(now)}`, evidenceOf(x));
+        }
+        last = now;
+      });
+      return { observe, finish: () => t.outcome(`/status was unchanged by the rejected connect (${before ? showStatus(before) : ""})`, "no connect to an unlisted id was probed after a readable /status") };
+    },
+  }),
+];

@@ -1,0 +1,74 @@
+/** Stream event types and their fields. */
+import { excerpt, type CheckDef } from "../../../core/check.js";
+import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import { L } from "../labels.js";
+import { readParams } from "../params.js";
+import { eventEvidence, eventWhere, onStreams, serverCheck, Tally } from "./support.js";
+
+const SECTION = "§5 Send Chat Message (Streaming)";
+const STREAMS = [L.chatStream, L.chatDisconnected];
+
+/** The seed's three event types and their schemas; profile-allowed extras use the StreamEvent overlay. */
+export const EVENT_SCHEMAS: Record<string, string> = {
+  tool_start: "tool-start-event",
+  tool_end: "tool-end-event",
+  text: "text-event",
+};
+
+export const EVENTS_CHECKS: CheckDef[] = [
+  serverCheck({
+    id: "events/known-type",
+    level: "SHOULD",
+    title: "Every event type is tool_start, tool_end or text",
+    rule: "Every event `type` is `tool_start`, `tool_end` or `text` (plus the profile's allowedEventTypes). (Clients drop unknown types silently.)",
+    ref: ["TypeScript Interface Reference", "type: 'tool_start' | 'tool_end' | 'text';"],
+    probes: STREAMS,
+    create(ctx) {
+      const known = new Set([...Object.keys(EVENT_SCHEMAS), ...readParams(ctx.params).allowedEventTypes]);
+      const t = new Tally();
+      const counts = new Map<string, number>();
+      const observe = onStreams({
+        start: () => undefined,
+        event: (ev, p) => {
+          if (p.kind !== "object") return;
+          if (typeof p.type === "string" && known.has(p.type)) {
+            counts.set(p.type, (counts.get(p.type) ?? 0) + 1);
+            t.ok();
+          } else {
+            t.fail(`type one of ${[...known].join(", ")}`, `${eventWhere(ev)} has type ${p.type === undefined ? "(missing)" : excerpt(p.type)}`, eventEvidence(ev));
+          }
+        },
+      });
+      return {
+        observe,
+        finish: () => t.outcome(`event types seen: ${[...counts].map(([k, v]) => `${k} ×${v}`).join(", ")}`, "no JSON event was observed"),
+      };
+    },
+  }),
+  serverCheck({
+    id: "events/schema",
+    level: "MUST",
+    title: "Every event of a known type has its fields",
+    rule: "Every event of a known type validates against its schema.",
+    ref: [SECTION, "#### Event Field Reference"],
+    probes: STREAMS,
+    create(ctx) {
+      const extra = new Set(readParams(ctx.params).allowedEventTypes);
+      const t = new Tally();
+      let n = 0;
+      const observe = onStreams({
+        start: () => undefined,
+        event: (ev, p) => {
+          if (p.kind !== "object" || typeof p.type !== "string") return;
+          const message = EVENT_SCHEMAS[p.type] ?? (extra.has(p.type) ? "stream-event" : undefined);
+          if (!message) return;
+          n++;
+          const r = ctx.validate(message, p.value);
+          if (r.ok) t.ok();
+          else t.fail(`a valid ${p.type} event (${message}.schema.json)`, `${eventWhere(ev)}: ${formatSchemaErrors(r.errors)}`, eventEvidence(ev));
+        },
+      });
+      return { observe, finish: () => t.outcome(`${n} event(s) of known types had valid fields`, "no event of a known type was observed") };
+    },
+  }),
+];

@@ -1,0 +1,64 @@
+/** GET /servers: the listing every other probe starts from. */
+import { excerpt, type CheckDef } from "../../../core/check.js";
+import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import { L } from "../labels.js";
+import { describe, evidenceOf, isObject, judgeExchanges, serverCheck, Tally } from "./support.js";
+
+const SECTION = "§1 List Available Servers";
+const QUOTE = "Returns all available MCP servers/tools that can be connected to.";
+
+export const SERVERS_CHECKS: CheckDef[] = [
+  serverCheck({
+    id: "servers/list-shape",
+    level: "MUST",
+    title: "GET /servers lists valid servers with unique ids",
+    rule: "`GET /servers` is 200 with an array of valid Servers whose ids are unique.",
+    ref: [SECTION, QUOTE],
+    probes: [L.servers],
+    create(ctx) {
+      const t = new Tally();
+      let count = 0;
+      const observe = judgeExchanges(t, (x) => x.label === L.servers, (x) => {
+        if (x.status !== 200 || !x.isJson) {
+          t.fail("200 with a JSON array of servers", `${describe(x)}${x.isJson ? "" : " (body is not JSON)"}`, evidenceOf(x));
+          return;
+        }
+        const r = ctx.validate("server-list", x.json);
+        if (!r.ok) t.fail("an array of {id, name, path: string}", `GET /servers: ${formatSchemaErrors(r.errors)}`, evidenceOf(x));
+        if (!Array.isArray(x.json)) return;
+        count = x.json.length;
+        const seen = new Set<unknown>();
+        for (const [i, s] of x.json.entries()) {
+          const id = isObject(s) ? s.id : undefined;
+          if (id === undefined) continue;
+          if (seen.has(id)) t.fail("unique server ids", `GET /servers: /${i}/id ${excerpt(id)} is listed twice`, evidenceOf(x));
+          seen.add(id);
+        }
+        t.ok();
+      });
+      return { observe, finish: () => t.outcome(`GET /servers listed ${count} valid server(s) with unique ids`, "GET /servers was not answered") };
+    },
+  }),
+  serverCheck({
+    id: "servers/non-empty",
+    level: "MUST",
+    title: "GET /servers lists at least one server",
+    rule: "The list has at least one server. (The seed's listing example has two; an empty list blocks every connect and chat check, which must not read as green.)",
+    ref: [SECTION, QUOTE],
+    probes: [L.servers],
+    create() {
+      const t = new Tally();
+      let count = 0;
+      const observe = judgeExchanges(t, (x) => x.label === L.servers, (x) => {
+        if (!Array.isArray(x.json)) {
+          t.untestable(`GET /servers did not answer a JSON array (${describe(x)}); see servers/list-shape`);
+          return;
+        }
+        count = x.json.length;
+        if (count === 0) t.fail("at least one server", "GET /servers returned [] — nothing can be connected, so no chat can be tested", evidenceOf(x));
+        else t.ok();
+      });
+      return { observe, finish: () => t.outcome(`GET /servers listed ${count} server(s)`, "GET /servers was not answered") };
+    },
+  }),
+];

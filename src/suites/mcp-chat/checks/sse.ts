@@ -1,0 +1,198 @@
+/**
+ * SSE framing, judged on the raw bytes and lines of every stream. The seed's format is
+ * `data: {json_payload}\n\n` and the reference frontend reads exactly that: a line splitter on
+ * LF that keeps only lines starting with "data: ".
+ */
+import { at, excerpt, type CheckDef } from "../../../core/check.js";
+import { L } from "../labels.js";
+import { Utf8Validator } from "./utf8.js";
+import { eventEvidence, eventWhere, lineEvidence, lineKind, lineWhere, mediaType, onStreams, serverCheck, Tally, type SseLineEvent } from "./support.js";
+
+const SECTION = "§5 Send Chat Message (Streaming)";
+const FORMAT = "data: {json_payload}\\n\\n";
+const STREAMS = [L.chatStream, L.chatDisconnected];
+
+export const SSE_CHECKS: CheckDef[] = [
+  serverCheck({
+    id: "sse/content-type",
+    level: "MUST",
+    title: "A 200 stream is text/event-stream",
+    rule: "A 200 stream is `text/event-stream`.",
+    ref: [SECTION, "**Content-Type:** `text/event-stream`"],
+    probes: STREAMS,
+    create() {
+      const t = new Tally();
+      const observe = onStreams({
+        start: (s) => {
+          const type = s.head.headers["content-type"];
+          if (mediaType(type) === "text/event-stream") t.ok();
+          else t.fail("Content-Type: text/event-stream", `${s.label}: ${s.head.status} with Content-Type ${type === undefined ? "absent" : `"${type}"`}`, at(s.head, { excerpt: `content-type: ${type ?? "(absent)"}` }));
+        },
+      });
+      return { observe, finish: () => t.outcome("every 2xx stream was text/event-stream", "no 2xx stream was observed") };
+    },
+  }),
+  serverCheck({
+    id: "sse/data-lines-only",
+    level: "MUST",
+    title: "Every line is a data line, a blank line or a comment",
+    rule: "Every non-empty, non-comment line starts with exactly `data: `.",
+    ref: [SECTION, FORMAT],
+    probes: STREAMS,
+    create() {
+      const t = new Tally();
+      let lines = 0;
+      let comments = 0;
+      const observe = onStreams({
+        start: () => undefined,
+        line: (ev) => {
+          lines++;
+          const kind = lineKind(ev.line);
+          if (kind === "comment") comments++;
+          if (kind === "blank" || kind === "comment" || ev.line.startsWith("data: ")) t.ok();
+          else t.fail('every line to start with "data: " (one space), or be empty', `${lineWhere(ev)} is "${excerpt(ev.line, 60)}"${kind === "data" ? ": no space after the colon" : ""}`, lineEvidence(ev));
+        },
+      });
+      return { observe, finish: () => t.outcome(`${lines} line(s) were data lines, blank lines${comments ? ` or comments (${comments} tolerated)` : ""}`, "no stream line was observed") };
+    },
+  }),
+  serverCheck({
+    id: "sse/one-data-line-per-event",
+    level: "MUST",
+    title: "Each event is one data line and an empty line",
+    rule: "Every event, the last included, is one data line plus an empty line.",
+    ref: [SECTION, FORMAT],
+    probes: STREAMS,
+    create() {
+      const t = new Tally();
+      let events = 0;
+      const observe = onStreams<{ open: SseLineEvent | undefined }>({
+        start: () => ({ open: undefined }),
+        line: (ev, _s, st) => {
+          const kind = lineKind(ev.line);
+          if (kind === "data") {
+            if (st.open) t.fail("one data line per event, then an empty line", `${lineWhere(ev)} is a second data line in the event begun at line ${st.open.lineNo}: pretty-printed or split JSON`, lineEvidence(ev));
+            else st.open = ev;
+          } else if (kind === "blank" && st.open) {
+            events++;
+            st.open = undefined;
+            t.ok();
+          }
+        },
+        end: (ev, s, st) => {
+          if (st.open) t.fail("the last event ended by an empty line (\\n\\n)", `${s.label}: the body ended (${ev.reason}) after line ${st.open.lineNo} without the empty line; WHATWG parsers discard that event`, lineEvidence(st.open));
+        },
+      });
+      return { observe, finish: () => t.outcome(`${events} event(s) were one data line plus an empty line`, "no stream event was observed") };
+    },
+  }),
+  serverCheck({
+    id: "sse/lf-only",
+    level: "MUST",
+    title: "Lines end with LF, never CR",
+    rule: "The body contains no CR. (A client splitting on LF would see `[DONE]\\r` and miss the end.)",
+    ref: [SECTION, FORMAT],
+    probes: STREAMS,
+    create() {
+      const t = new Tally();
+      let lines = 0;
+      const observe = onStreams({
+        start: () => undefined,
+        line: (ev) => {
+          lines++;
+          if (ev.eol === "\r\n" || ev.eol === "\r") t.fail("lines ended by LF only", `${lineWhere(ev)} ends with ${ev.eol === "\r" ? "CR" : "CRLF"}`, lineEvidence(ev));
+          else t.ok();
+        },
+      });
+      return { observe, finish: () => t.outcome(`${lines} line(s) ended with LF only`, "no stream line was observed") };
+    },
+  }),
+  serverCheck({
+    id: "sse/json-payload",
+    level: "MUST",
+    title: "Every non-sentinel payload is a JSON object",
+    rule: "Every payload not starting with `[` parses as a JSON object. (The reference frontend renders anything else as text.)",
+    ref: [SECTION, FORMAT],
+    probes: STREAMS,
+    create() {
+      const t = new Tally();
+      let n = 0;
+      const observe = onStreams({
+        start: () => undefined,
+        event: (ev, p) => {
+          if (p.kind === "terminal" || p.kind === "bracket") return;
+          n++;
+          if (p.kind === "object") t.ok();
+          else t.fail("a JSON object such as {\"type\": \"text\", \"content\": \"…\"}", `${eventWhere(ev)} is ${p.reason}`, eventEvidence(ev));
+        },
+      });
+      return { observe, finish: () => t.outcome(`${n} payload(s) were JSON objects`, "no stream event other than a sentinel was observed") };
+    },
+  }),
+  serverCheck({
+    id: "sse/utf8",
+    level: "MUST",
+    title: "The body is valid UTF-8 without a BOM",
+    rule: "The body is valid UTF-8 without a BOM. (From the doc: SSE is UTF-8 by definition; the seed's own example carries a raw `°`.)",
+    ref: [SECTION, "Each event follows the SSE format:"],
+    probes: STREAMS,
+    create() {
+      const t = new Tally();
+      let bytes = 0;
+      const observe = onStreams<{ v: Utf8Validator; head: number[]; bad: boolean }>({
+        start: () => ({ v: new Utf8Validator(), head: [], bad: false }),
+        chunk: (ev, s, st) => {
+          bytes += ev.bytes.length;
+          for (let i = 0; st.head.length < 3 && i < ev.bytes.length; i++) {
+            st.head.push(ev.bytes[i]!);
+            if (st.head.length === 3 && st.head[0] === 0xef && st.head[1] === 0xbb && st.head[2] === 0xbf) {
+              t.fail("no byte order mark", `${s.label}: the body starts with a UTF-8 BOM (EF BB BF)`, at(ev, { excerpt: "\\xEF\\xBB\\xBF" }));
+            }
+          }
+          if (st.bad) return;
+          const start = st.v.offset;
+          const bad = st.v.push(ev.bytes);
+          if (bad >= 0) {
+            st.bad = true;
+            const local = bad - start;
+            const hex = [...ev.bytes.subarray(Math.max(0, local - 8), local + 8)].map((b) => b.toString(16).padStart(2, "0")).join(" ");
+            t.fail("valid UTF-8", `${s.label}: invalid UTF-8 byte 0x${ev.bytes[local]!.toString(16).padStart(2, "0")} at body offset ${bad} (chunk ${ev.index}, offset ${local})`, at(ev, { excerpt: hex }));
+          }
+        },
+        end: (ev, s, st) => {
+          // A stream that sent no byte showed nothing to judge.
+          if (st.bad || st.v.offset === 0) return;
+          if (st.v.truncated && ev.reason === "eof") t.fail("valid UTF-8", `${s.label}: the body ends inside a multi-byte character`, at(ev));
+          else t.ok();
+        },
+      });
+      return { observe, finish: () => t.outcome(`${bytes} stream byte(s) were valid UTF-8 without a BOM`, "no 2xx stream was observed") };
+    },
+  }),
+  serverCheck({
+    id: "sse/event-per-write",
+    level: "SHOULD",
+    title: "Each event arrives inside one received chunk",
+    rule: "Each event arrives inside one received chunk. (From the doc: the reference frontend splits each read on LF with no buffer, so an event cut across reads is lost; TCP guarantees nothing, hence SHOULD.)",
+    ref: [SECTION, "Each event follows the SSE format:"],
+    probes: STREAMS,
+    create() {
+      const t = new Tally();
+      let events = 0;
+      const observe = onStreams<{ first: SseLineEvent | undefined }>({
+        start: () => ({ first: undefined }),
+        line: (ev, _s, st) => {
+          const kind = lineKind(ev.line);
+          if (kind === "data" && !st.first) st.first = ev;
+          if (kind !== "blank" || !st.first) return;
+          events++;
+          const from = st.first.chunkStart;
+          st.first = undefined;
+          if (ev.chunkEnd === from) t.ok();
+          else t.fail("each event (data line and its empty line) inside one chunk", `${lineWhere(ev)}: the event began in chunk ${from} and ended in chunk ${ev.chunkEnd}`, lineEvidence(ev));
+        },
+      });
+      return { observe, finish: () => t.outcome(`${events} event(s) each arrived inside one chunk`, "no complete stream event was observed") };
+    },
+  }),
+];

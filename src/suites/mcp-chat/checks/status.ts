@@ -1,0 +1,98 @@
+/** GET /status while connected and while disconnected. */
+import { excerpt, type CheckDef } from "../../../core/check.js";
+import { formatSchemaErrors, type SchemaError } from "../../../core/schema-registry.js";
+import { L } from "../labels.js";
+import { all, connectView, describe, evidenceOf, isObject, judgeExchanges, onExchanges, sameSet, serverCheck, Tally, toolNames } from "./support.js";
+
+const SECTION = "§3 Get Connection Status";
+const QUOTE = "Returns the current connection status.";
+
+/** Errors inside tool objects are connect/tool-shape's; "if/then" only repeats the concrete errors. */
+function ownErrors(errors: SchemaError[]): SchemaError[] {
+  return errors.filter((e) => !/^\/tools\/\d+\//.test(e.pointer) && e.keyword !== "if");
+}
+
+/** Status probes that follow a connect, and the connect each follows. */
+const AFTER_CONNECT: Record<string, string> = {
+  [L.statusAfterConnect]: L.connect,
+  [L.statusAfterConnectB]: L.connectB,
+};
+
+const AFTER_DISCONNECT = new Set<string>([L.statusAfterReset, L.statusAfterDisconnect]);
+
+export const STATUS_CHECKS: CheckDef[] = [
+  serverCheck({
+    id: "status/connected-shape",
+    level: "MUST",
+    title: "While connected, /status shows the last id and its tools",
+    rule: "While connected, `/status` is `connected: true` with the last id and the connect tools' names.",
+    ref: [SECTION, QUOTE],
+    probes: [L.connect, L.statusAfterConnect, L.connectB, L.statusAfterConnectB],
+    create(ctx) {
+      const t = new Tally();
+      const connected = new Map<string, { id: string; tools: string[] }>();
+      let n = 0;
+      const observe = all(
+        onExchanges((x) => {
+          if (!Object.values(AFTER_CONNECT).includes(x.label)) return;
+          const c = connectView(x);
+          if (c?.tools) connected.set(x.label, { id: c.id, tools: c.tools });
+          else connected.delete(x.label);
+        }),
+        judgeExchanges(t, (x) => x.label in AFTER_CONNECT, (x) => {
+          const c = connected.get(AFTER_CONNECT[x.label]!);
+          if (!c) {
+            t.untestable(`the connect before ${x.label} did not succeed with a tools array`);
+            return;
+          }
+          n++;
+          const expected = `200 {connected: true, server_id: ${JSON.stringify(c.id)}, tools: [${c.tools.join(", ")}]}`;
+          const b = x.json;
+          if (x.status !== 200 || !isObject(b)) {
+            t.fail(expected, `${describe(x)}${isObject(b) ? "" : " (body is not a JSON object)"}`, evidenceOf(x));
+            return;
+          }
+          const wrong: string[] = [];
+          if (b.connected !== true) wrong.push(`connected is ${excerpt(b.connected)}`);
+          if (b.server_id !== c.id) wrong.push(`server_id is ${excerpt(b.server_id)}`);
+          const names = toolNames(b.tools);
+          if (!names) wrong.push(`tools is ${b.tools === undefined ? "missing" : excerpt(b.tools)}`);
+          else if (!sameSet(names, c.tools)) wrong.push(`tools are [${names.join(", ")}] but the connect returned [${c.tools.join(", ")}]`);
+          const r = ctx.validate("status-response", b);
+          const errors = r.ok ? [] : ownErrors(r.errors);
+          if (errors.length) wrong.push(formatSchemaErrors(errors));
+          if (wrong.length) t.fail(expected, `${x.label}: ${wrong.join("; ")}`, evidenceOf(x));
+          else t.ok();
+        }),
+      );
+      return { observe, finish: () => t.outcome(`${n} status answer(s) after a connect showed its id and tools`, "no status was probed after a successful connect") };
+    },
+  }),
+  serverCheck({
+    id: "status/disconnected-shape",
+    level: "MUST",
+    title: "While disconnected, /status is {connected: false, server_id: null, tools: []}",
+    rule: "While disconnected, `/status` is `connected: false`, `server_id` null or absent, `tools` `[]` or absent. (A status that still says connected after a disconnect is disconnect/clears-state's.)",
+    ref: [SECTION, QUOTE],
+    probes: [L.disconnectReset, L.statusAfterReset, L.disconnect, L.statusAfterDisconnect],
+    create(ctx) {
+      const t = new Tally();
+      let n = 0;
+      const observe = judgeExchanges(t, (x) => AFTER_DISCONNECT.has(x.label), (x) => {
+        const expected = "200 {connected: false, server_id: null, tools: []}";
+        const b = x.json;
+        if (x.status !== 200 || !isObject(b)) {
+          t.fail(expected, `${describe(x)}${isObject(b) ? "" : " (body is not a JSON object)"}`, evidenceOf(x));
+          return;
+        }
+        if (b.connected === true) return;
+        n++;
+        const r = ctx.validate("status-response", b);
+        const errors = r.ok ? [] : ownErrors(r.errors);
+        if (errors.length) t.fail(expected, `${x.label}: ${formatSchemaErrors(errors)}`, evidenceOf(x));
+        else t.ok();
+      });
+      return { observe, finish: () => t.outcome(`${n} status answer(s) after a disconnect had the disconnected shape`, "no status after a disconnect said connected: false") };
+    },
+  }),
+];

@@ -1,0 +1,152 @@
+/**
+ * The end of a stream: exactly one sentinel, in its exact form, last, and then the end of the
+ * body. The sentinel is what tells a complete answer from a truncated one.
+ */
+import { at, excerpt, type CheckDef } from "../../../core/check.js";
+import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import { L } from "../labels.js";
+import { readParams } from "../params.js";
+import { dataValue, eventEvidence, eventWhere, lineEvidence, lineKind, lineWhere, onStreams, serverCheck, Tally, type SseLineEvent } from "./support.js";
+
+const SECTION = "§5 Send Chat Message (Streaming)";
+const DONE_SIGNAL = "**4. Done Signal** - Indicates stream completion";
+const STREAMS = [L.chatStream, L.chatDisconnected];
+
+/** Line-level view of where the first sentinel is: its data line begins an event with "[". */
+interface SentinelLines {
+  inEvent: boolean;
+  state: "before" | "sentinel" | "closed";
+  sentinel?: SseLineEvent;
+}
+
+/** Advances the line state; returns the line's kind. */
+function advance(st: SentinelLines, ev: SseLineEvent): ReturnType<typeof lineKind> {
+  const kind = lineKind(ev.line);
+  if (kind === "blank") {
+    if (st.state === "sentinel") st.state = "closed";
+    st.inEvent = false;
+  } else if (kind === "data") {
+    if (!st.inEvent && st.state === "before" && dataValue(ev.line).startsWith("[")) {
+      st.state = "sentinel";
+      st.sentinel = ev;
+    }
+    st.inEvent = true;
+  }
+  return kind;
+}
+
+export const TERMINAL_CHECKS: CheckDef[] = [
+  serverCheck({
+    id: "terminal/required",
+    level: "MUST",
+    title: "Every stream ends with [DONE] or [ERROR]",
+    rule: "Every stream has a sentinel before EOF. (Only the sentinel tells a complete answer from a truncated one.)",
+    ref: ["Implementation Notes: Tool Call Flow", "Send `[DONE]` to signal completion"],
+    probes: STREAMS,
+    create() {
+      const t = new Tally();
+      let n = 0;
+      const observe = onStreams({
+        start: () => undefined,
+        end: (ev, s) => {
+          if (s.terminal) {
+            n++;
+            t.ok();
+          } else if (ev.reason === "eof" || ev.reason === "error") {
+            t.fail("data: [DONE] or data: [ERROR] <message> before the body ends", `${s.label}: the body ended (${ev.reason === "eof" ? "EOF" : `error ${ev.error ?? ""}`}) after ${s.events} event(s) and ${ev.bytes} bytes without a sentinel — a truncated answer looks complete`, at(ev));
+          } else {
+            t.untestable(`the kit stopped reading ${s.label} (${ev.reason}) before a sentinel`);
+          }
+        },
+      });
+      return { observe, finish: () => t.outcome(`${n} stream(s) ended with a sentinel`, "no 2xx stream was observed") };
+    },
+  }),
+  serverCheck({
+    id: "terminal/last-event",
+    level: "MUST",
+    title: "Nothing follows the first sentinel",
+    rule: "Nothing but its blank line follows the first sentinel. (Some clients stop at [DONE], others read on.)",
+    ref: [SECTION, DONE_SIGNAL],
+    probes: STREAMS,
+    create() {
+      const t = new Tally();
+      const observe = onStreams<SentinelLines>({
+        start: () => ({ inEvent: false, state: "before" }),
+        line: (ev, _s, st) => {
+          const was = st.state;
+          const kind = advance(st, ev);
+          if (was === "closed" && kind !== "blank") {
+            t.fail("nothing after the sentinel's empty line", `${lineWhere(ev)} follows the sentinel at line ${st.sentinel!.lineNo} ("${excerpt(dataValue(st.sentinel!.line), 40)}")`, lineEvidence(ev));
+          }
+        },
+        end: (_ev, _s, st) => {
+          if (st.state === "closed") t.ok();
+        },
+      });
+      return { observe, finish: () => t.outcome("nothing followed the first sentinel", "no sentinel closed by an empty line was observed") };
+    },
+  }),
+  serverCheck({
+    id: "terminal/sentinel-format",
+    level: "MUST",
+    title: "Sentinels are exactly [DONE] or [ERROR] <message>",
+    rule: "A payload starting with `[` is exactly `[DONE]` or `[ERROR] ` plus a non-empty message, with no continuation line.",
+    ref: [SECTION, "Use `[ERROR] message` format for stream errors"],
+    probes: STREAMS,
+    create(ctx) {
+      const t = new Tally();
+      let n = 0;
+      const observe = onStreams<SentinelLines & { pending?: SseLineEvent }>({
+        start: () => ({ inEvent: false, state: "before" }),
+        line: (ev, _s, st) => {
+          const pending = st.pending;
+          st.pending = undefined;
+          const startsEvent = !st.inEvent;
+          const kind = advance(st, ev);
+          if (pending && kind !== "blank") {
+            t.fail("the sentinel's data line followed by an empty line", `${lineWhere(ev)} continues the sentinel "${excerpt(dataValue(pending.line), 40)}" of line ${pending.lineNo}: a multi-line message leaks out of [ERROR]`, lineEvidence(ev));
+          }
+          if (kind === "data" && startsEvent && dataValue(ev.line).startsWith("[")) st.pending = ev;
+        },
+        event: (ev, p) => {
+          if (p.kind !== "terminal" && p.kind !== "bracket") return;
+          n++;
+          const r = ctx.validate("stream-sentinel", ev.data);
+          if (r.ok) t.ok();
+          else t.fail('exactly "[DONE]" or "[ERROR] <one-line message>"', `${eventWhere(ev)} is "${excerpt(ev.data, 60)}" (${formatSchemaErrors(r.errors).slice(0, 120)})`, eventEvidence(ev));
+        },
+      });
+      return { observe, finish: () => t.outcome(`${n} sentinel(s) had the exact form`, "no payload starting with [ was observed") };
+    },
+  }),
+  serverCheck({
+    id: "terminal/connection-closes",
+    level: "MUST",
+    title: "The body ends soon after the sentinel",
+    rule: "The body ends within 2 s (`--close-timeout`, param closeTimeoutMs) of the sentinel. (Clients that wait for EOF hang otherwise.)",
+    ref: [SECTION, DONE_SIGNAL],
+    probes: STREAMS,
+    create(ctx) {
+      const { closeTimeoutMs } = readParams(ctx.params);
+      const t = new Tally();
+      let worst = 0;
+      const observe = onStreams({
+        start: () => undefined,
+        end: (ev, s) => {
+          if (!s.terminal) return;
+          const elapsed = Math.round(ev.t - s.terminal.event.t);
+          if (ev.reason === "close-timeout" || elapsed > closeTimeoutMs) {
+            t.fail(`the body ends within ${closeTimeoutMs} ms of the sentinel`, `${s.label}: the body was still open ${elapsed} ms after ${s.terminal.event.data.slice(0, 20)} (${ev.reason === "close-timeout" ? "the kit stopped waiting" : `ended by ${ev.reason}`})`, at(ev, { excerpt: s.terminal.event.data.slice(0, 40) }));
+          } else if (ev.reason === "eof" || ev.reason === "error") {
+            worst = Math.max(worst, elapsed);
+            t.ok();
+          } else {
+            t.untestable(`the kit stopped reading ${s.label} (${ev.reason}) ${elapsed} ms after the sentinel`);
+          }
+        },
+      });
+      return { observe, finish: () => t.outcome(`every stream ended within ${worst} ms of its sentinel`, "no stream sent a sentinel") };
+    },
+  }),
+];

@@ -1,0 +1,71 @@
+/** The answer text: only the final answer, and present when the stream succeeds. */
+import type { CheckDef } from "../../../core/check.js";
+import { L } from "../labels.js";
+import { readParams } from "../params.js";
+import { eventEvidence, eventWhere, isTextEvent, isToolEvent, onStreams, serverCheck, Tally, type SseEventEvent } from "./support.js";
+
+const STREAMS = [L.chatStream, L.chatDisconnected];
+
+export const TEXT_CHECKS: CheckDef[] = [
+  serverCheck({
+    id: "text/final-answer-only",
+    level: "SHOULD",
+    title: "No tool event follows the first text",
+    rule: "No tool event follows the first `text`. (Judged on streams with both text and tools.)",
+    ref: [
+      "Implementation Notes: Important Behaviors",
+      '**Text events should only contain the final response** - Do not include intermediate reasoning like "Let me search for that..." Only send the actual answer.',
+    ],
+    probes: STREAMS,
+    create() {
+      const t = new Tally();
+      const observe = onStreams<{ text?: SseEventEvent; tools: boolean; failed: boolean }>({
+        start: () => ({ tools: false, failed: false }),
+        event: (ev, p, phase, _s, st) => {
+          if (phase !== "before") return;
+          if (isTextEvent(p)) st.text ??= ev;
+          else if (isToolEvent(p)) {
+            st.tools = true;
+            if (st.text && !st.failed) {
+              st.failed = true;
+              t.fail("text only after the last tool event (the final answer)", `${eventWhere(ev)} is a tool event after the text at event #${st.text.index}: intermediate text reached the answer`, eventEvidence(st.text));
+            }
+          }
+        },
+        end: (_ev, _s, st) => {
+          if (st.text && st.tools && !st.failed) t.ok();
+        },
+      });
+      return { observe, finish: () => t.outcome("text came only after the tool events", "no stream had both tool events and text") };
+    },
+  }),
+  serverCheck({
+    id: "text/answer-present",
+    level: "SHOULD",
+    title: "A [DONE] stream carries a non-empty answer",
+    rule: "A `[DONE]` stream has at least one non-empty `text`. (SHOULD: a model may legitimately say nothing, but the UI shows an empty bubble.)",
+    ref: ["Implementation Notes: Tool Call Flow", "When AI generates final response text, emit `text` events"],
+    probes: STREAMS,
+    create(ctx) {
+      const { errorEventTypes } = readParams(ctx.params);
+      const t = new Tally();
+      let chars = 0;
+      const observe = onStreams<{ chars: number }>(
+        {
+          start: () => ({ chars: 0 }),
+          event: (ev, p, phase, s, st) => {
+            if (phase === "before" && p.kind === "object" && p.type === "text" && typeof p.value.content === "string") {
+              st.chars += p.value.content.trim().length;
+            }
+            if (phase !== "terminal" || s.terminal?.kind !== "done") return;
+            chars += st.chars;
+            if (st.chars > 0) t.ok();
+            else t.fail("at least one text event with non-empty content before [DONE]", `${eventWhere(ev)}: [DONE] after ${s.events - 1} event(s) and no answer text`, eventEvidence(ev));
+          },
+        },
+        { errorEventTypes },
+      );
+      return { observe, finish: () => t.outcome(`every [DONE] stream carried answer text (${chars} characters)`, "no stream ended with [DONE]") };
+    },
+  }),
+];

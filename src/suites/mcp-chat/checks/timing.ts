@@ -1,0 +1,97 @@
+/** When events arrive: streaming as work happens, and the numbers for tuning. */
+import type { CheckDef, Outcome } from "../../../core/check.js";
+import { L } from "../labels.js";
+import { readParams } from "../params.js";
+import { eventEvidence, eventWhere, onStreams, serverCheck, Tally, toolEvent, type SseEventEvent } from "./support.js";
+
+const STREAMS = [L.chatStream, L.chatDisconnected];
+const ms = (x: number) => Math.round(x);
+
+export const TIMING_CHECKS: CheckDef[] = [
+  serverCheck({
+    id: "timing/streams-incrementally",
+    level: "MUST",
+    title: "Events are sent as they happen, not all at the end",
+    rule: "In a stream with tool events, the first event arrives at least 100 ms (`--min-gap`, param minGapMs) before the sentinel. (Judged on streams with a completed tool call: the tool ran between its start and its end, so a buffered stream shows no gap.)",
+    ref: ["Implementation Notes: Tool Call Flow", "Emit `tool_start` event immediately"],
+    probes: STREAMS,
+    create(ctx) {
+      const { minGapMs } = readParams(ctx.params);
+      const t = new Tally();
+      let gaps: number[] = [];
+      const observe = onStreams<{ first?: SseEventEvent; started: Set<string>; completed: boolean }>({
+        start: () => ({ started: new Set(), completed: false }),
+        event: (ev, p, phase, s, st) => {
+          if (phase === "after") return;
+          st.first ??= ev;
+          const te = toolEvent(p);
+          if (te?.kind === "start") st.started.add(te.id);
+          if (te?.kind === "end" && st.started.has(te.id)) st.completed = true;
+          if (phase !== "terminal" || !st.completed) return;
+          const gap = ev.t - st.first.t;
+          gaps = [...gaps, ms(gap)].slice(-10);
+          if (gap >= minGapMs) t.ok();
+          else
+            t.fail(
+              `the first event at least ${minGapMs} ms before the sentinel`,
+              `${s.label}: the first event (#${st.first.index}, chunk ${st.first.chunk}) came only ${ms(gap)} ms before ${eventWhere(ev)}: the stream was held back (buffering, gzip or a proxy) and delivered at the end`,
+              eventEvidence(st.first),
+            );
+        },
+      });
+      return {
+        observe,
+        finish: () => t.outcome(`the first event came ${gaps.join(", ")} ms before the sentinel (≥ ${minGapMs} ms)`, "no stream with a completed tool call reached a sentinel; use a prompt that makes the model call a tool"),
+      };
+    },
+  }),
+  serverCheck({
+    id: "timing/profile",
+    level: "INFO",
+    title: "Stream timing profile",
+    rule: "Reports time to headers and to the first event, gaps, chunk sizes and total time.",
+    ref: ["Implementation Notes: Important Behaviors", "Send text in small chunks (e.g., 5-10 characters) for a smooth streaming effect, or send larger chunks for faster display."],
+    probes: STREAMS,
+    create() {
+      const reports: string[] = [];
+      interface Stats {
+        first?: number;
+        last?: number;
+        gap: number;
+        events: number;
+        chunks: number;
+        min: number;
+        max: number;
+        bytes: number;
+      }
+      const observe = onStreams<Stats>({
+        start: () => ({ gap: 0, events: 0, chunks: 0, min: Infinity, max: 0, bytes: 0 }),
+        event: (ev, _p, _phase, _s, st) => {
+          if (st.last !== undefined) st.gap = Math.max(st.gap, ev.t - st.last);
+          st.first ??= ev.t;
+          st.last = ev.t;
+          st.events++;
+        },
+        chunk: (ev, _s, st) => {
+          const n = ev.bytes.length;
+          st.chunks++;
+          st.bytes += n;
+          st.min = Math.min(st.min, n);
+          st.max = Math.max(st.max, n);
+        },
+        end: (ev, s, st) => {
+          const t0 = s.request.t;
+          const parts = [`headers after ${ms(s.head.t - t0)} ms`];
+          parts.push(st.first === undefined ? "no event" : `first event after ${ms(st.first - t0)} ms`);
+          parts.push(`${st.events} event(s)`, `largest gap between events ${ms(st.gap)} ms`);
+          parts.push(st.chunks ? `${st.chunks} chunk(s) of ${st.min}–${st.max} bytes (mean ${ms(st.bytes / st.chunks)})` : "0 chunks");
+          parts.push(`body ended (${ev.reason}) after ${ms(ev.t - t0)} ms`);
+          if (reports.length < 10) reports.push(`${s.label}: ${parts.join(", ")}`);
+        },
+      });
+      const finish = (): Outcome =>
+        reports.length ? { verdict: "info", message: reports.join("; ") } : { verdict: "incomplete", notExercised: true, message: "not exercised: no 2xx stream was observed" };
+      return { observe, finish };
+    },
+  }),
+];

@@ -1,0 +1,218 @@
+/**
+ * Tool calls inside a stream. These rules are about the stream's meaning, so each stream is read
+ * up to its first sentinel; what follows it is terminal/last-event's.
+ */
+import { excerpt, type CheckDef, type Outcome } from "../../../core/check.js";
+import { L, NOTE } from "../labels.js";
+import { readParams } from "../params.js";
+import { all, eventEvidence, eventWhere, isObject, onNote, onStreams, serverCheck, Tally, toolEvent } from "./support.js";
+
+const SECTION = "Implementation Notes: Important Behaviors";
+const IDS = "**Tool IDs must be unique** within a single request and must match between `tool_start` and `tool_end`";
+const FLOW = ["Implementation Notes: Tool Call Flow", "Emit `tool_end` event when complete"] as [string, string];
+const STREAMS = [L.chatStream, L.chatDisconnected];
+
+/** Per-stream open tool calls, id → name. */
+type Open = Map<string, unknown>;
+
+/** Observer that tracks open tools per stream and calls `atTerminal` at the first sentinel. */
+function openAtTerminal(ctx: { params: Readonly<Record<string, unknown>> }, kind: "done" | "error", t: Tally) {
+  const { errorEventTypes } = readParams(ctx.params);
+  let calls = 0;
+  const observe = onStreams<Open>(
+    {
+      start: () => new Map(),
+      event: (ev, p, phase, s, open) => {
+        if (phase === "before") {
+          const te = toolEvent(p);
+          if (te?.kind === "start") {
+            calls++;
+            open.set(te.id, te.name);
+          } else if (te?.kind === "end") open.delete(te.id);
+          return;
+        }
+        if (phase !== "terminal" || s.terminal?.kind !== kind) return;
+        if (open.size === 0) t.ok();
+        else {
+          const list = [...open].map(([id, name]) => `${id} (${excerpt(name)})`).join(", ");
+          t.fail(`every tool_start closed by its tool_end before ${kind === "done" ? "[DONE]" : "[ERROR]"}`, `${eventWhere(ev)}: "${excerpt(ev.data, 60)}" arrived with tool(s) still open: ${list}`, eventEvidence(ev));
+        }
+      },
+    },
+    { errorEventTypes },
+  );
+  return { observe, calls: () => calls };
+}
+
+export const TOOLS_CHECKS: CheckDef[] = [
+  serverCheck({
+    id: "tools/unique-ids",
+    level: "MUST",
+    title: "Tool call ids are unique within a stream",
+    rule: "No two `tool_start` events in a stream share an `id`.",
+    ref: [SECTION, IDS],
+    probes: STREAMS,
+    create() {
+      const t = new Tally();
+      let n = 0;
+      const observe = onStreams<Map<string, number>>({
+        start: () => new Map(),
+        event: (ev, p, phase, _s, seen) => {
+          const te = phase === "before" ? toolEvent(p) : undefined;
+          if (te?.kind !== "start") return;
+          n++;
+          const first = seen.get(te.id);
+          if (first !== undefined) t.fail("a new id for every tool_start in a request", `${eventWhere(ev)} reuses id ${JSON.stringify(te.id)} of event #${first}`, eventEvidence(ev));
+          else {
+            seen.set(te.id, ev.index);
+            t.ok();
+          }
+        },
+      });
+      return { observe, finish: () => t.outcome(`${n} tool_start id(s) were unique in their streams`, "no tool_start was observed; use a prompt that makes the model call a tool") };
+    },
+  }),
+  serverCheck({
+    id: "tools/end-matches-start",
+    level: "MUST",
+    title: "Each tool_end closes an open tool_start with the same id and name",
+    rule: "Each `tool_end` closes one earlier open `tool_start` with the same `id` and `name`.",
+    ref: [SECTION, IDS],
+    probes: STREAMS,
+    create() {
+      const t = new Tally();
+      let n = 0;
+      const observe = onStreams<Open>({
+        start: () => new Map(),
+        event: (ev, p, phase, _s, open) => {
+          const te = phase === "before" ? toolEvent(p) : undefined;
+          if (!te) return;
+          if (te.kind === "start") {
+            open.set(te.id, te.name);
+            return;
+          }
+          n++;
+          if (!open.has(te.id)) {
+            t.fail("a tool_end only for an open tool_start", `${eventWhere(ev)}: tool_end ${JSON.stringify(te.id)} matches no open tool_start (open: ${[...open.keys()].join(", ") || "none"})`, eventEvidence(ev));
+            return;
+          }
+          const name = open.get(te.id);
+          open.delete(te.id);
+          if (te.name === name) t.ok();
+          else t.fail(`tool_end ${JSON.stringify(te.id)} named ${excerpt(name)} like its tool_start`, `${eventWhere(ev)}: tool_end ${JSON.stringify(te.id)} is named ${excerpt(te.name)}`, eventEvidence(ev));
+        },
+      });
+      return { observe, finish: () => t.outcome(`${n} tool_end(s) each closed an open tool_start with the same id and name`, "no tool_end was observed") };
+    },
+  }),
+  serverCheck({
+    id: "tools/all-ended-before-done",
+    level: "MUST",
+    title: "No tool is open at [DONE]",
+    rule: "No tool is open at `[DONE]`.",
+    ref: FLOW,
+    probes: STREAMS,
+    create(ctx) {
+      const t = new Tally();
+      const o = openAtTerminal(ctx, "done", t);
+      return { observe: o.observe, finish: () => t.outcome(`no tool was open at [DONE] (${o.calls()} tool call(s) in all streams)`, "no stream ended with [DONE]") };
+    },
+  }),
+  serverCheck({
+    id: "tools/all-ended-before-error",
+    level: "SHOULD",
+    title: "No tool is open at [ERROR]",
+    rule: "No tool is open at `[ERROR]`. (A tool left open spins forever in the UI; the reference skips the end when a tool throws, hence SHOULD.)",
+    ref: FLOW,
+    probes: STREAMS,
+    create(ctx) {
+      const t = new Tally();
+      const o = openAtTerminal(ctx, "error", t);
+      return { observe: o.observe, finish: () => t.outcome(`no tool was open at [ERROR] (${o.calls()} tool call(s) in all streams)`, "no stream ended with [ERROR]") };
+    },
+  }),
+  serverCheck({
+    id: "tools/name-in-tool-list",
+    level: "SHOULD",
+    title: "Called tools are tools of the connected server",
+    rule: "Each `tool_start.name` is one of the connected tools. (SHOULD: backends may add internal tools.)",
+    ref: ["§5 Send Chat Message (Streaming)", "| | `name` | string | ✓ | Name of the tool being called |"],
+    probes: [L.connect, L.chatStream],
+    create() {
+      const t = new Tally();
+      let tools: string[] | null = null;
+      let n = 0;
+      const observe = all(
+        onNote(NOTE.chatTools, (v) => {
+          tools = Array.isArray(v) ? (v as string[]) : null;
+        }),
+        onStreams({
+          start: () => undefined,
+          event: (ev, p, phase, s) => {
+            const te = phase === "before" && s.label === L.chatStream ? toolEvent(p) : undefined;
+            if (te?.kind !== "start") return;
+            if (!tools) {
+              t.untestable("the tools of the connected server are unknown");
+              return;
+            }
+            n++;
+            if (typeof te.name === "string" && tools.includes(te.name)) t.ok();
+            else t.fail(`a tool the connect listed: ${tools.join(", ")}`, `${eventWhere(ev)} calls ${excerpt(te.name)}`, eventEvidence(ev));
+          },
+        }),
+      );
+      return { observe, finish: () => t.outcome(`${n} tool call(s) named tools of the connected server`, "no tool_start in the happy-path stream") };
+    },
+  }),
+  serverCheck({
+    id: "tools/call-profile",
+    level: "INFO",
+    title: "Tool call profile",
+    rule: "Reports call count, overlaps, `args: {}` and `tool_end.result`. Only `args: {}` counts as notable (the UI shows an empty card; budget-master never sends real arguments); overlaps and results are legal.",
+    ref: ["§5 Send Chat Message (Streaming)", "| | `args` | object | ✓ | Arguments passed to the tool |"],
+    probes: STREAMS,
+    create() {
+      // Outcome "fail" = something notable was reported (the runner shows it as info for an INFO
+      // check), so a target that sends args {} is distinguishable from one that does not.
+      let calls = 0;
+      let emptyArgs = 0;
+      let overlaps = 0;
+      let maxOpen = 0;
+      let results = 0;
+      let firstEmpty: ReturnType<typeof eventEvidence> | undefined;
+      const observe = onStreams<Set<string>>({
+        start: () => new Set(),
+        event: (ev, p, phase, _s, open) => {
+          const te = phase === "before" ? toolEvent(p) : undefined;
+          if (!te) return;
+          if (te.kind === "end") {
+            open.delete(te.id);
+            if ("result" in te.value) results++;
+            return;
+          }
+          calls++;
+          if (open.size > 0) overlaps++;
+          open.add(te.id);
+          maxOpen = Math.max(maxOpen, open.size);
+          if (isObject(te.value.args) && Object.keys(te.value.args).length === 0) {
+            emptyArgs++;
+            firstEmpty ??= eventEvidence(ev);
+          }
+        },
+      });
+      const finish = (): Outcome => {
+        if (calls === 0) return { verdict: "incomplete", notExercised: true, message: "not exercised: no tool_start was observed" };
+        const numbers = `${calls} tool call(s), ${overlaps} started while another was open (at most ${maxOpen} at once), ${emptyArgs} with args {}, ${results} tool_end(s) with a result`;
+        if (emptyArgs === 0) return { verdict: "info", message: numbers };
+        return {
+          verdict: "fail",
+          message: `${numbers}: ${emptyArgs} call(s) sent args {} — the real arguments never reach the UI`,
+          expected: "the arguments the tool is called with",
+          actual: "args {}",
+          evidence: firstEmpty ? [firstEmpty] : [],
+        };
+      };
+      return { observe, finish };
+    },
+  }),
+];

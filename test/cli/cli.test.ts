@@ -1,0 +1,167 @@
+import { describe, expect, it } from "vitest";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { runCli, startCli, waitExit, ROOT } from "../helpers/cli.js";
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+const tmp = () => mkdtempSync(join(tmpdir(), "agentwire-cli-"));
+
+async function closedPort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", () => r()));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
+}
+
+describe("agentwire CLI", () => {
+  it("prints help with examples and exit codes", async () => {
+    const r = await runCli(["--help"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Examples:");
+    expect(r.stdout).toContain("Exit codes:");
+    const t = await runCli(["test", "--help"]);
+    expect(t.code).toBe(0);
+    expect(t.stdout).toContain("--only <prefix>");
+  });
+
+  it("runs every implemented suite against the built-in mocks with exit 0", async () => {
+    const r = await runCli(["test", "--quiet"]);
+    expect(r.stderr + r.stdout).toMatch(/\b0 failed\b/);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toMatch(/PASS\s+mcp-chat\/sse\/lf-only/);
+  });
+
+  it("writes a JSON report that follows schemas/report.schema.json, and JUnit with one testcase per check", async () => {
+    const dir = tmp();
+    const json = join(dir, "r.json");
+    const xml = join(dir, "r.xml");
+    const r = await runCli(["test", "mcp-chat", "--quiet", "--reporter", "json", "--output", json, "--reporter", "junit", "--output", xml]);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(readFileSync(json, "utf8"));
+    const ajv = new Ajv2020({ strict: false });
+    addFormats(ajv);
+    const ok = ajv.validate(JSON.parse(readFileSync(join(ROOT, "schemas/report.schema.json"), "utf8")), report);
+    expect(ok, JSON.stringify(ajv.errors)).toBe(true);
+    expect(report.protocol).toBe("mcp-chat");
+    expect(report.summary.fail).toBe(0);
+    const junit = readFileSync(xml, "utf8");
+    expect((junit.match(/<testcase /g) ?? []).length).toBe(report.checks.length);
+  });
+
+  it("shows a failing check, with its rule and evidence, when the mock runs a fault", async () => {
+    const r = await runCli(["test", "mcp-chat", "--quiet", "--fault", "sse-crlf", "--only", "mcp-chat/sse"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/FAIL\s+mcp-chat\/sse\/lf-only/);
+    expect(r.stdout).toContain("rule:");
+    expect(r.stdout).toContain("evidence:");
+  });
+
+  it("exits 3 when the target is unreachable", async () => {
+    const port = await closedPort();
+    const r = await runCli(["test", "mcp-chat", "--quiet", "--url", `http://127.0.0.1:${port}`, "--timeout", "3000"]);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain("unreachable");
+    expect(r.stdout).not.toMatch(/^PASS/m);
+  });
+
+  it.each([
+    [["test", "nope"], /unknown protocol "nope"/],
+    [["test", "openai-chat"], /not implemented/],
+    [["test", "mcp-chat", "--only", "mcp-chat/nothing-here"], /no server-side check/],
+    [["test", "mcp-chat", "--reporter", "xml"], /unknown reporter/],
+    [["test", "mcp-chat", "--timeout", "soon"], /whole number/],
+    [["test", "mcp-chat", "--url", "not a url"], /not a URL/],
+    [["test", "mcp-chat", "--profile", "nope"], /unknown profile/],
+    [["test", "mcp-chat", "--fault", "no-such-fault"], /no-such-fault/],
+    [["mock", "mcp-chat", "--fault", "no-such-fault", "--port", "0"], /no-such-fault/],
+    [["mock", "mcp-chat", "--scenario", "nope", "--port", "0"], /nope/],
+    [["validate", "mcp-chat", "no-such-message", "-"], /unknown message/],
+    [["test-client", "mcp-chat"], /after "--"/],
+    [["frobnicate"], /unknown command/],
+  ])("usage error %j exits 2 with a clear message", async (args, message) => {
+    const r = await runCli(args as string[], { input: "{}" });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message as RegExp);
+    expect(r.stderr).not.toMatch(/\n\s+at .*\(.*:\d+:\d+\)/); // no stack trace
+  });
+
+  it("validates messages with JSON pointers, from a file or stdin", async () => {
+    const dir = tmp();
+    const good = join(dir, "good.json");
+    writeFileSync(good, JSON.stringify({ message: "hi" }));
+    expect((await runCli(["validate", "mcp-chat", "chat-request", good])).code).toBe(0);
+    const bad = await runCli(["validate", "mcp-chat", "chat-request", "-"], { input: '{"message": 42}' });
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain("/message");
+    const notJson = await runCli(["validate", "mcp-chat", "chat-request", "-"], { input: "{oops" });
+    expect(notJson.code).toBe(2);
+    const missing = await runCli(["validate", "mcp-chat", "chat-request", join(dir, "missing.json")]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("ENOENT");
+  });
+
+  it("prints schemas and lists the catalogue as JSON", async () => {
+    const s = await runCli(["schema", "mcp-chat", "chat-request"]);
+    expect(s.code).toBe(0);
+    expect(JSON.parse(s.stdout).$id).toContain("chat-request");
+    const l = await runCli(["list", "--json"]);
+    expect(l.code).toBe(0);
+    const list = JSON.parse(l.stdout);
+    const mcp = list.protocols.find((p: { id: string }) => p.id === "mcp-chat");
+    expect(mcp.checks.length).toBeGreaterThan(40);
+    for (const c of mcp.checks) expect(Object.keys(c)).toEqual(expect.arrayContaining(["id", "level", "side", "title", "ref"]));
+    for (const f of mcp.faults) expect(f.violates.length).toBeGreaterThan(0);
+    expect(mcp.scenarios.map((x: { name: string }) => x.name)).toContain("weather-tool");
+    expect(mcp.profiles.map((x: { name: string }) => x.name)).toContain("budget-master");
+  });
+
+  it("runs the mock: URL on the first stdout line, serves the contract, stops on SIGTERM", async () => {
+    const { child, firstLine } = await startCli(["mock", "mcp-chat", "--port", "0"]);
+    try {
+      expect(firstLine).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const res = await fetch(`${firstLine}/servers`, { headers: { origin: "http://localhost:3000" } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("access-control-allow-origin")).toBe("http://localhost:3000");
+      expect((await res.json()).length).toBeGreaterThan(0);
+    } finally {
+      child.kill("SIGTERM");
+    }
+    expect(await waitExit(child)).toBe(0);
+  });
+
+  it("reports a used port as a usage error", async () => {
+    const srv = createServer();
+    await new Promise<void>((r) => srv.listen(0, "127.0.0.1", () => r()));
+    const port = (srv.address() as { port: number }).port;
+    try {
+      const r = await runCli(["mock", "mcp-chat", "--port", String(port)]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("in use");
+    } finally {
+      srv.close();
+    }
+  });
+
+  it("judges clients of the mock and writes the report on exit (--check-client)", async () => {
+    const dir = tmp();
+    const report = join(dir, "client.json");
+    const { child, firstLine } = await startCli(["mock", "mcp-chat", "--port", "0", "--check-client", "--report", report]);
+    // A client that chats with a bad body before connecting: two client checks must fail.
+    await fetch(`${firstLine}/chat/stream`, {
+      method: "POST",
+      headers: { "content-type": "text/plain", origin: "http://localhost:3000" },
+      body: '{"msg":"hi"}',
+    }).then((r) => r.arrayBuffer());
+    child.kill("SIGINT");
+    expect(await waitExit(child)).toBe(1);
+    const r = JSON.parse(readFileSync(report, "utf8"));
+    const byId = Object.fromEntries(r.checks.map((c: { id: string; verdict: string }) => [c.id, c.verdict]));
+    expect(byId["mcp-chat/client/chat-request"]).toBe("fail");
+    expect(byId["mcp-chat/client/connect-before-chat"]).toBe("warn");
+  });
+});

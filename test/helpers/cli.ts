@@ -1,0 +1,79 @@
+/** Runs the built CLI (bin/agentwire.js → dist/) as a user would, with a time limit. */
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+export const BIN = fileURLToPath(new URL("../../bin/agentwire.js", import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(args: string[], opts: { input?: string; timeoutMs?: number; env?: Record<string, string> } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...(opts.env ?? {}) },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`agentwire ${args.join(" ")} did not finish in ${opts.timeoutMs ?? 60000} ms\n${stderr}`));
+    }, opts.timeoutMs ?? 60_000);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(opts.input ?? "");
+  });
+}
+
+/** Starts a long-running CLI command and resolves with the first stdout line (a mock's URL). */
+export function startCli(args: string[]): Promise<{ child: ChildProcess; firstLine: string; output: () => { stdout: string; stderr: string } }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    let done = false;
+    const timer = setTimeout(() => {
+      if (!done) {
+        child.kill("SIGKILL");
+        reject(new Error(`no first line from agentwire ${args.join(" ")}\n${stderr}`));
+      }
+    }, 20_000);
+    child.stdout!.on("data", (d: Buffer) => {
+      stdout += d.toString();
+      const nl = stdout.indexOf("\n");
+      if (!done && nl >= 0) {
+        done = true;
+        clearTimeout(timer);
+        resolve({ child, firstLine: stdout.slice(0, nl), output: () => ({ stdout, stderr }) });
+      }
+    });
+    child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("exit", (code) => {
+      if (!done) {
+        done = true;
+        clearTimeout(timer);
+        reject(new Error(`agentwire ${args.join(" ")} exited ${code} before printing a URL\n${stderr}`));
+      }
+    });
+  });
+}
+
+export function waitExit(child: ChildProcess, timeoutMs = 10_000): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    if (child.exitCode !== null) return resolve(child.exitCode);
+    const timer = setTimeout(() => reject(new Error("process did not exit in time")), timeoutMs);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+  });
+}

@@ -1,0 +1,21 @@
+/** Small views of a RunResult for assertions and readable failure messages. */
+import type { CheckResult, RunResult } from "../../src/core/result.js";
+
+export const serverSide = (r: RunResult): CheckResult[] => r.checks.filter((c) => c.side === "server");
+
+/** Ids of the checks whose observer concluded "fail" (an INFO check's report included), sorted. */
+export const failedIds = (checks: CheckResult[]): string[] => checks.filter((c) => c.outcome === "fail").map((c) => c.id).sort();
+
+export const byId = (checks: CheckResult[], id: string): CheckResult => {
+  const c = checks.find((x) => x.id === id);
+  if (!c) throw new Error(`no result for ${id}`);
+  return c;
+};
+
+/** One line per check, for assertion messages: "fail mcp-chat/sse/lf-only: <message>". */
+export function explain(checks: CheckResult[], filter: (c: CheckResult) => boolean = () => true): string {
+  return checks
+    .filter(filter)
+    .map((c) => `${c.verdict}/${c.outcome} ${c.id}: ${c.message}${c.evidence[0]?.excerpt ? `\n      evidence: ${c.evidence[0].excerpt}` : ""}`)
+    .join("\n");
+}

@@ -1,0 +1,38 @@
+/**
+ * Proof that every server check can fail: for each fault of the mock, the checks whose outcome is
+ * "fail" are exactly the ones the fault names (an INFO check's report counts by its outcome).
+ * All faults run at once in beforeAll (each on its own mock), then each gets its own assertion.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import type { CheckResult } from "../../../src/core/result.js";
+import { runSuite } from "../../../src/core/runner.js";
+import { MCP_CHAT_FAULTS } from "../../../src/mocks/mcp-chat/index.js";
+import { MCP_CHAT_SERVER_CHECKS } from "../../../src/suites/mcp-chat/checks/index.js";
+import { mcpChat } from "../../../src/suites/mcp-chat/index.js";
+import { explain, failedIds, serverSide } from "../../helpers/run-results.js";
+
+const results = new Map<string, CheckResult[]>();
+
+beforeAll(async () => {
+  await Promise.all(
+    MCP_CHAT_FAULTS.map(async (f) => {
+      const r = await runSuite(mcpChat, { mock: { faults: [f.name] } });
+      results.set(f.name, serverSide(r));
+    }),
+  );
+}, 60_000);
+
+describe("mcp-chat faults trip exactly their checks", () => {
+  it.each(MCP_CHAT_FAULTS.map((f) => [f.name, f.violates] as const))("%s", (name, violates) => {
+    const checks = results.get(name)!;
+    const wanted = [...violates].sort();
+    expect(failedIds(checks), `fault ${name}:\n${explain(checks, (c) => c.outcome === "fail" || wanted.includes(c.id))}`).toEqual(wanted);
+  });
+
+  it("leaves no server check without a fault to prove it, except the ones proved by fixtures", () => {
+    const proved = new Set(MCP_CHAT_FAULTS.flatMap((f) => f.violates));
+    const unproved = MCP_CHAT_SERVER_CHECKS.map((c) => c.id).filter((id) => !proved.has(id));
+    // timing/profile only reports: timing-profile.test.ts proves it on a fixture transcript.
+    expect(unproved).toEqual(["mcp-chat/timing/profile"]);
+  });
+});

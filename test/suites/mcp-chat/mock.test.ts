@@ -1,0 +1,119 @@
+/** The reference mock conforms to the server suite, with its default and its other settings. */
+import { describe, expect, it } from "vitest";
+import { runSuite } from "../../../src/core/runner.js";
+import { DEFAULT_PROFILE } from "../../../src/core/check.js";
+import { TranscriptBus, type TranscriptEvent } from "../../../src/core/transcript.js";
+import { mcpChat } from "../../../src/suites/mcp-chat/index.js";
+import { byId, explain, serverSide } from "../../helpers/run-results.js";
+
+const ok = (level: string, verdict: string) => verdict === "pass" || (level === "INFO" && verdict === "info");
+
+describe("mcp-chat suite against the built-in mock", () => {
+  it("passes every server check (INFO checks report)", async () => {
+    const r = await runSuite(mcpChat);
+    const checks = serverSide(r);
+    expect(checks).toHaveLength(45);
+    expect(checks.filter((c) => !ok(c.level, c.verdict)), explain(checks, (c) => !ok(c.level, c.verdict))).toEqual([]);
+    expect(r.exitCode).toBe(0);
+    expect(byId(checks, "mcp-chat/tools/call-profile").message).toMatch(/1 tool call\(s\).*0 with args \{\}/);
+    expect(byId(checks, "mcp-chat/chat/disconnected-rejected").message).toMatch(/form \(b\)/);
+  });
+
+  it("probes in the documented order, every request with Origin, and ends disconnected", async () => {
+    const labels: string[] = [];
+    const origins = new Set<string | undefined>();
+    let lastStatus: string | undefined;
+    const bus = new TranscriptBus();
+    bus.subscribe((e: TranscriptEvent) => {
+      if (e.kind === "http-request") {
+        labels.push(e.label);
+        origins.add(e.headers["origin"]);
+      }
+      if (e.kind === "body-end" && e.label.startsWith("status-")) lastStatus = e.text;
+    });
+    const mock = await mcpChat.startMock({ host: "127.0.0.1", port: 0 });
+    try {
+      await mcpChat.runProbes({
+        url: mock.url,
+        bus,
+        timeouts: mcpChat.timeouts,
+        headers: {},
+        profile: DEFAULT_PROFILE,
+        params: { ...mcpChat.defaultParams },
+        maxBytes: 1 << 20,
+        signal: new AbortController().signal,
+        progress: () => undefined,
+      });
+    } finally {
+      await mock.close();
+    }
+    expect(labels).toEqual([
+      "servers",
+      "preflight:/servers",
+      "preflight:/connect/{server_id}",
+      "preflight:/status",
+      "preflight:/disconnect",
+      "preflight:/chat/stream",
+      "preflight:/chat",
+      "foreign-preflight:/chat/stream",
+      "foreign-request:/status",
+      "disconnect-reset",
+      "status-after-reset",
+      "disconnect-idle",
+      "connect",
+      "status-after-connect",
+      "connect-unknown",
+      "status-after-unknown",
+      "connect-b",
+      "status-after-connect-b",
+      "reconnect-b",
+      "status-after-reconnect",
+      "connect-for-chat",
+      "chat-stream",
+      "bad-input:{}",
+      'bad-input:{"message":42}',
+      'bad-input:{"message":null}',
+      'bad-input:{"message":["hi"]}',
+      "bad-input:malformed-json",
+      "chat-sync-probe",
+      "chat-sync",
+      "disconnect",
+      "status-after-disconnect",
+      "chat-disconnected",
+    ]);
+    expect([...origins]).toEqual(["http://localhost:3000", "http://evil.example"]);
+    expect(JSON.parse(lastStatus ?? "{}")).toMatchObject({ connected: false });
+  });
+
+  it("passes under the budget-master profile, pacing chat probes", async () => {
+    const r = await runSuite(mcpChat, { profile: "budget-master", params: { chatIntervalMs: 150 } });
+    const checks = serverSide(r);
+    expect(checks.filter((c) => !ok(c.level, c.verdict)), explain(checks, (c) => !ok(c.level, c.verdict))).toEqual([]);
+    expect(byId(checks, "mcp-chat/disconnect/clears-state").level).toBe("INFO");
+    expect(byId(checks, "mcp-chat/text/final-answer-only").level).toBe("INFO");
+    // Nine chat POSTs at least 150 ms apart.
+    expect(r.durationMs).toBeGreaterThan(8 * 150);
+  });
+
+  it.each<[string, object, string[]]>([
+    ["409 while disconnected", { settings: { notConnected: "http-409" } }, ["mcp-chat/tools/all-ended-before-error"]],
+    ["no /chat", { settings: { chatSync: false } }, []],
+    ["parallel tools", { scenario: "parallel-tools" }, []],
+    ["two tools", { scenario: "two-tools" }, []],
+  ])("fails nothing with %s (only the listed checks are not exercised)", async (_name, mock, notExercised) => {
+    const r = await runSuite(mcpChat, { mock });
+    const checks = serverSide(r);
+    const bad = (c: (typeof checks)[number]) => !ok(c.level, c.verdict) && !notExercised.includes(c.id);
+    expect(checks.filter(bad), explain(checks, bad)).toEqual([]);
+  });
+
+  it("reports a text-only answer as not exercising the tool rules, never as a pass", async () => {
+    const r = await runSuite(mcpChat, { mock: { scenario: "text-only" } });
+    const checks = serverSide(r);
+    for (const id of ["tools/unique-ids", "tools/end-matches-start", "tools/name-in-tool-list", "tools/call-profile", "text/final-answer-only", "timing/streams-incrementally"]) {
+      expect(byId(checks, `mcp-chat/${id}`).verdict, id).toBe("incomplete");
+    }
+    expect(r.exitCode).toBe(3);
+    expect(checks.filter((c) => c.verdict === "fail")).toEqual([]);
+  });
+});
