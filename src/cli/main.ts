@@ -71,6 +71,8 @@ ${EXIT_HELP}`,
       .option("--token <token>", "sent as Authorization: Bearer TOKEN (redacted in reports and transcripts)")
       .option("--origin <origin>", "browser origin the probes claim (mcp-chat default http://localhost:3000)")
       .option("--prompt <text>", "chat prompt for probes that need the agent to act")
+      .option("--model <name>", "model name for protocols that need one (openai-chat)")
+      .option("--max-requests <n>", "cap on requests sent to a paid backend", intOption("--max-requests", 1))
       .option("--max-bytes <n>", "stop reading a response after N bytes", intOption("--max-bytes", 1))
       .option("--fault <name>", "built-in mock only: inject a fault, to see a check fail (repeatable)", collect),
   )

@@ -20,6 +20,8 @@ export interface TestCliOptions {
   token?: string;
   origin?: string;
   prompt?: string;
+  model?: string;
+  maxRequests?: number;
   set?: string[];
   maxBytes?: number;
   fault?: string[];
@@ -37,6 +39,8 @@ export async function runTest(protocolId: string | undefined, o: TestCliOptions)
     ...parseSettings(o.set),
     ...(o.origin ? { origin: o.origin } : {}),
     ...(o.prompt ? { prompt: o.prompt } : {}),
+    ...(o.model ? { model: o.model } : {}),
+    ...(o.maxRequests !== undefined ? { maxRequests: o.maxRequests } : {}),
   };
   const progress = o.quiet ? undefined : (m: string) => process.stderr.write(`agentwire: ${m}\n`);
   const results: RunResult[] = [];

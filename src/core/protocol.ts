@@ -25,8 +25,10 @@ export interface ProbeContext {
   url: string;
   bus: TranscriptBus;
   timeouts: Timeouts;
-  /** Headers added to every probe request (--header, --token). */
+  /** Headers added to every probe request (--header, and --token for bearer-token protocols). */
   headers: Record<string, string>;
+  /** The --token value (or the protocol's token environment variable), for protocols that send it otherwise. */
+  token?: string;
   profile: ProfileDef;
   /** Protocol parameters after defaults, profile and CLI (origin, prompt, min gap...). */
   params: Record<string, unknown>;
@@ -87,6 +89,11 @@ export interface ProtocolDef {
   /** Drives a target through every probe, recording into ctx.bus. */
   runProbes(ctx: ProbeContext): Promise<void>;
   startMock(options: MockStartOptions): Promise<RunningMock>;
+  /**
+   * How --token reaches the target: as `Authorization: Bearer` (default) or left to the probes
+   * (e.g. a WebSocket `?token=` query). `env` names a variable read when --token is absent.
+   */
+  auth?: { token: "bearer" | "probes"; env?: string };
   /** Environment variables given to a client under test, besides AGENTWIRE_URL. */
   clientEnv?(mockUrl: string): Record<string, string>;
 }

@@ -99,7 +99,9 @@ export async function runSuite(protocol: ProtocolDef, opts: SuiteOptions = {}): 
   }
 
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
-  if (opts.token) headers["Authorization"] = `Bearer ${opts.token}`;
+  const envName = protocol.auth?.env;
+  const token = opts.token ?? (envName ? process.env[envName] : undefined) ?? undefined;
+  if (token && (protocol.auth?.token ?? "bearer") === "bearer") headers["Authorization"] = `Bearer ${token}`;
   const abort = new AbortController();
   opts.signal?.addEventListener("abort", () => abort.abort(), { once: true });
 
@@ -110,6 +112,7 @@ export async function runSuite(protocol: ProtocolDef, opts: SuiteOptions = {}): 
       bus,
       timeouts: capTimeouts(protocol.timeouts, opts.timeout),
       headers,
+      ...(token ? { token } : {}),
       profile,
       params,
       maxBytes: opts.maxBytes ?? 64 * 1024 * 1024,
