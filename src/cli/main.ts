@@ -67,6 +67,7 @@ ${EXIT_HELP}`,
       .description("judge a server (or, without --url, each built-in mock) against the protocol's server-side checks")
       .argument("[protocol]", "protocol id; all implemented protocols when omitted (built-in mocks only)")
       .option("--url <url>", "base URL of the server under test (default: the built-in mock on a free port)")
+      .addOption(new Option("--base-url <url>", "same as --url").hideHelp())
       .option("--header <header>", '"Name: value" added to every request (repeatable)', collect)
       .option("--token <token>", "sent as Authorization: Bearer TOKEN (redacted in reports and transcripts)")
       .option("--origin <origin>", "browser origin the probes claim (mcp-chat default http://localhost:3000)")
@@ -74,6 +75,9 @@ ${EXIT_HELP}`,
       .option("--model <name>", "model name for protocols that need one (openai-chat)")
       .option("--max-requests <n>", "cap on requests sent to a paid backend", intOption("--max-requests", 1))
       .option("--max-bytes <n>", "stop reading a response after N bytes", intOption("--max-bytes", 1))
+      .option("--close-timeout <ms>", "longest wait from a terminal event to the end of the body (mcp-chat: 2000)", intOption("--close-timeout", 1))
+      .option("--min-gap <ms>", "least time between the first event and the end of a streamed answer with tools (mcp-chat: 100)", intOption("--min-gap"))
+      .option("--keep-connection", "mcp-chat: leave the backend connected at the end")
       .option("--fault <name>", "built-in mock only: inject a fault, to see a check fail (repeatable)", collect),
   )
     .addHelpText(

@@ -8,6 +8,10 @@ import { UsageError } from "./errors.js";
 
 export interface TestCliOptions {
   url?: string;
+  baseUrl?: string;
+  closeTimeout?: number;
+  minGap?: number;
+  keepConnection?: boolean;
   only?: string[];
   skip?: string[];
   strict?: boolean;
@@ -29,6 +33,8 @@ export interface TestCliOptions {
 }
 
 export async function runTest(protocolId: string | undefined, o: TestCliOptions): Promise<number> {
+  if (o.baseUrl && o.url && o.baseUrl !== o.url) throw new UsageError("--base-url and --url disagree; give one");
+  o = { ...o, ...(o.baseUrl ? { url: o.baseUrl } : {}) };
   if (o.url && !protocolId) throw new UsageError("--url needs a protocol: agentwire test <protocol> --url URL");
   if (o.fault?.length && o.url) throw new UsageError("--fault applies to the built-in mock only; drop --url or --fault");
   const protocols = protocolId ? [requireProtocol(protocolId)] : PROTOCOLS;
@@ -41,6 +47,9 @@ export async function runTest(protocolId: string | undefined, o: TestCliOptions)
     ...(o.prompt ? { prompt: o.prompt } : {}),
     ...(o.model ? { model: o.model } : {}),
     ...(o.maxRequests !== undefined ? { maxRequests: o.maxRequests } : {}),
+    ...(o.closeTimeout !== undefined ? { closeTimeoutMs: o.closeTimeout } : {}),
+    ...(o.minGap !== undefined ? { minGapMs: o.minGap } : {}),
+    ...(o.keepConnection ? { keepConnection: true } : {}),
   };
   const progress = o.quiet ? undefined : (m: string) => process.stderr.write(`agentwire: ${m}\n`);
   const results: RunResult[] = [];

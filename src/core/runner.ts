@@ -4,7 +4,7 @@
  * client. Both feed one transcript bus into one Evaluation.
  */
 import { spawn } from "node:child_process";
-import { DEFAULT_PROFILE, type CheckContext, type ProfileDef } from "./check.js";
+import { DEFAULT_PROFILE, type CheckContext, type Outcome, type ProfileDef, type Side } from "./check.js";
 import { Evaluation, selectChecks } from "./evaluation.js";
 import type { MockStartOptions, ProtocolDef, RunningMock, Timeouts } from "./protocol.js";
 import { exitCodeFor, summarise, type RunResult } from "./result.js";
@@ -75,11 +75,8 @@ function validatePrefixes(protocol: ProtocolDef, opts: CommonOptions, side: "ser
 }
 
 export async function runSuite(protocol: ProtocolDef, opts: SuiteOptions = {}): Promise<RunResult> {
-  const profile = resolveProfile(protocol, opts.profile);
-  const selected = validatePrefixes(protocol, opts, "server");
-  const params = { ...protocol.defaultParams, ...(profile.params ?? {}), ...(opts.params ?? {}) };
-  const startedAt = new Date();
-  const t0 = performance.now();
+  const run = prepareRun(protocol, opts, "server");
+  const { profile, params, bus, evaluation } = run;
 
   let mock: RunningMock | undefined;
   let url = opts.url;
@@ -87,16 +84,7 @@ export async function runSuite(protocol: ProtocolDef, opts: SuiteOptions = {}): 
     mock = await protocol.startMock({ ...opts.mock, host: "127.0.0.1", port: 0 });
     url = mock.url;
   }
-
-  const bus = new TranscriptBus();
-  const evaluation = new Evaluation(selected, checkContext(protocol, profile, params), opts.strict);
-  bus.subscribe(evaluation.observe);
   const reach = trackReachability(bus);
-  let file: TranscriptFile | undefined;
-  if (opts.saveTranscript) {
-    file = openTranscriptFile(opts.saveTranscript, protocol.id);
-    bus.subscribe(file.observer);
-  }
 
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   const envName = protocol.auth?.env;
@@ -123,27 +111,64 @@ export async function runSuite(protocol: ProtocolDef, opts: SuiteOptions = {}): 
     error = `probe aborted: ${(e as Error).message}`;
   } finally {
     await mock?.close();
-    await file?.close();
   }
-  if (file) opts.progress?.(`transcript saved to ${file.path}`);
-
-  if (!reach.reached && reach.lastError) error = `target unreachable at ${url}: ${reach.lastError}`;
-  const checks = evaluation.finish(
-    !reach.reached && reach.lastError ? { verdict: "incomplete", message: error! } : undefined,
+  const unreachable = !reach.reached && reach.lastError !== undefined;
+  if (unreachable) error = `target unreachable at ${url}: ${reach.lastError}`;
+  return run.finish(
+    opts.url ?? `built-in mock (${url})`,
+    error,
+    unreachable ? { verdict: "incomplete", message: error! } : undefined,
   );
-  const summary = summarise(checks);
+}
+
+interface PreparedRun {
+  profile: ProfileDef;
+  params: Record<string, unknown>;
+  bus: TranscriptBus;
+  evaluation: Evaluation;
+  /** Ends the run: closes the transcript file, judges, and builds the result. */
+  finish(target: string, error?: string, override?: Outcome): Promise<RunResult>;
+}
+
+/** What every run shares: profile, parameters, the bus, the evaluation and the transcript file. */
+function prepareRun(protocol: ProtocolDef, opts: CommonOptions, side: Side): PreparedRun {
+  const profile = resolveProfile(protocol, opts.profile);
+  const selected = validatePrefixes(protocol, opts, side);
+  const params = { ...protocol.defaultParams, ...(profile.params ?? {}), ...(opts.params ?? {}) };
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const bus = new TranscriptBus();
+  const evaluation = new Evaluation(selected, checkContext(protocol, profile, params), opts.strict);
+  bus.subscribe(evaluation.observe);
+  let file: TranscriptFile | undefined;
+  if (opts.saveTranscript) {
+    file = openTranscriptFile(opts.saveTranscript, side === "server" ? protocol.id : `${protocol.id}-client`);
+    bus.subscribe(file.observer);
+  }
   return {
-    protocol: protocol.id,
-    target: opts.url ?? `built-in mock (${url})`,
-    side: "server",
-    profile: profile.name,
-    strict: !!opts.strict,
-    startedAt: startedAt.toISOString(),
-    durationMs: Math.round(performance.now() - t0),
-    summary,
-    checks,
-    exitCode: exitCodeFor(summary),
-    ...(error ? { error } : {}),
+    profile,
+    params,
+    bus,
+    evaluation,
+    async finish(target, error, override) {
+      await file?.close();
+      if (file) opts.progress?.(`transcript saved to ${file.path}`);
+      const checks = evaluation.finish(override);
+      const summary = summarise(checks);
+      return {
+        protocol: protocol.id,
+        target,
+        side,
+        profile: profile.name,
+        strict: !!opts.strict,
+        startedAt: startedAt.toISOString(),
+        durationMs: Math.round(performance.now() - t0),
+        summary,
+        checks,
+        exitCode: exitCodeFor(summary),
+        ...(error ? { error } : {}),
+      };
+    },
   };
 }
 
@@ -178,41 +203,14 @@ export async function startClientSession(
   protocol: ProtocolDef,
   opts: CommonOptions & { mock?: MockStartOptions; target?: string },
 ): Promise<ClientSession> {
-  const profile = resolveProfile(protocol, opts.profile);
-  const selected = validatePrefixes(protocol, opts, "client");
-  const params = { ...protocol.defaultParams, ...(profile.params ?? {}), ...(opts.params ?? {}) };
-  const bus = new TranscriptBus();
-  const evaluation = new Evaluation(selected, checkContext(protocol, profile, params), opts.strict);
-  bus.subscribe(evaluation.observe);
-  let file: TranscriptFile | undefined;
-  if (opts.saveTranscript) {
-    file = openTranscriptFile(opts.saveTranscript, `${protocol.id}-client`);
-    bus.subscribe(file.observer);
-  }
-  const startedAt = new Date();
-  const t0 = performance.now();
-  const mock = await protocol.startMock({ host: "127.0.0.1", port: 0, ...opts.mock, bus });
+  const run = prepareRun(protocol, opts, "client");
+  const mock = await protocol.startMock({ host: "127.0.0.1", port: 0, ...opts.mock, bus: run.bus });
   return {
     url: mock.url,
-    bus,
+    bus: run.bus,
     async finish(extraError?: string) {
       await mock.close();
-      await file?.close();
-      const checks = evaluation.finish();
-      const summary = summarise(checks);
-      return {
-        protocol: protocol.id,
-        target: opts.target ?? `clients of ${mock.url}`,
-        side: "client",
-        profile: profile.name,
-        strict: !!opts.strict,
-        startedAt: startedAt.toISOString(),
-        durationMs: Math.round(performance.now() - t0),
-        summary,
-        checks,
-        exitCode: exitCodeFor(summary),
-        ...(extraError ? { error: extraError } : {}),
-      };
+      return run.finish(opts.target ?? `clients of ${mock.url}`, extraError);
     },
   };
 }

@@ -108,7 +108,7 @@ export class ProbeClient {
       signal: this.ctx.signal,
       maxBytes: Math.min(this.ctx.maxBytes, opts.maxBytes ?? (opts.stream ? Infinity : JSON_MAX_BYTES)),
       timeouts: opts.stream
-        ? { headers: t.headers, total: t.stream, firstEvent: t.firstEvent, idle: t.idle, close: t.close }
+        ? { headers: t.headers, total: t.stream, firstEvent: t.firstEvent, idle: t.idle, close: Math.min(this.params.closeTimeoutMs, t.stream) }
         : opts.slow
           ? { headers: t.headers, total: t.stream }
           : { headers: t.request, total: t.request },
