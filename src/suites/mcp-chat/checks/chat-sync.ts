@@ -6,7 +6,7 @@ import { all, describe, evidenceOf, judgeExchanges, onNote, serverCheck, Tally }
 
 export const CHAT_SYNC_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "chat-sync/shape",
+    id: "mcp-chat/chat-sync/shape",
     level: "MUST",
     title: "POST /chat, if it exists, answers a ChatResponse",
     rule: "If `/chat` exists, it is 200 with a valid ChatResponse while connected. (It is optional: 404/405 to `{}` means absent, which passes.)",

@@ -8,7 +8,7 @@ const ERRORS = ["Implementation Notes: Important Behaviors", "**Error handling**
 
 export const CHAT_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "chat/bad-input-4xx",
+    id: "mcp-chat/chat/bad-input-4xx",
     level: "MUST",
     title: "Malformed chat requests get 4xx, not a stream",
     rule: '`{}`, `{"message": 42}`, `{"message": null}`, `{"message": ["hi"]}` and malformed JSON each get a 4xx that is not a stream (also on `/chat`, where 404/405 means the endpoint is absent).',
@@ -35,7 +35,7 @@ export const CHAT_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "chat/disconnected-rejected",
+    id: "mcp-chat/chat/disconnected-rejected",
     level: "MUST",
     title: "Chat while disconnected is rejected",
     rule: "Chat while disconnected gets 4xx/503 ErrorResponse or only `[ERROR] msg`, never tools, text or `[DONE]`; the form is recorded. (Judged up to the first sentinel; what follows is terminal/last-event's. The type of `detail` is errors/detail-shape's.)",

@@ -24,7 +24,7 @@ const SECTION = "§2 Connect to a Server";
 
 export const CONNECT_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "connect/success-shape",
+    id: "mcp-chat/connect/success-shape",
     level: "MUST",
     title: "Connecting a listed id answers 200 with server_id, server_name and tools",
     rule: "Connecting a listed id is 200 with that `server_id`, a string `server_name` and a `tools` array.",
@@ -60,7 +60,7 @@ export const CONNECT_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "connect/matches-listing",
+    id: "mcp-chat/connect/matches-listing",
     level: "SHOULD",
     title: "server_name equals the listed name",
     rule: "`server_name` equals the listed `name`. (Only implied by the seed: both describe the display name of the same server.)",
@@ -89,7 +89,7 @@ export const CONNECT_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "connect/tool-shape",
+    id: "mcp-chat/connect/tool-shape",
     level: "MUST",
     title: "Every tool has a non-empty string name and a string description",
     rule: "Every tool (connect, status) has a non-empty string `name` and a string `description`.",
@@ -112,7 +112,7 @@ export const CONNECT_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "connect/unknown-id-4xx",
+    id: "mcp-chat/connect/unknown-id-4xx",
     level: "MUST",
     title: "An unlisted id gets 4xx {detail}",
     rule: "An unlisted id gets 4xx with ErrorResponse. (The type of `detail` is errors/detail-shape's.)",
@@ -131,7 +131,7 @@ export const CONNECT_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "connect/unknown-id-keeps-state",
+    id: "mcp-chat/connect/unknown-id-keeps-state",
     level: "SHOULD",
     title: "A rejected id leaves the connection as it was",
     rule: "A rejected id leaves `/status` unchanged. (The seed is silent on failed connects; the reference keeps its state, and the seed asks the backend to maintain it.)",

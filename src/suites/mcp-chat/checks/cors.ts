@@ -28,7 +28,7 @@ const isActual = (x: Exchange, origin: string) => x.origin === origin && x.metho
 
 export const CORS_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "cors/preflight",
+    id: "mcp-chat/cors/preflight",
     level: "MUST",
     title: "Preflights from the frontend origin succeed for every path",
     rule: "A preflight from the origin to every path is 2xx, with ACAO = origin and ACAH naming `content-type` and the `--header` names. (ACAO `*` is cors/credentials'; the /chat preflight counts only when /chat exists.)",
@@ -87,7 +87,7 @@ export const CORS_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "cors/allow-origin",
+    id: "mcp-chat/cors/allow-origin",
     level: "MUST",
     title: "Every actual response carries Access-Control-Allow-Origin",
     rule: "Every response to a request with `Origin` (JSON, SSE, errors) has ACAO = origin. (ACAO `*` is cors/credentials'.)",
@@ -113,7 +113,7 @@ export const CORS_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "cors/credentials",
+    id: "mcp-chat/cors/credentials",
     level: "MUST",
     title: "CORS allows credentials and never uses ACAO *",
     rule: "Preflight and actual responses have ACAC `true`, and ACAO is never `*`. (Judged on responses that carry ACAO; a missing ACAO is cors/allow-origin's or cors/preflight's.)",
@@ -137,7 +137,7 @@ export const CORS_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "cors/foreign-origin",
+    id: "mcp-chat/cors/foreign-origin",
     level: "SHOULD",
     title: "A foreign origin is not echoed",
     rule: "A foreign origin is not echoed in ACAO. (An echo plus credentials lets any site use the API with the user's cookies.)",

@@ -15,7 +15,7 @@ const STATUS_AFTER: Record<string, string> = {
 
 export const DISCONNECT_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "disconnect/success-shape",
+    id: "mcp-chat/disconnect/success-shape",
     level: "MUST",
     title: "POST /disconnect answers 200 {success: true}",
     rule: "`POST /disconnect` is 200 `{success: true}`. (Disconnecting while idle may be refused here without failing: that is disconnect/idempotent's.)",
@@ -39,7 +39,7 @@ export const DISCONNECT_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "disconnect/clears-state",
+    id: "mcp-chat/disconnect/clears-state",
     level: "MUST",
     title: "After a disconnect, /status says disconnected",
     rule: "After a disconnect, `/status` reports disconnected.",
@@ -70,7 +70,7 @@ export const DISCONNECT_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "disconnect/idempotent",
+    id: "mcp-chat/disconnect/idempotent",
     level: "SHOULD",
     title: "Disconnecting while disconnected answers 200",
     rule: "Disconnect while disconnected is 200 `{success: true}`. (Seed silent; clients reset blindly. The body's shape is disconnect/success-shape's.)",

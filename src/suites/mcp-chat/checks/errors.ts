@@ -6,7 +6,7 @@ import { describe, evidenceOf, serverCheck, Tally, onExchanges } from "./support
 
 export const ERRORS_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "errors/detail-shape",
+    id: "mcp-chat/errors/detail-shape",
     level: "MUST",
     title: "Every 4xx/5xx is JSON {detail: string}",
     rule: "Every 4xx/5xx from a contract endpoint is JSON with a string `detail`. (Preflights, foreign-origin probes and the 404/405 of an absent /chat are not contract answers.)",

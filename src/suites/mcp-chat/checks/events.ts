@@ -17,7 +17,7 @@ export const EVENT_SCHEMAS: Record<string, string> = {
 
 export const EVENTS_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "events/known-type",
+    id: "mcp-chat/events/known-type",
     level: "SHOULD",
     title: "Every event type is tool_start, tool_end or text",
     rule: "Every event `type` is `tool_start`, `tool_end` or `text` (plus the profile's allowedEventTypes). (Clients drop unknown types silently.)",
@@ -46,7 +46,7 @@ export const EVENTS_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "events/schema",
+    id: "mcp-chat/events/schema",
     level: "MUST",
     title: "Every event of a known type has its fields",
     rule: "Every event of a known type validates against its schema.",

@@ -9,7 +9,7 @@ const QUOTE = "Returns all available MCP servers/tools that can be connected to.
 
 export const SERVERS_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "servers/list-shape",
+    id: "mcp-chat/servers/list-shape",
     level: "MUST",
     title: "GET /servers lists valid servers with unique ids",
     rule: "`GET /servers` is 200 with an array of valid Servers whose ids are unique.",
@@ -40,7 +40,7 @@ export const SERVERS_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "servers/non-empty",
+    id: "mcp-chat/servers/non-empty",
     level: "MUST",
     title: "GET /servers lists at least one server",
     rule: "The list has at least one server. (The seed's listing example has two; an empty list blocks every connect and chat check, which must not read as green.)",

@@ -14,7 +14,7 @@ const STREAMS = [L.chatStream, L.chatDisconnected];
 
 export const SSE_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "sse/content-type",
+    id: "mcp-chat/sse/content-type",
     level: "MUST",
     title: "A 200 stream is text/event-stream",
     rule: "A 200 stream is `text/event-stream`.",
@@ -33,7 +33,7 @@ export const SSE_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "sse/data-lines-only",
+    id: "mcp-chat/sse/data-lines-only",
     level: "MUST",
     title: "Every line is a data line, a blank line or a comment",
     rule: "Every non-empty, non-comment line starts with exactly `data: `.",
@@ -57,7 +57,7 @@ export const SSE_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "sse/one-data-line-per-event",
+    id: "mcp-chat/sse/one-data-line-per-event",
     level: "MUST",
     title: "Each event is one data line and an empty line",
     rule: "Every event, the last included, is one data line plus an empty line.",
@@ -87,7 +87,7 @@ export const SSE_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "sse/lf-only",
+    id: "mcp-chat/sse/lf-only",
     level: "MUST",
     title: "Lines end with LF, never CR",
     rule: "The body contains no CR. (A client splitting on LF would see `[DONE]\\r` and miss the end.)",
@@ -108,7 +108,7 @@ export const SSE_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "sse/json-payload",
+    id: "mcp-chat/sse/json-payload",
     level: "MUST",
     title: "Every non-sentinel payload is a JSON object",
     rule: "Every payload not starting with `[` parses as a JSON object. (The reference frontend renders anything else as text.)",
@@ -130,7 +130,7 @@ export const SSE_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "sse/utf8",
+    id: "mcp-chat/sse/utf8",
     level: "MUST",
     title: "The body is valid UTF-8 without a BOM",
     rule: "The body is valid UTF-8 without a BOM. (From the doc: SSE is UTF-8 by definition; the seed's own example carries a raw `°`.)",
@@ -170,7 +170,7 @@ export const SSE_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "sse/event-per-write",
+    id: "mcp-chat/sse/event-per-write",
     level: "SHOULD",
     title: "Each event arrives inside one received chunk",
     rule: "Each event arrives inside one received chunk. (From the doc: the reference frontend splits each read on LF with no buffer, so an event cut across reads is lost; TCP guarantees nothing, hence SHOULD.)",

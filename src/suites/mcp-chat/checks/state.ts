@@ -5,7 +5,7 @@ import { all, connectView, describe, evidenceOf, isObject, judgeExchanges, onExc
 
 export const STATE_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "state/single-connection",
+    id: "mcp-chat/state/single-connection",
     level: "MUST",
     title: "Connecting B replaces A",
     rule: "After connect A then B, `/status` shows B's id and none of A's tools that B lacks.",
@@ -49,7 +49,7 @@ export const STATE_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "state/reconnect-same-id",
+    id: "mcp-chat/state/reconnect-same-id",
     level: "SHOULD",
     title: "Connecting the connected id again succeeds and changes nothing",
     rule: "Connecting the connected id is 200 with a valid body, and status is unchanged. (The seed is silent; both reference versions succeed. The body's full shape is connect/success-shape's.)",

@@ -22,7 +22,7 @@ const AFTER_DISCONNECT = new Set<string>([L.statusAfterReset, L.statusAfterDisco
 
 export const STATUS_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "status/connected-shape",
+    id: "mcp-chat/status/connected-shape",
     level: "MUST",
     title: "While connected, /status shows the last id and its tools",
     rule: "While connected, `/status` is `connected: true` with the last id and the connect tools' names.",
@@ -69,7 +69,7 @@ export const STATUS_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "status/disconnected-shape",
+    id: "mcp-chat/status/disconnected-shape",
     level: "MUST",
     title: "While disconnected, /status is {connected: false, server_id: null, tools: []}",
     rule: "While disconnected, `/status` is `connected: false`, `server_id` null or absent, `tools` `[]` or absent. (A status that still says connected after a disconnect is disconnect/clears-state's.)",

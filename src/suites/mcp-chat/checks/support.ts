@@ -21,7 +21,7 @@ export function serverCheck(def: Omit<CheckDef, "side" | "ref" | "id"> & { id: s
   const ref: ContractRef = { seed: SEED, section, quote };
   return {
     ...def,
-    id: `mcp-chat/${def.id}`,
+    id: def.id,
     side: "server",
     ref,
     create(ctx) {

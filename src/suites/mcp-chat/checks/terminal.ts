@@ -37,7 +37,7 @@ function advance(st: SentinelLines, ev: SseLineEvent): ReturnType<typeof lineKin
 
 export const TERMINAL_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "terminal/required",
+    id: "mcp-chat/terminal/required",
     level: "MUST",
     title: "Every stream ends with [DONE] or [ERROR]",
     rule: "Every stream has a sentinel before EOF. (Only the sentinel tells a complete answer from a truncated one.)",
@@ -63,7 +63,7 @@ export const TERMINAL_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "terminal/last-event",
+    id: "mcp-chat/terminal/last-event",
     level: "MUST",
     title: "Nothing follows the first sentinel",
     rule: "Nothing but its blank line follows the first sentinel. (Some clients stop at [DONE], others read on.)",
@@ -88,7 +88,7 @@ export const TERMINAL_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "terminal/sentinel-format",
+    id: "mcp-chat/terminal/sentinel-format",
     level: "MUST",
     title: "Sentinels are exactly [DONE] or [ERROR] <message>",
     rule: "A payload starting with `[` is exactly `[DONE]` or `[ERROR] ` plus a non-empty message, with no continuation line.",
@@ -121,7 +121,7 @@ export const TERMINAL_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "terminal/connection-closes",
+    id: "mcp-chat/terminal/connection-closes",
     level: "MUST",
     title: "The body ends soon after the sentinel",
     rule: "The body ends within 2 s (`--close-timeout`, param closeTimeoutMs) of the sentinel. (Clients that wait for EOF hang otherwise.)",

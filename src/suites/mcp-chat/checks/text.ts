@@ -8,7 +8,7 @@ const STREAMS = [L.chatStream, L.chatDisconnected];
 
 export const TEXT_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "text/final-answer-only",
+    id: "mcp-chat/text/final-answer-only",
     level: "SHOULD",
     title: "No tool event follows the first text",
     rule: "No tool event follows the first `text`. (Judged on streams with both text and tools.)",
@@ -40,7 +40,7 @@ export const TEXT_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "text/answer-present",
+    id: "mcp-chat/text/answer-present",
     level: "SHOULD",
     title: "A [DONE] stream carries a non-empty answer",
     rule: "A `[DONE]` stream has at least one non-empty `text`. (SHOULD: a model may legitimately say nothing, but the UI shows an empty bubble.)",

@@ -9,7 +9,7 @@ const ms = (x: number) => Math.round(x);
 
 export const TIMING_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "timing/streams-incrementally",
+    id: "mcp-chat/timing/streams-incrementally",
     level: "MUST",
     title: "Events are sent as they happen, not all at the end",
     rule: "In a stream with tool events, the first event arrives at least 100 ms (`--min-gap`, param minGapMs) before the sentinel. (Judged on streams with a completed tool call: the tool ran between its start and its end, so a buffered stream shows no gap.)",
@@ -46,7 +46,7 @@ export const TIMING_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "timing/profile",
+    id: "mcp-chat/timing/profile",
     level: "INFO",
     title: "Stream timing profile",
     rule: "Reports time to headers and to the first event, gaps, chunk sizes and total time.",

@@ -46,7 +46,7 @@ function openAtTerminal(ctx: { params: Readonly<Record<string, unknown>> }, kind
 
 export const TOOLS_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "tools/unique-ids",
+    id: "mcp-chat/tools/unique-ids",
     level: "MUST",
     title: "Tool call ids are unique within a stream",
     rule: "No two `tool_start` events in a stream share an `id`.",
@@ -73,7 +73,7 @@ export const TOOLS_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "tools/end-matches-start",
+    id: "mcp-chat/tools/end-matches-start",
     level: "MUST",
     title: "Each tool_end closes an open tool_start with the same id and name",
     rule: "Each `tool_end` closes one earlier open `tool_start` with the same `id` and `name`.",
@@ -106,7 +106,7 @@ export const TOOLS_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "tools/all-ended-before-done",
+    id: "mcp-chat/tools/all-ended-before-done",
     level: "MUST",
     title: "No tool is open at [DONE]",
     rule: "No tool is open at `[DONE]`.",
@@ -119,7 +119,7 @@ export const TOOLS_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "tools/all-ended-before-error",
+    id: "mcp-chat/tools/all-ended-before-error",
     level: "SHOULD",
     title: "No tool is open at [ERROR]",
     rule: "No tool is open at `[ERROR]`. (A tool left open spins forever in the UI; the reference skips the end when a tool throws, hence SHOULD.)",
@@ -132,7 +132,7 @@ export const TOOLS_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "tools/name-in-tool-list",
+    id: "mcp-chat/tools/name-in-tool-list",
     level: "SHOULD",
     title: "Called tools are tools of the connected server",
     rule: "Each `tool_start.name` is one of the connected tools. (SHOULD: backends may add internal tools.)",
@@ -165,7 +165,7 @@ export const TOOLS_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "tools/call-profile",
+    id: "mcp-chat/tools/call-profile",
     level: "INFO",
     title: "Tool call profile",
     rule: "Reports call count, overlaps, `args: {}` and `tool_end.result`. Only `args: {}` counts as notable (the UI shows an empty card; budget-master never sends real arguments); overlaps and results are legal.",

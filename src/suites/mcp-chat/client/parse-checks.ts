@@ -13,7 +13,8 @@ const SEED = "002_f5cea501a704c7bf.txt";
 export const NO_RESULTS_REASON = "no adapter results reported (a browser frontend gets only client/* checks)";
 
 interface ParseCheckSpec {
-  check: ParseCheck;
+  /** Full check id, `mcp-chat/client-parse/<ParseCheck>`. */
+  id: string;
   level: CheckDef["level"];
   title: string;
   rule: string;
@@ -23,7 +24,7 @@ interface ParseCheckSpec {
 
 const SPECS: ParseCheckSpec[] = [
   {
-    check: "split-chunks",
+    id: "mcp-chat/client-parse/split-chunks",
     level: "MUST",
     title: "Chunking does not change the result",
     rule: "The result is the same for 1-byte, random and coalesced chunks.",
@@ -31,7 +32,7 @@ const SPECS: ParseCheckSpec[] = [
     quote: "Each event follows the SSE format: data: {json_payload}\\n\\n",
   },
   {
-    check: "utf8-split",
+    id: "mcp-chat/client-parse/utf8-split",
     level: "MUST",
     title: "Split UTF-8 characters decode",
     rule: "Characters split across chunks decode without U+FFFD.",
@@ -39,7 +40,7 @@ const SPECS: ParseCheckSpec[] = [
     quote: 'data: {"type": "text", "content": "is 65°F and sunny."}',
   },
   {
-    check: "sse-variants",
+    id: "mcp-chat/client-parse/sse-variants",
     level: "SHOULD",
     title: "Non-canonical SSE parses as WHATWG says",
     rule: "Valid but non-canonical SSE gives the canonical result (WHATWG rules).",
@@ -47,7 +48,7 @@ const SPECS: ParseCheckSpec[] = [
     quote: "Response: Server-Sent Events (SSE) stream",
   },
   {
-    check: "done-terminates",
+    id: "mcp-chat/client-parse/done-terminates",
     level: "MUST",
     title: "[DONE] ends the stream",
     rule: "The client finishes at [DONE] with the connection still open, and ignores what follows.",
@@ -55,7 +56,7 @@ const SPECS: ParseCheckSpec[] = [
     quote: "Done Signal - Indicates stream completion",
   },
   {
-    check: "error-surfaced",
+    id: "mcp-chat/client-parse/error-surfaced",
     level: "MUST",
     title: "[ERROR] is shown as a failure",
     rule: "[ERROR] msg ends the stream as a failure that carries msg (trimmed), not as text.",
@@ -63,7 +64,7 @@ const SPECS: ParseCheckSpec[] = [
     quote: "Error Signal - Indicates an error occurred: data: [ERROR] Error message here",
   },
   {
-    check: "truncation-detected",
+    id: "mcp-chat/client-parse/truncation-detected",
     level: "SHOULD",
     title: "A stream without a sentinel is truncated",
     rule: "EOF without a sentinel is reported as truncated.",
@@ -71,7 +72,7 @@ const SPECS: ParseCheckSpec[] = [
     quote: "Send [DONE] to signal completion",
   },
   {
-    check: "http-error-detail",
+    id: "mcp-chat/client-parse/http-error-detail",
     level: "SHOULD",
     title: "HTTP errors show their detail",
     rule: "A non-2xx chat answer is an error that carries detail.",
@@ -79,7 +80,7 @@ const SPECS: ParseCheckSpec[] = [
     quote: "return HTTP error codes for request-level errors … { \"detail\": \"Error message describing what went wrong\" }",
   },
   {
-    check: "tool-matching",
+    id: "mcp-chat/client-parse/tool-matching",
     level: "MUST",
     title: "tool_end matches its tool_start by id",
     rule: "tool_end completes the card with the same id, even for out-of-order ends of the same tool.",
@@ -87,7 +88,7 @@ const SPECS: ParseCheckSpec[] = [
     quote: "id | string | ✓ | Unique ID for this tool call (used to match with tool_end)",
   },
   {
-    check: "unexpected-payloads",
+    id: "mcp-chat/client-parse/unexpected-payloads",
     level: "SHOULD",
     title: "Unknown payloads are not shown",
     rule: "Unknown types and non-JSON payloads neither break the stream nor become text.",
@@ -99,8 +100,9 @@ const SPECS: ParseCheckSpec[] = [
 type CaseVerdict = { ok: true } | { ok: false; diff: string[]; expected: string; actual: string; evidence: Evidence };
 
 function parseCheck(spec: ParseCheckSpec): CheckDef {
-  const id = PARSE_CHECK_PREFIX + spec.check;
-  const caseIds = casesFor(spec.check).map((c) => c.id);
+  const id = spec.id;
+  const check = id.slice(PARSE_CHECK_PREFIX.length) as ParseCheck;
+  const caseIds = casesFor(check).map((c) => c.id);
   return {
     id,
     level: spec.level,
