@@ -3,7 +3,7 @@
  * factory for an incremental observer. Observers see transcript events one at a time, keep only
  * the state their rule needs, do no I/O, and give one outcome at the end.
  */
-import type { TranscriptEvent } from "./transcript.js";
+import type { EventKind, TranscriptEvent } from "./transcript.js";
 import type { ValidationResult } from "./schema-registry.js";
 
 export type Level = "MUST" | "SHOULD" | "INFO";
@@ -61,6 +61,29 @@ export interface CheckContext {
 export interface CheckObserver {
   observe(event: TranscriptEvent): void;
   finish(): Outcome;
+  /**
+   * The event kinds this observer reads. When given, the evaluation delivers only those, which
+   * matters on long streams (most checks never look at raw chunks or lines). Absent = all kinds.
+   */
+  kinds?: ReadonlySet<EventKind>;
+}
+
+/** An event handler that may say which event kinds it reads (see CheckObserver.kinds). */
+export type Tap = ((event: TranscriptEvent) => void) & { kinds?: ReadonlySet<EventKind> };
+
+/** Declares the event kinds a handler reads. */
+export function tap(kinds: Iterable<EventKind>, fn: (event: TranscriptEvent) => void): Tap {
+  return Object.assign(fn, { kinds: new Set(kinds) });
+}
+
+/** Kinds read by several handlers together: undefined (all) as soon as one reads everything. */
+export function kindsOf(...taps: Tap[]): ReadonlySet<EventKind> | undefined {
+  const out = new Set<EventKind>();
+  for (const t of taps) {
+    if (!t.kinds) return undefined;
+    for (const k of t.kinds) out.add(k);
+  }
+  return out;
 }
 
 export interface CheckDef {

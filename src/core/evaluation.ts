@@ -49,8 +49,13 @@ export function verdictFor(level: Level, outcome: Outcome, strict: boolean): Ver
   }
 }
 
+type Entry = { check: CheckDef; observer: CheckObserver | null; crash?: string };
+
 export class Evaluation {
-  private readonly entries: { check: CheckDef; observer: CheckObserver | null; crash?: string }[];
+  private readonly entries: Entry[];
+  /** Observers by the event kind they read; `everything` holds those that read all kinds. */
+  private readonly byKind = new Map<string, Entry[]>();
+  private readonly everything: Entry[] = [];
 
   constructor(
     checks: CheckDef[],
@@ -64,10 +69,28 @@ export class Evaluation {
         return { check, observer: null, crash: (e as Error).message };
       }
     });
+    for (const e of this.entries) {
+      const kinds = e.observer?.kinds;
+      if (!kinds) {
+        this.everything.push(e);
+        continue;
+      }
+      for (const k of kinds) {
+        const list = this.byKind.get(k) ?? [];
+        list.push(e);
+        this.byKind.set(k, list);
+      }
+    }
   }
 
   observe = (event: TranscriptEvent): void => {
-    for (const e of this.entries) {
+    this.deliver(this.everything, event);
+    const some = this.byKind.get(event.kind);
+    if (some) this.deliver(some, event);
+  };
+
+  private deliver(entries: Entry[], event: TranscriptEvent): void {
+    for (const e of entries) {
       if (!e.observer) continue;
       try {
         e.observer.observe(event);
@@ -77,7 +100,7 @@ export class Evaluation {
         e.observer = null;
       }
     }
-  };
+  }
 
   /** Ends the evaluation. `override` replaces every outcome (e.g. the target was unreachable). */
   finish(override?: Outcome): CheckResult[] {

@@ -6,8 +6,8 @@
  * Everything here is incremental: an exchange's record lives from its request to its end, and a
  * stream keeps counters and the first sentinel, never its events.
  */
-import { at, excerpt, Violations, type CheckDef, type ContractRef, type Evidence, type Outcome } from "../../../core/check.js";
-import type { TranscriptEvent } from "../../../core/transcript.js";
+import { at, excerpt, kindsOf, tap, Violations, type CheckDef, type ContractRef, type Evidence, type Outcome, type Tap } from "../../../core/check.js";
+import type { EventKind, TranscriptEvent } from "../../../core/transcript.js";
 import { isStreamLabel, NOTE } from "../labels.js";
 
 export const SEED = "002_f5cea501a704c7bf.txt";
@@ -27,7 +27,10 @@ export function serverCheck(def: Omit<CheckDef, "side" | "ref" | "id"> & { id: s
     create(ctx) {
       const inner = def.create(ctx);
       let stopped: string | undefined;
+      const innerKinds = inner.kinds ?? (inner.observe as Tap).kinds;
       return {
+        // The wrapper reads notes too (the probes-stopped reason).
+        ...(innerKinds ? { kinds: new Set<EventKind>([...innerKinds, "note"]) } : {}),
         observe(ev) {
           if (ev.kind === "note" && ev.name === NOTE.stopped) stopped = String(ev.value);
           inner.observe(ev);
@@ -121,9 +124,9 @@ const ERROR_BODY_CAP = 64 * 1024;
  * Calls `done` once per exchange when it ends (body end or transport error). State: the exchanges
  * in flight only (the probes run serially, so one).
  */
-export function onExchanges(done: (x: Exchange) => void): (ev: TranscriptEvent) => void {
+export function onExchanges(done: (x: Exchange) => void): Tap {
   const open = new Map<string, Exchange & { parts?: string[]; size?: number }>();
-  return (ev) => {
+  return tap(["http-request", "http-response", "sse-line", "http-error", "body-end"], (ev) => {
     switch (ev.kind) {
       case "http-request":
         open.set(ev.exchange, {
@@ -181,7 +184,7 @@ export function onExchanges(done: (x: Exchange) => void): (ev: TranscriptEvent) 
       default:
         return;
     }
-  };
+  });
 }
 
 /**
@@ -202,7 +205,7 @@ export function unanswered(x: Exchange): string | undefined {
  * The common shape of exchange-keyed checks: judge every answered exchange that `match`es, and
  * note unanswered ones as the reason the check may end incomplete.
  */
-export function judgeExchanges(tally: Tally, match: (x: Exchange) => boolean, judge: (x: Exchange) => void): (ev: TranscriptEvent) => void {
+export function judgeExchanges(tally: Tally, match: (x: Exchange) => boolean, judge: (x: Exchange) => void): Tap {
   return onExchanges((x) => {
     if (!match(x)) return;
     const why = unanswered(x);
@@ -258,17 +261,19 @@ export function sameSet(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /** Latest value of a note, by name. */
-export function onNote(name: string, fn: (value: unknown, ev: NoteEvent) => void): (ev: TranscriptEvent) => void {
-  return (ev) => {
+export function onNote(name: string, fn: (value: unknown, ev: NoteEvent) => void): Tap {
+  return tap(["note"], (ev) => {
     if (ev.kind === "note" && ev.name === name) fn(ev.value, ev);
-  };
+  });
 }
 
 /** Runs several observers on each event, in order. */
-export function all(...observers: ((ev: TranscriptEvent) => void)[]): (ev: TranscriptEvent) => void {
-  return (ev) => {
+export function all(...observers: Tap[]): Tap {
+  const fn: Tap = (ev) => {
     for (const o of observers) o(ev);
   };
+  const kinds = kindsOf(...observers);
+  return kinds ? Object.assign(fn, { kinds }) : fn;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -377,11 +382,15 @@ export interface StreamOptions {
  * a 4xx JSON answer is no stream) to handlers with per-stream state. A [DONE] that follows a
  * profile error event counts as an error terminal.
  */
-export function onStreams<S>(h: StreamHandlers<S>, opts: StreamOptions = {}): (ev: TranscriptEvent) => void {
+export function onStreams<S>(h: StreamHandlers<S>, opts: StreamOptions = {}): Tap {
   const errorTypes = new Set(opts.errorEventTypes ?? []);
   const pending = new Map<string, RequestEvent>();
   const live = new Map<string, { s: Stream; st: S }>();
-  return (ev) => {
+  // Raw lines and chunks only for the handlers that read them: they are most of a long stream.
+  const kinds: EventKind[] = ["http-request", "http-response", "http-error", "sse-event", "body-end"];
+  if (h.line) kinds.push("sse-line");
+  if (h.chunk) kinds.push("body-chunk");
+  return tap(kinds, (ev) => {
     switch (ev.kind) {
       case "http-request":
         if (isStreamLabel(ev.label)) pending.set(ev.exchange, ev);
@@ -436,7 +445,7 @@ export function onStreams<S>(h: StreamHandlers<S>, opts: StreamOptions = {}): (e
       default:
         return;
     }
-  };
+  });
 }
 
 /** Evidence for an SSE event, with its payload as the excerpt. */
