@@ -88,12 +88,21 @@ export class SchemaRegistry {
   }
 }
 
-function readSchemaFiles(dir: string): Map<string, object> {
+/**
+ * Schemas of a folder by message name. Subfolders count (tool arguments live in `tools/`, so
+ * `tools/read-file.args` is a message name), except a top-level `profiles/`, which holds overlays.
+ */
+function readSchemaFiles(dir: string, sub = ""): Map<string, object> {
   const out = new Map<string, object>();
-  if (!existsSync(dir)) return out;
-  for (const f of readdirSync(dir)) {
-    if (!f.endsWith(".schema.json")) continue;
-    out.set(f.slice(0, -".schema.json".length), JSON.parse(readFileSync(join(dir, f), "utf8")) as object);
+  if (!existsSync(join(dir, sub))) return out;
+  for (const d of readdirSync(join(dir, sub), { withFileTypes: true })) {
+    const rel = sub ? `${sub}/${d.name}` : d.name;
+    if (d.isDirectory()) {
+      if (sub === "" && d.name === "profiles") continue;
+      for (const [k, v] of readSchemaFiles(dir, rel)) out.set(k, v);
+    } else if (d.name.endsWith(".schema.json")) {
+      out.set(rel.slice(0, -".schema.json".length), JSON.parse(readFileSync(join(dir, rel), "utf8")) as object);
+    }
   }
   return out;
 }
