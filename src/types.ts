@@ -1,2 +1,4 @@
-/** The "agentwire/types" entry: types generated from each protocol's schemas, one namespace per protocol. */
+/** Types generated from the schemas ("agentwire/types"), one namespace per protocol. */
 export * as McpChat from "./generated/mcp-chat.js";
+export * as OpenaiChat from "./generated/openai-chat.js";
+export * as PiWeb from "./generated/pi-web.js";
