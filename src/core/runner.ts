@@ -178,6 +178,11 @@ function trackReachability(bus: TranscriptBus) {
   bus.subscribe((ev: TranscriptEvent) => {
     if (ev.kind === "http-response" || ev.kind === "ws-open") state.reached = true;
     else if (ev.kind === "http-error") state.lastError = ev.error;
+    // A refused upgrade still came from the server; one that failed before any answer did not.
+    else if (ev.kind === "ws-reject") {
+      if (ev.status !== undefined) state.reached = true;
+      else state.lastError = ev.error ?? ev.code ?? "WebSocket upgrade failed";
+    }
   });
   return state;
 }

@@ -5,9 +5,18 @@ import { eventToJsonLine, type Observer, type TranscriptEvent } from "./transcri
 
 const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "x-api-key", "api-key", "cookie", "set-cookie"]);
 
-/** Replaces credential header values; everything else is kept as it crossed the wire. */
+const SECRET_QUERY = /([?&](?:token|access_token|api_key|apikey|key)=)[^&#]*/gi;
+
+/** Replaces credentials in header values and URL queries; everything else is kept as it crossed the wire. */
 export function redact(event: TranscriptEvent): TranscriptEvent {
-  if ((event.kind === "http-request" || event.kind === "http-response" || event.kind === "ws-open") && event.headers) {
+  if ((event.kind === "http-request" || event.kind === "ws-open" || event.kind === "ws-reject") && SECRET_QUERY.test(event.url)) {
+    SECRET_QUERY.lastIndex = 0;
+    const url = event.url.replace(SECRET_QUERY, "$1[redacted]");
+    const path = event.kind === "http-request" ? { path: event.path.replace(SECRET_QUERY, "$1[redacted]") } : {};
+    event = { ...event, url, ...path } as TranscriptEvent;
+  }
+  SECRET_QUERY.lastIndex = 0;
+  if ((event.kind === "http-request" || event.kind === "http-response" || event.kind === "ws-open" || event.kind === "ws-reject") && event.headers) {
     let changed = false;
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(event.headers)) {
