@@ -3,3 +3,5 @@
  * Browser-safe: nothing here or below imports node modules. msw is a peer dependency.
  */
 export { mcpChatHandlers } from "./mocks/mcp-chat/msw.js";
+export { piWebHandlers } from "./mocks/pi-web/msw.js";
+export { openaiChatHandlers } from "./mocks/openai-chat/msw.js";

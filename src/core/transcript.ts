@@ -83,15 +83,59 @@ export type TranscriptEvent =
         /** Body chunk index in which the event was dispatched. */
         chunk: number;
       })
-  | (Base & { kind: "ws-open"; connection: string; url: string; headers?: Record<string, string> })
+  | (Base & {
+      kind: "ws-open";
+      connection: string;
+      url: string;
+      /** Request headers of the upgrade (names lower-cased). */
+      headers?: Record<string, string>;
+      /** Semantic name the probe gave the connection, e.g. "main". Checks key on it. */
+      label?: string;
+      /** Response headers of the 101 (names lower-cased). */
+      responseHeaders?: Record<string, string>;
+    })
+  /**
+   * The upgrade did not succeed: the server answered with another HTTP status than 101 (`status`,
+   * its headers and the start of its body), or the connection failed before a 101 (`error`, `code`).
+   */
+  | (Base & {
+      kind: "ws-reject";
+      connection: string;
+      url: string;
+      label?: string;
+      /** Request headers of the upgrade (names lower-cased). */
+      headers?: Record<string, string>;
+      status?: number;
+      responseHeaders?: Record<string, string>;
+      /** Start of the response body (capped), when the server sent one. */
+      body?: string;
+      error?: string;
+      code?: string;
+    })
   | (Base & {
       kind: "ws-frame";
       connection: string;
       direction: Direction;
       binary: boolean;
+      /** The message as UTF-8 text (invalid sequences replaced by U+FFFD, see invalidUtf8). */
       data: string;
+      /** Label the sender gave an outgoing message (e.g. "get-state:initial"). */
+      label?: string;
+      /** Size of the message in bytes. */
+      bytes?: number;
+      /** The bytes are not valid UTF-8 (in a text frame: a protocol error the kit records instead of dropping). */
+      invalidUtf8?: boolean;
     })
-  | (Base & { kind: "ws-close"; connection: string; code?: number; reason?: string })
+  | (Base & {
+      kind: "ws-close";
+      connection: string;
+      code?: number;
+      reason?: string;
+      /** Who ended the connection: the peer ("server" for probes, "client" for mocks) or the kit. */
+      by?: "server" | "client" | "kit";
+      /** Why the kit ended it, or what went wrong: "limit", "timeout", "aborted", an error message. */
+      cause?: string;
+    })
   /** What a client under test reported it assembled (client-parse adapters). */
   | (Base & { kind: "client-result"; case: string; result: unknown })
   /** Free-form fact a probe wants checks to see, e.g. { name: "servers", value: [...] }. */

@@ -1,0 +1,400 @@
+/**
+ * The openai-chat reference mock as a fetch-style handler, `(Request) => Promise<Response>`. The
+ * node server and the msw handlers both run it, so a client sees the same bytes either way. It is
+ * browser-safe: nothing here or below imports node modules.
+ *
+ * A request goes through: extension routes → route match → selections (scenario, framing, faults
+ * and pacing from options, headers, query and directive lines) → a decision (auth, validation,
+ * model, the answer) → recording → rendering (stream or JSON) → recording of the response head.
+ */
+import { sseFormat } from "../../core/sse-framing.js";
+import { seededRandom, sleep } from "../../core/timing.js";
+import type { Answer } from "./answer.js";
+import { findCatalogue, type Catalogue } from "./catalogues.js";
+import { answerSteps, makeChunk, makeUsageChunk, type Envelope } from "./chunks.js";
+import { completionBody } from "./completion.js";
+import { parseDirectives } from "./directives.js";
+import { errorBody, errors, type ApiError } from "./errors.js";
+import { findFault, type OpenaiChatFault } from "./faults.js";
+import { findFraming, type OpenaiChatFraming } from "./framing.js";
+import { historyProblems, isFollowUp } from "./history.js";
+import { combineHooks, type Hooks, type StreamContext } from "./hooks.js";
+import {
+  resolveOpenaiChatOptions,
+  unknownNameMessage,
+  type OpenaiChatMockOptions,
+  type ResolvedOpenaiChatOptions,
+} from "./options.js";
+import { mergePacing, PACING_KEYS, pacingProblem, type OpenaiChatPacing } from "./pacing.js";
+import { ClientRecorder } from "./recorder.js";
+import {
+  fallbackRequest,
+  includeUsage,
+  lastUserText,
+  parseChatRequest,
+  type ChatRequest,
+} from "./request.js";
+import { Responder } from "./responder.js";
+import { matchRoute, stripBase, type RouteMatch } from "./routes.js";
+import { chooseAnswer, offeredTools, type AnswerContext } from "./rules.js";
+import { findScenario, type OpenaiChatScenario } from "./scenarios.js";
+import { MockState } from "./state.js";
+import { DONE, type Json, type Step } from "./steps.js";
+import { pacedBody, planWrites, type Chunk } from "./stream.js";
+import { promptChars, UsageMeter } from "./usage.js";
+
+export interface OpenaiChatEngine {
+  handle(request: Request): Promise<Response>;
+  /** Back to the initial state: id counters, the emitted-call log and the exchange counter at zero. */
+  reset(): void;
+  readonly options: ResolvedOpenaiChatOptions;
+  readonly state: MockState;
+}
+
+export const HEADER_SCENARIO = "x-agentwire-scenario";
+export const HEADER_FRAMING = "x-agentwire-framing";
+export const HEADER_FAULT = "x-agentwire-fault";
+
+/** `created` of the listed models (2026-01-01). */
+const MODEL_CREATED = 1_767_225_600;
+
+/** What the request selects before its body is read. */
+interface Selections {
+  faults: OpenaiChatFault[];
+  framing: OpenaiChatFraming;
+  scenario: OpenaiChatScenario;
+  /** Pacing from the query (`?argFragment=0`). */
+  pacing: Partial<OpenaiChatPacing>;
+  /** The first bad name or value, as a 400. */
+  error: ApiError | null;
+}
+
+/** Everything decided about a request: how to record it and how to answer it. */
+interface Decision {
+  meta: Record<string, unknown>;
+  headersDelayMs: number;
+  render(): Promise<Response> | Response;
+}
+
+export function createOpenaiChatEngine(options: OpenaiChatMockOptions = {}): OpenaiChatEngine {
+  const opts = resolveOpenaiChatOptions(options);
+  const catalogue = findCatalogue(opts.catalogue) as Catalogue;
+  const state = new MockState();
+  const recorder = new ClientRecorder(opts.bus);
+  const baseFaults = opts.faults.map((n) => findFault(n) as OpenaiChatFault);
+
+  async function handle(request: Request): Promise<Response> {
+    if (opts.routes) {
+      const extra = await opts.routes(request);
+      if (extra) return extra;
+    }
+    const url = new URL(request.url);
+    const route = matchRoute(stripBase(url.pathname, opts.basePath));
+    const label = request.method === "OPTIONS" ? "preflight" : (route?.name ?? "unknown");
+    const body = request.method === "GET" || request.method === "HEAD" ? "" : await request.text();
+    const sel = selections(request, url);
+    let decision: Decision;
+    try {
+      decision = decide(request, url, route, body, sel);
+    } catch (err) {
+      decision = fixed(sel, new Responder({}).error(errors.internal((err as Error).message)));
+    }
+    const exchange = recorder.request({ label, request, url, body, meta: decision.meta });
+    let response: Response;
+    try {
+      response = await decision.render();
+    } catch (err) {
+      response = new Responder({}).error(errors.internal((err as Error).message));
+    }
+    if (request.method !== "OPTIONS") await sleep(decision.headersDelayMs, request.signal);
+    recorder.response(exchange, label, response);
+    return response;
+  }
+
+  function selections(request: Request, url: URL): Selections {
+    let error: ApiError | null = null;
+    const pick = <T>(kind: "scenario" | "framing" | "fault", name: string, find: (n: string) => T | undefined) => {
+      const found = find(name);
+      if (found === undefined) error ??= errors.badOverride(unknownNameMessage(kind, name) as string, kind);
+      return found;
+    };
+    const faults = [...baseFaults];
+    for (const name of splitList(request.headers.get(HEADER_FAULT))) {
+      const f = pick("fault", name, findFault);
+      if (f) faults.push(f);
+    }
+    const framingName = request.headers.get(HEADER_FRAMING) ?? url.searchParams.get("framing") ?? opts.framing;
+    const framing = pick("framing", framingName, findFraming) ?? (findFraming(opts.framing) as OpenaiChatFraming);
+    const scenarioName = request.headers.get(HEADER_SCENARIO) ?? url.searchParams.get("scenario") ?? opts.scenario;
+    const scenario = pick("scenario", scenarioName, findScenario) ?? (findScenario(opts.scenario) as OpenaiChatScenario);
+    const pacing: Partial<OpenaiChatPacing> = {};
+    for (const key of PACING_KEYS) {
+      const raw = url.searchParams.get(key);
+      if (raw === null) continue;
+      const value = raw.trim() === "" ? NaN : Number(raw);
+      const problem = pacingProblem(key, value);
+      if (problem) error ??= errors.badOverride(`Bad query parameter: ${problem}`, key);
+      else pacing[key] = value;
+    }
+    return { faults, framing, scenario, pacing, error };
+  }
+
+  function baseMeta(sel: Selections, faults: readonly OpenaiChatFault[] = sel.faults): Record<string, unknown> {
+    return {
+      catalogue: opts.catalogue,
+      scenario: sel.scenario.name,
+      framing: sel.framing.name,
+      faults: faults.map((f) => f.name),
+      apiKey: opts.apiKey ?? null,
+    };
+  }
+
+  function fixed(sel: Selections, response: Response, hooks: Hooks = combineHooks(sel.faults)): Decision {
+    return {
+      meta: baseMeta(sel),
+      headersDelayMs: mergePacing(opts.pacing, sel.pacing, hooks.pacing).headersDelayMs,
+      render: () => response,
+    };
+  }
+
+  function decide(request: Request, url: URL, route: RouteMatch | undefined, body: string, sel: Selections): Decision {
+    const hooks = combineHooks(sel.faults);
+    const responder = new Responder(hooks);
+    const refuse = (e: ApiError) => fixed(sel, responder.error(e), hooks);
+    if (request.method === "OPTIONS") return fixed(sel, responder.preflight(request), hooks);
+    if (!route) return refuse(errors.notFound(request.method, url.pathname));
+    if (route.name === "responses") return refuse(errors.responsesApi());
+    if (route.method && request.method !== route.method) {
+      return refuse(errors.methodNotAllowed(request.method, url.pathname, route.method));
+    }
+    const authError = checkAuth(request, hooks);
+    if (authError) return refuse(authError);
+    if (sel.error) return refuse(sel.error);
+    switch (route.name) {
+      case "models": {
+        const list = {
+          object: "list",
+          data: opts.models.map((id) => ({ id, object: "model", created: MODEL_CREATED, owned_by: "agentwire" })),
+        };
+        return fixed(sel, responder.json(200, hooks.transformModels ? hooks.transformModels(list) : list), hooks);
+      }
+      case "model": {
+        const id = safeDecode(route.param ?? "");
+        if (!opts.models.includes(id)) return refuse(errors.unknownModel(id));
+        return fixed(sel, responder.json(200, { id, object: "model", created: MODEL_CREATED, owned_by: "agentwire" }), hooks);
+      }
+      case "chat-completions":
+        return chat(request, body, sel, hooks);
+    }
+  }
+
+  function checkAuth(request: Request, hooks: Hooks): ApiError | null {
+    if (opts.apiKey === undefined) return null;
+    const header = request.headers.get("authorization");
+    if (header === null || header.trim() === "") return hooks.auth?.acceptMissing ? null : errors.missingKey();
+    const key = /^Bearer\s+(.+)$/i.exec(header.trim())?.[1]?.trim();
+    if (key === opts.apiKey) return null;
+    return hooks.auth?.acceptAnyKey && key ? null : errors.wrongKey();
+  }
+
+  function chat(request: Request, body: string, sel: Selections, baseHooks: Hooks): Decision {
+    const refuse = (e: ApiError, hooks: Hooks = baseHooks, faults = sel.faults, extra: Record<string, unknown> = {}) => ({
+      ...fixed(sel, new Responder(hooks).error(e), hooks),
+      meta: { ...baseMeta(sel, faults), ...extra },
+    });
+    const parsed = parseChatRequest(request.headers.get("content-type"), body, {
+      ...(baseHooks.input?.rejectMessage ? { rejectMessage: baseHooks.input.rejectMessage } : {}),
+    });
+    let chatRequest: ChatRequest;
+    if (parsed.ok) chatRequest = parsed.request;
+    else if (baseHooks.input?.lenient) chatRequest = fallbackRequest(body, opts.models[0] as string);
+    else return refuse(parsed.error);
+    const stream = chatRequest.stream === true;
+    if (stream && baseHooks.input?.requireStreamAccept && !/text\/event-stream/i.test(request.headers.get("accept") ?? "")) {
+      return refuse(errors.notAcceptable());
+    }
+
+    // Directive lines of the last user message: a scenario and extra faults.
+    const userText = lastUserText(chatRequest);
+    const directives = parseDirectives(userText);
+    let scenario = sel.scenario;
+    if (directives.scenario !== undefined) {
+      const s = findScenario(directives.scenario);
+      if (!s) return refuse(errors.badOverride(unknownNameMessage("scenario", directives.scenario) as string, "scenario"));
+      scenario = s;
+    }
+    const faults = [...sel.faults];
+    for (const name of directives.faults) {
+      const f = findFault(name);
+      if (!f) return refuse(errors.badOverride(unknownNameMessage("fault", name) as string, "fault"));
+      if (!faults.includes(f)) faults.push(f);
+    }
+    const hooks = faults.length === sel.faults.length ? baseHooks : combineHooks(faults);
+    const responder = new Responder(hooks);
+    const meta: Record<string, unknown> = {
+      ...baseMeta({ ...sel, scenario }, faults),
+      model: chatRequest.model,
+      stream,
+      includeUsage: includeUsage(chatRequest),
+      followUp: isFollowUp(chatRequest),
+    };
+
+    if (!opts.anyModel && !opts.models.includes(chatRequest.model)) {
+      const e = errors.unknownModel(chatRequest.model);
+      if (stream && hooks.unknownModelAsStream) {
+        const pacing = mergePacing(opts.pacing, sel.pacing, sel.framing.pacing, hooks.pacing);
+        return {
+          meta: { ...meta, answer: "error" },
+          headersDelayMs: pacing.headersDelayMs,
+          render: () => errorStream(request, e, pacing, sel.framing, hooks),
+        };
+      }
+      return refuse(e, hooks, faults, meta);
+    }
+    const problems = historyProblems(chatRequest);
+    meta.historyProblems = problems.map((p) => p.message);
+    if (opts.rejectInvalidHistory && problems[0]) {
+      return refuse(errors.invalidHistory(problems[0].message, problems[0].param), hooks, faults, meta);
+    }
+
+    const requestNo = ++state.requests;
+    const ctx: AnswerContext = {
+      request: chatRequest,
+      catalogue,
+      offered: offeredTools(chatRequest),
+      directives,
+      lastUserText: userText,
+      model: chatRequest.model,
+      stream,
+      httpErrorStatus: opts.httpError,
+      newCallId: () => state.nextCallId(),
+    };
+    let answer = chooseAnswer(ctx, scenario, opts.script);
+    if (hooks.transformAnswer) answer = hooks.transformAnswer(answer, ctx);
+
+    const pacing = mergePacing(
+      answer.pacingDefaults,
+      opts.pacing,
+      answer.pacing,
+      sel.pacing,
+      sel.framing.pacing,
+      hooks.pacing,
+    );
+    if (sel.framing.minChunkGap !== undefined) pacing.chunkGapMs = Math.max(pacing.chunkGapMs, sel.framing.minChunkGap);
+
+    Object.assign(meta, {
+      requestNo,
+      rule: answer.rule,
+      answer: answer.httpError ? "http-error" : answer.streamError ? "error" : answer.calls.length ? "tool_calls" : "text",
+      finishReason: answer.httpError || answer.streamError ? null : answer.finish,
+      expectedCalls: answer.httpError ? [] : answer.calls.map((c) => ({ ...c })),
+      // The log matters only to client checks: copy it only when traffic is recorded.
+      emittedCalls: opts.bus ? state.emittedCalls() : [],
+    });
+    if (answer.httpError) return { ...refuse(answer.httpError, hooks, faults, meta), headersDelayMs: pacing.headersDelayMs };
+    state.logCalls(answer.calls, requestNo);
+
+    const env: Envelope = {
+      id: state.nextCompletionId(),
+      created: opts.created ?? Math.floor(Date.now() / 1000),
+      model: chatRequest.model,
+      includeUsage: includeUsage(chatRequest),
+    };
+    meta.completionId = env.id;
+    const meter = new UsageMeter(promptChars(chatRequest));
+    return {
+      meta,
+      headersDelayMs: pacing.headersDelayMs,
+      render: stream
+        ? () => streamResponse(request, chatRequest, answer, env, meter, pacing, sel.framing, hooks, responder, requestNo)
+        : () => syncResponse(request, chatRequest, answer, env, meter, pacing, hooks, responder),
+    };
+  }
+
+  function streamResponse(
+    request: Request,
+    chatRequest: ChatRequest,
+    answer: Answer,
+    env: Envelope,
+    meter: UsageMeter,
+    pacing: OpenaiChatPacing,
+    framing: OpenaiChatFraming,
+    hooks: Hooks,
+    responder: Responder,
+    requestNo: number,
+  ): Response {
+    const ctx: StreamContext = {
+      request: chatRequest,
+      answer,
+      includeUsage: env.includeUsage,
+      followUp: isFollowUp(chatRequest),
+      env,
+      meter,
+      random: seededRandom((opts.seed ^ 0x9e3779b9) + requestNo),
+      chunk: (delta: Json, finish: string | null = null) => makeChunk(env, delta, finish),
+      usageChunk: () => makeUsageChunk(env, meter),
+    };
+    let steps: Iterable<Step> = answerSteps(answer, { env, pacing, meter, reasoningField: opts.reasoningField });
+    if (hooks.transformSteps) steps = hooks.transformSteps(steps, ctx);
+    if (framing.transformSteps) steps = framing.transformSteps(steps, ctx);
+    let chunks: Iterable<Chunk> = planWrites({ steps, format: sseFormat(framing.sse, hooks.sse), pacing, seed: opts.seed });
+    if (hooks.transformChunks) chunks = hooks.transformChunks(chunks);
+    return responder.sse(pacedBody(chunks, pacing.closeDelayMs, request.signal), hooks.streamContentType);
+  }
+
+  async function syncResponse(
+    request: Request,
+    chatRequest: ChatRequest,
+    answer: Answer,
+    env: Envelope,
+    meter: UsageMeter,
+    pacing: OpenaiChatPacing,
+    hooks: Hooks,
+    responder: Responder,
+  ): Promise<Response> {
+    await sleep(pacing.ttftMs, request.signal);
+    if (answer.streamError) {
+      return responder.error({ status: 500, source: "scenario", error: { ...answer.streamError } });
+    }
+    let body = completionBody(answer, env, meter, opts.reasoningField);
+    if (hooks.transformCompletion) {
+      body = hooks.transformCompletion(body, { request: chatRequest, answer, followUp: isFollowUp(chatRequest) });
+    }
+    return responder.json(200, body, {}, hooks.syncContentType ?? "application/json");
+  }
+
+  /** The error-as-200-stream fault: a refusal sent as a 200 stream with one error event. */
+  function errorStream(request: Request, e: ApiError, pacing: OpenaiChatPacing, framing: OpenaiChatFraming, hooks: Hooks): Response {
+    const steps: Step[] = [
+      { kind: "error", data: errorBody(e) },
+      { kind: "done", data: DONE },
+    ];
+    const chunks = planWrites({ steps, format: sseFormat(framing.sse, hooks.sse), pacing, seed: opts.seed });
+    return new Responder(hooks).sse(pacedBody(chunks, pacing.closeDelayMs, request.signal), hooks.streamContentType);
+  }
+
+  return {
+    handle,
+    reset() {
+      state.reset();
+      recorder.reset();
+    },
+    options: opts,
+    state,
+  };
+}
+
+function splitList(header: string | null): string[] {
+  return (header ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+}
+
+function safeDecode(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}

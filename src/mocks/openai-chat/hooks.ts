@@ -1,0 +1,131 @@
+/**
+ * What a fault or a framing may change, as optional hooks and flags. The engine applies whichever
+ * the active records carry, so adding a fault means adding a record, not a branch in the engine.
+ *
+ * Levels, from the request to the bytes:
+ *   auth / input / models / errorBody          how a request is accepted or refused
+ *   transformAnswer                           the decided answer (calls, names, arguments, text)
+ *   transformSteps                            the stream's events (chunks, sentinel, extras)
+ *   sse / pacing / transformChunks            framing, timing and the body writes
+ *   transformCompletion / syncContentType     the non-streamed body
+ */
+import type { SseFormat } from "../../core/sse-framing.js";
+import type { Answer } from "./answer.js";
+import type { Envelope } from "./chunks.js";
+import type { ApiError } from "./errors.js";
+import type { OpenaiChatPacing } from "./pacing.js";
+import type { ChatRequest } from "./request.js";
+import type { AnswerContext } from "./rules.js";
+import type { Json, Step } from "./steps.js";
+import type { ChunkTransform } from "./stream.js";
+import type { UsageMeter } from "./usage.js";
+
+export interface StreamContext {
+  request: ChatRequest;
+  /** The answer being streamed (its text iterable belongs to the generator: do not iterate it). */
+  answer: Answer;
+  includeUsage: boolean;
+  /** The request ends with tool results. */
+  followUp: boolean;
+  env: Envelope;
+  meter: UsageMeter;
+  /** Seeded randomness. */
+  random: () => number;
+  /** A chunk in this stream's envelope. */
+  chunk(delta: Json, finish?: string | null): Json;
+  /** The usage chunk with the counts so far. */
+  usageChunk(): Json;
+}
+
+export interface CompletionContext {
+  request: ChatRequest;
+  answer: Answer;
+  followUp: boolean;
+}
+
+export type StepsHook = (steps: Iterable<Step>, ctx: StreamContext) => Iterable<Step>;
+export type AnswerHook = (answer: Answer, ctx: AnswerContext) => Answer;
+
+export interface StreamHooks {
+  /** Overrides single fields of the SSE format (line end, prefix, lines before events...). */
+  sse?: Partial<SseFormat>;
+  /** Pacing that wins over every other layer. */
+  pacing?: Partial<OpenaiChatPacing>;
+  transformSteps?: StepsHook;
+  transformChunks?: ChunkTransform;
+  /** Content-Type of a stream instead of text/event-stream. */
+  streamContentType?: string;
+}
+
+export interface RequestHooks {
+  auth?: {
+    /** With an API key configured, requests without Authorization are answered anyway. */
+    acceptMissing?: boolean;
+    /** With an API key configured, any bearer key is accepted. */
+    acceptAnyKey?: boolean;
+  };
+  input?: {
+    /** Invalid requests are answered as if they asked for plain text. */
+    lenient?: boolean;
+    /** Status for malformed JSON (the body stays an ErrorResponse). */
+    malformedStatus?: number;
+    /** Replaces the status and body of every bad-input error. */
+    badInput?: (e: ApiError) => { status: number; body: unknown };
+    /** Refuses single messages (400). */
+    rejectMessage?: (message: Json, index: number) => string | null;
+    /** 406 for `stream: true` when Accept lacks text/event-stream. */
+    requireStreamAccept?: boolean;
+  };
+  /** An unknown model with `stream: true` gets a 200 stream carrying the error. */
+  unknownModelAsStream?: boolean;
+  transformModels?: (body: Json) => unknown;
+  /** The body of every error response. */
+  errorBody?: (e: ApiError) => unknown;
+  transformAnswer?: AnswerHook;
+  transformCompletion?: (body: Json, ctx: CompletionContext) => Json;
+  /** Content-Type of non-streamed completions. */
+  syncContentType?: string;
+}
+
+export interface Hooks extends StreamHooks, RequestHooks {}
+
+/** Runs `a` then `b` on the same extra arguments; either may be absent. */
+function chain<T, A extends unknown[]>(
+  a: ((x: T, ...rest: A) => T) | undefined,
+  b: ((x: T, ...rest: A) => T) | undefined,
+): ((x: T, ...rest: A) => T) | undefined {
+  if (!a || !b) return a ?? b;
+  return (x, ...rest) => b(a(x, ...rest), ...rest);
+}
+
+function firstReason<A extends unknown[]>(
+  a: ((...args: A) => string | null) | undefined,
+  b: ((...args: A) => string | null) | undefined,
+): ((...args: A) => string | null) | undefined {
+  if (!a || !b) return a ?? b;
+  return (...args) => a(...args) ?? b(...args);
+}
+
+/** Folds several records into one: transforms compose in order, flags and overrides merge. */
+export function combineHooks(list: readonly Hooks[]): Hooks {
+  const out: Hooks = {};
+  for (const h of list) {
+    if (h.sse) out.sse = { ...out.sse, ...h.sse };
+    if (h.pacing) out.pacing = { ...out.pacing, ...h.pacing };
+    if (h.auth) out.auth = { ...out.auth, ...h.auth };
+    if (h.input) {
+      const rejectMessage = firstReason(out.input?.rejectMessage, h.input.rejectMessage);
+      out.input = { ...out.input, ...h.input, ...(rejectMessage ? { rejectMessage } : {}) };
+    }
+    out.unknownModelAsStream = h.unknownModelAsStream ?? out.unknownModelAsStream;
+    out.streamContentType = h.streamContentType ?? out.streamContentType;
+    out.syncContentType = h.syncContentType ?? out.syncContentType;
+    out.errorBody = h.errorBody ?? out.errorBody;
+    out.transformModels = chain(out.transformModels as ((b: Json) => Json) | undefined, h.transformModels as ((b: Json) => Json) | undefined);
+    out.transformAnswer = chain(out.transformAnswer, h.transformAnswer);
+    out.transformSteps = chain(out.transformSteps, h.transformSteps);
+    out.transformChunks = chain(out.transformChunks, h.transformChunks);
+    out.transformCompletion = chain(out.transformCompletion, h.transformCompletion);
+  }
+  return out;
+}

@@ -1,0 +1,153 @@
+/**
+ * Options of the openai-chat mock engine, their defaults, and up-front validation: a mock started
+ * with an unknown scenario, fault, framing or catalogue must fail loudly instead of serving the
+ * default.
+ */
+import type { TranscriptBus } from "../../core/transcript.js";
+import { DEFAULT_CATALOGUE, findCatalogue, OPENAI_CHAT_CATALOGUES, type CatalogueName } from "./catalogues.js";
+import type { ReasoningField } from "./chunks.js";
+import { FAULTS, findFault } from "./faults.js";
+import { DEFAULT_FRAMING, findFraming, FRAMINGS } from "./framing.js";
+import { PACING_KEYS, pacingProblem, type OpenaiChatPacing } from "./pacing.js";
+import { DEFAULT_SCENARIO, findScenario, SCENARIOS } from "./scenarios.js";
+import { parseScenarioScript, type ScenarioScript } from "./script.js";
+
+export interface OpenaiChatMockOptions extends Partial<OpenaiChatPacing> {
+  /** Default scenario (auto). */
+  scenario?: string;
+  /** Faults active on every request. */
+  faults?: string[];
+  /** Default framing (canonical). */
+  framing?: string;
+  /** Seed of the random framing, the jitter and the random ids of faults (default 1). */
+  seed?: number;
+  /** Which catalogue gives example arguments and exclusive flags (default seed). */
+  catalogue?: CatalogueName;
+  /** Model ids served (default agentwire-mock, gpt-4.1-agentwire). */
+  models?: string[];
+  /** Accept any model name instead of 404 model_not_found. */
+  anyModel?: boolean;
+  /** Require `Authorization: Bearer <apiKey>` (401 otherwise). Unset: any key, or none, is accepted. */
+  apiKey?: string;
+  /** Field of reasoning deltas (default reasoning_content). */
+  reasoningField?: ReasoningField;
+  /** Status of the http-error scenario (default 429). */
+  httpError?: 429 | 500 | 503;
+  /** Answer 400 to histories with orphan results, unanswered calls or duplicate ids (as OpenAI does). */
+  rejectInvalidHistory?: boolean;
+  /** Fixed `created` (seconds) of every completion; default: the request time. */
+  created?: number;
+  /** Scripted turns (the parsed form of a scenario file). */
+  script?: ScenarioScript;
+  /** Path prefix stripped before routing (e.g. "/openai" for http://host/openai/v1). */
+  basePath?: string;
+  /** Records client traffic as http-request / http-response events (probe "client"). */
+  bus?: TranscriptBus;
+  /** Extension point consulted before the normal routes (e.g. /__agentwire/* endpoints); not recorded. */
+  routes?: (request: Request) => Promise<Response | undefined>;
+}
+
+export interface ResolvedOpenaiChatOptions {
+  scenario: string;
+  faults: string[];
+  framing: string;
+  seed: number;
+  catalogue: CatalogueName;
+  models: string[];
+  anyModel: boolean;
+  apiKey?: string;
+  reasoningField: ReasoningField;
+  httpError: 429 | 500 | 503;
+  rejectInvalidHistory: boolean;
+  created?: number;
+  script?: ScenarioScript;
+  basePath: string;
+  /** Only the pacing knobs given explicitly (defaults live in pacing.ts). */
+  pacing: Partial<OpenaiChatPacing>;
+  bus?: TranscriptBus;
+  routes?: (request: Request) => Promise<Response | undefined>;
+}
+
+export const DEFAULT_MODELS = ["agentwire-mock", "gpt-4.1-agentwire"];
+
+const fail = (message: string): never => {
+  throw new Error(`openai-chat mock: ${message}`);
+};
+
+/** Fills defaults and checks every name and number; throws an Error naming what is wrong. */
+export function resolveOpenaiChatOptions(options: OpenaiChatMockOptions = {}): ResolvedOpenaiChatOptions {
+  const pacing: Partial<OpenaiChatPacing> = {};
+  for (const key of PACING_KEYS) {
+    const v = options[key];
+    if (v === undefined) continue;
+    const problem = pacingProblem(key, v);
+    if (problem) fail(problem);
+    pacing[key] = v;
+  }
+  const scenario = options.scenario ?? DEFAULT_SCENARIO;
+  checkName("scenario", scenario);
+  const framing = options.framing ?? DEFAULT_FRAMING;
+  checkName("framing", framing);
+  const faults = [...(options.faults ?? [])];
+  for (const f of faults) checkName("fault", f);
+  const catalogue = options.catalogue ?? DEFAULT_CATALOGUE;
+  checkName("catalogue", catalogue);
+  const models = options.models ?? [...DEFAULT_MODELS];
+  if (!Array.isArray(models) || models.length === 0 || models.some((m) => typeof m !== "string" || m === "")) {
+    fail("models must be a non-empty list of non-empty model ids");
+  }
+  const reasoningField = options.reasoningField ?? "reasoning_content";
+  if (reasoningField !== "reasoning_content" && reasoningField !== "reasoning") {
+    fail(`reasoningField must be "reasoning_content" or "reasoning", got "${String(reasoningField)}"`);
+  }
+  const httpError = options.httpError ?? 429;
+  if (![429, 500, 503].includes(httpError)) fail(`httpError must be 429, 500 or 503, got ${String(httpError)}`);
+  if (options.apiKey !== undefined && (typeof options.apiKey !== "string" || options.apiKey === "")) {
+    fail("apiKey must be a non-empty string");
+  }
+  if (options.created !== undefined && !(Number.isInteger(options.created) && options.created >= 0)) {
+    fail(`created must be an integer number of seconds, got ${String(options.created)}`);
+  }
+  const seed = options.seed ?? 1;
+  if (!Number.isFinite(seed)) fail(`seed must be a number, got ${String(seed)}`);
+  return {
+    scenario,
+    faults,
+    framing,
+    seed,
+    catalogue,
+    models: [...models],
+    anyModel: options.anyModel ?? false,
+    ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
+    reasoningField,
+    httpError,
+    rejectInvalidHistory: options.rejectInvalidHistory ?? false,
+    ...(options.created !== undefined ? { created: options.created } : {}),
+    ...(options.script !== undefined ? { script: parseScenarioScript(options.script) } : {}),
+    basePath: (options.basePath ?? "").replace(/\/+$/, ""),
+    pacing,
+    ...(options.bus ? { bus: options.bus } : {}),
+    ...(options.routes ? { routes: options.routes } : {}),
+  };
+}
+
+export type NameKind = "scenario" | "framing" | "fault" | "catalogue";
+
+const KNOWN: Record<NameKind, { find: (n: string) => unknown; all: readonly { name: string }[] }> = {
+  scenario: { find: findScenario, all: SCENARIOS },
+  framing: { find: findFraming, all: FRAMINGS },
+  fault: { find: findFault, all: FAULTS },
+  catalogue: { find: findCatalogue, all: OPENAI_CHAT_CATALOGUES },
+};
+
+/** Null when the name is known, else a message that lists the valid names. */
+export function unknownNameMessage(kind: NameKind, name: string): string | null {
+  const k = KNOWN[kind];
+  if (k.find(name)) return null;
+  return `Unknown ${kind} "${name}". Valid ${kind}s: ${k.all.map((x) => x.name).join(", ")}`;
+}
+
+function checkName(kind: NameKind, name: string): void {
+  const message = unknownNameMessage(kind, name);
+  if (message) fail(message);
+}

@@ -1,0 +1,62 @@
+/**
+ * Records client traffic on the transcript bus for client-side checks: every request the mock
+ * receives (with what the mock decided about it, in `meta`) and the head of its response.
+ */
+import type { TranscriptBus } from "../../core/transcript.js";
+
+export interface RequestRecord {
+  label: string;
+  request: Request;
+  url: URL;
+  body: string;
+  meta: Record<string, unknown>;
+}
+
+export class ClientRecorder {
+  private count = 0;
+
+  constructor(private readonly bus?: TranscriptBus) {}
+
+  reset(): void {
+    this.count = 0;
+  }
+
+  /** Returns the exchange id ("c1", "c2", …), or null when nothing is recorded. */
+  request(r: RequestRecord): string | null {
+    if (!this.bus) return null;
+    const exchange = `c${++this.count}`;
+    this.bus.emit({
+      kind: "http-request",
+      probe: "client",
+      exchange,
+      label: r.label,
+      method: r.request.method,
+      url: r.request.url,
+      path: r.url.pathname + r.url.search,
+      headers: headersOf(r.request.headers),
+      ...(r.body !== "" ? { body: r.body } : {}),
+      meta: r.meta,
+    });
+    return exchange;
+  }
+
+  response(exchange: string | null, label: string, response: Response): void {
+    if (!this.bus || exchange === null) return;
+    this.bus.emit({
+      kind: "http-response",
+      probe: "client",
+      exchange,
+      label,
+      status: response.status,
+      headers: headersOf(response.headers),
+    });
+  }
+}
+
+function headersOf(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((value, key) => {
+    out[key.toLowerCase()] = value;
+  });
+  return out;
+}

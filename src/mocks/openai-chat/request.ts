@@ -1,0 +1,205 @@
+/**
+ * Validation of a ChatCompletionRequest (protocol doc §2): JSON, the schema rules, then the two
+ * cross-field rules the mock enforces (`stream_options` only with `stream: true`; a named
+ * `tool_choice` must be offered). Failures become 400 errors whose `param` is the dotted path.
+ * Browser-safe: zod only.
+ */
+import { z } from "zod";
+import { errors, type ApiError } from "./errors.js";
+
+const TextPart = z.looseObject({ type: z.literal("text"), text: z.string() });
+const ImagePart = z.looseObject({
+  type: z.literal("image_url"),
+  image_url: z.looseObject({ url: z.string() }),
+});
+const ContentPart = z.discriminatedUnion("type", [TextPart, ImagePart]);
+const TextContent = z.union([z.string(), z.array(TextPart)]);
+
+const ToolCall = z.looseObject({
+  id: z.string().min(1),
+  type: z.literal("function"),
+  function: z.looseObject({ name: z.string().min(1), arguments: z.string() }),
+});
+
+const systemLike = (role: "system" | "developer") =>
+  z.looseObject({ role: z.literal(role), content: TextContent, name: z.string().optional() });
+
+const UserMessage = z.looseObject({
+  role: z.literal("user"),
+  content: z.union([z.string(), z.array(ContentPart)]),
+  name: z.string().optional(),
+});
+
+const AssistantMessage = z
+  .looseObject({
+    role: z.literal("assistant"),
+    content: z.union([z.string(), z.array(TextPart), z.null()]).optional(),
+    tool_calls: z.array(ToolCall).min(1).optional(),
+    name: z.string().optional(),
+    reasoning_content: z.string().nullable().optional(),
+  })
+  .refine((m) => m.tool_calls !== undefined || (m.content !== undefined && m.content !== null), {
+    message: "An assistant message needs `content` unless it has `tool_calls`",
+    path: ["content"],
+  });
+
+const ToolMessage = z.looseObject({
+  role: z.literal("tool"),
+  tool_call_id: z.string().min(1),
+  content: TextContent,
+});
+
+const ChatMessage = z.discriminatedUnion("role", [
+  systemLike("system"),
+  systemLike("developer"),
+  UserMessage,
+  AssistantMessage,
+  ToolMessage,
+]);
+
+const ToolDefinition = z.looseObject({
+  type: z.literal("function"),
+  function: z.looseObject({
+    name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must match ^[A-Za-z0-9_-]{1,64}$"),
+    description: z.string().optional(),
+    parameters: z.looseObject({ type: z.literal("object") }).optional(),
+    strict: z.boolean().nullable().optional(),
+  }),
+});
+
+const NamedChoice = z.looseObject({ type: z.literal("function"), function: z.looseObject({ name: z.string().min(1) }) });
+const ToolChoice = z.union([z.enum(["none", "auto", "required"]), NamedChoice]);
+
+const int = z.number().int();
+
+const ChatCompletionRequest = z.looseObject({
+  model: z.string().min(1),
+  messages: z.array(ChatMessage).min(1),
+  tools: z.array(ToolDefinition).optional(),
+  tool_choice: ToolChoice.optional(),
+  stream: z.boolean().nullable().optional(),
+  stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullable().optional(),
+  parallel_tool_calls: z.boolean().nullable().optional(),
+  max_tokens: int.nullable().optional(),
+  max_completion_tokens: int.nullable().optional(),
+  n: int.min(1).nullable().optional(),
+  seed: int.nullable().optional(),
+  temperature: z.number().nullable().optional(),
+  top_p: z.number().nullable().optional(),
+  stop: z.union([z.string(), z.array(z.string())]).nullable().optional(),
+});
+
+export type ChatRequest = z.infer<typeof ChatCompletionRequest>;
+export type ChatMessageT = z.infer<typeof ChatMessage>;
+export type ToolDefinitionT = z.infer<typeof ToolDefinition>;
+export type ToolChoiceT = z.infer<typeof ToolChoice>;
+
+export type ParseResult = { ok: true; request: ChatRequest } | { ok: false; error: ApiError };
+
+function isJsonType(contentType: string): boolean {
+  const type = (contentType.split(";")[0] ?? "").trim().toLowerCase();
+  return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
+}
+
+export interface ParseOptions {
+  /** Extra per-message refusals (faults): a message, or null to accept it. */
+  rejectMessage?: (message: Record<string, unknown>, index: number) => string | null;
+}
+
+/** Parses and validates a request body. A missing Content-Type is read as JSON. */
+export function parseChatRequest(contentType: string | null, body: string, options: ParseOptions = {}): ParseResult {
+  if (contentType !== null && !isJsonType(contentType)) return { ok: false, error: errors.unsupportedMediaType(contentType) };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(body);
+  } catch (e) {
+    return { ok: false, error: errors.invalidJson((e as Error).message) };
+  }
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    return { ok: false, error: errors.invalidRequest("The request body must be a JSON object", null) };
+  }
+  const parsed = ChatCompletionRequest.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0] as z.core.$ZodIssue;
+    const param = issue.path.map(String).join(".");
+    return {
+      ok: false,
+      error: errors.invalidRequest(`Invalid request: ${param ? `'${param}': ` : ""}${issue.message}`, param || null),
+    };
+  }
+  const request = parsed.data;
+  if (request.stream_options != null && request.stream !== true) {
+    return {
+      ok: false,
+      error: errors.invalidRequest("`stream_options` is only allowed when `stream` is true", "stream_options"),
+    };
+  }
+  const forced = forcedFunction(request);
+  if (forced !== undefined && !offeredNames(request).includes(forced)) {
+    return {
+      ok: false,
+      error: errors.invalidRequest(
+        `\`tool_choice\` names the function '${forced}', which is not in \`tools\``,
+        "tool_choice",
+      ),
+    };
+  }
+  if (options.rejectMessage) {
+    for (const [i, m] of request.messages.entries()) {
+      const why = options.rejectMessage(m as Record<string, unknown>, i);
+      if (why) return { ok: false, error: errors.invalidRequest(why, `messages.${i}.content`) };
+    }
+  }
+  return { ok: true, request };
+}
+
+export function offeredNames(request: ChatRequest): string[] {
+  return (request.tools ?? []).map((t) => t.function.name);
+}
+
+/** The function a named `tool_choice` forces, if any. */
+export function forcedFunction(request: ChatRequest): string | undefined {
+  const c = request.tool_choice;
+  return typeof c === "object" && c !== null ? c.function.name : undefined;
+}
+
+export function includeUsage(request: ChatRequest): boolean {
+  return request.stream === true && request.stream_options?.include_usage === true;
+}
+
+/** The text of a message's content: a string, or its text parts joined with newlines. */
+export function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) {
+    return content
+      .filter((p): p is { type: "text"; text: string } => p?.type === "text" && typeof p.text === "string")
+      .map((p) => p.text)
+      .join("\n");
+  }
+  return "";
+}
+
+/** The text of the last `role: "user"` message ("" when there is none). */
+export function lastUserText(request: ChatRequest): string {
+  for (let i = request.messages.length - 1; i >= 0; i--) {
+    const m = request.messages[i] as ChatMessageT;
+    if (m.role === "user") return contentText(m.content);
+  }
+  return "";
+}
+
+/** A lenient stand-in for a request that failed validation (the accepts-bad-input fault). */
+export function fallbackRequest(body: string, model: string): ChatRequest {
+  let raw: Record<string, unknown> = {};
+  try {
+    const v = JSON.parse(body) as unknown;
+    if (typeof v === "object" && v !== null && !Array.isArray(v)) raw = v as Record<string, unknown>;
+  } catch {
+    // Malformed: nothing to keep.
+  }
+  return {
+    model: typeof raw.model === "string" && raw.model ? raw.model : model,
+    messages: [{ role: "user", content: "" }],
+    stream: raw.stream === true,
+  };
+}

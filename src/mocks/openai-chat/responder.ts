@@ -1,0 +1,70 @@
+/**
+ * Builds the mock's responses with the CORS headers of protocol doc §1: CORS is not part of the
+ * contract, but browser tools and msw pages need it, so every response allows any origin (`*`,
+ * no credentials) and preflights allow `authorization, content-type` and whatever was asked for.
+ */
+import { errorBody, type ApiError } from "./errors.js";
+import type { Hooks } from "./hooks.js";
+
+export const ALLOWED_METHODS = "GET, POST, OPTIONS";
+const BASE_ALLOWED_HEADERS = ["authorization", "content-type"];
+
+const CORS = { "access-control-allow-origin": "*" };
+
+export class Responder {
+  constructor(private readonly hooks: Pick<Hooks, "errorBody" | "input">) {}
+
+  json(status: number, body: unknown, extra: Record<string, string> = {}, contentType = "application/json"): Response {
+    return new Response(JSON.stringify(body), {
+      status,
+      headers: { "content-type": contentType, ...CORS, ...extra },
+    });
+  }
+
+  /** An error as an OpenAI ErrorResponse, unless a fault changes status or body. */
+  error(e: ApiError): Response {
+    let status = e.status;
+    let body: unknown = this.hooks.errorBody ? this.hooks.errorBody(e) : errorBody(e);
+    if (e.source === "input") {
+      if (e.error.code === "invalid_json" && this.hooks.input?.malformedStatus) {
+        status = this.hooks.input.malformedStatus;
+        body = this.hooks.errorBody
+          ? this.hooks.errorBody(e)
+          : { error: { ...e.error, type: "server_error", code: "internal_error" } };
+      }
+      if (this.hooks.input?.badInput) ({ status, body } = this.hooks.input.badInput(e));
+    }
+    return this.json(status, body, e.headers ?? {});
+  }
+
+  sse(body: ReadableStream<Uint8Array>, contentType = "text/event-stream; charset=utf-8"): Response {
+    return new Response(body, {
+      status: 200,
+      headers: {
+        "content-type": contentType,
+        "cache-control": "no-cache",
+        "x-accel-buffering": "no",
+        ...CORS,
+      },
+    });
+  }
+
+  /** Any OPTIONS: 204 with the preflight headers. */
+  preflight(request: Request): Response {
+    const requested = (request.headers.get("access-control-request-headers") ?? "")
+      .split(",")
+      .map((h) => h.trim().toLowerCase())
+      .filter((h) => h !== "");
+    const headers = [...new Set([...BASE_ALLOWED_HEADERS, ...requested])].join(", ");
+    return new Response(null, {
+      status: 204,
+      headers: {
+        ...CORS,
+        "access-control-allow-methods": ALLOWED_METHODS,
+        "access-control-allow-headers": headers,
+        "access-control-max-age": "600",
+        allow: ALLOWED_METHODS,
+      },
+    });
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * The pi-web reference mock. The msw handlers live in ./msw.js only: msw is an optional peer
+ * dependency and must not be pulled in by this entry.
+ */
+import type { FaultInfo, NamedItem } from "../../core/protocol.js";
+import { FAULTS } from "./faults.js";
+import { FRAMINGS } from "./framing.js";
+import { PROFILES } from "./profiles.js";
+import { SCENARIOS } from "./scenarios.js";
+
+export {
+  createPiWebEngine,
+  type PiWebEngine,
+  type PiWebEngineState,
+  type PiWebConnectInfo,
+  type PiWebConnection,
+  type PiWebHttpResponse,
+  type UpgradeDecision,
+} from "./engine.js";
+export type { PiWebTransport } from "./connection.js";
+export { startPiWebMock, type PiWebStartOptions } from "./server.js";
+export {
+  resolvePiWebOptions,
+  originAllowList,
+  DEFAULT_TIMING as PI_WEB_DEFAULT_TIMING,
+  PI_WEB_DEFAULT_PORT,
+  PI_WEB_WS_PATH,
+  type PiWebMockOptions,
+  type ResolvedPiWebOptions,
+  type PiWebTiming,
+} from "./options.js";
+export type { WireFormat as PiWebWireFormat } from "./framing.js";
+export type { PiWebProfile } from "./profiles.js";
+export type { PiWebFault } from "./faults.js";
+export type { PiWebHooks } from "./hooks.js";
+export type { PiWebScenario } from "./scenarios.js";
+export type { AgentMessage as PiWebAgentMessage } from "./types.js";
+export { BUSY_ERROR as PI_WEB_BUSY_ERROR } from "./commands.js";
+
+const named = ({ name, description }: NamedItem): NamedItem => ({ name, description });
+
+export const PI_WEB_SCENARIOS: NamedItem[] = SCENARIOS.map(named);
+export const PI_WEB_FRAMINGS: NamedItem[] = FRAMINGS.map(named);
+export const PI_WEB_PROFILES: NamedItem[] = PROFILES.map(named);
+export const PI_WEB_FAULTS: FaultInfo[] = FAULTS.map(({ name, description, violates }) => ({
+  name,
+  description,
+  violates: [...violates],
+}));

@@ -1,0 +1,155 @@
+/**
+ * agentwire/msw's pi-web handlers in a real browser: the BUILT entry (dist/msw.js, built by the
+ * global setup) is bundled for the browser with esbuild, which also proves it pulls in no node
+ * built-ins, and run under msw's `setupWorker` in headless Chromium. The page opens
+ * `new WebSocket("ws://localhost:4781/ws")`; msw's `ws.link` handlers answer in the page, so
+ * nothing needs to listen on port 4781. The same flow against the node mock (from node, with `ws`)
+ * must see the same events, timestamps aside.
+ *
+ * Needs a system Chromium (/usr/bin/chromium, `apt-get install -y chromium`); without one the
+ * test fails and says so.
+ */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { build, formatMessages, type Message, type Metafile } from "esbuild";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startPiWebMock } from "../../src/mocks/pi-web/index.js";
+import { launchChromium, serveStatic, type StaticServer } from "../helpers/browser.js";
+import { Client, grammarProblems, runEvents, type Json } from "../mocks/pi-web/helpers.js";
+import type { PiWebPageResult } from "./page/pi-web-app.js";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const PAGE_ENTRY = fileURLToPath(new URL("./page/pi-web-app.ts", import.meta.url));
+const WORKER_SCRIPT = fileURLToPath(new URL("../../node_modules/msw/lib/mockServiceWorker.js", import.meta.url));
+const RESULT_TIMEOUT = 30_000;
+
+const HTML = `<!doctype html>
+<html><head><meta charset="utf-8"><title>agentwire pi-web msw</title></head>
+<body><script type="module" src="/app.js"></script></body></html>`;
+
+async function bundlePage(): Promise<{ code: string; metafile: Metafile }> {
+  try {
+    const out = await build({
+      entryPoints: [PAGE_ENTRY],
+      absWorkingDir: ROOT,
+      bundle: true,
+      format: "esm",
+      platform: "browser",
+      target: "es2022",
+      write: false,
+      metafile: true,
+      logLevel: "silent",
+    });
+    return { code: out.outputFiles[0]!.text, metafile: out.metafile };
+  } catch (err) {
+    const errors = (err as { errors?: Message[] }).errors;
+    if (!errors) throw err;
+    const text = (await formatMessages(errors, { kind: "error", color: false })).join("\n");
+    throw new Error(`esbuild could not bundle agentwire/msw for the browser (a node built-in pulled in?):\n${text}`);
+  }
+}
+
+/** The events without their timestamps (the only thing that differs between two runs). */
+function untimed(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(untimed);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).filter(([k]) => k !== "timestamp").map(([k, v]) => [k, untimed(v)]));
+  }
+  return value;
+}
+
+/** The same flow against the node mock, from node with `ws`. */
+async function nodeFlow(scenario: string) {
+  const mock = await startPiWebMock({ port: 0 });
+  try {
+    const a = await Client.open(`${mock.url.replace(/^http/, "ws")}/ws`);
+    const b = await Client.open(`${mock.url.replace(/^http/, "ws")}/ws`);
+    a.send({ id: "req_1", type: "prompt", message: `scenario:${scenario} hi` });
+    await a.waitFor((m) => m.type === "agent_end", 15_000);
+    const state = (await a.request({ id: "req_2", type: "get_state" })).data as Json;
+    const messages = (await a.request({ id: "req_3", type: "get_messages" })).data.messages as Json[];
+    await b.waitFor((m) => m.type === "agent_end", 5_000);
+    a.close();
+    b.close();
+    return { received: a.messages, passive: b.messages, state, messages };
+  } finally {
+    await mock.close();
+  }
+}
+
+describe("agentwire/msw pi-web handlers (ws.link) in headless Chromium", () => {
+  let browser: Promise<Browser> | undefined;
+  let site: StaticServer | undefined;
+  let metafile: Metafile;
+
+  beforeAll(async () => {
+    const bundle = await bundlePage();
+    metafile = bundle.metafile;
+    site = await serveStatic({
+      "/": { type: "text/html; charset=utf-8", body: HTML },
+      "/app.js": { type: "text/javascript; charset=utf-8", body: bundle.code },
+      "/mockServiceWorker.js": { type: "text/javascript; charset=utf-8", body: readFileSync(WORKER_SCRIPT) },
+    });
+    browser = launchChromium();
+    await browser.catch(() => {}); // rejection reported by the tests that need the browser
+  });
+
+  afterAll(async () => {
+    await (await browser?.catch(() => undefined))?.close().catch(() => {});
+    await site?.close();
+  });
+
+  async function browserFlow(scenario: string): Promise<Extract<PiWebPageResult, { ok: true }>> {
+    const context = await (await browser!).newContext();
+    const logs: string[] = [];
+    try {
+      const page = await context.newPage();
+      page.on("console", (m) => logs.push(`console.${m.type()}: ${m.text()}`));
+      page.on("pageerror", (e) => logs.push(`pageerror: ${e.message}`));
+      await page.goto(`${site!.url}/?scenario=${encodeURIComponent(scenario)}`, { timeout: 15_000 });
+      let result: PiWebPageResult;
+      try {
+        const handle = await page.waitForFunction(() => window.__piWebResult, undefined, { timeout: RESULT_TIMEOUT });
+        result = (await handle.jsonValue()) as PiWebPageResult;
+      } catch (err) {
+        throw new Error(`no window.__piWebResult within ${RESULT_TIMEOUT} ms: ${(err as Error).message}\n${logs.join("\n")}`);
+      }
+      if (!result.ok) throw new Error(`the page failed: ${result.error}\n${logs.join("\n")}`);
+      expect(result.controller, "the page is controlled by msw's worker").toBe(`${site!.url}/mockServiceWorker.js`);
+      return result;
+    } finally {
+      await context.close().catch(() => {});
+    }
+  }
+
+  it("bundles the built entry (dist/msw.js) for the browser without node built-ins", () => {
+    const inputs = Object.keys(metafile.inputs);
+    expect(inputs).toContain("dist/msw.js");
+    expect(inputs.some((i) => i.startsWith("dist/mocks/pi-web/"))).toBe(true);
+    expect(inputs.filter((i) => i.startsWith("node:") || i.startsWith("src/"))).toEqual([]);
+  });
+
+  for (const scenario of ["text", "tool"]) {
+    it(`the page gets the scripted conversation through msw, the same as from the node mock (${scenario})`, async () => {
+      const [page, node] = await Promise.all([browserFlow(scenario), nodeFlow(scenario)]);
+      expect(page.nonJsonFrames).toBe(0);
+      for (const r of [page, node]) {
+        expect(r.received[0]).toEqual({ type: "response", id: "req_1", command: "prompt", success: true });
+        const run = runEvents(r.received);
+        expect(run.length).toBeGreaterThan(8);
+        expect(grammarProblems(run)).toEqual([]);
+        // Fan-out: the passive socket saw the run; responses went only to the requester.
+        expect(r.passive.filter((m) => m.type === "response")).toEqual([]);
+        expect(untimed(runEvents(r.passive))).toEqual(untimed(run));
+        expect(r.state).toMatchObject({ isStreaming: false, messageCount: scenario === "tool" ? 4 : 2 });
+        expect(r.messages.slice(-run.at(-1)!.messages.length)).toEqual(run.at(-1)!.messages);
+      }
+      const conversation = (ms: Json[]) => ms.slice(0, ms.findIndex((m) => m.type === "agent_end") + 1);
+      expect(untimed(conversation(page.received))).toEqual(untimed(conversation(node.received)));
+      expect(untimed(page.messages)).toEqual(untimed(node.messages));
+      // Same seed, same ids: the browser engine and the node engine agree on the session id.
+      expect(page.state.sessionId).toBe(node.state.sessionId);
+    });
+  }
+});

@@ -1,0 +1,165 @@
+import net from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { PI_WEB_FRAMINGS } from "../../../src/mocks/pi-web/index.js";
+import { Client, mock, sleep, type Json } from "./helpers.js";
+
+const open: { close(): Promise<void> }[] = [];
+const clients: Client[] = [];
+afterEach(async () => {
+  for (const c of clients.splice(0)) c.close();
+  for (const m of open.splice(0)) await m.close();
+});
+
+async function framed(options: Parameters<typeof mock>[0], query = "") {
+  const m = await mock(options);
+  open.push(m);
+  const c = await Client.open(`${m.ws}/ws${query}`);
+  clients.push(c);
+  return { m, c };
+}
+
+interface WireFrame {
+  fin: boolean;
+  opcode: number;
+  payload: Buffer;
+}
+
+/** Upgrades by hand, sends one masked text frame, and returns the server's frames as they came. */
+async function rawFrames(base: string, message: Json, until: (frames: WireFrame[]) => boolean): Promise<WireFrame[]> {
+  const { hostname, port } = new URL(base);
+  const s = net.connect(Number(port), hostname);
+  const frames: WireFrame[] = [];
+  let buf = Buffer.alloc(0);
+  let upgraded = false;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no complete answer; ${frames.length} frames`)), 10_000);
+    s.on("error", reject);
+    s.on("data", (d) => {
+      buf = Buffer.concat([buf, d]);
+      if (!upgraded) {
+        const end = buf.indexOf("\r\n\r\n");
+        if (end < 0) return;
+        expect(buf.subarray(0, 12).toString()).toBe("HTTP/1.1 101");
+        buf = buf.subarray(end + 4);
+        upgraded = true;
+        const payload = Buffer.from(JSON.stringify(message));
+        const mask = Buffer.from([1, 2, 3, 4]);
+        const head = payload.length < 126 ? Buffer.from([0x81, 0x80 | payload.length]) : Buffer.from([0x81, 0xfe, payload.length >> 8, payload.length & 0xff]);
+        s.write(Buffer.concat([head, mask, Buffer.from(payload.map((b, i) => b ^ mask[i % 4]!))]));
+      }
+      for (;;) {
+        if (buf.length < 2) break;
+        let len = buf[1]! & 0x7f;
+        let at = 2;
+        if (len === 126) {
+          if (buf.length < 4) break;
+          len = buf.readUInt16BE(2);
+          at = 4;
+        } else if (len === 127) {
+          if (buf.length < 10) break;
+          len = Number(buf.readBigUInt64BE(2));
+          at = 10;
+        }
+        if (buf.length < at + len) break;
+        frames.push({ fin: (buf[0]! & 0x80) !== 0, opcode: buf[0]! & 0x0f, payload: Buffer.from(buf.subarray(at, at + len)) });
+        buf = buf.subarray(at + len);
+      }
+      if (until(frames)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    s.write(
+      [`GET /ws HTTP/1.1`, `Host: ${hostname}:${port}`, "Connection: Upgrade", "Upgrade: websocket", "Sec-WebSocket-Version: 13", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", `Origin: ${base}`, "", ""].join("\r\n"),
+    );
+  });
+  s.destroy();
+  return frames;
+}
+
+/** Reassembles fragmented messages. */
+function messagesOf(frames: WireFrame[]): { opcode: number; fragments: number; data: Buffer }[] {
+  const out: { opcode: number; fragments: number; data: Buffer }[] = [];
+  let cur: { opcode: number; fragments: number; parts: Buffer[] } | undefined;
+  for (const f of frames) {
+    if (f.opcode >= 8) continue;
+    if (f.opcode !== 0) cur = { opcode: f.opcode, fragments: 0, parts: [] };
+    cur!.parts.push(f.payload);
+    cur!.fragments++;
+    if (f.fin) {
+      out.push({ opcode: cur!.opcode, fragments: cur!.fragments, data: Buffer.concat(cur!.parts) });
+      cur = undefined;
+    }
+  }
+  return out;
+}
+
+describe("pi-web framing variants (§6)", () => {
+  it("lists canonical, fragment, pretty, escape-unicode, ping, large-frames", () => {
+    expect(PI_WEB_FRAMINGS.map((f) => f.name)).toEqual(["canonical", "fragment", "pretty", "escape-unicode", "ping", "large-frames"]);
+  });
+
+  it("canonical: one compact JSON object per unfragmented text frame", async () => {
+    const { m } = await framed({});
+    const frames = await rawFrames(m.url, { type: "prompt", id: "p", message: "hi" }, (fs) => fs.some((f) => f.payload.includes('"agent_end"')));
+    expect(frames.every((f) => f.fin && f.opcode === 1)).toBe(true);
+    for (const f of frames) expect(f.payload.toString()).toBe(JSON.stringify(JSON.parse(f.payload.toString())));
+  });
+
+  it("fragment: continuation frames of n bytes, splitting UTF-8 sequences, reassembling to valid JSON", async () => {
+    const { m } = await framed({ fragment: 7 });
+    const frames = await rawFrames(m.url, { type: "prompt", id: "p", message: "é漢字🙂 split me" }, (fs) =>
+      messagesOf(fs).some((x) => x.data.includes('"agent_end"')),
+    );
+    expect(frames.filter((f) => f.opcode < 8).every((f) => f.payload.length <= 7)).toBe(true);
+    expect(frames.some((f) => f.opcode === 0)).toBe(true);
+    const messages = messagesOf(frames);
+    expect(messages.every((x) => x.opcode === 1 && x.fragments > 1)).toBe(true);
+    for (const x of messages) JSON.parse(x.data.toString("utf8"));
+    const splitsUtf8 = frames.some((f) => f.opcode < 8 && f.payload.length > 0 && (f.payload[0]! & 0xc0) === 0x80);
+    expect(splitsUtf8).toBe(true);
+    // A ws client reads the same messages.
+    const c = await Client.open(`${m.ws}/ws`);
+    clients.push(c);
+    c.send({ type: "prompt", id: "q", message: "é漢字🙂" });
+    const echo = await c.waitFor((x) => x.type === "message_end" && x.message.role === "user");
+    expect(echo.message.content[0].text).toBe("é漢字🙂");
+  });
+
+  it("pretty and escape-unicode (also per connection with ?framing=)", async () => {
+    const { c } = await framed({ framing: "pretty" });
+    c.send({ type: "prompt", id: "p", message: "é 漢 🙂 \u2028" });
+    await c.waitFor((x) => x.type === "agent_end");
+    expect(c.frames.every((f) => f.data.includes("\n  "))).toBe(true);
+
+    const { m, c: e } = await framed({ escapeUnicode: true });
+    e.send({ type: "prompt", id: "p", message: "é 漢 🙂 \u2028" });
+    const echo = await e.waitFor((x) => x.type === "message_end" && x.message.role === "user");
+    expect(echo.message.content[0].text).toBe("é 漢 🙂 \u2028");
+    await e.waitFor((x) => x.type === "agent_end");
+    expect(e.frames.every((f) => /^[\x00-\x7f]*$/.test(f.data))).toBe(true);
+    expect(e.frames.some((f) => f.data.includes("\\u00e9") && f.data.includes("\\ud83d\\ude42") && f.data.includes("\\u2028"))).toBe(true);
+
+    const q = await Client.open(`${m.ws}/ws?framing=pretty`);
+    clients.push(q);
+    expect((await q.request({ type: "get_state" })).success).toBe(true);
+    expect(q.frames[0]!.data).toContain("\n");
+  });
+
+  it("ping-interval: the server pings; large-frames: updates past 1 MiB", async () => {
+    const { c } = await framed({ pingInterval: 20 });
+    let pings = 0;
+    c.socket.on("ping", () => pings++);
+    await sleep(120);
+    expect(pings).toBeGreaterThanOrEqual(3);
+
+    const { c: l } = await framed({ largeFrames: true });
+    l.send({ type: "prompt", id: "p", message: "hi" });
+    await l.waitFor((x) => x.type === "agent_end");
+    const big = l.frames.filter((f) => Buffer.byteLength(f.data) > 1024 * 1024);
+    expect(big).toHaveLength(1);
+    const u = JSON.parse(big[0]!.data);
+    expect(u).toMatchObject({ type: "message_update", assistantMessageEvent: { type: "text_start" } });
+    expect(u.details.padding.length).toBeGreaterThan(1024 * 1024);
+  });
+});
