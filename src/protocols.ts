@@ -1,8 +1,9 @@
 /** The protocols this build of the kit implements, by id. */
 import type { ProtocolDef } from "./core/protocol.js";
 import { mcpChat } from "./suites/mcp-chat/index.js";
+import { openaiChat } from "./suites/openai-chat/index.js";
 
-export const PROTOCOLS: ProtocolDef[] = [mcpChat];
+export const PROTOCOLS: ProtocolDef[] = [mcpChat, openaiChat];
 
 /** Every protocol id the kit knows of, implemented or planned, in a stable order. */
 export const ALL_PROTOCOL_IDS = ["mcp-chat", "openai-chat", "pi-web", "continue-remote", "stagewise-chat"];

@@ -63,11 +63,18 @@ export interface MockStartOptions {
   bus?: TranscriptBus;
   /** Protocol-specific knobs (e.g. notConnected: "http-409"). */
   settings?: Record<string, unknown>;
+  /**
+   * Started by `agentwire test` as the embedded target: a mock may then require credentials it
+   * chooses itself and report them in RunningMock.token, so the auth checks run against it too.
+   */
+  suite?: boolean;
 }
 
 export interface RunningMock {
   /** Base URL, e.g. http://127.0.0.1:8000 */
   url: string;
+  /** The credential the mock requires, when it chose one (see MockStartOptions.suite). */
+  token?: string;
   close(): Promise<void>;
 }
 

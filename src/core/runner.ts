@@ -81,14 +81,16 @@ export async function runSuite(protocol: ProtocolDef, opts: SuiteOptions = {}): 
   let mock: RunningMock | undefined;
   let url = opts.url;
   if (!url) {
-    mock = await protocol.startMock({ ...opts.mock, host: "127.0.0.1", port: 0 });
+    mock = await protocol.startMock({ ...opts.mock, host: "127.0.0.1", port: 0, suite: true });
     url = mock.url;
   }
   const reach = trackReachability(bus);
 
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (mock?.token) for (const k of Object.keys(headers)) if (k.toLowerCase() === "authorization") delete headers[k];
   const envName = protocol.auth?.env;
-  const token = opts.token ?? (envName ? process.env[envName] : undefined) ?? undefined;
+  // The embedded mock's own credential wins: it accepts no other.
+  const token = mock?.token ?? opts.token ?? (envName ? process.env[envName] : undefined) ?? undefined;
   if (token && (protocol.auth?.token ?? "bearer") === "bearer") headers["Authorization"] = `Bearer ${token}`;
   const abort = new AbortController();
   opts.signal?.addEventListener("abort", () => abort.abort(), { once: true });

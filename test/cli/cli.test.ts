@@ -71,7 +71,7 @@ describe("agentwire CLI", () => {
 
   it.each([
     [["test", "nope"], /unknown protocol "nope"/],
-    [["test", "openai-chat"], /not implemented/],
+    [["test", "continue-remote"], /not implemented/],
     [["test", "mcp-chat", "--only", "mcp-chat/nothing-here"], /no server-side check/],
     [["test", "mcp-chat", "--reporter", "xml"], /unknown reporter/],
     [["test", "mcp-chat", "--timeout", "soon"], /whole number/],

@@ -287,9 +287,9 @@ export function createOpenaiChatEngine(options: OpenaiChatMockOptions = {}): Ope
       rule: answer.rule,
       answer: answer.httpError ? "http-error" : answer.streamError ? "error" : answer.calls.length ? "tool_calls" : "text",
       finishReason: answer.httpError || answer.streamError ? null : answer.finish,
+      // Only this request's calls: a copy of the whole log per request made transcripts grow with
+      // the square of their length. Client checks follow the log through these, request by request.
       expectedCalls: answer.httpError ? [] : answer.calls.map((c) => ({ ...c })),
-      // The log matters only to client checks: copy it only when traffic is recorded.
-      emittedCalls: opts.bus ? state.emittedCalls() : [],
     });
     if (answer.httpError) return { ...refuse(answer.httpError, hooks, faults, meta), headersDelayMs: pacing.headersDelayMs };
     state.logCalls(answer.calls, requestNo);

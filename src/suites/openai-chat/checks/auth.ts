@@ -1,0 +1,38 @@
+/** Auth: a backend that serves requests without the key lets anyone spend its model. */
+import type { CheckDef } from "../../../core/check.js";
+import { isAuthLabel, L, NOTE } from "../labels.js";
+import { OPENAI_SPEC } from "./refs.js";
+import { all, describe, evidenceOf, onExchanges, onNote, serverCheck, skip, Tally } from "./support.js";
+
+export const AUTH_CHECKS: CheckDef[] = [
+  serverCheck({
+    id: "auth/rejects-unauthenticated",
+    level: "MUST",
+    title: "Requests without a valid key get 401",
+    rule: "With --token set, a request without Authorization and one with a wrong key each get 401. (The ErrorResponse body is errors/shape's; skip without --token.)",
+    ref: OPENAI_SPEC,
+    probes: [L.authMissing, L.authWrong],
+    create() {
+      const t = new Tally();
+      let skipped: string | undefined;
+      const seen: string[] = [];
+      const observe = all(
+        onNote(NOTE.authSkipped, (v) => {
+          skipped = String(v);
+        }),
+        onExchanges((x) => {
+          if (!isAuthLabel(x.label)) return;
+          const what = x.label === L.authMissing ? "no Authorization" : "a wrong bearer key";
+          if (x.status === undefined || x.status === 429) return t.untestable(`the request with ${what} got ${x.status === 429 ? "429" : "no response"}`);
+          seen.push(`${what} → ${x.status}`);
+          if (x.status === 401) t.ok();
+          else t.fail("401 with an ErrorResponse", `the request with ${what} got ${describe(x)}${x.status < 300 ? ": anyone can use this backend" : ""}`, evidenceOf(x));
+        }),
+      );
+      return {
+        observe,
+        finish: () => (skipped && !t.wasExercised ? skip(skipped) : t.outcome(`unauthenticated requests were refused (${seen.join(", ")})`, "the auth probes were not answered")),
+      };
+    },
+  }),
+];

@@ -1,0 +1,124 @@
+/** Deltas: their shape, the role, and what a delta may carry at once. */
+import { excerpt, type CheckDef } from "../../../core/check.js";
+import { STREAM_PROBES } from "../labels.js";
+import { onStreams } from "./model.js";
+import { STREAMING } from "./refs.js";
+import { eventEvidence, eventWhere, isObject, serverCheck, Tally, typeName } from "./support.js";
+
+export const DELTA_CHECKS: CheckDef[] = [
+  serverCheck({
+    id: "delta/shape",
+    level: "MUST",
+    title: "Every choice has a delta object of the right shape",
+    rule: "Every choice has a `delta` object whose `content` is a string or null and whose `tool_calls` entries each carry a `function` object. (Role and tool-call fields are judged by their own checks.)",
+    ref: STREAMING,
+    probes: STREAM_PROBES,
+    create() {
+      const t = new Tally();
+      let n = 0;
+      const observe = onStreams({
+        start: () => undefined,
+        event: (ev, v) => {
+          for (const cv of v.choices) {
+            n++;
+            const problems: string[] = [];
+            if (!isObject(cv.raw)) problems.push(`a choice is ${typeName(cv.raw)}, not an object`);
+            else if (!isObject(cv.delta)) problems.push(`delta is ${cv.delta === undefined ? "missing" : typeName(cv.delta)}`);
+            else {
+              const d = cv.delta;
+              if (d.content !== undefined && d.content !== null && typeof d.content !== "string") problems.push(`content is ${typeName(d.content)} (${excerpt(d.content, 30)})`);
+              if (d.tool_calls !== undefined && d.tool_calls !== null && !Array.isArray(d.tool_calls)) problems.push(`tool_calls is ${typeName(d.tool_calls)}`);
+              if (Array.isArray(d.tool_calls)) {
+                d.tool_calls.forEach((tc, i) => {
+                  if (!isObject(tc)) problems.push(`tool_calls[${i}] is ${typeName(tc)}`);
+                  else if (!isObject(tc.function)) problems.push(`tool_calls[${i}] has ${tc.function === undefined ? "no" : `a ${typeName(tc.function)}`} function object`);
+                });
+              }
+            }
+            if (problems.length === 0) t.ok();
+            else t.fail("a delta object; content string or null; every tool_calls entry with a function object", `${eventWhere(ev)}: ${problems.join("; ")}`, eventEvidence(ev));
+          }
+        },
+      });
+      return { observe, finish: () => t.outcome(`${n} choice delta(s) had the right shape`, "no chunk with a choice was observed") };
+    },
+  }),
+  serverCheck({
+    id: "delta/role-first",
+    level: "MUST",
+    title: 'The first delta of a choice has role "assistant"',
+    rule: 'The first delta of each choice has `role: "assistant"`; later deltas omit it (or send null) or repeat it. (openai-node: "missing role for choice 0".)',
+    ref: STREAMING,
+    probes: STREAM_PROBES,
+    create() {
+      const t = new Tally();
+      let n = 0;
+      const observe = onStreams({
+        start: () => undefined,
+        event: (ev, v) => {
+          for (const cv of v.choices) {
+            if (!isObject(cv.delta) || !cv.state) continue;
+            const role = cv.delta.role;
+            if (cv.first) {
+              n++;
+              if (role === "assistant") t.ok();
+              else t.fail('role "assistant" on the first delta', `${eventWhere(ev)}: the first delta of choice ${cv.index} has role ${role === undefined ? "missing" : excerpt(role, 30)}`, eventEvidence(ev));
+            } else if (role !== undefined && role !== null && role !== "assistant") {
+              t.fail('later deltas omit role or repeat "assistant"', `${eventWhere(ev)}: a later delta of choice ${cv.index} has role ${excerpt(role, 30)}`, eventEvidence(ev));
+            }
+          }
+        },
+      });
+      return { observe, finish: () => t.outcome(`${n} choice(s) began with role "assistant"`, "no choice delta was observed") };
+    },
+  }),
+  serverCheck({
+    id: "delta/no-empty-tool-calls",
+    level: "SHOULD",
+    title: "No delta has tool_calls: []",
+    rule: "No delta has `tool_calls: []`. (Breaks reasoning and message handling in the AI SDK and gateways.)",
+    ref: STREAMING,
+    probes: STREAM_PROBES,
+    create() {
+      const t = new Tally();
+      let n = 0;
+      const observe = onStreams({
+        start: () => undefined,
+        event: (ev, v) => {
+          for (const cv of v.choices) {
+            if (!isObject(cv.delta)) continue;
+            n++;
+            if (Array.isArray(cv.delta.tool_calls) && cv.delta.tool_calls.length === 0) t.fail("tool_calls absent or non-empty", `${eventWhere(ev)}: a delta has tool_calls: []`, eventEvidence(ev));
+            else t.ok();
+          }
+        },
+      });
+      return { observe, finish: () => t.outcome(`no delta of ${n} had tool_calls: []`, "no choice delta was observed") };
+    },
+  }),
+  serverCheck({
+    id: "delta/content-with-tool-calls",
+    level: "SHOULD",
+    title: "Text and tool calls never share a delta",
+    rule: "No delta carries both non-empty `content` and a non-empty `tool_calls`. (Legal for OpenAI, but the Continue IDE then drops the tool calls.)",
+    ref: STREAMING,
+    probes: STREAM_PROBES,
+    create() {
+      const t = new Tally();
+      let n = 0;
+      const observe = onStreams({
+        start: () => undefined,
+        event: (ev, v) => {
+          for (const cv of v.choices) {
+            if (!isObject(cv.delta) || !Array.isArray(cv.delta.tool_calls) || cv.delta.tool_calls.length === 0) continue;
+            n++;
+            const content = cv.delta.content;
+            if (typeof content === "string" && content !== "") t.fail("content and tool_calls in separate deltas", `${eventWhere(ev)}: a delta carries content "${excerpt(content, 40)}" beside tool_calls`, eventEvidence(ev));
+            else t.ok();
+          }
+        },
+      });
+      return { observe, finish: () => t.outcome(`${n} tool-call delta(s) carried no text`, "no tool-call delta was observed") };
+    },
+  }),
+];

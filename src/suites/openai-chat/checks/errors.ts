@@ -1,0 +1,138 @@
+/** Errors: their shape, their status, and how they travel inside a stream. */
+import { excerpt, type CheckDef } from "../../../core/check.js";
+import { formatSchemaErrors, registry } from "../../../core/schema-registry.js";
+import { BAD_INPUT_NAMES, isBadInputLabel, L, STREAM_PROBES } from "../labels.js";
+import { readParams } from "../params.js";
+import { onResponses, onStreams } from "./model.js";
+import { OPENAI_SPEC } from "./refs.js";
+import { all, describe, eventEvidence, eventWhere, evidenceOf, is2xx, isObject, mediaType, onExchanges, serverCheck, skip, Tally, type Exchange } from "./support.js";
+
+export const ERRORS_CHECKS: CheckDef[] = [
+  serverCheck({
+    id: "errors/shape",
+    level: "MUST",
+    title: "Every error answer is a JSON ErrorResponse",
+    rule: 'Every non-2xx response is `application/json` with a valid ErrorResponse `{"error": {"message", "type", "code"}}`. (Profile openai-compatible needs only `error.message`.)',
+    ref: OPENAI_SPEC,
+    probes: ["every request"],
+    create(ctx) {
+      const t = new Tally();
+      const statuses = new Map<number, number>();
+      const observe = onExchanges((x) => {
+        if (x.status === undefined || is2xx(x.status) || x.status < 200) return;
+        if (x.text === undefined || (x.end && x.end.reason !== "eof")) return t.untestable(`the body of ${x.label} (${x.status}) was not read whole`);
+        statuses.set(x.status, (statuses.get(x.status) ?? 0) + 1);
+        const type = mediaType(x.headers["content-type"]);
+        const r = x.isJson ? ctx.validate("error-response", x.json) : undefined;
+        if (type === "application/json" && r?.ok) return t.ok();
+        const why = [type !== "application/json" ? `Content-Type ${x.headers["content-type"] ?? "absent"}` : "", r ? (r.ok ? "" : formatSchemaErrors(r.errors)) : "the body is not JSON"].filter(Boolean).join("; ");
+        t.fail('application/json {"error": {"message", "type", "code"}}', `${describe(x)} (${x.label}): ${why}`, evidenceOf(x));
+      });
+      return { observe, finish: () => t.outcome(`every error answer was an ErrorResponse (${[...statuses].map(([s, n]) => `${s} ×${n}`).join(", ")})`, "no error answer was observed") };
+    },
+  }),
+  serverCheck({
+    id: "errors/pre-stream-status",
+    level: "MUST",
+    title: "Errors known before streaming get an HTTP status",
+    rule: "An error known before streaming (an unknown model with `stream: true`) is a non-2xx status, not a 200 stream. (Incomplete when the backend serves any model name.)",
+    ref: OPENAI_SPEC,
+    probes: [L.unknownModel],
+    create() {
+      const t = new Tally();
+      let status = "";
+      const observe = all(
+        onExchanges((x) => {
+          if (x.label !== L.unknownModel) return;
+          if (x.status === undefined || x.status === 429) return t.untestable(`${x.label} got ${x.status === 429 ? "429" : "no response"}`);
+          if (!is2xx(x.status)) {
+            status = String(x.status);
+            t.ok();
+          }
+        }),
+        onResponses((r) => {
+          if (r.label !== L.unknownModel) return;
+          if (r.errored) return t.fail("a 4xx status (404 model_not_found) before any stream", `${r.label}: the unknown model got 200 and an error inside the ${r.stream ? "stream" : "body"}; SDKs see a success`, r.evidence);
+          if (r.incomplete) return t.untestable(r.incomplete);
+          if (r.choices.length === 0) return t.fail("a 4xx status before any stream", `${r.label}: the unknown model got 200 with no completion in it`, r.evidence);
+          t.untestable("the backend served an unknown model name (it answers any model), so there was no error to report");
+        }),
+      );
+      return { observe, finish: () => t.outcome(`the unknown model got ${status} before any stream`, "the unknown-model probe was not answered") };
+    },
+  }),
+  serverCheck({
+    id: "errors/in-stream-shape",
+    level: "MUST",
+    title: 'In-stream errors are {"error": {...}}, then the end',
+    rule: 'An error-like payload in a stream is `{"error": {...}}` valid against ErrorResponse, without `choices`, followed only by `[DONE]` or the end of the body. (vLLM\'s old `{"object": "error"}` is not recognised; skip when no stream had an error.)',
+    ref: OPENAI_SPEC,
+    probes: STREAM_PROBES,
+    create() {
+      const t = new Tally();
+      let n = 0;
+      const observe = onStreams<{ after: number; doneAfter: boolean; bad: boolean }>({
+        start: () => ({ after: 0, doneAfter: false, bad: false }),
+        event: (ev, v, s, st) => {
+          if (v.phase === "error") {
+            n++;
+            // Not relaxed by any profile: clients must find error.message in the stream.
+            const r = registry.validate("openai-chat", "error-response", v.payload.kind === "error" ? v.payload.value : undefined, "default");
+            const problems: string[] = [];
+            if (!r.ok) problems.push(formatSchemaErrors(r.errors));
+            if (isObject((v.payload as { value?: unknown }).value) && "choices" in (v.payload as { value: Record<string, unknown> }).value) problems.push("it has choices");
+            if (problems.length) {
+              st.bad = true;
+              t.fail('data: {"error": {"message", "type", "code"}}', `${eventWhere(ev)}: ${problems.join("; ")}: "${excerpt(ev.data, 60)}"`, eventEvidence(ev));
+            }
+            return;
+          }
+          if (v.phase !== "after" || !s.model.error || st.bad) return;
+          if (v.payload.kind === "done" && !st.doneAfter) {
+            st.doneAfter = true;
+            return;
+          }
+          st.bad = true;
+          t.fail("only [DONE] or the end of the body after an error", `${eventWhere(ev)} follows the error at event #${s.model.error.index}: "${excerpt(ev.data, 60)}"`, eventEvidence(ev));
+        },
+        end: (_ev, s, st) => {
+          if (s.model.error && !st.bad) t.ok();
+        },
+      });
+      return { observe, finish: () => (n === 0 ? skip("no stream carried an error") : t.outcome(`${n} in-stream error(s) had the ErrorResponse shape and ended the stream`)) };
+    },
+  }),
+  serverCheck({
+    id: "errors/bad-input-400",
+    level: "MUST",
+    title: "Bad requests get 400",
+    rule: "Each bad-input probe (malformed JSON, `{}`, no messages, `messages` a string, role wizard, a tool without a name) gets 400, never 2xx, 5xx or an event stream. (Profile openai-compatible accepts any 4xx but 401, 403 and 429.)",
+    ref: OPENAI_SPEC,
+    probes: BAD_INPUT_NAMES.map(L.badInput),
+    create(ctx) {
+      const { badInputAny4xx } = readParams(ctx.params);
+      const t = new Tally();
+      const answered: string[] = [];
+      const judge = (x: Exchange) => {
+        const name = x.label.slice("bad-input:".length);
+        if (x.status === undefined || x.status === 429) return t.untestable(`${name} got ${x.status === 429 ? "429" : "no response"}`);
+        answered.push(`${name} → ${x.status}`);
+        const stream = mediaType(x.headers["content-type"]) === "text/event-stream";
+        const ok = badInputAny4xx ? x.status >= 400 && x.status < 500 && ![401, 403, 429].includes(x.status) : x.status === 400;
+        if (ok && !stream) t.ok();
+        else t.fail(badInputAny4xx ? "a 4xx (not 401, 403, 429) error answer" : "400 with an error body", `${name} got ${describe(x)}${stream ? ", an event stream" : ""}`, evidenceOf(x));
+      };
+      const observe = onExchanges((x) => {
+        if (isBadInputLabel(x.label)) judge(x);
+      });
+      const finish = () => {
+        const o = t.outcome(`every bad request was refused (${answered.join(", ")})`, "no bad-input probe was answered");
+        if (o.verdict === "pass" && answered.length < BAD_INPUT_NAMES.length) {
+          return { verdict: "incomplete" as const, notExercised: true, message: `not exercised: only ${answered.length} of ${BAD_INPUT_NAMES.length} bad-input probes were answered (${answered.join(", ")})` };
+        }
+        return o;
+      };
+      return { observe, finish };
+    },
+  }),
+];

@@ -1,0 +1,135 @@
+/**
+ * SSE framing of every stream, judged on the raw bytes and lines. Streams are read as SSE whatever
+ * their Content-Type, so one fault (a wrong type) trips one check.
+ */
+import { at, excerpt, type CheckDef } from "../../../core/check.js";
+import { STREAM_PROBES } from "../labels.js";
+import { onStreams } from "./model.js";
+import { STREAMING } from "./refs.js";
+import { eventEvidence, eventWhere, lineEvidence, lineKind, lineWhere, mediaType, serverCheck, Tally } from "./support.js";
+
+export const SSE_CHECKS: CheckDef[] = [
+  serverCheck({
+    id: "sse/content-type",
+    level: "MUST",
+    title: "Streams are text/event-stream",
+    rule: "Every 200 answer to `stream: true` has media type `text/event-stream`.",
+    ref: STREAMING,
+    probes: STREAM_PROBES,
+    create() {
+      const t = new Tally();
+      let n = 0;
+      const observe = onStreams({
+        start: (s) => {
+          const type = s.head.headers["content-type"];
+          n++;
+          if (mediaType(type) === "text/event-stream") t.ok();
+          else t.fail("Content-Type: text/event-stream", `${s.label}: ${s.head.status} with Content-Type ${type === undefined ? "absent" : `"${type}"`}; SDKs parse only SSE`, at(s.head, { excerpt: `content-type: ${type ?? "(absent)"}` }));
+        },
+      });
+      return { observe, finish: () => t.outcome(`${n} stream(s) were text/event-stream`, "no 2xx stream was observed") };
+    },
+  }),
+  serverCheck({
+    id: "sse/data-json",
+    level: "MUST",
+    title: "Every data payload is [DONE] or JSON",
+    rule: "Every `data:` payload is `[DONE]` or valid JSON. (A keep-alive belongs in an SSE comment; openai-node ends the stream on a non-JSON payload.)",
+    ref: STREAMING,
+    probes: STREAM_PROBES,
+    create() {
+      const t = new Tally();
+      let n = 0;
+      const observe = onStreams({
+        start: () => undefined,
+        event: (ev, v) => {
+          if (v.phase === "after") return;
+          n++;
+          if (v.payload.kind === "invalid") t.fail("data: [DONE] or data: <JSON>", `${eventWhere(ev)} is ${v.payload.reason}: "${excerpt(ev.data, 60)}"`, eventEvidence(ev));
+          else t.ok();
+        },
+      });
+      return { observe, finish: () => t.outcome(`${n} payload(s) were [DONE] or JSON`, "no stream event was observed") };
+    },
+  }),
+  serverCheck({
+    id: "sse/canonical-framing",
+    level: "SHOULD",
+    title: "Canonical framing: one `data: ` line, an empty line, LF",
+    rule: "Each event is one `data: ` line (one space) plus an empty line, with LF endings and no `event:`/`id:`/`retry:` lines; `:` comments are tolerated.",
+    ref: STREAMING,
+    probes: STREAM_PROBES,
+    create() {
+      const t = new Tally();
+      let events = 0;
+      let comments = 0;
+      const observe = onStreams<{ inEvent: boolean }>({
+        start: () => ({ inEvent: false }),
+        line: (ev, _s, st) => {
+          const kind = lineKind(ev.line);
+          if (ev.eol === "\r\n" || ev.eol === "\r") t.fail("lines ended by LF", `${lineWhere(ev)} ends with ${ev.eol === "\r" ? "CR" : "CRLF"}`, lineEvidence(ev));
+          if (kind === "comment") {
+            comments++;
+            return;
+          }
+          if (kind === "field") return t.fail("only data: lines, empty lines and comments", `${lineWhere(ev)} is a "${excerpt(ev.line.split(":")[0], 20)}" line: "${excerpt(ev.line, 60)}"`, lineEvidence(ev));
+          if (kind === "data") {
+            if (!ev.line.startsWith("data: ")) t.fail('"data: " with one space', `${lineWhere(ev)} has no space after "data:": "${excerpt(ev.line, 60)}"`, lineEvidence(ev));
+            if (st.inEvent) t.fail("one data line per event", `${lineWhere(ev)} is a second data line in one event`, lineEvidence(ev));
+            st.inEvent = true;
+            return;
+          }
+          if (st.inEvent) {
+            events++;
+            t.ok();
+          }
+          st.inEvent = false;
+        },
+      });
+      return { observe, finish: () => t.outcome(`${events} event(s) were canonically framed${comments ? ` (${comments} comment line(s) tolerated)` : ""}`, "no complete stream event was observed") };
+    },
+  }),
+  serverCheck({
+    id: "sse/utf8",
+    level: "MUST",
+    title: "The stream body is valid UTF-8 without a BOM",
+    rule: "The stream body is valid UTF-8 without a byte order mark.",
+    ref: STREAMING,
+    probes: STREAM_PROBES,
+    create() {
+      const t = new Tally();
+      let bytes = 0;
+      const observe = onStreams<{ decoder: TextDecoder; head: number[]; bad: boolean; seen: number }>({
+        start: () => ({ decoder: new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }), head: [], bad: false, seen: 0 }),
+        chunk: (ev, s, st) => {
+          bytes += ev.bytes.length;
+          for (let i = 0; st.head.length < 3 && i < ev.bytes.length; i++) {
+            st.head.push(ev.bytes[i]!);
+            if (st.head.length === 3 && st.head[0] === 0xef && st.head[1] === 0xbb && st.head[2] === 0xbf) {
+              t.fail("no byte order mark", `${s.label}: the body starts with a UTF-8 BOM (EF BB BF)`, at(ev, { excerpt: "\\xEF\\xBB\\xBF" }));
+            }
+          }
+          if (st.bad) return;
+          try {
+            st.decoder.decode(ev.bytes, { stream: true });
+            st.seen += ev.bytes.length;
+          } catch {
+            st.bad = true;
+            const hex = [...ev.bytes.subarray(0, 24)].map((b) => b.toString(16).padStart(2, "0")).join(" ");
+            t.fail("valid UTF-8", `${s.label}: invalid UTF-8 in body chunk ${ev.index} (body offset ${st.seen}–${st.seen + ev.bytes.length})`, at(ev, { excerpt: hex }));
+          }
+        },
+        end: (ev, s, st) => {
+          if (st.bad || st.seen === 0) return;
+          try {
+            st.decoder.decode();
+            t.ok();
+          } catch {
+            if (ev.reason === "eof") t.fail("valid UTF-8", `${s.label}: the body ends inside a multi-byte character`, at(ev));
+          }
+        },
+      });
+      return { observe, finish: () => t.outcome(`${bytes} stream byte(s) were valid UTF-8 without a BOM`, "no stream byte was observed") };
+    },
+  }),
+];

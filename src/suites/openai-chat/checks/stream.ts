@@ -1,0 +1,70 @@
+/** The stream profile: numbers for tuning, never a verdict. */
+import type { CheckDef, Outcome } from "../../../core/check.js";
+import { STREAM_PROBES } from "../labels.js";
+import { onStreams } from "./model.js";
+import { STREAMING } from "./refs.js";
+import { isObject, lineKind, serverCheck } from "./support.js";
+
+const EXTENSIONS = ["reasoning_content", "reasoning", "extra_content"] as const;
+const ms = (x: number) => Math.round(x);
+
+export const STREAM_CHECKS: CheckDef[] = [
+  serverCheck({
+    id: "stream/profile",
+    level: "INFO",
+    title: "Stream profile",
+    rule: 'Reports time to headers and to the first chunk, chunk counts, gaps, fragments per call, comments, extension fields (reasoning_content, reasoning, extra_content), repeated ids and "length" during a call.',
+    ref: STREAMING,
+    probes: STREAM_PROBES,
+    create() {
+      const reports: string[] = [];
+      let streams = 0;
+      interface Stats {
+        firstChunk?: number;
+        last?: number;
+        gap: number;
+        events: number;
+        comments: number;
+        reads: number;
+        ext: Map<string, number>;
+      }
+      const observe = onStreams<Stats>({
+        start: () => ({ gap: 0, events: 0, comments: 0, reads: 0, ext: new Map() }),
+        event: (ev, v, _s, st) => {
+          if (st.last !== undefined) st.gap = Math.max(st.gap, ev.t - st.last);
+          st.last = ev.t;
+          st.events++;
+          if (v.payload.kind === "chunk") st.firstChunk ??= ev.t;
+          for (const cv of v.choices) {
+            if (!isObject(cv.delta)) continue;
+            for (const k of EXTENSIONS) if (cv.delta[k] !== undefined && cv.delta[k] !== null) st.ext.set(k, (st.ext.get(k) ?? 0) + 1);
+            for (const d of cv.tools) if (isObject(d.raw) && d.raw.extra_content !== undefined) st.ext.set("extra_content", (st.ext.get("extra_content") ?? 0) + 1);
+          }
+        },
+        line: (ev, _s, st) => {
+          if (lineKind(ev.line) === "comment") st.comments++;
+        },
+        chunk: (_ev, _s, st) => {
+          st.reads++;
+        },
+        end: (ev, s, st) => {
+          streams++;
+          const t0 = s.request.t;
+          const calls = [...s.model.choices.values()].flatMap((c) => c.calls);
+          const parts = [`headers ${ms(s.head.t - t0)} ms`, st.firstChunk === undefined ? "no chunk" : `first chunk ${ms(st.firstChunk - t0)} ms`];
+          parts.push(`${st.events} event(s) in ${st.reads} read(s), largest gap ${ms(st.gap)} ms`);
+          if (calls.length) parts.push(`calls: ${calls.map((c) => `${c.name ?? "?"} in ${c.fragments} fragment(s)`).join(", ")}`);
+          if (calls.some((c) => c.idSends > 1)) parts.push("ids repeated on later deltas");
+          if (calls.some((c) => c.lengthCut)) parts.push('"length" during a call');
+          if (st.comments) parts.push(`${st.comments} comment line(s)`);
+          if (st.ext.size) parts.push(`extension fields ${[...st.ext].map(([k, n]) => `${k} ×${n}`).join(", ")}`);
+          parts.push(`ended (${ev.reason}) at ${ms(ev.t - t0)} ms`);
+          if (reports.length < 12) reports.push(`${s.label}: ${parts.join(", ")}`);
+        },
+      });
+      const finish = (): Outcome =>
+        streams ? { verdict: "info", message: `${streams} stream(s). ${reports.join("; ")}` } : { verdict: "incomplete", notExercised: true, message: "not exercised: no 2xx stream was observed" };
+      return { observe, finish };
+    },
+  }),
+];

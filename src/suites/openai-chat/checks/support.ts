@@ -1,0 +1,396 @@
+/**
+ * What the openai-chat checks share: the check record helper, a verdict tally, a per-exchange view
+ * of the transcript, the parsed request of each chat POST, the classification of SSE payloads, and
+ * the stream scope (which exchanges are streams, and their events in order).
+ *
+ * Everything is incremental: an exchange's record lives from its request to its end; a stream keeps
+ * per-stream counters, never its events. Parsed payloads and requests are cached on the transcript
+ * event objects (WeakMaps), so every check reads one parse.
+ */
+import { at, excerpt, Violations, type CheckDef, type ContractRef, type Evidence, type Outcome } from "../../../core/check.js";
+import type { TranscriptEvent } from "../../../core/transcript.js";
+import { NOTE } from "../labels.js";
+
+export const SEED = "001_ba8f1763064c3ebc.txt";
+export const PROTOCOL = "openai-chat";
+
+type Ev<K extends TranscriptEvent["kind"]> = Extract<TranscriptEvent, { kind: K }>;
+export type RequestEvent = Ev<"http-request">;
+export type ResponseEvent = Ev<"http-response">;
+export type BodyEndEvent = Ev<"body-end">;
+export type ErrorEvent = Ev<"http-error">;
+export type SseLineEvent = Ev<"sse-line">;
+export type SseEventEvent = Ev<"sse-event">;
+export type ChunkEvent = Ev<"body-chunk">;
+export type NoteEvent = Ev<"note">;
+export type Observe = (ev: TranscriptEvent) => void;
+
+/**
+ * A CheckDef of this suite: full id, server side, the seed reference as [section, quote]. When the
+ * probes stopped early or ran out of --max-requests, an incomplete outcome says so.
+ */
+export function serverCheck(def: Omit<CheckDef, "side" | "ref" | "id"> & { id: string; ref: [string, string] }): CheckDef {
+  const [section, quote] = def.ref;
+  const ref: ContractRef = { seed: SEED, section, quote };
+  return {
+    ...def,
+    id: `${PROTOCOL}/${def.id}`,
+    side: "server",
+    ref,
+    create(ctx) {
+      const inner = def.create(ctx);
+      const why: string[] = [];
+      return {
+        observe(ev) {
+          if (ev.kind === "note" && ev.name === NOTE.stopped) why.push(`the probes stopped early: ${String(ev.value)}`);
+          if (ev.kind === "note" && ev.name === NOTE.budget) {
+            const v = ev.value as { max?: number; unsent?: string[] };
+            const unsent = v.unsent ?? [];
+            const list = unsent.length > 6 ? `${unsent.slice(0, 6).join(", ")} and ${unsent.length - 6} more` : unsent.join(", ");
+            why.push(`--max-requests ${v.max ?? "?"} was reached; not sent: ${list || "nothing"}`);
+          }
+          inner.observe(ev);
+        },
+        finish() {
+          const o = inner.finish();
+          return why.length && o.verdict === "incomplete" ? { ...o, message: `${o.message} (${why.join("; ")})` } : o;
+        },
+      };
+    },
+  };
+}
+
+/**
+ * Violations plus whether the rule was exercised at all, and why not. A check that saw nothing to
+ * judge ends incomplete (not exercised), never a vacuous pass.
+ */
+export class Tally {
+  private readonly v = new Violations();
+  private exercised = false;
+  private why: string | undefined;
+
+  ok(): void {
+    this.exercised = true;
+  }
+
+  fail(expected: string, actual: string, evidence: Evidence = {}): void {
+    this.exercised = true;
+    this.v.add(expected, actual, evidence);
+  }
+
+  /** The rule could not be applied here (the first reason explains an incomplete). */
+  untestable(reason: string): void {
+    this.why ??= reason;
+  }
+
+  get failures(): number {
+    return this.v.size;
+  }
+
+  get wasExercised(): boolean {
+    return this.exercised;
+  }
+
+  outcome(pass: string, untested?: string): Outcome {
+    const why = this.why ?? untested;
+    return this.v.outcome({ pass, exercised: this.exercised, ...(why ? { untested: `not exercised: ${why}` } : {}) });
+  }
+}
+
+export const skip = (message: string): Outcome => ({ verdict: "skip", message });
+
+/** Runs several observers on each event, in order. */
+export function all(...observers: Observe[]): Observe {
+  return (ev) => {
+    for (const o of observers) o(ev);
+  };
+}
+
+/** Calls `fn` with every note of that name. */
+export function onNote(name: string, fn: (value: unknown, ev: NoteEvent) => void): Observe {
+  return (ev) => {
+    if (ev.kind === "note" && ev.name === name) fn(ev.value, ev);
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON and headers
+
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+export const isIndex = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v >= 0;
+
+export function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (e) {
+    return { ok: false, error: (e as Error).message };
+  }
+}
+
+/** Media type without parameters, lower-case. */
+export function mediaType(contentType: string | undefined): string {
+  return (contentType ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+export const is2xx = (status: number | undefined): boolean => status !== undefined && status >= 200 && status < 300;
+
+/** A value's type for messages: "null", "array", "string"... */
+export const typeName = (v: unknown): string => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
+
+/**
+ * §3.10: a payload is error-like when it has a top-level `error`, or `object: "error"`, or a
+ * top-level `message` and no `choices`.
+ */
+export function isErrorLike(v: unknown): boolean {
+  if (!isObject(v)) return false;
+  return (v.error !== undefined && v.error !== null) || v.object === "error" || ("message" in v && !("choices" in v));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+export type ToolChoice =
+  | { kind: "absent" | "none" | "auto" | "required" | "other" }
+  | { kind: "named"; name: string };
+
+/** A chat POST as the rules need it. */
+export interface RequestInfo {
+  body: Record<string, unknown> | undefined;
+  stream: boolean;
+  includeUsage: boolean;
+  toolChoice: ToolChoice;
+  /** parallel_tool_calls as sent (undefined when absent or not a boolean). */
+  parallel: boolean | undefined;
+  /** Offered tools, name → parameters; undefined when the request has no tools. */
+  tools: Map<string, unknown> | undefined;
+  /** `n` as sent. */
+  n: unknown;
+}
+
+const requests = new WeakMap<RequestEvent, RequestInfo>();
+
+export function requestInfo(ev: RequestEvent): RequestInfo {
+  let info = requests.get(ev);
+  if (!info) {
+    info = parseRequest(ev.body);
+    requests.set(ev, info);
+  }
+  return info;
+}
+
+function parseRequest(text: string | undefined): RequestInfo {
+  const parsed = text === undefined ? undefined : parseJson(text);
+  const body = parsed?.ok && isObject(parsed.value) ? parsed.value : undefined;
+  const so = body?.stream_options;
+  const tc = body?.tool_choice;
+  let toolChoice: ToolChoice = { kind: "absent" };
+  if (tc === "none" || tc === "auto" || tc === "required") toolChoice = { kind: tc };
+  else if (isObject(tc) && isObject(tc.function) && typeof tc.function.name === "string") toolChoice = { kind: "named", name: tc.function.name };
+  else if (tc !== undefined) toolChoice = { kind: "other" };
+  let tools: Map<string, unknown> | undefined;
+  if (Array.isArray(body?.tools) && body.tools.length > 0) {
+    tools = new Map();
+    for (const t of body.tools) {
+      if (isObject(t) && isObject(t.function) && typeof t.function.name === "string") tools.set(t.function.name, t.function.parameters);
+    }
+  }
+  return {
+    body,
+    stream: body?.stream === true,
+    includeUsage: isObject(so) && so.include_usage === true,
+    toolChoice,
+    parallel: typeof body?.parallel_tool_calls === "boolean" ? body.parallel_tool_calls : undefined,
+    tools,
+    n: body?.n,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exchanges
+
+/** One finished exchange as the checks see it. */
+export interface Exchange {
+  id: string;
+  label: string;
+  method: string;
+  path: string;
+  request: RequestEvent;
+  response?: ResponseEvent;
+  status?: number;
+  /** Response headers (lower-case names), {} without a response. */
+  headers: Record<string, string>;
+  end?: BodyEndEvent;
+  error?: ErrorEvent;
+  /** Body text: every non-stream body; for a stream read, only a non-2xx body (rebuilt from its lines). */
+  text?: string;
+  /** Parsed body, when `text` is JSON. */
+  json?: unknown;
+  isJson: boolean;
+  /** The body was read as SSE (the request asked for a stream). */
+  streamRead: boolean;
+}
+
+/** A stream read's non-2xx body (a JSON error) is rebuilt from its lines up to this size. */
+const ERROR_BODY_CAP = 64 * 1024;
+
+/** Calls `done` once per exchange when it ends (body end or transport error). */
+export function onExchanges(done: (x: Exchange) => void): Observe {
+  const open = new Map<string, Exchange & { parts?: string[]; size?: number }>();
+  return (ev) => {
+    switch (ev.kind) {
+      case "http-request":
+        open.set(ev.exchange, { id: ev.exchange, label: ev.label, method: ev.method, path: ev.path, request: ev, headers: {}, isJson: false, streamRead: false });
+        return;
+      case "http-response": {
+        const x = open.get(ev.exchange);
+        if (!x) return;
+        x.response = ev;
+        x.status = ev.status;
+        x.headers = ev.headers;
+        if (!is2xx(ev.status)) {
+          x.parts = [];
+          x.size = 0;
+        }
+        return;
+      }
+      case "sse-line": {
+        const x = open.get(ev.exchange);
+        if (!x) return;
+        x.streamRead = true;
+        if (!x.parts || x.size! >= ERROR_BODY_CAP) return;
+        x.parts.push(ev.line, ev.eol);
+        x.size! += ev.line.length + ev.eol.length;
+        return;
+      }
+      case "http-error":
+      case "body-end": {
+        const x = open.get(ev.exchange);
+        if (!x) return;
+        open.delete(ev.exchange);
+        if (ev.kind === "http-error") x.error = ev;
+        else {
+          x.end = ev;
+          const text = ev.text ?? (x.streamRead ? x.parts?.join("") : undefined);
+          if (text !== undefined) {
+            x.text = text;
+            const parsed = parseJson(text);
+            if (parsed.ok) {
+              x.json = parsed.value;
+              x.isJson = true;
+            }
+          }
+        }
+        delete x.parts;
+        done(x);
+        return;
+      }
+      default:
+        return;
+    }
+  };
+}
+
+/** Why an exchange's answer cannot be judged, or undefined when it can. */
+export function unanswered(x: Exchange): string | undefined {
+  if (x.status === undefined) return `${x.method} ${x.path} (${x.label}) got no response (${x.error?.error ?? "no head"})`;
+  if (x.status === 429) return `${x.method} ${x.path} (${x.label}) was rate-limited (429)`;
+  const reason = x.end?.reason;
+  if (reason && reason !== "eof" && reason !== "close-timeout") return `the kit stopped reading ${x.label} (${reason})`;
+  return undefined;
+}
+
+/** "POST /v1/chat/completions → 200 application/json, 45 bytes". */
+export function describe(x: Exchange): string {
+  const what = `${x.method} ${x.path}`;
+  if (x.status === undefined) return `${what} → no response (${x.error?.error ?? x.end?.reason ?? "unknown"})`;
+  const type = x.headers["content-type"] ? ` ${x.headers["content-type"]}` : "";
+  const bytes = x.end ? `, ${x.end.bytes} bytes` : "";
+  const cut = x.end && x.end.reason !== "eof" ? `, body ended by ${x.end.reason}` : "";
+  return `${what} → ${x.status}${type}${bytes}${cut}`;
+}
+
+export function lastEvent(x: Exchange): TranscriptEvent {
+  return x.end ?? x.error ?? x.response ?? x.request;
+}
+
+/** Evidence for an exchange: its last event, and the body (if read) as the excerpt. */
+export function evidenceOf(x: Exchange, extra: Partial<Evidence> = {}): Evidence {
+  const body = x.text !== undefined ? excerpt(x.text) : undefined;
+  return at(lastEvent(x), { ...(body !== undefined ? { excerpt: body } : {}), ...extra });
+}
+
+// ---------------------------------------------------------------------------------------------
+// SSE payloads and lines
+
+export type Payload =
+  | { kind: "done" }
+  /** An error-like JSON payload (§3.10). */
+  | { kind: "error"; value: unknown }
+  /** A JSON object that is not error-like: a chunk. */
+  | { kind: "chunk"; value: Record<string, unknown> }
+  /** Valid JSON, but no object. */
+  | { kind: "json"; value: unknown }
+  | { kind: "invalid"; reason: string };
+
+const payloads = new WeakMap<SseEventEvent, Payload>();
+
+export function payloadOf(ev: SseEventEvent): Payload {
+  let p = payloads.get(ev);
+  if (!p) {
+    p = classify(ev.data);
+    payloads.set(ev, p);
+  }
+  return p;
+}
+
+function classify(data: string): Payload {
+  if (data === "[DONE]") return { kind: "done" };
+  const parsed = parseJson(data);
+  if (!parsed.ok) return { kind: "invalid", reason: `not JSON (${parsed.error})` };
+  if (isErrorLike(parsed.value)) return { kind: "error", value: parsed.value };
+  if (isObject(parsed.value)) return { kind: "chunk", value: parsed.value };
+  return { kind: "json", value: parsed.value };
+}
+
+/** What the exchange treats as the end of a stream: [DONE], or an error-like payload. */
+export function isTerminalData(data: string): boolean {
+  if (data === "[DONE]") return true;
+  if (!data.includes("error") && !data.includes("message")) return false;
+  const parsed = parseJson(data);
+  return parsed.ok && isErrorLike(parsed.value);
+}
+
+export type LineKind = "blank" | "comment" | "data" | "field";
+
+/** A raw line as WHATWG SSE reads it. */
+export function lineKind(line: string): LineKind {
+  if (line === "") return "blank";
+  if (line.startsWith(":")) return "comment";
+  if (line === "data" || line.startsWith("data:")) return "data";
+  return "field";
+}
+
+/** The value of a data line, after "data:" and one optional space. */
+export function dataValue(line: string): string {
+  const v = line.slice(5);
+  return v.startsWith(" ") ? v.slice(1) : v;
+}
+
+export function eventEvidence(ev: SseEventEvent): Evidence {
+  return at(ev, { excerpt: excerpt(ev.data) });
+}
+
+export function lineEvidence(ev: SseLineEvent): Evidence {
+  return at(ev, { excerpt: excerpt(ev.line + ev.eol) });
+}
+
+/** "forced-stream event #3 (chunk 2, at 41 ms)". */
+export function eventWhere(ev: SseEventEvent): string {
+  return `${ev.label} event #${ev.index} (chunk ${ev.chunk}, at ${Math.round(ev.t)} ms)`;
+}
+
+/** "forced-stream line 4 (chunk 2, at 41 ms)". */
+export function lineWhere(ev: SseLineEvent): string {
+  const chunks = ev.chunkStart === ev.chunkEnd ? `chunk ${ev.chunkStart}` : `chunks ${ev.chunkStart}-${ev.chunkEnd}`;
+  return `${ev.label} line ${ev.lineNo} (${chunks}, at ${Math.round(ev.t)} ms)`;
+}

@@ -1,0 +1,49 @@
+/** Streaming must be streaming: the first text arrives well before the end. */
+import type { CheckDef } from "../../../core/check.js";
+import { L } from "../labels.js";
+import { readParams } from "../params.js";
+import { onStreams, streamCut } from "./model.js";
+import { STREAMING } from "./refs.js";
+import { eventEvidence, isObject, serverCheck, Tally, type SseEventEvent } from "./support.js";
+
+export const TIMING_CHECKS: CheckDef[] = [
+  serverCheck({
+    id: "timing/streams-incrementally",
+    level: "MUST",
+    title: "Text is streamed as it is generated",
+    rule: "In the text stream (P4) the first content chunk is received at least `--min-gap` (param minGapMs, 100 ms) before the last event, in a different read. (Incomplete when the whole answer took under twice that.)",
+    ref: STREAMING,
+    probes: [L.textStream],
+    create(ctx) {
+      const { minGapMs } = readParams(ctx.params);
+      const t = new Tally();
+      const gaps: number[] = [];
+      const observe = onStreams<{ first?: SseEventEvent; last?: SseEventEvent }>({
+        start: () => ({}),
+        event: (ev, v, s, st) => {
+          if (s.label !== L.textStream || v.phase === "after") return;
+          st.last = ev;
+          if (!st.first && v.choices.some((c) => isObject(c.delta) && c.delta.content !== undefined && c.delta.content !== null && c.delta.content !== "")) st.first = ev;
+        },
+        end: (ev, s, st) => {
+          if (s.label !== L.textStream) return;
+          const cut = streamCut(s, ev);
+          if (cut) return t.untestable(cut);
+          if (!st.first || !st.last) return t.untestable(`${s.label} carried no text`);
+          const total = st.last.t - s.request.t;
+          if (total < 2 * minGapMs) return t.untestable(`${s.label} was answered in ${Math.round(total)} ms, too fast to tell streaming from buffering (under ${2 * minGapMs} ms)`);
+          const gap = st.last.t - st.first.t;
+          gaps.push(Math.round(gap));
+          if (gap >= minGapMs && st.last.chunk !== st.first.chunk) t.ok();
+          else
+            t.fail(
+              `the first text at least ${minGapMs} ms before the last event, in another read`,
+              `${s.label}: the answer took ${Math.round(total)} ms but the first text (chunk ${st.first.chunk}) came ${Math.round(gap)} ms before the last event (chunk ${st.last.chunk}): the stream was held back (buffering, gzip or a proxy)`,
+              eventEvidence(st.first),
+            );
+        },
+      });
+      return { observe, finish: () => t.outcome(`the first text came ${gaps.join(", ")} ms before the end (≥ ${minGapMs} ms)`, "the text stream probe was not answered") };
+    },
+  }),
+];

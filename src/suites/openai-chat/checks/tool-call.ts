@@ -1,0 +1,517 @@
+/**
+ * Tool calls, streamed and non-streamed. Per-delta rules read the delta views of the shared model
+ * (model.ts); whole-call rules read the assembled calls when the answer ends. One fault trips one
+ * rule: a missing or non-integer index is index-integer's alone, non-string arguments are
+ * arguments-string's alone (the argument rules skip such calls), a call without a name is
+ * first-delta-complete's, an unknown name is name-in-request-tools'.
+ */
+import { excerpt, type CheckDef, type Evidence, type Outcome } from "../../../core/check.js";
+import { activeCatalogue, isParameterless, judgeArgs } from "../catalogue.js";
+import { FORCED_PROBES, L, STREAM_PROBES, SYNC_PROBES } from "../labels.js";
+import { readParams } from "../params.js";
+import { callEvidence, callName, callsOf, onResponses, onStreams, type CallState, type ResponseView } from "./model.js";
+import { ARGS_STRING, EXACT_NAMES, FUNCTION_NAME, NO_PARALLEL, NO_PARAMS, OPENAI_SPEC, STREAMING, TOOL_CALLS } from "./refs.js";
+import { eventEvidence, eventWhere, isIndex, isObject, parseJson, serverCheck, Tally, typeName } from "./support.js";
+
+const ALL = [...STREAM_PROBES, ...SYNC_PROBES];
+const PARALLEL = [L.parallelStream];
+
+/** The parsed arguments of a call, or why they cannot be judged as an object. */
+type Parsed = { ok: true; value: Record<string, unknown> } | { ok: false; skip: string } | { ok: false; bad: string };
+
+function parsedArgs(c: CallState, r: ResponseView): Parsed {
+  if (r.incomplete) return { ok: false, skip: r.incomplete };
+  if (r.errored) return { ok: false, skip: `${r.label} ended with an error` };
+  if (c.argsNonString) return { ok: false, skip: `${callName(c, r.label)} has non-string arguments (arguments-string)` };
+  if (c.argsCapped) return { ok: false, skip: `${callName(c, r.label)} has arguments too long to judge` };
+  if (c.lengthCut) return { ok: false, skip: `${callName(c, r.label)} was cut by finish_reason "length"` };
+  if (c.args === "") return { ok: true, value: {} };
+  const p = parseJson(c.args);
+  if (!p.ok) return { ok: false, bad: `not JSON (${p.error})` };
+  if (!isObject(p.value)) return { ok: false, bad: `JSON ${typeName(p.value)}, not an object` };
+  return { ok: true, value: p.value };
+}
+
+/** Names the usual way joined fragments go wrong. */
+function diagnose(c: CallState): string {
+  const a = c.args;
+  if (c.cumulative) return "cumulative: each fragment repeats the text before it";
+  const half = a.length / 2;
+  if (a.length % 2 === 0 && a.slice(0, half) === a.slice(half)) return "repeated: the whole string was sent twice";
+  if (a.startsWith("{}") && a.length > 2 && parseJson(a.slice(2)).ok) return 'placeholder: "{}" came before the real arguments';
+  for (let i = a.indexOf("}{"); i > 0; i = a.indexOf("}{", i + 1)) {
+    if (parseJson(a.slice(0, i + 1)).ok && parseJson(a.slice(i + 1)).ok) return "repeated: a second JSON text follows the first";
+  }
+  const p = parseJson(a);
+  if (!p.ok && /end of (JSON )?input|Unterminated|Expected/.test(p.error) && a.trimStart().startsWith("{")) return "truncated: the JSON text stops early";
+  return "not one JSON object";
+}
+
+/** Observer over every call of every finished answer. */
+function onCalls(fn: (c: CallState, r: ResponseView) => void) {
+  return onResponses((r) => {
+    for (const c of callsOf(r)) fn(c, r);
+  });
+}
+
+export const TOOL_CALL_CHECKS: CheckDef[] = [
+  serverCheck({
+    id: "tool-call/index-integer",
+    level: "MUST",
+    title: "Every tool-call delta has an integer index",
+    rule: "Every tool-call delta has an integer `index` ≥ 0. (openai-node 7.5 throws, v6 drops the call.)",
+    ref: STREAMING,
+    probes: STREAM_PROBES,
+    create() {
+      const t = new Tally();
+      let n = 0;
+      const observe = onStreams({
+        start: () => undefined,
+        event: (ev, v) => {
+          for (const cv of v.choices)
+            for (const d of cv.tools) {
+              if (!isObject(d.raw)) continue;
+              n++;
+              if (isIndex(d.raw.index)) t.ok();
+              else t.fail("an integer index ≥ 0", `${eventWhere(ev)}: tool_calls[${d.pos}] has index ${d.raw.index === undefined ? "missing" : excerpt(d.raw.index, 20)}`, eventEvidence(ev));
+            }
+        },
+      });
+      return { observe, finish: () => t.outcome(`${n} tool-call delta(s) had an integer index`, "no streamed tool call was observed") };
+    },
+  }),
+  serverCheck({
+    id: "tool-call/first-delta-complete",
+    level: "MUST",
+    title: "A call's first delta has id, type and name",
+    rule: 'The first delta of each call has a non-empty `id`, `type: "function"` and a non-empty `function.name`. (The AI SDK throws; the Continue CLI drops the call.)',
+    ref: STREAMING,
+    probes: STREAM_PROBES,
+    create() {
+      const t = new Tally();
+      let n = 0;
+      const observe = onStreams({
+        start: () => undefined,
+        event: (ev, v) => {
+          for (const cv of v.choices)
+            for (const d of cv.tools) {
+              if (!d.isNew) continue;
+              n++;
+              if (d.missing.length === 0) t.ok();
+              else t.fail('id, type "function" and function.name on the first delta', `${eventWhere(ev)}: the first delta of call #${d.call!.n} lacks ${d.missing.join(", ")}`, eventEvidence(ev));
+            }
+        },
+      });
+      return { observe, finish: () => t.outcome(`${n} call(s) began with id, type and name`, "no streamed tool call was observed") };
+    },
+  }),
+  serverCheck({
+    id: "tool-call/id-stable",
+    level: "MUST",
+    title: "A call keeps its id",
+    rule: "Later deltas of a call omit `id` (or send null) or repeat the same value. (The AI SDK matches by id: a new id per chunk makes nameless calls.)",
+    ref: STREAMING,
+    probes: STREAM_PROBES,
+    create() {
+      const t = new Tally();
+      let n = 0;
+      const observe = onStreams({
+        start: () => undefined,
+        event: (ev, v) => {
+          for (const cv of v.choices)
+            for (const d of cv.tools) {
+              if (d.isNew || !d.call) continue;
+              n++;
+              if (d.idDiffers) t.fail(`id omitted or ${JSON.stringify(d.call.id)} again`, `${eventWhere(ev)}: a later delta of call #${d.call.n} has id ${excerpt((d.raw as { id?: unknown }).id, 40)}`, eventEvidence(ev));
+              else t.ok();
+            }
+        },
+      });
+      return { observe, finish: () => t.outcome(`${n} later delta(s) kept their call's id`, "no call was streamed in more than one delta") };
+    },
+  }),
+  serverCheck({
+    id: "tool-call/identity-once",
+    level: "SHOULD",
+    title: "id, type and name are sent once per call",
+    rule: 'Each of `id`, `type` and `function.name` is sent at most once per call, and never as `""`. (`+=` accumulators make `namename`; SDKs tolerate repeats, hence SHOULD.)',
+    ref: STREAMING,
+    probes: STREAM_PROBES,
+    create() {
+      const t = new Tally();
+      let n = 0;
+      const observe = onStreams({
+        start: () => undefined,
+        event: (ev, v) => {
+          for (const cv of v.choices)
+            for (const d of cv.tools) {
+              if (!d.call) continue;
+              n++;
+              if (d.isNew) {
+                t.ok();
+                continue;
+              }
+              const problems = [...d.repeats.map((f) => `${f} again`), ...d.empties.map((f) => `${f} as ""`)];
+              if (problems.length === 0) t.ok();
+              else t.fail("identity fields only on the first delta", `${eventWhere(ev)}: a later delta of call #${d.call.n} sends ${[...new Set(problems)].join(", ")}`, eventEvidence(ev));
+            }
+        },
+      });
+      return { observe, finish: () => t.outcome(`${n} tool-call delta(s) sent each identity field once`, "no streamed tool call was observed") };
+    },
+  }),
+  serverCheck({
+    id: "tool-call/ids-unique",
+    level: "MUST",
+    title: "Call ids are unique within a response",
+    rule: "The call ids of one response are unique. (Results are matched to calls by id, seed §3.)",
+    ref: TOOL_CALLS,
+    probes: ALL,
+    create() {
+      const t = new Tally();
+      let n = 0;
+      const observe = onResponses((r) => {
+        const seen = new Map<string, CallState>();
+        for (const c of callsOf(r)) {
+          if (c.id === undefined) continue;
+          n++;
+          const prior = seen.get(c.id);
+          if (prior) t.fail("a distinct id for every call of a response", `${r.label}: ${callName(c, r.label)} reuses the id of call #${prior.n}`, callEvidence(c, r));
+          else {
+            seen.set(c.id, c);
+            t.ok();
+          }
+        }
+      });
+      return { observe, finish: () => t.outcome(`${n} call id(s) were unique in their responses`, "no tool call with an id was observed") };
+    },
+  }),
+  serverCheck({
+    id: "tool-call/arguments-string",
+    level: "MUST",
+    title: "Arguments are strings",
+    rule: "`function.arguments` is a string in every delta and every non-streamed call. (Seed §2: it must be a JSON string; objects become `[object Object]`.)",
+    ref: ARGS_STRING,
+    probes: ALL,
+    create() {
+      const t = new Tally();
+      let n = 0;
+      const observe = onStreams({
+        start: () => undefined,
+        event: (ev, v) => {
+          for (const cv of v.choices)
+            for (const d of cv.tools) {
+              const fn = isObject(d.raw) && isObject(d.raw.function) ? d.raw.function : undefined;
+              if (!fn || !("arguments" in fn)) continue;
+              n++;
+              if (d.argsNonString) t.fail("arguments as a string fragment", `${eventWhere(ev)}: tool_calls[${d.pos}].function.arguments is ${typeName(fn.arguments)} (${excerpt(fn.arguments, 40)})`, eventEvidence(ev));
+              else t.ok();
+            }
+        },
+      });
+      const sync = onResponses((r) => {
+        if (r.stream) return;
+        for (const c of callsOf(r)) {
+          n++;
+          if (c.argsNonString) t.fail("arguments as a JSON string", `${r.label}: ${callName(c, r.label)} has arguments that are not a string`, r.evidence);
+          else t.ok();
+        }
+      });
+      return {
+        observe: (ev) => {
+          observe(ev);
+          sync(ev);
+        },
+        finish: () => t.outcome(`${n} argument value(s) were strings`, "no tool call was observed"),
+      };
+    },
+  }),
+  serverCheck({
+    id: "tool-call/arguments-join-to-object",
+    level: "MUST",
+    title: "Joined arguments are one JSON object",
+    rule: 'The joined fragments of a call (or its non-streamed string) parse as exactly one JSON object; `""` counts as `{}`. (The finding names the pattern: cumulative, repeated, placeholder, truncated.)',
+    ref: ARGS_STRING,
+    probes: ALL,
+    create() {
+      const t = new Tally();
+      let n = 0;
+      const observe = onCalls((c, r) => {
+        const p = parsedArgs(c, r);
+        if (p.ok) {
+          n++;
+          return t.ok();
+        }
+        if ("skip" in p) return t.untestable(p.skip);
+        t.fail("one JSON object", `${r.label}: ${callName(c, r.label)} joins to ${p.bad} — ${diagnose(c)}: "${excerpt(c.args, 80)}"`, callEvidence(c, r));
+      });
+      return { observe, finish: () => t.outcome(`${n} call(s) had arguments that parse as one JSON object`, "no complete tool call was observed") };
+    },
+  }),
+  ...argumentRules(),
+  serverCheck({
+    id: "tool-call/no-arg-empty-object",
+    level: "SHOULD",
+    title: 'Parameterless tools get "{}"',
+    rule: 'A parameterless tool is called with `"{}"` (not `""` or no arguments at all). (`JSON.parse("")` fails in several clients.)',
+    ref: NO_PARAMS,
+    probes: [L.noArgStream],
+    create(ctx) {
+      const catalogue = activeCatalogue(readParams(ctx.params).catalogue);
+      const t = new Tally();
+      let n = 0;
+      const observe = onCalls((c, r) => {
+        if (c.name === undefined) return;
+        const tool = catalogue?.tools.find((x) => x.name === c.name);
+        const parameterless = tool ? isParameterless(tool.parameters) : r.info.tools?.has(c.name) ? isParameterless(r.info.tools.get(c.name)) : false;
+        if (!parameterless) return;
+        if (r.incomplete) return t.untestable(r.incomplete);
+        if (c.argsNonString || c.lengthCut || c.argsCapped) return;
+        n++;
+        if (c.args.trim() === "") t.fail('arguments "{}"', `${r.label}: ${callName(c, r.label)} has arguments ${c.fragments ? '""' : "never sent"}`, callEvidence(c, r));
+        else t.ok();
+      });
+      return { observe, finish: () => t.outcome(`${n} parameterless call(s) had arguments "{}"`, "no parameterless tool was called") };
+    },
+  }),
+  serverCheck({
+    id: "tool-call/name-in-request-tools",
+    level: "MUST",
+    title: "Only offered tools are called",
+    rule: "Every called name is in the request's `tools[]`; a request without tools gets no calls. (Seed §1: exact identifiers; unknown names fail in the client.)",
+    ref: EXACT_NAMES,
+    probes: ALL,
+    create() {
+      const t = new Tally();
+      let n = 0;
+      const observe = onCalls((c, r) => {
+        if (c.name === undefined) return;
+        n++;
+        if (r.info.tools?.has(c.name)) t.ok();
+        else t.fail(r.info.tools ? "a name from the request's tools[]" : "no calls without tools", `${r.label}: calls ${JSON.stringify(c.name)}${r.info.tools ? `, which is not among the ${r.info.tools.size} offered tools` : ", but the request offered no tools"}`, callEvidence(c, r));
+      });
+      return { observe, finish: () => t.outcome(`${n} call(s) named offered tools`, "no named tool call was observed") };
+    },
+  }),
+  serverCheck({
+    id: "tool-call/parallel-distinct-indexes",
+    level: "MUST",
+    title: "Parallel calls have indexes 0..n-1",
+    rule: "Calls in one streamed response have indexes 0..n-1 in order of first appearance, never reused for another id. (Ollama repeats index 0; openai-node then merges the calls.)",
+    ref: STREAMING,
+    probes: PARALLEL,
+    create() {
+      const t = new Tally();
+      let multi = 0;
+      const observe = onResponses((r) => {
+        if (!r.stream) return;
+        for (const ch of r.choices) {
+          const calls = ch.calls;
+          if (calls.length === 0 || calls.some((c) => !c.indexValid)) continue;
+          const reused = calls.find((c) => c.reusedIndex);
+          const misplaced = calls.find((c, k) => c.eff !== k);
+          const bad = reused ?? misplaced;
+          if (bad) t.fail("indexes 0, 1, ... in order, one per call", `${r.label}: ${callName(bad, r.label)} ${reused ? `reuses index ${bad.eff} of an earlier call with another id` : `has index ${bad.eff}, expected ${bad.n}`} (indexes: ${calls.map((c) => c.eff).join(", ")})`, callEvidence(bad, r));
+          else if (calls.length > 1) {
+            multi++;
+            t.ok();
+          }
+        }
+      });
+      return { observe, finish: () => t.outcome(`${multi} response(s) with several calls indexed them 0..n-1`, "no streamed response had two or more calls") };
+    },
+  }),
+  serverCheck({
+    id: "tool-call/parallel-sequential",
+    level: "SHOULD",
+    title: "Parallel calls are not interleaved",
+    rule: "All deltas of call i precede the first delta of call i+1. (The Continue IDE ignores `index` and mixes interleaved calls. Fragments resent inside the finish chunk are arguments-join-to-object's.)",
+    ref: STREAMING,
+    probes: PARALLEL,
+    create() {
+      const t = new Tally();
+      let multi = 0;
+      const observe = onStreams<{ bad: boolean }>({
+        start: () => ({ bad: false }),
+        event: (ev, v, _s, st) => {
+          for (const cv of v.choices)
+            for (const d of cv.tools) {
+              if (!d.interleaved || d.inFinishChunk || st.bad) continue;
+              st.bad = true;
+              t.fail("each call complete before the next begins", `${eventWhere(ev)}: a delta of call #${d.call!.n} comes after call #${cv.state!.calls.length - 1} began`, eventEvidence(ev));
+            }
+        },
+        end: (_ev, s, st) => {
+          if (st.bad || ![...s.model.choices.values()].some((c) => c.calls.length > 1)) return;
+          multi++;
+          t.ok();
+        },
+      });
+      return { observe, finish: () => t.outcome(`${multi} stream(s) with several calls sent them one after the other`, "no streamed response had two or more calls") };
+    },
+  }),
+  serverCheck({
+    id: "tool-call/parallel-false-honoured",
+    level: "SHOULD",
+    title: "parallel_tool_calls: false gives one call",
+    rule: "With `parallel_tool_calls: false`, a response has at most one call. (Continue always sends false; many backends ignore it, hence SHOULD.)",
+    ref: OPENAI_SPEC,
+    probes: [L.forcedStream, L.forcedSync, L.requiredStream, L.continueShape],
+    create() {
+      const t = new Tally();
+      let n = 0;
+      const observe = onResponses((r) => {
+        if (r.info.parallel !== false) return;
+        for (const ch of r.choices) {
+          if (ch.calls.length === 0) continue;
+          n++;
+          if (ch.calls.length === 1) t.ok();
+          else t.fail("at most one call", `${r.label}: ${ch.calls.length} calls (${ch.calls.map((c) => c.name ?? "?").join(", ")}) despite parallel_tool_calls: false`, callEvidence(ch.calls[1]!, r));
+        }
+      });
+      return { observe, finish: () => t.outcome(`${n} response(s) to parallel_tool_calls: false had one call`, "no call was made in answer to parallel_tool_calls: false") };
+    },
+  }),
+  serverCheck({
+    id: "tool-call/exclusive-not-parallel",
+    level: "SHOULD",
+    title: "An exclusive tool is called alone",
+    rule: "A call of an `exclusive` catalogue tool (seed §4.5 `search_and_replace_in_file`) is the only call of its message. (Judged on every message with two or more calls; model guidance, hence SHOULD.)",
+    ref: NO_PARALLEL,
+    probes: PARALLEL,
+    create(ctx) {
+      const catalogue = activeCatalogue(readParams(ctx.params).catalogue);
+      const t = new Tally();
+      let n = 0;
+      const observe = onResponses((r) => {
+        for (const ch of r.choices) {
+          if (ch.calls.length < 2) continue;
+          if (!catalogue) return t.untestable("no catalogue (--catalogue none) says which tools are exclusive");
+          n++;
+          const excl = ch.calls.find((c) => catalogue.tools.some((x) => x.name === c.name && x.exclusive));
+          if (excl) t.fail("an exclusive tool as the only call", `${r.label}: ${callName(excl, r.label)} is exclusive but shares its message with ${ch.calls.length - 1} other call(s)`, callEvidence(excl, r));
+          else t.ok();
+        }
+      });
+      return { observe, finish: () => t.outcome(`${n} message(s) with several calls had no exclusive tool among them`, "no response had two or more calls") };
+    },
+  }),
+  serverCheck({
+    id: "tool-call/honours-tool-choice",
+    level: "SHOULD",
+    title: "A forced tool_choice is obeyed",
+    rule: 'A forced function is called (and only it); `"required"` yields at least one call. (Judged on the last attempt of each forced probe; local backends often ignore tool_choice, hence SHOULD.)',
+    ref: OPENAI_SPEC,
+    probes: FORCED_PROBES,
+    create() {
+      const t = new Tally();
+      const last = new Map<string, { ok: true; text: string } | { ok: false; expected: string; actual: string; ev: Evidence } | { skip: string }>();
+      const observe = onResponses((r) => {
+        const tc = r.info.toolChoice;
+        if (tc.kind !== "named" && tc.kind !== "required") return;
+        if (r.incomplete || r.errored) return void last.set(r.base, { skip: r.incomplete ?? `${r.label} ended with an error` });
+        const calls = callsOf(r);
+        const want = tc.kind === "named" ? `a call of ${tc.name}` : "at least one call";
+        if (calls.length === 0) return void last.set(r.base, { ok: false, expected: want, actual: `${r.label}: no tool call (tool_choice ${tc.kind === "named" ? tc.name : '"required"'})`, ev: r.evidence });
+        const other = tc.kind === "named" ? calls.find((c) => c.name !== undefined && c.name !== tc.name) : undefined;
+        if (other) return void last.set(r.base, { ok: false, expected: `only ${(tc as { name: string }).name}`, actual: `${r.label}: calls ${other.name} although ${(tc as { name: string }).name} was forced`, ev: callEvidence(other, r) });
+        last.set(r.base, { ok: true, text: `${r.base} → ${calls.map((c) => c.name ?? "?").join(", ")}` });
+      });
+      const finish = (): Outcome => {
+        const passed: string[] = [];
+        for (const v of last.values()) {
+          if ("skip" in v) t.untestable(v.skip);
+          else if (v.ok) {
+            passed.push(v.text);
+            t.ok();
+          } else t.fail(v.expected, v.actual, v.ev);
+        }
+        return t.outcome(`forced probes were obeyed (${passed.join("; ")})`, "no forced probe was answered");
+      };
+      return { observe, finish };
+    },
+  }),
+  serverCheck({
+    id: "tool-call/streaming-parity",
+    level: "SHOULD",
+    title: "Streaming calls the tool the non-streamed request calls",
+    rule: "When the non-streamed forced request calls the tool, the streamed one calls the same tool. (Streaming drops calls in some backends; argument equality is reported; a live model varies, hence SHOULD.)",
+    ref: STREAMING,
+    probes: [L.forcedStream, L.forcedSync],
+    create() {
+      type Seen = { name?: string; args?: string; ev: Evidence; skip?: string };
+      let stream: Seen | undefined;
+      let sync: Seen | undefined;
+      const observe = onResponses((r) => {
+        if (r.base !== L.forcedStream && r.base !== L.forcedSync) return;
+        const first = callsOf(r)[0];
+        const seen: Seen = { ev: first ? callEvidence(first, r) : r.evidence };
+        if (r.incomplete || r.errored) seen.skip = r.incomplete ?? `${r.label} ended with an error`;
+        if (first) {
+          seen.name = first.name ?? "(no name)";
+          seen.args = first.args;
+        }
+        if (r.base === L.forcedStream) stream = seen;
+        else sync = seen;
+      });
+      const finish = (): Outcome => {
+        const t = new Tally();
+        if (!sync || sync.skip || sync.name === undefined) return t.outcome("", sync?.skip ?? "the non-streamed forced probe made no call");
+        if (!stream || stream.skip) return t.outcome("", stream?.skip ?? "the streamed forced probe was not answered");
+        if (stream.name !== sync.name) {
+          t.fail(`the streamed answer calls ${sync.name} too`, `${L.forcedStream}: ${stream.name === undefined ? "no tool call" : `calls ${stream.name}`} where ${L.forcedSync} calls ${sync.name}`, stream.ev);
+          return t.outcome("");
+        }
+        t.ok();
+        const same = sameJson(stream.args, sync.args);
+        return t.outcome(`both answers call ${sync.name}; arguments ${same ? "are equal" : `differ (${excerpt(stream.args ?? "", 60)} vs ${excerpt(sync.args ?? "", 60)})`}`);
+      };
+      return { observe, finish };
+    },
+  }),
+];
+
+function sameJson(a: string | undefined, b: string | undefined): boolean {
+  const pa = parseJson(a || "{}");
+  const pb = parseJson(b || "{}");
+  return pa.ok && pb.ok && JSON.stringify(pa.value) === JSON.stringify(pb.value);
+}
+
+/** arguments-valid-for-tool and arguments-no-unknown-keys: one validation, two rules. */
+function argumentRules(): CheckDef[] {
+  const make = (kind: "valid" | "unknown"): CheckDef =>
+    serverCheck({
+      id: kind === "valid" ? "tool-call/arguments-valid-for-tool" : "tool-call/arguments-no-unknown-keys",
+      level: kind === "valid" ? "MUST" : "SHOULD",
+      title: kind === "valid" ? "Arguments are valid for the tool" : "Arguments have no unknown keys",
+      rule:
+        kind === "valid"
+          ? "Parsed arguments validate against the tool's args schema (catalogue tools) or its `parameters` (other tools), ignoring unknown keys. (Seed §4; Continue answers \"Required parameter missing\".)"
+          : "Arguments have no property the tool does not define. (`ls {\"path\": ...}` silently lists `.`; a model's choice, hence SHOULD.)",
+      ref: FUNCTION_NAME,
+      probes: ALL,
+      create(ctx) {
+        const catalogue = activeCatalogue(readParams(ctx.params).catalogue);
+        const t = new Tally();
+        let n = 0;
+        const observe = onCalls((c, r) => {
+          if (c.name === undefined) return;
+          const p = parsedArgs(c, r);
+          if (!p.ok) {
+            if ("skip" in p) t.untestable(p.skip);
+            return;
+          }
+          const j = judgeArgs(p.value, c.name, catalogue, r.info.tools?.get(c.name), !!r.info.tools?.has(c.name));
+          if (!j) return t.untestable(`${c.name} is neither a catalogue tool nor offered with parameters`);
+          n++;
+          if (kind === "valid") {
+            if (j.errors.length === 0) t.ok();
+            else t.fail(`arguments valid against ${j.source}`, `${r.label}: ${callName(c, r.label)} ${excerpt(c.args, 60)}: ${j.errors.join("; ")}`, callEvidence(c, r));
+          } else if (j.unknownKeys.length === 0) t.ok();
+          else t.fail("only properties the tool defines", `${r.label}: ${callName(c, r.label)} has unknown key(s) ${j.unknownKeys.join(", ")} (${excerpt(c.args, 60)})`, callEvidence(c, r));
+        });
+        return { observe, finish: () => t.outcome(kind === "valid" ? `${n} call(s) had arguments valid for their tool` : `${n} call(s) used only defined properties`, "no complete call of a known tool was observed") };
+      },
+    });
+  return [make("valid"), make("unknown")];
+}

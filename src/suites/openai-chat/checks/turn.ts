@@ -1,0 +1,62 @@
+/** The follow-up turn of seed §3: history with a tool result, answered in plain text. */
+import { excerpt, type CheckDef } from "../../../core/check.js";
+import { L } from "../labels.js";
+import { FINAL_ANSWER, FOLLOW_UP } from "./refs.js";
+import { describe, evidenceOf, isObject, onExchanges, serverCheck, Tally, unanswered, type Exchange } from "./support.js";
+
+/** choices[0].message of a follow-up answer, when there is one. */
+function message(x: Exchange): Record<string, unknown> | undefined {
+  const choices = isObject(x.json) ? x.json.choices : undefined;
+  const first = Array.isArray(choices) ? choices[0] : undefined;
+  return isObject(first) && isObject(first.message) ? first.message : undefined;
+}
+
+export const TURN_CHECKS: CheckDef[] = [
+  serverCheck({
+    id: "turn/follow-up-accepted",
+    level: "MUST",
+    title: "The seed §3 follow-up request is accepted",
+    rule: "The seed §3 follow-up request (assistant `content: null` with `tool_calls`, then a tool result) gets 200 with a JSON body that has `choices[0].message`.",
+    ref: FOLLOW_UP,
+    probes: [L.followUpSync],
+    create() {
+      const t = new Tally();
+      const observe = onExchanges((x) => {
+        if (x.label !== L.followUpSync) return;
+        if (x.status === undefined || x.status === 429) return t.untestable(unanswered(x)!);
+        if (x.status !== 200) return t.fail("200 with choices[0].message", `${describe(x)}: the follow-up with a tool result was refused`, evidenceOf(x));
+        const why = unanswered(x);
+        if (why) return t.untestable(why);
+        if (message(x)) t.ok();
+        else t.fail("a JSON body with choices[0].message", `${describe(x)}: no choices[0].message`, evidenceOf(x));
+      });
+      return { observe, finish: () => t.outcome("the follow-up request got a completion", "the follow-up probe was not answered") };
+    },
+  }),
+  serverCheck({
+    id: "turn/follow-up-final-answer",
+    level: "SHOULD",
+    title: "The follow-up is answered in plain text",
+    rule: 'That completion has non-empty text and no calls, and was not cut (`"length"`, `"content_filter"`). (Other finish_reason values are the finish checks\'; a model may call again, hence SHOULD.)',
+    ref: FINAL_ANSWER,
+    probes: [L.followUpSync],
+    create() {
+      const t = new Tally();
+      let text = "";
+      const observe = onExchanges((x) => {
+        if (x.label !== L.followUpSync) return;
+        const m = x.status === 200 && !unanswered(x) ? message(x) : undefined;
+        if (!m) return t.untestable(`the follow-up probe got no completion (${describe(x)})`);
+        const choice = (x.json as { choices: Record<string, unknown>[] }).choices[0]!;
+        const problems: string[] = [];
+        if (typeof m.content !== "string" || m.content.trim() === "") problems.push(`content is ${m.content === "" ? '""' : excerpt(m.content, 30)}`);
+        if (Array.isArray(m.tool_calls) && m.tool_calls.length > 0) problems.push(`it calls ${m.tool_calls.length} tool(s) again`);
+        if (choice.finish_reason === "length" || choice.finish_reason === "content_filter") problems.push(`finish_reason "${choice.finish_reason}"`);
+        if (problems.length) return t.fail("a non-empty plain-text final answer", `${x.label}: ${problems.join("; ")}`, evidenceOf(x));
+        text = m.content as string;
+        t.ok();
+      });
+      return { observe, finish: () => t.outcome(`the follow-up got a final answer: "${excerpt(text, 60)}"`, "the follow-up probe got no completion") };
+    },
+  }),
+];

@@ -1,0 +1,6 @@
+/** Every client-side check of openai-chat (contract §4): traffic checks first, then parse checks. */
+import type { CheckDef } from "../../../core/check.js";
+import { PARSE_CHECKS } from "./parse-checks.js";
+import { TRAFFIC_CHECKS } from "./traffic-checks.js";
+
+export const OPENAI_CHAT_CLIENT_CHECKS: CheckDef[] = [...TRAFFIC_CHECKS, ...PARSE_CHECKS];

@@ -1,0 +1,150 @@
+/**
+ * Reading and comparing adapter results: shape validation for what clients POST, and a
+ * human-readable diff of an actual result against the expected one.
+ */
+import { OUTCOMES, type AdapterResult, type AdapterUsage, type AssembledCall } from "./adapters/types.js";
+
+export type Parsed = { ok: true; result: AdapterResult } | { ok: false; error: string };
+
+const SHAPE = "{text, reasoning, toolCalls: [{id, name, arguments}], finishReason, usage, outcome, error?}";
+
+/** Validates an untrusted value as an AdapterResult. `reasoning` and `usage` may be omitted. */
+export function parseAdapterResult(value: unknown): Parsed {
+  const bad = (error: string): Parsed => ({ ok: false, error });
+  if (!isObject(value)) return bad(`result must be an object ${SHAPE}`);
+  if (typeof value.text !== "string") return bad("result.text must be a string");
+  if (value.reasoning !== undefined && typeof value.reasoning !== "string") return bad("result.reasoning must be a string");
+  if (!Array.isArray(value.toolCalls)) return bad("result.toolCalls must be an array");
+  if (!(value.finishReason === null || value.finishReason === undefined || typeof value.finishReason === "string")) {
+    return bad("result.finishReason must be a string or null");
+  }
+  if (!OUTCOMES.includes(value.outcome as AdapterResult["outcome"])) return bad(`result.outcome must be one of ${OUTCOMES.join(", ")}`);
+  if (value.error !== undefined && typeof value.error !== "string") return bad("result.error must be a string");
+  const toolCalls: AssembledCall[] = [];
+  for (const [i, t] of value.toolCalls.entries()) {
+    if (!isObject(t) || typeof t.id !== "string" || typeof t.name !== "string" || typeof t.arguments !== "string") {
+      return bad(`result.toolCalls[${i}] must be {id: string, name: string, arguments: string}`);
+    }
+    toolCalls.push({ id: t.id, name: t.name, arguments: t.arguments });
+  }
+  let usage: AdapterUsage | null = null;
+  if (value.usage !== undefined && value.usage !== null) {
+    const u = value.usage;
+    if (!isObject(u) || !["prompt_tokens", "completion_tokens", "total_tokens"].every((k) => typeof u[k] === "number")) {
+      return bad("result.usage must be null or {prompt_tokens, completion_tokens, total_tokens} numbers");
+    }
+    usage = { prompt_tokens: u.prompt_tokens as number, completion_tokens: u.completion_tokens as number, total_tokens: u.total_tokens as number };
+  }
+  return {
+    ok: true,
+    result: {
+      text: value.text,
+      reasoning: typeof value.reasoning === "string" ? value.reasoning : "",
+      toolCalls,
+      finishReason: typeof value.finishReason === "string" ? value.finishReason : null,
+      usage,
+      outcome: value.outcome as AdapterResult["outcome"],
+      ...(typeof value.error === "string" ? { error: value.error } : {}),
+    },
+  };
+}
+
+export type ResultField = "text" | "reasoning" | "finishReason" | "usage";
+
+export interface DiffOptions {
+  /** Compare call ids only for being present and distinct (quirks that change ids). */
+  looseIds?: boolean;
+  /** Fields left out of the comparison. */
+  ignore?: readonly ResultField[];
+}
+
+/**
+ * Differences between expected and actual, one line each; empty when they agree. An error message
+ * only has to carry the expected one (trimmed): clients may prefix or decorate it. Usage is
+ * compared only when the expected result has one (the request asked for it).
+ */
+export function diffResults(expected: AdapterResult, actual: AdapterResult, options: DiffOptions = {}): string[] {
+  const out: string[] = [];
+  if (expected.outcome !== actual.outcome) out.push(`outcome: expected "${expected.outcome}", got "${actual.outcome}"`);
+  if (expected.outcome === "error" && actual.outcome === "error") {
+    const want = (expected.error ?? "").trim();
+    if (!(actual.error ?? "").includes(want)) out.push(`error: expected a message carrying ${quote(want)}, got ${quote(actual.error ?? "")}`);
+  }
+  const ignored = new Set(options.ignore ?? []);
+  const text = ignored.has("text") ? undefined : diffText("text", expected.text, actual.text);
+  if (text) out.push(text);
+  const reasoning = ignored.has("reasoning") ? undefined : diffText("reasoning", expected.reasoning, actual.reasoning);
+  if (reasoning) out.push(reasoning);
+  out.push(...diffCalls(expected.toolCalls, actual.toolCalls, options));
+  if (!ignored.has("finishReason") && expected.outcome !== "error" && expected.finishReason !== actual.finishReason) {
+    out.push(`finishReason: expected ${quote(expected.finishReason)}, got ${quote(actual.finishReason)}`);
+  }
+  if (!ignored.has("usage") && expected.usage && canonicalJson(expected.usage) !== canonicalJson(actual.usage)) {
+    out.push(`usage: expected ${canonicalJson(expected.usage)}, got ${canonicalJson(actual.usage)}`);
+  }
+  return out;
+}
+
+function diffText(field: string, expected: string, actual: string): string | undefined {
+  if (expected === actual) return undefined;
+  let i = 0;
+  while (i < expected.length && i < actual.length && expected[i] === actual[i]) i++;
+  const from = Math.max(0, i - 10);
+  const fffd = actual.includes("\uFFFD") && !expected.includes("\uFFFD") ? " (contains U+FFFD)" : "";
+  return (
+    `${field} differs at char ${i}${fffd}: expected ${quote(expected.slice(from, i + 30))}, ` +
+    `got ${quote(actual.slice(from, i + 30))} (lengths ${expected.length} vs ${actual.length})`
+  );
+}
+
+function diffCalls(expected: AssembledCall[], actual: AssembledCall[], options: DiffOptions): string[] {
+  const out: string[] = [];
+  if (expected.length !== actual.length) {
+    out.push(`toolCalls: expected ${expected.length} call(s) ${names(expected)}, got ${actual.length} ${names(actual)}`);
+  }
+  const n = Math.min(expected.length, actual.length);
+  for (let i = 0; i < n; i++) {
+    const e = expected[i]!;
+    const a = actual[i]!;
+    if (options.looseIds) {
+      if (a.id === "") out.push(`toolCalls[${i}].id: expected a non-empty id, got ""`);
+      else if (actual.findIndex((x) => x.id === a.id) !== i) out.push(`toolCalls[${i}].id: ${quote(a.id)} is not unique`);
+    } else if (e.id !== a.id) out.push(`toolCalls[${i}].id: expected ${quote(e.id)}, got ${quote(a.id)}`);
+    if (e.name !== a.name) out.push(`toolCalls[${i}].name: expected ${quote(e.name)}, got ${quote(a.name)}`);
+    if (e.arguments !== a.arguments) {
+      const d = diffText(`toolCalls[${i}].arguments`, e.arguments, a.arguments);
+      if (d) out.push(d);
+    }
+  }
+  return out;
+}
+
+const names = (calls: AssembledCall[]) => `[${calls.map((c) => `${c.id}:${c.name}`).join(", ")}]`;
+
+function quote(s: unknown): string {
+  return JSON.stringify(s) ?? "undefined";
+}
+
+/** JSON with sorted keys, so objects compare by content. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value)) ?? "undefined";
+}
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (isObject(v)) return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])]));
+  return v;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** One-line summary of a result for report fields. */
+export function summariseResult(r: AdapterResult): string {
+  const calls = r.toolCalls.map((c) => `${c.id}:${c.name}(${c.arguments.length > 40 ? `${c.arguments.slice(0, 40)}…` : c.arguments})`).join(", ");
+  const text = r.text.length > 60 ? `${r.text.slice(0, 60)}…` : r.text;
+  const reasoning = r.reasoning ? `; reasoning ${JSON.stringify(r.reasoning.length > 30 ? `${r.reasoning.slice(0, 30)}…` : r.reasoning)}` : "";
+  const usage = r.usage ? `; usage ${r.usage.total_tokens}` : "";
+  return `${r.outcome}${r.error !== undefined ? ` ${JSON.stringify(r.error)}` : ""}; finish ${r.finishReason ?? "none"}; text ${JSON.stringify(text)}${reasoning}; calls [${calls}]${usage}`;
+}

@@ -1,0 +1,224 @@
+/**
+ * `openai-chat/client-parse/*` (contract §4, §8): what a client assembled from the robustness
+ * cases, as its adapter reported it (`client-result` events), against what the kit expected for
+ * the case (the `EXPECTED_NOTE` emitted just before each result). State is one verdict per case.
+ */
+import { at, excerpt, type CheckDef, type CheckObserver, type Evidence, type Outcome } from "../../../core/check.js";
+import type { TranscriptEvent } from "../../../core/transcript.js";
+import type { AdapterResult } from "./adapters/types.js";
+import { casesFor, EXPECTED_NOTE, PARSE_CHECK_PREFIX, quirkOf, type ParseCheck } from "./cases.js";
+import { diffResults, parseAdapterResult, summariseResult, type ResultField } from "./compare.js";
+
+const SEED = "001_ba8f1763064c3ebc.txt";
+export const NO_RESULTS_REASON = "no adapter results reported (a black-box client gets only client/* checks)";
+
+interface ParseCheckSpec {
+  check: ParseCheck;
+  level: CheckDef["level"];
+  title: string;
+  rule: string;
+  section: string;
+  quote: string;
+}
+
+const SPECS: ParseCheckSpec[] = [
+  {
+    check: "split-chunks",
+    level: "MUST",
+    title: "Chunking does not change the result",
+    rule: "The result is the same for the canonical stream, one byte per write, random writes, splits inside UTF-8 characters, and one coalesced write.",
+    section: "§2 (streaming)",
+    quote: "스트리밍을 지원한다면 `choices[0].delta.tool_calls` 형태의 증분 델타도 허용되며",
+  },
+  {
+    check: "sse-variants",
+    level: "SHOULD",
+    title: "Non-canonical SSE gives the canonical result",
+    rule: "Valid non-canonical SSE gives the canonical result.",
+    section: "§2 (streaming)",
+    quote: "스트리밍을 지원한다면 … 증분 델타도 허용되며",
+  },
+  {
+    check: "termination",
+    level: "SHOULD",
+    title: "The stream ends where it should",
+    rule: "The client finishes within 2 s of [DONE] on an open connection, ignores bytes after it, accepts EOF after a finish reason, and reports EOF before any finish reason as truncated.",
+    section: "§2 (streaming)",
+    quote: '마지막에 `finish_reason: "tool_calls"`를 반환해야 합니다.',
+  },
+  {
+    check: "tool-call-assembly",
+    level: "MUST",
+    title: "Tool calls are assembled as sent",
+    rule: "Every call is assembled with the mock's id, name and arguments.",
+    section: "§2, §3",
+    quote: "Continue는 tool_calls를 파싱하고 해당 내장 tool을 실제로 실행합니다.",
+  },
+  {
+    check: "usage-chunk",
+    level: "MUST",
+    title: "The usage chunk is harmless",
+    rule: "The choices: [] usage chunk neither raises an error nor loses content or calls.",
+    section: "§2 (streaming)",
+    quote: "`choices[0].delta.tool_calls` 형태의 증분 델타",
+  },
+  {
+    check: "error-surfaced",
+    level: "MUST",
+    title: "Errors surface as errors",
+    rule: "An in-stream error after partial text, and an HTTP error, surface as errors carrying the message, not as text or success.",
+    section: "§2; contract §3.10",
+    quote: "Backend → Continue: 모델의 tool 호출 응답 형식",
+  },
+];
+
+const QUIRK_SPEC: ParseCheckSpec = {
+  check: "quirk-tolerance",
+  level: "INFO",
+  title: "Tolerance of backend quirks",
+  rule: "For each quirk fault (§8), reports whether the client's result still matched, with the server check that flags the quirk.",
+  section: "§2; contract §8.10",
+  quote: "`arguments`는 반드시 JSON 문자열이어야 합니다.",
+};
+
+interface Expectation {
+  expected: AdapterResult;
+  looseIds: boolean;
+}
+
+type CaseVerdict = { ok: true; looseMatch?: boolean } | { ok: false; diff: string[]; expected: string; actual: string; evidence: Evidence };
+
+/**
+ * Collects the expectations and judges each reported result of the given cases. `quirks`: the
+ * tolerance reading (finish reason and usage left out, a loose-id match told apart).
+ */
+function caseJudge(caseIds: string[], quirks: boolean) {
+  const strictIdsForLoose = quirks;
+  const expected = new Map<string, Expectation>();
+  const verdicts = new Map<string, CaseVerdict>();
+  let anyResult = false;
+
+  const judge = (event: Extract<TranscriptEvent, { kind: "client-result" }>): CaseVerdict => {
+    const want = expected.get(event.case);
+    const parsed = parseAdapterResult(event.result);
+    const evidence = at(event, { note: `case ${event.case}`, excerpt: excerpt(event.result, 300) });
+    if (!parsed.ok) return { ok: false, diff: [parsed.error], expected: "an AdapterResult", actual: excerpt(event.result), evidence };
+    if (!want) return { ok: false, diff: ["the kit recorded no expected result for this case"], expected: "(none)", actual: summariseResult(parsed.result), evidence };
+    const ignore: ResultField[] = quirks ? ["finishReason", "usage", ...(quirkOf(event.case)?.ignoreText ? (["text"] as const) : [])] : [];
+    const diff = diffResults(want.expected, parsed.result, { looseIds: want.looseIds && !strictIdsForLoose, ignore });
+    if (diff.length === 0) return { ok: true };
+    if (strictIdsForLoose && diffResults(want.expected, parsed.result, { looseIds: true, ignore }).length === 0) return { ok: true, looseMatch: true };
+    return {
+      ok: false,
+      diff,
+      expected: summariseResult(want.expected),
+      actual: summariseResult(parsed.result),
+      evidence: { ...evidence, note: `case ${event.case}: ${diff.join("; ")}` },
+    };
+  };
+
+  return {
+    verdicts,
+    get anyResult() {
+      return anyResult;
+    },
+    observe(event: TranscriptEvent) {
+      if (event.kind === "note" && event.name === EXPECTED_NOTE) {
+        const v = event.value as { case?: unknown; expected?: unknown; looseIds?: unknown } | null;
+        const parsed = parseAdapterResult(v?.expected);
+        if (typeof v?.case === "string" && caseIds.includes(v.case) && parsed.ok) {
+          expected.set(v.case, { expected: parsed.result, looseIds: v.looseIds === true });
+        }
+      } else if (event.kind === "client-result") {
+        anyResult = true;
+        if (!caseIds.includes(event.case)) return;
+        // A case reported twice keeps its first failure.
+        if (verdicts.get(event.case)?.ok === false) return;
+        verdicts.set(event.case, judge(event));
+      }
+    },
+  };
+}
+
+function parseCheck(spec: ParseCheckSpec): CheckDef {
+  const id = PARSE_CHECK_PREFIX + spec.check;
+  const caseIds = casesFor(spec.check).map((c) => c.id);
+  return {
+    id,
+    level: spec.level,
+    side: "client",
+    title: spec.title,
+    rule: spec.rule,
+    ref: { seed: SEED, section: spec.section, quote: spec.quote },
+    probes: caseIds,
+    create(): CheckObserver {
+      const cases = caseJudge(caseIds, false);
+      return {
+        observe: (event) => cases.observe(event),
+        finish(): Outcome {
+          if (!cases.anyResult) return { verdict: "skip", message: NO_RESULTS_REASON };
+          const failed = caseIds.flatMap((c) => {
+            const v = cases.verdicts.get(c);
+            return v && !v.ok ? [{ id: c, ...v }] : [];
+          });
+          if (failed.length > 0) {
+            const first = failed[0]!;
+            const more = failed.length > 1 ? ` (and ${failed.length - 1} more case(s): ${failed.slice(1).map((f) => f.id).join(", ")})` : "";
+            return {
+              verdict: "fail",
+              message: `${spec.rule} Case ${first.id}: ${first.diff.join("; ")}${more}`,
+              expected: first.expected,
+              actual: first.actual,
+              evidence: failed.map((f) => f.evidence),
+            };
+          }
+          const missing = caseIds.filter((c) => !cases.verdicts.has(c));
+          if (missing.length > 0) return { verdict: "incomplete", message: `no result reported for case(s) ${missing.join(", ")}` };
+          return { verdict: "pass", message: `every case gave the expected result: ${caseIds.join(", ")}` };
+        },
+      };
+    },
+  };
+}
+
+/** `client-parse/quirk-tolerance`: one line per quirk fault, never a failure. */
+function quirkCheck(spec: ParseCheckSpec): CheckDef {
+  const caseIds = casesFor(spec.check).map((c) => c.id);
+  return {
+    id: PARSE_CHECK_PREFIX + spec.check,
+    level: spec.level,
+    side: "client",
+    title: spec.title,
+    rule: spec.rule,
+    ref: { seed: SEED, section: spec.section, quote: spec.quote },
+    probes: caseIds,
+    create(): CheckObserver {
+      const cases = caseJudge(caseIds, true);
+      return {
+        observe: (event) => cases.observe(event),
+        finish(): Outcome {
+          if (!cases.anyResult) return { verdict: "skip", message: NO_RESULTS_REASON };
+          const lines: string[] = [];
+          const evidence: Evidence[] = [];
+          let survived = 0;
+          for (const c of caseIds) {
+            const fault = c.replace(/^quirk-/, "");
+            const v = cases.verdicts.get(c);
+            if (!v) lines.push(`${fault}: not reported`);
+            else if (v.ok && !v.looseMatch) {
+              survived++;
+              lines.push(`${fault}: survives`);
+            } else if (v.ok) lines.push(`${fault}: degraded (call ids differ from the mock's)`);
+            else {
+              lines.push(`${fault}: breaks (${v.diff[0]})`);
+              evidence.push(v.evidence);
+            }
+          }
+          return { verdict: "info", message: `survives ${survived} of ${caseIds.length} quirk(s): ${lines.join("; ")}`, evidence };
+        },
+      };
+    },
+  };
+}
+
+export const PARSE_CHECKS: CheckDef[] = [...SPECS.map(parseCheck), quirkCheck(QUIRK_SPEC)];

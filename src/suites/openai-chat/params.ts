@@ -1,0 +1,45 @@
+/**
+ * Parameters of the openai-chat server suite: defaults and typed access. Probes and checks read
+ * them from ctx.params (defaults, then the profile, then the command line: --model,
+ * --max-requests, --set key=value...).
+ */
+
+export const DEFAULT_PARAMS = {
+  /** Model every probe names; "" = the first id GET /models lists. */
+  model: "",
+  /** Cap on POSTs sent to the backend (paid APIs); 0 = unlimited. */
+  maxRequests: 0,
+  /** max_tokens of every probe. */
+  maxTokens: 512,
+  /** A forced probe that gets no tool call is sent again this many times. */
+  retries: 1,
+  /** P13: one forced probe per non-disabled catalogue tool (opt-in). */
+  perTool: false,
+  /** Tool catalogue the probes offer and the argument rules use: seed | continue-2026 | continue-cli-2026 | none. */
+  catalogue: "seed",
+  /** timing/streams-incrementally: least time from the first content chunk to the last chunk. */
+  minGapMs: 100,
+  /** done/connection-closes: longest wait from [DONE] to the end of the body. */
+  closeTimeoutMs: 2000,
+  /** errors/bad-input-400 accepts any 4xx but 401, 403 and 429 (profile openai-compatible). */
+  badInputAny4xx: false,
+  /** Longest 429 Retry-After the probes honour before giving up on a request. */
+  maxRetryAfterMs: 30_000,
+};
+
+export type OpenaiChatParams = typeof DEFAULT_PARAMS;
+
+/** Typed view of ctx.params: a value of the wrong type falls back to the default. */
+export function readParams(params: Readonly<Record<string, unknown>>): OpenaiChatParams {
+  const out: Record<string, unknown> = { ...DEFAULT_PARAMS };
+  for (const key of Object.keys(DEFAULT_PARAMS) as (keyof OpenaiChatParams)[]) {
+    const value = params[key];
+    const def = DEFAULT_PARAMS[key];
+    if (value === undefined || value === null) continue;
+    if (typeof value === typeof def) out[key] = value;
+    else if (typeof def === "number" && typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value))) out[key] = Number(value);
+    else if (typeof def === "boolean" && (value === "true" || value === "false")) out[key] = value === "true";
+    else if (typeof def === "string" && (typeof value === "number" || typeof value === "boolean")) out[key] = String(value);
+  }
+  return out as OpenaiChatParams;
+}

@@ -1,0 +1,47 @@
+/**
+ * Proof that every openai-chat server check can fail: for each fault of the mock, the checks whose
+ * outcome is "fail" are exactly the ones the fault names (an INFO check counts by its outcome).
+ * The faults run in parallel batches in beforeAll, each on its own mock; each then gets its own
+ * assertion.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import type { CheckResult } from "../../../src/core/result.js";
+import { runSuite } from "../../../src/core/runner.js";
+import { OPENAI_CHAT_FAULTS } from "../../../src/mocks/openai-chat/index.js";
+import { OPENAI_CHAT_SERVER_CHECKS } from "../../../src/suites/openai-chat/checks/index.js";
+import { openaiChat } from "../../../src/suites/openai-chat/index.js";
+import { explain, failedIds, serverSide } from "../../helpers/run-results.js";
+
+const results = new Map<string, CheckResult[]>();
+const BATCH = 12;
+
+beforeAll(async () => {
+  for (let i = 0; i < OPENAI_CHAT_FAULTS.length; i += BATCH) {
+    await Promise.all(
+      OPENAI_CHAT_FAULTS.slice(i, i + BATCH).map(async (f) => {
+        const r = await runSuite(openaiChat, { mock: { faults: [f.name] } });
+        results.set(f.name, serverSide(r));
+      }),
+    );
+  }
+}, 120_000);
+
+describe("openai-chat faults trip exactly their checks", () => {
+  it.each(OPENAI_CHAT_FAULTS.map((f) => [f.name, f.violates] as const))("%s", (name, violates) => {
+    const checks = results.get(name)!;
+    const wanted = [...violates].sort();
+    expect(failedIds(checks), `fault ${name}:\n${explain(checks, (c) => c.outcome === "fail" || wanted.includes(c.id))}`).toEqual(wanted);
+  });
+
+  it("names only server checks that exist", () => {
+    const ids = new Set(OPENAI_CHAT_SERVER_CHECKS.map((c) => c.id));
+    const unknown = OPENAI_CHAT_FAULTS.flatMap((f) => f.violates).filter((id) => !ids.has(id));
+    expect(unknown).toEqual([]);
+  });
+
+  it("leaves no server check without a fault to prove it, except the report-only stream/profile", () => {
+    const proved = new Set(OPENAI_CHAT_FAULTS.flatMap((f) => f.violates));
+    const unproved = OPENAI_CHAT_SERVER_CHECKS.map((c) => c.id).filter((id) => !proved.has(id));
+    expect(unproved).toEqual(["openai-chat/stream/profile"]);
+  });
+});

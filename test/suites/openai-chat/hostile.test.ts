@@ -1,0 +1,93 @@
+/**
+ * Hostile backends end in verdicts within a bounded time: no crash, no hang, no vacuous pass.
+ * Each runs with --timeout 1500; they run concurrently (each on its own server), since they
+ * mostly wait on timers.
+ */
+import { describe, expect, it } from "vitest";
+import type { RunResult } from "../../../src/core/result.js";
+import { runSuite, type SuiteOptions } from "../../../src/core/runner.js";
+import { openaiChat } from "../../../src/suites/openai-chat/index.js";
+import { closedPortUrl, openaiBackendWithStream, openaiBehaviours, serve, type Handler } from "../../helpers/openai-hostile-servers.js";
+import { byId, explain, serverSide } from "../../helpers/run-results.js";
+
+const TIMEOUT = 1500;
+/** The probes stop after three unanswered exchanges in a row; streams between JSON answers add a few more. */
+const BOUND = 8 * TIMEOUT + 3000;
+
+async function against(handler: Handler, opts: SuiteOptions = {}): Promise<{ r: RunResult; ms: number }> {
+  const server = await serve(handler);
+  try {
+    const t0 = performance.now();
+    const r = await runSuite(openaiChat, { url: server.url, timeout: TIMEOUT, maxBytes: 256 * 1024, ...opts });
+    return { r, ms: performance.now() - t0 };
+  } finally {
+    await server.close();
+  }
+}
+
+const verdict = (r: RunResult, id: string) => byId(serverSide(r), `openai-chat/${id}`).verdict;
+const noCrash = (r: RunResult) => expect(serverSide(r).filter((c) => c.message.startsWith("internal error")), explain(serverSide(r))).toEqual([]);
+
+/** Rules about whole streams that a broken stream must never pass (finish rules also judge JSON answers). */
+const STREAM_RULES = ["done/present", "done/connection-closes", "usage/matches-request", "usage/only-final-chunk", "request/continue-shape-accepted", "timing/streams-incrementally"];
+
+describe.concurrent("hostile openai-chat backends", () => {
+  it("a closed port: every check incomplete, exit code 3", async () => {
+    const url = await closedPortUrl();
+    const r = await runSuite(openaiChat, { url: `${url}/v1`, timeout: TIMEOUT });
+    expect(serverSide(r).every((c) => c.verdict === "incomplete"), explain(serverSide(r))).toBe(true);
+    expect(r.exitCode).toBe(3);
+    expect(r.error).toMatch(/unreachable/);
+  });
+
+  it("a 200 that never sends a byte, on every path: verdicts, no pass", { timeout: BOUND + 5000 }, async () => {
+    const { r, ms } = await against(openaiBehaviours.silent200, { params: { model: "m" } });
+    expect(ms).toBeLessThan(BOUND);
+    noCrash(r);
+    expect(serverSide(r).filter((c) => c.verdict === "pass"), explain(serverSide(r))).toEqual([]);
+    expect(r.exitCode).not.toBe(0);
+  });
+
+  it("no model anywhere: a clear incomplete, not a crash", { timeout: BOUND + 5000 }, async () => {
+    const { r, ms } = await against(openaiBehaviours.silent200);
+    expect(ms).toBeLessThan(BOUND);
+    noCrash(r);
+    expect(serverSide(r).every((c) => c.verdict === "incomplete" || c.verdict === "skip"), explain(serverSide(r))).toBe(true);
+    expect(byId(serverSide(r), "openai-chat/sse/content-type").message).toMatch(/no model to probe with/);
+    expect(r.exitCode).toBe(3);
+  });
+
+  it("HTML on every path: the JSON and SSE rules fail, the answer rules never pass", { timeout: BOUND + 5000 }, async () => {
+    const { r, ms } = await against(openaiBehaviours.html, { params: { model: "m" } });
+    expect(ms).toBeLessThan(BOUND);
+    noCrash(r);
+    for (const id of ["models/list-shape", "sse/content-type", "sse/canonical-framing", "errors/bad-input-400", "sync/response-shape", "request/continue-shape-accepted", "done/present"]) {
+      expect(verdict(r, id), id).toBe(id === "sse/canonical-framing" || id === "done/present" ? "warn" : "fail");
+    }
+    for (const id of [...STREAM_RULES, "finish/exactly-once", "finish/matches-tool-calls"]) expect(verdict(r, id), id).not.toBe("pass");
+    expect(r.exitCode).toBe(1);
+  });
+
+  it("behind a working backend, a stream that stops mid-JSON: truncation is reported", { timeout: BOUND + 5000 }, async () => {
+    const { r, ms } = await against(openaiBackendWithStream(openaiBehaviours.stopsMidJson));
+    expect(ms).toBeLessThan(BOUND);
+    noCrash(r);
+    expect(byId(serverSide(r), "openai-chat/done/present").message).toMatch(/without \[DONE\]/);
+    expect(verdict(r, "finish/exactly-once")).toBe("fail");
+    for (const id of STREAM_RULES) expect(verdict(r, id), id).not.toBe("pass");
+    // The JSON side of the backend is fine.
+    expect(verdict(r, "models/list-shape")).toBe("pass");
+    expect(verdict(r, "errors/bad-input-400")).toBe("pass");
+  });
+
+  it("behind a working backend, a stream that never sends [DONE] and never closes: cut at the limit, nothing vacuously passes", { timeout: BOUND + 5000 }, async () => {
+    const { r, ms } = await against(openaiBackendWithStream(openaiBehaviours.neverDone));
+    expect(ms).toBeLessThan(BOUND);
+    noCrash(r);
+    for (const id of ["done/present", "done/last-event", "done/connection-closes", "usage/matches-request", "request/continue-shape-accepted", "timing/streams-incrementally", "tool-call/streaming-parity"]) {
+      expect(verdict(r, id), id).toBe("incomplete");
+    }
+    expect(verdict(r, "sse/data-json")).toBe("pass");
+    expect(r.exitCode).not.toBe(0);
+  });
+});
