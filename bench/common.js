@@ -1,0 +1,174 @@
+/** Shared pieces of the benchmarks: bare baselines, stream readers, feeding checks, the table. */
+import http from "node:http";
+import { Evaluation, selectChecks } from "../dist/core/evaluation.js";
+import { registry } from "../dist/core/schema-registry.js";
+import { DEFAULT_PROFILE } from "../dist/core/check.js";
+import { TranscriptBus } from "../dist/core/transcript.js";
+import { SseReader } from "../dist/core/sse-reader.js";
+import { exchange } from "../dist/core/http-exchange.js";
+
+export const quick = process.argv.includes("--quick");
+const eventsArg = process.argv.indexOf("--events");
+export const MEM_EVENTS = eventsArg >= 0 ? Number(process.argv[eventsArg + 1]) : quick ? 100_000 : 1_000_000;
+
+export function serverChecks(protocol) {
+  return selectChecks(protocol.id, protocol.checks, { side: "server" });
+}
+
+export function checkContext(protocol) {
+  return {
+    protocol: protocol.id,
+    profile: DEFAULT_PROFILE,
+    params: protocol.defaultParams,
+    validate: (m, v) => registry.validate(protocol.id, m, v),
+  };
+}
+
+/** POSTs `body` to `url` and reads the SSE answer, counting events ("\n\n"-terminated). */
+export function readSse(url, body, headers = {}) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, agent: false }, (res) => {
+      let events = 0;
+      let tail = "";
+      let raw = "";
+      res.setEncoding("utf8");
+      res.on("data", (s) => {
+        if (raw.length < 4_000_000) raw += s;
+        const text = tail + s;
+        let from = 0;
+        for (let i = text.indexOf("\n\n"); i >= 0; i = text.indexOf("\n\n", from)) {
+          events++;
+          from = i + 2;
+        }
+        tail = text.slice(from);
+      });
+      res.on("end", () => resolve({ events, raw }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+/** Bare baseline: node:http writing the given pre-rendered SSE events, one write each. */
+export function startBareSseWriter(events) {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      for (const e of events) res.write(e);
+      res.end();
+    });
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+export async function timeStreams(url, body, rounds, headers) {
+  const t0 = performance.now();
+  let events = 0;
+  for (let r = 0; r < rounds; r++) events += (await readSse(url, body, headers)).events;
+  return (events / (performance.now() - t0)) * 1000;
+}
+
+/**
+ * Mock vs bare writer: captures the mock's own bytes for `body` once, serves exactly those events
+ * from a bare node:http writer, and times both with the same reader.
+ */
+export async function mockVsBare({ name, mockUrl, path, body, headers, rounds }) {
+  const sample = await readSse(mockUrl + path, body, headers);
+  const events = sample.raw.split("\n\n").filter(Boolean).map((e) => `${e}\n\n`);
+  if (events.length < 50) throw new Error(`${name}: the mock sent only ${events.length} events; check the bench scenario`);
+  const bare = await startBareSseWriter(events);
+  const bareUrl = `http://127.0.0.1:${bare.address().port}${path}`;
+  await timeStreams(bareUrl, body, 3, headers);
+  await timeStreams(mockUrl + path, body, 3, headers);
+  const base = await timeStreams(bareUrl, body, rounds, headers);
+  const kit = await timeStreams(mockUrl + path, body, rounds, headers);
+  bare.close();
+  return { name, kit, base, baseName: "bare node:http SSE writer" };
+}
+
+/** Feeds SSE byte chunks, as one recorded stream exchange with `label`, through every server check. */
+export function feedSseChecks(protocol, label, chunks) {
+  const bus = new TranscriptBus();
+  const evaluation = new Evaluation(serverChecks(protocol), checkContext(protocol));
+  bus.subscribe(evaluation.observe);
+  const ref = { probe: label, exchange: "x1", label };
+  bus.emit({ kind: "http-request", ...ref, method: "POST", url: "http://bench/", path: "/", headers: {} });
+  bus.emit({ kind: "http-response", ...ref, status: 200, headers: { "content-type": "text/event-stream" } });
+  const reader = new SseReader(ref.probe, ref.exchange, ref.label, (e) => bus.emit(e));
+  let i = 0;
+  let bytes = 0;
+  for (const c of chunks) {
+    bus.emit({ kind: "body-chunk", ...ref, index: i, bytes: c });
+    reader.push(c, i++);
+    bytes += c.byteLength;
+  }
+  reader.end();
+  bus.emit({ kind: "body-end", ...ref, reason: "eof", bytes });
+  return evaluation.finish();
+}
+
+/** Kit checker vs the least any checker does: decode, slice the data, JSON.parse and ajv-validate. */
+export function checkerVsParse({ name, protocol, label, chunks, validate }) {
+  const dec = new TextDecoder();
+  const t0 = performance.now();
+  let ok = 0;
+  for (const c of chunks) {
+    const data = dec.decode(c).slice(6, -2);
+    if (data.startsWith("{") && validate(JSON.parse(data))) ok++;
+  }
+  const baseMs = performance.now() - t0;
+  if (ok < chunks.length / 2) throw new Error(`${name}: the baseline rejected the synthetic events`);
+  const t1 = performance.now();
+  feedSseChecks(protocol, label, chunks);
+  const kitMs = performance.now() - t1;
+  return { name, kit: (chunks.length / kitMs) * 1000, base: (chunks.length / baseMs) * 1000, baseName: "JSON.parse + ajv" };
+}
+
+/** Streams `n` SSE events from a bare server through recorder + every server check; RSS in MiB after GC. */
+export async function rssThroughSuite(protocol, label, n, eventAt, terminal) {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    let i = 0;
+    const pump = () => {
+      while (i < n) if (!res.write(eventAt(i++))) return res.once("drain", pump);
+      res.end(terminal);
+    };
+    pump();
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  const bus = new TranscriptBus();
+  const evaluation = new Evaluation(serverChecks(protocol), checkContext(protocol));
+  bus.subscribe(evaluation.observe);
+  await exchange(bus, {
+    probe: label,
+    label,
+    method: "POST",
+    url: `http://127.0.0.1:${server.address().port}/`,
+    body: "{}",
+    headers: { "content-type": "application/json" },
+    stream: true,
+    timeouts: { headers: 10_000, total: 600_000, close: 2000 },
+    maxBytes: Number.MAX_SAFE_INTEGER,
+    isTerminal: (d) => d === "[DONE]",
+  });
+  evaluation.finish();
+  server.close();
+  return rssNow();
+}
+
+export async function rssNow() {
+  globalThis.gc?.();
+  await new Promise((res) => setTimeout(res, 50));
+  globalThis.gc?.();
+  return process.memoryUsage().rss / 1024 / 1024;
+}
+
+export function memoryRow(name, small, big) {
+  return { name, kit: big, base: small, baseName: "RSS MiB after 1,000 events", unit: "MiB", ratioNote: "≈1 = flat" };
+}
+
+const enc = new TextEncoder();
+export const sseBytes = (data) => enc.encode(`data: ${data}\n\n`);

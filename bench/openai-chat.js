@@ -1,0 +1,39 @@
+/** openai-chat: mock chunks/s vs a bare SSE writer; checker chunks/s vs JSON.parse + ajv; RSS. */
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { PROTOCOLS } from "../dist/protocols.js";
+import { registry } from "../dist/core/schema-registry.js";
+import { checkerVsParse, memoryRow, MEM_EVENTS, mockVsBare, quick, rssThroughSuite, sseBytes } from "./common.js";
+
+const protocol = PROTOCOLS.find((p) => p.id === "openai-chat");
+const chunk = (i, delta, finish = null) =>
+  JSON.stringify({ id: "chatcmpl-bench", object: "chat.completion.chunk", created: 1767225600, model: "agentwire-mock", choices: [{ index: 0, delta, finish_reason: finish }] });
+
+export async function benchOpenaiChat() {
+  const rows = [];
+  const mock = await protocol.startMock({
+    host: "127.0.0.1",
+    port: 0,
+    settings: { headersDelayMs: 0, ttftMs: 0, chunkDelayMs: 0, closeDelayMs: 0 },
+  });
+  const body = { model: "agentwire-mock", stream: true, messages: [{ role: "user", content: "!scenario long-stream" }] };
+  rows.push(await mockVsBare({ name: "openai-chat mock chunks/s", mockUrl: mock.url, path: "/v1/chat/completions", body, rounds: quick ? 10 : 40 }));
+  await mock.close();
+
+  const n = quick ? 50_000 : 200_000;
+  const chunks = [sseBytes(chunk(0, { role: "assistant", content: "" }))];
+  for (let i = 0; i < n; i++) chunks.push(sseBytes(chunk(i, { content: `tok${i} ` })));
+  chunks.push(sseBytes(chunk(n, {}, "stop")), sseBytes("[DONE]"));
+  const ajv = new Ajv2020({ strict: false });
+  addFormatsModule(ajv);
+  for (const m of registry.messages("openai-chat")) ajv.addSchema(registry.schema("openai-chat", m));
+  const validate = ajv.getSchema("https://agentwire.dev/schemas/openai-chat/chat-completion-chunk.schema.json");
+  rows.push(checkerVsParse({ name: "openai-chat checker chunks/s", protocol, label: "text-stream", chunks, validate }));
+
+  const at = (i) => `data: ${chunk(i, { content: `tok${i} ` })}\n\n`;
+  const end = `data: ${chunk(0, {}, "stop")}\n\ndata: [DONE]\n\n`;
+  const small = await rssThroughSuite(protocol, "text-stream", 1_000, at, end);
+  const big = await rssThroughSuite(protocol, "text-stream", MEM_EVENTS, at, end);
+  rows.push(memoryRow(`openai-chat RSS after ${MEM_EVENTS.toLocaleString("en")} chunks`, small, big));
+  return rows;
+}
