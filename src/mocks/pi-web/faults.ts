@@ -457,7 +457,8 @@ export const FAULTS: readonly PiWebFault[] = [
     name: "history-orphan-tool-result",
     description: "get_messages starts with a toolResult whose toolCallId names no call",
     violates: ids("history/message-shapes"),
-    transformHistory: (messages) => [
+    // An empty history (after new_session) stays empty: the rule for a fresh session is another check's.
+    transformHistory: (messages) => messages.length === 0 ? messages : [
       {
         role: "toolResult",
         toolCallId: "call_orphan",

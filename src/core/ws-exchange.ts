@@ -1,0 +1,595 @@
+/**
+ * Recording WebSocket client for probes, on `ws`. Like http-exchange.ts it records what crossed
+ * the wire as transcript events — the upgrade (ws-open, or ws-reject with the HTTP status or the
+ * transport error), every message in both directions (ws-frame: text or binary, byte size,
+ * invalid UTF-8 flagged rather than fatal) and the close (ws-close: code, reason, who) — and it
+ * bounds every step: time to the 101, time per request, time per wait, and inbound bytes and
+ * messages (a flood is cut, not buffered).
+ *
+ * Memory stays flat: the connection keeps no frames, only the requests still waiting for an
+ * answer, the waiters of the probe, and a bounded set of recently answered ids. Each incoming
+ * text message is parsed once; `frameJson(event)` gives checks the same parse.
+ *
+ * JSON-RPC-style correlation: `request()` sends a command and resolves with the `response` whose
+ * `id` matches. A response whose id matches nothing this connection sent, but whose `command`
+ * names exactly one waiting request (no `command`: the one waiting request without a string
+ * `type`), resolves that request marked `inexact` — so a server that mangles ids costs the probes
+ * no timeouts, and checks still see the mangled id. A frame that is not one JSON value but
+ * newline-joined values reaches waiters as one message per value (the recorded frame is intact).
+ */
+import http from "node:http";
+import { isUtf8 } from "node:buffer";
+import WebSocket from "ws";
+import type { TranscriptBus, TranscriptEvent } from "./transcript.js";
+
+export type WsFrameEvent = Extract<TranscriptEvent, { kind: "ws-frame" }>;
+
+export interface WsSpec {
+  /** Probe name stamped on events; a function when the connection outlives one probe. */
+  probe: string | (() => string);
+  /** Semantic name of the connection, recorded in ws-open / ws-reject. */
+  label: string;
+  /** ws:// or wss:// URL, query included. */
+  url: string;
+  /** Upgrade request headers (Origin included when one is to be sent). */
+  headers?: Record<string, string>;
+  /** Until the 101 (or another answer) arrives. */
+  openTimeout: number;
+  /** Inbound bytes after which the kit stops reading and closes (cause "limit"). */
+  maxBytes?: number;
+  /** Inbound messages after which the kit stops reading and closes (cause "limit"). */
+  maxFrames?: number;
+  /** Largest single inbound message; `ws` closes with 1009 above it (default 100 MiB, like pi). */
+  maxPayload?: number;
+  /** Query parameters whose values are replaced by "[redacted]" in recorded URLs (default: token). */
+  redactQuery?: string[];
+  signal?: AbortSignal;
+}
+
+export interface WsRejected {
+  ok: false;
+  connection: string;
+  /** HTTP status of a non-101 answer. */
+  status?: number;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Transport failure (no HTTP answer). */
+  error?: string;
+  code?: string;
+}
+
+export type WsOpenResult = { ok: true; conn: WsConnection } | WsRejected;
+
+/** An incoming message as waiters see it. */
+export interface WsMessage {
+  frame: WsFrameEvent;
+  /** The parsed JSON (undefined when the message is not JSON). */
+  json: unknown;
+}
+
+export interface RequestResult {
+  /** The response arrived (exact or inexact match). */
+  ok: boolean;
+  response?: Record<string, unknown>;
+  frame?: WsFrameEvent;
+  /** Matched by `command` because the id did not match (the server changed or dropped it). */
+  inexact?: boolean;
+  timedOut?: boolean;
+  /** The connection closed (or was never open) before an answer. */
+  closed?: boolean;
+  /** Milliseconds from send to answer (or to giving up). */
+  ms: number;
+}
+
+export interface CloseInfo {
+  code?: number;
+  reason?: string;
+  by: "server" | "kit";
+  cause?: string;
+}
+
+/** Name of the note a timed-out request leaves: {connection, id, command, waitedMs, label}. */
+export const REQUEST_TIMEOUT_NOTE = "ws-request-timeout";
+
+const DEFAULT_MAX_PAYLOAD = 100 * 1024 * 1024;
+const REJECT_BODY_CAP = 4096;
+const RECENT_IDS = 1024;
+const BACKLOG_MESSAGES = 32;
+const BACKLOG_BYTES = 1024 * 1024;
+
+let connectionCounter = 0;
+
+// Parsed once per frame, shared by probes and every check that reads the frame.
+const parsed = new WeakMap<object, { ok: true; value: unknown } | { ok: false; error: string }>();
+
+const split = new WeakMap<object, unknown[]>();
+
+/**
+ * The JSON values a frame carries, for readers that follow the conversation rather than judge the
+ * framing: the frame's value when it parses; otherwise, when every non-empty line parses, one
+ * value per line (a batching server's newline-joined messages); otherwise none.
+ */
+export function frameValues(ev: WsFrameEvent): unknown[] {
+  let v = split.get(ev);
+  if (!v) {
+    const p = frameJson(ev);
+    if (p.ok) v = [p.value];
+    else if (ev.data.includes("\n")) {
+      const lines = ev.data.split("\n").filter((l) => l.trim() !== "");
+      const values: unknown[] = [];
+      for (const l of lines) {
+        try {
+          values.push(JSON.parse(l));
+        } catch {
+          values.length = 0;
+          break;
+        }
+      }
+      v = values;
+    } else v = [];
+    split.set(ev, v);
+  }
+  return v;
+}
+
+/** The frame's data parsed as JSON (cached per event object). */
+export function frameJson(ev: WsFrameEvent): { ok: true; value: unknown } | { ok: false; error: string } {
+  let p = parsed.get(ev);
+  if (!p) {
+    try {
+      p = { ok: true, value: JSON.parse(ev.data) };
+    } catch (e) {
+      p = { ok: false, error: (e as Error).message };
+    }
+    parsed.set(ev, p);
+  }
+  return p;
+}
+
+/** The URL as recorded: listed query values redacted. */
+export function redactUrl(url: string, keys: string[] = ["token"]): string {
+  try {
+    const u = new URL(url);
+    let changed = false;
+    for (const k of keys) {
+      if (u.searchParams.has(k)) {
+        u.searchParams.set(k, "[redacted]");
+        changed = true;
+      }
+    }
+    return changed ? u.href : url;
+  } catch {
+    return url;
+  }
+}
+
+const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "cookie", "x-api-key", "api-key"]);
+
+function lowerHeaders(h: Record<string, string> | undefined, redact = false): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h ?? {})) out[k.toLowerCase()] = redact && SECRET_HEADERS.has(k.toLowerCase()) ? "[redacted]" : v;
+  return out;
+}
+
+function flatten(h: http.IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
+  return out;
+}
+
+/**
+ * Opens a recorded connection. Never throws for what the server does: a non-101 answer, a
+ * refused port, a handshake timeout or an abort all come back as `{ok: false}` after a ws-reject.
+ */
+export function openWs(bus: TranscriptBus, spec: WsSpec): Promise<WsOpenResult> {
+  const connection = `w${++connectionCounter}`;
+  const probe = typeof spec.probe === "function" ? spec.probe : () => spec.probe as string;
+  const recordedUrl = redactUrl(spec.url, spec.redactQuery);
+  const headers = lowerHeaders(spec.headers);
+  const recordedHeaders = lowerHeaders(spec.headers, true);
+
+  return new Promise<WsOpenResult>((resolve) => {
+    let settled = false;
+    let responseHeaders: Record<string, string> | undefined;
+    let ws: WebSocket;
+    const reject = (r: Omit<WsRejected, "ok" | "connection">) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      spec.signal?.removeEventListener("abort", onAbort);
+      bus.emit({
+        kind: "ws-reject",
+        probe: probe(),
+        connection,
+        url: recordedUrl,
+        label: spec.label,
+        headers: recordedHeaders,
+        ...(r.status !== undefined ? { status: r.status } : {}),
+        ...(r.headers ? { responseHeaders: r.headers } : {}),
+        ...(r.body !== undefined ? { body: r.body } : {}),
+        ...(r.error !== undefined ? { error: r.error } : {}),
+        ...(r.code !== undefined ? { code: r.code } : {}),
+      });
+      try {
+        ws?.terminate();
+      } catch {
+        // Already gone.
+      }
+      resolve({ ok: false, connection, ...r });
+    };
+    const onAbort = () => reject({ error: "aborted", code: "ABORTED" });
+    const timer = setTimeout(() => reject({ error: `no answer to the upgrade within ${spec.openTimeout} ms`, code: "ETIMEDOUT" }), spec.openTimeout);
+    if (spec.signal?.aborted) {
+      onAbort();
+      return;
+    }
+    spec.signal?.addEventListener("abort", onAbort, { once: true });
+
+    try {
+      ws = new WebSocket(spec.url, {
+        headers,
+        perMessageDeflate: false,
+        followRedirects: false,
+        skipUTF8Validation: true,
+        maxPayload: spec.maxPayload ?? DEFAULT_MAX_PAYLOAD,
+        handshakeTimeout: spec.openTimeout,
+      });
+    } catch (e) {
+      reject({ error: (e as Error).message, code: "EINVALID" });
+      return;
+    }
+
+    ws.on("upgrade", (res: http.IncomingMessage) => {
+      responseHeaders = flatten(res.headers);
+    });
+    ws.on("unexpected-response", (req: http.ClientRequest, res: http.IncomingMessage) => {
+      const status = res.statusCode ?? 0;
+      const rh = flatten(res.headers);
+      const parts: Buffer[] = [];
+      let size = 0;
+      let done = false;
+      const finish = () => {
+        if (done) return;
+        done = true;
+        clearTimeout(bodyTimer);
+        const body = Buffer.concat(parts).toString("utf8");
+        reject({ status, headers: rh, ...(body ? { body } : {}) });
+        req.destroy();
+        res.destroy();
+      };
+      // A rejection is a status line, maybe a short body: read a little, never wait long.
+      const bodyTimer = setTimeout(finish, Math.min(500, spec.openTimeout));
+      res.on("data", (c: Buffer) => {
+        if (size < REJECT_BODY_CAP) parts.push(c.subarray(0, REJECT_BODY_CAP - size));
+        size += c.length;
+        if (size >= REJECT_BODY_CAP) finish();
+      });
+      res.on("end", finish);
+      res.on("error", finish);
+      res.on("close", finish);
+    });
+    ws.on("error", (err: NodeJS.ErrnoException) => {
+      if (!settled) reject({ error: describe(err), ...(err.code ? { code: err.code } : {}) });
+    });
+    ws.on("open", () => {
+      if (settled) {
+        ws.terminate();
+        return;
+      }
+      settled = true;
+      clearTimeout(timer);
+      spec.signal?.removeEventListener("abort", onAbort);
+      const opened = bus.emit({
+        kind: "ws-open",
+        probe: probe(),
+        connection,
+        url: recordedUrl,
+        headers: recordedHeaders,
+        label: spec.label,
+        ...(responseHeaders ? { responseHeaders } : {}),
+      });
+      const conn = new WsConnection(bus, ws, connection, spec, probe);
+      conn.openSeq = opened.seq;
+      resolve({ ok: true, conn });
+    });
+  });
+}
+
+function describe(err: NodeJS.ErrnoException): string {
+  if (err.code === "ECONNREFUSED") return "connection refused";
+  if (err.code === "ECONNRESET") return "connection reset during the upgrade";
+  return err.message || err.code || "error";
+}
+
+interface Pending {
+  id: string | undefined;
+  command: string;
+  label: string | undefined;
+  sentAt: number;
+  resolve(r: RequestResult): void;
+  timer: NodeJS.Timeout;
+}
+
+interface Waiter {
+  pred: (m: WsMessage) => boolean;
+  resolve(m: WsMessage | undefined): void;
+  timer: NodeJS.Timeout;
+}
+
+/** One open, recorded connection. */
+export class WsConnection {
+  private readonly pending = new Set<Pending>();
+  private readonly waiters = new Set<Waiter>();
+  private readonly listeners = new Set<(m: WsMessage) => void>();
+  private readonly answered: string[] = [];
+  private readonly answeredSet = new Set<string>();
+  private readonly backlog: WsMessage[] = [];
+  private backlogBytes = 0;
+  /** Sequence number of the ws-open event. */
+  openSeq = 0;
+  private closeInfo: CloseInfo | undefined;
+  private closing: { code?: number; reason?: string; cause?: string } | undefined;
+  private readonly closedPromise: Promise<CloseInfo>;
+  private resolveClosed!: (c: CloseInfo) => void;
+  private readonly onAbort = () => this.terminate("aborted");
+  /** Inbound totals. */
+  bytesIn = 0;
+  framesIn = 0;
+  framesOut = 0;
+  /** Why the kit stopped reading, once it did. */
+  stopped: string | undefined;
+
+  constructor(
+    private readonly bus: TranscriptBus,
+    private readonly ws: WebSocket,
+    readonly id: string,
+    private readonly spec: WsSpec,
+    private readonly probe: () => string,
+  ) {
+    this.closedPromise = new Promise((r) => (this.resolveClosed = r));
+    ws.on("message", (data: WebSocket.RawData, isBinary: boolean) => this.receive(data, isBinary));
+    ws.on("error", (err: Error) => {
+      // Protocol errors from the peer (bad frame, oversize message): `ws` closes next; keep the cause.
+      this.closing ??= { cause: err.message };
+    });
+    ws.on("close", (code: number, reason: Buffer) => this.onClose(code, reason.toString("utf8")));
+    spec.signal?.addEventListener("abort", this.onAbort, { once: true });
+  }
+
+  get label(): string {
+    return this.spec.label;
+  }
+
+  get isOpen(): boolean {
+    return this.closeInfo === undefined && this.ws.readyState === WebSocket.OPEN && this.stopped === undefined;
+  }
+
+  /** Resolves when the connection has closed (by either side). */
+  get closed(): Promise<CloseInfo> {
+    return this.closedPromise;
+  }
+
+  get closeResult(): CloseInfo | undefined {
+    return this.closeInfo;
+  }
+
+  /** Sends one JSON value as a text frame. Returns false when the connection is not open. */
+  send(value: unknown, opts: { label?: string; binary?: boolean } = {}): boolean {
+    return this.sendRaw(JSON.stringify(value), opts);
+  }
+
+  /** Sends text (or bytes) exactly as given. */
+  sendRaw(data: string | Uint8Array, opts: { label?: string; binary?: boolean } = {}): boolean {
+    if (!this.isOpen) return false;
+    const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : Buffer.from(data);
+    const binary = opts.binary ?? typeof data !== "string";
+    this.framesOut++;
+    this.bus.emit({
+      kind: "ws-frame",
+      probe: this.probe(),
+      connection: this.id,
+      direction: "out",
+      binary,
+      data: typeof data === "string" ? data : bytes.toString("utf8"),
+      bytes: bytes.length,
+      ...(opts.label ? { label: opts.label } : {}),
+    });
+    this.ws.send(bytes, { binary });
+    return true;
+  }
+
+  /**
+   * Sends a command and waits for its `response` (by id; see the module note for inexact matches).
+   * A command without an id is matched by `command` to a response without one.
+   */
+  request(command: Record<string, unknown>, opts: { timeout: number; label?: string }): Promise<RequestResult> {
+    const t0 = performance.now();
+    const type = typeof command.type === "string" ? command.type : "";
+    const id = typeof command.id === "string" ? command.id : undefined;
+    return new Promise<RequestResult>((resolve) => {
+      if (!this.isOpen) {
+        resolve({ ok: false, closed: true, ms: 0 });
+        return;
+      }
+      const p: Pending = {
+        id,
+        command: type,
+        label: opts.label,
+        sentAt: t0,
+        resolve: (r) => {
+          clearTimeout(p.timer);
+          this.pending.delete(p);
+          resolve(r);
+        },
+        timer: setTimeout(() => {
+          this.bus.emit({
+            kind: "note",
+            probe: this.probe(),
+            name: REQUEST_TIMEOUT_NOTE,
+            value: { connection: this.id, id: id ?? null, command: type, waitedMs: opts.timeout, label: opts.label ?? null },
+          });
+          p.resolve({ ok: false, timedOut: true, ms: performance.now() - t0 });
+        }, opts.timeout),
+      };
+      this.pending.add(p);
+      if (!this.send(command, opts.label ? { label: opts.label } : {})) p.resolve({ ok: false, closed: true, ms: 0 });
+    });
+  }
+
+  /**
+   * Waits for the next incoming message that satisfies `pred`; undefined on timeout or close.
+   * Only messages from now count, unless `fromSeq` names an earlier transcript sequence number:
+   * then the few most recent messages (a small bounded backlog) since it count too.
+   */
+  until(pred: (m: WsMessage) => boolean, timeout: number, opts: { fromSeq?: number } = {}): Promise<WsMessage | undefined> {
+    return new Promise((resolve) => {
+      if (opts.fromSeq !== undefined) {
+        const hit = this.backlog.find((m) => m.frame.seq >= opts.fromSeq! && pred(m));
+        if (hit) {
+          resolve(hit);
+          return;
+        }
+      }
+      if (this.closeInfo || this.stopped) {
+        resolve(undefined);
+        return;
+      }
+      const w: Waiter = {
+        pred,
+        resolve: (m) => {
+          clearTimeout(w.timer);
+          this.waiters.delete(w);
+          resolve(m);
+        },
+        timer: setTimeout(() => w.resolve(undefined), Math.max(0, timeout)),
+      };
+      this.waiters.add(w);
+    });
+  }
+
+  /** Calls `fn` for every incoming message until the returned function is called. */
+  onMessage(fn: (m: WsMessage) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** Closes with a close frame and waits (bounded) for the peer's; then drops the socket. */
+  async close(code = 1000, reason = "", timeout = 2000): Promise<CloseInfo> {
+    if (this.closeInfo) return this.closeInfo;
+    this.closing ??= { code, reason };
+    this.closeBy = "kit";
+    try {
+      this.ws.close(code, reason);
+    } catch {
+      this.ws.terminate();
+    }
+    const t = setTimeout(() => this.terminate("close-timeout"), timeout);
+    const info = await this.closedPromise;
+    clearTimeout(t);
+    return info;
+  }
+
+  /** Drops the socket at once (no close handshake). */
+  terminate(cause: string): void {
+    if (this.closeInfo) return;
+    this.closeBy = "kit";
+    this.closing = { ...(this.closing ?? {}), cause };
+    this.ws.terminate();
+  }
+
+  private closeBy: "server" | "kit" = "server";
+
+  private receive(data: WebSocket.RawData, isBinary: boolean): void {
+    if (this.stopped !== undefined || this.closeInfo) return;
+    const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer);
+    this.bytesIn += buf.length;
+    this.framesIn++;
+    const valid = isUtf8(buf);
+    const frame = this.bus.emit({
+      kind: "ws-frame",
+      probe: this.probe(),
+      connection: this.id,
+      direction: "in",
+      binary: isBinary,
+      data: buf.toString("utf8"),
+      bytes: buf.length,
+      ...(valid ? {} : { invalidUtf8: true }),
+    }) as WsFrameEvent;
+    const values = frameValues(frame);
+    for (const json of values.length ? values : [undefined]) {
+      const msg: WsMessage = { frame, json };
+      this.backlog.push(msg);
+      this.backlogBytes += buf.length;
+      while (this.backlog.length > BACKLOG_MESSAGES || (this.backlogBytes > BACKLOG_BYTES && this.backlog.length > 1)) {
+        this.backlogBytes -= this.backlog.shift()!.frame.bytes ?? 0;
+      }
+      this.correlate(msg);
+      for (const l of this.listeners) l(msg);
+      for (const w of [...this.waiters]) if (w.pred(msg)) w.resolve(msg);
+    }
+    const maxBytes = this.spec.maxBytes ?? Infinity;
+    const maxFrames = this.spec.maxFrames ?? Infinity;
+    if (this.bytesIn >= maxBytes || this.framesIn >= maxFrames) {
+      this.stopped = `limit: ${this.framesIn} message(s), ${this.bytesIn} bytes read`;
+      this.terminate("limit");
+    }
+  }
+
+  private correlate(m: WsMessage): void {
+    const r = m.json;
+    if (!r || typeof r !== "object" || Array.isArray(r) || (r as { type?: unknown }).type !== "response") return;
+    const resp = r as Record<string, unknown>;
+    const id = typeof resp.id === "string" ? resp.id : undefined;
+    const command = typeof resp.command === "string" ? resp.command : undefined;
+    let match: Pending | undefined;
+    let inexact = false;
+    if (id !== undefined) {
+      for (const p of this.pending) if (p.id === id) match = p;
+      // A second answer to an id already answered belongs to that id: never reassign it.
+      if (!match && this.answeredSet.has(id)) return;
+    } else {
+      for (const p of this.pending) if (p.id === undefined && (command === undefined || p.command === command)) match ??= p;
+    }
+    if (!match) {
+      // By `command`; a response without one can only answer a command without a string type.
+      const same = [...this.pending].filter((p) => p.command === (command ?? ""));
+      if (same.length === 1) {
+        match = same[0];
+        inexact = true;
+      }
+    }
+    if (!match) return;
+    if (match.id !== undefined) this.remember(match.id);
+    match.resolve({ ok: true, response: resp, frame: m.frame, ...(inexact ? { inexact: true } : {}), ms: performance.now() - match.sentAt });
+  }
+
+  private remember(id: string): void {
+    this.answered.push(id);
+    this.answeredSet.add(id);
+    if (this.answered.length > RECENT_IDS) this.answeredSet.delete(this.answered.shift()!);
+  }
+
+  private onClose(code: number, reason: string): void {
+    if (this.closeInfo) return;
+    this.spec.signal?.removeEventListener("abort", this.onAbort);
+    const by = this.closeBy;
+    const cause = this.closing?.cause;
+    // 1005 = no status in the close frame, 1006 = no close frame at all (both local codes in `ws`).
+    const info: CloseInfo = { by, ...(code ? { code } : {}), ...(reason ? { reason } : {}), ...(cause ? { cause } : {}) };
+    this.closeInfo = info;
+    this.bus.emit({
+      kind: "ws-close",
+      probe: this.probe(),
+      connection: this.id,
+      ...(code ? { code } : {}),
+      ...(reason ? { reason } : {}),
+      by,
+      ...(cause ? { cause } : {}),
+    });
+    for (const p of [...this.pending]) p.resolve({ ok: false, closed: true, ms: performance.now() - p.sentAt });
+    for (const w of [...this.waiters]) w.resolve(undefined);
+    this.listeners.clear();
+    this.backlog.length = 0;
+    this.resolveClosed(info);
+  }
+}

@@ -1,0 +1,203 @@
+/** §1 Endpoint and upgrade checks: /ws upgrades, other paths 404, token 401, Origin 403, /health. */
+import { at, excerpt, type CheckDef, type Outcome } from "../../../core/check.js";
+import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import type { TranscriptEvent } from "../../../core/transcript.js";
+import { C, M, NOTE } from "../labels.js";
+import { all, serverCheck, Tally, type OpenEvent, type RejectEvent } from "./support.js";
+
+/** The seed section every connection rule cites (§1 of the contract makes it precise). */
+const WIRE = "Connection";
+
+type Attempt = { ev: OpenEvent; upgraded: true } | { ev: RejectEvent; upgraded: false };
+
+/** Calls `fn` for every upgrade attempt (opened or rejected) whose label matches. */
+function onUpgrades(match: (label: string) => boolean, fn: (a: Attempt) => void): (ev: TranscriptEvent) => void {
+  return (ev) => {
+    if (ev.kind === "ws-open" && match(ev.label ?? "")) fn({ ev, upgraded: true });
+    else if (ev.kind === "ws-reject" && match(ev.label ?? "")) fn({ ev, upgraded: false });
+  };
+}
+
+/** What an attempt got, for messages: "101 (upgraded)", "404", "no answer (connection refused)". */
+function got(a: Attempt): string {
+  if (a.upgraded) return "101 (upgraded)";
+  if (a.ev.status !== undefined) return `${a.ev.status}`;
+  return `no HTTP answer (${a.ev.error ?? "error"})`;
+}
+
+const path = (a: Attempt): string => {
+  try {
+    const u = new URL(a.ev.url);
+    return u.pathname + u.search;
+  } catch {
+    return a.ev.url;
+  }
+};
+
+/**
+ * A rejection-status rule over the upgrade probes with `labels`: each must answer `status`. Judged
+ * only once the main /ws upgrade succeeded, since a server that upgrades nothing cannot show
+ * that it tells paths, tokens or origins apart.
+ */
+function rejectionCheck(opts: {
+  id: string;
+  level: "MUST" | "SHOULD";
+  title: string;
+  rule: string;
+  quote: string;
+  match: (label: string) => boolean;
+  status: number;
+  what: string;
+  /** An outcome that replaces the usual one (e.g. skip without a token). */
+  before?: (state: { notes: Map<string, unknown> }) => Outcome | undefined;
+  extra?: (label: string) => boolean;
+  extraReport?: (a: Attempt) => string;
+}): CheckDef {
+  return serverCheck({
+    id: opts.id,
+    level: opts.level,
+    title: opts.title,
+    rule: opts.rule,
+    ref: [WIRE, opts.quote],
+    probes: ["upgrade"],
+    create() {
+      const t = new Tally();
+      let mainOk = false;
+      const attempts: Attempt[] = [];
+      const extras: string[] = [];
+      const notes = new Map<string, unknown>();
+      const observe = all(
+        onUpgrades((l) => l === C.main, (a) => (mainOk ||= a.upgraded)),
+        onUpgrades(opts.match, (a) => attempts.push(a)),
+        onUpgrades((l) => !!opts.extra?.(l), (a) => extras.push(opts.extraReport!(a))),
+        (ev) => {
+          if (ev.kind === "note") notes.set(ev.name, ev.value);
+        },
+      );
+      const finish = (): Outcome => {
+        const early = opts.before?.({ notes });
+        if (early) return early;
+        if (!mainOk) {
+          return { verdict: "incomplete", notExercised: true, message: "not exercised: the /ws upgrade itself did not succeed, so rejections cannot be told apart from a broken endpoint" };
+        }
+        for (const a of attempts) {
+          if (a.upgraded) t.fail(`${opts.status} for ${opts.what}`, `${path(a)} (${a.ev.label}) was upgraded (101)`, at(a.ev));
+          else if (a.ev.status === opts.status) t.ok();
+          else if (a.ev.status !== undefined) t.fail(`${opts.status} for ${opts.what}`, `${path(a)} (${a.ev.label}) answered ${a.ev.status}`, at(a.ev, a.ev.body ? { excerpt: excerpt(a.ev.body) } : {}));
+          else t.untestable(`${path(a)} got ${got(a)}`);
+        }
+        const more = extras.length ? `; ${extras.join("; ")}` : "";
+        return t.outcome(`${t.count} upgrade(s) with ${opts.what} were refused with ${opts.status}${more}`, `no upgrade with ${opts.what} was attempted`);
+      };
+      return { observe, finish };
+    },
+  });
+}
+
+export const CONN_CHECKS: CheckDef[] = [
+  serverCheck({
+    id: "conn/ws-upgrade",
+    level: "MUST",
+    title: "The upgrade on /ws with the token and an allowed Origin succeeds",
+    rule: "An upgrade on `/ws` with the configured token and an allowed Origin is answered 101.",
+    ref: ["Connection", "WebSocket endpoint:\n\n```text\n/ws\n```"],
+    probes: ["upgrade"],
+    create() {
+      const t = new Tally();
+      const observe = onUpgrades(
+        (l) => l === C.main || l === C.passive,
+        (a) => {
+          if (a.upgraded) t.ok();
+          else if (a.ev.status !== undefined) {
+            t.fail("101 Switching Protocols", `the ${a.ev.label} upgrade on ${path(a)} was answered ${a.ev.status}`, at(a.ev, a.ev.body ? { excerpt: excerpt(a.ev.body) } : {}));
+          } else t.untestable(`the ${a.ev.label} upgrade on ${path(a)} got ${got(a)}`);
+        },
+      );
+      return { observe, finish: () => t.outcome(`${t.count} upgrade(s) on /ws were answered 101`, "no upgrade on /ws was attempted") };
+    },
+  }),
+  rejectionCheck({
+    id: "conn/other-path-404",
+    level: "SHOULD",
+    title: "Upgrades on other paths are answered 404",
+    rule: "An upgrade on any path other than `/ws` is answered 404.",
+    quote: "WebSocket endpoint:\n\n```text\n/ws\n```",
+    match: (l) => l.startsWith("upgrade:other-path:"),
+    status: 404,
+    what: "another path",
+  }),
+  rejectionCheck({
+    id: "conn/token-401",
+    level: "MUST",
+    title: "With a token set, a missing or wrong token is answered 401",
+    rule: "With a token configured, an upgrade whose `token` query is missing or wrong is answered 401 and not upgraded. (Skipped without --token.)",
+    quote: "Optional token auth:\n\n```text\nws://localhost:4781/ws?token=<token>\n```",
+    match: (l) => l === C.noToken || l === C.wrongToken,
+    status: 401,
+    what: "a missing or wrong token",
+    before: ({ notes }) => {
+      const auth = notes.get(NOTE.auth) as { token?: boolean } | undefined;
+      if (auth && auth.token === false) {
+        return { verdict: "skip", message: "no --token given: the token check is not tested (the fork removed its token flag at 540623d9)" };
+      }
+      return undefined;
+    },
+  }),
+  rejectionCheck({
+    id: "conn/origin-403",
+    level: "SHOULD",
+    title: "A foreign Origin is answered 403",
+    rule: "An upgrade with a foreign `Origin` is answered 403 (a missing Origin is reported). The agent runs shell tools: any web page must not drive it.",
+    quote: "The client derives protocol + host from the current page and forwards `?token=` from the page URL.",
+    match: (l) => l === C.foreignOrigin,
+    status: 403,
+    what: "a foreign Origin",
+    extra: (l) => l === C.noOrigin,
+    extraReport: (a) => `an upgrade without Origin got ${got(a)}`,
+  }),
+  serverCheck({
+    id: "conn/health",
+    level: "SHOULD",
+    title: "GET /health answers 200 {status:\"ok\", clients}",
+    rule: "`GET /health` without credentials answers 200 `application/json` `{\"status\":\"ok\",\"clients\":<int>}`.",
+    ref: [WIRE, "Optional token auth:"],
+    probes: [M.health],
+    create(ctx) {
+      const t = new Tally();
+      let status: number | undefined;
+      let type = "";
+      const observe = (ev: TranscriptEvent) => {
+        if (!("label" in ev) || ev.label !== M.health) return;
+        if (ev.kind === "http-response") {
+          status = ev.status;
+          type = ev.headers["content-type"] ?? "";
+        } else if (ev.kind === "http-error") t.untestable(`GET /health got no response (${ev.error})`);
+        else if (ev.kind === "body-end") {
+          if (status !== 200) {
+            t.fail("200", `GET /health answered ${status}`, at(ev, ev.text ? { excerpt: excerpt(ev.text) } : {}));
+            return;
+          }
+          if (ev.reason !== "eof") {
+            t.untestable(`the kit stopped reading GET /health (${ev.reason})`);
+            return;
+          }
+          if (!/^application\/json\b/i.test(type.trim())) {
+            t.fail("Content-Type application/json", `GET /health has Content-Type ${JSON.stringify(type)}`, at(ev));
+            return;
+          }
+          let body: unknown;
+          try {
+            body = JSON.parse(ev.text ?? "");
+          } catch {
+            t.fail("a JSON body", "GET /health body is not JSON", at(ev, { excerpt: excerpt(ev.text ?? "") }));
+            return;
+          }
+          const r = ctx.validate("health", body);
+          if (r.ok) t.ok();
+          else t.fail('{"status":"ok","clients":<int>}', `GET /health body: ${formatSchemaErrors(r.errors)}`, at(ev, { excerpt: excerpt(ev.text ?? "") }));
+        }
+      };
+      return { observe, finish: () => t.outcome("GET /health answered 200 {status:\"ok\", clients}", "GET /health was not requested") };
+    },
+  }),
+];

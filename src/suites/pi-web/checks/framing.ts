@@ -1,0 +1,128 @@
+/** §1 Framing and §2 shapes of what the server sends. */
+import { excerpt, type CheckDef } from "../../../core/check.js";
+import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import { frameEvidence, onWire, serverCheck, Tally, where } from "./support.js";
+
+/** Event types of the seed and the §2.3 extras. */
+export const SEED_EVENTS = [
+  "agent_start",
+  "agent_end",
+  "message_start",
+  "message_update",
+  "message_end",
+  "tool_execution_start",
+  "tool_execution_end",
+  "session_changed",
+  "extension_ui_request",
+  "extension_error",
+] as const;
+export const EXTRA_EVENTS = [
+  "turn_start",
+  "turn_end",
+  "tool_execution_update",
+  "auto_compaction_start",
+  "auto_compaction_end",
+  "auto_retry_start",
+  "auto_retry_end",
+] as const;
+export const KNOWN_TYPES: ReadonlySet<string> = new Set(["response", ...SEED_EVENTS, ...EXTRA_EVENTS]);
+
+/** Schema of an event type: `<type-kebab>-event`. */
+export const eventSchema = (type: string): string => `${type.replace(/_/g, "-")}-event`;
+
+export const FRAMING_CHECKS: CheckDef[] = [
+  serverCheck({
+    id: "framing/json-object-frames",
+    level: "MUST",
+    title: "Every server message is one JSON object in a UTF-8 text frame",
+    rule: "Each message the server sends is a text frame of valid UTF-8 holding exactly one JSON object (no binary frames, no batching, no newline-delimited pairs).",
+    ref: ["Protocol", "The frontend communicates with the coding-agent backend over WebSocket JSON messages."],
+    probes: ["all"],
+    create() {
+      const t = new Tally();
+      const observe = onWire({
+        frame: (ev, m, c) => {
+          if (ev.binary) t.fail("a text frame", `${where(ev, c, "frame")} is a binary frame`, frameEvidence(ev));
+          else if (ev.invalidUtf8) t.fail("valid UTF-8 in a text frame", `${where(ev, c, "frame")} is a text frame of invalid UTF-8`, frameEvidence(ev));
+          else if (m.kind !== "object") t.fail("exactly one JSON object", `${where(ev, c, "frame")}: ${m.reason}`, frameEvidence(ev));
+          else t.ok();
+        },
+      });
+      return { observe, finish: () => t.outcome(`${t.count} server message(s) were single JSON objects in text frames`, "the server sent no message") };
+    },
+  }),
+  serverCheck({
+    id: "framing/server-schema",
+    level: "MUST",
+    title: "Every event validates against its schema; responses have the response envelope",
+    rule: "Each server event validates against its `<type>-event` schema; each response has `type:\"response\"`, a boolean `success` and, when present, a string `id` and `command`. (A response's `data` and `error` are rpc/result-shape's.)",
+    ref: ["Events (Server → Client)", "All events are broadcast to connected web clients."],
+    probes: ["all"],
+    create(ctx) {
+      const t = new Tally();
+      const observe = onWire(
+        {
+          in: (ev, m, c) => {
+            if (m.kind !== "object" || typeof m.type !== "string") return;
+            if (m.type === "response") {
+              const v = m.value;
+              const bad =
+                typeof v.success !== "boolean"
+                  ? `success is ${excerpt(v.success)}`
+                  : "id" in v && typeof v.id !== "string"
+                    ? `id is ${excerpt(v.id)}`
+                    : "command" in v && typeof v.command !== "string"
+                      ? `command is ${excerpt(v.command)}`
+                      : undefined;
+              if (bad) t.fail("a response envelope: boolean success, string id and command", `${where(ev, c)}: ${bad}`, frameEvidence(ev));
+              else t.ok();
+              return;
+            }
+            if (!KNOWN_TYPES.has(m.type)) return;
+            const name = eventSchema(m.type);
+            const r = ctx.validate(name, m.value);
+            if (r.ok) t.ok();
+            else t.fail(`a valid ${m.type} (${name}.schema.json)`, `${where(ev, c)}: ${formatSchemaErrors(r.errors)}`, frameEvidence(ev));
+          },
+        },
+        { clientsOnly: true },
+      );
+      return { observe, finish: () => t.outcome(`${t.count} server message(s) validated`, "the server sent no message of a known type") };
+    },
+  }),
+  serverCheck({
+    id: "framing/known-types",
+    level: "SHOULD",
+    title: "Every server message type is known",
+    rule: "Each server message's `type` is `response`, a seed event or a §2.3 extra. (Clients ignore unknown types: an unknown type is behaviour the UI silently drops.)",
+    ref: ["Events (Server → Client)", "All events are broadcast to connected web clients."],
+    probes: ["all"],
+    create() {
+      const t = new Tally();
+      const counts = new Map<string, number>();
+      const observe = onWire(
+        {
+          in: (ev, m, c) => {
+            if (m.kind !== "object") return;
+            if (typeof m.type === "string" && KNOWN_TYPES.has(m.type)) {
+              counts.set(m.type, (counts.get(m.type) ?? 0) + 1);
+              t.ok();
+            } else t.fail("a known type", `${where(ev, c, "message")} has type ${m.type === undefined ? "(missing)" : excerpt(m.type)}`, frameEvidence(ev));
+          },
+        },
+        { clientsOnly: true },
+      );
+      return {
+        observe,
+        finish: () =>
+          t.outcome(
+            `types seen: ${[...counts]
+              .sort((a, b) => b[1] - a[1])
+              .map(([k, v]) => `${k} ×${v}`)
+              .join(", ")}`,
+            "the server sent no JSON object",
+          ),
+      };
+    },
+  }),
+];

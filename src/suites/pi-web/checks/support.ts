@@ -1,0 +1,528 @@
+/**
+ * What the pi-web checks share: the contract reference, a view of the WebSocket traffic per
+ * connection (labels, frames parsed once), command ↔ response correlation, and the run state of
+ * each client connection. Everything is incremental: a connection's record lives from its open to
+ * its close; a command's from its send to its answer; nothing keeps the stream of events.
+ */
+import { at, excerpt, Violations, type CheckDef, type ContractRef, type Evidence, type Outcome } from "../../../core/check.js";
+import type { TranscriptEvent } from "../../../core/transcript.js";
+import { frameJson, frameValues, REQUEST_TIMEOUT_NOTE, type WsFrameEvent } from "../../../core/ws-exchange.js";
+import { isClientConnection, NOTE } from "../labels.js";
+
+export const SEED = "004_88f3c17269c3c25a.txt";
+
+/**
+ * A CheckDef of this suite: full id, server side, and the seed reference as [section, quote].
+ * When the probes stopped early, an incomplete outcome says so (the reason is a note event).
+ */
+export function serverCheck(def: Omit<CheckDef, "side" | "ref" | "id"> & { id: string; ref: [string, string] }): CheckDef {
+  const [section, quote] = def.ref;
+  const ref: ContractRef = { seed: SEED, section, quote };
+  return {
+    ...def,
+    id: `pi-web/${def.id}`,
+    side: "server",
+    ref,
+    create(ctx) {
+      const inner = def.create(ctx);
+      let stopped: string | undefined;
+      return {
+        observe(ev) {
+          if (ev.kind === "note" && ev.name === NOTE.stopped) stopped = String(ev.value);
+          inner.observe(ev);
+        },
+        finish() {
+          const o = inner.finish();
+          return stopped && o.verdict === "incomplete" ? { ...o, message: `${o.message} (the probes stopped early: ${stopped})` } : o;
+        },
+      };
+    },
+  };
+}
+
+/**
+ * Violations plus what an outcome needs besides them: whether the rule was exercised at all, and
+ * why not. A check that saw nothing to judge ends incomplete (not-exercised), never a vacuous pass.
+ */
+export class Tally {
+  private readonly v = new Violations();
+  private exercised = false;
+  private why: string | undefined;
+  count = 0;
+
+  ok(): void {
+    this.exercised = true;
+    this.count++;
+  }
+
+  fail(expected: string, actual: string, evidence: Evidence = {}): void {
+    this.exercised = true;
+    this.count++;
+    this.v.add(expected, actual, evidence);
+  }
+
+  /** The rule could not be applied here (the first reason explains an incomplete). */
+  untestable(reason: string): void {
+    this.why ??= reason;
+  }
+
+  get failures(): number {
+    return this.v.size;
+  }
+
+  get wasExercised(): boolean {
+    return this.exercised;
+  }
+
+  outcome(pass: string, untested?: string): Outcome {
+    const why = this.why ?? untested;
+    return this.v.outcome({ pass, exercised: this.exercised, ...(why ? { untested: `not exercised: ${why}` } : {}) });
+  }
+}
+
+type Ev<K extends TranscriptEvent["kind"]> = Extract<TranscriptEvent, { kind: K }>;
+export type FrameEvent = WsFrameEvent;
+export type OpenEvent = Ev<"ws-open">;
+export type RejectEvent = Ev<"ws-reject">;
+export type CloseEvent = Ev<"ws-close">;
+export type NoteEvent = Ev<"note">;
+export type Json = Record<string, unknown>;
+
+export const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+// ---------------------------------------------------------------------------------------------
+// Messages
+
+export type Msg =
+  | { kind: "object"; value: Json; type: unknown }
+  | { kind: "not-object"; reason: string };
+
+const messages = new WeakMap<object, Msg>();
+const parts = new WeakMap<object, Msg[]>();
+
+/**
+ * The messages a frame carries, for checks that follow the conversation: the frame's own message,
+ * or — for a frame of newline-joined JSON objects, which framing/json-object-frames fails — one
+ * per line, so one framing fault does not blind every other rule.
+ */
+export function messagesOf(ev: FrameEvent): Msg[] {
+  let out = parts.get(ev);
+  if (!out) {
+    const whole = messageOf(ev);
+    if (whole.kind === "object" || frameJson(ev).ok) out = [whole];
+    else {
+      const values = frameValues(ev);
+      out = values.length > 1 ? values.map((v) => (isObject(v) ? { kind: "object" as const, value: v, type: v.type } : { kind: "not-object" as const, reason: "not an object" })) : [whole];
+    }
+    parts.set(ev, out);
+  }
+  return out;
+}
+
+/** A frame's payload classified once (shared by every check that reads the frame). */
+export function messageOf(ev: FrameEvent): Msg {
+  let m = messages.get(ev);
+  if (!m) {
+    const p = frameJson(ev);
+    if (!p.ok) m = { kind: "not-object", reason: `not JSON (${p.error})` };
+    else if (!isObject(p.value)) m = { kind: "not-object", reason: `JSON ${p.value === null ? "null" : Array.isArray(p.value) ? "array" : typeof p.value}, not an object` };
+    else m = { kind: "object", value: p.value, type: p.value.type };
+    messages.set(ev, m);
+  }
+  return m;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Connections
+
+export interface Conn {
+  id: string;
+  label: string;
+  /** Transcript time of the open. */
+  openedAt: number;
+  closed?: CloseEvent;
+}
+
+export interface WireHandlers {
+  open?(ev: OpenEvent, c: Conn): void;
+  reject?(ev: RejectEvent): void;
+  /** A message the kit sent. */
+  out?(ev: FrameEvent, m: Msg, c: Conn): void;
+  /** A message the server sent (each of a batched frame's messages in turn). */
+  in?(ev: FrameEvent, m: Msg, c: Conn): void;
+  /** A frame the server sent, as framed (before any batch is split). */
+  frame?(ev: FrameEvent, m: Msg, c: Conn): void;
+  close?(ev: CloseEvent, c: Conn): void;
+  note?(ev: NoteEvent): void;
+}
+
+/**
+ * Feeds WebSocket traffic to handlers with the connection it belongs to. `clientsOnly` keeps the
+ * two long-lived clients (main, passive) and drops the upgrade probes.
+ */
+export function onWire(h: WireHandlers, opts: { clientsOnly?: boolean } = {}): (ev: TranscriptEvent) => void {
+  const conns = new Map<string, Conn>();
+  return (ev) => {
+    switch (ev.kind) {
+      case "ws-open": {
+        if (opts.clientsOnly && !isClientConnection(ev.label)) return;
+        const c: Conn = { id: ev.connection, label: ev.label ?? "?", openedAt: ev.t };
+        conns.set(ev.connection, c);
+        h.open?.(ev, c);
+        return;
+      }
+      case "ws-reject":
+        if (opts.clientsOnly && !isClientConnection(ev.label)) return;
+        h.reject?.(ev);
+        return;
+      case "ws-frame": {
+        const c = conns.get(ev.connection);
+        if (!c) return;
+        if (ev.direction === "out") {
+          h.out?.(ev, messageOf(ev), c);
+          return;
+        }
+        h.frame?.(ev, messageOf(ev), c);
+        if (h.in) for (const m of messagesOf(ev)) h.in(ev, m, c);
+        return;
+      }
+      case "ws-close": {
+        const c = conns.get(ev.connection);
+        if (!c) return;
+        conns.delete(ev.connection);
+        c.closed = ev;
+        h.close?.(ev, c);
+        return;
+      }
+      case "note":
+        h.note?.(ev);
+        return;
+      default:
+        return;
+    }
+  };
+}
+
+/** Server messages of a known-shaped kind: an object with a string `type`. */
+export function onServerMessages(fn: (ev: FrameEvent, type: string, value: Json, c: Conn) => void, opts: { clientsOnly?: boolean } = { clientsOnly: true }) {
+  return onWire(
+    {
+      in: (ev, m, c) => {
+        if (m.kind === "object" && typeof m.type === "string") fn(ev, m.type, m.value, c);
+      },
+    },
+    opts,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commands and responses
+
+export const COMMANDS = ["prompt", "abort", "clear_queue", "get_state", "get_messages", "list_sessions", "switch_session", "new_session", "get_context_usage"] as const;
+export const QUERY_COMMANDS: ReadonlySet<string> = new Set(["get_state", "get_messages", "list_sessions", "get_context_usage"]);
+export const isKnownCommand = (t: unknown): boolean => typeof t === "string" && (COMMANDS as readonly string[]).includes(t);
+
+export interface Command {
+  conn: Conn;
+  /** The command's id when it is a string. */
+  id: string | undefined;
+  /** Raw `id` value (may be a non-string). */
+  rawId: unknown;
+  hasId: boolean;
+  /** `type` when it is a string, "" otherwise. */
+  type: string;
+  label: string | undefined;
+  frame: FrameEvent;
+  value: Json;
+  answers: FrameEvent[];
+  /** The kit stopped waiting (its request timeout). */
+  timedOut?: number;
+}
+
+/** How a response relates to the commands of its connection. */
+export type Match =
+  /** First answer, id (or its absence) as sent. */
+  | "exact"
+  /** First answer, matched by `command` because the id differs. */
+  | "inexact"
+  /** Another answer to a command already answered. */
+  | "duplicate"
+  /** The id is that of a command another connection sent. */
+  | "foreign"
+  /** The id is that of an extension_ui_response the kit sent. */
+  | "reply"
+  | "unmatched";
+
+export interface RpcHandlers {
+  command?(cmd: Command): void;
+  /** An extension_ui_response the kit sent. */
+  reply?(ev: FrameEvent, value: Json, c: Conn): void;
+  response?(ev: FrameEvent, resp: Json, cmd: Command | undefined, how: Match, c: Conn): void;
+  /** The command got no answer: the connection closed (by whom), or the transcript ended. */
+  unanswered?(cmd: Command, why: "closed-by-server" | "closed-by-kit" | "end", ev: TranscriptEvent | undefined): void;
+  /** Any other server message (events), for checks that also follow them. */
+  event?(ev: FrameEvent, type: string, value: Json, c: Conn): void;
+  open?(ev: OpenEvent, c: Conn): void;
+  close?(ev: CloseEvent, c: Conn): void;
+}
+
+const DONE_KEEP = 2000;
+
+/**
+ * Correlates commands and responses per connection, as the kit's client does: by id; a response
+ * whose id was never sent here but whose `command` names exactly one waiting command counts as
+ * that command's (inexact) answer. Call `end()` from finish() to flush the unanswered ones.
+ */
+export function rpc(h: RpcHandlers, opts: { clientsOnly?: boolean } = { clientsOnly: true }) {
+  interface State {
+    pending: Command[];
+    done: Map<string, Command>;
+    doneOrder: string[];
+    replies: Set<string>;
+  }
+  const state = new Map<string, State>();
+  /** Command ids by the connection that sent them (for "foreign" answers). */
+  const sentBy = new Map<string, string>();
+  const st = (c: Conn): State => {
+    let s = state.get(c.id);
+    if (!s) state.set(c.id, (s = { pending: [], done: new Map(), doneOrder: [], replies: new Set() }));
+    return s;
+  };
+  const settle = (s: State, cmd: Command) => {
+    s.pending.splice(s.pending.indexOf(cmd), 1);
+    if (cmd.id !== undefined) {
+      s.done.set(cmd.id, cmd);
+      s.doneOrder.push(cmd.id);
+      if (s.doneOrder.length > DONE_KEEP) s.done.delete(s.doneOrder.shift()!);
+    }
+  };
+  const observe = onWire(
+    {
+      open: (ev, c) => h.open?.(ev, c),
+      out: (ev, m, c) => {
+        if (m.kind !== "object") return;
+        const v = m.value;
+        if (v.type === "extension_ui_response") {
+          if (typeof v.id === "string") st(c).replies.add(v.id);
+          h.reply?.(ev, v, c);
+          return;
+        }
+        const cmd: Command = {
+          conn: c,
+          id: typeof v.id === "string" ? v.id : undefined,
+          rawId: v.id,
+          hasId: "id" in v,
+          type: typeof v.type === "string" ? v.type : "",
+          label: ev.label,
+          frame: ev,
+          value: v,
+          answers: [],
+        };
+        st(c).pending.push(cmd);
+        if (cmd.id !== undefined) sentBy.set(cmd.id, c.id);
+        h.command?.(cmd);
+      },
+      in: (ev, m, c) => {
+        if (m.kind !== "object") return;
+        if (m.type !== "response") {
+          if (typeof m.type === "string") h.event?.(ev, m.type, m.value, c);
+          return;
+        }
+        const resp = m.value;
+        const s = st(c);
+        const id = typeof resp.id === "string" ? resp.id : undefined;
+        const command = typeof resp.command === "string" ? resp.command : undefined;
+        let cmd: Command | undefined;
+        let how: Match = "unmatched";
+        if (id !== undefined) {
+          cmd = s.pending.find((p) => p.id === id);
+          if (cmd) how = "exact";
+          else if (s.done.has(id)) {
+            cmd = s.done.get(id);
+            how = "duplicate";
+          } else if (s.replies.has(id)) how = "reply";
+          else if (sentBy.has(id) && sentBy.get(id) !== c.id) how = "foreign";
+        } else {
+          cmd = s.pending.find((p) => !p.hasId && (command === undefined || p.type === command));
+          if (cmd) how = "exact";
+        }
+        if (!cmd && how === "unmatched") {
+          // By `command`; a response without one can only answer a command without a string type.
+          const same = s.pending.filter((p) => p.type === (command ?? ""));
+          if (same.length === 1) {
+            cmd = same[0];
+            how = "inexact";
+          }
+        }
+        if (cmd) {
+          cmd.answers.push(ev);
+          if (how === "exact" || how === "inexact") settle(s, cmd);
+        }
+        h.response?.(ev, resp, cmd, how, c);
+      },
+      close: (ev, c) => {
+        const s = state.get(c.id);
+        if (s) {
+          for (const cmd of [...s.pending]) h.unanswered?.(cmd, ev.by === "kit" ? "closed-by-kit" : "closed-by-server", ev);
+          state.delete(c.id);
+        }
+        h.close?.(ev, c);
+      },
+      note: (ev) => {
+        const v = ev.value;
+        if (ev.name !== REQUEST_TIMEOUT_NOTE || !isObject(v)) return;
+        const s = state.get(String(v.connection));
+        const id = v.id;
+        const cmd = s?.pending.find((p) => (typeof id === "string" ? p.id === id : !p.hasId && p.type === v.command));
+        if (cmd) cmd.timedOut = Number(v.waitedMs);
+      },
+    },
+    opts,
+  );
+  return {
+    observe,
+    /** Reports the commands still unanswered at the end of the transcript. */
+    end(): void {
+      for (const s of state.values()) for (const cmd of [...s.pending]) h.unanswered?.(cmd, "end", undefined);
+      state.clear();
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Evidence
+
+/** Evidence for a frame, with its payload as the excerpt. */
+export function frameEvidence(ev: FrameEvent, extra: Partial<Evidence> = {}): Evidence {
+  return at(ev, { excerpt: excerpt(ev.data), ...extra });
+}
+
+/** "main → get_state [state:initial] (seq 12, at 40 ms)". */
+export function where(ev: FrameEvent, c?: Conn, what?: string): string {
+  const arrow = ev.direction === "out" ? "→" : "←";
+  const m = messageOf(ev);
+  const w = what ?? (m.kind === "object" ? (typeof m.type === "string" ? m.type : "(no type)") : "frame");
+  const label = ev.label ? ` [${ev.label}]` : "";
+  return `${c?.label ?? ev.connection} ${arrow} ${w}${label} (seq ${ev.seq}, at ${Math.round(ev.t)} ms)`;
+}
+
+/** A command as it reads in a message: `get_state [state:initial]`. */
+export function showCommand(cmd: Command): string {
+  return `${cmd.type || "(typeless)"}${cmd.label ? ` [${cmd.label}]` : ""}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Values
+
+/** Deep equality of JSON values (key order ignored). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== "object") return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((x, i) => jsonEqual(x, bb[i]));
+  }
+  const ao = a as Json;
+  const bo = b as Json;
+  const ka = Object.keys(ao).filter((k) => ao[k] !== undefined);
+  const kb = Object.keys(bo).filter((k) => bo[k] !== undefined);
+  return ka.length === kb.length && ka.every((k) => jsonEqual(ao[k], bo[k]));
+}
+
+/** The first difference between two JSON values, as "pointer: a vs b", or undefined. */
+export function jsonDiff(a: unknown, b: unknown, path = ""): string | undefined {
+  if (jsonEqual(a, b)) return undefined;
+  if (isObject(a) && isObject(b)) {
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      const d = jsonDiff(a[k], b[k], `${path}/${k}`);
+      if (d) return d;
+    }
+  }
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) return `${path || "/"}: ${a.length} item(s) vs ${b.length}`;
+    for (let i = 0; i < a.length; i++) {
+      const d = jsonDiff(a[i], b[i], `${path}/${i}`);
+      if (d) return d;
+    }
+  }
+  return `${path || "/"}: ${excerpt(a, 60)} vs ${excerpt(b, 60)}`;
+}
+
+/** Runs several observers on each event, in order. */
+export function all(...observers: ((ev: TranscriptEvent) => void)[]): (ev: TranscriptEvent) => void {
+  return (ev) => {
+    for (const o of observers) o(ev);
+  };
+}
+
+/** Latest value of a note, by name. */
+export function onNote(name: string, fn: (value: unknown, ev: NoteEvent) => void): (ev: TranscriptEvent) => void {
+  return (ev) => {
+    if (ev.kind === "note" && ev.name === name) fn(ev.value, ev);
+  };
+}
+
+/** Text of a message's content: a string, or the text parts joined. */
+export function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.map((p) => (isObject(p) && p.type === "text" && typeof p.text === "string" ? p.text : "")).join("");
+}
+
+/** The text of a message's content parts, in order (first text part first). */
+export function firstText(content: unknown): string | undefined {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return undefined;
+  const t = content.find((p) => isObject(p) && p.type === "text");
+  return isObject(t) && typeof t.text === "string" ? t.text : undefined;
+}
+
+/** toolCall parts of an assistant message's content. */
+export function toolCalls(message: unknown): Json[] {
+  if (!isObject(message) || !Array.isArray(message.content)) return [];
+  return message.content.filter((p): p is Json => isObject(p) && p.type === "toolCall");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Runs
+
+/** What a connection has seen of runs so far. */
+export interface RunView {
+  /** Between agent_start and agent_end (or, where the profile says so, session_changed). */
+  open: boolean;
+  /** agent_start / agent_end events seen. */
+  starts: number;
+  ends: number;
+  /** Counts every agent_start and agent_end: equal values mean "nothing happened in between". */
+  epoch: number;
+  /** The last agent_end's messages, and the epoch just after it. */
+  lastEnd?: { ev: FrameEvent; messages: unknown; epoch: number };
+}
+
+/**
+ * Tracks run state per client connection from agent_start / agent_end. Call `view(conn)` in
+ * handlers; `observe` must run before the handlers that read it.
+ */
+export function runViews() {
+  const views = new Map<string, RunView>();
+  const view = (conn: string): RunView => {
+    let v = views.get(conn);
+    if (!v) views.set(conn, (v = { open: false, starts: 0, ends: 0, epoch: 0 }));
+    return v;
+  };
+  const observe = onServerMessages((ev, type, value, c) => {
+    const v = view(c.id);
+    if (type === "agent_start") {
+      v.open = true;
+      v.starts++;
+      v.epoch++;
+    } else if (type === "agent_end") {
+      v.open = false;
+      v.ends++;
+      v.epoch++;
+      v.lastEnd = { ev, messages: value.messages, epoch: v.epoch };
+    }
+  });
+  return { observe, view };
+}

@@ -1,0 +1,136 @@
+/**
+ * Reading the mock's record of client traffic: `ws-open` / `ws-frame` / `ws-close` events with
+ * probe "client" (direction "in" = sent by the client, "out" = sent by the mock), and the mock's
+ * `http-request` / `http-response` pairs for upgrades it refused. Frames are parsed once per
+ * event (cached), so a dozen checks cost one JSON.parse per frame.
+ *
+ * {@link MockView} follows what the mock told its clients: the extension UI requests it sent
+ * (dialogs and fire-and-forget alike), whether a run was in progress, and its responses.
+ * Browser-safe: no node modules.
+ */
+import type { TranscriptEvent } from "../../../core/transcript.js";
+
+/** The mock records client traffic under this probe name. */
+export const CLIENT_PROBE = "client";
+
+export type WsOpen = Extract<TranscriptEvent, { kind: "ws-open" }>;
+export type WsFrame = Extract<TranscriptEvent, { kind: "ws-frame" }>;
+export type WsClose = Extract<TranscriptEvent, { kind: "ws-close" }>;
+export type Message = Record<string, unknown>;
+
+export type Parsed = { ok: true; message: Message } | { ok: false; problem: string };
+
+const cache = new WeakMap<object, Parsed>();
+
+/** A frame from the client under test. */
+export function isClientFrame(e: TranscriptEvent): e is WsFrame {
+  return e.kind === "ws-frame" && e.probe === CLIENT_PROBE && e.direction === "in";
+}
+
+/** A frame the mock sent to a client under test. */
+export function isMockFrame(e: TranscriptEvent): e is WsFrame {
+  return e.kind === "ws-frame" && e.probe === CLIENT_PROBE && e.direction === "out";
+}
+
+/**
+ * The frame's payload as one JSON object, or what is wrong with it. A binary frame is read as
+ * the server reads it (UTF-8 JSON); its data may be recorded as text or as base64.
+ */
+export function parseFrame(frame: WsFrame): Parsed {
+  const hit = cache.get(frame);
+  if (hit) return hit;
+  let parsed = parseText(frame.data);
+  if (!parsed.ok && frame.binary) {
+    const decoded = fromBase64Utf8(frame.data);
+    if (decoded !== undefined) {
+      const again = parseText(decoded);
+      if (again.ok) parsed = again;
+    }
+  }
+  cache.set(frame, parsed);
+  return parsed;
+}
+
+/** The parsed object of a frame, or undefined. */
+export function messageOf(frame: WsFrame): Message | undefined {
+  const p = parseFrame(frame);
+  return p.ok ? p.message : undefined;
+}
+
+function parseText(text: string): Parsed {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, problem: "is not one JSON value (invalid JSON, or several values in one frame)" };
+  }
+  if (value === null || typeof value !== "object") return { ok: false, problem: `is JSON ${value === null ? "null" : typeof value}, not an object` };
+  if (Array.isArray(value)) return { ok: false, problem: "is a JSON array, not an object" };
+  return { ok: true, message: value as Message };
+}
+
+function fromBase64Utf8(data: string): string | undefined {
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(data) || data.length % 4 !== 0) return undefined;
+  try {
+    const bin = atob(data);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `type` of a message when it is a string. */
+export function typeOf(m: Message): string | undefined {
+  return typeof m.type === "string" ? m.type : undefined;
+}
+
+/** One `extension_ui_request` the mock sent (to any socket: requests are broadcast). */
+export interface UiRequest {
+  id: string;
+  method: string;
+  /** `select` options. */
+  options?: unknown[];
+  /** When the first copy was sent (ms since the run started). */
+  t: number;
+  /** The request's own `timeout` (ms), after which the server gives up on a reply. */
+  timeoutMs?: number;
+  seq: number;
+}
+
+/** What the mock said to its clients, as far as client checks need it. */
+export class MockView {
+  readonly requests = new Map<string, UiRequest>();
+  /** Inside a run: from `agent_start` until `agent_end` (or `session_changed`, §3 rule 12). */
+  running = false;
+
+  /** Feeds one transcript event; returns the mock's message for mock frames. */
+  observe(e: TranscriptEvent): Message | undefined {
+    if (!isMockFrame(e)) return undefined;
+    const m = messageOf(e);
+    if (!m) return undefined;
+    switch (m.type) {
+      case "agent_start":
+        this.running = true;
+        break;
+      case "agent_end":
+      case "session_changed":
+        this.running = false;
+        break;
+      case "extension_ui_request":
+        if (typeof m.id === "string" && !this.requests.has(m.id)) {
+          this.requests.set(m.id, {
+            id: m.id,
+            method: typeof m.method === "string" ? m.method : String(m.method),
+            ...(Array.isArray(m.options) ? { options: m.options } : {}),
+            t: e.t,
+            ...(typeof m.timeout === "number" && m.timeout > 0 ? { timeoutMs: m.timeout } : {}),
+            seq: e.seq,
+          });
+        }
+        break;
+    }
+    return m;
+  }
+}

@@ -1,0 +1,258 @@
+/**
+ * The recording client the pi-web probes use: target URLs from --url (http(s):// or ws(s)://,
+ * with or without the /ws path), the token as `?token=`, Origin on every upgrade, numbered
+ * command ids, bounded waits, and an early stop when the target stops answering, so a dead or
+ * hanging target costs a few timeouts, not dozens.
+ */
+import { exchange, isUnreachable, type ExchangeResult } from "../../core/http-exchange.js";
+import type { ProbeContext } from "../../core/protocol.js";
+import { sleep } from "../../core/timing.js";
+import { openWs, type RequestResult, type WsConnection, type WsMessage, type WsOpenResult } from "../../core/ws-exchange.js";
+import { C, NOTE } from "./labels.js";
+import type { PiWebParams } from "./params.js";
+
+/** Thrown to end the probe sequence early; runProbes catches it. */
+export class StopProbing extends Error {}
+
+/** The contract's client timeout for a command (seed: "Requests time out after 30 seconds"). */
+export const COMMAND_TIMEOUT_MS = 30_000;
+/** This many requests in a row without an answer means the target is not answering. */
+const MAX_UNANSWERED_IN_ROW = 3;
+/** Reconnects of the main client after the server closed it. */
+const MAX_RECONNECTS = 2;
+
+export interface Target {
+  /** http(s)://host:port[/prefix], for /health. */
+  http: string;
+  /** ws(s)://host:port[/prefix]. */
+  ws: string;
+  /** The WebSocket path (from --url when it has one, else the wsPath parameter). */
+  wsPath: string;
+  host: string;
+  port: string;
+  token: string | undefined;
+  origin: string;
+}
+
+/** Reads --url in any of its accepted forms: http://h:p, ws://h:p/ws, ws://h:p/ws?token=… */
+export function resolveTarget(url: string, token: string | undefined, params: PiWebParams): Target {
+  const u = new URL(url);
+  const isWs = u.protocol === "ws:" || u.protocol === "wss:";
+  const secure = u.protocol === "https:" || u.protocol === "wss:";
+  const path = u.pathname.replace(/\/+$/, "");
+  // A ws:// URL names the socket itself (ws://127.0.0.1:4781/ws); an http:// URL is the base.
+  const prefix = isWs ? "" : path;
+  const wsPath = isWs && path !== "" ? path : params.wsPath;
+  const hostPort = u.host;
+  const port = u.port || (secure ? "443" : "80");
+  const origin = params.origin || `${secure ? "https" : "http"}://${u.hostname}:${port}`;
+  return {
+    http: `${secure ? "https" : "http"}://${hostPort}${prefix}`,
+    ws: `${secure ? "wss" : "ws"}://${hostPort}${prefix}`,
+    wsPath,
+    host: u.hostname,
+    port,
+    token: token ?? u.searchParams.get("token") ?? undefined,
+    origin,
+  };
+}
+
+export interface OpenOptions {
+  path?: string;
+  /** undefined: the run's token; null: none; a string: that token. */
+  token?: string | null;
+  /** undefined: the configured Origin; null: none. */
+  origin?: string | null;
+}
+
+export class ProbeClient {
+  private probe = "setup";
+  private ids = 0;
+  private unansweredInRow = 0;
+  private reconnects = 0;
+  main: WsConnection | undefined;
+  passive: WsConnection | undefined;
+  readonly target: Target;
+  readonly requestTimeout: number;
+
+  constructor(
+    readonly ctx: ProbeContext,
+    readonly params: PiWebParams,
+  ) {
+    this.target = resolveTarget(ctx.url, ctx.token, params);
+    this.requestTimeout = Math.min(COMMAND_TIMEOUT_MS, ctx.timeouts.request);
+  }
+
+  /** Runs one named probe between probe-start and probe-end events. */
+  async group<T>(name: string, description: string, fn: () => Promise<T>): Promise<T> {
+    this.probe = name;
+    this.ctx.bus.emit({ kind: "probe-start", probe: name, description });
+    this.ctx.progress(`pi-web: ${description}`);
+    try {
+      const out = await fn();
+      this.ctx.bus.emit({ kind: "probe-end", probe: name });
+      return out;
+    } catch (e) {
+      this.ctx.bus.emit({ kind: "probe-end", probe: name, error: (e as Error).message });
+      throw e;
+    }
+  }
+
+  note(name: string, value: unknown): void {
+    this.ctx.bus.emit({ kind: "note", probe: this.probe, name, value });
+  }
+
+  stop(reason: string): never {
+    this.note(NOTE.stopped, reason);
+    this.ctx.progress(`pi-web: stopping early: ${reason}`);
+    throw new StopProbing(reason);
+  }
+
+  nextId(): string {
+    return `aw-${++this.ids}`;
+  }
+
+  /** GET on the HTTP side of the target, recorded. */
+  async get(label: string, path: string): Promise<ExchangeResult> {
+    const t = this.ctx.timeouts;
+    const r = await exchange(this.ctx.bus, {
+      probe: this.probe,
+      label,
+      method: "GET",
+      url: this.target.http + path,
+      headers: { accept: "application/json" },
+      timeouts: { headers: t.headers, total: t.request },
+      maxBytes: Math.min(this.ctx.maxBytes, 64 * 1024),
+      signal: this.ctx.signal,
+    });
+    if (this.ctx.signal.aborted) throw new StopProbing("aborted");
+    return r;
+  }
+
+  unreachable(r: ExchangeResult): boolean {
+    return isUnreachable(r);
+  }
+
+  /** Opens a recorded connection; the URL gets the token unless told otherwise. */
+  async open(label: string, o: OpenOptions = {}): Promise<WsOpenResult> {
+    if (this.ctx.signal.aborted) throw new StopProbing("aborted");
+    const token = o.token === undefined ? this.target.token : o.token;
+    const url = `${this.target.ws}${o.path ?? this.target.wsPath}${token != null ? `?token=${encodeURIComponent(token)}` : ""}`;
+    const origin = o.origin === undefined ? this.target.origin : o.origin;
+    const headers: Record<string, string> = { ...this.ctx.headers };
+    if (origin !== null) headers["origin"] = origin;
+    return openWs(this.ctx.bus, {
+      probe: () => this.probe,
+      label,
+      url,
+      headers,
+      openTimeout: this.ctx.timeouts.headers,
+      maxBytes: this.ctx.maxBytes,
+      maxFrames: this.params.maxFrames,
+      maxPayload: Math.min(this.ctx.maxBytes, 100 * 1024 * 1024),
+      signal: this.ctx.signal,
+    });
+  }
+
+  /** The main connection, reopened (a bounded number of times) after the server closed it. */
+  async ensureMain(): Promise<WsConnection> {
+    if (this.main?.isOpen) return this.main;
+    if (this.main && this.reconnects >= MAX_RECONNECTS) this.stop(`the server closed the main connection ${this.reconnects + 1} times`);
+    if (this.main) this.reconnects++;
+    const r = await this.open(C.main);
+    if (!r.ok) this.stop(`the /ws upgrade failed: ${r.status !== undefined ? `HTTP ${r.status}` : r.error}`);
+    this.main = r.conn;
+    this.busy = false;
+    r.conn.onMessage((m) => {
+      const type = typeOf(m);
+      if (type === "agent_start") this.busy = true;
+      else if (type === "agent_end" || type === "session_changed") this.busy = false;
+    });
+    return r.conn;
+  }
+
+  /** A run is in progress on the main connection, as far as its events tell. */
+  busy = false;
+
+  /**
+   * Waits until the main connection's run (if any) has ended — or the server has been silent for
+   * `quiet` ms, as after a run that never sends agent_end — so the next prompt finds it idle.
+   */
+  async awaitIdle(quiet: number): Promise<void> {
+    const conn = this.main;
+    if (!conn?.isOpen || !this.busy) return;
+    await this.waitFor(conn, (m) => typeOf(m) === "agent_end" || typeOf(m) === "session_changed", { total: this.ctx.timeouts.stream, idle: quiet });
+    this.busy = false;
+  }
+
+  /**
+   * Sends a command and waits for its response. `id: false` sends none; otherwise a fresh id
+   * unless the command has one. Stops the run after several unanswered requests in a row.
+   */
+  async request(label: string, command: Record<string, unknown>, o: { conn?: WsConnection; id?: boolean; timeout?: number } = {}): Promise<RequestResult> {
+    if (this.ctx.signal.aborted) throw new StopProbing("aborted");
+    const conn = o.conn ?? (await this.ensureMain());
+    const cmd = o.id === false || "id" in command ? command : { id: this.nextId(), ...command };
+    const r = await conn.request(cmd, { timeout: o.timeout ?? this.requestTimeout, label });
+    if (this.ctx.signal.aborted) throw new StopProbing("aborted");
+    this.unansweredInRow = r.ok ? 0 : this.unansweredInRow + 1;
+    if (this.unansweredInRow >= MAX_UNANSWERED_IN_ROW) {
+      this.stop(`${MAX_UNANSWERED_IN_ROW} commands in a row got no response (last: ${label}, ${r.timedOut ? `no answer within ${Math.round(r.ms)} ms` : "connection closed"})`);
+    }
+    return r;
+  }
+
+  /**
+   * Waits for a message matching `pred`, giving up after `total` ms, or after `idle` ms without
+   * any message, or when the connection closes.
+   */
+  waitFor(conn: WsConnection, pred: (m: WsMessage) => boolean, o: { total: number; idle?: number }): Promise<WsMessage | undefined> {
+    return new Promise((resolve) => {
+      let done = false;
+      const finish = (m: WsMessage | undefined) => {
+        if (done) return;
+        done = true;
+        clearTimeout(total);
+        clearTimeout(idle);
+        off();
+        resolve(m);
+      };
+      const total = setTimeout(() => finish(undefined), Math.max(0, o.total));
+      let idle: NodeJS.Timeout | undefined = o.idle !== undefined ? setTimeout(() => finish(undefined), o.idle) : undefined;
+      const off = conn.onMessage((m) => {
+        if (pred(m)) return finish(m);
+        if (o.idle !== undefined) {
+          clearTimeout(idle);
+          idle = setTimeout(() => finish(undefined), o.idle);
+        }
+      });
+      void conn.closed.then(() => finish(undefined));
+      if (!conn.isOpen) finish(undefined);
+    });
+  }
+
+  /** Waits `ms` (bounded by the close timeout) for quiet. */
+  quiet(ms: number): Promise<void> {
+    return sleep(Math.min(ms, this.ctx.timeouts.close), this.ctx.signal);
+  }
+
+  async closeAll(): Promise<void> {
+    const t = this.ctx.timeouts.close;
+    await Promise.all([this.passive?.close(1000, "", t), this.main?.close(1000, "", t)]);
+  }
+}
+
+/** The `type` of a parsed message. */
+export const typeOf = (m: WsMessage): unknown => (m.json && typeof m.json === "object" && !Array.isArray(m.json) ? (m.json as { type?: unknown }).type : undefined);
+export const isType =
+  (...types: string[]) =>
+  (m: WsMessage): boolean =>
+    types.includes(typeOf(m) as string);
+/** A message_update whose assistantMessageEvent has one of `kinds`. */
+export const isUpdate =
+  (...kinds: string[]) =>
+  (m: WsMessage): boolean => {
+    if (typeOf(m) !== "message_update") return false;
+    const u = (m.json as { assistantMessageEvent?: { type?: unknown } }).assistantMessageEvent;
+    return kinds.includes(u?.type as string);
+  };

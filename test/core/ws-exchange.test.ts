@@ -1,0 +1,293 @@
+/** The recording WebSocket client against tiny `ws` and raw servers. */
+import http from "node:http";
+import net from "node:net";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { WebSocketServer, type WebSocket } from "ws";
+import { TranscriptBus, type TranscriptEvent } from "../../src/core/transcript.js";
+import { frameJson, frameValues, openWs, REQUEST_TIMEOUT_NOTE, type WsConnection, type WsFrameEvent } from "../../src/core/ws-exchange.js";
+
+interface Served {
+  url: string;
+  close(): Promise<void>;
+}
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+/** A `ws` server on /ws whose connections run `onConnection`. */
+async function wsServer(onConnection: (ws: WebSocket, req: http.IncomingMessage) => void): Promise<Served> {
+  const server = http.createServer((_req, res) => res.end("plain"));
+  const wss = new WebSocketServer({ noServer: true });
+  server.on("upgrade", (req, socket, head) => {
+    const u = new URL(req.url ?? "/", "http://x");
+    if (u.pathname !== "/ws") {
+      socket.end("HTTP/1.1 404 Not Found\r\n\r\n");
+      return;
+    }
+    if (u.searchParams.has("token") && u.searchParams.get("token") !== "good") {
+      socket.end("HTTP/1.1 401 Unauthorized\r\n\r\n");
+      return;
+    }
+    if (req.headers.origin === "http://evil.example") {
+      socket.end("HTTP/1.1 403 Forbidden\r\n\r\n");
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, req));
+  });
+  return listen(server, async () => {
+    for (const c of wss.clients) c.terminate();
+    wss.close();
+  });
+}
+
+async function listen(server: http.Server | net.Server, before?: () => Promise<void> | void): Promise<Served> {
+  const sockets = new Set<net.Socket>();
+  server.on("connection", (s: net.Socket) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as AddressInfo;
+  const served = {
+    url: `ws://127.0.0.1:${port}`,
+    close: async () => {
+      await before?.();
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+  cleanups.push(served.close);
+  return served;
+}
+
+function record(): { bus: TranscriptBus; events: TranscriptEvent[] } {
+  const bus = new TranscriptBus();
+  const events: TranscriptEvent[] = [];
+  bus.subscribe((e) => events.push(e));
+  return { bus, events };
+}
+
+async function connect(bus: TranscriptBus, url: string, extra: { maxFrames?: number; maxBytes?: number; headers?: Record<string, string>; openTimeout?: number } = {}): Promise<WsConnection> {
+  const r = await openWs(bus, { probe: "t", label: "main", url, openTimeout: extra.openTimeout ?? 2000, ...extra });
+  if (!r.ok) throw new Error(`did not open: ${JSON.stringify(r)}`);
+  cleanups.push(() => r.conn.terminate("test end"));
+  return r.conn;
+}
+
+const kinds = (events: TranscriptEvent[]) => events.map((e) => e.kind);
+
+describe("openWs", () => {
+  it("records the upgrade, frames both ways, a correlated request and the kit's close", async () => {
+    const s = await wsServer((ws, req) => {
+      ws.send(JSON.stringify({ type: "hello", origin: req.headers.origin }));
+      ws.on("message", (d) => {
+        const cmd = JSON.parse(d.toString()) as { id: string; type: string };
+        ws.send(JSON.stringify({ type: "agent_start" }));
+        ws.send(JSON.stringify({ type: "response", id: cmd.id, command: cmd.type, success: true }));
+      });
+    });
+    const { bus, events } = record();
+    const conn = await connect(bus, `${s.url}/ws?token=good`, { headers: { Origin: "http://localhost:4781" } });
+    const hello = await conn.until((m) => (m.json as { type?: string }).type === "hello", 1000, { fromSeq: conn.openSeq });
+    expect(hello?.json).toEqual({ type: "hello", origin: "http://localhost:4781" });
+    const started = conn.until((m) => (m.json as { type?: string }).type === "agent_start", 1000);
+    const r = await conn.request({ id: "req_1", type: "get_state" }, { timeout: 1000, label: "state" });
+    expect(r).toMatchObject({ ok: true, response: { id: "req_1", command: "get_state", success: true } });
+    expect(r.inexact).toBeUndefined();
+    expect(await started).toBeDefined();
+    const info = await conn.close(1000, "bye");
+    expect(info).toMatchObject({ by: "kit", code: 1000 });
+
+    expect(kinds(events)).toEqual(["ws-open", "ws-frame", "ws-frame", "ws-frame", "ws-frame", "ws-close"]);
+    const open = events[0] as Extract<TranscriptEvent, { kind: "ws-open" }>;
+    expect(open.url).toBe(`${s.url}/ws?token=%5Bredacted%5D`);
+    expect(open.label).toBe("main");
+    expect(open.headers?.origin).toBe("http://localhost:4781");
+    expect(open.responseHeaders?.["upgrade"]).toMatch(/websocket/i);
+    const out = events[2] as WsFrameEvent;
+    expect(out).toMatchObject({ direction: "out", binary: false, label: "state", data: '{"id":"req_1","type":"get_state"}' });
+    expect(frameJson(events[4] as WsFrameEvent)).toEqual({ ok: true, value: { type: "response", id: "req_1", command: "get_state", success: true } });
+    expect(events[5]).toMatchObject({ kind: "ws-close", by: "kit", code: 1000 });
+  });
+
+  it.each([
+    ["other path", "/socket", {}, 404],
+    ["wrong token", "/ws?token=bad", {}, 401],
+    ["foreign origin", "/ws", { origin: "http://evil.example" }, 403],
+  ])("records a %s as a rejected upgrade with its status", async (_n, path, headers, status) => {
+    const s = await wsServer(() => undefined);
+    const { bus, events } = record();
+    const r = await openWs(bus, { probe: "t", label: "probe", url: s.url + path, headers, openTimeout: 2000 });
+    expect(r).toMatchObject({ ok: false, status });
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ kind: "ws-reject", status, label: "probe" });
+  });
+
+  it("records a server that answers the upgrade with a plain 200", async () => {
+    const server = http.createServer((_req, res) => res.end("not a websocket"));
+    const s = await listen(server);
+    const { bus, events } = record();
+    const r = await openWs(bus, { probe: "t", label: "main", url: `${s.url}/ws`, openTimeout: 2000 });
+    expect(r).toMatchObject({ ok: false, status: 200, body: "not a websocket" });
+    expect(events[0]).toMatchObject({ kind: "ws-reject", status: 200 });
+  });
+
+  it("records a refused port and a silent server as transport errors, within the open timeout", async () => {
+    const s = await listen(net.createServer(() => undefined));
+    const { bus, events } = record();
+    const t0 = performance.now();
+    const silent = await openWs(bus, { probe: "t", label: "main", url: `${s.url}/ws`, openTimeout: 300 });
+    expect(performance.now() - t0).toBeLessThan(1500);
+    expect(silent).toMatchObject({ ok: false, code: "ETIMEDOUT" });
+    await s.close();
+    const refused = await openWs(bus, { probe: "t", label: "main", url: `${s.url}/ws`, openTimeout: 1000 });
+    expect(refused).toMatchObject({ ok: false, code: "ECONNREFUSED", error: "connection refused" });
+    expect(kinds(events)).toEqual(["ws-reject", "ws-reject"]);
+  });
+
+  it("an aborted signal ends the upgrade at once", async () => {
+    const s = await listen(net.createServer(() => undefined));
+    const ac = new AbortController();
+    const { bus } = record();
+    const p = openWs(bus, { probe: "t", label: "main", url: `${s.url}/ws`, openTimeout: 5000, signal: ac.signal });
+    ac.abort();
+    expect(await p).toMatchObject({ ok: false, code: "ABORTED" });
+  });
+});
+
+describe("WsConnection", () => {
+  it("times out a request the server never answers, leaving a note, and keeps waiting bounded", async () => {
+    const s = await wsServer(() => undefined);
+    const { bus, events } = record();
+    const conn = await connect(bus, `${s.url}/ws`);
+    const t0 = performance.now();
+    const [r, none] = await Promise.all([conn.request({ id: "x", type: "get_state" }, { timeout: 200 }), conn.until(() => true, 200)]);
+    expect(performance.now() - t0).toBeLessThan(1000);
+    expect(r).toMatchObject({ ok: false, timedOut: true });
+    expect(none).toBeUndefined();
+    const note = events.find((e) => e.kind === "note");
+    expect(note).toMatchObject({ name: REQUEST_TIMEOUT_NOTE, value: { id: "x", command: "get_state", waitedMs: 200 } });
+  });
+
+  it("records binary frames and invalid UTF-8 in a text frame as evidence, not a crash", async () => {
+    const s = await wsServer((ws) => {
+      ws.send(Buffer.from('{"type":"agent_start"}'), { binary: true });
+      ws.send(Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]), { binary: false });
+      ws.send(JSON.stringify({ type: "after" }));
+    });
+    const { bus, events } = record();
+    const conn = await connect(bus, `${s.url}/ws`);
+    expect(await conn.until((m) => (m.json as { type?: string } | undefined)?.type === "after", 1000, { fromSeq: conn.openSeq })).toBeDefined();
+    const frames = events.filter((e): e is WsFrameEvent => e.kind === "ws-frame");
+    expect(frames[0]).toMatchObject({ binary: true, data: '{"type":"agent_start"}', bytes: 22 });
+    expect(frames[0]!.invalidUtf8).toBeUndefined();
+    expect(frames[1]).toMatchObject({ binary: false, invalidUtf8: true, bytes: 6 });
+    expect(frames[1]!.data).toBe('{"\ufffd\ufffd"}');
+    expect(conn.isOpen).toBe(true);
+  });
+
+  it("resolves pending requests and waiters when the server closes with 1011", async () => {
+    const s = await wsServer((ws) => ws.on("message", () => ws.close(1011, "internal error")));
+    const { bus, events } = record();
+    const conn = await connect(bus, `${s.url}/ws`);
+    const waiting = conn.until(() => true, 5000);
+    const r = await conn.request({ id: "a", type: "prompt", message: "hi" }, { timeout: 5000 });
+    expect(r).toMatchObject({ ok: false, closed: true });
+    expect(await waiting).toBeUndefined();
+    expect(await conn.closed).toMatchObject({ by: "server", code: 1011, reason: "internal error" });
+    expect(events.at(-1)).toMatchObject({ kind: "ws-close", by: "server", code: 1011 });
+    expect(conn.send({ type: "get_state" })).toBe(false);
+    expect(await conn.request({ type: "get_state" }, { timeout: 100 })).toMatchObject({ closed: true });
+  });
+
+  it("cuts a flood at the frame limit and stops recording", async () => {
+    const s = await wsServer((ws) => {
+      const t = setInterval(() => {
+        if (ws.readyState !== ws.OPEN) return clearInterval(t);
+        for (let i = 0; i < 200; i++) ws.send('{"type":"message_update"}');
+      }, 1);
+      ws.on("close", () => clearInterval(t));
+    });
+    const { bus, events } = record();
+    const conn = await connect(bus, `${s.url}/ws`, { maxFrames: 1000 });
+    const info = await conn.closed;
+    expect(info).toMatchObject({ by: "kit", cause: "limit" });
+    expect(events.filter((e) => e.kind === "ws-frame")).toHaveLength(1000);
+    expect(conn.stopped).toMatch(/limit/);
+  });
+
+  it("cuts at the byte limit", async () => {
+    const s = await wsServer((ws) => {
+      for (let i = 0; i < 50; i++) ws.send("x".repeat(1000));
+    });
+    const { bus } = record();
+    const conn = await connect(bus, `${s.url}/ws`, { maxBytes: 10_000 });
+    expect(await conn.closed).toMatchObject({ cause: "limit" });
+    expect(conn.bytesIn).toBe(10_000);
+  });
+
+  it("matches a response with a changed id by its command (inexact), and never reassigns a duplicate", async () => {
+    const s = await wsServer((ws) =>
+      ws.on("message", (d) => {
+        const cmd = JSON.parse(d.toString()) as { id?: string; type: string };
+        if (cmd.type === "get_state") {
+          ws.send(JSON.stringify({ type: "response", id: cmd.id, command: "get_state", success: true }));
+          ws.send(JSON.stringify({ type: "response", id: cmd.id, command: "get_state", success: true }));
+        } else ws.send(JSON.stringify({ type: "response", ...(cmd.id ? { id: `${cmd.id}-1` } : {}), command: cmd.type, success: true }));
+      }),
+    );
+    const { bus } = record();
+    const conn = await connect(bus, `${s.url}/ws`);
+    const a = await conn.request({ id: "s1", type: "get_state" }, { timeout: 1000 });
+    expect(a).toMatchObject({ ok: true });
+    // The duplicate of s1 arrives while this one waits: it must not be taken for its answer.
+    const b = await conn.request({ id: "m1", type: "get_messages" }, { timeout: 1000 });
+    expect(b).toMatchObject({ ok: true, inexact: true, response: { id: "m1-1" } });
+    const c = await conn.request({ type: "abort" }, { timeout: 1000 });
+    expect(c).toMatchObject({ ok: true, response: { command: "abort" } });
+    expect(c.inexact).toBeUndefined();
+  });
+
+  it("sends raw text and binary exactly as given", async () => {
+    const got: { data: string; binary: boolean }[] = [];
+    const s = await wsServer((ws) => ws.on("message", (d, binary) => got.push({ data: d.toString(), binary })));
+    const { bus, events } = record();
+    const conn = await connect(bus, `${s.url}/ws`);
+    conn.sendRaw('{"id":', { label: "bad" });
+    conn.sendRaw(new TextEncoder().encode('{"type":"get_state"}'));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(got).toEqual([
+      { data: '{"id":', binary: false },
+      { data: '{"type":"get_state"}', binary: true },
+    ]);
+    expect(events.filter((e) => e.kind === "ws-frame").map((e) => (e as WsFrameEvent).binary)).toEqual([false, true]);
+  });
+
+  it("answers a typeless command with the response that carries no command", async () => {
+    const s = await wsServer((ws) => ws.on("message", () => ws.send(JSON.stringify({ type: "response", id: "mangled", success: false, error: "Unknown command: undefined" }))));
+    const { bus } = record();
+    const conn = await connect(bus, `${s.url}/ws`);
+    const r = await conn.request({ id: "t1" }, { timeout: 1000 });
+    expect(r).toMatchObject({ ok: true, inexact: true, response: { id: "mangled" } });
+  });
+
+  it("delivers newline-joined messages of one frame one by one, recording the frame as sent", async () => {
+    const s = await wsServer((ws) =>
+      ws.on("message", (d) => {
+        const cmd = JSON.parse(d.toString()) as { id: string };
+        ws.send(`{"type":"agent_start"}\n{"type":"response","id":"${cmd.id}","command":"prompt","success":true}`);
+      }),
+    );
+    const { bus, events } = record();
+    const conn = await connect(bus, `${s.url}/ws`);
+    const started = conn.until((m) => (m.json as { type?: string } | undefined)?.type === "agent_start", 1000);
+    expect(await conn.request({ id: "p1", type: "prompt", message: "hi" }, { timeout: 1000 })).toMatchObject({ ok: true });
+    expect(await started).toBeDefined();
+    const frame = events.filter((e): e is WsFrameEvent => e.kind === "ws-frame" && e.direction === "in")[0]!;
+    expect(frameJson(frame).ok).toBe(false);
+    expect(frameValues(frame)).toEqual([{ type: "agent_start" }, { type: "response", id: "p1", command: "prompt", success: true }]);
+  });
+});

@@ -1,0 +1,201 @@
+/**
+ * The pi-web client checks on recorded transcripts (fixtures/pi-web/transcripts/client/, verdicts
+ * in expected.json, written by ../make-client-fixtures.mjs): the clean session passes every check,
+ * and each other transcript changes one thing and fails exactly one check. Plus the edge cases
+ * the fixtures do not show: no traffic, ids across sockets and after 30 s, dialog timing.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_PROFILE, type CheckContext, type ProfileDef } from "../../../src/core/check.js";
+import { Evaluation } from "../../../src/core/evaluation.js";
+import type { CheckResult } from "../../../src/core/result.js";
+import { registry } from "../../../src/core/schema-registry.js";
+import { parseJsonLines, TranscriptBus, type NewEvent, type TranscriptEvent } from "../../../src/core/transcript.js";
+import { PI_WEB_CLIENT_CHECKS, PI_WEB_CLIENT_FORK_LEVELS } from "../../../src/suites/pi-web/client/index.js";
+
+const DIR = fileURLToPath(new URL("../../../fixtures/pi-web/transcripts/client/", import.meta.url));
+
+const CATALOGUE = [
+  "pi-web/client/connect",
+  "pi-web/framing/json-object-frames",
+  "pi-web/client/command-schema",
+  "pi-web/client/known-commands",
+  "pi-web/client/unknown-fields",
+  "pi-web/client/id-present",
+  "pi-web/client/id-unique",
+  "pi-web/client/ui-response-id",
+  "pi-web/client/ui-response-shape",
+  "pi-web/client/ui-response-once",
+  "pi-web/client/ui-select-option",
+  "pi-web/client/streaming-behavior",
+  "pi-web/client/reconnect-resync",
+];
+const SHOULD = ["unknown-fields", "id-present", "ui-response-once", "ui-select-option", "streaming-behavior", "reconnect-resync"].map((x) => `pi-web/client/${x}`);
+
+function context(profile: ProfileDef = DEFAULT_PROFILE, params: Record<string, unknown> = {}): CheckContext {
+  return { protocol: "pi-web", profile, params, validate: (message, value) => registry.validate("pi-web", message, value, profile.name) };
+}
+
+function judge(events: TranscriptEvent[], ctx = context()): Record<string, CheckResult> {
+  const evaluation = new Evaluation(PI_WEB_CLIENT_CHECKS, ctx);
+  for (const e of events) evaluation.observe(e);
+  return Object.fromEntries(evaluation.finish().map((r) => [r.id, r]));
+}
+
+const fixture = (file: string) => parseJsonLines(readFileSync(join(DIR, file), "utf8"));
+
+/** Events as a bus stamps them; `t` may be given to place an event in time. */
+function stamped(list: (NewEvent & { at?: number })[]): TranscriptEvent[] {
+  const out: TranscriptEvent[] = [];
+  let seq = 0;
+  for (const { at, ...e } of list) out.push({ ...e, seq: seq++, t: at ?? seq } as TranscriptEvent);
+  return out;
+}
+const open = (connection = "w1"): NewEvent => ({ kind: "ws-open", probe: "client", connection, url: "ws://127.0.0.1:4781/ws", headers: {} });
+const send = (msg: unknown, at?: number, connection = "w1") => ({ kind: "ws-frame" as const, probe: "client", connection, direction: "in" as const, binary: false, data: JSON.stringify(msg), ...(at !== undefined ? { at } : {}) });
+const recv = (msg: unknown, at?: number, connection = "w1") => ({ kind: "ws-frame" as const, probe: "client", connection, direction: "out" as const, binary: false, data: JSON.stringify(msg), ...(at !== undefined ? { at } : {}) });
+
+describe("pi-web client check catalogue", () => {
+  it("has every client id of contract §4 (plus the §8 resync check), client side, with levels and seed references", () => {
+    expect(PI_WEB_CLIENT_CHECKS.map((c) => c.id)).toEqual(CATALOGUE);
+    for (const c of PI_WEB_CLIENT_CHECKS) {
+      expect(c.side, c.id).toBe("client");
+      expect(c.level, c.id).toBe(SHOULD.includes(c.id) ? "SHOULD" : "MUST");
+      expect(c.ref.seed).toBe("004_88f3c17269c3c25a.txt");
+      expect(c.ref.quote.length).toBeGreaterThan(0);
+      expect(c.rule.length).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe("client fixture transcripts", () => {
+  const expected = JSON.parse(readFileSync(join(DIR, "expected.json"), "utf8")) as Record<string, Record<string, string>>;
+
+  it("every fixture has expected verdicts, every expectation a fixture, every check a breaking fixture", () => {
+    const files = readdirSync(DIR).filter((f) => f.endsWith(".jsonl")).sort();
+    expect(Object.keys(expected).sort()).toEqual(files);
+    expect(Object.values(expected["clean.jsonl"]!).every((o) => o === "pass")).toBe(true);
+    const broken = new Set(Object.values(expected).flatMap((o) => Object.entries(o).filter(([, x]) => x === "fail").map(([id]) => id)));
+    expect([...broken].sort()).toEqual([...CATALOGUE].sort());
+    for (const f of ["duplicate-pending-id.jsonl", "undocumented-command.jsonl", "invalid-prompt.jsonl", "extra-field.jsonl", "reply-to-notify.jsonl", "reply-unknown-id.jsonl", "reply-value-and-cancelled.jsonl", "reply-twice.jsonl", "select-unlisted-value.jsonl", "mid-run-prompt-without-streaming-behavior.jsonl", "binary-frame.jsonl", "command-no-id.jsonl", "upgrade-wrong-path.jsonl", "upgrade-wrong-token.jsonl"]) {
+      expect(files).toContain(f);
+    }
+  });
+
+  for (const [file, outcomes] of Object.entries(expected)) {
+    it(`${file} gives exactly its expected outcomes`, () => {
+      const results = judge(fixture(file));
+      const got = Object.fromEntries(Object.keys(outcomes).map((id) => [id, results[id]?.outcome]));
+      expect(got).toEqual(outcomes);
+      expect(Object.keys(results).sort()).toEqual(Object.keys(outcomes).sort());
+    });
+  }
+
+  it("failure messages name what the client did", () => {
+    const msg = (file: string, id: string) => judge(fixture(file))[id]!.message;
+    expect(msg("duplicate-pending-id.jsonl", "pi-web/client/id-unique")).toContain('"req_3"');
+    expect(msg("undocumented-command.jsonl", "pi-web/client/known-commands")).toContain('"bash"');
+    expect(msg("invalid-prompt.jsonl", "pi-web/client/command-schema")).toContain("/message");
+    expect(msg("extra-field.jsonl", "pi-web/client/unknown-fields")).toContain('"verbose"');
+    expect(msg("reply-to-notify.jsonl", "pi-web/client/ui-response-id")).toContain("fire-and-forget notify");
+    expect(msg("reply-unknown-id.jsonl", "pi-web/client/ui-response-id")).toContain('"nope"');
+    expect(msg("reply-after-timeout.jsonl", "pi-web/client/ui-response-id")).toContain("500 ms timeout");
+    expect(msg("reply-value-and-cancelled.jsonl", "pi-web/client/ui-response-shape")).toContain("value and cancelled");
+    expect(msg("confirm-answered-with-value.jsonl", "pi-web/client/ui-response-shape")).toContain("confirm with value instead of confirmed");
+    expect(msg("select-unlisted-value.jsonl", "pi-web/client/ui-select-option")).toContain('"delta"');
+    expect(msg("upgrade-wrong-token.jsonl", "pi-web/client/connect")).toContain("401");
+    expect(msg("upgrade-no-origin.jsonl", "pi-web/client/connect")).toContain("Origin none");
+    expect(msg("binary-frame.jsonl", "pi-web/framing/json-object-frames")).toContain("binary");
+    expect(msg("no-resync-after-reconnect.jsonl", "pi-web/client/reconnect-resync")).toContain("list_sessions, get_messages");
+    const r = judge(fixture("reply-twice.jsonl"))["pi-web/client/ui-response-once"]!;
+    expect(r.verdict).toBe("warn");
+    expect(r.evidence[0]).toMatchObject({ probe: "client", label: "w1" });
+    expect(r.evidence[0]!.excerpt).toContain("extension_ui_response");
+  });
+
+  it("the clean session reports its req_N ids", () => {
+    expect(judge(fixture("clean.jsonl"))["pi-web/client/id-present"]!.message).toContain("all in the req_N style");
+  });
+
+  it("under pi-fork-0.54 levels, undocumented commands and fields are INFO", () => {
+    const fork: ProfileDef = { name: "default", description: "levels only", levels: PI_WEB_CLIENT_FORK_LEVELS };
+    expect(judge(fixture("undocumented-command.jsonl"), context(fork))["pi-web/client/known-commands"]!.verdict).toBe("info");
+    expect(judge(fixture("extra-field.jsonl"), context(fork))["pi-web/client/unknown-fields"]!.verdict).toBe("info");
+  });
+});
+
+describe("client checks on traffic the fixtures do not show", () => {
+  it("no traffic at all: every check incomplete (not exercised)", () => {
+    for (const r of Object.values(judge([]))) {
+      expect(r.outcome, r.id).toBe("incomplete");
+      expect(r.message, r.id).toMatch(/^not exercised/);
+    }
+  });
+
+  it("traffic of other probes is not the client's", () => {
+    const ev = stamped([{ ...send({ type: "bash" }), probe: "tool" }]);
+    expect(judge(ev)["pi-web/client/known-commands"]!.outcome).toBe("incomplete");
+  });
+
+  it("ids are pending per socket, until a response or 30 s", () => {
+    const id = (events: TranscriptEvent[]) => judge(events)["pi-web/client/id-unique"]!.outcome;
+    // Two sockets may use the same id.
+    expect(id(stamped([open("a"), open("b"), send({ id: "req_1", type: "get_state" }, 1, "a"), send({ id: "req_1", type: "get_state" }, 2, "b")]))).toBe("pass");
+    // 30 s without a response: the client gave up, the id is free again.
+    expect(id(stamped([open(), send({ id: "req_1", type: "get_state" }, 10), send({ id: "req_1", type: "get_state" }, 30_011)]))).toBe("pass");
+    expect(id(stamped([open(), send({ id: "req_1", type: "get_state" }, 10), send({ id: "req_1", type: "get_state" }, 29_000)]))).toBe("fail");
+    // A response on another socket does not free it.
+    expect(id(stamped([open("a"), open("b"), send({ id: "x", type: "get_state" }, 1, "a"), recv({ type: "response", id: "x", command: "get_state", success: true }, 2, "b"), send({ id: "x", type: "abort" }, 3, "a")]))).toBe("fail");
+    // Replies are not commands: a dialog id may repeat.
+    const dialog = { type: "extension_ui_request", id: "d1", method: "confirm", title: "t", message: "m" };
+    expect(id(stamped([open(), recv(dialog), send({ type: "extension_ui_response", id: "d1", confirmed: true }), send({ id: "d1", type: "get_state" })]))).toBe("pass");
+  });
+
+  it("a reply to a dialog sent to another socket counts (requests are broadcast)", () => {
+    const dialog = { type: "extension_ui_request", id: "d1", method: "input", title: "Name" };
+    const r = judge(stamped([open("a"), open("b"), recv(dialog, 1, "a"), recv(dialog, 2, "b"), send({ type: "extension_ui_response", id: "d1", value: "x" }, 3, "b"), send({ type: "extension_ui_response", id: "d1", cancelled: true }, 4, "a")]));
+    expect(r["pi-web/client/ui-response-id"]!.outcome).toBe("pass");
+    expect(r["pi-web/client/ui-response-once"]!.outcome).toBe("pass");
+    expect(r["pi-web/client/ui-response-shape"]!.outcome).toBe("pass");
+  });
+
+  it("a dialog answered inside its timeout passes; an unknown method is no dialog", () => {
+    const sel = { type: "extension_ui_request", id: "s1", method: "select", title: "Pick", options: ["a"], timeout: 500 };
+    const r = judge(stamped([open(), recv(sel, 100), send({ type: "extension_ui_response", id: "s1", value: "a" }, 590)]));
+    expect(r["pi-web/client/ui-response-id"]!.outcome).toBe("pass");
+    expect(r["pi-web/client/ui-select-option"]!.outcome).toBe("pass");
+    const odd = { type: "extension_ui_request", id: "m1", method: "pickColor", title: "?" };
+    expect(judge(stamped([open(), recv(odd), send({ type: "extension_ui_response", id: "m1", value: "red" })]))["pi-web/client/ui-response-id"]!.outcome).toBe("fail");
+    // Staying silent is exercised and fine.
+    expect(judge(stamped([open(), recv(odd)]))["pi-web/client/ui-response-id"]!.outcome).toBe("pass");
+  });
+
+  it("streaming-behavior follows the mock's run state; session_changed ends a run; /commands are exempt", () => {
+    const sb = (events: TranscriptEvent[]) => judge(events)["pi-web/client/streaming-behavior"]!.outcome;
+    const p = (message: string) => send({ id: message, type: "prompt", message });
+    expect(sb(stamped([open(), recv({ type: "agent_start" }), p("x")]))).toBe("fail");
+    expect(sb(stamped([open(), recv({ type: "agent_start" }), recv({ type: "agent_end", messages: [] }), p("x")]))).toBe("incomplete");
+    expect(sb(stamped([open(), recv({ type: "agent_start" }), recv({ type: "session_changed", reason: "new", sessionId: "s", messageCount: 0, leafId: null }), p("x")]))).toBe("incomplete");
+    expect(sb(stamped([open(), recv({ type: "agent_start" }), p("/name")]))).toBe("incomplete");
+  });
+
+  it("a non-string id, an empty id and a binary frame recorded as base64 are judged", () => {
+    const r = judge(stamped([open(), send({ id: "", type: "get_state" }), send({ id: 7, type: "abort" })]));
+    expect(r["pi-web/client/id-present"]!.outcome).toBe("fail");
+    expect(r["pi-web/client/id-present"]!.message).toContain("2 violations");
+    const b64 = btoa(JSON.stringify({ id: "req_1", type: "get_state", extra: 1 }));
+    const r2 = judge(stamped([open(), { kind: "ws-frame", probe: "client", connection: "w1", direction: "in", binary: true, data: b64 }]));
+    expect(r2["pi-web/framing/json-object-frames"]!.outcome).toBe("fail");
+    expect(r2["pi-web/client/unknown-fields"]!.outcome).toBe("fail");
+  });
+
+  it("a server shutdown without a reconnect leaves reconnect-resync not exercised", () => {
+    const r = judge(stamped([open(), send({ id: "req_1", type: "get_state" }), { kind: "ws-close", probe: "client", connection: "w1", code: 1001, reason: "server shutting down" }]));
+    expect(r["pi-web/client/reconnect-resync"]!.outcome).toBe("incomplete");
+    // A client's own close, then a new socket, is no reconnect after a shutdown.
+    const own = judge(stamped([open(), { kind: "ws-close", probe: "client", connection: "w1", code: 1000 }, open("w2")]));
+    expect(own["pi-web/client/reconnect-resync"]!.outcome).toBe("incomplete");
+  });
+});

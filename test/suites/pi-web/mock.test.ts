@@ -1,0 +1,66 @@
+/** The reference mock conforms to the server suite: defaults, a token, ws:// URLs, every framing. */
+import { describe, expect, it } from "vitest";
+import type { CheckResult } from "../../../src/core/result.js";
+import { runSuite } from "../../../src/core/runner.js";
+import { PI_WEB_FRAMINGS, startPiWebMock } from "../../../src/mocks/pi-web/index.js";
+import { piWeb } from "../../../src/suites/pi-web/index.js";
+import { pool } from "../../helpers/pi-web-runs.js";
+import { byId, explain, serverSide } from "../../helpers/run-results.js";
+
+const ok = (c: CheckResult) => c.verdict === "pass" || (c.level === "INFO" && c.verdict === "info");
+
+describe("pi-web suite against the built-in mock", () => {
+  it("passes every server check at the mock's default timing (the token check skipped without --token)", async () => {
+    const r = await runSuite(piWeb);
+    const checks = serverSide(r);
+    expect(checks).toHaveLength(52);
+    const bad = (c: CheckResult) => !ok(c) && c.id !== "pi-web/conn/token-401";
+    expect(checks.filter(bad), explain(checks, bad)).toEqual([]);
+    expect(byId(checks, "pi-web/conn/token-401").verdict).toBe("skip");
+    expect(byId(checks, "pi-web/stream/observed-variants").message).toMatch(/0 start\/done\/error update\(s\), 0 snapshot\(s\) ahead/);
+    expect(r.exitCode).toBe(0);
+  });
+
+  it("tests the token when the mock has one, given as --token or in a ws:// URL", async () => {
+    const viaToken = await runSuite(piWeb, { token: "s3cret", mock: { chunkDelayMs: 5, settings: { token: "s3cret" } } });
+    const mock = await startPiWebMock({ host: "127.0.0.1", port: 0, chunkDelayMs: 5, settings: { token: "s3cret" } });
+    let viaUrl;
+    try {
+      viaUrl = await runSuite(piWeb, { url: `${mock.url.replace(/^http/, "ws")}/ws?token=s3cret` });
+    } finally {
+      await mock.close();
+    }
+    for (const r of [viaToken, viaUrl]) {
+      const checks = serverSide(r);
+      expect(checks.filter((c) => !ok(c)), explain(checks, (c) => !ok(c))).toEqual([]);
+      expect(byId(checks, "pi-web/conn/token-401").message).toMatch(/2 upgrade\(s\) with a missing or wrong token were refused with 401/);
+    }
+  });
+
+  it("passes with every framing of the mock", async () => {
+    const results = await pool(
+      PI_WEB_FRAMINGS.map((f) => async () => ({ f: f.name, r: await runSuite(piWeb, { mock: { chunkDelayMs: 5, framing: f.name } }) })),
+      6,
+    );
+    for (const { f, r } of results) {
+      const checks = serverSide(r);
+      const bad = (c: CheckResult) => !ok(c) && c.id !== "pi-web/conn/token-401";
+      expect(checks.filter(bad), `${f}:\n${explain(checks, bad)}`).toEqual([]);
+    }
+  });
+
+  it("reports behaviour a target did not show as not exercised, never as a pass", async () => {
+    // Prompts without the mock's scenario prefix: every run is a plain text answer, as from a model
+    // that calls no tool, never fails and has no extension command.
+    const plain = Object.fromEntries(
+      ["promptText", "promptThinking", "promptTool", "promptTwoTools", "promptError", "promptErrorRetry", "promptExtError", "promptLong", "promptImages", "promptQueue", "promptAbort", "dialogCommand"].map((k) => [k, `Please answer briefly (${k}).`]),
+    );
+    const r = await runSuite(piWeb, { mock: { chunkDelayMs: 5 }, params: plain });
+    const checks = serverSide(r);
+    expect(checks.filter((c) => c.verdict === "fail" || c.verdict === "warn"), explain(checks)).toEqual([]);
+    for (const id of ["tool/pairing", "tool/round-trip", "stream/toolcall-end", "event/error-run", "queue/steer-injected", "queue/steer-skips-tools", "queue/follow-up-at-end", "cmd/clear-queue", "ext/dialog-resolves", "ext/first-reply-wins"]) {
+      expect(byId(checks, `pi-web/${id}`).verdict, id).toBe("incomplete");
+    }
+    expect(r.exitCode).toBe(3);
+  });
+});
