@@ -119,12 +119,15 @@ ${EXIT_HELP}`,
     .option("--chunk-delay-ms <ms>", "delay between stream events", intOption("--chunk-delay-ms"))
     .option("--seed <n>", "seed for random framing and jitter", intOption("--seed"))
     .option("--set <key=value>", "mock setting (repeatable), e.g. --set notConnected=http-409", collect)
+    .option("--token <token>", "require this token from clients (pi-web: ?token=; openai-chat: Bearer key)")
+    .option("--allow-origin <origin>", "pi-web: also accept this browser Origin (repeatable)", collect)
     .option("--check-client", "judge the clients that connect; report on exit")
     .option("--report <path>", "with --check-client: write the JSON report to PATH on exit")
     .addOption(new Option("--profile <name>").hideHelp())
     .addHelpText(
       "after",
-      `\nExamples:\n  agentwire mock mcp-chat\n  agentwire mock mcp-chat --port 0 --scenario parallel-tools --chunk-delay-ms 100\n  agentwire mock mcp-chat --fault sse-crlf\n  agentwire mock mcp-chat --check-client --report client-report.json`,
+      `\nExamples:\n  agentwire mock mcp-chat\n  agentwire mock mcp-chat --port 0 --scenario parallel-tools --chunk-delay-ms 100\n  agentwire mock mcp-chat --fault sse-crlf\n  agentwire mock mcp-chat --check-client --report client-report.json
+  agentwire mock pi-web --token s3cret --allow-origin http://localhost:5173`,
     )
     .action(async (protocol: string, o) => {
       process.exitCode = await runMock(protocol, o);

@@ -16,6 +16,8 @@ export interface MockCliOptions {
   chunkDelayMs?: number;
   seed?: number;
   set?: string[];
+  token?: string;
+  allowOrigin?: string[];
   checkClient?: boolean;
   report?: string;
   reporter?: string;
@@ -34,7 +36,12 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
     ...(o.firstByteMs !== undefined ? { firstByteMs: o.firstByteMs } : {}),
     ...(o.chunkDelayMs !== undefined ? { chunkDelayMs: o.chunkDelayMs } : {}),
     ...(o.seed !== undefined ? { seed: o.seed } : {}),
-    settings: parseSettings(o.set),
+    settings: {
+      ...parseSettings(o.set),
+      // Each protocol names its credential setting; pi-web and openai-chat both read these.
+      ...(o.token ? { [p.id === "openai-chat" ? "apiKey" : "token"]: o.token } : {}),
+      ...(o.allowOrigin?.length ? { allowedOrigins: o.allowOrigin } : {}),
+    },
   };
 
   let url: string;
