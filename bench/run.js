@@ -11,13 +11,9 @@
  */
 import { benchMcpChat } from "./mcp-chat.js";
 import { benchOpenaiChat } from "./openai-chat.js";
+import { benchPiWeb } from "./pi-web.js";
 
-const BENCHES = { "mcp-chat": benchMcpChat, "openai-chat": benchOpenaiChat };
-try {
-  BENCHES["pi-web"] = (await import("./pi-web.js")).benchPiWeb;
-} catch {
-  // pi-web bench not present in this build.
-}
+const BENCHES = { "mcp-chat": benchMcpChat, "openai-chat": benchOpenaiChat, "pi-web": benchPiWeb };
 
 const onlyArg = process.argv.indexOf("--only");
 const only = onlyArg >= 0 ? process.argv[onlyArg + 1] : undefined;
