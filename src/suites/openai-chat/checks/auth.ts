@@ -6,7 +6,7 @@ import { all, describe, evidenceOf, onExchanges, onNote, serverCheck, skip, Tall
 
 export const AUTH_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "auth/rejects-unauthenticated",
+    id: "openai-chat/auth/rejects-unauthenticated",
     level: "MUST",
     title: "Requests without a valid key get 401",
     rule: "With --token set, a request without Authorization and one with a wrong key each get 401. (The ErrorResponse body is errors/shape's; skip without --token.)",

@@ -7,7 +7,7 @@ import { eventEvidence, eventWhere, isIndex, isObject, serverCheck, Tally, typeN
 
 export const CHUNK_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "chunk/choices-array",
+    id: "openai-chat/chunk/choices-array",
     level: "MUST",
     title: "Every chunk has a choices array",
     rule: "Every non-error chunk has a `choices` array; the usage chunk has `choices: []`, never null or missing. (openai-node throws a TypeError, the AI SDK emits an error part.)",
@@ -30,7 +30,7 @@ export const CHUNK_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "chunk/choice-index",
+    id: "openai-chat/chunk/choice-index",
     level: "MUST",
     title: "Every choice has an integer index (0 without n)",
     rule: "Every choice of a chunk has an integer `index`, 0 when the request did not set `n`. (openai-node 7.5 rejects an invalid choice index.)",

@@ -7,7 +7,7 @@ import { eventEvidence, eventWhere, isObject, serverCheck, Tally, typeName } fro
 
 export const DELTA_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "delta/shape",
+    id: "openai-chat/delta/shape",
     level: "MUST",
     title: "Every choice has a delta object of the right shape",
     rule: "Every choice has a `delta` object whose `content` is a string or null and whose `tool_calls` entries each carry a `function` object. (Role and tool-call fields are judged by their own checks.)",
@@ -44,7 +44,7 @@ export const DELTA_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "delta/role-first",
+    id: "openai-chat/delta/role-first",
     level: "MUST",
     title: 'The first delta of a choice has role "assistant"',
     rule: 'The first delta of each choice has `role: "assistant"`; later deltas omit it (or send null) or repeat it. (openai-node: "missing role for choice 0".)',
@@ -73,7 +73,7 @@ export const DELTA_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "delta/no-empty-tool-calls",
+    id: "openai-chat/delta/no-empty-tool-calls",
     level: "SHOULD",
     title: "No delta has tool_calls: []",
     rule: "No delta has `tool_calls: []`. (Breaks reasoning and message handling in the AI SDK and gateways.)",
@@ -97,7 +97,7 @@ export const DELTA_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "delta/content-with-tool-calls",
+    id: "openai-chat/delta/content-with-tool-calls",
     level: "SHOULD",
     title: "Text and tool calls never share a delta",
     rule: "No delta carries both non-empty `content` and a non-empty `tool_calls`. (Legal for OpenAI, but the Continue IDE then drops the tool calls.)",

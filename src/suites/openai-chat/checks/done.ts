@@ -8,7 +8,7 @@ import { dataValue, lineEvidence, lineKind, lineWhere, serverCheck, Tally, type 
 
 export const DONE_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "done/present",
+    id: "openai-chat/done/present",
     level: "SHOULD",
     title: "Streams end with data: [DONE]",
     rule: "A stream that ends without an error ends with `data: [DONE]`. (SDKs and Continue accept EOF; naive clients report truncation, hence SHOULD.)",
@@ -34,7 +34,7 @@ export const DONE_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "done/last-event",
+    id: "openai-chat/done/last-event",
     level: "MUST",
     title: "Nothing follows [DONE]",
     rule: "Nothing follows the `[DONE]` event: no data, no second `[DONE]`, no comment. (openai-node ignores later events, the AI SDK processes them.)",
@@ -70,7 +70,7 @@ export const DONE_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "done/connection-closes",
+    id: "openai-chat/done/connection-closes",
     level: "MUST",
     title: "The body ends promptly after [DONE]",
     rule: "The body ends within 2 s (`--close-timeout`, param closeTimeoutMs) of `[DONE]`. (The AI SDK and openai-node v6 wait for EOF.)",

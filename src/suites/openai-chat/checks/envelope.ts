@@ -17,7 +17,7 @@ function envelopeProblems(v: Record<string, unknown>, object: string): string[] 
 
 export const ENVELOPE_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "envelope/fields",
+    id: "openai-chat/envelope/fields",
     level: "SHOULD",
     title: "Chunks and completions carry object, id, created and model",
     rule: 'Chunks have `object: "chat.completion.chunk"`, a string `id`, an integer `created` and a string `model`, with one `id` and one `created` per stream; a completion has `object: "chat.completion"`, `id`, `created` and `model`. (Error payloads are no chunks.)',

@@ -9,7 +9,7 @@ import { all, describe, eventEvidence, eventWhere, evidenceOf, is2xx, isObject, 
 
 export const ERRORS_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "errors/shape",
+    id: "openai-chat/errors/shape",
     level: "MUST",
     title: "Every error answer is a JSON ErrorResponse",
     rule: 'Every non-2xx response is `application/json` with a valid ErrorResponse `{"error": {"message", "type", "code"}}`. (Profile openai-compatible needs only `error.message`.)',
@@ -32,7 +32,7 @@ export const ERRORS_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "errors/pre-stream-status",
+    id: "openai-chat/errors/pre-stream-status",
     level: "MUST",
     title: "Errors known before streaming get an HTTP status",
     rule: "An error known before streaming (an unknown model with `stream: true`) is a non-2xx status, not a 200 stream. (Incomplete when the backend serves any model name.)",
@@ -62,7 +62,7 @@ export const ERRORS_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "errors/in-stream-shape",
+    id: "openai-chat/errors/in-stream-shape",
     level: "MUST",
     title: 'In-stream errors are {"error": {...}}, then the end',
     rule: 'An error-like payload in a stream is `{"error": {...}}` valid against ErrorResponse, without `choices`, followed only by `[DONE]` or the end of the body. (vLLM\'s old `{"object": "error"}` is not recognised; skip when no stream had an error.)',
@@ -103,7 +103,7 @@ export const ERRORS_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "errors/bad-input-400",
+    id: "openai-chat/errors/bad-input-400",
     level: "MUST",
     title: "Bad requests get 400",
     rule: "Each bad-input probe (malformed JSON, `{}`, no messages, `messages` a string, role wizard, a tool without a name) gets 400, never 2xx, 5xx or an event stream. (Profile openai-compatible accepts any 4xx but 401, 403 and 429.)",

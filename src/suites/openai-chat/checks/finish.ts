@@ -10,7 +10,7 @@ const ALL = [...STREAM_PROBES, ...SYNC_PROBES];
 
 export const FINISH_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "finish/exactly-once",
+    id: "openai-chat/finish/exactly-once",
     level: "MUST",
     title: "Each choice gets exactly one finish_reason",
     rule: "Each choice gets exactly one non-null `finish_reason`, from stop, length, tool_calls, content_filter, function_call. (Streams that end with an error are exempt.)",
@@ -36,7 +36,7 @@ export const FINISH_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "finish/matches-tool-calls",
+    id: "openai-chat/finish/matches-tool-calls",
     level: "MUST",
     title: 'finish_reason is "tool_calls" exactly when there are calls',
     rule: 'A choice\'s non-null `finish_reason` is `"tool_calls"` if and only if it has calls (`"length"` and `"content_filter"` excepted). (Seed §2: the stream must return "tool_calls" at the end.)',
@@ -63,7 +63,7 @@ export const FINISH_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "finish/nothing-after-finish",
+    id: "openai-chat/finish/nothing-after-finish",
     level: "SHOULD",
     title: "Nothing follows a choice's finish chunk",
     rule: "After a choice's finish chunk, no delta for it carries content, reasoning, a role or tool calls. (vLLM repeats metadata and arguments around the finish chunk.)",

@@ -7,7 +7,7 @@ import { describe, evidenceOf, onExchanges, serverCheck, Tally, unanswered } fro
 
 export const MODELS_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "models/list-shape",
+    id: "openai-chat/models/list-shape",
     level: "MUST",
     title: "GET /models answers a ModelList",
     rule: 'GET /models answers 200 with a valid ModelList ({"object": "list", "data": [{"id", "object": "model"}...]}).',

@@ -7,7 +7,7 @@ import { all, describe, eventEvidence, eventWhere, evidenceOf, is2xx, lineKind, 
 
 export const REQUEST_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "request/continue-shape-accepted",
+    id: "openai-chat/request/continue-shape-accepted",
     level: "MUST",
     title: "A request shaped like the Continue IDE's is served",
     rule: 'A request shaped like the Continue IDE\'s (`Accept: application/json` with `stream: true`, `include_usage`, `parallel_tool_calls: false`, no `tool_choice`, assistant `content: " "` and `""` beside `tool_calls`, a cancelled tool result) gets a 200 event stream that ends normally.',

@@ -10,7 +10,7 @@ import { eventEvidence, eventWhere, lineEvidence, lineKind, lineWhere, mediaType
 
 export const SSE_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "sse/content-type",
+    id: "openai-chat/sse/content-type",
     level: "MUST",
     title: "Streams are text/event-stream",
     rule: "Every 200 answer to `stream: true` has media type `text/event-stream`.",
@@ -31,7 +31,7 @@ export const SSE_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "sse/data-json",
+    id: "openai-chat/sse/data-json",
     level: "MUST",
     title: "Every data payload is [DONE] or JSON",
     rule: "Every `data:` payload is `[DONE]` or valid JSON. (A keep-alive belongs in an SSE comment; openai-node ends the stream on a non-JSON payload.)",
@@ -53,7 +53,7 @@ export const SSE_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "sse/canonical-framing",
+    id: "openai-chat/sse/canonical-framing",
     level: "SHOULD",
     title: "Canonical framing: one `data: ` line, an empty line, LF",
     rule: "Each event is one `data: ` line (one space) plus an empty line, with LF endings and no `event:`/`id:`/`retry:` lines; `:` comments are tolerated.",
@@ -90,7 +90,7 @@ export const SSE_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "sse/utf8",
+    id: "openai-chat/sse/utf8",
     level: "MUST",
     title: "The stream body is valid UTF-8 without a BOM",
     rule: "The stream body is valid UTF-8 without a byte order mark.",

@@ -10,7 +10,7 @@ const ms = (x: number) => Math.round(x);
 
 export const STREAM_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "stream/profile",
+    id: "openai-chat/stream/profile",
     level: "INFO",
     title: "Stream profile",
     rule: 'Reports time to headers and to the first chunk, chunk counts, gaps, fragments per call, comments, extension fields (reasoning_content, reasoning, extra_content), repeated ids and "length" during a call.',

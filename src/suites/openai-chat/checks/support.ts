@@ -34,7 +34,7 @@ export function serverCheck(def: Omit<CheckDef, "side" | "ref" | "id"> & { id: s
   const ref: ContractRef = { seed: SEED, section, quote };
   return {
     ...def,
-    id: `${PROTOCOL}/${def.id}`,
+    id: def.id,
     side: "server",
     ref,
     create(ctx) {

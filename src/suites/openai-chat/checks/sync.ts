@@ -10,7 +10,7 @@ const OWNED = [/^\/(object|id|created|model)$/, /^\/choices\/\d+\/finish_reason$
 
 export const SYNC_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "sync/response-shape",
+    id: "openai-chat/sync/response-shape",
     level: "MUST",
     title: "stream: false gets a JSON ChatCompletion",
     rule: "`stream: false` gets 200 `application/json` with a valid ChatCompletion. (Envelope fields, finish_reason values and the type of arguments are judged by their own checks; the follow-up's status is turn/follow-up-accepted's.)",

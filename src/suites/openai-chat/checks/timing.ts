@@ -8,7 +8,7 @@ import { eventEvidence, isObject, serverCheck, Tally, type SseEventEvent } from 
 
 export const TIMING_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "timing/streams-incrementally",
+    id: "openai-chat/timing/streams-incrementally",
     level: "MUST",
     title: "Text is streamed as it is generated",
     rule: "In the text stream (P4) the first content chunk is received at least `--min-gap` (param minGapMs, 100 ms) before the last event, in a different read. (Incomplete when the whole answer took under twice that.)",

@@ -56,7 +56,7 @@ function onCalls(fn: (c: CallState, r: ResponseView) => void) {
 
 export const TOOL_CALL_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "tool-call/index-integer",
+    id: "openai-chat/tool-call/index-integer",
     level: "MUST",
     title: "Every tool-call delta has an integer index",
     rule: "Every tool-call delta has an integer `index` ≥ 0. (openai-node 7.5 throws, v6 drops the call.)",
@@ -81,7 +81,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "tool-call/first-delta-complete",
+    id: "openai-chat/tool-call/first-delta-complete",
     level: "MUST",
     title: "A call's first delta has id, type and name",
     rule: 'The first delta of each call has a non-empty `id`, `type: "function"` and a non-empty `function.name`. (The AI SDK throws; the Continue CLI drops the call.)',
@@ -106,7 +106,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "tool-call/id-stable",
+    id: "openai-chat/tool-call/id-stable",
     level: "MUST",
     title: "A call keeps its id",
     rule: "Later deltas of a call omit `id` (or send null) or repeat the same value. (The AI SDK matches by id: a new id per chunk makes nameless calls.)",
@@ -131,7 +131,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "tool-call/identity-once",
+    id: "openai-chat/tool-call/identity-once",
     level: "SHOULD",
     title: "id, type and name are sent once per call",
     rule: 'Each of `id`, `type` and `function.name` is sent at most once per call, and never as `""`. (`+=` accumulators make `namename`; SDKs tolerate repeats, hence SHOULD.)',
@@ -161,7 +161,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "tool-call/ids-unique",
+    id: "openai-chat/tool-call/ids-unique",
     level: "MUST",
     title: "Call ids are unique within a response",
     rule: "The call ids of one response are unique. (Results are matched to calls by id, seed §3.)",
@@ -187,7 +187,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "tool-call/arguments-string",
+    id: "openai-chat/tool-call/arguments-string",
     level: "MUST",
     title: "Arguments are strings",
     rule: "`function.arguments` is a string in every delta and every non-streamed call. (Seed §2: it must be a JSON string; objects become `[object Object]`.)",
@@ -227,7 +227,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "tool-call/arguments-join-to-object",
+    id: "openai-chat/tool-call/arguments-join-to-object",
     level: "MUST",
     title: "Joined arguments are one JSON object",
     rule: 'The joined fragments of a call (or its non-streamed string) parse as exactly one JSON object; `""` counts as `{}`. (The finding names the pattern: cumulative, repeated, placeholder, truncated.)',
@@ -250,7 +250,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
   }),
   ...argumentRules(),
   serverCheck({
-    id: "tool-call/no-arg-empty-object",
+    id: "openai-chat/tool-call/no-arg-empty-object",
     level: "SHOULD",
     title: 'Parameterless tools get "{}"',
     rule: 'A parameterless tool is called with `"{}"` (not `""` or no arguments at all). (`JSON.parse("")` fails in several clients.)',
@@ -275,7 +275,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "tool-call/name-in-request-tools",
+    id: "openai-chat/tool-call/name-in-request-tools",
     level: "MUST",
     title: "Only offered tools are called",
     rule: "Every called name is in the request's `tools[]`; a request without tools gets no calls. (Seed §1: exact identifiers; unknown names fail in the client.)",
@@ -294,7 +294,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "tool-call/parallel-distinct-indexes",
+    id: "openai-chat/tool-call/parallel-distinct-indexes",
     level: "MUST",
     title: "Parallel calls have indexes 0..n-1",
     rule: "Calls in one streamed response have indexes 0..n-1 in order of first appearance, never reused for another id. (Ollama repeats index 0; openai-node then merges the calls.)",
@@ -322,7 +322,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "tool-call/parallel-sequential",
+    id: "openai-chat/tool-call/parallel-sequential",
     level: "SHOULD",
     title: "Parallel calls are not interleaved",
     rule: "All deltas of call i precede the first delta of call i+1. (The Continue IDE ignores `index` and mixes interleaved calls. Fragments resent inside the finish chunk are arguments-join-to-object's.)",
@@ -351,7 +351,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "tool-call/parallel-false-honoured",
+    id: "openai-chat/tool-call/parallel-false-honoured",
     level: "SHOULD",
     title: "parallel_tool_calls: false gives one call",
     rule: "With `parallel_tool_calls: false`, a response has at most one call. (Continue always sends false; many backends ignore it, hence SHOULD.)",
@@ -373,7 +373,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "tool-call/exclusive-not-parallel",
+    id: "openai-chat/tool-call/exclusive-not-parallel",
     level: "SHOULD",
     title: "An exclusive tool is called alone",
     rule: "A call of an `exclusive` catalogue tool (seed §4.5 `search_and_replace_in_file`) is the only call of its message. (Judged on every message with two or more calls; model guidance, hence SHOULD.)",
@@ -397,7 +397,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "tool-call/honours-tool-choice",
+    id: "openai-chat/tool-call/honours-tool-choice",
     level: "SHOULD",
     title: "A forced tool_choice is obeyed",
     rule: 'A forced function is called (and only it); `"required"` yields at least one call. (Judged on the last attempt of each forced probe; local backends often ignore tool_choice, hence SHOULD.)',
@@ -432,7 +432,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "tool-call/streaming-parity",
+    id: "openai-chat/tool-call/streaming-parity",
     level: "SHOULD",
     title: "Streaming calls the tool the non-streamed request calls",
     rule: "When the non-streamed forced request calls the tool, the streamed one calls the same tool. (Streaming drops calls in some backends; argument equality is reported; a live model varies, hence SHOULD.)",
@@ -481,7 +481,7 @@ function sameJson(a: string | undefined, b: string | undefined): boolean {
 function argumentRules(): CheckDef[] {
   const make = (kind: "valid" | "unknown"): CheckDef =>
     serverCheck({
-      id: kind === "valid" ? "tool-call/arguments-valid-for-tool" : "tool-call/arguments-no-unknown-keys",
+      id: kind === "valid" ? "openai-chat/tool-call/arguments-valid-for-tool" : "openai-chat/tool-call/arguments-no-unknown-keys",
       level: kind === "valid" ? "MUST" : "SHOULD",
       title: kind === "valid" ? "Arguments are valid for the tool" : "Arguments have no unknown keys",
       rule:

@@ -13,7 +13,7 @@ function message(x: Exchange): Record<string, unknown> | undefined {
 
 export const TURN_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "turn/follow-up-accepted",
+    id: "openai-chat/turn/follow-up-accepted",
     level: "MUST",
     title: "The seed §3 follow-up request is accepted",
     rule: "The seed §3 follow-up request (assistant `content: null` with `tool_calls`, then a tool result) gets 200 with a JSON body that has `choices[0].message`.",
@@ -34,7 +34,7 @@ export const TURN_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "turn/follow-up-final-answer",
+    id: "openai-chat/turn/follow-up-final-answer",
     level: "SHOULD",
     title: "The follow-up is answered in plain text",
     rule: 'That completion has non-empty text and no calls, and was not cut (`"length"`, `"content_filter"`). (Other finish_reason values are the finish checks\'; a model may call again, hence SHOULD.)',

@@ -10,7 +10,7 @@ const hasUsage = (c: Record<string, unknown>): boolean => c.usage !== undefined 
 
 export const USAGE_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "usage/only-final-chunk",
+    id: "openai-chat/usage/only-final-chunk",
     level: "MUST",
     title: "usage appears only on the last chunk",
     rule: "A non-null `usage` appears only on the last chunk of a stream. (Continue keeps only the last chunk with a usage field: a running usage on every chunk blanks the answer.)",
@@ -43,7 +43,7 @@ export const USAGE_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "usage/matches-request",
+    id: "openai-chat/usage/matches-request",
     level: "SHOULD",
     title: "usage is sent exactly when include_usage asks for it",
     rule: "With `stream_options.include_usage: true` the last chunk before `[DONE]` carries `usage` with integer counts; without it no chunk has a non-null `usage`.",

@@ -13,7 +13,8 @@ const SEED = "001_ba8f1763064c3ebc.txt";
 export const NO_RESULTS_REASON = "no adapter results reported (a black-box client gets only client/* checks)";
 
 interface ParseCheckSpec {
-  check: ParseCheck;
+  /** Full check id, `openai-chat/client-parse/<ParseCheck>`. */
+  id: string;
   level: CheckDef["level"];
   title: string;
   rule: string;
@@ -23,7 +24,7 @@ interface ParseCheckSpec {
 
 const SPECS: ParseCheckSpec[] = [
   {
-    check: "split-chunks",
+    id: "openai-chat/client-parse/split-chunks",
     level: "MUST",
     title: "Chunking does not change the result",
     rule: "The result is the same for the canonical stream, one byte per write, random writes, splits inside UTF-8 characters, and one coalesced write.",
@@ -31,7 +32,7 @@ const SPECS: ParseCheckSpec[] = [
     quote: "스트리밍을 지원한다면 `choices[0].delta.tool_calls` 형태의 증분 델타도 허용되며",
   },
   {
-    check: "sse-variants",
+    id: "openai-chat/client-parse/sse-variants",
     level: "SHOULD",
     title: "Non-canonical SSE gives the canonical result",
     rule: "Valid non-canonical SSE gives the canonical result.",
@@ -39,7 +40,7 @@ const SPECS: ParseCheckSpec[] = [
     quote: "스트리밍을 지원한다면 … 증분 델타도 허용되며",
   },
   {
-    check: "termination",
+    id: "openai-chat/client-parse/termination",
     level: "SHOULD",
     title: "The stream ends where it should",
     rule: "The client finishes within 2 s of [DONE] on an open connection, ignores bytes after it, accepts EOF after a finish reason, and reports EOF before any finish reason as truncated.",
@@ -47,7 +48,7 @@ const SPECS: ParseCheckSpec[] = [
     quote: '마지막에 `finish_reason: "tool_calls"`를 반환해야 합니다.',
   },
   {
-    check: "tool-call-assembly",
+    id: "openai-chat/client-parse/tool-call-assembly",
     level: "MUST",
     title: "Tool calls are assembled as sent",
     rule: "Every call is assembled with the mock's id, name and arguments.",
@@ -55,7 +56,7 @@ const SPECS: ParseCheckSpec[] = [
     quote: "Continue는 tool_calls를 파싱하고 해당 내장 tool을 실제로 실행합니다.",
   },
   {
-    check: "usage-chunk",
+    id: "openai-chat/client-parse/usage-chunk",
     level: "MUST",
     title: "The usage chunk is harmless",
     rule: "The choices: [] usage chunk neither raises an error nor loses content or calls.",
@@ -63,7 +64,7 @@ const SPECS: ParseCheckSpec[] = [
     quote: "`choices[0].delta.tool_calls` 형태의 증분 델타",
   },
   {
-    check: "error-surfaced",
+    id: "openai-chat/client-parse/error-surfaced",
     level: "MUST",
     title: "Errors surface as errors",
     rule: "An in-stream error after partial text, and an HTTP error, surface as errors carrying the message, not as text or success.",
@@ -73,7 +74,7 @@ const SPECS: ParseCheckSpec[] = [
 ];
 
 const QUIRK_SPEC: ParseCheckSpec = {
-  check: "quirk-tolerance",
+  id: "openai-chat/client-parse/quirk-tolerance",
   level: "INFO",
   title: "Tolerance of backend quirks",
   rule: "For each quirk fault (§8), reports whether the client's result still matched, with the server check that flags the quirk.",
@@ -140,9 +141,12 @@ function caseJudge(caseIds: string[], quirks: boolean) {
   };
 }
 
+/** The short name cases use for a check: its id without `openai-chat/client-parse/`. */
+const shortName = (spec: ParseCheckSpec): ParseCheck => spec.id.slice(PARSE_CHECK_PREFIX.length) as ParseCheck;
+
 function parseCheck(spec: ParseCheckSpec): CheckDef {
-  const id = PARSE_CHECK_PREFIX + spec.check;
-  const caseIds = casesFor(spec.check).map((c) => c.id);
+  const id = spec.id;
+  const caseIds = casesFor(shortName(spec)).map((c) => c.id);
   return {
     id,
     level: spec.level,
@@ -183,9 +187,9 @@ function parseCheck(spec: ParseCheckSpec): CheckDef {
 
 /** `client-parse/quirk-tolerance`: one line per quirk fault, never a failure. */
 function quirkCheck(spec: ParseCheckSpec): CheckDef {
-  const caseIds = casesFor(spec.check).map((c) => c.id);
+  const caseIds = casesFor(shortName(spec)).map((c) => c.id);
   return {
-    id: PARSE_CHECK_PREFIX + spec.check,
+    id: spec.id,
     level: spec.level,
     side: "client",
     title: spec.title,

@@ -118,7 +118,7 @@ const forkPair = (rs: Json[]): boolean => rs.length === 2 && rs.some((r) => r.su
 
 export const CMD_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "cmd/prompt-accepted",
+    id: "pi-web/cmd/prompt-accepted",
     level: "MUST",
     title: "An idle prompt succeeds without data and starts a run within 10 s",
     rule: "A `prompt` sent while idle gets a success with no `data`, and `agent_start` follows within 10 s.",
@@ -181,7 +181,7 @@ export const CMD_CHECKS: CheckDef[] = [
     },
   }),
   promptAnswerCheck({
-    id: "cmd/prompt-busy",
+    id: "pi-web/cmd/prompt-busy",
     level: "MUST",
     title: "A prompt during a run without streamingBehavior gets only a failure",
     rule: "A `prompt` sent during a run without `streamingBehavior` gets one failure and is neither queued nor run. pi-fork-0.54: a success plus that failure.",
@@ -196,7 +196,7 @@ export const CMD_CHECKS: CheckDef[] = [
     },
   }),
   promptAnswerCheck({
-    id: "cmd/prompt-invalid",
+    id: "pi-web/cmd/prompt-invalid",
     level: "SHOULD",
     title: "A prompt with invalid fields gets a failure",
     rule: "A `prompt` whose fields fail validation (`message: 42`) gets a failure. pi-fork-0.54: a success plus that failure.",
@@ -211,7 +211,7 @@ export const CMD_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "cmd/prompt-images",
+    id: "pi-web/cmd/prompt-images",
     level: "SHOULD",
     title: "Prompt images follow the text in the user echo, unchanged",
     rule: "The user echo of a prompt with `images` has the text part first, then each image part with its `mimeType` and `data` unchanged.",
@@ -260,7 +260,7 @@ export const CMD_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "cmd/get-state-streaming",
+    id: "pi-web/cmd/get-state-streaming",
     level: "SHOULD",
     title: "isStreaming is true inside a run and false after agent_end",
     rule: "`get_state.isStreaming` is true for a request sent and answered inside a run, and false for one sent and answered after `agent_end` (requests racing a run edge are not judged).",
@@ -300,7 +300,7 @@ export const CMD_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "cmd/get-messages",
+    id: "pi-web/cmd/get-messages",
     level: "MUST",
     title: "After a run, the history ends with the run's messages",
     rule: "`get_messages` sent after a run's `agent_end` (no run since) returns a history that ends with that `agent_end.messages`, in order.",
@@ -360,7 +360,7 @@ export const CMD_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "cmd/clear-queue",
+    id: "pi-web/cmd/clear-queue",
     level: "MUST",
     title: "clear_queue returns exactly the queued texts, and none is injected later",
     rule: "`clear_queue` returns `{steering, followUp}`: exactly the texts still queued, in order; none of them is injected afterwards.",
@@ -410,7 +410,7 @@ export const CMD_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "cmd/abort",
+    id: "pi-web/cmd/abort",
     level: "MUST",
     title: "abort ends a run aborted within 5 s; idle abort succeeds quietly",
     rule: "`abort` during a run gets a success, the running message ends `aborted` (or `error`) with an `errorMessage`, and `agent_end` follows within 5 s; `abort` while idle gets a success and no events.",
@@ -499,7 +499,7 @@ export const CMD_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "cmd/abort-order",
+    id: "pi-web/cmd/abort-order",
     level: "SHOULD",
     title: "The abort response comes after the run's agent_end",
     rule: "The response to an `abort` sent during a run arrives after that run's `agent_end`.",

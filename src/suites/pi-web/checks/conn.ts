@@ -96,7 +96,7 @@ function rejectionCheck(opts: {
 
 export const CONN_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "conn/ws-upgrade",
+    id: "pi-web/conn/ws-upgrade",
     level: "MUST",
     title: "The upgrade on /ws with the token and an allowed Origin succeeds",
     rule: "An upgrade on `/ws` with the configured token and an allowed Origin is answered 101.",
@@ -117,7 +117,7 @@ export const CONN_CHECKS: CheckDef[] = [
     },
   }),
   rejectionCheck({
-    id: "conn/other-path-404",
+    id: "pi-web/conn/other-path-404",
     level: "SHOULD",
     title: "Upgrades on other paths are answered 404",
     rule: "An upgrade on any path other than `/ws` is answered 404.",
@@ -127,7 +127,7 @@ export const CONN_CHECKS: CheckDef[] = [
     what: "another path",
   }),
   rejectionCheck({
-    id: "conn/token-401",
+    id: "pi-web/conn/token-401",
     level: "MUST",
     title: "With a token set, a missing or wrong token is answered 401",
     rule: "With a token configured, an upgrade whose `token` query is missing or wrong is answered 401 and not upgraded. (Skipped without --token.)",
@@ -144,7 +144,7 @@ export const CONN_CHECKS: CheckDef[] = [
     },
   }),
   rejectionCheck({
-    id: "conn/origin-403",
+    id: "pi-web/conn/origin-403",
     level: "SHOULD",
     title: "A foreign Origin is answered 403",
     rule: "An upgrade with a foreign `Origin` is answered 403 (a missing Origin is reported). The agent runs shell tools: any web page must not drive it.",
@@ -156,7 +156,7 @@ export const CONN_CHECKS: CheckDef[] = [
     extraReport: (a) => `an upgrade without Origin got ${got(a)}`,
   }),
   serverCheck({
-    id: "conn/health",
+    id: "pi-web/conn/health",
     level: "SHOULD",
     title: "GET /health answers 200 {status:\"ok\", clients}",
     rule: "`GET /health` without credentials answers 200 `application/json` `{\"status\":\"ok\",\"clients\":<int>}`.",

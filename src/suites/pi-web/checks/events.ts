@@ -8,7 +8,7 @@ const RUNS = "`agent_start` / `agent_end`";
 
 export const EVENT_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "event/agent-bracketing",
+    id: "pi-web/event/agent-bracketing",
     level: "MUST",
     title: "agent_start and agent_end alternate; every run ends",
     rule: "On each socket `agent_start` and `agent_end` alternate: no `agent_start` inside a run, no `agent_end` outside one, and every run ends (a retry may open a further run after `agent_end`). pi-fork-0.54: `session_changed` also ends a run.",
@@ -51,7 +51,7 @@ export const EVENT_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "event/extras-consistent",
+    id: "pi-web/event/extras-consistent",
     level: "SHOULD",
     title: "agent_end.messages and turn_end.message match the message_end events",
     rule: "`agent_end.messages` equals the run's `message_end` messages in order, and `turn_end.message` equals the turn's last assistant `message_end`.",
@@ -111,7 +111,7 @@ export const EVENT_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "event/message-nesting",
+    id: "pi-web/event/message-nesting",
     level: "MUST",
     title: "message_start/message_end pair up without interleaving; updates only in assistant messages",
     rule: "`message_start` and `message_end` come in pairs with the same role and timestamp and never interleave; `message_update` appears only inside an assistant message.",
@@ -169,7 +169,7 @@ export const EVENT_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "event/error-run",
+    id: "pi-web/event/error-run",
     level: "MUST",
     title: "A provider failure is an error message, then agent_end; the prompt succeeds",
     rule: 'A provider failure is an assistant `message_end` with `stopReason:"error"` and an `errorMessage`, followed by `agent_end`; the prompt itself is a success.',

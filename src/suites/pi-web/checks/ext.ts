@@ -9,7 +9,7 @@ export const DIALOG_METHODS: ReadonlySet<string> = new Set(["select", "confirm",
 
 export const EXT_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "ext/dialog-resolves",
+    id: "pi-web/ext/dialog-resolves",
     level: "MUST",
     title: "A reply with the request's id unblocks the waiting operation",
     rule: "After a reply carrying a dialog request's `id`, the operation waiting on it continues: the server sends its next message (the next request, the command's response or the run) before the client moves on.",
@@ -60,7 +60,7 @@ export const EXT_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "ext/first-reply-wins",
+    id: "pi-web/ext/first-reply-wins",
     level: "MUST",
     title: "The first reply to a dialog wins",
     rule: "When a dialog gets two replies, the first one is used and the second changes nothing (observed where the operation reports the value it got, as the reference mock's dialog demo does).",
@@ -96,7 +96,7 @@ export const EXT_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "ext/stray-reply-ignored",
+    id: "pi-web/ext/stray-reply-ignored",
     level: "MUST",
     title: "Replies to unknown, fire-and-forget or answered requests get no frame",
     rule: "An `extension_ui_response` for an unknown id, a fire-and-forget request or a dialog already answered gets no frame in return (no `response`) and does not close the socket.",

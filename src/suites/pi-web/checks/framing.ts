@@ -32,7 +32,7 @@ export const eventSchema = (type: string): string => `${type.replace(/_/g, "-")}
 
 export const FRAMING_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "framing/json-object-frames",
+    id: "pi-web/framing/json-object-frames",
     level: "MUST",
     title: "Every server message is one JSON object in a UTF-8 text frame",
     rule: "Each message the server sends is a text frame of valid UTF-8 holding exactly one JSON object (no binary frames, no batching, no newline-delimited pairs).",
@@ -52,7 +52,7 @@ export const FRAMING_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "framing/server-schema",
+    id: "pi-web/framing/server-schema",
     level: "MUST",
     title: "Every event validates against its schema; responses have the response envelope",
     rule: "Each server event validates against its `<type>-event` schema; each response has `type:\"response\"`, a boolean `success` and, when present, a string `id` and `command`. (A response's `data` and `error` are rpc/result-shape's.)",
@@ -91,7 +91,7 @@ export const FRAMING_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "framing/known-types",
+    id: "pi-web/framing/known-types",
     level: "SHOULD",
     title: "Every server message type is known",
     rule: "Each server message's `type` is `response`, a seed event or a §2.3 extra. (Clients ignore unknown types: an unknown type is behaviour the UI silently drops.)",

@@ -6,7 +6,7 @@ const KNOWN_ROLES: ReadonlySet<string> = new Set(["user", "assistant", "toolResu
 
 export const HISTORY_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "history/message-shapes",
+    id: "pi-web/history/message-shapes",
     level: "MUST",
     title: "History holds user, assistant and toolResult messages; toolResults name earlier calls",
     rule: "`get_messages` returns user, assistant and toolResult messages (other roles are reported), and each toolResult's `toolCallId` names a toolCall of an earlier assistant message.",

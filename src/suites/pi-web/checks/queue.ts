@@ -79,7 +79,7 @@ function trackQueue(h: QueueHandlers) {
 
 export const QUEUE_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "queue/steer-injected",
+    id: "pi-web/queue/steer-injected",
     level: "MUST",
     title: "A steer is echoed verbatim inside the same run, then answered",
     rule: "A steer queued during a run is echoed as a user message with the same text before that run's `agent_end` (no new `agent_start`), and an assistant message follows it.",
@@ -118,7 +118,7 @@ export const QUEUE_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "queue/steer-skips-tools",
+    id: "pi-web/queue/steer-skips-tools",
     level: "MUST",
     title: "Tool calls pending when a steer arrives end isError:true unexecuted",
     rule: "After a steer is queued, tool calls that had not started yet are skipped: each gets `tool_execution_end` with `isError:true` before the steered message.",
@@ -176,7 +176,7 @@ export const QUEUE_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "queue/follow-up-at-end",
+    id: "pi-web/queue/follow-up-at-end",
     level: "MUST",
     title: "A follow-up is injected only after a reply without tool calls, in the same run",
     rule: "A follow-up queued during a run is injected only where the agent would otherwise stop — right after an assistant message without tool calls — and before that run's `agent_end`.",
@@ -208,7 +208,7 @@ export const QUEUE_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "queue/abort-keeps-queue",
+    id: "pi-web/queue/abort-keeps-queue",
     level: "SHOULD",
     title: "abort keeps the queue",
     rule: "After `abort`, `pendingMessageCount` is unchanged and `clear_queue` returns the texts queued before it.",

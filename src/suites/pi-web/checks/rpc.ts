@@ -21,7 +21,7 @@ function lateFailureAllowed(params: Readonly<Record<string, unknown>>, cmd: Comm
 
 export const RPC_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "rpc/response-per-command",
+    id: "pi-web/rpc/response-per-command",
     level: "MUST",
     title: "Every command gets a response within 30 s",
     rule: "Each of the nine commands gets a `response` on its socket within the client's 30 s timeout (judged against the kit's request timeout, min(30 s, --timeout)).",
@@ -63,7 +63,7 @@ export const RPC_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "rpc/response-echo",
+    id: "pi-web/rpc/response-echo",
     level: "MUST",
     title: "Responses echo the id byte for byte and name the command",
     rule: "A response echoes the command's `id` byte-identically (any string: unicode, 200 characters, quotes; absent when the command had none), and its `command` equals the command's `type`.",
@@ -95,7 +95,7 @@ export const RPC_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "rpc/single-response",
+    id: "pi-web/rpc/single-response",
     level: "MUST",
     title: "At most one response per command",
     rule: "A command gets at most one `response` (counted until the end of the run plus a settle time). pi-fork-0.54: a prompt may also get one failure.",
@@ -133,7 +133,7 @@ export const RPC_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "rpc/result-shape",
+    id: "pi-web/rpc/result-shape",
     level: "MUST",
     title: "Successes carry their data, failures a non-empty error",
     rule: "A success carries the §2.2 `data` of its command and no `error`; a failure carries a non-empty `error` and no `data` (per-command response schemas, error-response.schema.json).",
@@ -163,7 +163,7 @@ export const RPC_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "rpc/unknown-command",
+    id: "pi-web/rpc/unknown-command",
     level: "MUST",
     title: "An unknown command gets a failure echoing id and command",
     rule: "A command with an unknown `type` gets a failure that carries an `id` and whose `command` is the unknown type (the id's exact echo is rpc/response-echo's).",
@@ -198,7 +198,7 @@ export const RPC_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "rpc/bad-input",
+    id: "pi-web/rpc/bad-input",
     level: "MUST",
     title: "Bad frames never close the socket; a typeless object gets a failure with its id",
     rule: "Malformed JSON, a non-object and a typeless object never close the socket; a typeless object with an id gets a failure carrying that id (§3 r4).",
@@ -246,7 +246,7 @@ export const RPC_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "rpc/response-unicast",
+    id: "pi-web/rpc/response-unicast",
     level: "MUST",
     title: "A response reaches only the socket that sent the command",
     rule: "A `response` goes only to the socket that sent its command; a second connected client never sees it. pi-fork-0.54: the late prompt failure is broadcast.",

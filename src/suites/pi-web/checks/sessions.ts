@@ -42,7 +42,7 @@ const sameSet = (a: string[], b: string[]): boolean => a.length === b.length && 
 
 export const SESSION_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "cmd/list-sessions",
+    id: "pi-web/cmd/list-sessions",
     level: "MUST",
     title: "list_sessions sorts by modified, newest first",
     rule: "`list_sessions` lists sessions sorted by `modified`, newest first.",
@@ -79,7 +79,7 @@ export const SESSION_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "cmd/list-sessions-default-scope",
+    id: "pi-web/cmd/list-sessions-default-scope",
     level: "MUST",
     title: "list_sessions without scope lists all sessions",
     rule: 'An omitted `scope` lists the same sessions as `scope:"all"`. pi-fork-0.54: the `cwd` set is accepted too.',
@@ -115,7 +115,7 @@ export const SESSION_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "cmd/switch-session",
+    id: "pi-web/cmd/switch-session",
     level: "MUST",
     title: "switch_session to a listed path switches the session and its history",
     rule: "`switch_session` to a listed path answers `{cancelled:false}`; afterwards `get_state` names that session and `get_messages` returns its history.",
@@ -158,7 +158,7 @@ export const SESSION_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "cmd/switch-session-missing",
+    id: "pi-web/cmd/switch-session-missing",
     level: "MUST",
     title: "switch_session to a missing file fails and changes nothing",
     rule: "`switch_session` to a path that does not exist gets a failure, no `session_changed`, and the session stays the same. pi-fork-0.54: it may succeed (creating the file).",
@@ -208,7 +208,7 @@ export const SESSION_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "cmd/new-session",
+    id: "pi-web/cmd/new-session",
     level: "MUST",
     title: "new_session starts an empty session with a new id",
     rule: "`new_session` answers `{cancelled:false}`; afterwards `get_state` has a new `sessionId` and `messageCount` 0, and `get_messages` is empty.",
@@ -246,7 +246,7 @@ export const SESSION_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "session/changed",
+    id: "pi-web/session/changed",
     level: "MUST",
     title: "session_changed precedes the response of a new/switch, matching get_state",
     rule: "A successful `new_session`/`switch_session` is preceded, on the requester's socket, by `session_changed` with the matching `reason`, whose fields match the next `get_state`.",

@@ -188,7 +188,7 @@ function contentValue(kind: Kind, part: unknown): unknown {
 
 export const STREAM_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "stream/block-grammar",
+    id: "pi-web/stream/block-grammar",
     level: "MUST",
     title: "Content blocks follow start, deltas, end per contentIndex",
     rule: "For each `contentIndex`: `X_start`, `X_delta`*, `X_end` (X = text, thinking or toolcall); indices 0, 1, 2… in order of first appearance; nothing for a block after its end; `start`/`done`/`error`, if sent, bracket the blocks; blocks are closed at `message_end` unless the message is aborted or an error.",
@@ -211,7 +211,7 @@ export const STREAM_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "stream/end-values",
+    id: "pi-web/stream/end-values",
     level: "MUST",
     title: "End values equal the concatenated deltas and the final message",
     rule: "`text_end`/`thinking_end` `content` equals the concatenated deltas of its block, and `message_end.content[i]` equals block i's end value (toolCall for toolcall blocks).",
@@ -246,7 +246,7 @@ export const STREAM_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "stream/toolcall-end",
+    id: "pi-web/stream/toolcall-end",
     level: "SHOULD",
     title: "toolCall.arguments are the parsed toolcall deltas",
     rule: "When the concatenated `toolcall_delta`s of a block parse as JSON, they deep-equal `toolcall_end.toolCall.arguments`. (Arguments may also come whole, with no deltas.)",
@@ -279,7 +279,7 @@ export const STREAM_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "stream/stop-reason",
+    id: "pi-web/stream/stop-reason",
     level: "MUST",
     title: "stopReason is toolUse exactly when the message has tool calls",
     rule: '`stopReason` is `toolUse` if and only if the message has toolCall parts (aborted and error excepted); `aborted` and `error` carry an `errorMessage`.',
@@ -308,7 +308,7 @@ export const STREAM_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "stream/observed-variants",
+    id: "pi-web/stream/observed-variants",
     level: "INFO",
     title: "Lifecycle updates and snapshots ahead of the deltas",
     rule: "Reports `start`/`done`/`error` updates (valid, never sent by the fork) and snapshots (`partial`) that run ahead of the deltas received (clients must build blocks from deltas). Never fails.",
@@ -337,7 +337,7 @@ export const STREAM_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "stream/incremental",
+    id: "pi-web/stream/incremental",
     level: "SHOULD",
     title: "A long answer streams incrementally",
     rule: "In the long answer, the first delta arrives at least 100 ms before `message_end`, and updates arrive in at least 3 distinct 10-ms slots (no buffering into one burst).",

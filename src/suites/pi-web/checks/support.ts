@@ -20,7 +20,7 @@ export function serverCheck(def: Omit<CheckDef, "side" | "ref" | "id"> & { id: s
   const ref: ContractRef = { seed: SEED, section, quote };
   return {
     ...def,
-    id: `pi-web/${def.id}`,
+    id: def.id,
     side: "server",
     ref,
     create(ctx) {

@@ -7,7 +7,7 @@ const TOOLS = "`tool_execution_start` / `tool_execution_end`";
 
 export const TOOL_CHECKS: CheckDef[] = [
   serverCheck({
-    id: "tool/pairing",
+    id: "pi-web/tool/pairing",
     level: "MUST",
     title: "Each tool_execution_end closes one earlier start; each start ends once",
     rule: "Each `tool_execution_end` matches one earlier open `tool_execution_start` by `toolCallId`, and each start ends exactly once before the run ends (order across calls is free).",
@@ -69,7 +69,7 @@ export const TOOL_CHECKS: CheckDef[] = [
     },
   }),
   serverCheck({
-    id: "tool/round-trip",
+    id: "pi-web/tool/round-trip",
     level: "MUST",
     title: "Each toolCall gets a matching start and a matching toolResult",
     rule: "Each toolCall of an assistant `message_end` gets a `tool_execution_start` with the same id, name and args, and a toolResult message with the same `toolCallId` and `toolName`, the `isError` of its `tool_execution_end` and `result.content` as content.",
