@@ -158,6 +158,48 @@ export class Violations {
   }
 }
 
+/**
+ * Violations plus what an outcome needs besides them: whether the rule was applied at all, and
+ * why not. A check that saw nothing to judge ends incomplete (not exercised), never a vacuous pass.
+ */
+export class Tally {
+  private readonly v = new Violations();
+  private exercised = false;
+  private why: string | undefined;
+  /** How many times the rule was applied. */
+  count = 0;
+
+  /** The rule was applied once and held. */
+  ok(): void {
+    this.exercised = true;
+    this.count++;
+  }
+
+  fail(expected: string, actual: string, evidence: Evidence = {}): void {
+    this.exercised = true;
+    this.count++;
+    this.v.add(expected, actual, evidence);
+  }
+
+  /** The rule could not be applied here (the first reason explains an incomplete). */
+  untestable(reason: string): void {
+    this.why ??= reason;
+  }
+
+  get failures(): number {
+    return this.v.size;
+  }
+
+  get wasExercised(): boolean {
+    return this.exercised;
+  }
+
+  outcome(pass: string, untested?: string): Outcome {
+    const why = this.why ?? untested;
+    return this.v.outcome({ pass, exercised: this.exercised, ...(why ? { untested: `not exercised: ${why}` } : {}) });
+  }
+}
+
 /** Escapes and truncates a payload for an evidence excerpt. */
 export function excerpt(value: unknown, max = 160): string {
   const s = typeof value === "string" ? JSON.stringify(value).slice(1, -1) : JSON.stringify(value);

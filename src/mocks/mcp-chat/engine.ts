@@ -21,7 +21,7 @@ import {
   type McpChatMockOptions,
   type ResolvedMcpChatOptions,
 } from "./options.js";
-import { ClientRecorder } from "./recorder.js";
+import { ClientRecorder } from "../../core/http-client-recorder.js";
 import { listing, type McpServerEntry } from "./registry.js";
 import { Responder } from "./responder.js";
 import { isChatRoute, matchRoute, type RouteMatch } from "./routes.js";

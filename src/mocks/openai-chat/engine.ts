@@ -26,7 +26,7 @@ import {
   type ResolvedOpenaiChatOptions,
 } from "./options.js";
 import { mergePacing, PACING_KEYS, pacingProblem, type OpenaiChatPacing } from "./pacing.js";
-import { ClientRecorder } from "./recorder.js";
+import { ClientRecorder } from "../../core/http-client-recorder.js";
 import {
   fallbackRequest,
   includeUsage,

@@ -5,7 +5,7 @@
  * away stops the generator and clears the pending timer.
  */
 import { concatBytes, createSseFramer, type SseFormat } from "../../core/sse-framing.js";
-import { seededRandom, sleep } from "../../core/timing.js";
+import { seededRandom } from "../../core/timing.js";
 import type { OpenaiChatPacing } from "./pacing.js";
 import type { Step } from "./steps.js";
 
@@ -75,49 +75,7 @@ export function* planWrites(plan: WritePlan): Generator<Chunk> {
   }
 }
 
-/** A body that sleeps before each write and waits `closeDelay` after the last one. */
-export function pacedBody(chunks: Iterable<Chunk>, closeDelay: number, signal?: AbortSignal): ReadableStream<Uint8Array> {
-  const it = chunks[Symbol.iterator]();
-  const stop = new AbortController();
-  const onAbort = () => stop.abort();
-  signal?.addEventListener("abort", onAbort, { once: true });
-  let finished = false;
-  const finish = () => {
-    if (finished) return;
-    finished = true;
-    signal?.removeEventListener("abort", onAbort);
-    it.return?.();
-  };
-  const close = (controller: ReadableStreamDefaultController<Uint8Array>) => {
-    finish();
-    try {
-      controller.close();
-    } catch {
-      // Already cancelled by the reader.
-    }
-  };
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        if (stop.signal.aborted) return close(controller);
-        const next = it.next();
-        if (next.done) {
-          await sleep(closeDelay, stop.signal);
-          return close(controller);
-        }
-        await sleep(next.value.delay, stop.signal);
-        if (stop.signal.aborted) return close(controller);
-        controller.enqueue(next.value.bytes);
-      },
-      cancel() {
-        stop.abort();
-        finish();
-      },
-    },
-    // Pull only when the reader asks, so pauses start when the previous write was taken.
-    { highWaterMark: 0 },
-  );
-}
+export { pacedBody } from "../../core/paced-body.js";
 
 /** Waits out every pause, then writes everything at once. */
 export function* bufferAll(chunks: Iterable<Chunk>): Iterable<Chunk> {

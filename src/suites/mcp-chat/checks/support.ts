@@ -6,7 +6,7 @@
  * Everything here is incremental: an exchange's record lives from its request to its end, and a
  * stream keeps counters and the first sentinel, never its events.
  */
-import { at, excerpt, kindsOf, tap, Violations, type CheckDef, type ContractRef, type Evidence, type Outcome, type Tap } from "../../../core/check.js";
+import { at, excerpt, kindsOf, tap, type CheckDef, type ContractRef, type Evidence, type Outcome, type Tap } from "../../../core/check.js";
 import type { EventKind, TranscriptEvent } from "../../../core/transcript.js";
 import { isStreamLabel, NOTE } from "../labels.js";
 
@@ -54,43 +54,9 @@ export type SseEventEvent = Ev<"sse-event">;
 export type ChunkEvent = Ev<"body-chunk">;
 export type NoteEvent = Ev<"note">;
 
-/**
- * Violations plus what an outcome needs besides them: whether the rule was exercised at all, and
- * why not. A check that saw nothing to judge ends incomplete (not-exercised), never a vacuous pass.
- */
-export class Tally {
-  private readonly v = new Violations();
-  private exercised = false;
-  private why: string | undefined;
-
-  /** The rule was applied once and held. */
-  ok(): void {
-    this.exercised = true;
-  }
-
-  fail(expected: string, actual: string, evidence: Evidence = {}): void {
-    this.exercised = true;
-    this.v.add(expected, actual, evidence);
-  }
-
-  /** The rule could not be applied here (kept: the first reason explains the incomplete). */
-  untestable(reason: string): void {
-    this.why ??= reason;
-  }
-
-  get failures(): number {
-    return this.v.size;
-  }
-
-  get wasExercised(): boolean {
-    return this.exercised;
-  }
-
-  outcome(pass: string, untested?: string): Outcome {
-    const why = this.why ?? untested;
-    return this.v.outcome({ pass, exercised: this.exercised, ...(why ? { untested: `not exercised: ${why}` } : {}) });
-  }
-}
+/** Violations plus whether the rule was exercised (shared by every suite). */
+import { Tally } from "../../../core/check.js";
+export { Tally };
 
 // ---------------------------------------------------------------------------------------------
 // Exchanges

@@ -7,7 +7,7 @@
  * per-stream counters, never its events. Parsed payloads and requests are cached on the transcript
  * event objects (WeakMaps), so every check reads one parse.
  */
-import { at, excerpt, Violations, type CheckDef, type ContractRef, type Evidence, type Outcome } from "../../../core/check.js";
+import { at, excerpt, type CheckDef, type ContractRef, type Evidence, type Outcome } from "../../../core/check.js";
 import type { TranscriptEvent } from "../../../core/transcript.js";
 import { NOTE } from "../labels.js";
 
@@ -60,42 +60,9 @@ export function serverCheck(def: Omit<CheckDef, "side" | "ref" | "id"> & { id: s
   };
 }
 
-/**
- * Violations plus whether the rule was exercised at all, and why not. A check that saw nothing to
- * judge ends incomplete (not exercised), never a vacuous pass.
- */
-export class Tally {
-  private readonly v = new Violations();
-  private exercised = false;
-  private why: string | undefined;
-
-  ok(): void {
-    this.exercised = true;
-  }
-
-  fail(expected: string, actual: string, evidence: Evidence = {}): void {
-    this.exercised = true;
-    this.v.add(expected, actual, evidence);
-  }
-
-  /** The rule could not be applied here (the first reason explains an incomplete). */
-  untestable(reason: string): void {
-    this.why ??= reason;
-  }
-
-  get failures(): number {
-    return this.v.size;
-  }
-
-  get wasExercised(): boolean {
-    return this.exercised;
-  }
-
-  outcome(pass: string, untested?: string): Outcome {
-    const why = this.why ?? untested;
-    return this.v.outcome({ pass, exercised: this.exercised, ...(why ? { untested: `not exercised: ${why}` } : {}) });
-  }
-}
+/** Violations plus whether the rule was exercised (shared by every suite). */
+import { Tally } from "../../../core/check.js";
+export { Tally };
 
 export const skip = (message: string): Outcome => ({ verdict: "skip", message });
 

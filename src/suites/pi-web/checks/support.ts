@@ -4,7 +4,7 @@
  * each client connection. Everything is incremental: a connection's record lives from its open to
  * its close; a command's from its send to its answer; nothing keeps the stream of events.
  */
-import { at, excerpt, Violations, type CheckDef, type ContractRef, type Evidence, type Outcome } from "../../../core/check.js";
+import { at, excerpt, type CheckDef, type ContractRef, type Evidence, type Outcome } from "../../../core/check.js";
 import type { TranscriptEvent } from "../../../core/transcript.js";
 import { frameJson, frameValues, REQUEST_TIMEOUT_NOTE, type WsFrameEvent } from "../../../core/ws-exchange.js";
 import { isClientConnection, NOTE } from "../labels.js";
@@ -40,45 +40,9 @@ export function serverCheck(def: Omit<CheckDef, "side" | "ref" | "id"> & { id: s
   };
 }
 
-/**
- * Violations plus what an outcome needs besides them: whether the rule was exercised at all, and
- * why not. A check that saw nothing to judge ends incomplete (not-exercised), never a vacuous pass.
- */
-export class Tally {
-  private readonly v = new Violations();
-  private exercised = false;
-  private why: string | undefined;
-  count = 0;
-
-  ok(): void {
-    this.exercised = true;
-    this.count++;
-  }
-
-  fail(expected: string, actual: string, evidence: Evidence = {}): void {
-    this.exercised = true;
-    this.count++;
-    this.v.add(expected, actual, evidence);
-  }
-
-  /** The rule could not be applied here (the first reason explains an incomplete). */
-  untestable(reason: string): void {
-    this.why ??= reason;
-  }
-
-  get failures(): number {
-    return this.v.size;
-  }
-
-  get wasExercised(): boolean {
-    return this.exercised;
-  }
-
-  outcome(pass: string, untested?: string): Outcome {
-    const why = this.why ?? untested;
-    return this.v.outcome({ pass, exercised: this.exercised, ...(why ? { untested: `not exercised: ${why}` } : {}) });
-  }
-}
+/** Violations plus whether the rule was exercised (shared by every suite). */
+import { Tally } from "../../../core/check.js";
+export { Tally };
 
 type Ev<K extends TranscriptEvent["kind"]> = Extract<TranscriptEvent, { kind: K }>;
 export type FrameEvent = WsFrameEvent;

@@ -1,8 +1,9 @@
 /**
  * Records client traffic on the transcript bus for client-side checks: every request the mock
- * receives (with the mock's state before handling it, in `meta`) and the head of its response.
+ * receives (with what the mock knew or decided about it, in `meta`) and the head of its response.
+ * Shared by the HTTP mocks; browser-safe.
  */
-import type { TranscriptBus } from "../../core/transcript.js";
+import type { TranscriptBus } from "./transcript.js";
 
 export interface RequestRecord {
   label: string;
