@@ -13,6 +13,9 @@ export { DEFAULT_PARAMS as PI_WEB_DEFAULT_PARAMS } from "./params.js";
 export { runProbes as runPiWebProbes } from "./probes.js";
 export { resolveTarget as resolvePiWebTarget } from "./probe-client.js";
 
+/** As the suite's own target the mock streams faster: the rules judge order and nesting, not speed. */
+const SUITE_PACE = { chunkDelay: 5, toolDelay: 60 };
+
 export const piWeb: ProtocolDef = {
   id: "pi-web",
   title: "pi coding-agent web mode (WebSocket)",
@@ -28,7 +31,7 @@ export const piWeb: ProtocolDef = {
   // (cmd/prompt-accepted); a minute of silence inside a run; 5 min per run; 2 s settle/close.
   timeouts: { request: 30_000, headers: 10_000, firstEvent: 10_000, idle: 60_000, stream: 300_000, close: 2_000 },
   runProbes,
-  startMock: (opts) => startPiWebMock(opts),
+  startMock: (opts) => startPiWebMock(opts.suite && opts.chunkDelayMs === undefined ? { ...opts, settings: { ...SUITE_PACE, ...opts.settings } } : opts),
   auth: { token: "probes" },
   clientEnv: (url) => ({ PI_WEB_URL: `${url.replace(/^http/, "ws")}/ws` }),
 };
