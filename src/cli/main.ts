@@ -96,7 +96,8 @@ ${EXIT_HELP}`,
       .argument("[command...]", "the client command, after --")
       .option("--scenario <name>", "mock scenario for the client's requests")
       .option("--framing <name>", "mock framing variant")
-      .option("--fault <name>", "mock fault (repeatable)", collect),
+      .option("--fault <name>", "mock fault (repeatable)", collect)
+      .option("--token <token>", "make the mock require this token; the client gets it (pi-web: PI_WEB_TOKEN)"),
   )
     .addHelpText(
       "after",

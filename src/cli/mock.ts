@@ -2,7 +2,7 @@
 import { startClientSession } from "../core/runner.js";
 import type { MockStartOptions } from "../core/protocol.js";
 import { formatReport } from "../core/reporters/index.js";
-import { parseSettings, requireProtocol } from "./options.js";
+import { credentialSetting, parseSettings, requireProtocol } from "./options.js";
 import { writeReports } from "./report-output.js";
 import { UsageError } from "./errors.js";
 
@@ -38,8 +38,7 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
     ...(o.seed !== undefined ? { seed: o.seed } : {}),
     settings: {
       ...parseSettings(o.set),
-      // Each protocol names its credential setting; pi-web and openai-chat both read these.
-      ...(o.token ? { [p.id === "openai-chat" ? "apiKey" : "token"]: o.token } : {}),
+      ...credentialSetting(p.id, o.token),
       ...(o.allowOrigin?.length ? { allowedOrigins: o.allowOrigin } : {}),
     },
   };

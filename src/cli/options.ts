@@ -83,3 +83,9 @@ export function checkUrl(url: string): string {
   if (!["http:", "https:", "ws:", "wss:"].includes(u.protocol)) throw new UsageError(`--url must be http(s) or ws(s), got "${url}"`);
   return url;
 }
+
+/** The mock setting that makes a mock require a credential: each protocol names its own. */
+export function credentialSetting(protocolId: string, token: string | undefined): Record<string, string> {
+  if (!token) return {};
+  return { [protocolId === "openai-chat" ? "apiKey" : "token"]: token };
+}

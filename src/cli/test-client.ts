@@ -1,6 +1,6 @@
 /** agentwire test-client <protocol> -- <command> [args...] */
 import { runClientTest } from "../core/runner.js";
-import { parseSettings, reportTargets, requireProtocol } from "./options.js";
+import { credentialSetting, parseSettings, reportTargets, requireProtocol } from "./options.js";
 import { combinedExitCode, writeReports } from "./report-output.js";
 import { UsageError } from "./errors.js";
 
@@ -17,6 +17,7 @@ export interface TestClientCliOptions {
   output?: string[];
   saveTranscript?: string;
   set?: string[];
+  token?: string;
   quiet?: boolean;
 }
 
@@ -34,7 +35,7 @@ export async function runTestClient(protocolId: string, command: string[], o: Te
       ...(o.scenario ? { scenario: o.scenario } : {}),
       ...(o.framing ? { framing: o.framing } : {}),
       ...(o.fault?.length ? { faults: o.fault } : {}),
-      settings: parseSettings(o.set),
+      settings: { ...parseSettings(o.set), ...credentialSetting(p.id, o.token) },
     },
     ...(o.only ? { only: o.only } : {}),
     ...(o.skip ? { skip: o.skip } : {}),

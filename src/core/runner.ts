@@ -228,7 +228,7 @@ export async function runClientTest(protocol: ProtocolDef, opts: ClientTestOptio
   const session = await startClientSession(protocol, { ...opts, target });
   const env = {
     ...process.env,
-    ...(protocol.clientEnv?.(session.url) ?? {}),
+    ...(protocol.clientEnv?.(session.url, opts.mock ?? {}) ?? {}),
     AGENTWIRE_URL: session.url,
     AGENTWIRE_PROTOCOL: protocol.id,
     ...(opts.env ?? {}),

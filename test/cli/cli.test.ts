@@ -164,4 +164,13 @@ describe("agentwire CLI", () => {
     expect(byId["mcp-chat/client/chat-request"]).toBe("fail");
     expect(byId["mcp-chat/client/connect-before-chat"]).toBe("warn");
   });
+
+  it("test-client hands a token-protected mock's token to the client", async () => {
+    const r = await runCli(["test-client", "pi-web", "--token", "s3cret", "--quiet", "--reporter", "json", "--", process.execPath, "examples/pi-web-client.mjs"], { timeoutMs: 120_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout);
+    const connect = report.checks.find((c: { id: string }) => c.id === "pi-web/client/connect");
+    expect(connect.verdict).toBe("pass");
+    expect(r.stdout).not.toContain("s3cret");
+  });
 });
