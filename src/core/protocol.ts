@@ -103,5 +103,5 @@ export interface ProtocolDef {
   auth?: { token: "bearer" | "probes"; env?: string };
   /** Environment variables given to a client under test, besides AGENTWIRE_URL. */
   /** (`mock` is what the mock was started with, e.g. a token the client must present.) */
-  clientEnv?(mockUrl: string, mock: MockStartOptions): Record<string, string>;
+  clientEnv?(mockUrl: string, mock?: MockStartOptions): Record<string, string>;
 }

@@ -34,7 +34,7 @@ export const piWeb: ProtocolDef = {
   startMock: (opts) => startPiWebMock(opts.suite && opts.chunkDelayMs === undefined ? { ...opts, settings: { ...SUITE_PACE, ...opts.settings } } : opts),
   auth: { token: "probes" },
   clientEnv: (url, mock) => {
-    const token = mock.settings?.token;
+    const token = mock?.settings?.token;
     // The example client (and any that follows it) adds PI_WEB_TOKEN as ?token=.
     return { PI_WEB_URL: `${url.replace(/^http/, "ws")}/ws`, ...(typeof token === "string" ? { PI_WEB_TOKEN: token } : {}) };
   },

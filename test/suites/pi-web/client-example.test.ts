@@ -70,10 +70,11 @@ describe.concurrent("examples/pi-web-client.mjs under test-client", () => {
     expect([...new Set(Object.values(BROKEN))].sort()).toEqual(PI_WEB_CLIENT_CHECKS.map((c) => c.id).sort());
   });
 
-  it("with a token on the mock: PI_WEB_TOKEN gets the client in; without it, client/connect fails with 401", async () => {
+  it("with a token on the mock: the kit hands PI_WEB_TOKEN to the client; withheld, client/connect fails with 401", async () => {
     const withToken = (env: Record<string, string>) =>
       runClientTest(piWeb, { command: process.execPath, args: [EXAMPLE, "--no-shutdown"], stdio: "ignore", timeout: 60_000, env, mock: { settings: { token: "s3cr=t&" } } });
-    const [good, bad] = await Promise.all([withToken({ PI_WEB_TOKEN: "s3cr=t&" }), withToken({})]);
+    // The kit gives the client the mock's token; an empty override withholds it.
+    const [good, bad] = await Promise.all([withToken({}), withToken({ PI_WEB_TOKEN: "" })]);
     expect(good.checks.filter((c) => c.outcome === "fail")).toEqual([]);
     expect(good.checks.find((c) => c.id === "pi-web/client/connect")!.outcome).toBe("pass");
     expect(good.error).toBeUndefined();
