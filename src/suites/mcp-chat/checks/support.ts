@@ -56,6 +56,8 @@ export type NoteEvent = Ev<"note">;
 
 /** Violations plus whether the rule was exercised (shared by every suite). */
 import { Tally } from "../../../core/check.js";
+export { dataValue, eventEvidence, eventWhere, is2xx, lineEvidence, lineWhere, mediaType, parseJson } from "../../../core/check-helpers.js";
+import { is2xx, parseJson } from "../../../core/check-helpers.js";
 export { Tally };
 
 // ---------------------------------------------------------------------------------------------
@@ -180,7 +182,6 @@ export function judgeExchanges(tally: Tally, match: (x: Exchange) => boolean, ju
   });
 }
 
-export const is2xx = (status: number | undefined): boolean => status !== undefined && status >= 200 && status < 300;
 export const is4xx = (status: number | undefined): boolean => status !== undefined && status >= 400 && status < 500;
 
 /** The last event of an exchange, for evidence. */
@@ -204,13 +205,6 @@ export function evidenceOf(x: Exchange, extra: Partial<Evidence> = {}): Evidence
   return at(lastEvent(x), { ...(body !== undefined ? { excerpt: body } : {}), ...extra });
 }
 
-export function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch (e) {
-    return { ok: false, error: (e as Error).message };
-  }
-}
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -245,10 +239,6 @@ export function all(...observers: Tap[]): Tap {
 // ---------------------------------------------------------------------------------------------
 // Headers
 
-/** Media type without parameters, lower-case. */
-export function mediaType(contentType: string | undefined): string {
-  return (contentType ?? "").split(";")[0]!.trim().toLowerCase();
-}
 
 /** Comma-separated header values as lower-case tokens. */
 export function tokens(value: string | undefined): string[] {
@@ -303,11 +293,6 @@ export function lineKind(line: string): LineKind {
   return "other";
 }
 
-/** The value of a data line, after "data:" and one optional space. */
-export function dataValue(line: string): string {
-  const v = line.slice(5);
-  return v.startsWith(" ") ? v.slice(1) : v;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Streams
@@ -414,26 +399,9 @@ export function onStreams<S>(h: StreamHandlers<S>, opts: StreamOptions = {}): Ta
   });
 }
 
-/** Evidence for an SSE event, with its payload as the excerpt. */
-export function eventEvidence(ev: SseEventEvent): Evidence {
-  return at(ev, { excerpt: excerpt(ev.data) });
-}
 
-/** Evidence for a raw line, with the line and its terminator as the excerpt. */
-export function lineEvidence(ev: SseLineEvent): Evidence {
-  return at(ev, { excerpt: excerpt(ev.line + ev.eol) });
-}
 
-/** "chat-stream event #3 (chunk 2, at 41 ms)". */
-export function eventWhere(ev: SseEventEvent): string {
-  return `${ev.label} event #${ev.index} (chunk ${ev.chunk}, at ${Math.round(ev.t)} ms)`;
-}
 
-/** "chat-stream line 4 (chunk 2, at 41 ms)". */
-export function lineWhere(ev: SseLineEvent): string {
-  const chunks = ev.chunkStart === ev.chunkEnd ? `chunk ${ev.chunkStart}` : `chunks ${ev.chunkStart}-${ev.chunkEnd}`;
-  return `${ev.label} line ${ev.lineNo} (${chunks}, at ${Math.round(ev.t)} ms)`;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Connection state as /status and /connect report it

@@ -62,6 +62,8 @@ export function serverCheck(def: Omit<CheckDef, "side" | "ref" | "id"> & { id: s
 
 /** Violations plus whether the rule was exercised (shared by every suite). */
 import { Tally } from "../../../core/check.js";
+export { dataValue, eventEvidence, eventWhere, is2xx, lineEvidence, lineWhere, mediaType, parseJson } from "../../../core/check-helpers.js";
+import { is2xx, parseJson } from "../../../core/check-helpers.js";
 export { Tally };
 
 export const skip = (message: string): Outcome => ({ verdict: "skip", message });
@@ -86,20 +88,8 @@ export function onNote(name: string, fn: (value: unknown, ev: NoteEvent) => void
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 export const isIndex = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v >= 0;
 
-export function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch (e) {
-    return { ok: false, error: (e as Error).message };
-  }
-}
 
-/** Media type without parameters, lower-case. */
-export function mediaType(contentType: string | undefined): string {
-  return (contentType ?? "").split(";")[0]!.trim().toLowerCase();
-}
 
-export const is2xx = (status: number | undefined): boolean => status !== undefined && status >= 200 && status < 300;
 
 /** A value's type for messages: "null", "array", "string"... */
 export const typeName = (v: unknown): string => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
@@ -337,27 +327,7 @@ export function lineKind(line: string): LineKind {
   return "field";
 }
 
-/** The value of a data line, after "data:" and one optional space. */
-export function dataValue(line: string): string {
-  const v = line.slice(5);
-  return v.startsWith(" ") ? v.slice(1) : v;
-}
 
-export function eventEvidence(ev: SseEventEvent): Evidence {
-  return at(ev, { excerpt: excerpt(ev.data) });
-}
 
-export function lineEvidence(ev: SseLineEvent): Evidence {
-  return at(ev, { excerpt: excerpt(ev.line + ev.eol) });
-}
 
-/** "forced-stream event #3 (chunk 2, at 41 ms)". */
-export function eventWhere(ev: SseEventEvent): string {
-  return `${ev.label} event #${ev.index} (chunk ${ev.chunk}, at ${Math.round(ev.t)} ms)`;
-}
 
-/** "forced-stream line 4 (chunk 2, at 41 ms)". */
-export function lineWhere(ev: SseLineEvent): string {
-  const chunks = ev.chunkStart === ev.chunkEnd ? `chunk ${ev.chunkStart}` : `chunks ${ev.chunkStart}-${ev.chunkEnd}`;
-  return `${ev.label} line ${ev.lineNo} (${chunks}, at ${Math.round(ev.t)} ms)`;
-}
