@@ -5,6 +5,7 @@
  */
 import type { EventKind, TranscriptEvent } from "./transcript.js";
 import type { ValidationResult } from "./schema-registry.js";
+import type { Observe } from "./views/hooks.js";
 
 export type Level = "MUST" | "SHOULD" | "INFO";
 export type Side = "server" | "client";
@@ -59,32 +60,17 @@ export interface CheckContext {
 }
 
 export interface CheckObserver {
-  observe(event: TranscriptEvent): void;
+  /** Raw events (a Tap, optionally declaring its kinds) or hooks on shared views (see views/hooks). */
+  observe: Observe;
   finish(): Outcome;
   /**
-   * The event kinds this observer reads. When given, the evaluation delivers only those, which
-   * matters on long streams (most checks never look at raw chunks or lines). Absent = all kinds.
+   * The event kinds a raw `observe` reads, when it does not declare them itself. Absent = all
+   * kinds. Most checks read few kinds, which matters on long streams.
    */
   kinds?: ReadonlySet<EventKind>;
 }
 
-/** An event handler that may say which event kinds it reads (see CheckObserver.kinds). */
-export type Tap = ((event: TranscriptEvent) => void) & { kinds?: ReadonlySet<EventKind> };
-
-/** Declares the event kinds a handler reads. */
-export function tap(kinds: Iterable<EventKind>, fn: (event: TranscriptEvent) => void): Tap {
-  return Object.assign(fn, { kinds: new Set(kinds) });
-}
-
-/** Kinds read by several handlers together: undefined (all) as soon as one reads everything. */
-export function kindsOf(...taps: Tap[]): ReadonlySet<EventKind> | undefined {
-  const out = new Set<EventKind>();
-  for (const t of taps) {
-    if (!t.kinds) return undefined;
-    for (const k of t.kinds) out.add(k);
-  }
-  return out;
-}
+export { tap, type Tap } from "./views/hooks.js";
 
 export interface CheckDef {
   id: string;

@@ -6,6 +6,8 @@
 import type { CheckContext, CheckDef, CheckObserver, Level, Outcome, ProfileDef, Side, Verdict } from "./check.js";
 import type { CheckResult } from "./result.js";
 import type { TranscriptEvent } from "./transcript.js";
+import { subscriptionsOf, type Guard } from "./views/hooks.js";
+import { ViewRouter } from "./views/router.js";
 
 export interface Selection {
   side?: Side;
@@ -53,54 +55,42 @@ type Entry = { check: CheckDef; observer: CheckObserver | null; crash?: string }
 
 export class Evaluation {
   private readonly entries: Entry[];
-  /** Observers by the event kind they read; `everything` holds those that read all kinds. */
-  private readonly byKind = new Map<string, Entry[]>();
-  private readonly everything: Entry[] = [];
+  /** One instance of each view the checks read, each event routed once. */
+  private readonly router: ViewRouter;
 
   constructor(
     checks: CheckDef[],
     private readonly ctx: CheckContext,
     private readonly strict = false,
   ) {
+    this.router = new ViewRouter(ctx);
     this.entries = checks.map((check) => {
+      const entry: Entry = { check, observer: null };
       try {
-        return { check, observer: check.create(ctx) };
+        entry.observer = check.create(ctx);
       } catch (e) {
-        return { check, observer: null, crash: (e as Error).message };
+        entry.crash = (e as Error).message;
+        return entry;
       }
+      const guard: Guard = {
+        dead: false,
+        fail(err) {
+          // A bug in one check must not take the run (or other checks) down with it.
+          if (guard.dead) return;
+          guard.dead = true;
+          entry.crash = (err as Error)?.stack ?? String(err);
+          entry.observer = null;
+        },
+      };
+      for (const sub of subscriptionsOf(entry.observer.observe, entry.observer.kinds)) this.router.add(sub, guard);
+      return entry;
     });
-    for (const e of this.entries) {
-      const kinds = e.observer?.kinds;
-      if (!kinds) {
-        this.everything.push(e);
-        continue;
-      }
-      for (const k of kinds) {
-        const list = this.byKind.get(k) ?? [];
-        list.push(e);
-        this.byKind.set(k, list);
-      }
-    }
+    this.router.seal();
   }
 
   observe = (event: TranscriptEvent): void => {
-    this.deliver(this.everything, event);
-    const some = this.byKind.get(event.kind);
-    if (some) this.deliver(some, event);
+    this.router.observe(event);
   };
-
-  private deliver(entries: Entry[], event: TranscriptEvent): void {
-    for (const e of entries) {
-      if (!e.observer) continue;
-      try {
-        e.observer.observe(event);
-      } catch (err) {
-        // A bug in one check must not take the run (or other checks) down with it.
-        e.crash = (err as Error).stack ?? String(err);
-        e.observer = null;
-      }
-    }
-  }
 
   /** Ends the evaluation. `override` replaces every outcome (e.g. the target was unreachable). */
   finish(override?: Outcome): CheckResult[] {

@@ -42,7 +42,6 @@ export const CHAT_CHECKS: CheckDef[] = [
     ref: ERRORS,
     probes: [L.disconnect, L.statusAfterDisconnect, L.chatDisconnected],
     create(ctx) {
-      const { errorEventTypes } = readParams(ctx.params);
       const t = new Tally();
       let form = "";
       const observe = all(
@@ -77,7 +76,6 @@ export const CHAT_CHECKS: CheckDef[] = [
               t.ok();
             },
           },
-          { errorEventTypes },
         ),
       );
       return { observe, finish: () => t.outcome(`chat while disconnected was rejected: form ${form}`, "the disconnect was never confirmed by /status, so chat while disconnected was not probed") };

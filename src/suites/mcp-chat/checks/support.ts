@@ -6,9 +6,14 @@
  * Everything here is incremental: an exchange's record lives from its request to its end, and a
  * stream keeps counters and the first sentinel, never its events.
  */
-import { at, excerpt, kindsOf, tap, type CheckDef, type ContractRef, type Evidence, type Outcome, type Tap } from "../../../core/check.js";
-import type { EventKind, TranscriptEvent } from "../../../core/transcript.js";
+import { at, excerpt, type CheckContext, type Evidence, type Outcome } from "../../../core/check.js";
+import { checkMaker } from "../../../core/define-check.js";
+import type { TranscriptEvent } from "../../../core/transcript.js";
+import { describe, evidenceOf, exchangeView, lastEvent, unanswered as unansweredBy, type Exchange } from "../../../core/views/exchange.js";
+import { all, onNote, type Listen } from "../../../core/views/hooks.js";
+import { sseStreamView } from "../../../core/views/sse-stream.js";
 import { isStreamLabel, NOTE } from "../labels.js";
+import { readParams } from "../params.js";
 
 export const SEED = "002_f5cea501a704c7bf.txt";
 
@@ -16,33 +21,13 @@ export const SEED = "002_f5cea501a704c7bf.txt";
  * A CheckDef of this suite: full id, server side, and the seed reference as [section, quote].
  * When the probes stopped early, an incomplete outcome says so (the reason is a note event).
  */
-export function serverCheck(def: Omit<CheckDef, "side" | "ref" | "id"> & { id: string; ref: [string, string] }): CheckDef {
-  const [section, quote] = def.ref;
-  const ref: ContractRef = { seed: SEED, section, quote };
-  return {
-    ...def,
-    id: def.id,
-    side: "server",
-    ref,
-    create(ctx) {
-      const inner = def.create(ctx);
-      let stopped: string | undefined;
-      const innerKinds = inner.kinds ?? (inner.observe as Tap).kinds;
-      return {
-        // The wrapper reads notes too (the probes-stopped reason).
-        ...(innerKinds ? { kinds: new Set<EventKind>([...innerKinds, "note"]) } : {}),
-        observe(ev) {
-          if (ev.kind === "note" && ev.name === NOTE.stopped) stopped = String(ev.value);
-          inner.observe(ev);
-        },
-        finish() {
-          const o = inner.finish();
-          return stopped && o.verdict === "incomplete" ? { ...o, message: `${o.message} (the probes stopped early: ${stopped})` } : o;
-        },
-      };
-    },
-  };
-}
+export const serverCheck = checkMaker({
+  seed: SEED,
+  side: "server",
+  reasons: { [NOTE.stopped]: (v) => `the probes stopped early: ${String(v)}` },
+});
+
+export { all, describe, evidenceOf, lastEvent, onNote, type Exchange };
 
 type Ev<K extends TranscriptEvent["kind"]> = Extract<TranscriptEvent, { kind: K }>;
 export type RequestEvent = Ev<"http-request">;
@@ -63,117 +48,31 @@ export { Tally };
 // ---------------------------------------------------------------------------------------------
 // Exchanges
 
-/** One finished exchange as the checks see it. */
-export interface Exchange {
-  id: string;
-  label: string;
-  method: string;
-  path: string;
-  /** The Origin the request carried. */
-  origin: string | undefined;
-  request: RequestEvent;
-  response?: ResponseEvent;
-  status?: number;
-  /** Response headers (lower-case names), {} without a response. */
-  headers: Record<string, string>;
-  end?: BodyEndEvent;
-  error?: ErrorEvent;
-  /** Body text: every non-stream body; for stream labels only a non-2xx body (rebuilt from lines). */
-  text?: string;
-  /** Parsed body, when `text` is JSON. */
-  json?: unknown;
-  isJson: boolean;
-}
+/** This suite's exchanges: a stream request's non-2xx answer is rebuilt from its lines. */
+const EXCHANGES = exchangeView({
+  name: "mcp-chat/exchanges",
+  errorBodyFromLines: (request) => isStreamLabel(request.label),
+});
 
-/** A stream's non-2xx body (a JSON error) is rebuilt from its lines up to this size. */
-const ERROR_BODY_CAP = 64 * 1024;
-
-/**
- * Calls `done` once per exchange when it ends (body end or transport error). State: the exchanges
- * in flight only (the probes run serially, so one).
- */
-export function onExchanges(done: (x: Exchange) => void): Tap {
-  const open = new Map<string, Exchange & { parts?: string[]; size?: number }>();
-  return tap(["http-request", "http-response", "sse-line", "http-error", "body-end"], (ev) => {
-    switch (ev.kind) {
-      case "http-request":
-        open.set(ev.exchange, {
-          id: ev.exchange,
-          label: ev.label,
-          method: ev.method,
-          path: ev.path,
-          origin: ev.headers["origin"],
-          request: ev,
-          headers: {},
-          isJson: false,
-        });
-        return;
-      case "http-response": {
-        const x = open.get(ev.exchange);
-        if (!x) return;
-        x.response = ev;
-        x.status = ev.status;
-        x.headers = ev.headers;
-        if (isStreamLabel(ev.label) && !is2xx(ev.status)) {
-          x.parts = [];
-          x.size = 0;
-        }
-        return;
-      }
-      case "sse-line": {
-        const x = open.get(ev.exchange);
-        if (!x?.parts || x.size! >= ERROR_BODY_CAP) return;
-        x.parts.push(ev.line, ev.eol);
-        x.size! += ev.line.length + ev.eol.length;
-        return;
-      }
-      case "http-error":
-      case "body-end": {
-        const x = open.get(ev.exchange);
-        if (!x) return;
-        open.delete(ev.exchange);
-        if (ev.kind === "http-error") x.error = ev;
-        else {
-          x.end = ev;
-          const text = ev.text ?? x.parts?.join("");
-          if (text !== undefined) {
-            x.text = text;
-            const parsed = parseJson(text);
-            if (parsed.ok) {
-              x.json = parsed.value;
-              x.isJson = true;
-            }
-          }
-        }
-        delete x.parts;
-        done(x);
-        return;
-      }
-      default:
-        return;
-    }
-  });
+/** Calls `done` once per exchange when it ends (body end or transport error). */
+export function onExchanges(done: (x: Exchange) => void): Listen {
+  return EXCHANGES.on(done);
 }
 
 /**
  * Why an exchange cannot be judged, or undefined when it can: no response head, a body the kit
- * stopped reading (its own time or size limit), or a 429 the probes retried.
+ * stopped reading (its own time or size limit), or a 429 the probes retried. A body that broke off
+ * is judged as it came.
  */
 export function unanswered(x: Exchange): string | undefined {
-  if (x.status === undefined) return `${x.method} ${x.path} got no response (${x.error?.error ?? "no head"})`;
-  if (x.status === 429) return `${x.method} ${x.path} was rate-limited (429)`;
-  const reason = x.end?.reason;
-  if (reason && reason !== "eof" && reason !== "error" && reason !== "close-timeout") {
-    return `the kit stopped reading ${x.method} ${x.path} (${reason})`;
-  }
-  return undefined;
+  return unansweredBy(x, { brokenBodyIsAnswer: true });
 }
 
 /**
  * The common shape of exchange-keyed checks: judge every answered exchange that `match`es, and
  * note unanswered ones as the reason the check may end incomplete.
  */
-export function judgeExchanges(tally: Tally, match: (x: Exchange) => boolean, judge: (x: Exchange) => void): Tap {
+export function judgeExchanges(tally: Tally, match: (x: Exchange) => boolean, judge: (x: Exchange) => void): Listen {
   return onExchanges((x) => {
     if (!match(x)) return;
     const why = unanswered(x);
@@ -183,28 +82,6 @@ export function judgeExchanges(tally: Tally, match: (x: Exchange) => boolean, ju
 }
 
 export const is4xx = (status: number | undefined): boolean => status !== undefined && status >= 400 && status < 500;
-
-/** The last event of an exchange, for evidence. */
-export function lastEvent(x: Exchange): TranscriptEvent {
-  return x.end ?? x.error ?? x.response ?? x.request;
-}
-
-/** "GET /status → 200 application/json, 45 bytes" — how an exchange reads in a message. */
-export function describe(x: Exchange): string {
-  const what = `${x.method} ${x.path}`;
-  if (x.status === undefined) return `${what} → no response (${x.error?.error ?? x.end?.reason ?? "unknown"})`;
-  const type = x.headers["content-type"] ? ` ${x.headers["content-type"]}` : "";
-  const bytes = x.end ? `, ${x.end.bytes} bytes` : "";
-  const cut = x.end && x.end.reason !== "eof" ? `, body ended by ${x.end.reason}` : "";
-  return `${what} → ${x.status}${type}${bytes}${cut}`;
-}
-
-/** Evidence for an exchange: its last event, and the body (or head) as the excerpt. */
-export function evidenceOf(x: Exchange, extra: Partial<Evidence> = {}): Evidence {
-  const body = x.text !== undefined ? excerpt(x.text) : undefined;
-  return at(lastEvent(x), { ...(body !== undefined ? { excerpt: body } : {}), ...extra });
-}
-
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -218,22 +95,6 @@ export function sameSet(a: readonly string[], b: readonly string[]): boolean {
   const sa = new Set(a);
   const sb = new Set(b);
   return sa.size === sb.size && [...sa].every((x) => sb.has(x));
-}
-
-/** Latest value of a note, by name. */
-export function onNote(name: string, fn: (value: unknown, ev: NoteEvent) => void): Tap {
-  return tap(["note"], (ev) => {
-    if (ev.kind === "note" && ev.name === name) fn(ev.value, ev);
-  });
-}
-
-/** Runs several observers on each event, in order. */
-export function all(...observers: Tap[]): Tap {
-  const fn: Tap = (ev) => {
-    for (const o of observers) o(ev);
-  };
-  const kinds = kindsOf(...observers);
-  return kinds ? Object.assign(fn, { kinds }) : fn;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -323,85 +184,54 @@ export interface StreamHandlers<S> {
   end?(ev: BodyEndEvent, s: Stream, st: S): void;
 }
 
-export interface StreamOptions {
-  /** Event types that mark the stream as failed (profile param errorEventTypes). */
-  errorEventTypes?: readonly string[];
+/** Decoded once per event for every check: its payload and its place around the sentinel. */
+interface Decoded {
+  p: Payload;
+  phase: Phase;
 }
 
 /**
- * Feeds the events of every stream (§4: the happy path and the disconnected probe, 2xx only —
- * a 4xx JSON answer is no stream) to handlers with per-stream state. A [DONE] that follows a
- * profile error event counts as an error terminal.
+ * The streams of this suite (§4: the happy path and the disconnected probe, 2xx only — a 4xx JSON
+ * answer is no stream). A [DONE] that follows a profile error event counts as an error terminal.
  */
-export function onStreams<S>(h: StreamHandlers<S>, opts: StreamOptions = {}): Tap {
-  const errorTypes = new Set(opts.errorEventTypes ?? []);
-  const pending = new Map<string, RequestEvent>();
-  const live = new Map<string, { s: Stream; st: S }>();
-  // Raw lines and chunks only for the handlers that read them: they are most of a long stream.
-  const kinds: EventKind[] = ["http-request", "http-response", "http-error", "sse-event", "body-end"];
-  if (h.line) kinds.push("sse-line");
-  if (h.chunk) kinds.push("body-chunk");
-  return tap(kinds, (ev) => {
-    switch (ev.kind) {
-      case "http-request":
-        if (isStreamLabel(ev.label)) pending.set(ev.exchange, ev);
-        return;
-      case "http-response": {
-        const request = pending.get(ev.exchange);
-        if (!request) return;
-        pending.delete(ev.exchange);
-        if (!is2xx(ev.status)) return;
-        const s: Stream = { exchange: ev.exchange, label: ev.label, request, head: ev, events: 0 };
-        live.set(ev.exchange, { s, st: h.start(s) });
-        return;
+const STREAMS = sseStreamView<Stream & { errorTypes: ReadonlySet<string> }, Decoded>({
+  name: "mcp-chat/streams",
+  select: (request) => isStreamLabel(request.label),
+  open: (request, head, ctx: CheckContext) => ({
+    exchange: head.exchange,
+    label: head.label,
+    request,
+    head,
+    events: 0,
+    errorTypes: new Set(readParams(ctx.params).errorEventTypes),
+  }),
+  decode(ev, s) {
+    s.events++;
+    const p = payloadOf(ev);
+    let phase: Phase = s.terminal ? "after" : "before";
+    if (phase === "before") {
+      if (p.kind === "terminal") {
+        s.terminal = { event: ev, kind: p.terminal === "done" && !s.errorEvent ? "done" : "error" };
+        phase = "terminal";
+      } else if (p.kind === "object" && typeof p.type === "string" && s.errorTypes.has(p.type) && !s.errorEvent) {
+        s.errorEvent = ev;
       }
-      case "http-error":
-        pending.delete(ev.exchange);
-        return;
-      case "sse-event": {
-        const l = live.get(ev.exchange);
-        if (!l) return;
-        const { s, st } = l;
-        s.events++;
-        const p = payloadOf(ev);
-        let phase: Phase = s.terminal ? "after" : "before";
-        if (phase === "before") {
-          if (p.kind === "terminal") {
-            s.terminal = { event: ev, kind: p.terminal === "done" && !s.errorEvent ? "done" : "error" };
-            phase = "terminal";
-          } else if (p.kind === "object" && typeof p.type === "string" && errorTypes.has(p.type) && !s.errorEvent) {
-            s.errorEvent = ev;
-          }
-        }
-        h.event?.(ev, p, phase, s, st);
-        return;
-      }
-      case "sse-line": {
-        const l = live.get(ev.exchange);
-        if (l) h.line?.(ev, l.s, l.st);
-        return;
-      }
-      case "body-chunk": {
-        const l = live.get(ev.exchange);
-        if (l) h.chunk?.(ev, l.s, l.st);
-        return;
-      }
-      case "body-end": {
-        const l = live.get(ev.exchange);
-        if (!l) return;
-        live.delete(ev.exchange);
-        h.end?.(ev, l.s, l.st);
-        return;
-      }
-      default:
-        return;
     }
+    return { p, phase };
+  },
+});
+
+/** Feeds the events of every stream to handlers with per-stream state. */
+export function onStreams<S>(h: StreamHandlers<S>): Listen {
+  const event = h.event;
+  return STREAMS.on<S>({
+    start: h.start,
+    ...(event ? { event: (ev: SseEventEvent, d: Decoded, s: Stream, st: S) => event(ev, d.p, d.phase, s, st) } : {}),
+    ...(h.line ? { line: h.line } : {}),
+    ...(h.chunk ? { chunk: h.chunk } : {}),
+    ...(h.end ? { end: h.end } : {}),
   });
 }
-
-
-
-
 
 // ---------------------------------------------------------------------------------------------
 // Connection state as /status and /connect report it

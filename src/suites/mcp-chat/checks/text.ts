@@ -47,7 +47,6 @@ export const TEXT_CHECKS: CheckDef[] = [
     ref: ["Implementation Notes: Tool Call Flow", "When AI generates final response text, emit `text` events"],
     probes: STREAMS,
     create(ctx) {
-      const { errorEventTypes } = readParams(ctx.params);
       const t = new Tally();
       let chars = 0;
       const observe = onStreams<{ chars: number }>(
@@ -63,7 +62,6 @@ export const TEXT_CHECKS: CheckDef[] = [
             else t.fail("at least one text event with non-empty content before [DONE]", `${eventWhere(ev)}: [DONE] after ${s.events - 1} event(s) and no answer text`, eventEvidence(ev));
           },
         },
-        { errorEventTypes },
       );
       return { observe, finish: () => t.outcome(`every [DONE] stream carried answer text (${chars} characters)`, "no stream ended with [DONE]") };
     },

@@ -17,7 +17,6 @@ type Open = Map<string, unknown>;
 
 /** Observer that tracks open tools per stream and calls `atTerminal` at the first sentinel. */
 function openAtTerminal(ctx: { params: Readonly<Record<string, unknown>> }, kind: "done" | "error", t: Tally) {
-  const { errorEventTypes } = readParams(ctx.params);
   let calls = 0;
   const observe = onStreams<Open>(
     {
@@ -39,7 +38,6 @@ function openAtTerminal(ctx: { params: Readonly<Record<string, unknown>> }, kind
         }
       },
     },
-    { errorEventTypes },
   );
   return { observe, calls: () => calls };
 }

@@ -15,6 +15,8 @@
  * error-like payload are not applied.
  */
 import { at, excerpt, type Evidence } from "../../../core/check.js";
+import { all, type Listen } from "../../../core/views/hooks.js";
+import { sseStreamView, type StreamHooks } from "../../../core/views/sse-stream.js";
 import { baseLabel, isChatLabel } from "../labels.js";
 import {
   is2xx,
@@ -313,65 +315,22 @@ export interface Stream {
   model: StreamModel;
 }
 
-export interface StreamHandlers<S> {
-  start(s: Stream): S;
-  event?(ev: SseEventEvent, v: EventView, s: Stream, st: S): void;
-  line?(ev: SseLineEvent, s: Stream, st: S): void;
-  chunk?(ev: ChunkEvent, s: Stream, st: S): void;
-  /** The body ended (eof, timeout, reset...). */
-  end?(ev: BodyEndEvent, s: Stream, st: S): void;
-}
+export type StreamHandlers<S> = StreamHooks<Stream, EventView, S>;
+
+/** The streams of this suite, each event applied once to the stream's shared model. */
+const STREAMS = sseStreamView<Stream, EventView>({
+  name: "openai-chat/streams",
+  select: (request) => isChatLabel(request.label) && requestInfo(request).stream,
+  open: (request, head) => ({ exchange: head.exchange, label: head.label, request, info: requestInfo(request), head, model: modelFor(request) }),
+  decode: (ev, s) => analyse(s.model, ev),
+  close(ev, s) {
+    s.model.end = ev;
+  },
+});
 
 /** Feeds every stream's events, applied to the shared model, to handlers with per-stream state. */
-export function onStreams<S>(h: StreamHandlers<S>): Observe {
-  const pending = new Map<string, RequestEvent>();
-  const live = new Map<string, { s: Stream; st: S }>();
-  return (ev) => {
-    switch (ev.kind) {
-      case "http-request":
-        if (isChatLabel(ev.label) && requestInfo(ev).stream) pending.set(ev.exchange, ev);
-        return;
-      case "http-response": {
-        const request = pending.get(ev.exchange);
-        if (!request) return;
-        pending.delete(ev.exchange);
-        if (!is2xx(ev.status)) return;
-        const s: Stream = { exchange: ev.exchange, label: ev.label, request, info: requestInfo(request), head: ev, model: modelFor(request) };
-        live.set(ev.exchange, { s, st: h.start(s) });
-        return;
-      }
-      case "http-error":
-        pending.delete(ev.exchange);
-        return;
-      case "sse-event": {
-        const l = live.get(ev.exchange);
-        if (!l) return;
-        const v = analyse(l.s.model, ev);
-        h.event?.(ev, v, l.s, l.st);
-        return;
-      }
-      case "sse-line": {
-        const l = live.get(ev.exchange);
-        if (l) h.line?.(ev, l.s, l.st);
-        return;
-      }
-      case "body-chunk": {
-        const l = live.get(ev.exchange);
-        if (l) h.chunk?.(ev, l.s, l.st);
-        return;
-      }
-      case "body-end": {
-        const l = live.get(ev.exchange);
-        if (!l) return;
-        live.delete(ev.exchange);
-        l.s.model.end = ev;
-        h.end?.(ev, l.s, l.st);
-        return;
-      }
-      default:
-        return;
-    }
-  };
+export function onStreams<S>(h: StreamHandlers<S>): Listen {
+  return STREAMS.on(h);
 }
 
 /** Why a stream's calls and finish cannot be judged as a whole answer, or undefined. */
@@ -407,7 +366,7 @@ export const callsOf = (r: ResponseView): CallState[] => r.choices.flatMap((c) =
  * Calls `done` once per chat answer with a 2xx status: a finished stream (from the shared model) or
  * a non-streamed JSON body.
  */
-export function onResponses(done: (r: ResponseView) => void): Observe {
+export function onResponses(done: (r: ResponseView) => void): Listen {
   const streams = onStreams<undefined>({
     start: () => undefined,
     end: (ev, s) => {
@@ -446,10 +405,7 @@ export function onResponses(done: (r: ResponseView) => void): Observe {
     else r.choices = syncChoices(x.json);
     done(r);
   });
-  return (ev) => {
-    streams(ev);
-    sync(ev);
-  };
+  return all(streams, sync);
 }
 
 /** The choices of a non-streamed completion, as the stream model would have assembled them. */

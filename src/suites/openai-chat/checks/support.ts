@@ -7,8 +7,11 @@
  * per-stream counters, never its events. Parsed payloads and requests are cached on the transcript
  * event objects (WeakMaps), so every check reads one parse.
  */
-import { at, excerpt, type CheckDef, type ContractRef, type Evidence, type Outcome } from "../../../core/check.js";
+import type { Outcome } from "../../../core/check.js";
+import { checkMaker } from "../../../core/define-check.js";
 import type { TranscriptEvent } from "../../../core/transcript.js";
+import { describe, evidenceOf, exchangeView, lastEvent, unanswered as unansweredBy, type Exchange } from "../../../core/views/exchange.js";
+import { all, onNote, type Listen, type Observe } from "../../../core/views/hooks.js";
 import { NOTE } from "../labels.js";
 
 export const SEED = "001_ba8f1763064c3ebc.txt";
@@ -23,64 +26,36 @@ export type SseLineEvent = Ev<"sse-line">;
 export type SseEventEvent = Ev<"sse-event">;
 export type ChunkEvent = Ev<"body-chunk">;
 export type NoteEvent = Ev<"note">;
-export type Observe = (ev: TranscriptEvent) => void;
+export type { Observe };
+
+/** Why a --max-requests budget left checks untested. */
+function budgetReason(value: unknown): string {
+  const v = value as { max?: number; unsent?: string[] };
+  const unsent = v.unsent ?? [];
+  const list = unsent.length > 6 ? `${unsent.slice(0, 6).join(", ")} and ${unsent.length - 6} more` : unsent.join(", ");
+  return `--max-requests ${v.max ?? "?"} was reached; not sent: ${list || "nothing"}`;
+}
 
 /**
  * A CheckDef of this suite: full id, server side, the seed reference as [section, quote]. When the
  * probes stopped early or ran out of --max-requests, an incomplete outcome says so.
  */
-export function serverCheck(def: Omit<CheckDef, "side" | "ref" | "id"> & { id: string; ref: [string, string] }): CheckDef {
-  const [section, quote] = def.ref;
-  const ref: ContractRef = { seed: SEED, section, quote };
-  return {
-    ...def,
-    id: def.id,
-    side: "server",
-    ref,
-    create(ctx) {
-      const inner = def.create(ctx);
-      const why: string[] = [];
-      return {
-        observe(ev) {
-          if (ev.kind === "note" && ev.name === NOTE.stopped) why.push(`the probes stopped early: ${String(ev.value)}`);
-          if (ev.kind === "note" && ev.name === NOTE.budget) {
-            const v = ev.value as { max?: number; unsent?: string[] };
-            const unsent = v.unsent ?? [];
-            const list = unsent.length > 6 ? `${unsent.slice(0, 6).join(", ")} and ${unsent.length - 6} more` : unsent.join(", ");
-            why.push(`--max-requests ${v.max ?? "?"} was reached; not sent: ${list || "nothing"}`);
-          }
-          inner.observe(ev);
-        },
-        finish() {
-          const o = inner.finish();
-          return why.length && o.verdict === "incomplete" ? { ...o, message: `${o.message} (${why.join("; ")})` } : o;
-        },
-      };
-    },
-  };
-}
+export const serverCheck = checkMaker({
+  seed: SEED,
+  side: "server",
+  reasons: {
+    [NOTE.stopped]: (v) => `the probes stopped early: ${String(v)}`,
+    [NOTE.budget]: budgetReason,
+  },
+});
 
 /** Violations plus whether the rule was exercised (shared by every suite). */
 import { Tally } from "../../../core/check.js";
 export { dataValue, eventEvidence, eventWhere, is2xx, lineEvidence, lineWhere, mediaType, parseJson } from "../../../core/check-helpers.js";
-import { is2xx, parseJson } from "../../../core/check-helpers.js";
-export { Tally };
+import { parseJson } from "../../../core/check-helpers.js";
+export { Tally, all, onNote, describe, evidenceOf, lastEvent, type Exchange };
 
 export const skip = (message: string): Outcome => ({ verdict: "skip", message });
-
-/** Runs several observers on each event, in order. */
-export function all(...observers: Observe[]): Observe {
-  return (ev) => {
-    for (const o of observers) o(ev);
-  };
-}
-
-/** Calls `fn` with every note of that name. */
-export function onNote(name: string, fn: (value: unknown, ev: NoteEvent) => void): Observe {
-  return (ev) => {
-    if (ev.kind === "note" && ev.name === name) fn(ev.value, ev);
-  };
-}
 
 // ---------------------------------------------------------------------------------------------
 // JSON and headers
@@ -165,115 +140,23 @@ function parseRequest(text: string | undefined): RequestInfo {
 // ---------------------------------------------------------------------------------------------
 // Exchanges
 
-/** One finished exchange as the checks see it. */
-export interface Exchange {
-  id: string;
-  label: string;
-  method: string;
-  path: string;
-  request: RequestEvent;
-  response?: ResponseEvent;
-  status?: number;
-  /** Response headers (lower-case names), {} without a response. */
-  headers: Record<string, string>;
-  end?: BodyEndEvent;
-  error?: ErrorEvent;
-  /** Body text: every non-stream body; for a stream read, only a non-2xx body (rebuilt from its lines). */
-  text?: string;
-  /** Parsed body, when `text` is JSON. */
-  json?: unknown;
-  isJson: boolean;
-  /** The body was read as SSE (the request asked for a stream). */
-  streamRead: boolean;
-}
-
-/** A stream read's non-2xx body (a JSON error) is rebuilt from its lines up to this size. */
-const ERROR_BODY_CAP = 64 * 1024;
+/** This suite's exchanges: a non-2xx body read as SSE (an error to a stream request) is rebuilt from its lines. */
+const EXCHANGES = exchangeView({
+  name: "openai-chat/exchanges",
+  errorBodyFromLines: (_request, streamRead) => streamRead,
+});
 
 /** Calls `done` once per exchange when it ends (body end or transport error). */
-export function onExchanges(done: (x: Exchange) => void): Observe {
-  const open = new Map<string, Exchange & { parts?: string[]; size?: number }>();
-  return (ev) => {
-    switch (ev.kind) {
-      case "http-request":
-        open.set(ev.exchange, { id: ev.exchange, label: ev.label, method: ev.method, path: ev.path, request: ev, headers: {}, isJson: false, streamRead: false });
-        return;
-      case "http-response": {
-        const x = open.get(ev.exchange);
-        if (!x) return;
-        x.response = ev;
-        x.status = ev.status;
-        x.headers = ev.headers;
-        if (!is2xx(ev.status)) {
-          x.parts = [];
-          x.size = 0;
-        }
-        return;
-      }
-      case "sse-line": {
-        const x = open.get(ev.exchange);
-        if (!x) return;
-        x.streamRead = true;
-        if (!x.parts || x.size! >= ERROR_BODY_CAP) return;
-        x.parts.push(ev.line, ev.eol);
-        x.size! += ev.line.length + ev.eol.length;
-        return;
-      }
-      case "http-error":
-      case "body-end": {
-        const x = open.get(ev.exchange);
-        if (!x) return;
-        open.delete(ev.exchange);
-        if (ev.kind === "http-error") x.error = ev;
-        else {
-          x.end = ev;
-          const text = ev.text ?? (x.streamRead ? x.parts?.join("") : undefined);
-          if (text !== undefined) {
-            x.text = text;
-            const parsed = parseJson(text);
-            if (parsed.ok) {
-              x.json = parsed.value;
-              x.isJson = true;
-            }
-          }
-        }
-        delete x.parts;
-        done(x);
-        return;
-      }
-      default:
-        return;
-    }
-  };
+export function onExchanges(done: (x: Exchange) => void): Listen {
+  return EXCHANGES.on(done);
 }
 
-/** Why an exchange's answer cannot be judged, or undefined when it can. */
+/**
+ * Why an exchange's answer cannot be judged, or undefined when it can. A stream that broke off is
+ * not a whole answer here (the stream rules judge the break).
+ */
 export function unanswered(x: Exchange): string | undefined {
-  if (x.status === undefined) return `${x.method} ${x.path} (${x.label}) got no response (${x.error?.error ?? "no head"})`;
-  if (x.status === 429) return `${x.method} ${x.path} (${x.label}) was rate-limited (429)`;
-  const reason = x.end?.reason;
-  if (reason && reason !== "eof" && reason !== "close-timeout") return `the kit stopped reading ${x.label} (${reason})`;
-  return undefined;
-}
-
-/** "POST /v1/chat/completions → 200 application/json, 45 bytes". */
-export function describe(x: Exchange): string {
-  const what = `${x.method} ${x.path}`;
-  if (x.status === undefined) return `${what} → no response (${x.error?.error ?? x.end?.reason ?? "unknown"})`;
-  const type = x.headers["content-type"] ? ` ${x.headers["content-type"]}` : "";
-  const bytes = x.end ? `, ${x.end.bytes} bytes` : "";
-  const cut = x.end && x.end.reason !== "eof" ? `, body ended by ${x.end.reason}` : "";
-  return `${what} → ${x.status}${type}${bytes}${cut}`;
-}
-
-export function lastEvent(x: Exchange): TranscriptEvent {
-  return x.end ?? x.error ?? x.response ?? x.request;
-}
-
-/** Evidence for an exchange: its last event, and the body (if read) as the excerpt. */
-export function evidenceOf(x: Exchange, extra: Partial<Evidence> = {}): Evidence {
-  const body = x.text !== undefined ? excerpt(x.text) : undefined;
-  return at(lastEvent(x), { ...(body !== undefined ? { excerpt: body } : {}), ...extra });
+  return unansweredBy(x, { brokenBodyIsAnswer: false });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import { FORCED_PROBES, L, STREAM_PROBES, SYNC_PROBES } from "../labels.js";
 import { readParams } from "../params.js";
 import { callEvidence, callName, callsOf, onResponses, onStreams, type CallState, type ResponseView } from "./model.js";
 import { ARGS_STRING, EXACT_NAMES, FUNCTION_NAME, NO_PARALLEL, NO_PARAMS, OPENAI_SPEC, STREAMING, TOOL_CALLS } from "./refs.js";
-import { eventEvidence, eventWhere, isIndex, isObject, parseJson, serverCheck, Tally, typeName } from "./support.js";
+import { all, eventEvidence, eventWhere, isIndex, isObject, parseJson, serverCheck, Tally, typeName } from "./support.js";
 
 const ALL = [...STREAM_PROBES, ...SYNC_PROBES];
 const PARALLEL = [L.parallelStream];
@@ -218,10 +218,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
         }
       });
       return {
-        observe: (ev) => {
-          observe(ev);
-          sync(ev);
-        },
+        observe: all(observe, sync),
         finish: () => t.outcome(`${n} argument value(s) were strings`, "no tool call was observed"),
       };
     },

@@ -4,41 +4,25 @@
  * each client connection. Everything is incremental: a connection's record lives from its open to
  * its close; a command's from its send to its answer; nothing keeps the stream of events.
  */
-import { at, excerpt, type CheckDef, type ContractRef, type Evidence, type Outcome } from "../../../core/check.js";
+import { at, excerpt, type Evidence, type Outcome } from "../../../core/check.js";
+import { checkMaker } from "../../../core/define-check.js";
 import type { TranscriptEvent } from "../../../core/transcript.js";
 import { frameJson, frameValues, REQUEST_TIMEOUT_NOTE, type WsFrameEvent } from "../../../core/ws-exchange.js";
 import { isClientConnection, NOTE } from "../labels.js";
 
 export const SEED = "004_88f3c17269c3c25a.txt";
 
+export { all, onNote } from "../../../core/views/hooks.js";
+
 /**
  * A CheckDef of this suite: full id, server side, and the seed reference as [section, quote].
  * When the probes stopped early, an incomplete outcome says so (the reason is a note event).
  */
-export function serverCheck(def: Omit<CheckDef, "side" | "ref" | "id"> & { id: string; ref: [string, string] }): CheckDef {
-  const [section, quote] = def.ref;
-  const ref: ContractRef = { seed: SEED, section, quote };
-  return {
-    ...def,
-    id: def.id,
-    side: "server",
-    ref,
-    create(ctx) {
-      const inner = def.create(ctx);
-      let stopped: string | undefined;
-      return {
-        observe(ev) {
-          if (ev.kind === "note" && ev.name === NOTE.stopped) stopped = String(ev.value);
-          inner.observe(ev);
-        },
-        finish() {
-          const o = inner.finish();
-          return stopped && o.verdict === "incomplete" ? { ...o, message: `${o.message} (the probes stopped early: ${stopped})` } : o;
-        },
-      };
-    },
-  };
-}
+export const serverCheck = checkMaker({
+  seed: SEED,
+  side: "server",
+  reasons: { [NOTE.stopped]: (v) => `the probes stopped early: ${String(v)}` },
+});
 
 /** Violations plus whether the rule was exercised (shared by every suite). */
 import { Tally } from "../../../core/check.js";
@@ -411,20 +395,6 @@ export function jsonDiff(a: unknown, b: unknown, path = ""): string | undefined 
     }
   }
   return `${path || "/"}: ${excerpt(a, 60)} vs ${excerpt(b, 60)}`;
-}
-
-/** Runs several observers on each event, in order. */
-export function all(...observers: ((ev: TranscriptEvent) => void)[]): (ev: TranscriptEvent) => void {
-  return (ev) => {
-    for (const o of observers) o(ev);
-  };
-}
-
-/** Latest value of a note, by name. */
-export function onNote(name: string, fn: (value: unknown, ev: NoteEvent) => void): (ev: TranscriptEvent) => void {
-  return (ev) => {
-    if (ev.kind === "note" && ev.name === name) fn(ev.value, ev);
-  };
 }
 
 /** Text of a message's content: a string, or the text parts joined. */

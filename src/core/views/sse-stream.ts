@@ -1,0 +1,163 @@
+/**
+ * The SSE stream view: which exchanges are streams the rules read (a protocol's `select`, and a
+ * 2xx head), and their events decoded once by the protocol's decoder. Each subscribing check gets
+ * per-stream state of its own (`start`), and only the hooks it has are called: most checks never
+ * read raw lines or chunks, which are most of a long stream.
+ */
+import type { CheckContext } from "../check.js";
+import { is2xx } from "../check-helpers.js";
+import type { EventKind, TranscriptEvent } from "../transcript.js";
+import { type Guard, type Listen, on, type ViewDef } from "./hooks.js";
+
+type Ev<K extends TranscriptEvent["kind"]> = Extract<TranscriptEvent, { kind: K }>;
+type RequestEvent = Ev<"http-request">;
+type ResponseEvent = Ev<"http-response">;
+export type SseEventEvent = Ev<"sse-event">;
+export type SseLineEvent = Ev<"sse-line">;
+export type ChunkEvent = Ev<"body-chunk">;
+export type BodyEndEvent = Ev<"body-end">;
+
+/** What a protocol supplies: which requests open streams, its stream record, and event meaning. */
+export interface StreamDecoder<S, V> {
+  name: string;
+  /** The request's answer, when 2xx, is a stream the rules read. */
+  select(request: RequestEvent, ctx: CheckContext): boolean;
+  /** The protocol's record of one stream, made at its head. */
+  open(request: RequestEvent, head: ResponseEvent, ctx: CheckContext): S;
+  /** What an event means, decoded once for every check. */
+  decode(ev: SseEventEvent, s: S): V;
+  /** The body ended (before any check's end hook). */
+  close?(ev: BodyEndEvent, s: S): void;
+}
+
+/** A check's hooks on a stream view, with per-stream state of its own. */
+export interface StreamHooks<S, V, St = unknown> {
+  start(s: S): St;
+  event?(ev: SseEventEvent, v: V, s: S, st: St): void;
+  line?(ev: SseLineEvent, s: S, st: St): void;
+  chunk?(ev: ChunkEvent, s: S, st: St): void;
+  /** The body ended (eof, timeout, reset...). */
+  end?(ev: BodyEndEvent, s: S, st: St): void;
+}
+
+type Sub<S, V> = { hooks: StreamHooks<S, V, unknown>; guard: Guard };
+type Live<S, V> = { s: S; subs: { hooks: StreamHooks<S, V, unknown>; guard: Guard; st: unknown }[] };
+
+export type StreamView<S, V> = ViewDef<StreamHooks<S, V, unknown>> & {
+  on<St>(hooks: StreamHooks<S, V, St>): Listen;
+};
+
+export function sseStreamView<S, V>(decoder: StreamDecoder<S, V>): StreamView<S, V> {
+  const view: ViewDef<StreamHooks<S, V, unknown>> = {
+    name: decoder.name,
+    kinds: ["http-request", "http-response", "http-error", "sse-event", "sse-line", "body-chunk", "body-end"],
+    create(ctx) {
+      const subs: Sub<S, V>[] = [];
+      const pending = new Map<string, RequestEvent>();
+      const live = new Map<string, Live<S, V>>();
+      let lines = false;
+      let chunks = false;
+      const fail = (sub: { guard: Guard }, e: unknown) => sub.guard.fail(e);
+      return {
+        add(hooks, guard) {
+          subs.push({ hooks, guard });
+          if (hooks.line) lines = true;
+          if (hooks.chunk) chunks = true;
+        },
+        kinds() {
+          // Raw lines and chunks only when a check reads them.
+          const k: EventKind[] = ["http-request", "http-response", "http-error", "sse-event", "body-end"];
+          if (lines) k.push("sse-line");
+          if (chunks) k.push("body-chunk");
+          return k;
+        },
+        observe(ev) {
+          switch (ev.kind) {
+            case "http-request":
+              if (decoder.select(ev, ctx)) pending.set(ev.exchange, ev);
+              return;
+            case "http-response": {
+              const request = pending.get(ev.exchange);
+              if (!request) return;
+              pending.delete(ev.exchange);
+              if (!is2xx(ev.status)) return;
+              const s = decoder.open(request, ev, ctx);
+              const l: Live<S, V> = { s, subs: [] };
+              for (const sub of subs) {
+                if (sub.guard.dead) continue;
+                try {
+                  l.subs.push({ hooks: sub.hooks, guard: sub.guard, st: sub.hooks.start(s) });
+                } catch (e) {
+                  fail(sub, e);
+                }
+              }
+              live.set(ev.exchange, l);
+              return;
+            }
+            case "http-error":
+              pending.delete(ev.exchange);
+              return;
+            case "sse-event": {
+              const l = live.get(ev.exchange);
+              if (!l) return;
+              const v = decoder.decode(ev, l.s);
+              for (const sub of l.subs) {
+                if (!sub.hooks.event || sub.guard.dead) continue;
+                try {
+                  sub.hooks.event(ev, v, l.s, sub.st);
+                } catch (e) {
+                  fail(sub, e);
+                }
+              }
+              return;
+            }
+            case "sse-line": {
+              const l = live.get(ev.exchange);
+              if (!l) return;
+              for (const sub of l.subs) {
+                if (!sub.hooks.line || sub.guard.dead) continue;
+                try {
+                  sub.hooks.line(ev, l.s, sub.st);
+                } catch (e) {
+                  fail(sub, e);
+                }
+              }
+              return;
+            }
+            case "body-chunk": {
+              const l = live.get(ev.exchange);
+              if (!l) return;
+              for (const sub of l.subs) {
+                if (!sub.hooks.chunk || sub.guard.dead) continue;
+                try {
+                  sub.hooks.chunk(ev, l.s, sub.st);
+                } catch (e) {
+                  fail(sub, e);
+                }
+              }
+              return;
+            }
+            case "body-end": {
+              const l = live.get(ev.exchange);
+              if (!l) return;
+              live.delete(ev.exchange);
+              decoder.close?.(ev, l.s);
+              for (const sub of l.subs) {
+                if (!sub.hooks.end || sub.guard.dead) continue;
+                try {
+                  sub.hooks.end(ev, l.s, sub.st);
+                } catch (e) {
+                  fail(sub, e);
+                }
+              }
+              return;
+            }
+            default:
+              return;
+          }
+        },
+      };
+    },
+  };
+  return Object.assign(view, { on: <St>(hooks: StreamHooks<S, V, St>) => on(view, hooks as StreamHooks<S, V, unknown>) });
+}
