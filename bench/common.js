@@ -6,6 +6,11 @@ import { DEFAULT_PROFILE } from "../dist/core/check.js";
 import { TranscriptBus } from "../dist/core/transcript.js";
 import { SseReader } from "../dist/core/sse-reader.js";
 import { exchange } from "../dist/core/http-exchange.js";
+import { runSuite } from "../dist/core/runner.js";
+import { parseJsonLines } from "../dist/core/transcript.js";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 export const quick = process.argv.includes("--quick");
 const eventsArg = process.argv.indexOf("--events");
@@ -88,13 +93,34 @@ export async function mockVsBare({ name, mockUrl, path, body, headers, rounds })
   return { name, kit, base, baseName: "bare node:http SSE writer" };
 }
 
-/** Feeds SSE byte chunks, as one recorded stream exchange with `label`, through every server check. */
-export function feedSseChecks(protocol, label, chunks) {
+/**
+ * A whole suite run against the protocol's own mock, recorded once: replayed before a checker row's
+ * long stream, it gives every rule the exchanges it judges, so the row measures rules at work (the
+ * row says how many checks it exercised).
+ */
+export async function recordedRun(protocol) {
+  const dir = mkdtempSync(join(tmpdir(), "agentwire-bench-"));
+  try {
+    await runSuite(protocol, { saveTranscript: dir });
+    const file = readdirSync(dir).find((f) => f.endsWith(".jsonl"));
+    return parseJsonLines(readFileSync(join(dir, file), "utf8"));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Replays `recorded`, then feeds SSE byte chunks as one more stream exchange (`label`, request
+ * `body`) through every server check. Returns the milliseconds the long stream took and the results.
+ */
+export function feedSseChecks(protocol, { recorded = [], label, body = "{}", chunks }) {
   const bus = new TranscriptBus();
   const evaluation = new Evaluation(serverChecks(protocol), checkContext(protocol));
   bus.subscribe(evaluation.observe);
-  const ref = { probe: label, exchange: "x1", label };
-  bus.emit({ kind: "http-request", ...ref, method: "POST", url: "http://bench/", path: "/", headers: {} });
+  for (const ev of recorded) bus.replay(ev);
+  const t0 = performance.now();
+  const ref = { probe: label, exchange: "bench-long-stream", label };
+  bus.emit({ kind: "http-request", ...ref, method: "POST", url: "http://bench/", path: "/", headers: { "content-type": "application/json" }, body });
   bus.emit({ kind: "http-response", ...ref, status: 200, headers: { "content-type": "text/event-stream" } });
   const reader = new SseReader(ref.probe, ref.exchange, ref.label, (e) => bus.emit(e));
   let i = 0;
@@ -106,11 +132,20 @@ export function feedSseChecks(protocol, label, chunks) {
   }
   reader.end();
   bus.emit({ kind: "body-end", ...ref, reason: "eof", bytes });
-  return evaluation.finish();
+  const ms = performance.now() - t0;
+  return { ms, results: evaluation.finish() };
 }
 
+/** A check was exercised when it judged something (not incomplete, not skipped as not applicable). */
+export function exercised(results) {
+  return results.filter((r) => r.outcome !== "incomplete" && r.outcome !== "skip").length;
+}
+
+/** Fewer than this share of checks exercised makes a checker row meaningless: the bench fails. */
+const MIN_EXERCISED = 0.8;
+
 /** Kit checker vs the least any checker does: decode, slice the data, JSON.parse and ajv-validate. */
-export function checkerVsParse({ name, protocol, label, chunks, validate }) {
+export function checkerVsParse({ name, protocol, recorded, label, body, chunks, validate }) {
   const dec = new TextDecoder();
   const t0 = performance.now();
   let ok = 0;
@@ -120,10 +155,13 @@ export function checkerVsParse({ name, protocol, label, chunks, validate }) {
   }
   const baseMs = performance.now() - t0;
   if (ok < chunks.length / 2) throw new Error(`${name}: the baseline rejected the synthetic events`);
-  const t1 = performance.now();
-  feedSseChecks(protocol, label, chunks);
-  const kitMs = performance.now() - t1;
-  return { name, kit: (chunks.length / kitMs) * 1000, base: (chunks.length / baseMs) * 1000, baseName: "JSON.parse + ajv" };
+  const { ms, results } = feedSseChecks(protocol, { recorded, label, body, chunks });
+  const n = exercised(results);
+  if (n < MIN_EXERCISED * results.length) {
+    const idle = results.filter((r) => r.outcome === "incomplete" || r.outcome === "skip").map((r) => r.id);
+    throw new Error(`${name}: only ${n}/${results.length} checks exercised (need ${Math.round(MIN_EXERCISED * 100)}%); idle: ${idle.join(", ")}`);
+  }
+  return { name, kit: (chunks.length / ms) * 1000, base: (chunks.length / baseMs) * 1000, baseName: "JSON.parse + ajv", work: `${n}/${results.length} checks exercised` };
 }
 
 /** Streams `n` SSE events from a bare server through recorder + every server check; RSS in MiB after GC. */

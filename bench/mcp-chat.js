@@ -2,7 +2,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { PROTOCOLS } from "../dist/protocols.js";
 import { registry } from "../dist/core/schema-registry.js";
-import { checkerVsParse, memoryRow, MEM_EVENTS, mockVsBare, quick, rssThroughSuite, sseBytes } from "./common.js";
+import { checkerVsParse, recordedRun, memoryRow, MEM_EVENTS, mockVsBare, quick, rssThroughSuite, sseBytes } from "./common.js";
 
 const protocol = PROTOCOLS.find((p) => p.id === "mcp-chat");
 const text = (i) => JSON.stringify({ type: "text", content: `chunk ${i} é 漢 🙂 ` });
@@ -24,7 +24,8 @@ export async function benchMcpChat() {
   chunks.push(sseBytes("[DONE]"));
   const ajv = new Ajv2020({ strict: false });
   const validate = ajv.compile({ ...registry.schema("mcp-chat", "text-event"), $id: undefined });
-  rows.push(checkerVsParse({ name: "mcp-chat checker events/s", protocol, label: "chat-stream", chunks, validate }));
+  const recorded = await recordedRun(protocol);
+  rows.push(checkerVsParse({ name: "mcp-chat checker events/s", protocol, recorded, label: "chat-stream", body: JSON.stringify({ message: "bench" }), chunks, validate }));
 
   const small = await rssThroughSuite(protocol, "chat-stream", 1_000, (i) => `data: ${text(i)}\n\n`, "data: [DONE]\n\n");
   const big = await rssThroughSuite(protocol, "chat-stream", MEM_EVENTS, (i) => `data: ${text(i)}\n\n`, "data: [DONE]\n\n");

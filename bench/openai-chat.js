@@ -3,7 +3,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { PROTOCOLS } from "../dist/protocols.js";
 import { registry } from "../dist/core/schema-registry.js";
-import { checkerVsParse, memoryRow, MEM_EVENTS, mockVsBare, quick, rssThroughSuite, sseBytes } from "./common.js";
+import { checkerVsParse, recordedRun, memoryRow, MEM_EVENTS, mockVsBare, quick, rssThroughSuite, sseBytes } from "./common.js";
 
 const protocol = PROTOCOLS.find((p) => p.id === "openai-chat");
 const chunk = (i, delta, finish = null) =>
@@ -28,7 +28,9 @@ export async function benchOpenaiChat() {
   addFormatsModule(ajv);
   for (const m of registry.messages("openai-chat")) ajv.addSchema(registry.schema("openai-chat", m));
   const validate = ajv.getSchema("https://agentwire.dev/schemas/openai-chat/chat-completion-chunk.schema.json");
-  rows.push(checkerVsParse({ name: "openai-chat checker chunks/s", protocol, label: "text-stream", chunks, validate }));
+  const recorded = await recordedRun(protocol);
+  const request = JSON.stringify({ model: "agentwire-mock", stream: true, messages: [{ role: "user", content: "bench" }] });
+  rows.push(checkerVsParse({ name: "openai-chat checker chunks/s", protocol, recorded, label: "text-stream", body: request, chunks, validate }));
 
   const at = (i) => `data: ${chunk(i, { content: `tok${i} ` })}\n\n`;
   const end = `data: ${chunk(0, {}, "stop")}\n\ndata: [DONE]\n\n`;

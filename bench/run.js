@@ -24,10 +24,10 @@ for (const [id, bench] of Object.entries(BENCHES)) {
   rows.push(...(await bench()));
 }
 
-const widths = [44, 14, 14, 28, 8];
+const widths = [44, 14, 14, 28, 8, 24];
 const row = (cols) => cols.map((c, i) => String(c).padEnd(widths[i])).join("  ");
 const fmt = (r, v) => (r.unit ? v.toFixed(1) : Math.round(v).toLocaleString("en"));
-console.log(row(["measure", "kit", "baseline", "baseline is", "ratio"]));
+console.log(row(["measure", "kit", "baseline", "baseline is", "ratio", "work measured"]));
 console.log(row(widths.map((w) => "-".repeat(w))));
-for (const r of rows) console.log(row([r.name, fmt(r, r.kit), fmt(r, r.base), r.baseName, (r.kit / r.base).toFixed(2)]));
+for (const r of rows) console.log(row([r.name, fmt(r, r.kit), fmt(r, r.base), r.baseName, (r.kit / r.base).toFixed(2), r.work ?? ""]));
 console.log("\nratio = kit / baseline: above 1 the kit is faster (or, for RSS, uses more memory).");
