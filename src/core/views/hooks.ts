@@ -23,6 +23,11 @@ export interface Guard {
 export interface ViewDef<H> {
   readonly name: string;
   readonly kinds: readonly EventKind[];
+  /**
+   * Views of lower rank see each event first (default 0). A view whose state other checks' hooks
+   * read while handling the same event (who is running, which run is open) takes a negative rank.
+   */
+  readonly rank?: number;
   create(ctx: CheckContext): ViewInstance<H>;
 }
 

@@ -4,9 +4,9 @@
  */
 import type { CheckContext } from "../check.js";
 import type { EventKind, TranscriptEvent } from "../transcript.js";
-import type { Guard, Subscription, ViewDef, ViewInstance } from "./hooks.js";
+import type { Guard, Listen, Subscription, ViewDef, ViewInstance } from "./hooks.js";
 
-type Slot = { instance: ViewInstance<unknown>; guards: Guard[] };
+type Slot = { instance: ViewInstance<unknown>; guards: Guard[]; rank: number };
 
 export class ViewRouter {
   private readonly slots = new Map<ViewDef<unknown>, Slot>();
@@ -20,7 +20,7 @@ export class ViewRouter {
     if (this.sealed) throw new Error("views are sealed once the evaluation starts");
     let slot = this.slots.get(sub.view);
     if (!slot) {
-      slot = { instance: sub.view.create(this.ctx), guards: [] };
+      slot = { instance: sub.view.create(this.ctx), guards: [], rank: sub.view.rank ?? 0 };
       this.slots.set(sub.view, slot);
     }
     slot.instance.add(sub.hooks, guard);
@@ -30,7 +30,8 @@ export class ViewRouter {
   /** Fixes the routing table (after every check subscribed). */
   seal(): void {
     this.sealed = true;
-    for (const [def, slot] of this.slots) {
+    const ordered = [...this.slots].sort(([a], [b]) => (a.rank ?? 0) - (b.rank ?? 0));
+    for (const [def, slot] of ordered) {
       const kinds = slot.instance.kinds?.() ?? def.kinds;
       if (kinds === "all") {
         this.everything.push(slot);
@@ -42,12 +43,15 @@ export class ViewRouter {
         this.byKind.set(k, list);
       }
     }
+    // Views that read every kind join each kind's list, in rank order (the sort is stable).
+    if (this.everything.length) {
+      for (const [k, list] of this.byKind) this.byKind.set(k, [...this.everything, ...list].sort((a, b) => a.rank - b.rank));
+    }
   }
 
   observe(ev: TranscriptEvent): void {
-    for (const slot of this.everything) this.deliver(slot, ev);
-    const list = this.byKind.get(ev.kind);
-    if (list) for (const slot of list) this.deliver(slot, ev);
+    const list = this.byKind.get(ev.kind) ?? this.everything;
+    for (const slot of list) this.deliver(slot, ev);
   }
 
   private deliver(slot: Slot, ev: TranscriptEvent): void {
@@ -58,4 +62,37 @@ export class ViewRouter {
       for (const g of slot.guards) g.fail(e);
     }
   }
+}
+
+/**
+ * A view computed from other views' hooks (a protocol's command ↔ response correlation, who is
+ * running): it reads them through a router of its own, once per evaluation, and offers hooks of its
+ * own to checks. `rank` lets state that other hooks read see each event first.
+ */
+export function derivedView<H>(
+  name: string,
+  opts: { kinds: readonly EventKind[]; rank?: number },
+  build: (ctx: CheckContext) => { reads: Listen; add(hooks: H, guard: Guard): void },
+): ViewDef<H> {
+  return {
+    name,
+    kinds: opts.kinds,
+    ...(opts.rank !== undefined ? { rank: opts.rank } : {}),
+    create(ctx) {
+      const inner = build(ctx);
+      const guards: Guard[] = [];
+      // A fault in the derived view's own code is every subscriber's.
+      const guard: Guard = { dead: false, fail: (e) => guards.forEach((g) => g.fail(e)) };
+      const router = new ViewRouter(ctx);
+      for (const sub of inner.reads.listen) router.add(sub, guard);
+      router.seal();
+      return {
+        add(hooks, g) {
+          guards.push(g);
+          inner.add(hooks, g);
+        },
+        observe: (ev) => router.observe(ev),
+      };
+    },
+  };
 }

@@ -2,6 +2,7 @@
  * Parameters of the mcp-chat suite: their defaults and typed access. Probes and checks read them
  * from ctx.params, which the runner fills from these defaults, the profile and the command line.
  */
+import { paramReader } from "../../core/params.js";
 
 export const DEFAULT_PARAMS = {
   /** The browser origin the frontend runs on (seed "Base Configuration"). */
@@ -29,21 +30,4 @@ export const DEFAULT_PARAMS = {
 export type McpChatParams = typeof DEFAULT_PARAMS;
 
 /** Typed view of ctx.params: a value of the wrong type falls back to the default. */
-export function readParams(params: Readonly<Record<string, unknown>>): McpChatParams {
-  const out = { ...DEFAULT_PARAMS };
-  for (const key of Object.keys(DEFAULT_PARAMS) as (keyof McpChatParams)[]) {
-    const value = params[key];
-    const def = DEFAULT_PARAMS[key];
-    if (value === undefined) continue;
-    if (Array.isArray(def)) {
-      if (Array.isArray(value)) (out as Record<string, unknown>)[key] = value.map(String);
-    } else if (typeof value === typeof def) {
-      (out as Record<string, unknown>)[key] = value;
-    } else if (typeof def === "number" && typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value))) {
-      (out as Record<string, unknown>)[key] = Number(value);
-    } else if (typeof def === "boolean" && (value === "true" || value === "false")) {
-      (out as Record<string, unknown>)[key] = value === "true";
-    }
-  }
-  return out;
-}
+export const readParams = paramReader(DEFAULT_PARAMS);

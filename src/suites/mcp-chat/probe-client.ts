@@ -3,6 +3,7 @@
  * headers, honours 429 Retry-After (bounded), paces chat POSTs, and stops the run when the
  * target stops answering, so a dead or hanging target costs a few timeouts, not dozens.
  */
+import { ProbeSession, StopProbing } from "../../core/probe-session.js";
 import { exchange, isUnreachable, type ExchangeResult, type ExchangeSpec } from "../../core/http-exchange.js";
 import type { ProbeContext } from "../../core/protocol.js";
 import type { BodyEndReason } from "../../core/transcript.js";
@@ -10,8 +11,7 @@ import { sleep } from "../../core/timing.js";
 import { NOTE } from "./labels.js";
 import type { McpChatParams } from "./params.js";
 
-/** Thrown to end the probe sequence early; runProbes catches it. */
-export class StopProbing extends Error {}
+export { StopProbing } from "../../core/probe-session.js";
 
 /** JSON bodies are small; this bounds a flood on a JSON endpoint. */
 const JSON_MAX_BYTES = 1024 * 1024;
@@ -37,35 +37,21 @@ export interface RequestOptions {
   maxBytes?: number;
 }
 
-export class ProbeClient {
-  private probe = "setup";
+export class ProbeClient extends ProbeSession {
   private exchanges = 0;
   private failuresInRow = 0;
   private lastChatAt = -Infinity;
 
   constructor(
-    private readonly ctx: ProbeContext,
+    ctx: ProbeContext,
     private readonly params: McpChatParams,
-  ) {}
-
-  /** Runs one named probe (a group of exchanges) between probe-start and probe-end events. */
-  async group<T>(name: string, description: string, fn: () => Promise<T>): Promise<T> {
-    this.probe = name;
-    this.ctx.bus.emit({ kind: "probe-start", probe: name, description });
-    this.ctx.progress(`mcp-chat: ${description}`);
-    try {
-      const out = await fn();
-      this.ctx.bus.emit({ kind: "probe-end", probe: name });
-      return out;
-    } catch (e) {
-      this.ctx.bus.emit({ kind: "probe-end", probe: name, error: (e as Error).message });
-      throw e;
-    }
+  ) {
+    super(ctx, "mcp-chat");
   }
 
-  note(name: string, value: unknown): void {
-    this.ctx.bus.emit({ kind: "note", probe: this.probe, name, value });
-  }
+
+
+
 
   async request(label: string, method: string, path: string, opts: RequestOptions = {}): Promise<ExchangeResult> {
     for (let attempt = 0; ; attempt++) {
@@ -135,11 +121,6 @@ export class ProbeClient {
     }
   }
 
-  private stop(reason: string): never {
-    this.note(NOTE.stopped, reason);
-    this.ctx.progress(`mcp-chat: stopping early: ${reason}`);
-    throw new StopProbing(reason);
-  }
 }
 
 /** What the exchange treats as the end of a stream (starts the close timeout). */

@@ -3,6 +3,7 @@
  * them from ctx.params (defaults, then the profile, then the command line: --model,
  * --max-requests, --set key=value...).
  */
+import { paramReader } from "../../core/params.js";
 
 export const DEFAULT_PARAMS = {
   /** Model every probe names; "" = the first id GET /models lists. */
@@ -30,16 +31,4 @@ export const DEFAULT_PARAMS = {
 export type OpenaiChatParams = typeof DEFAULT_PARAMS;
 
 /** Typed view of ctx.params: a value of the wrong type falls back to the default. */
-export function readParams(params: Readonly<Record<string, unknown>>): OpenaiChatParams {
-  const out: Record<string, unknown> = { ...DEFAULT_PARAMS };
-  for (const key of Object.keys(DEFAULT_PARAMS) as (keyof OpenaiChatParams)[]) {
-    const value = params[key];
-    const def = DEFAULT_PARAMS[key];
-    if (value === undefined || value === null) continue;
-    if (typeof value === typeof def) out[key] = value;
-    else if (typeof def === "number" && typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value))) out[key] = Number(value);
-    else if (typeof def === "boolean" && (value === "true" || value === "false")) out[key] = value === "true";
-    else if (typeof def === "string" && (typeof value === "number" || typeof value === "boolean")) out[key] = String(value);
-  }
-  return out as OpenaiChatParams;
-}
+export const readParams = paramReader(DEFAULT_PARAMS, { numbersAsStrings: true });

@@ -4,6 +4,7 @@
  * honoured (bounded), and the run stops when the target stops answering, so a dead or hanging
  * backend costs a few timeouts, not dozens.
  */
+import { ProbeSession, StopProbing } from "../../core/probe-session.js";
 import { exchange, isUnreachable, type ExchangeResult, type ExchangeSpec } from "../../core/http-exchange.js";
 import type { ProbeContext } from "../../core/protocol.js";
 import type { BodyEndReason, TranscriptEvent } from "../../core/transcript.js";
@@ -12,8 +13,7 @@ import { isTerminalData } from "./checks/support.js";
 import { NOTE } from "./labels.js";
 import type { OpenaiChatParams } from "./params.js";
 
-/** Thrown to end the probe sequence early; runProbes catches it. */
-export class StopProbing extends Error {}
+export { StopProbing } from "../../core/probe-session.js";
 
 /** JSON bodies are small; this bounds a flood on a JSON endpoint. */
 const JSON_MAX_BYTES = 4 * 1024 * 1024;
@@ -48,8 +48,7 @@ export interface Answer extends ExchangeResult {
   toolCalled: boolean;
 }
 
-export class ProbeClient {
-  private probe = "setup";
+export class ProbeClient extends ProbeSession {
   private exchanges = 0;
   private posts = 0;
   private failuresInRow = 0;
@@ -57,32 +56,19 @@ export class ProbeClient {
   private readonly unsent: string[] = [];
 
   constructor(
-    private readonly ctx: ProbeContext,
+    ctx: ProbeContext,
     private readonly params: OpenaiChatParams,
     /** The base URL the paths are appended to (…/v1). */
     private readonly base: string,
     /** Headers of every probe (the user's, plus the built-in mock's key). */
     private readonly headers: Record<string, string>,
-  ) {}
-
-  /** Runs one named probe (a group of exchanges) between probe-start and probe-end events. */
-  async group<T>(name: string, description: string, fn: () => Promise<T>): Promise<T> {
-    this.probe = name;
-    this.ctx.bus.emit({ kind: "probe-start", probe: name, description });
-    this.ctx.progress(`openai-chat: ${description}`);
-    try {
-      const out = await fn();
-      this.ctx.bus.emit({ kind: "probe-end", probe: name });
-      return out;
-    } catch (e) {
-      this.ctx.bus.emit({ kind: "probe-end", probe: name, error: (e as Error).message });
-      throw e;
-    }
+  ) {
+    super(ctx, "openai-chat");
   }
 
-  note(name: string, value: unknown): void {
-    this.ctx.bus.emit({ kind: "note", probe: this.probe, name, value });
-  }
+
+
+
 
   /** POSTs left under --max-requests (Infinity when uncapped). */
   get left(): number {
@@ -198,11 +184,6 @@ export class ProbeClient {
     }
   }
 
-  stop(reason: string): never {
-    this.note(NOTE.stopped, reason);
-    this.ctx.progress(`openai-chat: stopping early: ${reason}`);
-    throw new StopProbing(reason);
-  }
 }
 
 function hasToolCallDelta(data: string): boolean {

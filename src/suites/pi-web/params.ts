@@ -7,6 +7,7 @@
  * that prefix, and a real agent reads the rest as an ordinary instruction. When a real agent does
  * not show the behaviour (no tool call, no provider error), the checks about it end incomplete.
  */
+import { paramReader } from "../../core/params.js";
 
 export const DEFAULT_PARAMS = {
   /** Origin of the upgrade; "" = `http://<target host>:<port>` (§1: the fork rejects a missing Origin). */
@@ -58,23 +59,7 @@ export const DEFAULT_PARAMS = {
 export type PiWebParams = typeof DEFAULT_PARAMS;
 
 /** Typed view of ctx.params: a value of the wrong type falls back to the default. */
-export function readParams(params: Readonly<Record<string, unknown>>): PiWebParams {
-  const out = { ...DEFAULT_PARAMS };
-  for (const key of Object.keys(DEFAULT_PARAMS) as (keyof PiWebParams)[]) {
-    const value = params[key];
-    const def = DEFAULT_PARAMS[key];
-    if (value === undefined) continue;
-    if (Array.isArray(def)) {
-      if (Array.isArray(value)) (out as Record<string, unknown>)[key] = value.map(String);
-      else if (typeof value === "string") (out as Record<string, unknown>)[key] = value.split(",").map((s) => s.trim()).filter(Boolean);
-    } else if (typeof value === typeof def) {
-      (out as Record<string, unknown>)[key] = value;
-    } else if (typeof def === "number" && typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value))) {
-      (out as Record<string, unknown>)[key] = Number(value);
-    }
-  }
-  return out;
-}
+export const readParams = paramReader(DEFAULT_PARAMS);
 
 /** Profile parameters (§5) that change what a check accepts. */
 export interface ForkAllowances {

@@ -4,6 +4,7 @@
  * command ids, bounded waits, and an early stop when the target stops answering, so a dead or
  * hanging target costs a few timeouts, not dozens.
  */
+import { ProbeSession, StopProbing } from "../../core/probe-session.js";
 import { exchange, isUnreachable, type ExchangeResult } from "../../core/http-exchange.js";
 import type { ProbeContext } from "../../core/protocol.js";
 import { sleep } from "../../core/timing.js";
@@ -11,8 +12,7 @@ import { openWs, type RequestResult, type WsConnection, type WsMessage, type WsO
 import { C, NOTE } from "./labels.js";
 import type { PiWebParams } from "./params.js";
 
-/** Thrown to end the probe sequence early; runProbes catches it. */
-export class StopProbing extends Error {}
+export { StopProbing } from "../../core/probe-session.js";
 
 /** The contract's client timeout for a command (seed: "Requests time out after 30 seconds"). */
 export const COMMAND_TIMEOUT_MS = 30_000;
@@ -65,8 +65,7 @@ export interface OpenOptions {
   origin?: string | null;
 }
 
-export class ProbeClient {
-  private probe = "setup";
+export class ProbeClient extends ProbeSession {
   private ids = 0;
   private unansweredInRow = 0;
   private reconnects = 0;
@@ -76,37 +75,18 @@ export class ProbeClient {
   readonly requestTimeout: number;
 
   constructor(
-    readonly ctx: ProbeContext,
+    ctx: ProbeContext,
     readonly params: PiWebParams,
   ) {
+    super(ctx, "pi-web");
     this.target = resolveTarget(ctx.url, ctx.token, params);
     this.requestTimeout = Math.min(COMMAND_TIMEOUT_MS, ctx.timeouts.request);
   }
 
-  /** Runs one named probe between probe-start and probe-end events. */
-  async group<T>(name: string, description: string, fn: () => Promise<T>): Promise<T> {
-    this.probe = name;
-    this.ctx.bus.emit({ kind: "probe-start", probe: name, description });
-    this.ctx.progress(`pi-web: ${description}`);
-    try {
-      const out = await fn();
-      this.ctx.bus.emit({ kind: "probe-end", probe: name });
-      return out;
-    } catch (e) {
-      this.ctx.bus.emit({ kind: "probe-end", probe: name, error: (e as Error).message });
-      throw e;
-    }
-  }
 
-  note(name: string, value: unknown): void {
-    this.ctx.bus.emit({ kind: "note", probe: this.probe, name, value });
-  }
 
-  stop(reason: string): never {
-    this.note(NOTE.stopped, reason);
-    this.ctx.progress(`pi-web: stopping early: ${reason}`);
-    throw new StopProbing(reason);
-  }
+
+
 
   nextId(): string {
     return `aw-${++this.ids}`;

@@ -3,24 +3,14 @@
  * reported it (`client-result` events), against what the kit expected for the case (the
  * `EXPECTED_NOTE` emitted just before each result). State is one verdict per case.
  */
-import { at, excerpt, type CheckDef, type CheckObserver, type Evidence, type Outcome } from "../../../core/check.js";
-import type { TranscriptEvent } from "../../../core/transcript.js";
+import type { CheckDef } from "../../../core/check.js";
+import { parseChecks, type CaseReading, type ParseCheckSpec } from "../../../core/client-cases.js";
 import type { AdapterResult } from "./adapters/types.js";
 import { casesFor, EXPECTED_NOTE, PARSE_CHECK_PREFIX, type ParseCheck } from "./cases.js";
 import { diffResults, parseAdapterResult, summariseResult } from "./compare.js";
 
 const SEED = "002_f5cea501a704c7bf.txt";
 export const NO_RESULTS_REASON = "no adapter results reported (a browser frontend gets only client/* checks)";
-
-interface ParseCheckSpec {
-  /** Full check id, `mcp-chat/client-parse/<ParseCheck>`. */
-  id: string;
-  level: CheckDef["level"];
-  title: string;
-  rule: string;
-  section: string;
-  quote: string;
-}
 
 const SPECS: ParseCheckSpec[] = [
   {
@@ -97,78 +87,21 @@ const SPECS: ParseCheckSpec[] = [
   },
 ];
 
-type CaseVerdict = { ok: true } | { ok: false; diff: string[]; expected: string; actual: string; evidence: Evidence };
+/** How this suite's adapter results parse, compare and read. */
+const READING: CaseReading<AdapterResult, AdapterResult> = {
+  expectedNote: EXPECTED_NOTE,
+  parse: (v) => parseAdapterResult(v),
+  expectation: (_note, expected) => expected,
+  expectedResult: (e) => e,
+  compare: (want, got) => ({ diff: diffResults(want, got) }),
+  summarise: summariseResult,
+};
 
-function parseCheck(spec: ParseCheckSpec): CheckDef {
-  const id = spec.id;
-  const check = id.slice(PARSE_CHECK_PREFIX.length) as ParseCheck;
-  const caseIds = casesFor(check).map((c) => c.id);
-  return {
-    id,
-    level: spec.level,
-    side: "client",
-    title: spec.title,
-    rule: spec.rule,
-    ref: { seed: SEED, section: spec.section, quote: spec.quote },
-    probes: caseIds,
-    create(): CheckObserver {
-      const expected = new Map<string, AdapterResult>();
-      const verdicts = new Map<string, CaseVerdict>();
-      let anyResult = false;
-
-      const judge = (event: Extract<TranscriptEvent, { kind: "client-result" }>): CaseVerdict => {
-        const want = expected.get(event.case);
-        const parsed = parseAdapterResult(event.result);
-        const evidence = at(event, { note: `case ${event.case}`, excerpt: excerpt(event.result, 300) });
-        if (!parsed.ok) return { ok: false, diff: [parsed.error], expected: "an AdapterResult", actual: excerpt(event.result), evidence };
-        if (!want) {
-          return { ok: false, diff: ["the kit recorded no expected result for this case"], expected: "(none)", actual: summariseResult(parsed.result), evidence };
-        }
-        const diff = diffResults(want, parsed.result);
-        if (diff.length === 0) return { ok: true };
-        return { ok: false, diff, expected: summariseResult(want), actual: summariseResult(parsed.result), evidence: { ...evidence, note: `case ${event.case}: ${diff.join("; ")}` } };
-      };
-
-      return {
-        observe(event) {
-          if (event.kind === "note" && event.name === EXPECTED_NOTE) {
-            const v = event.value as { case?: unknown; expected?: unknown } | null;
-            const parsed = parseAdapterResult(v?.expected);
-            if (typeof v?.case === "string" && caseIds.includes(v.case) && parsed.ok) expected.set(v.case, parsed.result);
-          } else if (event.kind === "client-result") {
-            anyResult = true;
-            if (!caseIds.includes(event.case)) return;
-            // A case reported twice keeps its first failure.
-            if (verdicts.get(event.case)?.ok === false) return;
-            verdicts.set(event.case, judge(event));
-          }
-        },
-        finish(): Outcome {
-          if (!anyResult) return { verdict: "skip", message: NO_RESULTS_REASON };
-          const failed = caseIds.flatMap((c) => {
-            const v = verdicts.get(c);
-            return v && !v.ok ? [{ id: c, ...v }] : [];
-          });
-          if (failed.length > 0) {
-            const first = failed[0]!;
-            const more = failed.length > 1 ? ` (and ${failed.length - 1} more case(s): ${failed.slice(1).map((f) => f.id).join(", ")})` : "";
-            return {
-              verdict: "fail",
-              message: `${spec.rule} Case ${first.id}: ${first.diff.join("; ")}${more}`,
-              expected: first.expected,
-              actual: first.actual,
-              evidence: failed.map((f) => f.evidence),
-            };
-          }
-          const missing = caseIds.filter((c) => !verdicts.has(c));
-          if (missing.length > 0) {
-            return { verdict: "incomplete", message: `no result reported for case(s) ${missing.join(", ")}` };
-          }
-          return { verdict: "pass", message: `every case gave the expected result: ${caseIds.join(", ")}` };
-        },
-      };
-    },
-  };
-}
+const parseCheck = parseChecks({
+  seed: SEED,
+  reading: READING,
+  casesOf: (spec) => casesFor(spec.id.slice(PARSE_CHECK_PREFIX.length) as ParseCheck).map((c) => c.id),
+  noResults: NO_RESULTS_REASON,
+});
 
 export const PARSE_CHECKS: CheckDef[] = SPECS.map(parseCheck);

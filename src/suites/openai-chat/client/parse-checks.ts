@@ -3,24 +3,16 @@
  * cases, as its adapter reported it (`client-result` events), against what the kit expected for
  * the case (the `EXPECTED_NOTE` emitted just before each result). State is one verdict per case.
  */
-import { at, excerpt, type CheckDef, type CheckObserver, type Evidence, type Outcome } from "../../../core/check.js";
-import type { TranscriptEvent } from "../../../core/transcript.js";
+import type { CheckDef, Evidence, Outcome } from "../../../core/check.js";
+import { caseJudge, parseChecks, type CaseReading, type ParseCheckSpec } from "../../../core/client-cases.js";
+import { checkMaker } from "../../../core/define-check.js";
+import { tap } from "../../../core/views/hooks.js";
 import type { AdapterResult } from "./adapters/types.js";
 import { casesFor, EXPECTED_NOTE, PARSE_CHECK_PREFIX, quirkOf, type ParseCheck } from "./cases.js";
 import { diffResults, parseAdapterResult, summariseResult, type ResultField } from "./compare.js";
 
 const SEED = "001_ba8f1763064c3ebc.txt";
 export const NO_RESULTS_REASON = "no adapter results reported (a black-box client gets only client/* checks)";
-
-interface ParseCheckSpec {
-  /** Full check id, `openai-chat/client-parse/<ParseCheck>`. */
-  id: string;
-  level: CheckDef["level"];
-  title: string;
-  rule: string;
-  section: string;
-  quote: string;
-}
 
 const SPECS: ParseCheckSpec[] = [
   {
@@ -87,119 +79,47 @@ interface Expectation {
   looseIds: boolean;
 }
 
-type CaseVerdict = { ok: true; looseMatch?: boolean } | { ok: false; diff: string[]; expected: string; actual: string; evidence: Evidence };
-
 /**
- * Collects the expectations and judges each reported result of the given cases. `quirks`: the
- * tolerance reading (finish reason and usage left out, a loose-id match told apart).
+ * How this suite's adapter results compare. `quirks`: the tolerance reading (finish reason and
+ * usage left out, a match only with loose ids told apart from a full one).
  */
-function caseJudge(caseIds: string[], quirks: boolean) {
-  const strictIdsForLoose = quirks;
-  const expected = new Map<string, Expectation>();
-  const verdicts = new Map<string, CaseVerdict>();
-  let anyResult = false;
-
-  const judge = (event: Extract<TranscriptEvent, { kind: "client-result" }>): CaseVerdict => {
-    const want = expected.get(event.case);
-    const parsed = parseAdapterResult(event.result);
-    const evidence = at(event, { note: `case ${event.case}`, excerpt: excerpt(event.result, 300) });
-    if (!parsed.ok) return { ok: false, diff: [parsed.error], expected: "an AdapterResult", actual: excerpt(event.result), evidence };
-    if (!want) return { ok: false, diff: ["the kit recorded no expected result for this case"], expected: "(none)", actual: summariseResult(parsed.result), evidence };
-    const ignore: ResultField[] = quirks ? ["finishReason", "usage", ...(quirkOf(event.case)?.ignoreText ? (["text"] as const) : [])] : [];
-    const diff = diffResults(want.expected, parsed.result, { looseIds: want.looseIds && !strictIdsForLoose, ignore });
-    if (diff.length === 0) return { ok: true };
-    if (strictIdsForLoose && diffResults(want.expected, parsed.result, { looseIds: true, ignore }).length === 0) return { ok: true, looseMatch: true };
-    return {
-      ok: false,
-      diff,
-      expected: summariseResult(want.expected),
-      actual: summariseResult(parsed.result),
-      evidence: { ...evidence, note: `case ${event.case}: ${diff.join("; ")}` },
-    };
-  };
-
+function reading(quirks: boolean): CaseReading<AdapterResult, Expectation> {
   return {
-    verdicts,
-    get anyResult() {
-      return anyResult;
+    expectedNote: EXPECTED_NOTE,
+    parse: (v) => parseAdapterResult(v),
+    expectation: (note, expected) => ({ expected, looseIds: note.looseIds === true }),
+    expectedResult: (e) => e.expected,
+    compare(want, got, caseId) {
+      const ignore: ResultField[] = quirks ? ["finishReason", "usage", ...(quirkOf(caseId)?.ignoreText ? (["text"] as const) : [])] : [];
+      const diff = diffResults(want.expected, got, { looseIds: want.looseIds && !quirks, ignore });
+      if (diff.length && quirks && diffResults(want.expected, got, { looseIds: true, ignore }).length === 0) return { diff: [], loose: true };
+      return { diff };
     },
-    observe(event: TranscriptEvent) {
-      if (event.kind === "note" && event.name === EXPECTED_NOTE) {
-        const v = event.value as { case?: unknown; expected?: unknown; looseIds?: unknown } | null;
-        const parsed = parseAdapterResult(v?.expected);
-        if (typeof v?.case === "string" && caseIds.includes(v.case) && parsed.ok) {
-          expected.set(v.case, { expected: parsed.result, looseIds: v.looseIds === true });
-        }
-      } else if (event.kind === "client-result") {
-        anyResult = true;
-        if (!caseIds.includes(event.case)) return;
-        // A case reported twice keeps its first failure.
-        if (verdicts.get(event.case)?.ok === false) return;
-        verdicts.set(event.case, judge(event));
-      }
-    },
+    summarise: summariseResult,
   };
 }
 
 /** The short name cases use for a check: its id without `openai-chat/client-parse/`. */
 const shortName = (spec: ParseCheckSpec): ParseCheck => spec.id.slice(PARSE_CHECK_PREFIX.length) as ParseCheck;
+const casesOf = (spec: ParseCheckSpec): string[] => casesFor(shortName(spec)).map((c) => c.id);
 
-function parseCheck(spec: ParseCheckSpec): CheckDef {
-  const id = spec.id;
-  const caseIds = casesFor(shortName(spec)).map((c) => c.id);
-  return {
-    id,
-    level: spec.level,
-    side: "client",
-    title: spec.title,
-    rule: spec.rule,
-    ref: { seed: SEED, section: spec.section, quote: spec.quote },
-    probes: caseIds,
-    create(): CheckObserver {
-      const cases = caseJudge(caseIds, false);
-      return {
-        observe: (event) => cases.observe(event),
-        finish(): Outcome {
-          if (!cases.anyResult) return { verdict: "skip", message: NO_RESULTS_REASON };
-          const failed = caseIds.flatMap((c) => {
-            const v = cases.verdicts.get(c);
-            return v && !v.ok ? [{ id: c, ...v }] : [];
-          });
-          if (failed.length > 0) {
-            const first = failed[0]!;
-            const more = failed.length > 1 ? ` (and ${failed.length - 1} more case(s): ${failed.slice(1).map((f) => f.id).join(", ")})` : "";
-            return {
-              verdict: "fail",
-              message: `${spec.rule} Case ${first.id}: ${first.diff.join("; ")}${more}`,
-              expected: first.expected,
-              actual: first.actual,
-              evidence: failed.map((f) => f.evidence),
-            };
-          }
-          const missing = caseIds.filter((c) => !cases.verdicts.has(c));
-          if (missing.length > 0) return { verdict: "incomplete", message: `no result reported for case(s) ${missing.join(", ")}` };
-          return { verdict: "pass", message: `every case gave the expected result: ${caseIds.join(", ")}` };
-        },
-      };
-    },
-  };
-}
+const parseCheck = parseChecks({ seed: SEED, reading: reading(false), casesOf, noResults: NO_RESULTS_REASON });
+const clientCheck = checkMaker({ seed: SEED, side: "client" });
 
 /** `client-parse/quirk-tolerance`: one line per quirk fault, never a failure. */
 function quirkCheck(spec: ParseCheckSpec): CheckDef {
-  const caseIds = casesFor(shortName(spec)).map((c) => c.id);
-  return {
+  const caseIds = casesOf(spec);
+  return clientCheck({
     id: spec.id,
     level: spec.level,
-    side: "client",
     title: spec.title,
     rule: spec.rule,
-    ref: { seed: SEED, section: spec.section, quote: spec.quote },
+    ref: [spec.section, spec.quote],
     probes: caseIds,
-    create(): CheckObserver {
-      const cases = caseJudge(caseIds, true);
+    create() {
+      const cases = caseJudge(caseIds, reading(true));
       return {
-        observe: (event) => cases.observe(event),
+        observe: tap(["note", "client-result"], (event) => cases.observe(event)),
         finish(): Outcome {
           if (!cases.anyResult) return { verdict: "skip", message: NO_RESULTS_REASON };
           const lines: string[] = [];
@@ -222,7 +142,7 @@ function quirkCheck(spec: ParseCheckSpec): CheckDef {
         },
       };
     },
-  };
+  });
 }
 
 export const PARSE_CHECKS: CheckDef[] = [...SPECS.map(parseCheck), quirkCheck(QUIRK_SPEC)];

@@ -4,6 +4,7 @@
  * end), keeping only the open message's blocks and their accumulated text.
  */
 import { excerpt, type CheckDef, type Outcome } from "../../../core/check.js";
+import type { Listen } from "../../../core/views/hooks.js";
 import { C, M } from "../labels.js";
 import { readParams } from "../params.js";
 import { frameEvidence, isObject, jsonDiff, jsonEqual, onWire, serverCheck, Tally, toolCalls, where, type Conn, type FrameEvent, type Json } from "./support.js";
@@ -75,7 +76,7 @@ export interface BlockHandlers {
 const BLOCK_TYPE = /^(text|thinking|toolcall)_(start|delta|end)$/;
 
 /** Follows assistant messages on the client connections and their blocks. */
-export function onBlocks(h: BlockHandlers): (ev: import("../../../core/transcript.js").TranscriptEvent) => void {
+export function onBlocks(h: BlockHandlers): Listen {
   const current = new Map<string, MessageState>();
   const runLabel = new Map<string, string | undefined>();
   let lastPrompt: string | undefined;

@@ -8,6 +8,9 @@ import { at, excerpt, type Evidence, type Outcome } from "../../../core/check.js
 import { checkMaker } from "../../../core/define-check.js";
 import type { TranscriptEvent } from "../../../core/transcript.js";
 import { frameJson, frameValues, REQUEST_TIMEOUT_NOTE, type WsFrameEvent } from "../../../core/ws-exchange.js";
+import { all, on, tap, type Guard, type Listen, type ViewDef } from "../../../core/views/hooks.js";
+import { derivedView } from "../../../core/views/router.js";
+import { wsConnectionView, type Conn } from "../../../core/views/ws-connection.js";
 import { isClientConnection, NOTE } from "../labels.js";
 
 export const SEED = "004_88f3c17269c3c25a.txt";
@@ -83,13 +86,7 @@ export function messageOf(ev: FrameEvent): Msg {
 // ---------------------------------------------------------------------------------------------
 // Connections
 
-export interface Conn {
-  id: string;
-  label: string;
-  /** Transcript time of the open. */
-  openedAt: number;
-  closed?: CloseEvent;
-}
+export type { Conn };
 
 export interface WireHandlers {
   open?(ev: OpenEvent, c: Conn): void;
@@ -104,51 +101,36 @@ export interface WireHandlers {
   note?(ev: NoteEvent): void;
 }
 
+/** This suite's connections, each frame's message classified once for every check. */
+const WIRE = wsConnectionView<Msg>({ name: "pi-web/connections", decode: (ev) => messageOf(ev) });
+
 /**
  * Feeds WebSocket traffic to handlers with the connection it belongs to. `clientsOnly` keeps the
  * two long-lived clients (main, passive) and drops the upgrade probes.
  */
-export function onWire(h: WireHandlers, opts: { clientsOnly?: boolean } = {}): (ev: TranscriptEvent) => void {
-  const conns = new Map<string, Conn>();
-  return (ev) => {
-    switch (ev.kind) {
-      case "ws-open": {
-        if (opts.clientsOnly && !isClientConnection(ev.label)) return;
-        const c: Conn = { id: ev.connection, label: ev.label ?? "?", openedAt: ev.t };
-        conns.set(ev.connection, c);
-        h.open?.(ev, c);
-        return;
-      }
-      case "ws-reject":
-        if (opts.clientsOnly && !isClientConnection(ev.label)) return;
-        h.reject?.(ev);
-        return;
-      case "ws-frame": {
-        const c = conns.get(ev.connection);
-        if (!c) return;
-        if (ev.direction === "out") {
-          h.out?.(ev, messageOf(ev), c);
-          return;
+export function onWire(h: WireHandlers, opts: { clientsOnly?: boolean } = {}): Listen {
+  const { out, frame, close } = h;
+  const inbound = h.in;
+  const wire = WIRE.on({
+    ...(opts.clientsOnly ? { accept: (label: string | undefined) => isClientConnection(label) } : {}),
+    ...(h.open ? { open: h.open } : {}),
+    ...(h.reject ? { reject: h.reject } : {}),
+    ...(out || frame || inbound
+      ? {
+          frame: (ev: FrameEvent, m: Msg, c: Conn) => {
+            if (ev.direction === "out") {
+              out?.(ev, m, c);
+              return;
+            }
+            frame?.(ev, m, c);
+            if (inbound) for (const part of messagesOf(ev)) inbound(ev, part, c);
+          },
         }
-        h.frame?.(ev, messageOf(ev), c);
-        if (h.in) for (const m of messagesOf(ev)) h.in(ev, m, c);
-        return;
-      }
-      case "ws-close": {
-        const c = conns.get(ev.connection);
-        if (!c) return;
-        conns.delete(ev.connection);
-        c.closed = ev;
-        h.close?.(ev, c);
-        return;
-      }
-      case "note":
-        h.note?.(ev);
-        return;
-      default:
-        return;
-    }
-  };
+      : {}),
+    ...(close ? { close } : {}),
+  });
+  const note = h.note;
+  return note ? all(wire, tap(["note"], (ev) => ev.kind === "note" && note(ev))) : wire;
 }
 
 /** Server messages of a known-shaped kind: an object with a string `type`. */
@@ -216,123 +198,167 @@ export interface RpcHandlers {
 
 const DONE_KEEP = 2000;
 
+interface CorrelationState {
+  pending: Command[];
+  done: Map<string, Command>;
+  doneOrder: string[];
+  replies: Set<string>;
+}
+
+type RpcSub = { h: RpcHandlers; correlator?: Correlator };
+type RpcEntry = { hooks: RpcSub; guard: Guard };
+
 /**
  * Correlates commands and responses per connection, as the kit's client does: by id; a response
  * whose id was never sent here but whose `command` names exactly one waiting command counts as
- * that command's (inexact) answer. Call `end()` from finish() to flush the unanswered ones.
+ * that command's (inexact) answer. One correlator per connection scope (client connections only,
+ * or all), shared by every check of that scope.
  */
-export function rpc(h: RpcHandlers, opts: { clientsOnly?: boolean } = { clientsOnly: true }) {
-  interface State {
-    pending: Command[];
-    done: Map<string, Command>;
-    doneOrder: string[];
-    replies: Set<string>;
-  }
-  const state = new Map<string, State>();
+class Correlator {
+  readonly state = new Map<string, CorrelationState>();
   /** Command ids by the connection that sent them (for "foreign" answers). */
-  const sentBy = new Map<string, string>();
-  const st = (c: Conn): State => {
-    let s = state.get(c.id);
-    if (!s) state.set(c.id, (s = { pending: [], done: new Map(), doneOrder: [], replies: new Set() }));
+  private readonly sentBy = new Map<string, string>();
+  readonly subs: RpcEntry[] = [];
+
+  private each(fn: (h: RpcHandlers) => void): void {
+    for (const s of this.subs) {
+      if (s.guard.dead) continue;
+      try {
+        fn(s.hooks.h);
+      } catch (e) {
+        s.guard.fail(e);
+      }
+    }
+  }
+
+  private st(c: Conn): CorrelationState {
+    let s = this.state.get(c.id);
+    if (!s) this.state.set(c.id, (s = { pending: [], done: new Map(), doneOrder: [], replies: new Set() }));
     return s;
-  };
-  const settle = (s: State, cmd: Command) => {
+  }
+
+  private settle(s: CorrelationState, cmd: Command): void {
     s.pending.splice(s.pending.indexOf(cmd), 1);
     if (cmd.id !== undefined) {
       s.done.set(cmd.id, cmd);
       s.doneOrder.push(cmd.id);
       if (s.doneOrder.length > DONE_KEEP) s.done.delete(s.doneOrder.shift()!);
     }
-  };
-  const observe = onWire(
-    {
-      open: (ev, c) => h.open?.(ev, c),
-      out: (ev, m, c) => {
-        if (m.kind !== "object") return;
-        const v = m.value;
-        if (v.type === "extension_ui_response") {
-          if (typeof v.id === "string") st(c).replies.add(v.id);
-          h.reply?.(ev, v, c);
-          return;
-        }
-        const cmd: Command = {
-          conn: c,
-          id: typeof v.id === "string" ? v.id : undefined,
-          rawId: v.id,
-          hasId: "id" in v,
-          type: typeof v.type === "string" ? v.type : "",
-          label: ev.label,
-          frame: ev,
-          value: v,
-          answers: [],
-        };
-        st(c).pending.push(cmd);
-        if (cmd.id !== undefined) sentBy.set(cmd.id, c.id);
-        h.command?.(cmd);
-      },
-      in: (ev, m, c) => {
-        if (m.kind !== "object") return;
-        if (m.type !== "response") {
-          if (typeof m.type === "string") h.event?.(ev, m.type, m.value, c);
-          return;
-        }
-        const resp = m.value;
-        const s = st(c);
-        const id = typeof resp.id === "string" ? resp.id : undefined;
-        const command = typeof resp.command === "string" ? resp.command : undefined;
-        let cmd: Command | undefined;
-        let how: Match = "unmatched";
-        if (id !== undefined) {
-          cmd = s.pending.find((p) => p.id === id);
-          if (cmd) how = "exact";
-          else if (s.done.has(id)) {
-            cmd = s.done.get(id);
-            how = "duplicate";
-          } else if (s.replies.has(id)) how = "reply";
-          else if (sentBy.has(id) && sentBy.get(id) !== c.id) how = "foreign";
-        } else {
-          cmd = s.pending.find((p) => !p.hasId && (command === undefined || p.type === command));
-          if (cmd) how = "exact";
-        }
-        if (!cmd && how === "unmatched") {
-          // By `command`; a response without one can only answer a command without a string type.
-          const same = s.pending.filter((p) => p.type === (command ?? ""));
-          if (same.length === 1) {
-            cmd = same[0];
-            how = "inexact";
-          }
-        }
-        if (cmd) {
-          cmd.answers.push(ev);
-          if (how === "exact" || how === "inexact") settle(s, cmd);
-        }
-        h.response?.(ev, resp, cmd, how, c);
-      },
-      close: (ev, c) => {
-        const s = state.get(c.id);
-        if (s) {
-          for (const cmd of [...s.pending]) h.unanswered?.(cmd, ev.by === "kit" ? "closed-by-kit" : "closed-by-server", ev);
-          state.delete(c.id);
-        }
-        h.close?.(ev, c);
-      },
-      note: (ev) => {
-        const v = ev.value;
-        if (ev.name !== REQUEST_TIMEOUT_NOTE || !isObject(v)) return;
-        const s = state.get(String(v.connection));
-        const id = v.id;
-        const cmd = s?.pending.find((p) => (typeof id === "string" ? p.id === id : !p.hasId && p.type === v.command));
-        if (cmd) cmd.timedOut = Number(v.waitedMs);
-      },
+  }
+
+  readonly wire: WireHandlers = {
+    open: (ev, c) => this.each((h) => h.open?.(ev, c)),
+    out: (ev, m, c) => {
+      if (m.kind !== "object") return;
+      const v = m.value;
+      if (v.type === "extension_ui_response") {
+        if (typeof v.id === "string") this.st(c).replies.add(v.id);
+        this.each((h) => h.reply?.(ev, v, c));
+        return;
+      }
+      const cmd: Command = {
+        conn: c,
+        id: typeof v.id === "string" ? v.id : undefined,
+        rawId: v.id,
+        hasId: "id" in v,
+        type: typeof v.type === "string" ? v.type : "",
+        label: ev.label,
+        frame: ev,
+        value: v,
+        answers: [],
+      };
+      this.st(c).pending.push(cmd);
+      if (cmd.id !== undefined) this.sentBy.set(cmd.id, c.id);
+      this.each((h) => h.command?.(cmd));
     },
-    opts,
-  );
+    in: (ev, m, c) => {
+      if (m.kind !== "object") return;
+      if (m.type !== "response") {
+        const type = m.type;
+        if (typeof type === "string") this.each((h) => h.event?.(ev, type, m.value, c));
+        return;
+      }
+      const resp = m.value;
+      const s = this.st(c);
+      const id = typeof resp.id === "string" ? resp.id : undefined;
+      const command = typeof resp.command === "string" ? resp.command : undefined;
+      let cmd: Command | undefined;
+      let how: Match = "unmatched";
+      if (id !== undefined) {
+        cmd = s.pending.find((p) => p.id === id);
+        if (cmd) how = "exact";
+        else if (s.done.has(id)) {
+          cmd = s.done.get(id);
+          how = "duplicate";
+        } else if (s.replies.has(id)) how = "reply";
+        else if (this.sentBy.has(id) && this.sentBy.get(id) !== c.id) how = "foreign";
+      } else {
+        cmd = s.pending.find((p) => !p.hasId && (command === undefined || p.type === command));
+        if (cmd) how = "exact";
+      }
+      if (!cmd && how === "unmatched") {
+        // By `command`; a response without one can only answer a command without a string type.
+        const same = s.pending.filter((p) => p.type === (command ?? ""));
+        if (same.length === 1) {
+          cmd = same[0];
+          how = "inexact";
+        }
+      }
+      if (cmd) {
+        cmd.answers.push(ev);
+        if (how === "exact" || how === "inexact") this.settle(s, cmd);
+      }
+      const answered = cmd;
+      this.each((h) => h.response?.(ev, resp, answered, how, c));
+    },
+    close: (ev, c) => {
+      const s = this.state.get(c.id);
+      if (s) {
+        for (const cmd of [...s.pending]) this.each((h) => h.unanswered?.(cmd, ev.by === "kit" ? "closed-by-kit" : "closed-by-server", ev));
+        this.state.delete(c.id);
+      }
+      this.each((h) => h.close?.(ev, c));
+    },
+    note: (ev) => {
+      const v = ev.value;
+      if (ev.name !== REQUEST_TIMEOUT_NOTE || !isObject(v)) return;
+      const s = this.state.get(String(v.connection));
+      const id = v.id;
+      const cmd = s?.pending.find((p) => (typeof id === "string" ? p.id === id : !p.hasId && p.type === v.command));
+      if (cmd) cmd.timedOut = Number(v.waitedMs);
+    },
+  };
+}
+
+/** The command ↔ response views of this suite, one per connection scope, whatever the number of checks. */
+const rpcView = (clientsOnly: boolean): ViewDef<RpcSub> =>
+  derivedView<RpcSub>(`pi-web/rpc${clientsOnly ? "/clients" : ""}`, { kinds: ["ws-open", "ws-reject", "ws-frame", "ws-close", "note"] }, () => {
+    const correlator = new Correlator();
+    return {
+      reads: onWire(correlator.wire, { clientsOnly }),
+      add(hooks, guard) {
+        correlator.subs.push({ hooks, guard });
+        hooks.correlator = correlator;
+      },
+    };
+  });
+const RPC_CLIENTS = rpcView(true);
+const RPC_ALL = rpcView(false);
+
+/**
+ * Correlates commands and responses per connection (see {@link Correlator}). Call `end()` from
+ * finish() to hear of the commands still unanswered at the end of the transcript.
+ */
+export function rpc(h: RpcHandlers, opts: { clientsOnly?: boolean } = { clientsOnly: true }) {
+  const sub: RpcSub = { h };
+  let ended = false;
   return {
-    observe,
+    observe: on(opts.clientsOnly ? RPC_CLIENTS : RPC_ALL, sub),
     /** Reports the commands still unanswered at the end of the transcript. */
     end(): void {
-      for (const s of state.values()) for (const cmd of [...s.pending]) h.unanswered?.(cmd, "end", undefined);
-      state.clear();
+      if (ended || !sub.correlator) return;
+      ended = true;
+      for (const s of sub.correlator.state.values()) for (const cmd of [...s.pending]) h.unanswered?.(cmd, "end", undefined);
     },
   };
 }
@@ -436,27 +462,41 @@ export interface RunView {
 
 /**
  * Tracks run state per client connection from agent_start / agent_end. Call `view(conn)` in
- * handlers; `observe` must run before the handlers that read it.
+ * handlers; the view sees each event before any check's hooks do.
  */
-export function runViews() {
+type RunsSub = { views?: Map<string, RunView> };
+
+/** Who is running, per client connection: one record for every check, updated before their hooks run. */
+const RUNS = derivedView<RunsSub>("pi-web/runs", { kinds: ["ws-open", "ws-reject", "ws-frame", "ws-close"], rank: -1 }, () => {
   const views = new Map<string, RunView>();
-  const view = (conn: string): RunView => {
-    let v = views.get(conn);
-    if (!v) views.set(conn, (v = { open: false, starts: 0, ends: 0, epoch: 0 }));
-    return v;
+  return {
+    reads: onServerMessages((ev, type, value, c) => {
+      const v = runView(views, c.id);
+      if (type === "agent_start") {
+        v.open = true;
+        v.starts++;
+        v.epoch++;
+      } else if (type === "agent_end") {
+        v.open = false;
+        v.ends++;
+        v.epoch++;
+        v.lastEnd = { ev, messages: value.messages, epoch: v.epoch };
+      }
+    }),
+    add(sub) {
+      sub.views = views;
+    },
   };
-  const observe = onServerMessages((ev, type, value, c) => {
-    const v = view(c.id);
-    if (type === "agent_start") {
-      v.open = true;
-      v.starts++;
-      v.epoch++;
-    } else if (type === "agent_end") {
-      v.open = false;
-      v.ends++;
-      v.epoch++;
-      v.lastEnd = { ev, messages: value.messages, epoch: v.epoch };
-    }
-  });
-  return { observe, view };
+});
+
+function runView(views: Map<string, RunView>, conn: string): RunView {
+  let v = views.get(conn);
+  if (!v) views.set(conn, (v = { open: false, starts: 0, ends: 0, epoch: 0 }));
+  return v;
+}
+
+export function runViews() {
+  const sub: RunsSub = {};
+  const idle = new Map<string, RunView>();
+  return { observe: on(RUNS, sub), view: (conn: string): RunView => runView(sub.views ?? idle, conn) };
 }

@@ -1,0 +1,129 @@
+/**
+ * Judging what a client under test assembled from the kit's robustness cases. The kit notes what
+ * it expects for a case (a `note` with the case id and the expected result) just before the
+ * client's adapter reports what it got (a `client-result` event); a protocol supplies how results
+ * parse, compare and read in a message. State is one verdict per case.
+ */
+import { at, excerpt, type CheckDef, type Evidence, type Level, type Outcome } from "./check.js";
+import { checkMaker } from "./define-check.js";
+import type { TranscriptEvent } from "./transcript.js";
+import { tap } from "./views/hooks.js";
+
+export type Parsed<R> = { ok: true; result: R } | { ok: false; error: string };
+
+/** A protocol's reading of adapter results. `E` is what the kit expected for a case. */
+export interface CaseReading<R, E> {
+  /** The note that carries `{case, expected, ...}`. */
+  expectedNote: string;
+  parse(value: unknown): Parsed<R>;
+  /** The expectation a note describes (its parsed `expected` and any other fields it carries). */
+  expectation(note: Record<string, unknown>, expected: R): E;
+  expectedResult(e: E): R;
+  /** Differences between what was expected and what the client reported ([] = the same). */
+  compare(want: E, got: R, caseId: string): { diff: string[]; loose?: boolean };
+  summarise(r: R): string;
+}
+
+export type CaseVerdict = { ok: true; looseMatch?: boolean } | { ok: false; diff: string[]; expected: string; actual: string; evidence: Evidence };
+
+/** Collects expectations and judges each reported result of `caseIds`. */
+export function caseJudge<R, E>(caseIds: readonly string[], reading: CaseReading<R, E>) {
+  const expected = new Map<string, E>();
+  const verdicts = new Map<string, CaseVerdict>();
+  let anyResult = false;
+
+  const judge = (event: Extract<TranscriptEvent, { kind: "client-result" }>): CaseVerdict => {
+    const want = expected.get(event.case);
+    const parsed = reading.parse(event.result);
+    const evidence = at(event, { note: `case ${event.case}`, excerpt: excerpt(event.result, 300) });
+    if (!parsed.ok) return { ok: false, diff: [parsed.error], expected: "an AdapterResult", actual: excerpt(event.result), evidence };
+    if (!want) return { ok: false, diff: ["the kit recorded no expected result for this case"], expected: "(none)", actual: reading.summarise(parsed.result), evidence };
+    const { diff, loose } = reading.compare(want, parsed.result, event.case);
+    if (diff.length === 0) return loose ? { ok: true, looseMatch: true } : { ok: true };
+    return {
+      ok: false,
+      diff,
+      expected: reading.summarise(reading.expectedResult(want)),
+      actual: reading.summarise(parsed.result),
+      evidence: { ...evidence, note: `case ${event.case}: ${diff.join("; ")}` },
+    };
+  };
+
+  return {
+    verdicts,
+    get anyResult() {
+      return anyResult;
+    },
+    observe(event: TranscriptEvent) {
+      if (event.kind === "note" && event.name === reading.expectedNote) {
+        const v = event.value as Record<string, unknown> | null;
+        const parsed = reading.parse(v?.expected);
+        if (v && typeof v.case === "string" && caseIds.includes(v.case) && parsed.ok) expected.set(v.case, reading.expectation(v, parsed.result));
+      } else if (event.kind === "client-result") {
+        anyResult = true;
+        if (!caseIds.includes(event.case)) return;
+        // A case reported twice keeps its first failure.
+        if (verdicts.get(event.case)?.ok === false) return;
+        verdicts.set(event.case, judge(event));
+      }
+    },
+  };
+}
+
+/** Every case must give its expected result; no result at all is `skip` (a black-box client). */
+export function casesOutcome(rule: string, caseIds: readonly string[], judged: ReturnType<typeof caseJudge>, noResults: string): Outcome {
+  if (!judged.anyResult) return { verdict: "skip", message: noResults };
+  const failed = caseIds.flatMap((c) => {
+    const v = judged.verdicts.get(c);
+    return v && !v.ok ? [{ id: c, ...v }] : [];
+  });
+  if (failed.length > 0) {
+    const first = failed[0]!;
+    const more = failed.length > 1 ? ` (and ${failed.length - 1} more case(s): ${failed.slice(1).map((f) => f.id).join(", ")})` : "";
+    return {
+      verdict: "fail",
+      message: `${rule} Case ${first.id}: ${first.diff.join("; ")}${more}`,
+      expected: first.expected,
+      actual: first.actual,
+      evidence: failed.map((f) => f.evidence),
+    };
+  }
+  const missing = caseIds.filter((c) => !judged.verdicts.has(c));
+  if (missing.length > 0) return { verdict: "incomplete", message: `no result reported for case(s) ${missing.join(", ")}` };
+  return { verdict: "pass", message: `every case gave the expected result: ${caseIds.join(", ")}` };
+}
+
+export interface ParseCheckSpec {
+  /** Full check id, `<protocol>/client-parse/<name>`. */
+  id: string;
+  level: Level;
+  title: string;
+  rule: string;
+  section: string;
+  quote: string;
+}
+
+/** A client-parse check: the cases of `spec` judged with `reading`, all of them required. */
+export function parseChecks<R, E>(opts: {
+  seed: string;
+  reading: CaseReading<R, E>;
+  casesOf(spec: ParseCheckSpec): string[];
+  noResults: string;
+}): (spec: ParseCheckSpec) => CheckDef {
+  const make = checkMaker({ seed: opts.seed, side: "client" });
+  return (spec) => {
+    const caseIds = opts.casesOf(spec);
+    return make({
+      id: spec.id,
+      level: spec.level,
+      title: spec.title,
+      rule: spec.rule,
+      ref: [spec.section, spec.quote],
+      probes: caseIds,
+      create() {
+        const cases = caseJudge(caseIds, opts.reading);
+        return { observe: tap(["note", "client-result"], (event) => cases.observe(event)), finish: () => casesOutcome(spec.rule, caseIds, cases, opts.noResults) };
+      },
+    });
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * What every protocol's probe client shares: named probe groups between probe-start and probe-end
+ * events, notes for the checks, and stopping the sequence early with a reason the checks repeat.
+ */
+import type { ProbeContext } from "./protocol.js";
+
+/** Thrown to end the probe sequence early; a protocol's runProbes catches it. */
+export class StopProbing extends Error {}
+
+/** The note that says why the probes stopped early (incomplete verdicts repeat it). */
+export const STOPPED_NOTE = "probes-stopped";
+
+export class ProbeSession {
+  /** The probe (group) the next events belong to. */
+  protected probe = "setup";
+
+  constructor(
+    readonly ctx: ProbeContext,
+    private readonly protocolId: string,
+  ) {}
+
+  /** Runs one named probe (a group of exchanges) between probe-start and probe-end events. */
+  async group<T>(name: string, description: string, fn: () => Promise<T>): Promise<T> {
+    this.probe = name;
+    this.ctx.bus.emit({ kind: "probe-start", probe: name, description });
+    this.ctx.progress(`${this.protocolId}: ${description}`);
+    try {
+      const out = await fn();
+      this.ctx.bus.emit({ kind: "probe-end", probe: name });
+      return out;
+    } catch (e) {
+      this.ctx.bus.emit({ kind: "probe-end", probe: name, error: (e as Error).message });
+      throw e;
+    }
+  }
+
+  note(name: string, value: unknown): void {
+    this.ctx.bus.emit({ kind: "note", probe: this.probe, name, value });
+  }
+
+  /** Ends the probe sequence: the checks that could not be judged say why. */
+  stop(reason: string): never {
+    this.note(STOPPED_NOTE, reason);
+    this.ctx.progress(`${this.protocolId}: stopping early: ${reason}`);
+    throw new StopProbing(reason);
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * The WebSocket connection view: each connection from its open to its close, and each frame's
+ * payload decoded once by the protocol's decoder. Checks receive the connection a frame belongs to
+ * with the decoded payload; a check may keep to some connections only (`accept`).
+ */
+import type { TranscriptEvent } from "../transcript.js";
+import { type Guard, type Listen, on, type ViewDef } from "./hooks.js";
+
+type Ev<K extends TranscriptEvent["kind"]> = Extract<TranscriptEvent, { kind: K }>;
+export type OpenEvent = Ev<"ws-open">;
+export type RejectEvent = Ev<"ws-reject">;
+export type FrameEvent = Ev<"ws-frame">;
+export type CloseEvent = Ev<"ws-close">;
+
+/** One connection as checks see it. */
+export interface Conn {
+  id: string;
+  label: string;
+  /** Transcript time of the open. */
+  openedAt: number;
+  closed?: CloseEvent;
+}
+
+/** What a protocol supplies: what a frame means, decoded once for every check. */
+export interface FrameDecoder<M> {
+  name: string;
+  decode(ev: FrameEvent, c: Conn): M;
+}
+
+export interface ConnectionHooks<M> {
+  /** Keep to these connections (by the label the probe gave them); default: all. */
+  accept?(label: string | undefined): boolean;
+  open?(ev: OpenEvent, c: Conn): void;
+  reject?(ev: RejectEvent): void;
+  /** A frame the kit sent (`direction: "out"`) or received (`"in"`). */
+  frame?(ev: FrameEvent, m: M, c: Conn): void;
+  close?(ev: CloseEvent, c: Conn): void;
+}
+
+export type ConnectionView<M> = ViewDef<ConnectionHooks<M>> & { on(hooks: ConnectionHooks<M>): Listen };
+
+export function wsConnectionView<M>(decoder: FrameDecoder<M>): ConnectionView<M> {
+  const view: ViewDef<ConnectionHooks<M>> = {
+    name: decoder.name,
+    kinds: ["ws-open", "ws-reject", "ws-frame", "ws-close"],
+    create() {
+      const subs: { hooks: ConnectionHooks<M>; guard: Guard }[] = [];
+      // Per connection, the subscribers that accept it (decided once, at the open).
+      const conns = new Map<string, { c: Conn; subs: { hooks: ConnectionHooks<M>; guard: Guard }[] }>();
+      const call = (list: { hooks: ConnectionHooks<M>; guard: Guard }[], fn: (h: ConnectionHooks<M>) => void) => {
+        for (const s of list) {
+          if (s.guard.dead) continue;
+          try {
+            fn(s.hooks);
+          } catch (e) {
+            s.guard.fail(e);
+          }
+        }
+      };
+      const accepting = (label: string | undefined) => subs.filter((s) => !s.hooks.accept || s.hooks.accept(label));
+      return {
+        add(hooks, guard) {
+          subs.push({ hooks, guard });
+        },
+        observe(ev) {
+          switch (ev.kind) {
+            case "ws-open": {
+              const c: Conn = { id: ev.connection, label: ev.label ?? "?", openedAt: ev.t };
+              const list = accepting(ev.label);
+              conns.set(ev.connection, { c, subs: list });
+              call(list, (h) => h.open?.(ev, c));
+              return;
+            }
+            case "ws-reject":
+              call(accepting(ev.label), (h) => h.reject?.(ev));
+              return;
+            case "ws-frame": {
+              const k = conns.get(ev.connection);
+              if (!k) return;
+              const m = decoder.decode(ev, k.c);
+              for (const s of k.subs) {
+                if (!s.hooks.frame || s.guard.dead) continue;
+                try {
+                  s.hooks.frame(ev, m, k.c);
+                } catch (e) {
+                  s.guard.fail(e);
+                }
+              }
+              return;
+            }
+            case "ws-close": {
+              const k = conns.get(ev.connection);
+              if (!k) return;
+              conns.delete(ev.connection);
+              k.c.closed = ev;
+              call(k.subs, (h) => h.close?.(ev, k.c));
+              return;
+            }
+            default:
+              return;
+          }
+        },
+      };
+    },
+  };
+  return Object.assign(view, { on: (hooks: ConnectionHooks<M>) => on(view, hooks) });
+}
