@@ -4,13 +4,11 @@
  * dropped, an empty line dispatches, comments and unknown fields are ignored, an `id` holding NUL
  * is ignored, and the last event ID persists from event to event as `lastEventId` does.
  */
-export interface SseMessage {
-  data: string;
-  /** The event type, when an `event:` line set a non-empty one ("message" otherwise). */
-  event?: string;
-  /** The last event ID, when non-empty. */
-  id?: string;
-}
+/**
+ * One dispatched event: its data; its type when an `event:` line set a non-empty one ("message"
+ * otherwise); the last event ID when non-empty.
+ */
+export type Dispatch = (data: string, event: string | undefined, id: string | undefined) => void;
 
 export class EventInterpreter {
   private data = "";
@@ -23,7 +21,7 @@ export class EventInterpreter {
    * is dropped, so an endless event cannot grow memory.
    */
   constructor(
-    private readonly dispatch: (m: SseMessage) => void,
+    private readonly dispatch: Dispatch,
     private readonly maxData: number,
     private readonly overflow: (message: string) => void,
   ) {}
@@ -65,17 +63,11 @@ export class EventInterpreter {
   }
 
   private flush(): void {
-    if (this.dataLines > 0) {
-      const m: SseMessage = { data: this.data };
-      if (this.type !== "") m.event = this.type;
-      if (this.lastId !== "") m.id = this.lastId;
-      this.data = "";
-      this.dataLines = 0;
-      this.type = "";
-      this.dispatch(m);
-      return;
-    }
+    const { data, dataLines, type } = this;
+    this.data = "";
+    this.dataLines = 0;
     this.type = "";
+    if (dataLines > 0) this.dispatch(data, type !== "" ? type : undefined, this.lastId !== "" ? this.lastId : undefined);
   }
 }
 

@@ -13,16 +13,9 @@
  */
 export type Eol = "\n" | "\r\n" | "\r" | "";
 
-export interface RawLine {
-  line: string;
-  eol: Eol;
-  chunkStart: number;
-  chunkEnd: number;
-}
-
 export interface LineSink {
-  /** A line as sent, once its terminator is known. */
-  raw(line: RawLine): void;
+  /** A line as sent, once its terminator is known (positional: this runs for every line). */
+  raw(line: string, eol: Eol, chunkStart: number, chunkEnd: number): void;
   /** A terminated line's text, for the interpreter. An unterminated last line never comes here. */
   line(text: string): void;
   /** A line outgrew the cap; nothing more is reported. */
@@ -54,7 +47,7 @@ export class LineSplitter {
       const h = this.held;
       this.held = null;
       const crlf = text.charCodeAt(0) === LF;
-      this.sink.raw({ line: h.line, eol: crlf ? "\r\n" : "\r", chunkStart: h.start, chunkEnd: crlf ? chunkIndex : h.crChunk });
+      this.sink.raw(h.line, crlf ? "\r\n" : "\r", h.start, crlf ? chunkIndex : h.crChunk);
       if (crlf) i = 1;
     }
     // Next LF / CR at or after i; -1 once none is left in this text.
@@ -83,11 +76,11 @@ export class LineSplitter {
         this.pendingStart = -1;
       }
       if (lf === end) {
-        this.sink.raw({ line, eol: "\n", chunkStart: start, chunkEnd: chunkIndex });
+        this.sink.raw(line, "\n", start, chunkIndex);
         i = end + 1;
       } else if (end + 1 < n) {
         const crlf = text.charCodeAt(end + 1) === LF;
-        this.sink.raw({ line, eol: crlf ? "\r\n" : "\r", chunkStart: start, chunkEnd: chunkIndex });
+        this.sink.raw(line, crlf ? "\r\n" : "\r", start, chunkIndex);
         i = end + (crlf ? 2 : 1);
       } else {
         this.held = { line, start, crChunk: chunkIndex };
@@ -104,10 +97,10 @@ export class LineSplitter {
     if (this.held) {
       const h = this.held;
       this.held = null;
-      this.sink.raw({ line: h.line, eol: "\r", chunkStart: h.start, chunkEnd: h.crChunk });
+      this.sink.raw(h.line, "\r", h.start, h.crChunk);
     }
     if (this.pendingStart !== -1) {
-      this.sink.raw({ line: this.pending, eol: "", chunkStart: this.pendingStart, chunkEnd: this.chunk });
+      this.sink.raw(this.pending, "", this.pendingStart, this.chunk);
       this.pending = "";
       this.pendingStart = -1;
     }

@@ -33,7 +33,6 @@ export class SseReader {
     sink: (event: NewEvent) => void,
     opts: SseReaderOptions = {},
   ) {
-    const ref = { probe, exchange, label };
     const maxLine = opts.maxLine ?? DEFAULT_MAX_LINE;
     const limit = (message: string) => {
       if (this.stopped) return;
@@ -42,16 +41,19 @@ export class SseReader {
       opts.onLimit?.(message);
     };
     this.interpreter = new EventInterpreter(
-      (m) => {
+      (data, event, id) => {
         if (this.stopped) return;
-        sink({ kind: "sse-event", ...ref, index: this.eventIndex++, ...m, chunk: this.chunk });
+        const ev: NewEvent & { kind: "sse-event" } = { kind: "sse-event", probe, exchange, label, index: this.eventIndex++, data, chunk: this.chunk };
+        if (event !== undefined) ev.event = event;
+        if (id !== undefined) ev.id = id;
+        sink(ev);
       },
       maxLine,
       limit,
     );
     this.splitter = new LineSplitter(
       {
-        raw: (l) => sink({ kind: "sse-line", ...ref, lineNo: this.lineNo++, ...l }),
+        raw: (line, eol, chunkStart, chunkEnd) => sink({ kind: "sse-line", probe, exchange, label, lineNo: this.lineNo++, line, eol, chunkStart, chunkEnd }),
         line: (text) => this.interpreter.line(text),
         overflow: limit,
       },
