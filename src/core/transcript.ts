@@ -63,7 +63,9 @@ export type TranscriptEvent =
       })
   /**
    * One raw SSE line as decoded, with its terminator ("" = the body ended inside the line). A
-   * leading BOM is dropped by the decode, as WHATWG parsing does; body-chunk still carries it.
+   * leading BOM is dropped by the decode, as WHATWG parsing does; body-chunk still carries it. A
+   * line ended by a CR that ends a chunk is recorded when the next chunk (or the end) shows
+   * whether an LF completes a CRLF; the event that CR dispatched is recorded at once, before it.
    */
   | (Base &
       ExchangeRef & {

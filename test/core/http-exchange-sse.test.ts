@@ -59,6 +59,25 @@ describe("http-exchange: SSE on the wire", () => {
     expect(lines).toEqual([["data: a", "\r"], ["", "\r"], ["data: [DONE]", "\r"], ["", "\r"]]);
   });
 
+  it("sees [DONE] at the CR that ends it, so the close timeout runs while the body stays open", async () => {
+    const url = await serve((res) => res.write("data: a\r\rdata: [DONE]\r\r"));
+    const bus = new TranscriptBus();
+    const t0 = performance.now();
+    const result = await exchange(bus, {
+      probe: "p",
+      label: "l",
+      method: "POST",
+      url,
+      body: "{}",
+      stream: true,
+      timeouts: { headers: 5000, total: 20_000, close: 200 },
+      isTerminal: (d) => d === "[DONE]",
+    });
+    expect(result.events).toEqual(["a", "[DONE]"]);
+    expect(result.endReason).toBe("close-timeout");
+    expect(performance.now() - t0).toBeLessThan(10_000);
+  });
+
   it("stops at the line cap when a line never ends, instead of buffering it", async () => {
     const piece = Buffer.alloc(256 * 1024, 0x61);
     let sent = 0;
