@@ -159,5 +159,8 @@ export const splitCrlf: StreamTransform = (chunks) =>
     return pieces;
   });
 
+/** Every byte its own read (at the time of the read it was cut from). */
+export const bytePerRead: StreamTransform = (chunks) => chunks.flatMap((c) => [...c.bytes].map((b) => ({ ...c, bytes: Uint8Array.of(b) })));
+
 /** Applies transformations in turn. */
 export const both = (...ts: StreamTransform[]): StreamTransform => (chunks) => ts.reduce((c, t) => t(c), chunks);

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { mcpChat } from "../../../src/suites/mcp-chat/index.js";
 import { explain } from "../../helpers/run-results.js";
-import { both, changed, judge, lineEndings, prependBom, recordRun, splitCrlf, transformStreams, type Recorded, type StreamTransform } from "../../helpers/rejudge.js";
+import { both, bytePerRead, changed, judge, lineEndings, prependBom, recordRun, splitCrlf, transformStreams, type Recorded, type StreamTransform } from "../../helpers/rejudge.js";
 
 let recorded: Recorded;
 
@@ -30,6 +30,8 @@ describe("mcp-chat: stream bytes re-judged", () => {
     // Every CRLF cut between its CR and LF: each event now straddles two reads.
     ["CRLF cut across chunks", splitCrlf, [P + "sse/lf-only", P + "sse/event-per-write"]],
     ["a BOM and CR-only endings", both(prependBom, lineEndings("\r")), [P + "sse/lf-only", P + "sse/utf8"]],
+    // Every CR ends a read: each event is dispatched at its CR, with its read's time.
+    ["CR-only endings, one byte per read", both(lineEndings("\r"), bytePerRead), [P + "sse/lf-only", P + "sse/event-per-write"]],
   ];
   it.each(cases)("%s fails only its framing rule(s)", (_name, transform, rules) => {
     const after = judge(mcpChat, transformStreams(recorded.events, transform));

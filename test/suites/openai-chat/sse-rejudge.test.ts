@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { openaiChat } from "../../../src/suites/openai-chat/index.js";
 import { explain } from "../../helpers/run-results.js";
-import { both, changed, judge, lineEndings, prependBom, recordRun, splitCrlf, transformStreams, type Recorded, type StreamTransform } from "../../helpers/rejudge.js";
+import { both, bytePerRead, changed, judge, lineEndings, prependBom, recordRun, splitCrlf, transformStreams, type Recorded, type StreamTransform } from "../../helpers/rejudge.js";
 
 let recorded: Recorded;
 
@@ -29,6 +29,8 @@ describe("openai-chat: stream bytes re-judged", () => {
     ["CRLF line endings", lineEndings("\r\n"), [P + "sse/canonical-framing"]],
     ["CRLF cut across chunks", splitCrlf, [P + "sse/canonical-framing"]],
     ["a BOM and CR-only endings", both(prependBom, lineEndings("\r")), [P + "sse/canonical-framing", P + "sse/utf8"]],
+    // Every CR ends a read: each event is dispatched at its CR, with its read's time.
+    ["CR-only endings, one byte per read", both(lineEndings("\r"), bytePerRead), [P + "sse/canonical-framing"]],
   ];
   it.each(cases)("%s fails only its framing rule(s)", (_name, transform, rules) => {
     const after = judge(openaiChat, transformStreams(recorded.events, transform));
