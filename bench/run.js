@@ -7,13 +7,16 @@
  * least any checker does (JSON.parse + ajv); RSS after 10^3 vs 10^6 events through recorder and
  * checks (a ratio near 1 means memory does not grow with stream length).
  *
- * Options: --quick (smaller sizes), --events N (memory run size), --only <protocol>.
+ * The SSE tokeniser on its own: events/s against a bare decode-and-split reader.
+ *
+ * Options: --quick (smaller sizes), --events N (memory run size), --only <protocol | sse-tokeniser>.
  */
 import { benchMcpChat } from "./mcp-chat.js";
 import { benchOpenaiChat } from "./openai-chat.js";
 import { benchPiWeb } from "./pi-web.js";
+import { benchSseTokeniser } from "./sse.js";
 
-const BENCHES = { "mcp-chat": benchMcpChat, "openai-chat": benchOpenaiChat, "pi-web": benchPiWeb };
+const BENCHES = { "sse-tokeniser": benchSseTokeniser, "mcp-chat": benchMcpChat, "openai-chat": benchOpenaiChat, "pi-web": benchPiWeb };
 
 const onlyArg = process.argv.indexOf("--only");
 const only = onlyArg >= 0 ? process.argv[onlyArg + 1] : undefined;

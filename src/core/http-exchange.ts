@@ -6,6 +6,7 @@
  */
 import http from "node:http";
 import https from "node:https";
+import { DEFAULT_MAX_LINE } from "./sse-lines.js";
 import { SseReader } from "./sse-reader.js";
 import type { BodyEndReason, TranscriptBus } from "./transcript.js";
 
@@ -168,15 +169,22 @@ export function exchange(bus: TranscriptBus, spec: ExchangeSpec): Promise<Exchan
       result.headers = flattenHeaders(res.headers);
       bus.emit({ kind: "http-response", ...ref, status: result.status, headers: result.headers });
       if (spec.stream) {
-        reader = new SseReader(spec.probe, id, spec.label, (ev) => {
-          const full = bus.emit(ev);
-          if (full.kind !== "sse-event") return;
-          clear(firstEventTimer);
-          if (result.events.length < KEEP_EVENTS) result.events.push(full.data);
-          if (spec.isTerminal?.(full.data) && closeTimer === undefined) {
-            closeTimer = timer(spec.timeouts.close, () => finish("close-timeout"));
-          }
-        });
+        reader = new SseReader(
+          spec.probe,
+          id,
+          spec.label,
+          (ev) => {
+            const full = bus.emit(ev);
+            if (full.kind !== "sse-event") return;
+            clear(firstEventTimer);
+            if (result.events.length < KEEP_EVENTS) result.events.push(full.data);
+            if (spec.isTerminal?.(full.data) && closeTimer === undefined) {
+              closeTimer = timer(spec.timeouts.close, () => finish("close-timeout"));
+            }
+          },
+          // A line cannot hold more than the body may: an endless line ends the read at the cap.
+          { maxLine: Math.min(maxBytes, DEFAULT_MAX_LINE), onLimit: (message) => finish("limit", message) },
+        );
         firstEventTimer = timer(spec.timeouts.firstEvent, () => finish("first-event-timeout"));
         idleTimer = timer(spec.timeouts.idle, () => finish("idle-timeout"));
       }

@@ -1,63 +1,79 @@
 /**
- * Turns raw body chunks into transcript events: `sse-line` (the kit's raw-line view, for framing
- * lint) and `sse-event` (what a WHATWG-conformant parser, eventsource-parser, dispatches). Both
- * views come from one streaming UTF-8 decode, so a character split across chunks is decoded once,
- * correctly. State is O(longest line), not O(stream).
+ * Turns raw body chunks into transcript events: `sse-line` (each line as sent, for framing lint)
+ * and `sse-event` (what a browser's EventSource dispatches). Both come from one streaming UTF-8
+ * decode and one tokenising pass: the decoder drops one leading BOM, as WHATWG parsing does, and
+ * decodes a character split across chunks once, correctly; invalid bytes become U+FFFD (the utf8
+ * checks judge the raw bytes). The framing rules read the raw lines and chunks; every other check
+ * reads the events. State is bounded by `maxLine`, not by the stream.
  */
-import { createParser, type EventSourceParser } from "eventsource-parser";
-import { LineSplitter } from "./sse-lines.js";
+import { EventInterpreter } from "./sse-events.js";
+import { DEFAULT_MAX_LINE, LineSplitter } from "./sse-lines.js";
 import type { NewEvent } from "./transcript.js";
 
+export interface SseReaderOptions {
+  /** Longest line, and longest event data, kept (characters). */
+  maxLine?: number;
+  /** Called once when a line or an event outgrew `maxLine`; the reader reports nothing more. */
+  onLimit?: (message: string) => void;
+}
+
 export class SseReader {
-  // Non-fatal: invalid bytes become U+FFFD here; the sse/utf8 style checks judge the raw bytes.
-  private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-  private readonly parser: EventSourceParser;
+  private readonly decoder = new TextDecoder("utf-8");
   private readonly splitter: LineSplitter;
+  private readonly interpreter: EventInterpreter;
   private lineNo = 0;
   private eventIndex = 0;
   private chunk = 0;
+  private stopped = false;
 
   constructor(
     probe: string,
     exchange: string,
     label: string,
     sink: (event: NewEvent) => void,
+    opts: SseReaderOptions = {},
   ) {
-    const ref = { probe, exchange, label };
-    this.splitter = new LineSplitter((l) =>
-      sink({ kind: "sse-line", ...ref, lineNo: this.lineNo++, ...l }),
+    const maxLine = opts.maxLine ?? DEFAULT_MAX_LINE;
+    const limit = (message: string) => {
+      if (this.stopped) return;
+      this.stopped = true;
+      this.splitter.stop();
+      opts.onLimit?.(message);
+    };
+    this.interpreter = new EventInterpreter(
+      (data, event, id) => {
+        if (this.stopped) return;
+        const ev: NewEvent & { kind: "sse-event" } = { kind: "sse-event", probe, exchange, label, index: this.eventIndex++, data, chunk: this.chunk };
+        if (event !== undefined) ev.event = event;
+        if (id !== undefined) ev.id = id;
+        sink(ev);
+      },
+      maxLine,
+      limit,
     );
-    this.parser = createParser({
-      onEvent: (ev) =>
-        sink({
-          kind: "sse-event",
-          ...ref,
-          index: this.eventIndex++,
-          data: ev.data,
-          ...(ev.event !== undefined ? { event: ev.event } : {}),
-          ...(ev.id !== undefined ? { id: ev.id } : {}),
-          chunk: this.chunk,
-        }),
-    });
+    this.splitter = new LineSplitter(
+      {
+        raw: (line, eol, chunkStart, chunkEnd) => sink({ kind: "sse-line", probe, exchange, label, lineNo: this.lineNo++, line, eol, chunkStart, chunkEnd }),
+        line: (text) => this.interpreter.line(text),
+        overflow: limit,
+      },
+      maxLine,
+    );
   }
 
   /** Feeds one body chunk, with its index as recorded in the transcript. */
   push(bytes: Uint8Array, chunkIndex: number): void {
+    if (this.stopped) return;
     this.chunk = chunkIndex;
-    const text = this.decoder.decode(bytes, { stream: true });
-    if (text === "") return;
-    this.splitter.push(text, chunkIndex);
-    this.parser.feed(text);
+    this.splitter.push(this.decoder.decode(bytes, { stream: true }), chunkIndex);
   }
 
   /** The body ended. An event without its final blank line is discarded, as WHATWG says. */
   end(): void {
-    const rest = this.decoder.decode();
-    if (rest) {
-      this.splitter.push(rest, this.chunk);
-      this.parser.feed(rest);
-    }
+    if (this.stopped) return;
+    this.splitter.push(this.decoder.decode(), this.chunk);
     this.splitter.end();
+    this.stopped = true;
   }
 
   get events(): number {

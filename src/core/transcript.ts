@@ -61,7 +61,12 @@ export type TranscriptEvent =
         text?: string;
         error?: string;
       })
-  /** One raw SSE line as decoded, with its terminator ("" = the body ended inside the line). */
+  /**
+   * One raw SSE line as decoded, with its terminator ("" = the body ended inside the line). A
+   * leading BOM is dropped by the decode, as WHATWG parsing does; body-chunk still carries it. A
+   * line ended by a CR that ends a chunk is recorded when the next chunk (or the end) shows
+   * whether an LF completes a CRLF; the event that CR dispatched is recorded at once, before it.
+   */
   | (Base &
       ExchangeRef & {
         kind: "sse-line";
@@ -72,13 +77,15 @@ export type TranscriptEvent =
         chunkStart: number;
         chunkEnd: number;
       })
-  /** One SSE event as a WHATWG parser (eventsource-parser) dispatches it. */
+  /** One SSE event as a browser's EventSource dispatches it (WHATWG event-stream parsing). */
   | (Base &
       ExchangeRef & {
         kind: "sse-event";
         index: number;
         data: string;
+        /** The event type, when not the default "message". */
         event?: string;
+        /** The last event ID, when non-empty: it persists from event to event, as lastEventId does. */
         id?: string;
         /** Body chunk index in which the event was dispatched. */
         chunk: number;

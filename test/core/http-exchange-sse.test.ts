@@ -1,0 +1,113 @@
+/** The recording HTTP client reading SSE: standard parsing on the wire, and a bounded line. */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { exchange } from "../../src/core/http-exchange.js";
+import { DEFAULT_MAX_LINE } from "../../src/core/sse-lines.js";
+import { TranscriptBus, type TranscriptEvent } from "../../src/core/transcript.js";
+
+const servers: http.Server[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    await new Promise<void>((r) => s.close(() => r()));
+  }
+});
+
+/** A server answering every request with an event stream that `write` writes. */
+async function serve(write: (res: http.ServerResponse) => void): Promise<string> {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    write(res);
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+}
+
+async function read(url: string, maxBytes?: number) {
+  const bus = new TranscriptBus();
+  const events: TranscriptEvent[] = [];
+  bus.subscribe((e) => events.push(e));
+  const result = await exchange(bus, {
+    probe: "p",
+    label: "l",
+    method: "POST",
+    url,
+    body: "{}",
+    stream: true,
+    timeouts: { headers: 5000, total: 30_000, close: 2000 },
+    ...(maxBytes !== undefined ? { maxBytes } : {}),
+    isTerminal: (d) => d === "[DONE]",
+  });
+  return { result, events };
+}
+
+describe("http-exchange: SSE on the wire", () => {
+  it("reads a BOM-prefixed, CR-only stream written in pieces as a browser does", async () => {
+    const url = await serve((res) => {
+      const pieces = ["\uFEFFdata: a\r", "\rdata: [DO", "NE]\r\r"];
+      let i = 0;
+      const next = () => (i < pieces.length ? res.write(pieces[i++], () => setTimeout(next, 20)) : res.end());
+      next();
+    });
+    const { result, events } = await read(url);
+    expect(result.events).toEqual(["a", "[DONE]"]);
+    expect(result.endReason).toBe("eof");
+    const lines = events.filter((e) => e.kind === "sse-line").map((e) => (e.kind === "sse-line" ? [e.line, e.eol] : []));
+    expect(lines).toEqual([["data: a", "\r"], ["", "\r"], ["data: [DONE]", "\r"], ["", "\r"]]);
+  });
+
+  it("sees [DONE] at the CR that ends it, so the close timeout runs while the body stays open", async () => {
+    const url = await serve((res) => res.write("data: a\r\rdata: [DONE]\r\r"));
+    const bus = new TranscriptBus();
+    const t0 = performance.now();
+    const result = await exchange(bus, {
+      probe: "p",
+      label: "l",
+      method: "POST",
+      url,
+      body: "{}",
+      stream: true,
+      timeouts: { headers: 5000, total: 20_000, close: 200 },
+      isTerminal: (d) => d === "[DONE]",
+    });
+    expect(result.events).toEqual(["a", "[DONE]"]);
+    expect(result.endReason).toBe("close-timeout");
+    expect(performance.now() - t0).toBeLessThan(10_000);
+  });
+
+  it("stops at the line cap when a line never ends, instead of buffering it", async () => {
+    const piece = Buffer.alloc(256 * 1024, 0x61);
+    let sent = 0;
+    const url = await serve((res) => {
+      res.write("data: ok\n\ndata: ");
+      // Up to 1 GiB with no newline; the writes stop when the kit hangs up.
+      const pump = () => {
+        while (sent < 1024 ** 3 && !res.destroyed) {
+          sent += piece.length;
+          if (!res.write(piece)) return void res.once("drain", pump);
+        }
+        res.end();
+      };
+      res.on("close", () => (sent = Infinity));
+      pump();
+    });
+    const { result, events } = await read(url, Number.MAX_SAFE_INTEGER);
+    expect(result.endReason).toBe("limit");
+    expect(result.events).toEqual(["ok"]);
+    expect(result.bytes).toBeLessThan(DEFAULT_MAX_LINE + 4 * 1024 * 1024);
+    const end = events.find((e) => e.kind === "body-end");
+    expect(end).toMatchObject({ reason: "limit", error: `an SSE line is longer than ${DEFAULT_MAX_LINE} characters; reading stopped there` });
+    // The cut line is not reported as a line; the complete ones are.
+    expect(events.filter((e) => e.kind === "sse-line")).toHaveLength(2);
+  });
+
+  it("caps a line at the body cap when that is smaller", async () => {
+    const url = await serve((res) => res.end(`data: ${"a".repeat(300_000)}\n\n`));
+    const { result, events } = await read(url, 100_000);
+    expect(result.endReason).toBe("limit");
+    expect(events.find((e) => e.kind === "body-end")).toMatchObject({ error: "an SSE line is longer than 100000 characters; reading stopped there" });
+  });
+});

@@ -1,0 +1,166 @@
+/**
+ * Re-judging a recorded run with its stream bytes transformed: the run is recorded once against
+ * the reference mock, then every 2xx event stream's body chunks go through a transformation (a
+ * BOM, other line endings, other cuts), the SSE views are rebuilt by the core's SseReader exactly
+ * as a live run builds them, and the server checks judge the result again. Everything else in the
+ * transcript (requests, heads, times, other bodies) stays as recorded.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DEFAULT_PROFILE } from "../../src/core/check.js";
+import { Evaluation, selectChecks } from "../../src/core/evaluation.js";
+import type { ProtocolDef } from "../../src/core/protocol.js";
+import type { CheckResult } from "../../src/core/result.js";
+import { runSuite } from "../../src/core/runner.js";
+import { registry } from "../../src/core/schema-registry.js";
+import { SseReader } from "../../src/core/sse-reader.js";
+import { parseJsonLines, type NewEvent, type TranscriptEvent } from "../../src/core/transcript.js";
+import { serverSide } from "./run-results.js";
+
+export interface Recorded {
+  events: TranscriptEvent[];
+  checks: CheckResult[];
+}
+
+/** Runs the server suite against the built-in mock and returns its transcript and verdicts. */
+export async function recordRun(protocol: ProtocolDef): Promise<Recorded> {
+  const dir = mkdtempSync(join(tmpdir(), "agentwire-rejudge-"));
+  try {
+    const r = await runSuite(protocol, { saveTranscript: dir });
+    const file = readdirSync(dir).find((f) => f.endsWith(".jsonl"))!;
+    return { events: parseJsonLines(readFileSync(join(dir, file), "utf8")), checks: serverSide(r) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** One body chunk of a stream, with the recorded chunk it comes from (and takes its time from). */
+export interface TimedChunk {
+  from: number;
+  bytes: Uint8Array;
+}
+
+/** Rewrites one stream's chunks, keeping each piece's `from`. */
+export type StreamTransform = (chunks: TimedChunk[]) => TimedChunk[];
+
+const isEventStream = (ev: Extract<TranscriptEvent, { kind: "http-response" }>) =>
+  ev.status >= 200 && ev.status < 300 && /^text\/event-stream\b/i.test(ev.headers["content-type"] ?? "");
+
+/** The recorded transcript with every 2xx event stream transformed and its SSE views rebuilt. */
+export function transformStreams(events: TranscriptEvent[], transform: StreamTransform): TranscriptEvent[] {
+  const streams = new Set(events.filter((e) => e.kind === "http-response" && isEventStream(e)).map((e) => (e as { exchange: string }).exchange));
+  const chunksOf = new Map<string, TimedChunk[]>();
+  for (const e of events) {
+    if (e.kind !== "body-chunk" || !streams.has(e.exchange)) continue;
+    const list = chunksOf.get(e.exchange) ?? chunksOf.set(e.exchange, []).get(e.exchange)!;
+    list.push({ from: list.length, bytes: e.bytes });
+  }
+  // New chunks grouped by the recorded chunk they replace: they are emitted where it was.
+  const replaced = new Map<string, Map<number, TimedChunk[]>>();
+  for (const [x, chunks] of chunksOf) {
+    const byOrigin = new Map<number, TimedChunk[]>();
+    for (const c of transform(chunks)) (byOrigin.get(c.from) ?? byOrigin.set(c.from, []).get(c.from)!).push(c);
+    replaced.set(x, byOrigin);
+  }
+
+  const out: TranscriptEvent[] = [];
+  let seq = 0;
+  let now = 0;
+  const push = (e: NewEvent) => out.push({ ...e, seq: seq++, t: now } as TranscriptEvent);
+  const readers = new Map<string, { reader: SseReader; index: number; recorded: number; bytes: number }>();
+  for (const e of events) {
+    now = e.t;
+    const x = "exchange" in e && typeof e.exchange === "string" && streams.has(e.exchange) ? e.exchange : undefined;
+    if (!x) {
+      push(e);
+      continue;
+    }
+    switch (e.kind) {
+      case "sse-line":
+      case "sse-event":
+        continue; // rebuilt below from the transformed bytes
+      case "http-response":
+        push(e);
+        readers.set(x, { reader: new SseReader(e.probe, x, e.label, push), index: 0, recorded: 0, bytes: 0 });
+        continue;
+      case "body-chunk": {
+        const r = readers.get(x)!;
+        for (const c of replaced.get(x)!.get(r.recorded++) ?? []) {
+          push({ kind: "body-chunk", probe: e.probe, exchange: x, label: e.label, index: r.index, bytes: c.bytes });
+          r.reader.push(c.bytes, r.index++);
+          r.bytes += c.bytes.length;
+        }
+        continue;
+      }
+      case "body-end": {
+        const r = readers.get(x)!;
+        r.reader.end();
+        push({ ...e, bytes: r.bytes });
+        continue;
+      }
+      default:
+        push(e);
+    }
+  }
+  return out;
+}
+
+/** Judges a transcript with the protocol's server checks, as the runner does (default profile). */
+export function judge(protocol: ProtocolDef, events: TranscriptEvent[]): CheckResult[] {
+  const params = { ...protocol.defaultParams, ...(DEFAULT_PROFILE.params ?? {}) };
+  const evaluation = new Evaluation(selectChecks(protocol.id, protocol.checks, { side: "server" }), {
+    protocol: protocol.id,
+    profile: DEFAULT_PROFILE,
+    params,
+    validate: (message, value) => registry.validate(protocol.id, message, value, DEFAULT_PROFILE.name),
+  });
+  for (const e of events) evaluation.observe(e);
+  return evaluation.finish();
+}
+
+/** Each check's verdict and outcome ("warn/fail"), by id. */
+export const verdicts = (checks: CheckResult[]): Record<string, string> => Object.fromEntries(checks.map((c) => [c.id, `${c.verdict}/${c.outcome}`]));
+
+/** The checks whose verdict or outcome differs between two judgements: id → [before, after]. */
+export function changed(before: CheckResult[], after: CheckResult[]): Record<string, [string, string]> {
+  const a = verdicts(before);
+  const out: Record<string, [string, string]> = {};
+  for (const [id, v] of Object.entries(verdicts(after))) if (a[id] !== v) out[id] = [a[id] ?? "absent", v];
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transformations of a stream's bytes
+
+const enc = new TextEncoder();
+const dec = (b: Uint8Array) => new TextDecoder("utf-8", { ignoreBOM: true }).decode(b);
+
+/** A UTF-8 BOM before the first byte. */
+export const prependBom: StreamTransform = (chunks) =>
+  chunks.map((c, i) => (i === 0 ? { ...c, bytes: Uint8Array.from([0xef, 0xbb, 0xbf, ...c.bytes]) } : c));
+
+/** Every line ending rewritten to `eol` (the recorded bodies are canonical: LF only, no raw CR). */
+export const lineEndings = (eol: "\r" | "\r\n"): StreamTransform => (chunks) =>
+  chunks.map((c) => ({ ...c, bytes: enc.encode(dec(c.bytes).replace(/\r\n|\r|\n/g, eol)) }));
+
+/** CRLF endings, each chunk cut right after every CR, so every CRLF straddles two chunks. */
+export const splitCrlf: StreamTransform = (chunks) =>
+  lineEndings("\r\n")(chunks).flatMap((c) => {
+    const pieces: TimedChunk[] = [];
+    let from = 0;
+    for (let i = 0; i < c.bytes.length; i++) {
+      if (c.bytes[i] === 0x0d) {
+        pieces.push({ ...c, bytes: c.bytes.subarray(from, i + 1) });
+        from = i + 1;
+      }
+    }
+    if (from < c.bytes.length) pieces.push({ ...c, bytes: c.bytes.subarray(from) });
+    return pieces;
+  });
+
+/** Every byte its own read (at the time of the read it was cut from). */
+export const bytePerRead: StreamTransform = (chunks) => chunks.flatMap((c) => [...c.bytes].map((b) => ({ ...c, bytes: Uint8Array.of(b) })));
+
+/** Applies transformations in turn. */
+export const both = (...ts: StreamTransform[]): StreamTransform => (chunks) => ts.reduce((c, t) => t(c), chunks);
