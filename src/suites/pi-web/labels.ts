@@ -82,6 +82,7 @@ export const M = {
   midRunPrompt: "prompt:new-mid-run",
   newMidRun: "new:mid-run",
   stateAfterNewMidRun: "state:after-new-mid-run",
+  sessionsAfterNew: "sessions:after-new",
 } as const;
 
 export const isPromptLabel = (l: string | undefined): boolean => !!l && l.startsWith("prompt:");

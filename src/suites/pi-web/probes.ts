@@ -8,7 +8,8 @@
  * bad input and odd ids → runs per scenario (each followed by get_messages) with an invalid
  * prompt, images and, during the long answer, queries and a busy prompt → queue runs (steer,
  * follow-up, clear, abort) → abort mid-run → extension dialogs and stray replies → sessions
- * (list, new, switch, missing switch, new mid-run) → settle → close.
+ * (list, new, switch, missing switch, new mid-run, list again once the new session has a reply)
+ * → settle → close.
  *
  * Prompts start with `scenario:<name> ` for the reference mock; a real agent reads the rest as an
  * ordinary instruction. Where it does not show the behaviour, the checks end incomplete.
@@ -358,7 +359,10 @@ async function sequence(c: ProbeClient, p: PiWebParams): Promise<void> {
     });
     await c.request(M.stateAfterNewMidRun, { type: "get_state" });
     // A run after the cut one: a run the session change left open shows as a nested agent_start.
-    await scenario("after-new", p.prompt || p.promptText);
+    // Its reply also gets the new session stored, so even a server that started with none now
+    // lists two (the first session and this one): the order of a listing can be judged.
+    const afterNew = await scenario("after-new", p.prompt || p.promptText);
+    if (afterNew.ended) await c.request(M.sessionsAfterNew, { type: "list_sessions", scope: "all" });
   });
 
   await c.group("settle", "wait for late or duplicate responses, then close both clients", async () => {
