@@ -1,6 +1,6 @@
 /** §2.1–§2.2 and §3 rules 5–6, 11, 18–20: prompt, abort, clear_queue, get_state, get_messages. */
 import { excerpt, type CheckDef, type Outcome } from "../../../core/check.js";
-import { isRunPrompt, M } from "../labels.js";
+import { isRunPrompt, M, TOPIC } from "../labels.js";
 import { forkAllowances, readParams } from "../params.js";
 import {
   all,
@@ -402,6 +402,7 @@ export const CMD_CHECKS: CheckDef[] = [
     rule: "`clear_queue` returns `{steering, followUp}`: exactly the texts still queued, in order; none of them is injected afterwards.",
     ref: ["`clear_queue`", "Clear all queued steering and follow-up messages on the server. Returns the cleared message texts."],
     probes: [M.clear("q2")],
+    notApplicableWhen: [TOPIC.queue],
     create() {
       const t = new Tally();
       const queued = { steering: [] as string[], followUp: [] as string[] };
@@ -421,7 +422,8 @@ export const CMD_CHECKS: CheckDef[] = [
           }
           const want = { steering: queued.steering.filter((s) => !echoed.has(s)), followUp: queued.followUp.filter((s) => !echoed.has(s)) };
           if (want.steering.length + want.followUp.length === 0) {
-            t.untestable("every queued text had been injected before clear_queue");
+            // The agent may inject at its next opportunity, before clear_queue arrives: nothing left to clear.
+            t.notApplicable("every queued text had been injected before clear_queue was answered, so there was nothing left to clear");
             return;
           }
           if (jsonEqual(data.steering, want.steering) && jsonEqual(data.followUp, want.followUp)) t.ok();

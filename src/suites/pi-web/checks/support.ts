@@ -4,35 +4,42 @@
  * each client connection. Everything is incremental: a connection's record lives from its open to
  * its close; a command's from its send to its answer; nothing keeps the stream of events.
  */
-import { at, excerpt, type CheckDef, type ContractRef, type Evidence, type Outcome } from "../../../core/check.js";
+import { at, excerpt, Tally as CoreTally, type CheckDef, type ContractRef, type Evidence, type Outcome } from "../../../core/check.js";
 import type { TranscriptEvent } from "../../../core/transcript.js";
 import { frameJson, frameValues, REQUEST_TIMEOUT_NOTE, type WsFrameEvent } from "../../../core/ws-exchange.js";
-import { isClientConnection, NOTE } from "../labels.js";
+import { isClientConnection, NOTE, type Topic } from "../labels.js";
 
 export const SEED = "004_88f3c17269c3c25a.txt";
 
 /**
  * A CheckDef of this suite: full id, server side, and the seed reference as [section, quote].
  * When the probes stopped early, an incomplete outcome says so (the reason is a note event).
+ * `notApplicableWhen` names the behaviours this rule is about: when the probes report that the
+ * target legally never showed one of them (NOTE.notApplicable), a rule never exercised is skipped
+ * with that reason rather than left incomplete.
  */
-export function serverCheck(def: Omit<CheckDef, "side" | "ref" | "id"> & { id: string; ref: [string, string] }): CheckDef {
+export function serverCheck(def: Omit<CheckDef, "side" | "ref" | "id"> & { id: string; ref: [string, string]; notApplicableWhen?: Topic[] }): CheckDef {
   const [section, quote] = def.ref;
+  const { notApplicableWhen: topics = [], ...rest } = def;
   const ref: ContractRef = { seed: SEED, section, quote };
   return {
-    ...def,
+    ...rest,
     id: def.id,
     side: "server",
     ref,
     create(ctx) {
       const inner = def.create(ctx);
       let stopped: string | undefined;
+      let absent: string | undefined;
       return {
         observe(ev) {
           if (ev.kind === "note" && ev.name === NOTE.stopped) stopped = String(ev.value);
+          if (ev.kind === "note" && ev.name === NOTE.notApplicable && isObject(ev.value) && topics.includes(ev.value.topic as Topic)) absent ??= String(ev.value.reason);
           inner.observe(ev);
         },
         finish() {
           const o = inner.finish();
+          if (absent !== undefined && o.verdict === "incomplete" && o.notExercised) return notApplicable(absent);
           return stopped && o.verdict === "incomplete" ? { ...o, message: `${o.message} (the probes stopped early: ${stopped})` } : o;
         },
       };
@@ -40,9 +47,33 @@ export function serverCheck(def: Omit<CheckDef, "side" | "ref" | "id"> & { id: s
   };
 }
 
-/** Violations plus whether the rule was exercised (shared by every suite). */
-import { Tally } from "../../../core/check.js";
-export { Tally };
+/** The outcome of a rule whose case the target legally did not present: skipped, with the reason. */
+export const notApplicable = (reason: string): Outcome => ({ verdict: "skip", message: `not applicable: ${reason}` });
+
+/**
+ * Violations plus whether the rule was exercised, and one more ending: where the target took the
+ * other behaviour the contract allows (`notApplicable`) and nothing else kept the rule from being
+ * tested, an unexercised rule is skipped with that reason instead of ending incomplete.
+ */
+export class Tally extends CoreTally {
+  private alternative: string | undefined;
+  private blocked = false;
+
+  override untestable(reason: string): void {
+    this.blocked = true;
+    super.untestable(reason);
+  }
+
+  /** This instance of the rule does not arise: the target legally behaved otherwise (the first reason is kept). */
+  notApplicable(reason: string): void {
+    this.alternative ??= reason;
+  }
+
+  override outcome(pass: string, untested?: string): Outcome {
+    if (!this.wasExercised && !this.blocked && this.alternative !== undefined) return notApplicable(this.alternative);
+    return super.outcome(pass, untested);
+  }
+}
 
 type Ev<K extends TranscriptEvent["kind"]> = Extract<TranscriptEvent, { kind: K }>;
 export type FrameEvent = WsFrameEvent;
