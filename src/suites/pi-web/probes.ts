@@ -12,7 +12,9 @@
  * → settle → close.
  *
  * Prompts start with `scenario:<name> ` for the reference mock; a real agent reads the rest as an
- * ordinary instruction. Where it does not show the behaviour, the checks end incomplete.
+ * ordinary instruction. Where it ran a scenario to its end without the behaviour (no tool call, no
+ * provider failure, no dialog), a NOTE.notApplicable tells the checks about it that they do not
+ * apply; where it could not be driven at all, they end incomplete.
  */
 import type { ProbeContext } from "../../core/protocol.js";
 import { sleep } from "../../core/timing.js";
