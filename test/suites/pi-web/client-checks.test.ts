@@ -187,6 +187,15 @@ describe("client checks on traffic the fixtures do not show", () => {
     expect(sb(stamped([open(), p("x")]))).toBe("incomplete");
   });
 
+  it("dialogs the client left unanswered make the reply rules not applicable; no dialog at all leaves them not exercised", () => {
+    const select = { type: "extension_ui_request", id: "d1", method: "select", title: "Pick one", options: ["a", "b"] };
+    const r = judge(stamped([open(), recv(select), send({ id: "req_1", type: "get_state" })]));
+    for (const id of ["ui-response-shape", "ui-response-once", "ui-select-option"]) expect(r[`pi-web/client/${id}`]!.outcome, id).toBe("skip");
+    expect(r["pi-web/client/ui-select-option"]!.message).toBe("not applicable: the mock sent 1 select request(s) and the client answered none (leaving a dialog unanswered is allowed)");
+    const none = judge(stamped([open(), send({ id: "req_1", type: "get_state" })]));
+    for (const id of ["ui-response-shape", "ui-response-once", "ui-select-option"]) expect(none[`pi-web/client/${id}`]!.outcome, id).toBe("incomplete");
+  });
+
   it("a non-string id, an empty id and a binary frame recorded as base64 are judged", () => {
     const r = judge(stamped([open(), send({ id: "", type: "get_state" }), send({ id: 7, type: "abort" })]));
     expect(r["pi-web/client/id-present"]!.outcome).toBe("fail");

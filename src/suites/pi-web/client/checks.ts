@@ -51,7 +51,7 @@ interface Judge {
    * Why the rule's case never arose because the client took another path the contract allows
    * (asked only when the rule was not exercised); the check is then skipped with that reason.
    */
-  notApplicable?(): string | undefined;
+  notApplicable?(view: MockView): string | undefined;
 }
 
 interface ClientCheckSpec extends Omit<CheckDef, "create" | "side"> {
@@ -78,7 +78,7 @@ function clientCheck(spec: ClientCheckSpec): CheckDef {
         },
         finish() {
           if (j.end?.(v)) exercised = true;
-          const alternative = exercised || v.size > 0 ? undefined : j.notApplicable?.();
+          const alternative = exercised || v.size > 0 ? undefined : j.notApplicable?.(view);
           if (alternative) return { verdict: "skip", message: `not applicable: ${alternative}` };
           return v.outcome({ pass: j.pass?.() ?? pass, exercised, untested });
         },
@@ -123,6 +123,15 @@ const timeoutOf = (ctx: CheckContext): number =>
   typeof ctx.params.clientRequestTimeoutMs === "number" ? ctx.params.clientRequestTimeoutMs : REQUEST_TIMEOUT_MS;
 
 const SCENARIOS_ALL = ["text", "queue", "ext-dialogs"];
+
+/**
+ * Why a reply rule did not arise although the mock asked: a dialog may be left unanswered (it
+ * expires, or waits for the user) — §3 r31 limits replies, it does not demand one.
+ */
+function unansweredDialogs(view: MockView, methods: (m: string) => boolean, what: string): string | undefined {
+  const asked = [...view.requests.values()].filter((r) => methods(r.method)).length;
+  return asked > 0 ? `the mock sent ${asked} ${what} request(s) and the client answered none (leaving a dialog unanswered is allowed)` : undefined;
+}
 
 // ---------------------------------------------------------------------------------------------
 
@@ -454,6 +463,7 @@ export const uiResponseShapeCheck = clientCheck({
         }
         return true;
       },
+      notApplicable: (view) => unansweredDialogs(view, isDialogMethod, "dialog"),
     };
   },
 });
@@ -483,6 +493,7 @@ export const uiResponseOnceCheck = clientCheck({
         if (n === 2) v.add("one reply per dialog", `${req.method} ${JSON.stringify(req.id)} was answered again`, evidence(cm.frame));
         return true;
       },
+      notApplicable: (view) => unansweredDialogs(view, isDialogMethod, "dialog"),
     };
   },
 });
@@ -509,6 +520,7 @@ export const uiSelectOptionCheck = clientCheck({
         }
         return true;
       },
+      notApplicable: (view) => unansweredDialogs(view, (m) => m === "select", "select"),
     };
   },
 });
