@@ -152,6 +152,7 @@ export class Tally {
   private readonly v = new Violations();
   private exercised = false;
   private why: string | undefined;
+  private alternative: string | undefined;
   /** How many times the rule was applied. */
   count = 0;
 
@@ -172,6 +173,15 @@ export class Tally {
     this.why ??= reason;
   }
 
+  /**
+   * This instance of the rule does not arise: the target legally took the other behaviour the
+   * contract allows (the first reason is kept). A rule with nothing else to judge and nothing that
+   * kept it from being tested then ends `skip`, not incomplete.
+   */
+  notApplicable(reason: string): void {
+    this.alternative ??= reason;
+  }
+
   get failures(): number {
     return this.v.size;
   }
@@ -181,10 +191,14 @@ export class Tally {
   }
 
   outcome(pass: string, untested?: string): Outcome {
+    if (!this.exercised && this.why === undefined && this.alternative !== undefined) return notApplicable(this.alternative);
     const why = this.why ?? untested;
     return this.v.outcome({ pass, exercised: this.exercised, ...(why ? { untested: `not exercised: ${why}` } : {}) });
   }
 }
+
+/** The outcome of a rule whose case the target legally did not present: skipped, with the reason. */
+export const notApplicable = (reason: string): Outcome => ({ verdict: "skip", message: `not applicable: ${reason}` });
 
 /** Escapes and truncates a payload for an evidence excerpt. */
 export function excerpt(value: unknown, max = 160): string {

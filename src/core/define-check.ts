@@ -3,7 +3,7 @@
  * explain an incomplete verdict once; each check then gives its id, level, title, rule, the
  * contract [section, sentence], the probes that feed it and its observer.
  */
-import type { CheckDef, ContractRef, Side } from "./check.js";
+import { notApplicable, type CheckDef, type ContractRef, type Side } from "./check.js";
 import { all, onNote, subscriptionsOf } from "./views/hooks.js";
 
 export interface SuiteMeta {
@@ -15,30 +15,49 @@ export interface SuiteMeta {
    * request budget ran out... An incomplete outcome carries them.
    */
   reasons?: Record<string, (value: unknown) => string>;
+  /**
+   * The note (value `{topic, reason}`) by which the probes say the target legally never showed a
+   * behaviour; a check naming that topic in `notApplicableWhen` and never exercised is skipped.
+   */
+  notApplicableNote?: string;
 }
 
 export type CheckSpec = Omit<CheckDef, "side" | "ref"> & {
   /** [section, the sentence the rule comes from]. */
   ref: [string, string];
+  /** Behaviours (topics) this rule is about that a target may legally never show. */
+  notApplicableWhen?: readonly string[];
 };
 
 export function checkMaker(meta: SuiteMeta): (spec: CheckSpec) => CheckDef {
   const reasons = Object.entries(meta.reasons ?? {});
-  return (spec) => {
+  return ({ notApplicableWhen: topics = [], ...spec }) => {
     const [section, quote] = spec.ref;
     const ref: ContractRef = { seed: meta.seed, section, quote };
     const def: CheckDef = { ...spec, side: meta.side, ref };
-    if (!reasons.length) return def;
+    const absentNote = topics.length ? meta.notApplicableNote : undefined;
+    if (!reasons.length && !absentNote) return def;
     return {
       ...def,
       create(ctx) {
         const inner = spec.create(ctx);
         const why: string[] = [];
+        let absent: string | undefined;
         const own = { listen: subscriptionsOf(inner.observe, inner.kinds) };
+        const notes = reasons.map(([name, say]) => onNote(name, (v) => why.push(say(v))));
+        if (absentNote) {
+          notes.push(
+            onNote(absentNote, (v) => {
+              const n = v as { topic?: unknown; reason?: unknown } | null;
+              if (n && topics.includes(n.topic as string)) absent ??= String(n.reason);
+            }),
+          );
+        }
         return {
-          observe: all(own, ...reasons.map(([name, say]) => onNote(name, (v) => why.push(say(v))))),
+          observe: all(own, ...notes),
           finish() {
             const o = inner.finish();
+            if (absent !== undefined && o.verdict === "incomplete" && o.notExercised) return notApplicable(absent);
             return why.length && o.verdict === "incomplete" ? { ...o, message: `${o.message} (${why.join("; ")})` } : o;
           },
         };

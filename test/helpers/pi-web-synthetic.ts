@@ -29,3 +29,63 @@ export function* longStream(n: number, delta = "ab"): Generator<TranscriptEvent>
   yield frame(JSON.stringify({ type: "agent_end", messages: [final] }));
   yield { ...base(), kind: "ws-close", connection: "w1", code: 1000, by: "kit" };
 }
+
+/**
+ * A hand-written conversation on the main connection, for checks whose case the mock does not
+ * play (a real agent's legal choices): `send` records a labelled command, `recv` a server
+ * message, `note` a probe fact. Times advance 1 ms per event.
+ */
+export class PiWebScript {
+  readonly events: TranscriptEvent[] = [];
+  private seq = 0;
+  private t = 0;
+  private ids = 0;
+
+  constructor(label = "main", private readonly connection = "w1") {
+    this.push({ kind: "ws-open", connection, url: "ws://127.0.0.1:1/ws", label });
+  }
+
+  private push(e: Record<string, unknown>): void {
+    this.events.push({ seq: this.seq++, t: (this.t += 1), probe: "synthetic", ...e } as TranscriptEvent);
+  }
+
+  /** Sends a command with a fresh id and returns the id. */
+  send(label: string, command: Record<string, unknown>): string {
+    const id = `aw-${++this.ids}`;
+    this.push({ kind: "ws-frame", connection: this.connection, direction: "out", binary: false, data: JSON.stringify({ id, ...command }), label });
+    return id;
+  }
+
+  recv(message: Record<string, unknown>): this {
+    this.push({ kind: "ws-frame", connection: this.connection, direction: "in", binary: false, data: JSON.stringify(message) });
+    return this;
+  }
+
+  /** A success response to the command `id` of type `command`. */
+  ok(id: string, command: string, data?: unknown): this {
+    return this.recv({ type: "response", id, command, success: true, ...(data !== undefined ? { data } : {}) });
+  }
+
+  note(name: string, value: unknown): this {
+    this.push({ kind: "note", name, value });
+    return this;
+  }
+
+  /** A whole run: agent_start, the messages (each start + end), agent_end with `ended` (default all). */
+  run(messages: Record<string, unknown>[], ended: Record<string, unknown>[] = messages): this {
+    this.recv({ type: "agent_start" }).recv({ type: "turn_start" });
+    for (const m of messages) this.recv({ type: "message_start", message: m }).recv({ type: "message_end", message: m });
+    const last = [...messages].reverse().find((m) => m.role === "assistant");
+    if (last) this.recv({ type: "turn_end", message: last, toolResults: [] });
+    return this.recv({ type: "agent_end", messages: ended });
+  }
+
+  close(): TranscriptEvent[] {
+    this.push({ kind: "ws-close", connection: this.connection, code: 1000, by: "kit" });
+    return this.events;
+  }
+}
+
+export const userMessage = (text: string, timestamp = 1) => ({ role: "user", content: [{ type: "text", text }], timestamp });
+export const assistantText = (text: string, timestamp = 2) => ({ ...partialAssistant, content: [{ type: "text", text }], timestamp });
+export const assistantError = (errorMessage: string, timestamp = 2) => ({ ...partialAssistant, content: [], stopReason: "error", errorMessage, timestamp });

@@ -91,7 +91,7 @@ export function createPiWebEngine(options: PiWebMockOptions = {}): PiWebEngine {
   const profileHooks = findProfile(opts.profile)?.hooks ?? [];
   const baseFaults = opts.faults.map((n) => findFault(n) as PiWebFault);
   const ids = new IdSource(opts.seed);
-  const sessions = new SessionStore(ids);
+  const sessions = new SessionStore(ids, opts.seedSessions);
   const queue: MessageQueue = { steering: [], followUp: [] };
   const dialogs = new DialogBroker(ids);
   const recorder = new WsRecorder(opts.bus as TranscriptBus | undefined);

@@ -45,6 +45,8 @@ export interface PiWebMockOptions extends Partial<PiWebTiming>, Partial<WireForm
   seed?: number;
   /** Only "memory" is implemented. */
   sessions?: "memory";
+  /** false starts with no stored session, as a fresh install does (default true: the three seeded ones). */
+  seedSessions?: boolean;
   /** Host and port the server is bound to: the default Origin allow-list derives from them. */
   host?: string;
   port?: number;
@@ -65,6 +67,7 @@ export interface ResolvedPiWebOptions extends PiWebTiming {
   originCheck: boolean;
   confirmNewSession: boolean;
   seed: number;
+  seedSessions: boolean;
   host: string;
   port: number;
   wsPath: string;
@@ -117,6 +120,7 @@ export function resolvePiWebOptions(options: PiWebMockOptions = {}): ResolvedPiW
   if (options.sessions !== undefined && options.sessions !== "memory") {
     fail(`sessions must be "memory" (session files are not implemented), got ${JSON.stringify(options.sessions)}`);
   }
+  if (options.seedSessions !== undefined && typeof options.seedSessions !== "boolean") fail(`seedSessions must be a boolean, got ${String(options.seedSessions)}`);
   if (options.token !== undefined && (typeof options.token !== "string" || options.token === "")) {
     fail("token must be a non-empty string");
   }
@@ -134,6 +138,7 @@ export function resolvePiWebOptions(options: PiWebMockOptions = {}): ResolvedPiW
     originCheck: options.originCheck ?? true,
     confirmNewSession: options.confirmNewSession ?? false,
     seed: options.seed ?? 1,
+    seedSessions: options.seedSessions ?? true,
     host: options.host ?? "127.0.0.1",
     port: options.port ?? PI_WEB_DEFAULT_PORT,
     wsPath,

@@ -134,6 +134,12 @@ export class Run {
 
   private async retry(retry: NonNullable<ReplyPlan["retry"]>, errorMessage: string): Promise<void> {
     this.emit({ type: "auto_retry_start", attempt: 1, maxAttempts: retry.maxAttempts, delayMs: retry.delayMs, errorMessage });
+    // As pi does, the failed reply leaves the agent's state (what get_messages returns) before the retry.
+    const last = this.session.messages.at(-1);
+    if (last?.role === "assistant" && last.stopReason === "error") {
+      this.session.messages.pop();
+      this.session.entryIds.pop();
+    }
     await sleep(retry.delayMs, this.signal);
     if (this.silenced) return;
     if (this.aborted) {

@@ -33,6 +33,7 @@ const Settings = z.strictObject({
   originCheck: z.boolean().optional(),
   confirmNewSession: z.boolean().optional(),
   sessions: z.literal("memory").optional(),
+  seedSessions: z.boolean().optional(),
   wsPath: z.string().optional(),
 });
 

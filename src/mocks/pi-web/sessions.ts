@@ -37,8 +37,11 @@ export class SessionStore {
   private readonly sessions: Session[] = [];
   active: Session;
 
-  constructor(private readonly ids: IdSource) {
-    for (const seed of seededSessions()) {
+  constructor(
+    private readonly ids: IdSource,
+    seeded = true,
+  ) {
+    for (const seed of seeded ? seededSessions() : []) {
       const id = ids.uuid();
       const s: Session = {
         id,

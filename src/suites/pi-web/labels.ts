@@ -82,6 +82,7 @@ export const M = {
   midRunPrompt: "prompt:new-mid-run",
   newMidRun: "new:mid-run",
   stateAfterNewMidRun: "state:after-new-mid-run",
+  sessionsAfterNew: "sessions:after-new",
 } as const;
 
 export const isPromptLabel = (l: string | undefined): boolean => !!l && l.startsWith("prompt:");
@@ -108,4 +109,23 @@ export const NOTE = {
   auth: "auth",
   /** string: why the remaining runs were skipped. */
   runsSkipped: "runs-skipped",
+  /**
+   * {topic: Topic, reason: string}: the probes drove a scenario to its end and the target took
+   * another path the contract allows (no tool call, no provider failure, no dialog), so the
+   * checks about that behaviour do not apply to it.
+   */
+  notApplicable: "not-applicable",
 } as const;
+
+/** Behaviours a target may legally never show when prompted for them (contract §4: scenario-bound checks). */
+export const TOPIC = {
+  /** The tool prompts were answered without a tool call. */
+  tools: "tools",
+  /** The queue prompts ran no tool, so nothing could be queued while one ran. */
+  queue: "queue",
+  /** The prompts meant to provoke a provider failure were answered normally. */
+  providerError: "provider-error",
+  /** The dialog command opened no dialog. */
+  dialogs: "dialogs",
+} as const;
+export type Topic = (typeof TOPIC)[keyof typeof TOPIC];

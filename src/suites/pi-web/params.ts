@@ -4,8 +4,9 @@
  * (`--origin`, `--prompt`, `--set key=value`).
  *
  * Every prompt starts with `scenario:<name> `: the reference mock (§6) selects its scenario by
- * that prefix, and a real agent reads the rest as an ordinary instruction. When a real agent does
- * not show the behaviour (no tool call, no provider error), the checks about it end incomplete.
+ * that prefix, and a real agent reads the rest as an ordinary instruction. When a real agent
+ * legally does not show the behaviour (no tool call, no provider error), the checks about it are
+ * skipped as not applicable; when it could not be brought about at all, they end incomplete.
  */
 import { paramReader } from "../../core/params.js";
 

@@ -8,15 +8,18 @@
  * bad input and odd ids → runs per scenario (each followed by get_messages) with an invalid
  * prompt, images and, during the long answer, queries and a busy prompt → queue runs (steer,
  * follow-up, clear, abort) → abort mid-run → extension dialogs and stray replies → sessions
- * (list, new, switch, missing switch, new mid-run) → settle → close.
+ * (list, new, switch, missing switch, new mid-run, list again once the new session has a reply)
+ * → settle → close.
  *
  * Prompts start with `scenario:<name> ` for the reference mock; a real agent reads the rest as an
- * ordinary instruction. Where it does not show the behaviour, the checks end incomplete.
+ * ordinary instruction. Where it ran a scenario to its end without the behaviour (no tool call, no
+ * provider failure, no dialog), a NOTE.notApplicable tells the checks about it that they do not
+ * apply; where it could not be driven at all, they end incomplete.
  */
 import type { ProbeContext } from "../../core/protocol.js";
 import { sleep } from "../../core/timing.js";
 import type { RequestResult, WsConnection, WsMessage } from "../../core/ws-exchange.js";
-import { C, M, NOTE } from "./labels.js";
+import { C, M, NOTE, TOPIC, type Topic } from "./labels.js";
 import { readParams, type PiWebParams } from "./params.js";
 import { isType, isUpdate, ProbeClient, StopProbing, typeOf } from "./probe-client.js";
 
@@ -49,6 +52,10 @@ interface RunResult {
   started: boolean;
   ended: boolean;
   response?: RequestResult;
+  /** A tool call was seen (a toolCall part or tool_execution_start), retries included. */
+  toolCalled?: boolean;
+  /** An assistant message ended with stopReason "error" (a provider failure), retries included. */
+  providerError?: boolean;
 }
 
 async function sequence(c: ProbeClient, p: PiWebParams): Promise<void> {
@@ -83,10 +90,16 @@ async function sequence(c: ProbeClient, p: PiWebParams): Promise<void> {
     const conn = await c.ensureMain();
     const started = c.waitFor(conn, isType("agent_start"), { total: firstEventMs });
     let lastStop: unknown;
+    let toolCalled = false;
+    let providerError = false;
     const watchStops = conn.onMessage((m) => {
+      if (typeOf(m) === "tool_execution_start") toolCalled = true;
       if (typeOf(m) !== "message_end") return;
-      const msg = (m.json as { message?: { role?: unknown; stopReason?: unknown } }).message;
-      if (msg?.role === "assistant") lastStop = msg.stopReason;
+      const msg = (m.json as { message?: { role?: unknown; stopReason?: unknown; content?: unknown } }).message;
+      if (msg?.role !== "assistant") return;
+      lastStop = msg.stopReason;
+      if (msg.stopReason === "error") providerError = true;
+      if (Array.isArray(msg.content) && msg.content.some((p) => (p as { type?: unknown } | null)?.type === "toolCall")) toolCalled = true;
     });
     const ended = c.waitFor(conn, isType("agent_end"), { total: t.stream, idle: t.idle });
     try {
@@ -111,7 +124,7 @@ async function sequence(c: ProbeClient, p: PiWebParams): Promise<void> {
         if (!retry) break;
         end = await next;
       }
-      return { accepted, started: true, ended: !!end, response };
+      return { accepted, started: true, ended: !!end, response, toolCalled, providerError };
     } finally {
       watchStops();
     }
@@ -124,6 +137,14 @@ async function sequence(c: ProbeClient, p: PiWebParams): Promise<void> {
   const stillRunning = async (): Promise<boolean> => {
     await sleep(50, c.ctx.signal);
     return c.busy;
+  };
+
+  /**
+   * When every run meant to show a behaviour ran to its end without it, the target took another
+   * path the contract allows: the checks about that behaviour are told so (not applicable).
+   */
+  const unless = (topic: Topic, rs: RunResult[], shown: (r: RunResult) => boolean, reason: string) => {
+    if (rs.length > 0 && rs.every((r) => r.ended) && !rs.some(shown)) c.note(NOTE.notApplicable, { topic, reason });
   };
 
   /** A run followed by get_messages (cmd/get-messages). */
@@ -192,10 +213,15 @@ async function sequence(c: ProbeClient, p: PiWebParams): Promise<void> {
     if (passive.ok) c.passive = passive.conn;
     await scenario("text", p.prompt || p.promptText);
     await scenario("thinking", p.promptThinking);
-    await scenario("tool", p.promptTool);
-    await scenario("two-tools", p.promptTwoTools);
-    await scenario("error", p.promptError);
-    await scenario("error-retry", p.promptErrorRetry);
+    const tools = [await scenario("tool", p.promptTool), await scenario("two-tools", p.promptTwoTools)];
+    unless(TOPIC.tools, tools, (r) => !!r.toolCalled, "the target answered both tool prompts without calling a tool (a model may answer directly)");
+    const errors = [await scenario("error", p.promptError), await scenario("error-retry", p.promptErrorRetry)];
+    unless(
+      TOPIC.providerError,
+      errors,
+      (r) => !!r.providerError,
+      'the two prompts meant to provoke a provider failure were answered without one (no assistant message ended with stopReason "error")',
+    );
     await scenario("ext-error", p.promptExtError);
     const images = await run(M.images, p.promptImages, { images: [{ type: "image", mimeType: "image/png", data: PNG_1X1 }] });
     if (images.ended) await c.request(M.history("images"), { type: "get_messages" });
@@ -246,19 +272,21 @@ async function sequence(c: ProbeClient, p: PiWebParams): Promise<void> {
       },
     });
     if (r.ended) await c.request(M.history(`queue-${name}`), { type: "get_messages" });
+    return r;
   };
   const queued = (name: string, kind: "steer" | "followUp", conn: WsConnection) =>
     c.request(kind === "steer" ? M.steer(name) : M.followUp(name), { type: "prompt", message: `${kind === "steer" ? p.steerText : p.followUpText} (${name})`, streamingBehavior: kind }, { conn });
 
   await c.group("queue", "steer, follow-up, clear_queue and abort with messages queued during tool calls", async () => {
-    await queueRun("q1", (conn) => queued("q1", "steer", conn).then(() => undefined));
-    await queueRun("q4", (conn) => queued("q4", "followUp", conn).then(() => undefined));
-    await queueRun("q2", async (conn) => {
+    const runs: RunResult[] = [];
+    runs.push(await queueRun("q1", (conn) => queued("q1", "steer", conn).then(() => undefined)));
+    runs.push(await queueRun("q4", (conn) => queued("q4", "followUp", conn).then(() => undefined)));
+    runs.push(await queueRun("q2", async (conn) => {
       await queued("q2", "steer", conn);
       await queued("q2", "followUp", conn);
       await c.request(M.clear("q2"), { type: "clear_queue" }, { conn });
-    });
-    await queueRun("q3", async (conn) => {
+    }));
+    runs.push(await queueRun("q3", async (conn) => {
       if (!(await stillRunning())) return;
       await queued("q3", "followUp", conn);
       await c.request(M.queueState("q3-before"), { type: "get_state" }, { conn });
@@ -267,7 +295,8 @@ async function sequence(c: ProbeClient, p: PiWebParams): Promise<void> {
       await ended;
       await c.request(M.queueState("q3-after"), { type: "get_state" }, { conn });
       await c.request(M.clear("q3"), { type: "clear_queue" }, { conn });
-    }, abortEndMs);
+    }, abortEndMs));
+    unless(TOPIC.queue, runs, (r) => !!r.toolCalled, "the target ran no tool during the queue prompts, so nothing could be queued while a tool ran");
   });
 
   await c.group("abort", "abort during a streaming answer", async () => {
@@ -286,11 +315,15 @@ async function sequence(c: ProbeClient, p: PiWebParams): Promise<void> {
     await c.awaitIdle(abortEndMs);
     const conn = await c.ensureMain();
     let fireAndForget: string | undefined;
+    let dialogs = 0;
     const off = conn.onMessage((m) => {
       const j = m.json as { type?: unknown; id?: unknown; method?: unknown; options?: unknown } | undefined;
       if (!j || j.type !== "extension_ui_request" || typeof j.id !== "string") return;
       const id = j.id;
-      const reply = (label: string, answer: Record<string, unknown>, on: WsConnection = conn) => on.send({ type: "extension_ui_response", id, ...answer }, { label });
+      const reply = (label: string, answer: Record<string, unknown>, on: WsConnection = conn) => {
+        dialogs++;
+        on.send({ type: "extension_ui_response", id, ...answer }, { label });
+      };
       switch (j.method) {
         case "confirm":
           reply(M.reply("confirm"), { confirmed: true });
@@ -315,7 +348,9 @@ async function sequence(c: ProbeClient, p: PiWebParams): Promise<void> {
     try {
       const ended = c.waitFor(conn, isType("agent_end"), { total: t.stream, idle: dialogMs });
       const r = await c.request(M.dialogPrompt, { type: "prompt", message: p.dialogCommand });
-      if (r.ok) await ended;
+      const end = r.ok ? await ended : undefined;
+      // A target without that extension command runs it as an ordinary prompt.
+      if (end && dialogs === 0) c.note(NOTE.notApplicable, { topic: TOPIC.dialogs, reason: "the dialog command opened no dialog (the target ran it as an ordinary prompt: it has no such extension command)" });
     } finally {
       off();
     }
@@ -358,7 +393,10 @@ async function sequence(c: ProbeClient, p: PiWebParams): Promise<void> {
     });
     await c.request(M.stateAfterNewMidRun, { type: "get_state" });
     // A run after the cut one: a run the session change left open shows as a nested agent_start.
-    await scenario("after-new", p.prompt || p.promptText);
+    // Its reply also gets the new session stored, so even a server that started with none now
+    // lists two (the first session and this one): the order of a listing can be judged.
+    const afterNew = await scenario("after-new", p.prompt || p.promptText);
+    if (afterNew.ended) await c.request(M.sessionsAfterNew, { type: "list_sessions", scope: "all" });
   });
 
   await c.group("settle", "wait for late or duplicate responses, then close both clients", async () => {

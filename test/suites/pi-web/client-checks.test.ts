@@ -176,9 +176,24 @@ describe("client checks on traffic the fixtures do not show", () => {
     const sb = (events: TranscriptEvent[]) => judge(events)["pi-web/client/streaming-behavior"]!.outcome;
     const p = (message: string) => send({ id: message, type: "prompt", message });
     expect(sb(stamped([open(), recv({ type: "agent_start" }), p("x")]))).toBe("fail");
-    expect(sb(stamped([open(), recv({ type: "agent_start" }), recv({ type: "agent_end", messages: [] }), p("x")]))).toBe("incomplete");
-    expect(sb(stamped([open(), recv({ type: "agent_start" }), recv({ type: "session_changed", reason: "new", sessionId: "s", messageCount: 0, leafId: null }), p("x")]))).toBe("incomplete");
-    expect(sb(stamped([open(), recv({ type: "agent_start" }), p("/name")]))).toBe("incomplete");
+    // Runs took place and the client prompted only between them: allowed, so not applicable.
+    expect(sb(stamped([open(), recv({ type: "agent_start" }), recv({ type: "agent_end", messages: [] }), p("x")]))).toBe("skip");
+    expect(sb(stamped([open(), recv({ type: "agent_start" }), recv({ type: "session_changed", reason: "new", sessionId: "s", messageCount: 0, leafId: null }), p("x")]))).toBe("skip");
+    expect(sb(stamped([open(), recv({ type: "agent_start" }), p("/name")]))).toBe("skip");
+    expect(judge(stamped([open(), recv({ type: "agent_start" }), recv({ type: "agent_end", messages: [] })]))["pi-web/client/streaming-behavior"]!.message).toBe(
+      "not applicable: runs took place, but the client sent no prompt during one (waiting for the run to end is allowed)",
+    );
+    // No run at all: the rule was simply not exercised.
+    expect(sb(stamped([open(), p("x")]))).toBe("incomplete");
+  });
+
+  it("dialogs the client left unanswered make the reply rules not applicable; no dialog at all leaves them not exercised", () => {
+    const select = { type: "extension_ui_request", id: "d1", method: "select", title: "Pick one", options: ["a", "b"] };
+    const r = judge(stamped([open(), recv(select), send({ id: "req_1", type: "get_state" })]));
+    for (const id of ["ui-response-shape", "ui-response-once", "ui-select-option"]) expect(r[`pi-web/client/${id}`]!.outcome, id).toBe("skip");
+    expect(r["pi-web/client/ui-select-option"]!.message).toBe("not applicable: the mock sent 1 select request(s) and the client answered none (leaving a dialog unanswered is allowed)");
+    const none = judge(stamped([open(), send({ id: "req_1", type: "get_state" })]));
+    for (const id of ["ui-response-shape", "ui-response-once", "ui-select-option"]) expect(none[`pi-web/client/${id}`]!.outcome, id).toBe("incomplete");
   });
 
   it("a non-string id, an empty id and a binary frame recorded as base64 are judged", () => {
@@ -191,9 +206,10 @@ describe("client checks on traffic the fixtures do not show", () => {
     expect(r2["pi-web/client/unknown-fields"]!.outcome).toBe("fail");
   });
 
-  it("a server shutdown without a reconnect leaves reconnect-resync not exercised", () => {
+  it("a server shutdown without a reconnect makes reconnect-resync not applicable (reconnecting is optional)", () => {
     const r = judge(stamped([open(), send({ id: "req_1", type: "get_state" }), { kind: "ws-close", probe: "client", connection: "w1", code: 1001, reason: "server shutting down" }]));
-    expect(r["pi-web/client/reconnect-resync"]!.outcome).toBe("incomplete");
+    expect(r["pi-web/client/reconnect-resync"]!.outcome).toBe("skip");
+    expect(r["pi-web/client/reconnect-resync"]!.message).toContain("the client did not reconnect, which is allowed");
     // A client's own close, then a new socket, is no reconnect after a shutdown.
     const own = judge(stamped([open(), { kind: "ws-close", probe: "client", connection: "w1", code: 1000 }, open("w2")]));
     expect(own["pi-web/client/reconnect-resync"]!.outcome).toBe("incomplete");

@@ -81,7 +81,7 @@ describe("probe order against the mock", () => {
       "reply:stray-unknown", "reply:stray-fire-and-forget", "state:after-stray",
       "sessions:all", "sessions:default", "sessions:cwd", "state:before-new", "new:after-run", "state:after-new", "messages:after-new",
       "switch:listed", "state:after-switch", "messages:after-switch", "switch:missing", "state:after-missing",
-      "prompt:new-mid-run", "new:mid-run", "state:after-new-mid-run", "prompt:after-new", "history:after-new",
+      "prompt:new-mid-run", "new:mid-run", "state:after-new-mid-run", "prompt:after-new", "history:after-new", "sessions:after-new",
     ]);
   });
 });

@@ -1,6 +1,6 @@
 /** §2.1–§2.2 and §3 rules 5–6, 11, 18–20: prompt, abort, clear_queue, get_state, get_messages. */
 import { excerpt, type CheckDef, type Outcome } from "../../../core/check.js";
-import { isRunPrompt, M } from "../labels.js";
+import { isRunPrompt, M, TOPIC } from "../labels.js";
 import { forkAllowances, readParams } from "../params.js";
 import {
   all,
@@ -303,57 +303,93 @@ export const CMD_CHECKS: CheckDef[] = [
     id: "pi-web/cmd/get-messages",
     level: "MUST",
     title: "After a run, the history ends with the run's messages",
-    rule: "`get_messages` sent after a run's `agent_end` (no run since) returns a history that ends with that `agent_end.messages`, in order.",
+    rule: "`get_messages` sent after a run's `agent_end` (no run since) returns a history that ends with that `agent_end.messages`, in order. A read answered while the server opens a further run on its own (`auto_retry_start`, `auto_compaction_start` after `agent_end`) is not after the run and is not judged.",
     ref: ["`get_messages`", "Fetch full message history for the active session."],
     probes: ["history:*"],
     create() {
       const t = new Tally();
       const runs = runViews();
-      const sent = new Map<Command, { messages: unknown[]; end: FrameEvent; started: number }>();
+      /**
+       * Reads sent since a connection's last agent_end. Their judgement waits: a further run the
+       * server opens by itself (§3 r12; a retry first drops the failed reply from the history)
+       * means the read was not "after the run", so it is dropped; the next agent_start, close or
+       * the end of the transcript confirms it.
+       */
+      interface Window {
+        state: "open" | "confirmed" | "further-run";
+        held: (() => void)[];
+        why?: string;
+      }
+      const windows = new Map<string, Window>();
+      const settle = (conn: string, state: "confirmed" | "further-run", why?: string) => {
+        const w = windows.get(conn);
+        if (!w) return;
+        windows.delete(conn);
+        w.state = state;
+        if (why) w.why = why;
+        if (state === "confirmed") for (const judge of w.held) judge();
+        else if (w.held.length) t.untestable(`history was read between agent_end and the further run the server opened (${why})`);
+        w.held = [];
+      };
+      const sent = new Map<Command, { messages: unknown[]; end: FrameEvent; started: number; window: Window }>();
       /** Messages started in the current run, per connection. */
       const started = new Map<string, number>();
       const lastStarted = new Map<string, number>();
       const r = rpc({
         event: (_ev, type, _v, c) => {
-          if (type === "agent_start") started.set(c.id, 0);
-          else if (type === "message_start") started.set(c.id, (started.get(c.id) ?? 0) + 1);
-          else if (type === "agent_end") lastStarted.set(c.id, started.get(c.id) ?? 0);
+          if (type === "agent_start") {
+            settle(c.id, "confirmed");
+            started.set(c.id, 0);
+          } else if (type === "message_start") started.set(c.id, (started.get(c.id) ?? 0) + 1);
+          else if (type === "agent_end") {
+            settle(c.id, "confirmed");
+            lastStarted.set(c.id, started.get(c.id) ?? 0);
+            windows.set(c.id, { state: "open", held: [] });
+          } else if (type === "auto_retry_start" || type === "auto_compaction_start") settle(c.id, "further-run", type);
         },
         command: (cmd) => {
           if (cmd.type !== "get_messages" || !cmd.label?.startsWith("history:")) return;
           const v = runs.view(cmd.conn.id);
-          if (v.open || !v.lastEnd || v.lastEnd.epoch !== v.epoch) {
+          const window = windows.get(cmd.conn.id);
+          if (v.open || !v.lastEnd || v.lastEnd.epoch !== v.epoch || !window) {
             t.untestable(`${showCommand(cmd)} was not sent right after a finished run`);
             return;
           }
           if (!Array.isArray(v.lastEnd.messages)) return; // framing/server-schema
-          sent.set(cmd, { messages: v.lastEnd.messages, end: v.lastEnd.ev, started: lastStarted.get(cmd.conn.id) ?? 0 });
+          sent.set(cmd, { messages: v.lastEnd.messages, end: v.lastEnd.ev, started: lastStarted.get(cmd.conn.id) ?? 0, window });
         },
         response: (ev, resp, cmd, how, c) => {
           const s = cmd && sent.get(cmd);
           if (!s || !answered(how)) return;
           sent.delete(cmd!);
-          const history = isObject(resp.data) ? resp.data.messages : undefined;
-          if (resp.success !== true || !Array.isArray(history)) {
-            t.untestable(`${showCommand(cmd!)} did not return a history`);
-            return;
-          }
-          // The run's messages end the history, in order; messages the run started but agent_end
-          // leaves out may sit between them (event/extras-consistent judges that omission).
-          const n = Math.max(s.messages.length, s.started);
-          const tail = history.slice(Math.max(0, history.length - n));
-          if (endsWithInOrder(tail, s.messages)) t.ok();
-          else {
-            const plain = history.slice(Math.max(0, history.length - s.messages.length));
-            const diff = history.length < s.messages.length ? `the history has ${history.length} message(s), the run ${s.messages.length}` : jsonDiff(plain, s.messages);
-            t.fail("a history ending with agent_end.messages", `${where(ev, c)} to ${showCommand(cmd!)}: ${diff}`, frameEvidence(ev, { note: `agent_end at seq ${s.end.seq}` }));
-          }
+          const judge = () => {
+            const history = isObject(resp.data) ? resp.data.messages : undefined;
+            if (resp.success !== true || !Array.isArray(history)) {
+              t.untestable(`${showCommand(cmd!)} did not return a history`);
+              return;
+            }
+            // The run's messages end the history, in order; messages the run started but agent_end
+            // leaves out may sit between them (event/extras-consistent judges that omission).
+            const n = Math.max(s.messages.length, s.started);
+            const tail = history.slice(Math.max(0, history.length - n));
+            if (endsWithInOrder(tail, s.messages)) t.ok();
+            else {
+              const plain = history.slice(Math.max(0, history.length - s.messages.length));
+              const diff = history.length < s.messages.length ? `the history has ${history.length} message(s), the run ${s.messages.length}` : jsonDiff(plain, s.messages);
+              t.fail("a history ending with agent_end.messages", `${where(ev, c)} to ${showCommand(cmd!)}: ${diff}`, frameEvidence(ev, { note: `agent_end at seq ${s.end.seq}` }));
+            }
+          };
+          if (s.window.state === "confirmed") judge();
+          else if (s.window.state === "open") s.window.held.push(judge);
+          else t.untestable(`history was read between agent_end and the further run the server opened (${s.window.why})`);
         },
+        close: (_ev, c) => settle(c.id, "confirmed"),
       });
       return {
         observe: all(runs.observe, r.observe),
         finish: () => {
           r.end();
+          for (const conn of [...windows.keys()]) settle(conn, "confirmed");
           return t.outcome(`${t.count} history read(s) ended with the run's messages`, "no history was read after a run");
         },
       };
@@ -366,6 +402,7 @@ export const CMD_CHECKS: CheckDef[] = [
     rule: "`clear_queue` returns `{steering, followUp}`: exactly the texts still queued, in order; none of them is injected afterwards.",
     ref: ["`clear_queue`", "Clear all queued steering and follow-up messages on the server. Returns the cleared message texts."],
     probes: [M.clear("q2")],
+    notApplicableWhen: [TOPIC.queue],
     create() {
       const t = new Tally();
       const queued = { steering: [] as string[], followUp: [] as string[] };
@@ -385,7 +422,8 @@ export const CMD_CHECKS: CheckDef[] = [
           }
           const want = { steering: queued.steering.filter((s) => !echoed.has(s)), followUp: queued.followUp.filter((s) => !echoed.has(s)) };
           if (want.steering.length + want.followUp.length === 0) {
-            t.untestable("every queued text had been injected before clear_queue");
+            // The agent may inject at its next opportunity, before clear_queue arrives: nothing left to clear.
+            t.notApplicable("every queued text had been injected before clear_queue was answered, so there was nothing left to clear");
             return;
           }
           if (jsonEqual(data.steering, want.steering) && jsonEqual(data.followUp, want.followUp)) t.ok();

@@ -25,6 +25,16 @@ function got(a: Attempt): string {
   return `no HTTP answer (${a.ev.error ?? "error"})`;
 }
 
+const hostOf = (url: string): string | undefined => {
+  try {
+    return new URL(url).hostname.replace(/^\[|\]$/g, "");
+  } catch {
+    return undefined;
+  }
+};
+
+const isLoopback = (host: string): boolean => host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
+
 const path = (a: Attempt): string => {
   try {
     const u = new URL(a.ev.url);
@@ -52,6 +62,8 @@ function rejectionCheck(opts: {
   before?: (state: { notes: Map<string, unknown> }) => Outcome | undefined;
   extra?: (label: string) => boolean;
   extraReport?: (a: Attempt) => string;
+  /** Why an upgrade that was not refused is legal here, if it is (the rule then does not apply). */
+  legalUpgrade?: (a: Attempt) => string | undefined;
 }): CheckDef {
   return serverCheck({
     id: opts.id,
@@ -81,7 +93,9 @@ function rejectionCheck(opts: {
           return { verdict: "incomplete", notExercised: true, message: "not exercised: the /ws upgrade itself did not succeed, so rejections cannot be told apart from a broken endpoint" };
         }
         for (const a of attempts) {
-          if (a.upgraded) t.fail(`${opts.status} for ${opts.what}`, `${path(a)} (${a.ev.label}) was upgraded (101)`, at(a.ev));
+          const legal = a.upgraded ? opts.legalUpgrade?.(a) : undefined;
+          if (legal) t.notApplicable(legal);
+          else if (a.upgraded) t.fail(`${opts.status} for ${opts.what}`, `${path(a)} (${a.ev.label}) was upgraded (101)`, at(a.ev));
           else if (a.ev.status === opts.status) t.ok();
           else if (a.ev.status !== undefined) t.fail(`${opts.status} for ${opts.what}`, `${path(a)} (${a.ev.label}) answered ${a.ev.status}`, at(a.ev, a.ev.body ? { excerpt: excerpt(a.ev.body) } : {}));
           else t.untestable(`${path(a)} got ${got(a)}`);
@@ -154,6 +168,14 @@ export const CONN_CHECKS: CheckDef[] = [
     what: "a foreign Origin",
     extra: (l) => l === C.noOrigin,
     extraReport: (a) => `an upgrade without Origin got ${got(a)}`,
+    // §1: the allow-list is active only on a loopback bind; a server reached at another address
+    // is bound beyond loopback, where it checks Origin only if given extra origins.
+    legalUpgrade: (a) => {
+      const host = hostOf(a.ev.url);
+      return host !== undefined && !isLoopback(host)
+        ? `the server is reached at ${host}, not a loopback address; bound beyond loopback it checks Origin only when given extra origins, so accepting a foreign Origin is allowed`
+        : undefined;
+    },
   }),
   serverCheck({
     id: "pi-web/conn/health",

@@ -1,6 +1,6 @@
 /** §3 rules 12, 13 and 16: runs, messages and provider errors as event grammar. */
 import { excerpt, type CheckDef } from "../../../core/check.js";
-import { M } from "../labels.js";
+import { M, TOPIC } from "../labels.js";
 import { forkAllowances } from "../params.js";
 import { frameEvidence, isObject, jsonDiff, jsonEqual, onWire, rpc, serverCheck, showCommand, Tally, where, type FrameEvent, type Json } from "./support.js";
 
@@ -175,10 +175,16 @@ export const EVENT_CHECKS: CheckDef[] = [
     rule: 'A provider failure is an assistant `message_end` with `stopReason:"error"` and an `errorMessage`, followed by `agent_end`; the prompt itself is a success.',
     ref: ["Error Responses", "The UI surfaces these as error messages."],
     probes: [M.prompt("error"), M.prompt("error-retry")],
+    notApplicableWhen: [TOPIC.providerError],
     create() {
       const t = new Tally();
       const pendingEnd = new Map<string, FrameEvent>();
+      /** The prompts meant to provoke a provider failure, as sent. */
+      const sent: string[] = [];
       const r = rpc({
+        command: (cmd) => {
+          if (cmd.label === M.prompt("error") || cmd.label === M.prompt("error-retry")) sent.push(cmd.label);
+        },
         response: (ev, resp, cmd, how, c) => {
           if (!cmd || (cmd.label !== M.prompt("error") && cmd.label !== M.prompt("error-retry")) || (how !== "exact" && how !== "inexact")) return;
           if (resp.success !== true) t.fail("a successful prompt and an error message", `${where(ev, c)}: ${showCommand(cmd)} failed (${excerpt(resp.error)}) instead of running into an error message`, frameEvidence(ev));
@@ -203,7 +209,9 @@ export const EVENT_CHECKS: CheckDef[] = [
         finish: () => {
           r.end();
           if (pendingEnd.size > 0) t.untestable("no agent_end had followed the error message when the probes ended");
-          return t.outcome(`${t.count} provider failure(s) ended as error messages followed by agent_end`, "no provider failure happened (a real agent cannot be made to fail on demand)");
+          // Only what was observed: whether the target can fail on demand is not known here.
+          const prompts = sent.length ? `the prompt(s) meant to provoke one (${sent.join(", ")}) did not all run to their end` : "no prompt meant to provoke one was sent";
+          return t.outcome(`${t.count} provider failure(s) ended as error messages followed by agent_end`, `no assistant message ended with stopReason "error": ${prompts}`);
         },
       };
     },

@@ -1,6 +1,6 @@
 /** §3 rules 26–27: extension UI dialogs, their replies, and replies that must be ignored. */
 import { excerpt, type CheckDef } from "../../../core/check.js";
-import { C, M } from "../labels.js";
+import { C, M, TOPIC } from "../labels.js";
 import { frameEvidence, isObject, rpc, serverCheck, Tally, textOf, where, type Conn, type FrameEvent } from "./support.js";
 
 const EXT = "`extension_ui_request`";
@@ -15,6 +15,7 @@ export const EXT_CHECKS: CheckDef[] = [
     rule: "After a reply carrying a dialog request's `id`, the operation waiting on it continues: the server sends its next message (the next request, the command's response or the run) before the client moves on.",
     ref: [EXT, "UI bridge events emitted by extensions."],
     probes: [M.dialogPrompt],
+    notApplicableWhen: [TOPIC.dialogs],
     create() {
       const t = new Tally();
       const dialogs = new Map<string, string>();
@@ -66,6 +67,7 @@ export const EXT_CHECKS: CheckDef[] = [
     rule: "When a dialog gets two replies, the first one is used and the second changes nothing (observed where the operation reports the value it got, as the reference mock's dialog demo does).",
     ref: [EXT, REPLY],
     probes: [M.reply("select"), M.secondReply],
+    notApplicableWhen: [TOPIC.dialogs],
     create() {
       const t = new Tally();
       const first = new Map<string, string>();

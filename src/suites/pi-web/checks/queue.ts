@@ -1,6 +1,6 @@
 /** §3 rules 7–11: steering and follow-up messages queued during a run. */
 import { excerpt, type CheckDef, type Outcome } from "../../../core/check.js";
-import { M } from "../labels.js";
+import { M, TOPIC } from "../labels.js";
 import { all, frameEvidence, isObject, rpc, runViews, serverCheck, Tally, textOf, toolCalls, where, type Command, type Conn, type FrameEvent, type Json } from "./support.js";
 
 const QUEUE = "`prompt`";
@@ -85,6 +85,7 @@ export const QUEUE_CHECKS: CheckDef[] = [
     rule: "A steer queued during a run is echoed as a user message with the same text before that run's `agent_end` (no new `agent_start`), and an assistant message follows it.",
     ref: [QUEUE, STEER],
     probes: [M.steer("q1")],
+    notApplicableWhen: [TOPIC.queue],
     create() {
       const t = new Tally();
       let awaitingReply: { item: Item; ev: FrameEvent } | undefined;
@@ -124,6 +125,7 @@ export const QUEUE_CHECKS: CheckDef[] = [
     rule: "After a steer is queued, tool calls that had not started yet are skipped: each gets `tool_execution_end` with `isError:true` before the steered message.",
     ref: [QUEUE, STEER],
     probes: [M.steer("q1")],
+    notApplicableWhen: [TOPIC.queue],
     create() {
       const t = new Tally();
       interface Watch {
@@ -144,7 +146,9 @@ export const QUEUE_CHECKS: CheckDef[] = [
           // Skipping is relative to the injected steer: a steer that missed its run is steer-injected's.
           if (!info.sameRun) return;
           if (w.ends.length === 0) {
-            t.untestable(w.open.size ? "the calls pending at the steer had no readable tool_execution_end" : "no tool call started between the steer and its injection");
+            // With no call pending, the steer legally comes after turn_end (§3 r8): nothing was to be skipped.
+            if (w.open.size) t.untestable("the calls pending at the steer had no readable tool_execution_end");
+            else t.notApplicable("no tool call was pending between the steer and its injection, so none was to be skipped");
             return;
           }
           for (const e of w.ends) {
@@ -182,6 +186,7 @@ export const QUEUE_CHECKS: CheckDef[] = [
     rule: "A follow-up queued during a run is injected only where the agent would otherwise stop — right after an assistant message without tool calls — and before that run's `agent_end`.",
     ref: [QUEUE, FOLLOW],
     probes: [M.followUp("q4")],
+    notApplicableWhen: [TOPIC.queue],
     create() {
       const t = new Tally();
       const q = trackQueue({
@@ -214,6 +219,7 @@ export const QUEUE_CHECKS: CheckDef[] = [
     rule: "After `abort`, `pendingMessageCount` is unchanged and `clear_queue` returns the texts queued before it.",
     ref: ["`abort`", "Abort active agent work."],
     probes: [M.queueState("q3-before"), M.abortQueue, M.queueState("q3-after"), M.clear("q3")],
+    notApplicableWhen: [TOPIC.queue],
     create() {
       const answers = new Map<string, { ev: FrameEvent; resp: Json; c: Conn }>();
       const queued: Item[] = [];

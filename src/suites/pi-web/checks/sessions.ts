@@ -47,7 +47,7 @@ export const SESSION_CHECKS: CheckDef[] = [
     title: "list_sessions sorts by modified, newest first",
     rule: "`list_sessions` lists sessions sorted by `modified`, newest first.",
     ref: ["`list_sessions`", "List sessions, default scope is `all`."],
-    probes: [M.sessionsAll, M.sessionsDefault, M.sessionsCwd],
+    probes: [M.midRun("sessions"), M.sessionsAll, M.sessionsDefault, M.sessionsCwd, M.sessionsAfterNew],
     create() {
       const t = new Tally();
       const r = rpc({

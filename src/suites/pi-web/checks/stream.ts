@@ -5,7 +5,7 @@
  */
 import { excerpt, type CheckDef, type Outcome } from "../../../core/check.js";
 import type { Listen } from "../../../core/views/hooks.js";
-import { C, M } from "../labels.js";
+import { C, M, TOPIC } from "../labels.js";
 import { readParams } from "../params.js";
 import { frameEvidence, isObject, jsonDiff, jsonEqual, onWire, serverCheck, Tally, toolCalls, where, type Conn, type FrameEvent, type Json } from "./support.js";
 
@@ -253,6 +253,7 @@ export const STREAM_CHECKS: CheckDef[] = [
     rule: "When the concatenated `toolcall_delta`s of a block parse as JSON, they deep-equal `toolcall_end.toolCall.arguments`. (Arguments may also come whole, with no deltas.)",
     ref: [UPDATES, "- `toolcall_start`, `toolcall_delta`, `toolcall_end`"],
     probes: [M.prompt("tool"), M.prompt("two-tools")],
+    notApplicableWhen: [TOPIC.tools],
     create() {
       const t = new Tally();
       const observe = onBlocks({
@@ -261,7 +262,8 @@ export const STREAM_CHECKS: CheckDef[] = [
           if (!b || s.broken || u.type !== "toolcall_end") return;
           const acc = String(b.acc);
           if (acc.trim() === "") {
-            t.untestable("the arguments came whole, with no deltas");
+            // The catalogue allows it ("args may come whole"): nothing to compare.
+            t.notApplicable("the tool call arguments came whole in toolcall_end, with no deltas to compare them with");
             return;
           }
           let parsed: unknown;

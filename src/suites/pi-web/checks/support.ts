@@ -4,14 +4,14 @@
  * each client connection. Everything is incremental: a connection's record lives from its open to
  * its close; a command's from its send to its answer; nothing keeps the stream of events.
  */
-import { at, excerpt, type Evidence, type Outcome } from "../../../core/check.js";
-import { checkMaker } from "../../../core/define-check.js";
+import { at, excerpt, notApplicable, Tally, type CheckDef, type Evidence, type Outcome } from "../../../core/check.js";
+import { checkMaker, type CheckSpec } from "../../../core/define-check.js";
 import type { TranscriptEvent } from "../../../core/transcript.js";
 import { frameJson, frameValues, REQUEST_TIMEOUT_NOTE, type WsFrameEvent } from "../../../core/ws-exchange.js";
 import { all, on, tap, type Guard, type Listen, type ViewDef } from "../../../core/views/hooks.js";
 import { derivedView } from "../../../core/views/router.js";
 import { wsConnectionView, type Conn } from "../../../core/views/ws-connection.js";
-import { isClientConnection, NOTE } from "../labels.js";
+import { isClientConnection, NOTE, type Topic } from "../labels.js";
 
 export const SEED = "004_88f3c17269c3c25a.txt";
 
@@ -20,16 +20,18 @@ export { all, onNote } from "../../../core/views/hooks.js";
 /**
  * A CheckDef of this suite: full id, server side, and the seed reference as [section, quote].
  * When the probes stopped early, an incomplete outcome says so (the reason is a note event).
+ * `notApplicableWhen` names the behaviours this rule is about: when the probes report that the
+ * target legally never showed one of them (NOTE.notApplicable), a rule never exercised is skipped
+ * with that reason rather than left incomplete.
  */
-export const serverCheck = checkMaker({
+export const serverCheck: (spec: CheckSpec & { notApplicableWhen?: Topic[] }) => CheckDef = checkMaker({
   seed: SEED,
   side: "server",
   reasons: { [NOTE.stopped]: (v) => `the probes stopped early: ${String(v)}` },
+  notApplicableNote: NOTE.notApplicable,
 });
 
-/** Violations plus whether the rule was exercised (shared by every suite). */
-import { Tally } from "../../../core/check.js";
-export { Tally };
+export { notApplicable, Tally };
 
 type Ev<K extends TranscriptEvent["kind"]> = Extract<TranscriptEvent, { kind: K }>;
 export type FrameEvent = WsFrameEvent;

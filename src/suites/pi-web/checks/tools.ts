@@ -1,6 +1,6 @@
 /** §3 rule 17: tool executions pair up by toolCallId and round-trip into toolResult messages. */
 import { excerpt, type CheckDef } from "../../../core/check.js";
-import { M } from "../labels.js";
+import { M, TOPIC } from "../labels.js";
 import { frameEvidence, isObject, jsonDiff, jsonEqual, onWire, serverCheck, Tally, toolCalls, where, type Conn, type FrameEvent, type Json } from "./support.js";
 
 const TOOLS = "`tool_execution_start` / `tool_execution_end`";
@@ -13,6 +13,7 @@ export const TOOL_CHECKS: CheckDef[] = [
     rule: "Each `tool_execution_end` matches one earlier open `tool_execution_start` by `toolCallId`, and each start ends exactly once before the run ends (order across calls is free).",
     ref: [TOOLS, "Tool lifecycle events used for per-tool status indicators."],
     probes: [M.prompt("tool"), M.prompt("two-tools"), "prompt:queue-*"],
+    notApplicableWhen: [TOPIC.tools],
     create() {
       const t = new Tally();
       interface S {
@@ -75,6 +76,7 @@ export const TOOL_CHECKS: CheckDef[] = [
     rule: "Each toolCall of an assistant `message_end` gets a `tool_execution_start` with the same id, name and args, and a toolResult message with the same `toolCallId` and `toolName`, the `isError` of its `tool_execution_end` and `result.content` as content.",
     ref: ["History Message Types", "- `ToolResultMessage`"],
     probes: [M.prompt("tool"), M.prompt("two-tools"), "prompt:queue-*"],
+    notApplicableWhen: [TOPIC.tools],
     create() {
       const t = new Tally();
       interface Run {

@@ -47,6 +47,11 @@ interface Judge {
   end?(v: Violations): boolean | void;
   /** The pass message, when it depends on what was seen. */
   pass?(): string;
+  /**
+   * Why the rule's case never arose because the client took another path the contract allows
+   * (asked only when the rule was not exercised); the check is then skipped with that reason.
+   */
+  notApplicable?(view: MockView): string | undefined;
 }
 
 interface ClientCheckSpec extends Omit<CheckDef, "create" | "side"> {
@@ -73,6 +78,8 @@ function clientCheck(spec: ClientCheckSpec): CheckDef {
         },
         finish() {
           if (j.end?.(v)) exercised = true;
+          const alternative = exercised || v.size > 0 ? undefined : j.notApplicable?.(view);
+          if (alternative) return { verdict: "skip", message: `not applicable: ${alternative}` };
           return v.outcome({ pass: j.pass?.() ?? pass, exercised, untested });
         },
       };
@@ -116,6 +123,15 @@ const timeoutOf = (ctx: CheckContext): number =>
   typeof ctx.params.clientRequestTimeoutMs === "number" ? ctx.params.clientRequestTimeoutMs : REQUEST_TIMEOUT_MS;
 
 const SCENARIOS_ALL = ["text", "queue", "ext-dialogs"];
+
+/**
+ * Why a reply rule did not arise although the mock asked: a dialog may be left unanswered (it
+ * expires, or waits for the user) — §3 r31 limits replies, it does not demand one.
+ */
+function unansweredDialogs(view: MockView, methods: (m: string) => boolean, what: string): string | undefined {
+  const asked = [...view.requests.values()].filter((r) => methods(r.method)).length;
+  return asked > 0 ? `the mock sent ${asked} ${what} request(s) and the client answered none (leaving a dialog unanswered is allowed)` : undefined;
+}
 
 // ---------------------------------------------------------------------------------------------
 
@@ -447,6 +463,7 @@ export const uiResponseShapeCheck = clientCheck({
         }
         return true;
       },
+      notApplicable: (view) => unansweredDialogs(view, isDialogMethod, "dialog"),
     };
   },
 });
@@ -476,6 +493,7 @@ export const uiResponseOnceCheck = clientCheck({
         if (n === 2) v.add("one reply per dialog", `${req.method} ${JSON.stringify(req.id)} was answered again`, evidence(cm.frame));
         return true;
       },
+      notApplicable: (view) => unansweredDialogs(view, isDialogMethod, "dialog"),
     };
   },
 });
@@ -502,6 +520,7 @@ export const uiSelectOptionCheck = clientCheck({
         }
         return true;
       },
+      notApplicable: (view) => unansweredDialogs(view, (m) => m === "select", "select"),
     };
   },
 });
@@ -516,8 +535,10 @@ export const streamingBehaviorCheck = clientCheck({
   pass: "every prompt sent mid-run carried streamingBehavior",
   untested: "not exercised: the client sent no prompt during a run",
   judge() {
+    let runs = false;
     return {
       observe(e, v, view) {
+        if (view.running) runs = true;
         const cm = clientMessage(e);
         if (!cm || cm.message.type !== "prompt" || !view.running) return false;
         const message = cm.message.message;
@@ -527,6 +548,8 @@ export const streamingBehaviorCheck = clientCheck({
         }
         return true;
       },
+      // Prompting mid-run is the client's choice: one that waits for the run to end never needs streamingBehavior.
+      notApplicable: () => (runs ? "runs took place, but the client sent no prompt during one (waiting for the run to end is allowed)" : undefined),
     };
   },
 });
@@ -553,6 +576,7 @@ export const reconnectResyncCheck = clientCheck({
     /** Reconnected sockets and what they have sent so far. */
     const open = new Map<string, { sent: Set<string>; event: TranscriptEvent }>();
     let reconnects = 0;
+    let shutdowns = 0;
     const settle = (connection: string, v: Violations) => {
       const c = open.get(connection);
       if (!c) return;
@@ -566,7 +590,10 @@ export const reconnectResyncCheck = clientCheck({
       observe(e, v) {
         if (e.kind === "ws-close") {
           settle(e.connection, v);
-          if (isShutdownClose(e)) shutdown = { seq: e.seq };
+          if (isShutdownClose(e)) {
+            shutdown = { seq: e.seq };
+            shutdowns++;
+          }
           return false;
         }
         if (e.kind === "ws-open" && shutdown) {
@@ -585,6 +612,8 @@ export const reconnectResyncCheck = clientCheck({
         for (const connection of [...open.keys()]) settle(connection, v);
         return reconnects > 0;
       },
+      // §1: reconnecting is optional (the fork client never reconnects); only a client that does must resync.
+      notApplicable: () => (shutdowns > 0 ? "the mock shut down (1001) and the client did not reconnect, which is allowed (the fork client never reconnects)" : undefined),
     };
   },
 });
