@@ -153,6 +153,7 @@ export class Tally {
   private exercised = false;
   private why: string | undefined;
   private alternative: string | undefined;
+  private knock: string | undefined;
   /** How many times the rule was applied. */
   count = 0;
 
@@ -182,6 +183,16 @@ export class Tally {
     this.alternative ??= reason;
   }
 
+  /**
+   * This instance cannot be judged because another rule already failed on the same evidence (the
+   * stream ended early, the tool it would judge was never opened). Named, not counted twice: with
+   * nothing else judged, the check ends `skip` "not judged: <check> failed on <where>", which does
+   * not fail the run, --strict included.
+   */
+  knockOn(checkId: string, where: string): void {
+    this.knock ??= `not judged: ${checkId} failed on ${where}`;
+  }
+
   get failures(): number {
     return this.v.size;
   }
@@ -191,6 +202,7 @@ export class Tally {
   }
 
   outcome(pass: string, untested?: string): Outcome {
+    if (!this.exercised && this.knock !== undefined) return { verdict: "skip", message: this.knock };
     if (!this.exercised && this.why === undefined && this.alternative !== undefined) return notApplicable(this.alternative);
     const why = this.why ?? untested;
     return this.v.outcome({ pass, exercised: this.exercised, ...(why ? { untested: `not exercised: ${why}` } : {}) });
