@@ -8,47 +8,16 @@
  * Needs a system Chromium (/usr/bin/chromium, `apt-get install -y chromium`); without one the
  * test fails and says so.
  */
-import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { build, formatMessages, type Message, type Metafile } from "esbuild";
+import type { Metafile } from "esbuild";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMcpChatMock } from "../../src/mocks/mcp-chat/index.js";
-import { launchChromium, serveStatic, type StaticServer } from "../helpers/browser.js";
+import { launchChromium, serveMswPage, type StaticServer } from "../helpers/browser.js";
 import type { PageResult } from "./page/app.js";
 import { readSse } from "./sse.js";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const PAGE_ENTRY = fileURLToPath(new URL("./page/app.ts", import.meta.url));
-const WORKER_SCRIPT = fileURLToPath(new URL("../../node_modules/msw/lib/mockServiceWorker.js", import.meta.url));
 const RESULT_TIMEOUT = 20_000;
-
-const HTML = `<!doctype html>
-<html><head><meta charset="utf-8"><title>agentwire msw worker</title></head>
-<body><script type="module" src="/app.js"></script></body></html>`;
-
-/** The page script as the browser gets it; esbuild errors name the module that failed. */
-async function bundlePage(): Promise<{ code: string; metafile: Metafile }> {
-  try {
-    const out = await build({
-      entryPoints: [PAGE_ENTRY],
-      absWorkingDir: ROOT,
-      bundle: true,
-      format: "esm",
-      platform: "browser",
-      target: "es2022",
-      write: false,
-      metafile: true,
-      logLevel: "silent",
-    });
-    return { code: out.outputFiles[0]!.text, metafile: out.metafile };
-  } catch (err) {
-    const errors = (err as { errors?: Message[] }).errors;
-    if (!errors) throw err;
-    const text = (await formatMessages(errors, { kind: "error", color: false })).join("\n");
-    throw new Error(`esbuild could not bundle agentwire/msw for the browser (a node built-in pulled in?):\n${text}`);
-  }
-}
 
 interface FlowResult {
   connectStatus: number;
@@ -87,13 +56,7 @@ describe("agentwire/msw under setupWorker in headless Chromium", () => {
   let metafile: Metafile;
 
   beforeAll(async () => {
-    const bundle = await bundlePage();
-    metafile = bundle.metafile;
-    site = await serveStatic({
-      "/": { type: "text/html; charset=utf-8", body: HTML },
-      "/app.js": { type: "text/javascript; charset=utf-8", body: bundle.code },
-      "/mockServiceWorker.js": { type: "text/javascript; charset=utf-8", body: readFileSync(WORKER_SCRIPT) },
-    });
+    ({ site, metafile } = await serveMswPage(fileURLToPath(new URL("./page/app.ts", import.meta.url)), "agentwire msw worker"));
     browser = launchChromium();
     await browser.catch(() => {}); // rejection reported by the tests that need the browser
   });

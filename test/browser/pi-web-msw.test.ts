@@ -9,46 +9,16 @@
  * Needs a system Chromium (/usr/bin/chromium, `apt-get install -y chromium`); without one the
  * test fails and says so.
  */
-import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { build, formatMessages, type Message, type Metafile } from "esbuild";
+import type { Metafile } from "esbuild";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPiWebMock } from "../../src/mocks/pi-web/index.js";
-import { launchChromium, serveStatic, type StaticServer } from "../helpers/browser.js";
+import { launchChromium, serveMswPage, type StaticServer } from "../helpers/browser.js";
 import { Client, grammarProblems, runEvents, type Json } from "../mocks/pi-web/helpers.js";
 import type { PiWebPageResult } from "./page/pi-web-app.js";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const PAGE_ENTRY = fileURLToPath(new URL("./page/pi-web-app.ts", import.meta.url));
-const WORKER_SCRIPT = fileURLToPath(new URL("../../node_modules/msw/lib/mockServiceWorker.js", import.meta.url));
 const RESULT_TIMEOUT = 30_000;
-
-const HTML = `<!doctype html>
-<html><head><meta charset="utf-8"><title>agentwire pi-web msw</title></head>
-<body><script type="module" src="/app.js"></script></body></html>`;
-
-async function bundlePage(): Promise<{ code: string; metafile: Metafile }> {
-  try {
-    const out = await build({
-      entryPoints: [PAGE_ENTRY],
-      absWorkingDir: ROOT,
-      bundle: true,
-      format: "esm",
-      platform: "browser",
-      target: "es2022",
-      write: false,
-      metafile: true,
-      logLevel: "silent",
-    });
-    return { code: out.outputFiles[0]!.text, metafile: out.metafile };
-  } catch (err) {
-    const errors = (err as { errors?: Message[] }).errors;
-    if (!errors) throw err;
-    const text = (await formatMessages(errors, { kind: "error", color: false })).join("\n");
-    throw new Error(`esbuild could not bundle agentwire/msw for the browser (a node built-in pulled in?):\n${text}`);
-  }
-}
 
 /** The events without their timestamps (the only thing that differs between two runs). */
 function untimed(value: unknown): unknown {
@@ -84,13 +54,7 @@ describe("agentwire/msw pi-web handlers (ws.link) in headless Chromium", () => {
   let metafile: Metafile;
 
   beforeAll(async () => {
-    const bundle = await bundlePage();
-    metafile = bundle.metafile;
-    site = await serveStatic({
-      "/": { type: "text/html; charset=utf-8", body: HTML },
-      "/app.js": { type: "text/javascript; charset=utf-8", body: bundle.code },
-      "/mockServiceWorker.js": { type: "text/javascript; charset=utf-8", body: readFileSync(WORKER_SCRIPT) },
-    });
+    ({ site, metafile } = await serveMswPage(fileURLToPath(new URL("./page/pi-web-app.ts", import.meta.url)), "agentwire pi-web msw"));
     browser = launchChromium();
     await browser.catch(() => {}); // rejection reported by the tests that need the browser
   });

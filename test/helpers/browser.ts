@@ -2,7 +2,9 @@
  * Real-browser helpers: headless Chromium through playwright-core (the system Chromium, no
  * downloaded browsers) and a tiny same-origin static server for test pages.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { build, formatMessages, type Message, type Metafile } from "esbuild";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { chromium, type Browser } from "playwright-core";
@@ -67,4 +69,50 @@ export async function serveStatic(files: Record<string, StaticFile>): Promise<St
         server.close(() => resolve());
       }),
   };
+}
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const WORKER_SCRIPT = fileURLToPath(new URL("../../node_modules/msw/lib/mockServiceWorker.js", import.meta.url));
+
+/**
+ * A test page's script as the browser gets it (esbuild, browser platform); errors name the module
+ * that failed, which is how a node built-in pulled into agentwire/msw shows up.
+ */
+export async function bundlePage(entry: string): Promise<{ code: string; metafile: Metafile }> {
+  try {
+    const out = await build({
+      entryPoints: [entry],
+      absWorkingDir: ROOT,
+      bundle: true,
+      format: "esm",
+      platform: "browser",
+      target: "es2022",
+      write: false,
+      metafile: true,
+      logLevel: "silent",
+    });
+    return { code: out.outputFiles[0]!.text, metafile: out.metafile };
+  } catch (err) {
+    const errors = (err as { errors?: Message[] }).errors;
+    if (!errors) throw err;
+    const text = (await formatMessages(errors, { kind: "error", color: false })).join("\n");
+    throw new Error(`esbuild could not bundle agentwire/msw for the browser (a node built-in pulled in?):\n${text}`);
+  }
+}
+
+/**
+ * A page running `entry` under msw's service worker: the HTML, the bundled script and
+ * mockServiceWorker.js served from one loopback origin.
+ */
+export async function serveMswPage(entry: string, title: string): Promise<{ site: StaticServer; metafile: Metafile }> {
+  const bundle = await bundlePage(entry);
+  const html = `<!doctype html>
+<html><head><meta charset="utf-8"><title>${title}</title></head>
+<body><script type="module" src="/app.js"></script></body></html>`;
+  const site = await serveStatic({
+    "/": { type: "text/html; charset=utf-8", body: html },
+    "/app.js": { type: "text/javascript; charset=utf-8", body: bundle.code },
+    "/mockServiceWorker.js": { type: "text/javascript; charset=utf-8", body: readFileSync(WORKER_SCRIPT) },
+  });
+  return { site, metafile: bundle.metafile };
 }
