@@ -52,8 +52,10 @@ const ERROR_BODY_CAP = 64 * 1024;
 
 export type ExchangeHook = (x: Exchange) => void;
 
+export type ExchangeView = ViewDef<ExchangeHook> & { on(fn: ExchangeHook): Listen };
+
 /** Defines a protocol's exchange view. `on(view, fn)` (or `view.on(fn)`) subscribes a check. */
-export function exchangeView(opts: ExchangeOptions): ViewDef<ExchangeHook> & { on(fn: ExchangeHook): Listen } {
+export function exchangeView(opts: ExchangeOptions): ExchangeView {
   const view: ViewDef<ExchangeHook> = {
     name: opts.name,
     kinds: ["http-request", "http-response", "sse-line", "http-error", "body-end"],

@@ -1,0 +1,150 @@
+/**
+ * The core views: each event decoded once whatever the number of checks, per-check stream state,
+ * a throwing hook confined to its own check, rank order, and poll series that compare neighbours
+ * while keeping only the last snapshot.
+ */
+import { describe, expect, it } from "vitest";
+import { DEFAULT_PROFILE, Tally, type CheckContext, type CheckDef, type Observe } from "../../src/core/check.js";
+import { Evaluation } from "../../src/core/evaluation.js";
+import { TranscriptBus, type NewEvent } from "../../src/core/transcript.js";
+import { exchangeView, type Exchange } from "../../src/core/views/exchange.js";
+import { all, on, tap, type ViewDef } from "../../src/core/views/hooks.js";
+import { pollSeriesView } from "../../src/core/views/poll-series.js";
+import { sseStreamView } from "../../src/core/views/sse-stream.js";
+
+const ctx: CheckContext = { protocol: "test", profile: DEFAULT_PROFILE, params: {}, validate: () => ({ ok: true }) };
+
+function check(id: string, observe: () => Observe, finish: () => string = () => "ok"): CheckDef {
+  return {
+    id,
+    level: "MUST",
+    side: "server",
+    title: id,
+    rule: id,
+    ref: { seed: "s", section: "§", quote: "q" },
+    probes: [],
+    create: () => ({ observe: observe(), finish: () => ({ verdict: "pass", message: finish() }) }),
+  };
+}
+
+function run(checks: CheckDef[], events: NewEvent[]) {
+  const bus = new TranscriptBus();
+  const evaluation = new Evaluation(checks, ctx);
+  bus.subscribe(evaluation.observe);
+  for (const e of events) bus.emit(e);
+  return evaluation.finish();
+}
+
+const ref = (exchange: string, label = "chat") => ({ probe: "p", exchange, label });
+
+function stream(exchange: string, datas: string[]): NewEvent[] {
+  const r = ref(exchange);
+  return [
+    { kind: "http-request", ...r, method: "POST", url: "http://x/chat", path: "/chat", headers: {} },
+    { kind: "http-response", ...r, status: 200, headers: { "content-type": "text/event-stream" } },
+    ...datas.map((data, index): NewEvent => ({ kind: "sse-event", ...r, index, data, chunk: index })),
+    { kind: "body-end", ...r, reason: "eof", bytes: 0 },
+  ];
+}
+
+describe("core views", () => {
+  it("decode each SSE event once for every check, and give each check its own per-stream state", () => {
+    let decoded = 0;
+    const STREAMS = sseStreamView<{ label: string }, number>({
+      name: "test/streams",
+      select: (req) => req.label === "chat",
+      open: (req) => ({ label: req.label }),
+      decode: (ev) => {
+        decoded++;
+        return Number(ev.data);
+      },
+    });
+    const sums: number[] = [];
+    const counter = (id: string) =>
+      check(id, () =>
+        STREAMS.on<{ sum: number }>({
+          start: () => ({ sum: 0 }),
+          event: (_ev, v, _s, st) => {
+            st.sum += v;
+          },
+          end: (_ev, _s, st) => sums.push(st.sum),
+        }),
+      );
+    run([counter("a"), counter("b"), counter("c")], [...stream("x1", ["1", "2", "3"]), ...stream("x2", ["10"])]);
+    expect(decoded).toBe(4);
+    expect(sums).toEqual([6, 6, 6, 10, 10, 10]);
+  });
+
+  it("confine a throwing hook to its own check", () => {
+    const EX = exchangeView({ name: "test/exchanges", errorBodyFromLines: () => false });
+    const seen: string[] = [];
+    const results = run(
+      [
+        check("broken", () => EX.on(() => {
+          throw new Error("bug in the rule");
+        })),
+        check("fine", () => EX.on((x) => seen.push(x.id))),
+      ],
+      [...stream("x1", []), ...stream("x2", [])],
+    );
+    expect(seen).toEqual(["x1", "x2"]);
+    const broken = results.find((r) => r.id === "broken")!;
+    expect(broken.verdict).toBe("incomplete");
+    expect(broken.message).toMatch(/internal error in check: .*bug in the rule/);
+    expect(results.find((r) => r.id === "fine")!.verdict).toBe("pass");
+  });
+
+  it("deliver an event to views of lower rank first, whatever order the checks subscribed in", () => {
+    const order: string[] = [];
+    const view = (name: string, rank: number): ViewDef<() => void> => ({
+      name,
+      rank,
+      kinds: ["note"],
+      create: () => {
+        const fns: (() => void)[] = [];
+        return { add: (fn) => void fns.push(fn), observe: () => fns.forEach((f) => f()) };
+      },
+    });
+    const late = view("late", 0);
+    const early = view("early", -1);
+    run(
+      [check("a", () => all(on(late, () => order.push("late")), on(early, () => order.push("early")), tap(["note"], () => order.push("raw"))))],
+      [{ kind: "note", probe: "p", name: "n", value: 1 }],
+    );
+    expect(order).toEqual(["early", "late", "raw"]);
+  });
+
+  it("hand each snapshot of a poll series over with the previous one, keeping no history", () => {
+    const EX = exchangeView({ name: "test/polls", errorBodyFromLines: () => false });
+    const POLLS = pollSeriesView(EX, {
+      name: "test/state",
+      series: (x: Exchange) => (x.path === "/state" ? "state" : undefined),
+      decode: (x: Exchange) => (Array.isArray((x.json as { history?: unknown })?.history) ? (x.json as { history: string[] }).history : undefined),
+    });
+    const pairs: string[] = [];
+    const misses: string[] = [];
+    const t = new Tally();
+    const append = check(
+      "append-only",
+      () =>
+        POLLS.on({
+          snapshot: (next, prev) => {
+            pairs.push(`${prev?.n ?? "-"}→${next.n}`);
+            if (prev && next.value.length < prev.value.length) t.fail("no shrink", `${prev.value.length} → ${next.value.length}`);
+            else t.ok();
+          },
+          miss: (x) => misses.push(x.id),
+        }),
+      () => t.outcome("grew").message,
+    );
+    const poll = (id: string, body: string): NewEvent[] => [
+      { kind: "http-request", ...ref(id, "poll"), method: "GET", url: "http://x/state", path: "/state", headers: {} },
+      { kind: "http-response", ...ref(id, "poll"), status: 200, headers: { "content-type": "application/json" } },
+      { kind: "body-end", ...ref(id, "poll"), reason: "eof", bytes: body.length, text: body },
+    ];
+    run([append], [...poll("p1", '{"history":[]}'), ...poll("p2", '{"history":["a"]}'), ...poll("p3", "garbage"), ...poll("p4", '{"history":[]}')]);
+    expect(pairs).toEqual(["-→0", "0→1", "1→2"]);
+    expect(misses).toEqual(["p3"]);
+    expect(t.failures).toBe(1);
+  });
+});
