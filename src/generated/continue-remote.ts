@@ -19,12 +19,12 @@ export type ChatMessage =
   UserChatMessage | AssistantChatMessage | ThinkingChatMessage | SystemChatMessage | ToolChatMessage;
 
 /**
- * A string or a list of parts, as on user messages.
+ * A string or a list of parts.
  */
 export type MessageContent = string | MessagePart[];
 
 /**
- * A text part or an image part of a user message.
+ * A text part or an image part.
  */
 export type MessagePart = TextMessagePart | ImageMessagePart;
 
