@@ -2,3 +2,4 @@
 export * as McpChat from "./generated/mcp-chat.js";
 export * as OpenaiChat from "./generated/openai-chat.js";
 export * as PiWeb from "./generated/pi-web.js";
+export * as StagewiseChat from "./generated/stagewise-chat.js";
