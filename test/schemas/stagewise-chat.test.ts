@@ -99,7 +99,9 @@ describe("stagewise-chat schemas", () => {
   });
 
   it("every ChatUpdate type and every part type has a valid fixture", () => {
-    const updates = fixtures("valid").filter(([m]) => m === "chat-update").map(([, , v]) => (v as { type: string }).type);
+    const updates = fixtures("valid")
+      .filter(([m]) => m === "chat-update")
+      .map(([, , v]) => (v as { type: string }).type);
     expect(new Set(updates)).toEqual(
       new Set([
         "chat-list",
@@ -114,7 +116,9 @@ describe("stagewise-chat schemas", () => {
         "agent-state",
       ]),
     );
-    const parts = fixtures("valid").filter(([m]) => m === "chat-parts").map(([, , v]) => (v as { type: string }).type);
+    const parts = fixtures("valid")
+      .filter(([m]) => m === "chat-parts")
+      .map(([, , v]) => (v as { type: string }).type);
     expect(new Set(parts)).toEqual(
       new Set(["text", "image", "file", "reasoning", "tool-call", "tool-result", "tool-approval"]),
     );
@@ -128,7 +132,9 @@ describe("stagewise-chat schemas", () => {
     type Request = { method: string; params?: { path: string; input: { json: unknown } } };
     const requests = fixtures("valid")
       .filter(([m]) => m === "trpc-request")
-      .flatMap(([, name, v]) => (Array.isArray(v) ? v : [v]).map((r, i): [string, Request] => [`${name}#${i}`, r as Request]))
+      .flatMap(([, name, v]) =>
+        (Array.isArray(v) ? v : [v]).map((r, i): [string, Request] => [`${name}#${i}`, r as Request]),
+      )
       .filter(([, r]) => r.params);
 
     it.each(requests)("request %s: its input matches the procedure's input schema", (_name, request) => {
@@ -177,7 +183,9 @@ describe("stagewise-chat schemas", () => {
         params: { input: { json: unknown; meta: unknown } };
       };
       expect(frame.params.input).toEqual({ json: null, meta: { values: ["undefined"] } });
-      for (const m of ["void-input", "get-chat-updates-input", "create-chat-input"]) expectValid(m, frame.params.input.json);
+      for (const m of ["void-input", "get-chat-updates-input", "create-chat-input"]) {
+        expectValid(m, frame.params.input.json);
+      }
       // A property holding undefined disappears in JSON, so optional fields stay optional.
       expectValid("get-chat-updates-input", JSON.parse(JSON.stringify({ lastEventId: undefined })));
       expectValid("agent-state", JSON.parse(JSON.stringify({ state: "idle", description: undefined })));
