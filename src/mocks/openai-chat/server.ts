@@ -61,8 +61,14 @@ export async function startOpenaiChatMock(options: OpenaiChatStartOptions = {}):
     ...definedOnly(rest),
   };
   const engine = createOpenaiChatEngine(engineOptions);
-  const served = await serveFetch(engine.handle, { host, port, maxBodyBytes: MAX_BODY_BYTES });
+  const served = await serveFetch(engine.handle, { host, port, maxBodyBytes: MAX_BODY_BYTES, errorBody: openaiErrorBody });
   return { url: served.url, close: served.close };
+}
+
+/** Errors the server answers before the engine sees a request, in OpenAI's shape. */
+function openaiErrorBody(status: number, message: string) {
+  const code = { 400: "invalid_request", 405: "method_not_allowed", 413: "request_too_large" }[status] ?? null;
+  return { error: { message, type: status >= 500 ? "server_error" : "invalid_request_error", param: null, code } };
 }
 
 function readScript(path: string) {

@@ -57,7 +57,15 @@ export async function startPiWebMock(options: PiWebStartOptions = {}): Promise<R
   const sockets = new Set<Duplex>();
 
   const server = http.createServer({ noDelay: true }, (req, res) => {
-    const r = (engine as PiWebEngine).http(req.method ?? "GET", req.url ?? "/");
+    let r: { status: number; headers: Record<string, string>; body: string };
+    try {
+      r = validTarget(req)
+        ? (engine as PiWebEngine).http(req.method ?? "GET", req.url ?? "/")
+        : { status: 400, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: "malformed Host header or request target" }) };
+    } catch (e) {
+      // No request may end the mock: an unforeseen failure is this request's 500, nothing more.
+      r = { status: 500, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: `mock error: ${(e as Error).message}` }) };
+    }
     res.writeHead(r.status, { ...r.headers, "content-length": Buffer.byteLength(r.body) });
     res.end(req.method === "HEAD" ? undefined : r.body);
   });
@@ -98,10 +106,35 @@ function headersOf(req: http.IncomingMessage): Record<string, string> {
   return out;
 }
 
+/** Whether the Host header and the request target make a URL the engine can route. */
+function validTarget(req: http.IncomingMessage): boolean {
+  const target = req.url ?? "/";
+  if (!target.startsWith("/") || target.startsWith("//")) return false;
+  try {
+    new URL(`ws://${req.headers.host ?? "localhost"}${target}`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function upgrade(engine: PiWebEngine, wss: WebSocketServer, req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
+  socket.on("error", () => socket.destroy());
+  try {
+    accept(engine, wss, req, socket, head);
+  } catch {
+    // No upgrade may end the mock: whatever failed, this socket alone is refused.
+    if (!socket.destroyed) socket.end("HTTP/1.1 500 Internal Server Error\r\n\r\n");
+  }
+}
+
+function accept(engine: PiWebEngine, wss: WebSocketServer, req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
+  if (!validTarget(req)) {
+    socket.end("HTTP/1.1 400 Bad Request\r\n\r\n");
+    return;
+  }
   const headers = headersOf(req);
   const info = { url: `ws://${headers.host ?? "localhost"}${req.url ?? "/"}`, headers };
-  socket.on("error", () => socket.destroy());
   const decision = engine.upgrade(info);
   if (!decision.ok) {
     // A bare status line: no headers, no body (§1), then the socket closes.
@@ -112,7 +145,12 @@ function upgrade(engine: PiWebEngine, wss: WebSocketServer, req: http.IncomingMe
     const conn = engine.connect(transportOf(ws), info);
     ws.on("message", (data: RawData, isBinary: boolean) => {
       const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer);
-      conn.onMessage(isBinary ? new Uint8Array(bytes) : bytes.toString("utf8"), isBinary);
+      try {
+        conn.onMessage(isBinary ? new Uint8Array(bytes) : bytes.toString("utf8"), isBinary);
+      } catch {
+        // A frame the engine could not handle ends this connection (1011), never the mock.
+        ws.close(1011, "mock error");
+      }
     });
     ws.on("close", (code: number, reason: Buffer) => conn.onClose(code, reason.toString("utf8")));
     ws.on("error", () => ws.terminate());
