@@ -3,7 +3,7 @@
  * `mock` and `test` commands use. Names are validated before the port is opened.
  */
 import { z } from "zod";
-import type { MockStartOptions, RunningMock } from "../../core/protocol.js";
+import { MockOptionError, type MockStartOptions, type RunningMock } from "../../core/protocol.js";
 import { serveFetch } from "../../core/serve-fetch.js";
 import { createMcpChatEngine } from "./engine.js";
 import type { McpChatMockOptions } from "./options.js";
@@ -47,7 +47,7 @@ export async function startMcpChatMock(options: McpChatStartOptions = {}): Promi
   const { host = "127.0.0.1", port = MCP_CHAT_DEFAULT_PORT, firstByteMs, chunkDelayMs, settings, ...rest } = options;
   const parsed = Settings.safeParse(settings ?? {});
   if (!parsed.success) {
-    throw new Error(`mcp-chat mock: invalid settings: ${z.prettifyError(parsed.error)}`);
+    throw new MockOptionError(`mcp-chat mock: invalid settings: ${z.prettifyError(parsed.error)}`);
   }
   const engine = createMcpChatEngine({
     ...(parsed.data as McpChatMockOptions),

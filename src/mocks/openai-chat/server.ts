@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import type { MockStartOptions, RunningMock } from "../../core/protocol.js";
+import { MockOptionError, type MockStartOptions, type RunningMock } from "../../core/protocol.js";
 import { serveFetch } from "../../core/serve-fetch.js";
 import { createOpenaiChatEngine } from "./engine.js";
 import type { OpenaiChatMockOptions } from "./options.js";
@@ -29,7 +29,7 @@ const Settings = z.strictObject({
   closeDelayMs: ms.optional(),
   jitterMs: ms.optional(),
   chunkGapMs: ms.optional(),
-  catalogue: z.enum(["seed", "continue-2026", "continue-cli-2026"]).optional(),
+  catalogue: z.enum(["seed", "continue-2026", "continue-cli-2026", "none"]).optional(),
   models: z.array(z.string().min(1)).min(1).optional(),
   anyModel: z.boolean().optional(),
   apiKey: z.string().min(1).optional(),
@@ -49,7 +49,7 @@ export async function startOpenaiChatMock(options: OpenaiChatStartOptions = {}):
   const { host = "127.0.0.1", port = OPENAI_CHAT_DEFAULT_PORT, firstByteMs, chunkDelayMs, settings, ...rest } = options;
   const parsed = Settings.safeParse(settings ?? {});
   if (!parsed.success) {
-    throw new Error(`openai-chat mock: invalid settings: ${z.prettifyError(parsed.error)}`);
+    throw new MockOptionError(`openai-chat mock: invalid settings: ${z.prettifyError(parsed.error)}`);
   }
   const { scenarioFile, script, ...knobs } = parsed.data;
   const engineOptions: OpenaiChatMockOptions = {
@@ -76,13 +76,13 @@ function readScript(path: string) {
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
-    throw new Error(`openai-chat mock: cannot read scenario file ${path}: ${(e as Error).message}`);
+    throw new MockOptionError(`openai-chat mock: cannot read scenario file ${path}: ${(e as Error).message}`);
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new Error(`openai-chat mock: scenario file ${path} is not JSON: ${(e as Error).message}`);
+    throw new MockOptionError(`openai-chat mock: scenario file ${path} is not JSON: ${(e as Error).message}`);
   }
   return parseScenarioScript(value);
 }

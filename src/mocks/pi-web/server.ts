@@ -4,12 +4,13 @@
  * (404/401/403, or 400 for an unknown ?fault=/?scenario=/?framing=) and the socket closes.
  * Names and numbers are validated before the port is opened.
  */
+import { createHash, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { z } from "zod";
-import type { MockStartOptions, RunningMock } from "../../core/protocol.js";
+import { MockOptionError, type MockStartOptions, type RunningMock } from "../../core/protocol.js";
 import type { PiWebTransport } from "./connection.js";
 import { createPiWebEngine, type PiWebEngine } from "./engine.js";
 import { PI_WEB_DEFAULT_PORT, resolvePiWebOptions, type PiWebMockOptions } from "./options.js";
@@ -41,13 +42,14 @@ export type PiWebStartOptions = MockStartOptions & Partial<PiWebMockOptions>;
 export async function startPiWebMock(options: PiWebStartOptions = {}): Promise<RunningMock> {
   const { host = "127.0.0.1", port = PI_WEB_DEFAULT_PORT, firstByteMs, chunkDelayMs, settings, ...rest } = options;
   const parsed = Settings.safeParse(settings ?? {});
-  if (!parsed.success) throw new Error(`pi-web mock: invalid settings: ${z.prettifyError(parsed.error)}`);
+  if (!parsed.success) throw new MockOptionError(`pi-web mock: invalid settings: ${z.prettifyError(parsed.error)}`);
   const engineOptions: PiWebMockOptions = {
     ...(parsed.data as PiWebMockOptions),
     ...(firstByteMs !== undefined ? { firstDelay: firstByteMs } : {}),
     ...(chunkDelayMs !== undefined ? { chunkDelay: chunkDelayMs } : {}),
     ...definedOnly(rest),
     host,
+    sameToken,
   };
   // Fail before listening; the engine proper needs the bound port (the Origin list names it).
   resolvePiWebOptions({ ...engineOptions, port: port || PI_WEB_DEFAULT_PORT });
@@ -96,6 +98,12 @@ export async function startPiWebMock(options: PiWebStartOptions = {}): Promise<R
         server.close(() => resolve());
       }),
   };
+}
+
+/** Constant-time token comparison; digests first, so tokens of different lengths compare safely too. */
+function sameToken(given: string, expected: string): boolean {
+  const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
+  return timingSafeEqual(digest(given), digest(expected)) && given === expected;
 }
 
 function headersOf(req: http.IncomingMessage): Record<string, string> {
