@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { MockOptionError, type MockStartOptions, type RunningMock } from "../../core/protocol.js";
+import { parseMockSettings } from "../../core/mock-settings.js";
 import { serveFetch } from "../../core/serve-fetch.js";
 import { createOpenaiChatEngine } from "./engine.js";
 import type { OpenaiChatMockOptions } from "./options.js";
@@ -47,11 +48,8 @@ export type OpenaiChatStartOptions = MockStartOptions & Partial<OpenaiChatMockOp
 
 export async function startOpenaiChatMock(options: OpenaiChatStartOptions = {}): Promise<RunningMock> {
   const { host = "127.0.0.1", port = OPENAI_CHAT_DEFAULT_PORT, firstByteMs, chunkDelayMs, settings, ...rest } = options;
-  const parsed = Settings.safeParse(settings ?? {});
-  if (!parsed.success) {
-    throw new MockOptionError(`openai-chat mock: invalid settings: ${z.prettifyError(parsed.error)}`);
-  }
-  const { scenarioFile, script, ...knobs } = parsed.data;
+  const given = parseMockSettings("openai-chat", Settings, settings);
+  const { scenarioFile, script, ...knobs } = given;
   const engineOptions: OpenaiChatMockOptions = {
     ...(knobs as OpenaiChatMockOptions),
     ...(script !== undefined ? { script: parseScenarioScript(script) } : {}),

@@ -10,7 +10,8 @@ import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { z } from "zod";
-import { MockOptionError, type MockStartOptions, type RunningMock } from "../../core/protocol.js";
+import type { MockStartOptions, RunningMock } from "../../core/protocol.js";
+import { parseMockSettings } from "../../core/mock-settings.js";
 import type { PiWebTransport } from "./connection.js";
 import { createPiWebEngine, type PiWebEngine } from "./engine.js";
 import { PI_WEB_DEFAULT_PORT, resolvePiWebOptions, type PiWebMockOptions } from "./options.js";
@@ -41,10 +42,9 @@ export type PiWebStartOptions = MockStartOptions & Partial<PiWebMockOptions>;
 
 export async function startPiWebMock(options: PiWebStartOptions = {}): Promise<RunningMock> {
   const { host = "127.0.0.1", port = PI_WEB_DEFAULT_PORT, firstByteMs, chunkDelayMs, settings, ...rest } = options;
-  const parsed = Settings.safeParse(settings ?? {});
-  if (!parsed.success) throw new MockOptionError(`pi-web mock: invalid settings: ${z.prettifyError(parsed.error)}`);
+  const given = parseMockSettings("pi-web", Settings, settings);
   const engineOptions: PiWebMockOptions = {
-    ...(parsed.data as PiWebMockOptions),
+    ...(given as PiWebMockOptions),
     ...(firstByteMs !== undefined ? { firstDelay: firstByteMs } : {}),
     ...(chunkDelayMs !== undefined ? { chunkDelay: chunkDelayMs } : {}),
     ...definedOnly(rest),
