@@ -133,7 +133,9 @@ ${EXIT_HELP}`,
     .addHelpText(
       "after",
       `\nExamples:\n  agentwire mock mcp-chat\n  agentwire mock mcp-chat --port 0 --scenario parallel-tools --chunk-delay-ms 100\n  agentwire mock mcp-chat --fault sse-crlf\n  agentwire mock mcp-chat --check-client --report client-report.json
-  agentwire mock pi-web --token s3cret --allow-origin http://localhost:5173`,
+  agentwire mock pi-web --token s3cret --allow-origin http://localhost:5173
+  agentwire mock pi-web --profile pi-fork-0.54
+  agentwire mock openai-chat --catalogue continue-cli-2026 --check-client`,
     )
     .action(async (protocol: string, o) => {
       process.exitCode = await runMock(protocol, o);
