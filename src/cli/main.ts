@@ -74,6 +74,7 @@ ${EXIT_HELP}`,
       .option("--origin <origin>", "browser origin the probes claim (mcp-chat default http://localhost:3000)")
       .option("--prompt <text>", "chat prompt for probes that need the agent to act")
       .option("--model <name>", "model name for protocols that need one (openai-chat)")
+      .option("--catalogue <name>", "openai-chat: the tool catalogue the probes offer and judge by: seed | continue-2026 | continue-cli-2026 | none")
       .option("--max-requests <n>", "cap on requests sent to a paid backend", intOption("--max-requests", 1))
       .option("--max-bytes <n>", "stop reading a response after N bytes", intOption("--max-bytes", 1))
       .option("--close-timeout <ms>", "longest wait from a terminal event to the end of the body (mcp-chat: 2000)", intOption("--close-timeout", 1))
@@ -98,7 +99,8 @@ ${EXIT_HELP}`,
       .option("--scenario <name>", "mock scenario for the client's requests")
       .option("--framing <name>", "mock framing variant")
       .option("--fault <name>", "mock fault (repeatable)", collect)
-      .option("--token <token>", "make the mock require this token; the client gets it (pi-web: PI_WEB_TOKEN)"),
+      .option("--token <token>", "make the mock require this token; the client gets it (pi-web: PI_WEB_TOKEN)")
+      .option("--catalogue <name>", "openai-chat: the mock's tool catalogue, which the client's tools are judged by: seed | continue-2026 | continue-cli-2026 | none"),
   )
     .addHelpText(
       "after",

@@ -3,7 +3,7 @@ import { checkRunOptions, resolveProfile, startClientSession } from "../core/run
 import { MockOptionError } from "../core/protocol.js";
 import type { MockStartOptions } from "../core/protocol.js";
 import { formatReport } from "../core/reporters/index.js";
-import { checkFaults, checkWritableFile, credentialSetting, parseSettings, requireProtocol, takesToken } from "./options.js";
+import { checkCatalogueOption, checkFaults, checkWritableFile, credentialSetting, parseSettings, requireProtocol, takesToken } from "./options.js";
 import { writeReports } from "./report-output.js";
 import { UsageError } from "./errors.js";
 
@@ -30,7 +30,7 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
   const p = requireProtocol(protocolId);
   if (o.report && !o.checkClient) throw new UsageError("--report goes with --check-client");
   if (o.report) checkWritableFile(o.report, "--report");
-  if (o.catalogue !== undefined && p.id !== "openai-chat") throw new UsageError(`--catalogue is an openai-chat option; ${p.id} has no tool catalogue`);
+  checkCatalogueOption(p, o.catalogue);
   checkFaults(p, o.fault);
   const profile = resolveProfile(p, o.profile);
   if (o.checkClient) checkRunOptions(p, { ...(o.profile ? { profile: o.profile } : {}) }, "client");

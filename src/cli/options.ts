@@ -2,6 +2,7 @@
 import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, statSync, unlinkSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { findProtocol, PROTOCOLS, ALL_PROTOCOL_IDS } from "../protocols.js";
+import { OPENAI_CHAT_CATALOGUES } from "../mocks/openai-chat/catalogues.js";
 import type { ProtocolDef } from "../core/protocol.js";
 import { REPORTERS, type ReporterName } from "../core/reporters/index.js";
 import { UsageError } from "./errors.js";
@@ -88,6 +89,14 @@ export function checkUrl(url: string): string {
   }
   if (!["http:", "https:", "ws:", "wss:"].includes(u.protocol)) throw new UsageError(`--url must be http(s) or ws(s), got "${url}"`);
   return url;
+}
+
+/** --catalogue belongs to the protocols whose checks read a tool catalogue (the `catalogue` parameter). */
+export function checkCatalogueOption(p: ProtocolDef, catalogue: string | undefined): void {
+  if (catalogue === undefined) return;
+  if (!("catalogue" in p.defaultParams)) throw new UsageError(`--catalogue is an openai-chat option; ${p.id} has no tool catalogue`);
+  const known = [...OPENAI_CHAT_CATALOGUES.map((c) => c.name), "none"];
+  if (!known.includes(catalogue)) throw new UsageError(`unknown --catalogue "${catalogue}"; use one of ${known.join(", ")}`);
 }
 
 /** Fault names are checked against the protocol's list before any mock starts or probe runs. */

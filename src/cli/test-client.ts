@@ -1,6 +1,6 @@
 /** agentwire test-client <protocol> -- <command> [args...] */
 import { checkRunOptions, runClientTest } from "../core/runner.js";
-import { checkFaults, checkWritableDir, credentialSetting, parseSettings, reportTargets, requireProtocol } from "./options.js";
+import { checkCatalogueOption, checkFaults, checkWritableDir, credentialSetting, parseSettings, reportTargets, requireProtocol } from "./options.js";
 import { combinedExitCode, writeReports } from "./report-output.js";
 import { UsageError } from "./errors.js";
 
@@ -20,6 +20,7 @@ export interface TestClientCliOptions {
   token?: string;
   quiet?: boolean;
   redact?: boolean;
+  catalogue?: string;
 }
 
 export async function runTestClient(protocolId: string, command: string[], o: TestClientCliOptions): Promise<number> {
@@ -29,9 +30,14 @@ export async function runTestClient(protocolId: string, command: string[], o: Te
   }
   checkRunOptions(p, o, "client");
   checkFaults(p, o.fault);
+  checkCatalogueOption(p, o.catalogue);
   const targets = reportTargets(o.reporter, o.output);
   if (o.saveTranscript) checkWritableDir(o.saveTranscript, "--save-transcript");
-  const settings = { ...parseSettings(o.set), ...credentialSetting(p.id, o.token) };
+  const settings = {
+    ...parseSettings(o.set),
+    ...(o.catalogue !== undefined ? { catalogue: o.catalogue } : {}),
+    ...credentialSetting(p.id, o.token),
+  };
   const progress = o.quiet ? undefined : (m: string) => process.stderr.write(`agentwire: ${m}\n`);
   const result = await runClientTest(p, {
     command: command[0]!,

@@ -3,7 +3,7 @@ import { checkRunOptions, runSuite } from "../core/runner.js";
 import { selectChecks } from "../core/evaluation.js";
 import type { RunResult } from "../core/result.js";
 import { PROTOCOLS } from "../protocols.js";
-import { checkFaults, checkUrl, checkWritableDir, intOption, parseHeaders, parseSettings, reportTargets, requireProtocol } from "./options.js";
+import { checkCatalogueOption, checkFaults, checkUrl, checkWritableDir, intOption, parseHeaders, parseSettings, reportTargets, requireProtocol } from "./options.js";
 import { combinedExitCode, writeReports } from "./report-output.js";
 import { UsageError } from "./errors.js";
 
@@ -32,6 +32,7 @@ export interface TestCliOptions {
   fault?: string[];
   quiet?: boolean;
   redact?: boolean;
+  catalogue?: string;
 }
 
 export async function runTest(protocolId: string | undefined, o: TestCliOptions): Promise<number> {
@@ -45,6 +46,7 @@ export async function runTest(protocolId: string | undefined, o: TestCliOptions)
   // Every option is checked for every protocol before the first one runs.
   for (const p of protocols) checkRunOptions(p, o, "server");
   for (const p of protocols) checkFaults(p, o.fault);
+  for (const p of protocols) checkCatalogueOption(p, o.catalogue);
   const targets = reportTargets(o.reporter, o.output);
   if (o.saveTranscript) checkWritableDir(o.saveTranscript, "--save-transcript");
   const headers = parseHeaders(o.header);
@@ -53,6 +55,7 @@ export async function runTest(protocolId: string | undefined, o: TestCliOptions)
     ...(o.origin ? { origin: o.origin } : {}),
     ...(o.prompt ? { prompt: o.prompt } : {}),
     ...(o.model ? { model: o.model } : {}),
+    ...(o.catalogue !== undefined ? { catalogue: o.catalogue } : {}),
     ...(o.maxRequests !== undefined ? { maxRequests: o.maxRequests } : {}),
     ...(o.closeTimeout !== undefined ? { closeTimeoutMs: o.closeTimeout } : {}),
     ...(o.minGap !== undefined ? { minGapMs: o.minGap } : {}),
@@ -79,7 +82,9 @@ export async function runTest(protocolId: string | undefined, o: TestCliOptions)
           ...(o.token ? { token: o.token } : {}),
           params,
           ...(o.maxBytes ? { maxBytes: o.maxBytes } : {}),
-          ...(o.fault?.length ? { mock: { faults: o.fault } } : {}),
+          ...(o.fault?.length || o.catalogue !== undefined
+            ? { mock: { ...(o.fault?.length ? { faults: o.fault } : {}), ...(o.catalogue !== undefined ? { settings: { catalogue: o.catalogue } } : {}) } }
+            : {}),
           ...(progress ? { progress } : {}),
           signal: sigint.signal,
           redact: o.redact !== false,

@@ -69,8 +69,11 @@ describe("usage errors that depend on the protocol", () => {
     await expectUsage(["test-client", "mcp-chat", "--token", "s3cret", ...client(marker())], /mcp-chat mock takes no credential/);
   });
 
-  it("--catalogue outside openai-chat", async () => {
+  it("--catalogue outside openai-chat, or naming no catalogue", async () => {
     await expectUsage(["mock", "pi-web", "--port", "0", "--catalogue", "none"], /--catalogue is an openai-chat option/);
+    await expectUsage(["test", "mcp-chat", "--catalogue", "none"], /--catalogue is an openai-chat option/);
+    await expectUsage(["test", "openai-chat", "--catalogue", "bogus"], /unknown --catalogue "bogus"; use one of seed, .*none/);
+    await expectUsage(["test-client", "openai-chat", "--catalogue", "bogus", ...client(marker())], /unknown --catalogue "bogus"/);
   });
 
   it("a run over every protocol checks --profile and --only for all of them before the first starts", async () => {
