@@ -55,8 +55,11 @@ export async function serveFetch(handler: FetchHandler, options: ServeOptions = 
       abort.abort();
     });
     void respond(req, res, abort.signal).catch((err: unknown) => {
-      if (!res.headersSent) fail(res, 500, `mock error: ${(err as Error).message}`);
-      else {
+      // Whatever failed, only this response is lost: the server goes on serving.
+      try {
+        if (!res.headersSent) fail(res, 500, `mock error: ${(err as Error).message}`);
+        else res.destroy();
+      } catch {
         res.destroy();
       }
     });
