@@ -121,3 +121,24 @@ describe.each(["mcp-chat", "openai-chat"])("%s mock under an oversized body", (i
     expect(await alive(id)).toBeLessThan(500);
   });
 });
+
+describe.each(PROTOCOLS.map((p) => p.id))("%s mock under a burst of malformed requests", (id) => {
+  it("answers each below 500 (or lets the HTTP parser refuse it) and is still serving after all", async () => {
+    const methods = ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD", "TRACE", "TRACK", "FOO"];
+    const hosts = ["[", "[::1", "a b", "user:pw@127.0.0.1", "", "127.0.0.1:99999", "%", "xn--", "127.0.0.1"];
+    const targets = ["//[", "/%", "/..%2f..%2f", "*", "http://x/y", "/ws?token=%zz", "/v1/chat/completions?x=%", "/chat/stream#frag", "/\u00e9"];
+    const extras = ["", "Content-Length: 3\r\n", "Transfer-Encoding: chunked\r\n", "Upgrade: websocket\r\nConnection: Upgrade\r\n", "Content-Length: -1\r\n"];
+    let seed = 11;
+    const pick = <T,>(xs: T[]): T => xs[(seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % xs.length]!;
+    for (let i = 0; i < 120; i++) {
+      const extra = pick(extras);
+      const body = extra.startsWith("Content-Length: 3") ? "{}x" : extra.startsWith("Transfer-Encoding") ? "0\r\n\r\n" : "";
+      const host = pick(hosts);
+      const request = `${pick(methods)} ${pick(targets)} HTTP/1.1\r\n${host ? `Host: ${host}\r\n` : ""}${extra}Connection: close\r\n\r\n${body}`;
+      const a = await raw(url(id), request);
+      // 0: the socket closed without an answer (node's parser refusing the request line).
+      expect(a.status === 0 || (a.status >= 100 && a.status < 500), `${a.status} for ${JSON.stringify(request)}`).toBe(true);
+    }
+    expect(await alive(id)).toBeLessThan(500);
+  });
+});
