@@ -1,7 +1,6 @@
 /** agentwire mock <protocol> — the reference mock as a long-running server. */
 import { checkRunOptions, resolveProfile, startClientSession } from "../core/runner.js";
-import { MockOptionError } from "../core/protocol.js";
-import type { MockStartOptions } from "../core/protocol.js";
+import { MockOptionError, type MockStartOptions } from "../core/protocol.js";
 import { formatReport } from "../core/reporters/index.js";
 import { checkCatalogueOption, checkFaults, checkWritableFile, credentialSetting, parseSettings, requireProtocol, takesToken } from "./options.js";
 import { writeReports } from "./report-output.js";
@@ -114,7 +113,7 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
 }
 
 /** Loopback names and addresses: only this machine can reach a mock bound to one. */
-export function isLoopback(host: string): boolean {
+function isLoopback(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, "").toLowerCase();
   return h === "localhost" || h === "::1" || /^127\.\d+\.\d+\.\d+$/.test(h) || /^::ffff:127\.\d+\.\d+\.\d+$/.test(h);
 }

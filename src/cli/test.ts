@@ -61,6 +61,11 @@ export async function runTest(protocolId: string | undefined, o: TestCliOptions)
     ...(o.minGap !== undefined ? { minGapMs: o.minGap } : {}),
     ...(o.keepConnection ? { keepConnection: true } : {}),
   };
+  // The built-in mock's options: its faults, and the catalogue the probes judge by.
+  const builtInMock =
+    o.fault?.length || o.catalogue !== undefined
+      ? { ...(o.fault?.length ? { faults: o.fault } : {}), ...(o.catalogue !== undefined ? { settings: { catalogue: o.catalogue } } : {}) }
+      : undefined;
   const progress = o.quiet ? undefined : (m: string) => process.stderr.write(`agentwire: ${m}\n`);
   const results: RunResult[] = [];
   for (const p of protocols) {
@@ -82,9 +87,7 @@ export async function runTest(protocolId: string | undefined, o: TestCliOptions)
           ...(o.token ? { token: o.token } : {}),
           params,
           ...(o.maxBytes ? { maxBytes: o.maxBytes } : {}),
-          ...(o.fault?.length || o.catalogue !== undefined
-            ? { mock: { ...(o.fault?.length ? { faults: o.fault } : {}), ...(o.catalogue !== undefined ? { settings: { catalogue: o.catalogue } } : {}) } }
-            : {}),
+          ...(builtInMock ? { mock: builtInMock } : {}),
           ...(progress ? { progress } : {}),
           signal: sigint.signal,
           redact: o.redact !== false,
