@@ -84,6 +84,7 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
     const err = e as NodeJS.ErrnoException;
     if (err.code === "EADDRINUSE") throw new UsageError(`port ${mockOptions.port} on ${mockOptions.host} is in use; pick another with --port (0 = any free port)`);
     if (err.code === "EACCES" || err.code === "EADDRNOTAVAIL") throw new UsageError(`cannot listen on ${mockOptions.host}:${mockOptions.port}: ${err.code}`);
+    if (err.code === "ENOTFOUND" || err.code === "EAI_AGAIN") throw new UsageError(`--host ${mockOptions.host} is not an address of this machine (${err.code})`);
     if (e instanceof MockOptionError) throw new UsageError(e.message);
     throw e;
   }

@@ -35,8 +35,9 @@ describe.each(PROTOCOLS)("%s: usage errors stop every command before it runs", (
     await expectUsage(["test-client", id, "--fault", "no-such-fault", ...client(file)], /unknown --fault no-such-fault/);
   });
 
-  it("a port out of range", async () => {
+  it("a port out of range, a host that is no address", async () => {
     await expectUsage(["mock", id, "--port", "70000"], /--port takes a whole number from 0 to 65535/);
+    await expectUsage(["mock", id, "--port", "0", "--host", "no-such-host.invalid"], /--host no-such-host\.invalid is not an address/);
   });
 
   it("an --output, --save-transcript or --report that cannot be written", async () => {
