@@ -33,6 +33,19 @@ export function secretsOf(userHeaders: Record<string, string> = {}, literals: (s
   };
 }
 
+/** Query parameters that carry credentials in URLs (pi-web's ?token=, API keys). */
+const SECRET_QUERY = /([?&](?:token|access_token|api_key|apikey|key)=)[^&#]*/gi;
+
+/** A URL (or path) with the values of credential query parameters replaced. */
+export function redactQuery(url: string): string {
+  return url.replace(SECRET_QUERY, `$1${REDACTED}`);
+}
+
+/** The values of credential query parameters in a URL: secrets to hide wherever the URL is quoted. */
+export function queryCredentials(url: string | undefined): string[] {
+  return [...(url ?? "").matchAll(SECRET_QUERY)].map((m) => m[0].slice(m[1]!.length)).filter((v) => v !== "");
+}
+
 /** The default: the fixed credential headers, no user secrets. */
 export const DEFAULT_SECRETS: Secrets = secretsOf();
 

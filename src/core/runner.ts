@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { DEFAULT_PROFILE, type CheckContext, type Outcome, type ProfileDef, type Side } from "./check.js";
 import { Evaluation, selectChecks } from "./evaluation.js";
 import { MockOptionError, type MockStartOptions, type ProtocolDef, type RunningMock, type Timeouts } from "./protocol.js";
-import { scrubDeep, secretsOf, type Secrets } from "./redaction.js";
+import { queryCredentials, redactQuery, scrubDeep, secretsOf, type Secrets } from "./redaction.js";
 import { exitCodeFor, summarise, type RunResult } from "./result.js";
 import { registry } from "./schema-registry.js";
 import { openTranscriptFile, type TranscriptFile } from "./transcript-file.js";
@@ -99,7 +99,8 @@ function validatePrefixes(protocol: ProtocolDef, opts: CommonOptions, side: "ser
 }
 
 export async function runSuite(protocol: ProtocolDef, opts: SuiteOptions = {}): Promise<RunResult> {
-  const run = prepareRun(protocol, opts, "server", secretsOf(opts.headers, [opts.token, ...(opts.secrets ?? [])]));
+  const secrets = secretsOf(opts.headers, [opts.token, ...queryCredentials(opts.url), ...(opts.secrets ?? [])]);
+  const run = prepareRun(protocol, opts, "server", secrets);
   const { profile, params, bus, evaluation } = run;
 
   let mock: RunningMock | undefined;
@@ -184,7 +185,7 @@ function prepareRun(protocol: ProtocolDef, opts: CommonOptions, side: Side, secr
       const summary = summarise(checks);
       const result: RunResult = {
         protocol: protocol.id,
-        target,
+        target: redacting ? redactQuery(target) : target,
         side,
         profile: profile.name,
         strict: !!opts.strict,

@@ -1,10 +1,8 @@
 /** Writes a run's transcript as JSON Lines, redacting credentials (node only). */
 import { createWriteStream, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { DEFAULT_SECRETS, redactHeaders, scrubDeep, type Secrets } from "./redaction.js";
+import { DEFAULT_SECRETS, redactHeaders, redactQuery, scrubDeep, type Secrets } from "./redaction.js";
 import { eventToJsonLine, type Observer, type TranscriptEvent } from "./transcript.js";
-
-const SECRET_QUERY = /([?&](?:token|access_token|api_key|apikey|key)=)[^&#]*/gi;
 
 /**
  * Replaces credentials in header values and URL queries, and the user's secret values wherever
@@ -12,13 +10,8 @@ const SECRET_QUERY = /([?&](?:token|access_token|api_key|apikey|key)=)[^&#]*/gi;
  */
 export function redact(event: TranscriptEvent, secrets: Secrets = DEFAULT_SECRETS): TranscriptEvent {
   event = scrubDeep(event, secrets);
-  if ((event.kind === "http-request" || event.kind === "ws-open" || event.kind === "ws-reject") && SECRET_QUERY.test(event.url)) {
-    SECRET_QUERY.lastIndex = 0;
-    const url = event.url.replace(SECRET_QUERY, "$1[redacted]");
-    const path = event.kind === "http-request" ? { path: event.path.replace(SECRET_QUERY, "$1[redacted]") } : {};
-    event = { ...event, url, ...path } as TranscriptEvent;
-  }
-  SECRET_QUERY.lastIndex = 0;
+  if (event.kind === "http-request") event = { ...event, url: redactQuery(event.url), path: redactQuery(event.path) };
+  else if (event.kind === "ws-open" || event.kind === "ws-reject") event = { ...event, url: redactQuery(event.url) };
   if ((event.kind === "http-request" || event.kind === "http-response" || event.kind === "ws-open" || event.kind === "ws-reject") && event.headers) {
     return { ...event, headers: redactHeaders(event.headers, secrets) } as TranscriptEvent;
   }

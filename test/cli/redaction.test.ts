@@ -46,6 +46,16 @@ describe("redaction of user credentials", () => {
     expect(report).not.toContain(TOKEN_SECRET);
   });
 
+  it("hides a token carried in the target URL's query from the report", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "agentwire-redact-"));
+    const report = join(dir, "report.json");
+    // Nothing listens there: the report is written all the same, and names the target.
+    await runCli(["test", "pi-web", "--quiet", "--url", `ws://127.0.0.1:9/ws?token=${TOKEN_SECRET}`, "--reporter", "json", "--output", report], { timeoutMs: 60_000 });
+    const text = readFileSync(report, "utf8");
+    expect(text).toContain("token=[redacted]");
+    expect(text).not.toContain(TOKEN_SECRET);
+  });
+
   it("keeps them with --no-redact", async () => {
     const { transcript } = await run(["--no-redact"]);
     expect(transcript).toContain(HEADER_SECRET);
