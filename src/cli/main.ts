@@ -130,7 +130,7 @@ ${EXIT_HELP}`,
     .option("--report <path>", "with --check-client: write the JSON report to PATH on exit")
     .option(
       "--profile <name>",
-      "play a known implementation (pi-web pi-fork-0.54: the fork's wire; openai-chat: the profile's tool catalogue); with --check-client, judge clients under it too",
+      "play a known implementation (pi-web pi-fork-0.54: the fork's wire; openai-chat: the profile's tool catalogue); with --check-client, judge clients under it too (the only effect of a profile the mock cannot play)",
     )
     .addHelpText(
       "after",

@@ -33,8 +33,14 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
   checkFaults(p, o.fault);
   const profile = resolveProfile(p, o.profile);
   if (o.checkClient) checkRunOptions(p, { ...(o.profile ? { profile: o.profile } : {}) }, "client");
+  const played = p.mockSettingsFor?.(profile) ?? {};
+  if (o.profile && profile.name !== "default" && Object.keys(played).length === 0 && !o.checkClient) {
+    throw new UsageError(
+      `the ${p.id} mock has no ${profile.name} mode: it plays the contract; --profile ${profile.name} only changes how --check-client judges clients`,
+    );
+  }
   const settings: Record<string, unknown> = {
-    ...(p.mockSettingsFor?.(profile) ?? {}),
+    ...played,
     ...parseSettings(o.set),
     ...(o.catalogue !== undefined ? { catalogue: o.catalogue } : {}),
     ...credentialSetting(p.id, o.token),

@@ -94,6 +94,16 @@ describe("agentwire mock: --catalogue and --profile", () => {
     expect((await verdictUnder(["--set", "catalogue=none"])).verdict).toBe(none.verdict);
   });
 
+  it("a profile the mock cannot play is refused without --check-client, and judges with it", async () => {
+    const r = await runCli(["mock", "mcp-chat", "--port", "0", "--profile", "budget-master"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/the mcp-chat mock has no budget-master mode/);
+    const report = join(mkdtempSync(join(tmpdir(), "agentwire-mock-")), "client.json");
+    const judged = await startCli(["mock", "mcp-chat", "--port", "0", "--profile", "budget-master", "--check-client", "--report", report]);
+    await stop(judged.child);
+    expect(JSON.parse(readFileSync(report, "utf8")).profile).toBe("budget-master");
+  });
+
   it("pi-web --profile pi-fork-0.54 plays the fork without --check-client, and judges under it with", async () => {
     const switchMissing = { type: "switch_session", id: "s1", sessionPath: "/no/such/session.jsonl" };
     const plain = await startCli(["mock", "pi-web", "--port", "0"]);
