@@ -95,16 +95,8 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
     throw e;
   }
 
-  if (!isLoopback(mockOptions.host!)) process.stderr.write(exposureWarning(p.id, mockOptions.host!, !!o.token));
-  // First stdout line: the URL alone, so scripts can read it.
-  process.stdout.write(`${url}\n`);
-  process.stderr.write(
-    `agentwire: ${p.id} mock listening on ${url}` +
-      `${o.scenario ? `, scenario ${o.scenario}` : ""}${o.fault?.length ? `, faults ${o.fault.join(",")}` : ""}` +
-      `${o.profile ? `, profile ${o.profile}` : ""}${o.checkClient ? ", judging clients" : ""}; Ctrl-C stops\n`,
-  );
-
-  return new Promise<number>((resolve) => {
+  // Handlers first: a script that stops the mock as soon as it reads the URL must find them set.
+  const stopped = new Promise<number>((resolve) => {
     let stopping = false;
     const onSignal = () => {
       if (stopping) return;
@@ -117,6 +109,16 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
     process.once("SIGINT", onSignal);
     process.once("SIGTERM", onSignal);
   });
+
+  if (!isLoopback(mockOptions.host!)) process.stderr.write(exposureWarning(p.id, mockOptions.host!, !!o.token));
+  // First stdout line: the URL alone, so scripts can read it.
+  process.stdout.write(`${url}\n`);
+  process.stderr.write(
+    `agentwire: ${p.id} mock listening on ${url}` +
+      `${o.scenario ? `, scenario ${o.scenario}` : ""}${o.fault?.length ? `, faults ${o.fault.join(",")}` : ""}` +
+      `${o.profile ? `, profile ${o.profile}` : ""}${o.checkClient ? ", judging clients" : ""}; Ctrl-C stops\n`,
+  );
+  return stopped;
 }
 
 /** Loopback names and addresses: only this machine can reach a mock bound to one. */
