@@ -28,6 +28,7 @@ function reportOptions(cmd: Command): Command {
     .option("--reporter <name>", "console | json | junit (repeatable; pairs with --output)", collect)
     .option("--output <path>", "write the matching --reporter to PATH instead of stdout (repeatable)", collect)
     .option("--save-transcript <dir>", "write what crossed the wire as JSON Lines into DIR (credentials redacted)")
+    .option("--no-redact", "keep credentials in transcripts and reports (by default every --header and --token value is hidden)")
     .option("--set <key=value>", "protocol parameter (repeatable), e.g. --set minGapMs=50", collect)
     .option("-q, --quiet", "no progress lines on stderr");
 }
@@ -68,11 +69,12 @@ ${EXIT_HELP}`,
       .argument("[protocol]", "protocol id; all implemented protocols when omitted (built-in mocks only)")
       .option("--url <url>", "base URL of the server under test (default: the built-in mock on a free port)")
       .addOption(new Option("--base-url <url>", "same as --url").hideHelp())
-      .option("--header <header>", '"Name: value" added to every request (repeatable)', collect)
+      .option("--header <header>", '"Name: value" added to every request (repeatable; its value is redacted in reports and transcripts)', collect)
       .option("--token <token>", "sent as Authorization: Bearer TOKEN (redacted in reports and transcripts)")
       .option("--origin <origin>", "browser origin the probes claim (mcp-chat default http://localhost:3000)")
       .option("--prompt <text>", "chat prompt for probes that need the agent to act")
       .option("--model <name>", "model name for protocols that need one (openai-chat)")
+      .option("--catalogue <name>", "openai-chat: the tool catalogue the probes offer and judge by: seed | continue-2026 | continue-cli-2026 | none")
       .option("--max-requests <n>", "cap on requests sent to a paid backend", intOption("--max-requests", 1))
       .option("--max-bytes <n>", "stop reading a response after N bytes", intOption("--max-bytes", 1))
       .option("--close-timeout <ms>", "longest wait from a terminal event to the end of the body (mcp-chat: 2000)", intOption("--close-timeout", 1))
@@ -97,7 +99,8 @@ ${EXIT_HELP}`,
       .option("--scenario <name>", "mock scenario for the client's requests")
       .option("--framing <name>", "mock framing variant")
       .option("--fault <name>", "mock fault (repeatable)", collect)
-      .option("--token <token>", "make the mock require this token; the client gets it (pi-web: PI_WEB_TOKEN)"),
+      .option("--token <token>", "make the mock require this token; the client gets it (pi-web: PI_WEB_TOKEN)")
+      .option("--catalogue <name>", "openai-chat: the mock's tool catalogue, which the client's tools are judged by: seed | continue-2026 | continue-cli-2026 | none"),
   )
     .addHelpText(
       "after",
@@ -111,8 +114,8 @@ ${EXIT_HELP}`,
     .command("mock")
     .description("run a protocol's reference mock until Ctrl-C (first stdout line: its URL)")
     .argument("<protocol>")
-    .option("--host <host>", "address to bind", "127.0.0.1")
-    .option("--port <n>", "port (0 = any free port; default: the protocol's usual port)", intOption("--port"))
+    .option("--host <host>", "address to bind (beyond loopback, anyone who can reach it can use the mock)", "127.0.0.1")
+    .option("--port <n>", "port (0 = any free port; default: the protocol's usual port)", intOption("--port", 0, 65535))
     .option("--scenario <name>", "what the mock does for a chat (see agentwire list <protocol>)")
     .option("--fault <name>", "break one rule on purpose (repeatable)", collect)
     .option("--framing <name>", "how stream bytes are cut and terminated")
@@ -120,15 +123,21 @@ ${EXIT_HELP}`,
     .option("--chunk-delay-ms <ms>", "delay between stream events", intOption("--chunk-delay-ms"))
     .option("--seed <n>", "seed for random framing and jitter", intOption("--seed"))
     .option("--set <key=value>", "mock setting (repeatable), e.g. --set notConnected=http-409", collect)
-    .option("--token <token>", "require this token from clients (pi-web: ?token=; openai-chat: Bearer key)")
+    .option("--token <token>", "require this token from clients (pi-web: ?token=; openai-chat: Bearer key; mcp-chat has none)")
+    .option("--catalogue <name>", "openai-chat: the tool catalogue: seed | continue-2026 | continue-cli-2026 | none")
     .option("--allow-origin <origin>", "pi-web: also accept this browser Origin (repeatable)", collect)
     .option("--check-client", "judge the clients that connect; report on exit")
     .option("--report <path>", "with --check-client: write the JSON report to PATH on exit")
-    .addOption(new Option("--profile <name>").hideHelp())
+    .option(
+      "--profile <name>",
+      "play a known implementation (pi-web pi-fork-0.54: the fork's wire; openai-chat: the profile's tool catalogue); with --check-client, judge clients under it too (the only effect of a profile the mock cannot play)",
+    )
     .addHelpText(
       "after",
       `\nExamples:\n  agentwire mock mcp-chat\n  agentwire mock mcp-chat --port 0 --scenario parallel-tools --chunk-delay-ms 100\n  agentwire mock mcp-chat --fault sse-crlf\n  agentwire mock mcp-chat --check-client --report client-report.json
-  agentwire mock pi-web --token s3cret --allow-origin http://localhost:5173`,
+  agentwire mock pi-web --token s3cret --allow-origin http://localhost:5173
+  agentwire mock pi-web --profile pi-fork-0.54
+  agentwire mock openai-chat --catalogue continue-cli-2026 --check-client`,
     )
     .action(async (protocol: string, o) => {
       process.exitCode = await runMock(protocol, o);

@@ -1,8 +1,8 @@
 /** agentwire mock <protocol> — the reference mock as a long-running server. */
-import { startClientSession } from "../core/runner.js";
-import type { MockStartOptions } from "../core/protocol.js";
+import { checkRunOptions, resolveProfile, startClientSession } from "../core/runner.js";
+import { MockOptionError, type MockStartOptions } from "../core/protocol.js";
 import { formatReport } from "../core/reporters/index.js";
-import { credentialSetting, parseSettings, requireProtocol } from "./options.js";
+import { checkCatalogueOption, checkFaults, checkWritableFile, credentialSetting, parseSettings, requireProtocol, takesToken } from "./options.js";
 import { writeReports } from "./report-output.js";
 import { UsageError } from "./errors.js";
 
@@ -22,11 +22,30 @@ export interface MockCliOptions {
   report?: string;
   reporter?: string;
   profile?: string;
+  catalogue?: string;
 }
 
 export async function runMock(protocolId: string, o: MockCliOptions): Promise<number> {
   const p = requireProtocol(protocolId);
   if (o.report && !o.checkClient) throw new UsageError("--report goes with --check-client");
+  if (o.report) checkWritableFile(o.report, "--report");
+  checkCatalogueOption(p, o.catalogue);
+  checkFaults(p, o.fault);
+  const profile = resolveProfile(p, o.profile);
+  if (o.checkClient) checkRunOptions(p, { ...(o.profile ? { profile: o.profile } : {}) }, "client");
+  const played = p.mockSettingsFor?.(profile) ?? {};
+  if (o.profile && profile.name !== "default" && Object.keys(played).length === 0 && !o.checkClient) {
+    throw new UsageError(
+      `the ${p.id} mock has no ${profile.name} mode: it plays the contract; --profile ${profile.name} only changes how --check-client judges clients`,
+    );
+  }
+  const settings: Record<string, unknown> = {
+    ...played,
+    ...parseSettings(o.set),
+    ...(o.catalogue !== undefined ? { catalogue: o.catalogue } : {}),
+    ...credentialSetting(p.id, o.token),
+    ...(o.allowOrigin?.length ? { allowedOrigins: o.allowOrigin } : {}),
+  };
   const mockOptions: MockStartOptions = {
     host: o.host ?? "127.0.0.1",
     port: o.port ?? p.defaultPort,
@@ -36,11 +55,7 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
     ...(o.firstByteMs !== undefined ? { firstByteMs: o.firstByteMs } : {}),
     ...(o.chunkDelayMs !== undefined ? { chunkDelayMs: o.chunkDelayMs } : {}),
     ...(o.seed !== undefined ? { seed: o.seed } : {}),
-    settings: {
-      ...parseSettings(o.set),
-      ...credentialSetting(p.id, o.token),
-      ...(o.allowOrigin?.length ? { allowedOrigins: o.allowOrigin } : {}),
-    },
+    settings,
   };
 
   let url: string;
@@ -50,6 +65,9 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
       const session = await startClientSession(p, {
         mock: mockOptions,
         ...(o.profile ? { profile: o.profile } : {}),
+        // The judge reads the catalogue the mock was given, not the profile's default one.
+        ...(typeof settings.catalogue === "string" ? { params: { catalogue: settings.catalogue } } : {}),
+        ...(o.token ? { secrets: [o.token] } : {}),
         target: `clients of agentwire mock ${p.id}`,
       });
       url = session.url;
@@ -72,19 +90,13 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
     const err = e as NodeJS.ErrnoException;
     if (err.code === "EADDRINUSE") throw new UsageError(`port ${mockOptions.port} on ${mockOptions.host} is in use; pick another with --port (0 = any free port)`);
     if (err.code === "EACCES" || err.code === "EADDRNOTAVAIL") throw new UsageError(`cannot listen on ${mockOptions.host}:${mockOptions.port}: ${err.code}`);
-    if (!(e instanceof UsageError) && e instanceof Error && !err.code) throw new UsageError(e.message);
+    if (err.code === "ENOTFOUND" || err.code === "EAI_AGAIN") throw new UsageError(`--host ${mockOptions.host} is not an address of this machine (${err.code})`);
+    if (e instanceof MockOptionError) throw new UsageError(e.message);
     throw e;
   }
 
-  // First stdout line: the URL alone, so scripts can read it.
-  process.stdout.write(`${url}\n`);
-  process.stderr.write(
-    `agentwire: ${p.id} mock listening on ${url}` +
-      `${o.scenario ? `, scenario ${o.scenario}` : ""}${o.fault?.length ? `, faults ${o.fault.join(",")}` : ""}` +
-      `${o.checkClient ? ", judging clients" : ""}; Ctrl-C stops\n`,
-  );
-
-  return new Promise<number>((resolve) => {
+  // Handlers first: a script that stops the mock as soon as it reads the URL must find them set.
+  const stopped = new Promise<number>((resolve) => {
     let stopping = false;
     const onSignal = () => {
       if (stopping) return;
@@ -97,4 +109,30 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
     process.once("SIGINT", onSignal);
     process.once("SIGTERM", onSignal);
   });
+
+  if (!isLoopback(mockOptions.host!)) process.stderr.write(exposureWarning(p.id, mockOptions.host!, !!o.token));
+  // First stdout line: the URL alone, so scripts can read it.
+  process.stdout.write(`${url}\n`);
+  process.stderr.write(
+    `agentwire: ${p.id} mock listening on ${url}` +
+      `${o.scenario ? `, scenario ${o.scenario}` : ""}${o.fault?.length ? `, faults ${o.fault.join(",")}` : ""}` +
+      `${o.profile ? `, profile ${o.profile}` : ""}${o.checkClient ? ", judging clients" : ""}; Ctrl-C stops\n`,
+  );
+  return stopped;
+}
+
+/** Loopback names and addresses: only this machine can reach a mock bound to one. */
+function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return h === "localhost" || h === "::1" || /^127\.\d+\.\d+\.\d+$/.test(h) || /^::ffff:127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+/** Says who can reach a mock bound beyond loopback, and what they can do with it. */
+function exposureWarning(protocolId: string, host: string, token: boolean): string {
+  const who = host === "0.0.0.0" || host === "::" ? "every network interface" : host;
+  const guard = token ? "only the --token guards it" : `no credential is required${takesToken(protocolId) ? " (--token adds one)" : ""}`;
+  return (
+    `agentwire: warning: the ${protocolId} mock listens on ${who}, beyond loopback: any machine that can reach this host ` +
+    `can read its state and drive it (chats, sessions, recorded traffic); ${guard}\n`
+  );
 }

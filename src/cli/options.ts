@@ -1,5 +1,8 @@
 /** Parsing and checking of options shared by several commands. */
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, statSync, unlinkSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { findProtocol, PROTOCOLS, ALL_PROTOCOL_IDS } from "../protocols.js";
+import { OPENAI_CHAT_CATALOGUES } from "../mocks/openai-chat/catalogues.js";
 import type { ProtocolDef } from "../core/protocol.js";
 import { REPORTERS, type ReporterName } from "../core/reporters/index.js";
 import { UsageError } from "./errors.js";
@@ -18,9 +21,12 @@ export function requireProtocol(id: string | undefined): ProtocolDef {
   throw new UsageError(`unknown protocol "${id}"; implemented: ${PROTOCOLS.map((x) => x.id).join(", ")}`);
 }
 
-export function intOption(name: string, min = 0): (value: string) => number {
+export function intOption(name: string, min = 0, max = Number.MAX_SAFE_INTEGER): (value: string) => number {
   return (value: string) => {
-    if (!/^\d+$/.test(value) || Number(value) < min) throw new UsageError(`${name} takes a whole number >= ${min}, got "${value}"`);
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+      const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`;
+      throw new UsageError(`${name} takes a whole number ${range}, got "${value}"`);
+    }
     return Number(value);
   };
 }
@@ -66,6 +72,7 @@ export function reportTargets(reporters: string[] = [], outputs: string[] = []):
     if (!REPORTERS.includes(r as ReporterName)) throw new UsageError(`unknown reporter "${r}"; use one of ${REPORTERS.join(", ")}`);
   }
   if (outputs.length > names.length) throw new UsageError(`more --output (${outputs.length}) than --reporter (${names.length})`);
+  for (const o of outputs) checkWritableFile(o, "--output");
   const targets = names.map((r, i) => ({ reporter: r as ReporterName, ...(outputs[i] ? { output: outputs[i] } : {}) }));
   if (targets.filter((t) => !t.output).length > 1) {
     throw new UsageError("only one reporter can write to stdout; give the others an --output path");
@@ -84,8 +91,81 @@ export function checkUrl(url: string): string {
   return url;
 }
 
+/** --catalogue belongs to the protocols whose checks read a tool catalogue (the `catalogue` parameter). */
+export function checkCatalogueOption(p: ProtocolDef, catalogue: string | undefined): void {
+  if (catalogue === undefined) return;
+  if (!("catalogue" in p.defaultParams)) throw new UsageError(`--catalogue is an openai-chat option; ${p.id} has no tool catalogue`);
+  const known = [...OPENAI_CHAT_CATALOGUES.map((c) => c.name), "none"];
+  if (!known.includes(catalogue)) throw new UsageError(`unknown --catalogue "${catalogue}"; use one of ${known.join(", ")}`);
+}
+
+/** Fault names are checked against the protocol's list before any mock starts or probe runs. */
+export function checkFaults(p: ProtocolDef, faults: string[] = []): void {
+  const unknown = faults.filter((f) => !p.faults.some((x) => x.name === f));
+  if (unknown.length) {
+    throw new UsageError(`unknown --fault ${unknown.join(", ")} for ${p.id}; see "agentwire list ${p.id}" (${p.faults.length} faults)`);
+  }
+}
+
 /** The mock setting that makes a mock require a credential: each protocol names its own. */
+const CREDENTIAL_SETTING: Record<string, string> = { "openai-chat": "apiKey", "pi-web": "token" };
+
+/** Whether a protocol's mock can be made to require a token. */
+export function takesToken(protocolId: string): boolean {
+  return protocolId in CREDENTIAL_SETTING;
+}
+
 export function credentialSetting(protocolId: string, token: string | undefined): Record<string, string> {
   if (!token) return {};
-  return { [protocolId === "openai-chat" ? "apiKey" : "token"]: token };
+  const key = CREDENTIAL_SETTING[protocolId];
+  if (!key) {
+    throw new UsageError(
+      `--token: the ${protocolId} mock takes no credential (the protocol defines none); --set requireBearer=true makes it ask for any Bearer token`,
+    );
+  }
+  return { [key]: token };
+}
+
+/**
+ * Fails now, before a run starts, when a report could not be written at PATH later: its folder
+ * cannot be made, or the file cannot be opened for writing. Leaves nothing behind.
+ */
+export function checkWritableFile(path: string, option: string): void {
+  const full = resolve(path);
+  try {
+    if (existsSync(full) && statSync(full).isDirectory()) throw new Error("it is a directory");
+    mkdirSync(dirname(full), { recursive: true });
+    const existed = existsSync(full);
+    closeSync(openSync(full, "a"));
+    if (!existed) unlinkSync(full);
+  } catch (e) {
+    throw new UsageError(`${option} ${path} cannot be written: ${reason(e)}`);
+  }
+}
+
+/** Same for a folder that will receive files (--save-transcript). */
+export function checkWritableDir(path: string, option: string): void {
+  try {
+    mkdirSync(path, { recursive: true });
+    accessSync(path, constants.W_OK);
+    const probe = join(path, `.agentwire-write-check-${process.pid}`);
+    closeSync(openSync(probe, "w"));
+    unlinkSync(probe);
+  } catch (e) {
+    throw new UsageError(`${option} ${path} cannot be written: ${reason(e)}`);
+  }
+}
+
+function reason(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  const known: Record<string, string> = {
+    ENOENT: "a parent folder is missing",
+    ENOTDIR: "a parent is not a folder",
+    EACCES: "permission denied",
+    EPERM: "permission denied",
+    EROFS: "read-only file system",
+    EISDIR: "it is a directory",
+    EEXIST: "a file is in the way of a folder",
+  };
+  return (err.code && known[err.code]) ?? err.message;
 }

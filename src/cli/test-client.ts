@@ -1,6 +1,6 @@
 /** agentwire test-client <protocol> -- <command> [args...] */
-import { runClientTest } from "../core/runner.js";
-import { credentialSetting, parseSettings, reportTargets, requireProtocol } from "./options.js";
+import { checkRunOptions, runClientTest } from "../core/runner.js";
+import { checkCatalogueOption, checkFaults, checkWritableDir, credentialSetting, parseSettings, reportTargets, requireProtocol } from "./options.js";
 import { combinedExitCode, writeReports } from "./report-output.js";
 import { UsageError } from "./errors.js";
 
@@ -19,6 +19,8 @@ export interface TestClientCliOptions {
   set?: string[];
   token?: string;
   quiet?: boolean;
+  redact?: boolean;
+  catalogue?: string;
 }
 
 export async function runTestClient(protocolId: string, command: string[], o: TestClientCliOptions): Promise<number> {
@@ -26,7 +28,16 @@ export async function runTestClient(protocolId: string, command: string[], o: Te
   if (command.length === 0) {
     throw new UsageError(`give the client command after "--": agentwire test-client ${p.id} -- node my-client.js`);
   }
+  checkRunOptions(p, o, "client");
+  checkFaults(p, o.fault);
+  checkCatalogueOption(p, o.catalogue);
   const targets = reportTargets(o.reporter, o.output);
+  if (o.saveTranscript) checkWritableDir(o.saveTranscript, "--save-transcript");
+  const settings = {
+    ...parseSettings(o.set),
+    ...(o.catalogue !== undefined ? { catalogue: o.catalogue } : {}),
+    ...credentialSetting(p.id, o.token),
+  };
   const progress = o.quiet ? undefined : (m: string) => process.stderr.write(`agentwire: ${m}\n`);
   const result = await runClientTest(p, {
     command: command[0]!,
@@ -35,8 +46,12 @@ export async function runTestClient(protocolId: string, command: string[], o: Te
       ...(o.scenario ? { scenario: o.scenario } : {}),
       ...(o.framing ? { framing: o.framing } : {}),
       ...(o.fault?.length ? { faults: o.fault } : {}),
-      settings: { ...parseSettings(o.set), ...credentialSetting(p.id, o.token) },
+      settings,
     },
+    // The judge reads the catalogue the mock was given, not the profile's default one.
+    ...(typeof settings.catalogue === "string" ? { params: { catalogue: settings.catalogue } } : {}),
+    redact: o.redact !== false,
+    ...(o.token ? { secrets: [o.token] } : {}),
     ...(o.only ? { only: o.only } : {}),
     ...(o.skip ? { skip: o.skip } : {}),
     strict: !!o.strict,

@@ -1,8 +1,9 @@
 /** agentwire test [protocol] — the server-side suites, against a URL or the built-in mocks. */
-import { runSuite } from "../core/runner.js";
+import { checkRunOptions, runSuite } from "../core/runner.js";
+import { selectChecks } from "../core/evaluation.js";
 import type { RunResult } from "../core/result.js";
 import { PROTOCOLS } from "../protocols.js";
-import { checkUrl, intOption, parseHeaders, parseSettings, reportTargets, requireProtocol } from "./options.js";
+import { checkCatalogueOption, checkFaults, checkUrl, checkWritableDir, intOption, parseHeaders, parseSettings, reportTargets, requireProtocol } from "./options.js";
 import { combinedExitCode, writeReports } from "./report-output.js";
 import { UsageError } from "./errors.js";
 
@@ -30,6 +31,8 @@ export interface TestCliOptions {
   maxBytes?: number;
   fault?: string[];
   quiet?: boolean;
+  redact?: boolean;
+  catalogue?: string;
 }
 
 export async function runTest(protocolId: string | undefined, o: TestCliOptions): Promise<number> {
@@ -37,20 +40,32 @@ export async function runTest(protocolId: string | undefined, o: TestCliOptions)
   o = { ...o, ...(o.baseUrl ? { url: o.baseUrl } : {}) };
   if (o.url && !protocolId) throw new UsageError("--url needs a protocol: agentwire test <protocol> --url URL");
   if (o.fault?.length && o.url) throw new UsageError("--fault applies to the built-in mock only; drop --url or --fault");
-  const protocols = protocolId ? [requireProtocol(protocolId)] : PROTOCOLS;
   if (!protocolId && o.fault?.length) throw new UsageError("--fault needs a protocol");
+  if (o.url) checkUrl(o.url);
+  const protocols = protocolId ? [requireProtocol(protocolId)] : runnableProtocols(o);
+  // Every option is checked for every protocol before the first one runs.
+  for (const p of protocols) checkRunOptions(p, o, "server");
+  for (const p of protocols) checkFaults(p, o.fault);
+  for (const p of protocols) checkCatalogueOption(p, o.catalogue);
   const targets = reportTargets(o.reporter, o.output);
+  if (o.saveTranscript) checkWritableDir(o.saveTranscript, "--save-transcript");
   const headers = parseHeaders(o.header);
   const params = {
     ...parseSettings(o.set),
     ...(o.origin ? { origin: o.origin } : {}),
     ...(o.prompt ? { prompt: o.prompt } : {}),
     ...(o.model ? { model: o.model } : {}),
+    ...(o.catalogue !== undefined ? { catalogue: o.catalogue } : {}),
     ...(o.maxRequests !== undefined ? { maxRequests: o.maxRequests } : {}),
     ...(o.closeTimeout !== undefined ? { closeTimeoutMs: o.closeTimeout } : {}),
     ...(o.minGap !== undefined ? { minGapMs: o.minGap } : {}),
     ...(o.keepConnection ? { keepConnection: true } : {}),
   };
+  // The built-in mock's options: its faults, and the catalogue the probes judge by.
+  const builtInMock =
+    o.fault?.length || o.catalogue !== undefined
+      ? { ...(o.fault?.length ? { faults: o.fault } : {}), ...(o.catalogue !== undefined ? { settings: { catalogue: o.catalogue } } : {}) }
+      : undefined;
   const progress = o.quiet ? undefined : (m: string) => process.stderr.write(`agentwire: ${m}\n`);
   const results: RunResult[] = [];
   for (const p of protocols) {
@@ -72,9 +87,10 @@ export async function runTest(protocolId: string | undefined, o: TestCliOptions)
           ...(o.token ? { token: o.token } : {}),
           params,
           ...(o.maxBytes ? { maxBytes: o.maxBytes } : {}),
-          ...(o.fault?.length ? { mock: { faults: o.fault } } : {}),
+          ...(builtInMock ? { mock: builtInMock } : {}),
           ...(progress ? { progress } : {}),
           signal: sigint.signal,
+          redact: o.redact !== false,
         }),
       );
     } finally {
@@ -83,6 +99,17 @@ export async function runTest(protocolId: string | undefined, o: TestCliOptions)
   }
   writeReports(results, targets);
   return combinedExitCode(results);
+}
+
+/**
+ * The protocols a run without a protocol covers: with --only, those that have a check it
+ * selects (a prefix names one protocol's checks); a prefix that selects nothing anywhere is an error.
+ */
+function runnableProtocols(o: TestCliOptions) {
+  if (!o.only?.length) return PROTOCOLS;
+  const selected = PROTOCOLS.filter((p) => selectChecks(p.id, p.checks, { side: "server", only: o.only, skip: o.skip }).length > 0);
+  if (selected.length === 0) throw new UsageError(`no server-side check matches --only ${o.only.join(", ")}; see "agentwire list"`);
+  return selected;
 }
 
 export const testIntOptions = { timeout: intOption("--timeout", 1), maxBytes: intOption("--max-bytes", 1) };

@@ -61,6 +61,12 @@ const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 const TEXT_CAP = 1024 * 1024;
 /** Streams keep at most this many event payloads in the result (checks see all via the bus). */
 const KEEP_EVENTS = 1000;
+/**
+ * Longest SSE line the kit buffers. The line splitter and the event parser each hold the line in
+ * progress, so without this a body that never sends a line end costs memory in proportion to
+ * maxBytes; past it, the stream is cut like one that reached maxBytes.
+ */
+export const MAX_LINE_BYTES = 8 * 1024 * 1024;
 
 let exchangeCounter = 0;
 
@@ -109,6 +115,8 @@ export function exchange(bus: TranscriptBus, spec: ExchangeSpec): Promise<Exchan
     const textParts: Buffer[] = [];
     let textBytes = 0;
     let chunkIndex = 0;
+    /** Bytes of the stream's line in progress (since the last CR or LF). */
+    let lineBytes = 0;
     let headTimer: NodeJS.Timeout | undefined;
     let firstEventTimer: NodeJS.Timeout | undefined;
     let idleTimer: NodeJS.Timeout | undefined;
@@ -198,6 +206,9 @@ export function exchange(bus: TranscriptBus, spec: ExchangeSpec): Promise<Exchan
           clear(idleTimer);
           idleTimer = timer(spec.timeouts.idle, () => finish("idle-timeout"));
           reader.push(bytes, index);
+          const lastEnd = Math.max(chunk.lastIndexOf(10), chunk.lastIndexOf(13));
+          lineBytes = lastEnd < 0 ? lineBytes + chunk.byteLength : chunk.byteLength - lastEnd - 1;
+          if (lineBytes > MAX_LINE_BYTES) return finish("limit", `a line longer than ${MAX_LINE_BYTES} bytes without a line end`);
         } else if (textBytes < TEXT_CAP) {
           textParts.push(chunk);
           textBytes += chunk.byteLength;

@@ -5,6 +5,9 @@
 import type { CheckDef, ProfileDef } from "./check.js";
 import type { TranscriptBus } from "./transcript.js";
 
+/** A mock refused the options it was started with (unknown name, bad setting): the user's mistake. */
+export class MockOptionError extends Error {}
+
 export interface Timeouts {
   /** Per JSON request, head and body. */
   request: number;
@@ -101,6 +104,11 @@ export interface ProtocolDef {
    * (e.g. a WebSocket `?token=` query). `env` names a variable read when --token is absent.
    */
   auth?: { token: "bearer" | "probes"; env?: string };
+  /**
+   * Mock settings with which the reference mock plays a profile's implementation (`mock --profile`);
+   * absent, or {} for a profile, when the mock has no such mode and plays the contract.
+   */
+  mockSettingsFor?(profile: ProfileDef): Record<string, unknown>;
   /** Environment variables given to a client under test, besides AGENTWIRE_URL. */
   /** (`mock` is what the mock was started with, e.g. a token the client must present.) */
   clientEnv?(mockUrl: string, mock?: MockStartOptions): Record<string, string>;

@@ -6,7 +6,8 @@
 import { spawn } from "node:child_process";
 import { DEFAULT_PROFILE, type CheckContext, type Outcome, type ProfileDef, type Side } from "./check.js";
 import { Evaluation, selectChecks } from "./evaluation.js";
-import type { MockStartOptions, ProtocolDef, RunningMock, Timeouts } from "./protocol.js";
+import { MockOptionError, type MockStartOptions, type ProtocolDef, type RunningMock, type Timeouts } from "./protocol.js";
+import { queryCredentials, redactQuery, scrubDeep, secretsOf, type Secrets } from "./redaction.js";
 import { exitCodeFor, summarise, type RunResult } from "./result.js";
 import { registry } from "./schema-registry.js";
 import { openTranscriptFile, type TranscriptFile } from "./transcript-file.js";
@@ -25,6 +26,10 @@ export interface CommonOptions {
   /** Protocol parameters (origin, prompt, min gap...), over the protocol's defaults. */
   params?: Record<string, unknown>;
   progress?: (message: string) => void;
+  /** false: transcripts and results keep credentials as they crossed the wire (default true). */
+  redact?: boolean;
+  /** Further literal secrets to hide (a mock's token...); a suite adds its headers and token itself. */
+  secrets?: string[];
 }
 
 export interface SuiteOptions extends CommonOptions {
@@ -46,6 +51,25 @@ export function resolveProfile(protocol: ProtocolDef, name: string | undefined):
     throw new UsageError(`unknown profile "${name}" for ${protocol.id}; known: ${known}`);
   }
   return p;
+}
+
+/**
+ * The options checks that need no target: profile and --only/--skip. Run for every protocol of a
+ * command before any of them starts, so a mistake never surfaces halfway through.
+ */
+export function checkRunOptions(protocol: ProtocolDef, opts: CommonOptions, side: Side): void {
+  resolveProfile(protocol, opts.profile);
+  validatePrefixes(protocol, opts, side);
+}
+
+/** Starts a mock; options it refuses are the user's mistake, not a failure of the run. */
+async function startMockChecked(protocol: ProtocolDef, options: MockStartOptions): Promise<RunningMock> {
+  try {
+    return await protocol.startMock(options);
+  } catch (e) {
+    if (e instanceof MockOptionError) throw new UsageError(e.message);
+    throw e;
+  }
 }
 
 function checkContext(protocol: ProtocolDef, profile: ProfileDef, params: Record<string, unknown>): CheckContext {
@@ -75,13 +99,14 @@ function validatePrefixes(protocol: ProtocolDef, opts: CommonOptions, side: "ser
 }
 
 export async function runSuite(protocol: ProtocolDef, opts: SuiteOptions = {}): Promise<RunResult> {
-  const run = prepareRun(protocol, opts, "server");
+  const secrets = secretsOf(opts.headers, [opts.token, ...queryCredentials(opts.url), ...(opts.secrets ?? [])]);
+  const run = prepareRun(protocol, opts, "server", secrets);
   const { profile, params, bus, evaluation } = run;
 
   let mock: RunningMock | undefined;
   let url = opts.url;
   if (!url) {
-    mock = await protocol.startMock({ ...opts.mock, host: "127.0.0.1", port: 0, suite: true });
+    mock = await startMockChecked(protocol, { ...opts.mock, host: "127.0.0.1", port: 0, suite: true });
     url = mock.url;
   }
   const reach = trackReachability(bus);
@@ -133,7 +158,8 @@ interface PreparedRun {
 }
 
 /** What every run shares: profile, parameters, the bus, the evaluation and the transcript file. */
-function prepareRun(protocol: ProtocolDef, opts: CommonOptions, side: Side): PreparedRun {
+function prepareRun(protocol: ProtocolDef, opts: CommonOptions, side: Side, secrets: Secrets = secretsOf({}, opts.secrets)): PreparedRun {
+  const redacting = opts.redact !== false;
   const profile = resolveProfile(protocol, opts.profile);
   const selected = validatePrefixes(protocol, opts, side);
   const params = { ...protocol.defaultParams, ...(profile.params ?? {}), ...(opts.params ?? {}) };
@@ -144,7 +170,7 @@ function prepareRun(protocol: ProtocolDef, opts: CommonOptions, side: Side): Pre
   bus.subscribe(evaluation.observe);
   let file: TranscriptFile | undefined;
   if (opts.saveTranscript) {
-    file = openTranscriptFile(opts.saveTranscript, side === "server" ? protocol.id : `${protocol.id}-client`);
+    file = openTranscriptFile(opts.saveTranscript, side === "server" ? protocol.id : `${protocol.id}-client`, redacting ? secrets : null);
     bus.subscribe(file.observer);
   }
   return {
@@ -157,9 +183,9 @@ function prepareRun(protocol: ProtocolDef, opts: CommonOptions, side: Side): Pre
       if (file) opts.progress?.(`transcript saved to ${file.path}`);
       const checks = evaluation.finish(override);
       const summary = summarise(checks);
-      return {
+      const result: RunResult = {
         protocol: protocol.id,
-        target,
+        target: redacting ? redactQuery(target) : target,
         side,
         profile: profile.name,
         strict: !!opts.strict,
@@ -170,6 +196,8 @@ function prepareRun(protocol: ProtocolDef, opts: CommonOptions, side: Side): Pre
         exitCode: exitCodeFor(summary),
         ...(error ? { error } : {}),
       };
+      // Reports are written from the result: a secret a server echoed must not reach them either.
+      return redacting ? scrubDeep(result, secrets) : result;
     },
   };
 }
@@ -211,7 +239,7 @@ export async function startClientSession(
   opts: CommonOptions & { mock?: MockStartOptions; target?: string },
 ): Promise<ClientSession> {
   const run = prepareRun(protocol, opts, "client");
-  const mock = await protocol.startMock({ host: "127.0.0.1", port: 0, ...opts.mock, bus: run.bus });
+  const mock = await startMockChecked(protocol, { host: "127.0.0.1", port: 0, ...opts.mock, bus: run.bus });
   return {
     url: mock.url,
     bus: run.bus,

@@ -8,11 +8,22 @@ import type { AddressInfo } from "node:net";
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
+/** The JSON body of an error the server answers itself, in the protocol's own error shape. */
+export type ErrorBody = (status: number, message: string) => unknown;
+
+/** FastAPI-style `{detail}`, the default shape. */
+const detailBody: ErrorBody = (_status, message) => ({ detail: message });
+
+/** Methods the Fetch API cannot carry; a mock answers them 405 rather than failing to build a Request. */
+const UNSUPPORTED_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
+
 export interface ServeOptions {
   host?: string;
   port?: number;
   /** Largest request body accepted (bytes); larger requests get 413. */
   maxBodyBytes?: number;
+  /** Body of the errors answered here (400, 405, 413, 500); default `{detail}`. */
+  errorBody?: ErrorBody;
 }
 
 export interface Served {
@@ -25,6 +36,12 @@ export interface Served {
 export async function serveFetch(handler: FetchHandler, options: ServeOptions = {}): Promise<Served> {
   const host = options.host ?? "127.0.0.1";
   const maxBody = options.maxBodyBytes ?? 1024 * 1024;
+  const errorBody = options.errorBody ?? detailBody;
+  const fail = (res: http.ServerResponse, status: number, message: string, headers: Record<string, string> = {}) => {
+    const body = JSON.stringify(errorBody(status, message));
+    res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...headers });
+    res.end(body);
+  };
   const open = new Set<http.ServerResponse>();
   const controllers = new Set<AbortController>();
 
@@ -38,25 +55,44 @@ export async function serveFetch(handler: FetchHandler, options: ServeOptions = 
       abort.abort();
     });
     void respond(req, res, abort.signal).catch((err: unknown) => {
-      if (!res.headersSent) {
-        res.writeHead(500, { "content-type": "application/json" });
-        res.end(JSON.stringify({ detail: `mock error: ${(err as Error).message}` }));
-      } else {
+      // Whatever failed, only this response is lost: the server goes on serving.
+      try {
+        if (!res.headersSent) fail(res, 500, `mock error: ${(err as Error).message}`);
+        else res.destroy();
+      } catch {
         res.destroy();
       }
     });
   });
 
   async function respond(req: http.IncomingMessage, res: http.ServerResponse, signal: AbortSignal) {
+    const method = req.method ?? "GET";
+    if (UNSUPPORTED_METHODS.has(method)) {
+      fail(res, 405, `method ${method} is not allowed`, { allow: "GET, HEAD, POST, OPTIONS" });
+      return;
+    }
+    let url: URL | undefined;
+    try {
+      url = new URL(`http://${req.headers.host ?? host}${req.url ?? "/"}`);
+    } catch {
+      // Left undefined: answered 400 below.
+    }
+    // A Host with user:password@ parses, but a Request refuses a URL with credentials.
+    if (!url || url.username || url.password) {
+      fail(res, 400, "malformed Host header or request target");
+      return;
+    }
+    const tooLarge = () => {
+      // The rest of the body is not read: the connection closes once the answer is out.
+      fail(res, 413, `request body larger than ${maxBody} bytes`, { connection: "close" });
+    };
+    // A declared length over the cap is refused before a byte of the body is read.
+    if (Number(req.headers["content-length"] ?? 0) > maxBody) return tooLarge();
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const c of req as AsyncIterable<Buffer>) {
       size += c.byteLength;
-      if (size > maxBody) {
-        res.writeHead(413, { "content-type": "application/json" });
-        res.end(JSON.stringify({ detail: `request body larger than ${maxBody} bytes` }));
-        return;
-      }
+      if (size > maxBody) return tooLarge();
       chunks.push(c);
     }
     const headers = new Headers();
@@ -64,14 +100,15 @@ export async function serveFetch(handler: FetchHandler, options: ServeOptions = 
       if (v === undefined) continue;
       for (const one of Array.isArray(v) ? v : [v]) headers.append(k, one);
     }
-    const method = req.method ?? "GET";
     const body = chunks.length && method !== "GET" && method !== "HEAD" ? Buffer.concat(chunks) : undefined;
-    const request = new Request(`http://${req.headers.host ?? host}${req.url ?? "/"}`, {
-      method,
-      headers,
-      ...(body ? { body } : {}),
-      signal,
-    });
+    let request: Request;
+    try {
+      request = new Request(url, { method, headers, ...(body ? { body } : {}), signal });
+    } catch (e) {
+      // What node's parser lets through but the Fetch API refuses is the client's mistake.
+      fail(res, 400, `malformed request: ${(e as Error).message}`);
+      return;
+    }
     const response = await handler(request);
     const outHeaders: Record<string, string | string[]> = {};
     response.headers.forEach((value, key) => {

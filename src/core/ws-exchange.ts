@@ -39,6 +39,11 @@ export interface WsSpec {
   maxBytes?: number;
   /** Inbound messages after which the kit stops reading and closes (cause "limit"). */
   maxFrames?: number;
+  /**
+   * Inbound messages within any one second after which the kit stops reading (cause "limit"): a
+   * flood is cut in a second, instead of keeping every wait of the run busy until its timeout.
+   */
+  maxFramesPerSecond?: number;
   /** Largest single inbound message; `ws` closes with 1009 above it (default 100 MiB, like pi). */
   maxPayload?: number;
   /** Query parameters whose values are replaced by "[redacted]" in recorded URLs (default: token). */
@@ -335,6 +340,8 @@ export class WsConnection {
   /** Inbound totals. */
   bytesIn = 0;
   framesIn = 0;
+  /** Start (ms) and message count of the current one-second window (maxFramesPerSecond). */
+  private rateWindow = { start: 0, frames: 0 };
   framesOut = 0;
   /** Why the kit stopped reading, once it did. */
   stopped: string | undefined;
@@ -531,6 +538,13 @@ export class WsConnection {
     const maxFrames = this.spec.maxFrames ?? Infinity;
     if (this.bytesIn >= maxBytes || this.framesIn >= maxFrames) {
       this.stopped = `limit: ${this.framesIn} message(s), ${this.bytesIn} bytes read`;
+      this.terminate("limit");
+      return;
+    }
+    const now = performance.now();
+    if (now - this.rateWindow.start >= 1000) this.rateWindow = { start: now, frames: 0 };
+    if (++this.rateWindow.frames > (this.spec.maxFramesPerSecond ?? Infinity)) {
+      this.stopped = `limit: more than ${this.spec.maxFramesPerSecond} messages within one second (a flood); ${this.framesIn} message(s), ${this.bytesIn} bytes read`;
       this.terminate("limit");
     }
   }

@@ -8,6 +8,7 @@ import { DEFAULT_FRAMING, findFraming, FRAMINGS } from "./framing.js";
 import type { McpChatTiming } from "./hooks.js";
 import { DEFAULT_SERVERS, type McpServerEntry } from "./registry.js";
 import { DEFAULT_SCENARIO, findScenario, SCENARIOS } from "./scenarios.js";
+import { MockOptionError } from "../../core/protocol.js";
 
 export type NotConnectedForm = "sse-error" | "http-409";
 
@@ -80,7 +81,7 @@ export function resolveMcpChatOptions(options: McpChatMockOptions = {}): Resolve
     const v = options[key];
     if (v === undefined) continue;
     if (typeof v !== "number" || !Number.isFinite(v) || v < 0) {
-      throw new Error(`mcp-chat mock: ${key} must be a number of milliseconds >= 0, got ${String(v)}`);
+      throw new MockOptionError(`mcp-chat mock: ${key} must be a number of milliseconds >= 0, got ${String(v)}`);
     }
     timing[key] = v;
   }
@@ -92,12 +93,12 @@ export function resolveMcpChatOptions(options: McpChatMockOptions = {}): Resolve
   for (const f of faults) checkName("fault", f);
   const notConnected = options.notConnected ?? "sse-error";
   if (notConnected !== "sse-error" && notConnected !== "http-409") {
-    throw new Error(`mcp-chat mock: notConnected must be "sse-error" or "http-409", got "${String(notConnected)}"`);
+    throw new MockOptionError(`mcp-chat mock: notConnected must be "sse-error" or "http-409", got "${String(notConnected)}"`);
   }
   const servers = options.servers ?? DEFAULT_SERVERS.map((s) => ({ ...s, tools: [...s.tools] }));
   const ids = new Set<string>();
   for (const s of servers) {
-    if (!s.id || ids.has(s.id)) throw new Error(`mcp-chat mock: server ids must be unique and non-empty ("${s.id}")`);
+    if (!s.id || ids.has(s.id)) throw new MockOptionError(`mcp-chat mock: server ids must be unique and non-empty ("${s.id}")`);
     ids.add(s.id);
   }
   return {
@@ -136,5 +137,5 @@ export function unknownNameMessage(kind: NameKind, name: string): string | null 
 
 function checkName(kind: NameKind, name: string): void {
   const message = unknownNameMessage(kind, name);
-  if (message) throw new Error(`mcp-chat mock: ${message}`);
+  if (message) throw new MockOptionError(`mcp-chat mock: ${message}`);
 }

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import type { MockStartOptions, RunningMock } from "../../core/protocol.js";
+import { parseMockSettings } from "../../core/mock-settings.js";
 import { serveFetch } from "../../core/serve-fetch.js";
 import { createMcpChatEngine } from "./engine.js";
 import type { McpChatMockOptions } from "./options.js";
@@ -45,12 +46,9 @@ export type McpChatStartOptions = MockStartOptions & McpChatMockOptions;
 
 export async function startMcpChatMock(options: McpChatStartOptions = {}): Promise<RunningMock> {
   const { host = "127.0.0.1", port = MCP_CHAT_DEFAULT_PORT, firstByteMs, chunkDelayMs, settings, ...rest } = options;
-  const parsed = Settings.safeParse(settings ?? {});
-  if (!parsed.success) {
-    throw new Error(`mcp-chat mock: invalid settings: ${z.prettifyError(parsed.error)}`);
-  }
+  const given = parseMockSettings("mcp-chat", Settings, settings);
   const engine = createMcpChatEngine({
-    ...(parsed.data as McpChatMockOptions),
+    ...(given as McpChatMockOptions),
     ...(firstByteMs !== undefined ? { headersDelay: firstByteMs } : {}),
     ...(chunkDelayMs !== undefined ? { eventDelay: chunkDelayMs } : {}),
     ...definedOnly(rest),

@@ -45,7 +45,7 @@ export interface CatalogueTool {
 }
 
 export interface Catalogue {
-  name: CatalogueName;
+  name: CatalogueName | "none";
   description: string;
   tools: readonly CatalogueTool[];
 }
@@ -693,6 +693,9 @@ export const DEFAULT_CATALOGUE: CatalogueName = "seed";
 export const OPENAI_CHAT_CATALOGUE_TOOLS: Readonly<Record<CatalogueName, readonly string[]>> = Object.fromEntries(
   OPENAI_CHAT_CATALOGUES.map((c) => [c.name, c.tools.map((t) => t.name)]),
 ) as unknown as Record<CatalogueName, readonly string[]>;
+
+/** `none`: no built-in catalogue; calls take their arguments from the offered parameters alone. */
+export const NO_CATALOGUE: Catalogue = { name: "none", description: "No built-in tool catalogue.", tools: [] };
 
 export function findCatalogue(name: string): Catalogue | undefined {
   return OPENAI_CHAT_CATALOGUES.find((c) => c.name === name);

@@ -10,7 +10,7 @@
 import { sseFormat } from "../../core/sse-framing.js";
 import { seededRandom, sleep } from "../../core/timing.js";
 import type { Answer } from "./answer.js";
-import { findCatalogue, type Catalogue } from "./catalogues.js";
+import { findCatalogue, NO_CATALOGUE, type Catalogue } from "./catalogues.js";
 import { answerSteps, makeChunk, makeUsageChunk, type Envelope } from "./chunks.js";
 import { completionBody } from "./completion.js";
 import { parseDirectives } from "./directives.js";
@@ -78,7 +78,7 @@ interface Decision {
 
 export function createOpenaiChatEngine(options: OpenaiChatMockOptions = {}): OpenaiChatEngine {
   const opts = resolveOpenaiChatOptions(options);
-  const catalogue = findCatalogue(opts.catalogue) as Catalogue;
+  const catalogue = findCatalogue(opts.catalogue) ?? NO_CATALOGUE;
   const state = new MockState();
   const recorder = new ClientRecorder(opts.bus);
   const baseFaults = opts.faults.map((n) => findFault(n) as OpenaiChatFault);

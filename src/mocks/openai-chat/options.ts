@@ -4,13 +4,14 @@
  * default.
  */
 import type { TranscriptBus } from "../../core/transcript.js";
-import { DEFAULT_CATALOGUE, findCatalogue, OPENAI_CHAT_CATALOGUES, type CatalogueName } from "./catalogues.js";
+import { DEFAULT_CATALOGUE, findCatalogue, NO_CATALOGUE, OPENAI_CHAT_CATALOGUES, type CatalogueName } from "./catalogues.js";
 import type { ReasoningField } from "./chunks.js";
 import { FAULTS, findFault } from "./faults.js";
 import { DEFAULT_FRAMING, findFraming, FRAMINGS } from "./framing.js";
 import { PACING_KEYS, pacingProblem, type OpenaiChatPacing } from "./pacing.js";
 import { DEFAULT_SCENARIO, findScenario, SCENARIOS } from "./scenarios.js";
 import { parseScenarioScript, type ScenarioScript } from "./script.js";
+import { MockOptionError } from "../../core/protocol.js";
 
 export interface OpenaiChatMockOptions extends Partial<OpenaiChatPacing> {
   /** Default scenario (auto). */
@@ -21,8 +22,8 @@ export interface OpenaiChatMockOptions extends Partial<OpenaiChatPacing> {
   framing?: string;
   /** Seed of the random framing, the jitter and the random ids of faults (default 1). */
   seed?: number;
-  /** Which catalogue gives example arguments and exclusive flags (default seed). */
-  catalogue?: CatalogueName;
+  /** Which catalogue gives example arguments and exclusive flags (default seed; none: no catalogue). */
+  catalogue?: CatalogueName | "none";
   /** Model ids served (default agentwire-mock, gpt-4.1-agentwire). */
   models?: string[];
   /** Accept any model name instead of 404 model_not_found. */
@@ -52,7 +53,7 @@ export interface ResolvedOpenaiChatOptions {
   faults: string[];
   framing: string;
   seed: number;
-  catalogue: CatalogueName;
+  catalogue: CatalogueName | "none";
   models: string[];
   anyModel: boolean;
   apiKey?: string;
@@ -71,7 +72,7 @@ export interface ResolvedOpenaiChatOptions {
 export const DEFAULT_MODELS = ["agentwire-mock", "gpt-4.1-agentwire"];
 
 const fail = (message: string): never => {
-  throw new Error(`openai-chat mock: ${message}`);
+  throw new MockOptionError(`openai-chat mock: ${message}`);
 };
 
 /** Fills defaults and checks every name and number; throws an Error naming what is wrong. */
@@ -137,7 +138,7 @@ const KNOWN: Record<NameKind, { find: (n: string) => unknown; all: readonly { na
   scenario: { find: findScenario, all: SCENARIOS },
   framing: { find: findFraming, all: FRAMINGS },
   fault: { find: findFault, all: FAULTS },
-  catalogue: { find: findCatalogue, all: OPENAI_CHAT_CATALOGUES },
+  catalogue: { find: (n) => (n === NO_CATALOGUE.name ? NO_CATALOGUE : findCatalogue(n)), all: [...OPENAI_CHAT_CATALOGUES, NO_CATALOGUE] },
 };
 
 /** Null when the name is known, else a message that lists the valid names. */

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import type { Answer } from "./answer.js";
 import type { ApiError } from "./errors.js";
+import { MockOptionError } from "../../core/protocol.js";
 
 const FinishReason = z.enum(["stop", "length", "tool_calls", "content_filter", "function_call"]);
 
@@ -65,7 +66,7 @@ export type ScriptAnswerT = z.infer<typeof ScriptAnswer>;
 /** Validates a script; throws an Error naming what is wrong. */
 export function parseScenarioScript(value: unknown): ScenarioScript {
   const r = ScenarioScriptSchema.safeParse(value);
-  if (!r.success) throw new Error(`openai-chat mock: invalid scenario script: ${z.prettifyError(r.error)}`);
+  if (!r.success) throw new MockOptionError(`openai-chat mock: invalid scenario script: ${z.prettifyError(r.error)}`);
   return r.data;
 }
 

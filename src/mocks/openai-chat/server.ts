@@ -5,7 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import type { MockStartOptions, RunningMock } from "../../core/protocol.js";
+import { MockOptionError, type MockStartOptions, type RunningMock } from "../../core/protocol.js";
+import { parseMockSettings } from "../../core/mock-settings.js";
 import { serveFetch } from "../../core/serve-fetch.js";
 import { createOpenaiChatEngine } from "./engine.js";
 import type { OpenaiChatMockOptions } from "./options.js";
@@ -29,7 +30,7 @@ const Settings = z.strictObject({
   closeDelayMs: ms.optional(),
   jitterMs: ms.optional(),
   chunkGapMs: ms.optional(),
-  catalogue: z.enum(["seed", "continue-2026", "continue-cli-2026"]).optional(),
+  catalogue: z.enum(["seed", "continue-2026", "continue-cli-2026", "none"]).optional(),
   models: z.array(z.string().min(1)).min(1).optional(),
   anyModel: z.boolean().optional(),
   apiKey: z.string().min(1).optional(),
@@ -47,11 +48,8 @@ export type OpenaiChatStartOptions = MockStartOptions & Partial<OpenaiChatMockOp
 
 export async function startOpenaiChatMock(options: OpenaiChatStartOptions = {}): Promise<RunningMock> {
   const { host = "127.0.0.1", port = OPENAI_CHAT_DEFAULT_PORT, firstByteMs, chunkDelayMs, settings, ...rest } = options;
-  const parsed = Settings.safeParse(settings ?? {});
-  if (!parsed.success) {
-    throw new Error(`openai-chat mock: invalid settings: ${z.prettifyError(parsed.error)}`);
-  }
-  const { scenarioFile, script, ...knobs } = parsed.data;
+  const given = parseMockSettings("openai-chat", Settings, settings);
+  const { scenarioFile, script, ...knobs } = given;
   const engineOptions: OpenaiChatMockOptions = {
     ...(knobs as OpenaiChatMockOptions),
     ...(script !== undefined ? { script: parseScenarioScript(script) } : {}),
@@ -61,8 +59,14 @@ export async function startOpenaiChatMock(options: OpenaiChatStartOptions = {}):
     ...definedOnly(rest),
   };
   const engine = createOpenaiChatEngine(engineOptions);
-  const served = await serveFetch(engine.handle, { host, port, maxBodyBytes: MAX_BODY_BYTES });
+  const served = await serveFetch(engine.handle, { host, port, maxBodyBytes: MAX_BODY_BYTES, errorBody: openaiErrorBody });
   return { url: served.url, close: served.close };
+}
+
+/** Errors the server answers before the engine sees a request, in OpenAI's shape. */
+function openaiErrorBody(status: number, message: string) {
+  const code = { 400: "invalid_request", 405: "method_not_allowed", 413: "request_too_large" }[status] ?? null;
+  return { error: { message, type: status >= 500 ? "server_error" : "invalid_request_error", param: null, code } };
 }
 
 function readScript(path: string) {
@@ -70,13 +74,13 @@ function readScript(path: string) {
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
-    throw new Error(`openai-chat mock: cannot read scenario file ${path}: ${(e as Error).message}`);
+    throw new MockOptionError(`openai-chat mock: cannot read scenario file ${path}: ${(e as Error).message}`);
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new Error(`openai-chat mock: scenario file ${path} is not JSON: ${(e as Error).message}`);
+    throw new MockOptionError(`openai-chat mock: scenario file ${path} is not JSON: ${(e as Error).message}`);
   }
   return parseScenarioScript(value);
 }

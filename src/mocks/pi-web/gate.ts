@@ -30,18 +30,32 @@ export function judgeUpgrade(
   url: URL,
   origin: string | undefined,
   hooks: PiWebHooks,
-  opts: Pick<ResolvedPiWebOptions, "wsPath" | "token">,
+  opts: Pick<ResolvedPiWebOptions, "wsPath" | "token" | "sameToken">,
   allowed: readonly string[] | null,
 ): UpgradeDecision | undefined {
   const up = hooks.upgrade ?? {};
   if (!up.anyPath && url.pathname !== (up.wsPath ?? opts.wsPath)) return refusal(404, `no WebSocket on ${url.pathname}`);
-  if (opts.token !== undefined && !up.ignoreToken && url.searchParams.get("token") !== opts.token) {
+  if (opts.token !== undefined && !up.ignoreToken && !tokenMatches(url.searchParams.get("token"), opts.token, opts.sameToken)) {
     return refusal(401, "missing or wrong token");
   }
   if (allowed && !up.ignoreOrigin && (origin === undefined || !allowed.includes(origin))) {
     return refusal(403, origin === undefined ? "missing Origin" : `Origin ${origin} is not allowed`);
   }
   return undefined;
+}
+
+function tokenMatches(given: string | null, expected: string, same = sameString): boolean {
+  return given !== null && same(given, expected);
+}
+
+/**
+ * Compares without stopping at the first difference, so the time taken does not tell how much
+ * of a guess was right (node servers pass crypto.timingSafeEqual instead; this one runs anywhere).
+ */
+function sameString(given: string, expected: string): boolean {
+  let diff = given.length ^ expected.length;
+  for (let i = 0; i < expected.length; i++) diff |= (given.charCodeAt(i) || 0) ^ expected.charCodeAt(i);
+  return diff === 0;
 }
 
 export function httpRoute(method: string, url: URL, hooks: PiWebHooks, wsPath: string, clients: number): PiWebHttpResponse {

@@ -7,6 +7,7 @@ import { FAULTS, findFault } from "./faults.js";
 import { CANONICAL_FORMAT, DEFAULT_FRAMING, findFraming, formatOf, FRAMINGS, type WireFormat } from "./framing.js";
 import { findProfile, PROFILES, type PiWebProfile } from "./profiles.js";
 import { DEFAULT_SCENARIO, findScenario, SCENARIOS } from "./scenarios.js";
+import { MockOptionError } from "../../core/protocol.js";
 
 /** Timing knobs in milliseconds, except chunkSize (characters per delta). */
 export interface PiWebTiming {
@@ -35,6 +36,8 @@ export interface PiWebMockOptions extends Partial<PiWebTiming>, Partial<WireForm
   profile?: PiWebProfile;
   /** Enables the token check: the upgrade query must carry `token=<this>`. */
   token?: string;
+  /** How a presented token is compared with `token`; the node server passes a constant-time one. */
+  sameToken?: (given: string, expected: string) => boolean;
   /** Extra allowed origins (added to the loopback list when bound to a loopback host). */
   allowedOrigins?: string[];
   /** false disables the Origin check (default true; the msw handlers default to false). */
@@ -63,6 +66,7 @@ export interface ResolvedPiWebOptions extends PiWebTiming {
   format: WireFormat;
   profile: PiWebProfile;
   token?: string;
+  sameToken?: (given: string, expected: string) => boolean;
   allowedOrigins: string[];
   originCheck: boolean;
   confirmNewSession: boolean;
@@ -78,7 +82,7 @@ const TIMING_KEYS = Object.keys(DEFAULT_TIMING) as (keyof PiWebTiming)[];
 const FORMAT_KEYS = Object.keys(CANONICAL_FORMAT) as (keyof WireFormat)[];
 
 function fail(message: string): never {
-  throw new Error(`pi-web mock: ${message}`);
+  throw new MockOptionError(`pi-web mock: ${message}`);
 }
 
 export function splitNames(list: string | null | undefined): string[] {
@@ -134,6 +138,7 @@ export function resolvePiWebOptions(options: PiWebMockOptions = {}): ResolvedPiW
     format,
     profile,
     ...(options.token !== undefined ? { token: options.token } : {}),
+    ...(options.sameToken ? { sameToken: options.sameToken } : {}),
     allowedOrigins: [...(options.allowedOrigins ?? [])],
     originCheck: options.originCheck ?? true,
     confirmNewSession: options.confirmNewSession ?? false,

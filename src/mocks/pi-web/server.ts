@@ -4,12 +4,14 @@
  * (404/401/403, or 400 for an unknown ?fault=/?scenario=/?framing=) and the socket closes.
  * Names and numbers are validated before the port is opened.
  */
+import { createHash, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { z } from "zod";
 import type { MockStartOptions, RunningMock } from "../../core/protocol.js";
+import { parseMockSettings } from "../../core/mock-settings.js";
 import type { PiWebTransport } from "./connection.js";
 import { createPiWebEngine, type PiWebEngine } from "./engine.js";
 import { PI_WEB_DEFAULT_PORT, resolvePiWebOptions, type PiWebMockOptions } from "./options.js";
@@ -41,14 +43,14 @@ export type PiWebStartOptions = MockStartOptions & Partial<PiWebMockOptions>;
 
 export async function startPiWebMock(options: PiWebStartOptions = {}): Promise<RunningMock> {
   const { host = "127.0.0.1", port = PI_WEB_DEFAULT_PORT, firstByteMs, chunkDelayMs, settings, ...rest } = options;
-  const parsed = Settings.safeParse(settings ?? {});
-  if (!parsed.success) throw new Error(`pi-web mock: invalid settings: ${z.prettifyError(parsed.error)}`);
+  const given = parseMockSettings("pi-web", Settings, settings);
   const engineOptions: PiWebMockOptions = {
-    ...(parsed.data as PiWebMockOptions),
+    ...(given as PiWebMockOptions),
     ...(firstByteMs !== undefined ? { firstDelay: firstByteMs } : {}),
     ...(chunkDelayMs !== undefined ? { chunkDelay: chunkDelayMs } : {}),
     ...definedOnly(rest),
     host,
+    sameToken,
   };
   // Fail before listening; the engine proper needs the bound port (the Origin list names it).
   resolvePiWebOptions({ ...engineOptions, port: port || PI_WEB_DEFAULT_PORT });
@@ -58,7 +60,15 @@ export async function startPiWebMock(options: PiWebStartOptions = {}): Promise<R
   const sockets = new Set<Duplex>();
 
   const server = http.createServer({ noDelay: true }, (req, res) => {
-    const r = (engine as PiWebEngine).http(req.method ?? "GET", req.url ?? "/");
+    let r: { status: number; headers: Record<string, string>; body: string };
+    try {
+      r = validTarget(req)
+        ? (engine as PiWebEngine).http(req.method ?? "GET", req.url ?? "/")
+        : { status: 400, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: "malformed Host header or request target" }) };
+    } catch (e) {
+      // No request may end the mock: an unforeseen failure is this request's 500, nothing more.
+      r = { status: 500, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: `mock error: ${(e as Error).message}` }) };
+    }
     res.writeHead(r.status, { ...r.headers, "content-length": Buffer.byteLength(r.body) });
     res.end(req.method === "HEAD" ? undefined : r.body);
   });
@@ -91,6 +101,12 @@ export async function startPiWebMock(options: PiWebStartOptions = {}): Promise<R
   };
 }
 
+/** Constant-time token comparison; digests first, so tokens of different lengths compare safely too. */
+function sameToken(given: string, expected: string): boolean {
+  const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
+  return timingSafeEqual(digest(given), digest(expected)) && given === expected;
+}
+
 function headersOf(req: http.IncomingMessage): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(req.headers)) {
@@ -99,10 +115,35 @@ function headersOf(req: http.IncomingMessage): Record<string, string> {
   return out;
 }
 
+/** Whether the Host header and the request target make a URL the engine can route. */
+function validTarget(req: http.IncomingMessage): boolean {
+  const target = req.url ?? "/";
+  if (!target.startsWith("/") || target.startsWith("//")) return false;
+  try {
+    new URL(`ws://${req.headers.host ?? "localhost"}${target}`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function upgrade(engine: PiWebEngine, wss: WebSocketServer, req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
+  socket.on("error", () => socket.destroy());
+  try {
+    accept(engine, wss, req, socket, head);
+  } catch {
+    // No upgrade may end the mock: whatever failed, this socket alone is refused.
+    if (!socket.destroyed) socket.end("HTTP/1.1 500 Internal Server Error\r\n\r\n");
+  }
+}
+
+function accept(engine: PiWebEngine, wss: WebSocketServer, req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
+  if (!validTarget(req)) {
+    socket.end("HTTP/1.1 400 Bad Request\r\n\r\n");
+    return;
+  }
   const headers = headersOf(req);
   const info = { url: `ws://${headers.host ?? "localhost"}${req.url ?? "/"}`, headers };
-  socket.on("error", () => socket.destroy());
   const decision = engine.upgrade(info);
   if (!decision.ok) {
     // A bare status line: no headers, no body (§1), then the socket closes.
@@ -113,7 +154,12 @@ function upgrade(engine: PiWebEngine, wss: WebSocketServer, req: http.IncomingMe
     const conn = engine.connect(transportOf(ws), info);
     ws.on("message", (data: RawData, isBinary: boolean) => {
       const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer);
-      conn.onMessage(isBinary ? new Uint8Array(bytes) : bytes.toString("utf8"), isBinary);
+      try {
+        conn.onMessage(isBinary ? new Uint8Array(bytes) : bytes.toString("utf8"), isBinary);
+      } catch {
+        // A frame the engine could not handle ends this connection (1011), never the mock.
+        ws.close(1011, "mock error");
+      }
     });
     ws.on("close", (code: number, reason: Buffer) => conn.onClose(code, reason.toString("utf8")));
     ws.on("error", () => ws.terminate());

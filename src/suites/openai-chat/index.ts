@@ -59,5 +59,7 @@ export const openaiChat: ProtocolDef = {
   runProbes,
   startMock,
   auth: { token: "bearer", env: "OPENAI_API_KEY" },
+  // A profile chooses the tool catalogue; the mock takes its example arguments from the same one.
+  mockSettingsFor: (profile) => (typeof profile.params?.catalogue === "string" ? { catalogue: profile.params.catalogue } : {}),
   clientEnv: (url) => ({ OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: "agentwire-test-key" }),
 };

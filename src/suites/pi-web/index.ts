@@ -33,6 +33,8 @@ export const piWeb: ProtocolDef = {
   runProbes,
   startMock: (opts) => startPiWebMock(opts.suite && opts.chunkDelayMs === undefined ? { ...opts, settings: { ...SUITE_PACE, ...opts.settings } } : opts),
   auth: { token: "probes" },
+  // The mock speaks the fork's wire under its profile (the profile names match the mock's).
+  mockSettingsFor: (profile) => (profile.name === "default" ? {} : { profile: profile.name }),
   clientEnv: (url, mock) => {
     const token = mock?.settings?.token;
     // The example client (and any that follows it) adds PI_WEB_TOKEN as ?token=.

@@ -55,6 +55,11 @@ export const DEFAULT_PARAMS = {
   quietMs: 300,
   /** Inbound messages per connection before the kit stops reading (flood protection). */
   maxFrames: 2_000_000,
+  /**
+   * Inbound messages per connection within one second before the kit cuts it as a flood. An agent
+   * streams a few hundred a second; low enough to trip even when the kit itself reads slowly.
+   */
+  maxFramesPerSecond: 5_000,
 };
 
 export type PiWebParams = typeof DEFAULT_PARAMS;

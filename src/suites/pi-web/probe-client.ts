@@ -18,6 +18,8 @@ export { StopProbing } from "../../core/probe-session.js";
 export const COMMAND_TIMEOUT_MS = 30_000;
 /** This many requests in a row without an answer means the target is not answering. */
 const MAX_UNANSWERED_IN_ROW = 3;
+/** This many upgrades in a row without any answer means the target no longer answers upgrades. */
+const MAX_UNANSWERED_UPGRADES_IN_ROW = 2;
 /** Reconnects of the main client after the server closed it. */
 const MAX_RECONNECTS = 2;
 
@@ -121,7 +123,7 @@ export class ProbeClient extends ProbeSession {
     const origin = o.origin === undefined ? this.target.origin : o.origin;
     const headers: Record<string, string> = { ...this.ctx.headers };
     if (origin !== null) headers["origin"] = origin;
-    return openWs(this.ctx.bus, {
+    const r = await openWs(this.ctx.bus, {
       probe: () => this.probe,
       label,
       url,
@@ -129,10 +131,20 @@ export class ProbeClient extends ProbeSession {
       openTimeout: this.ctx.timeouts.headers,
       maxBytes: this.ctx.maxBytes,
       maxFrames: this.params.maxFrames,
+      maxFramesPerSecond: this.params.maxFramesPerSecond,
       maxPayload: Math.min(this.ctx.maxBytes, 100 * 1024 * 1024),
       signal: this.ctx.signal,
     });
+    // Each unanswered upgrade costs a whole timeout: a target that stopped answering them (one
+    // busy flooding, say) must not cost one per remaining probe.
+    this.unansweredUpgradesInRow = !r.ok && r.code === "ETIMEDOUT" ? this.unansweredUpgradesInRow + 1 : 0;
+    if (this.unansweredUpgradesInRow >= MAX_UNANSWERED_UPGRADES_IN_ROW) {
+      this.stop(`${MAX_UNANSWERED_UPGRADES_IN_ROW} upgrades in a row got no answer (last: ${label}, ${r.ok ? "" : r.error})`);
+    }
+    return r;
   }
+
+  private unansweredUpgradesInRow = 0;
 
   /** The main connection, reopened (a bounded number of times) after the server closed it. */
   async ensureMain(): Promise<WsConnection> {

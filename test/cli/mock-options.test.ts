@@ -1,0 +1,123 @@
+/**
+ * `agentwire mock` options that choose what the mock plays: --catalogue (openai-chat, `none`
+ * included, also as --set) and --profile, documented in --help and effective with or without
+ * --check-client.
+ */
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import WebSocket from "ws";
+import { describe, expect, it } from "vitest";
+import { runCli, startCli, waitExit } from "../helpers/cli.js";
+
+async function stop(child: import("node:child_process").ChildProcess): Promise<number | null> {
+  child.kill("SIGINT");
+  return waitExit(child, 20_000);
+}
+
+/** One command over a fresh pi-web connection; resolves with its response. */
+async function piCommand(url: string, command: Record<string, unknown>): Promise<Record<string, any>> {
+  const ws = new WebSocket(`${url.replace(/^http/, "ws")}/ws`, { headers: { origin: url } });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      ws.once("open", () => resolve());
+      ws.once("error", reject);
+    });
+    const answer = new Promise<Record<string, any>>((resolve) =>
+      ws.on("message", (data) => {
+        const m = JSON.parse(String(data));
+        if (m.type === "response" && m.id === command.id) resolve(m);
+      }),
+    );
+    ws.send(JSON.stringify(command));
+    return await answer;
+  } finally {
+    ws.close();
+  }
+}
+
+/** A client that offers the seed tool read_file with the wrong parameters. */
+async function offerMisshapedReadFile(url: string): Promise<void> {
+  const res = await fetch(`${url}/v1/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: "Bearer k" },
+    body: JSON.stringify({
+      model: "agentwire-mock",
+      stream: true,
+      messages: [{ role: "user", content: "hello" }],
+      tools: [{ type: "function", function: { name: "read_file", parameters: { type: "object", properties: { path: { type: "number" } } } } }],
+    }),
+  });
+  await res.text();
+}
+
+describe("agentwire mock: --catalogue and --profile", () => {
+  it("lists --profile and --catalogue in its help", async () => {
+    const r = await runCli(["mock", "--help"]);
+    expect(r.code).toBe(0);
+    const help = r.stdout.replace(/\s+/g, " ");
+    expect(help).toMatch(/--profile <name> play a known implementation/);
+    expect(help).toMatch(/--catalogue <name> .*seed \| continue-2026 \| continue-cli-2026 \| none/);
+  });
+
+  it("openai-chat takes every catalogue, none included, as --catalogue or --set", async () => {
+    for (const args of [
+      ["--catalogue", "seed"],
+      ["--catalogue", "continue-2026"],
+      ["--catalogue", "continue-cli-2026"],
+      ["--catalogue", "none"],
+      ["--set", "catalogue=none"],
+    ]) {
+      const { child, firstLine } = await startCli(["mock", "openai-chat", "--port", "0", ...args]);
+      expect(firstLine).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const models = await fetch(`${firstLine}/v1/models`);
+      expect(models.status).toBe(200);
+      await stop(child);
+    }
+  });
+
+  it("--check-client judges the client's tools against the catalogue the mock was given", async () => {
+    const verdictUnder = async (args: string[]) => {
+      const report = join(mkdtempSync(join(tmpdir(), "agentwire-mock-")), "client.json");
+      const { child, firstLine } = await startCli(["mock", "openai-chat", "--port", "0", "--check-client", "--report", report, ...args]);
+      await offerMisshapedReadFile(firstLine);
+      await stop(child);
+      const r = JSON.parse(readFileSync(report, "utf8"));
+      return r.checks.find((c: { id: string }) => c.id === "openai-chat/client/tools-match-catalogue");
+    };
+    expect((await verdictUnder(["--catalogue", "seed"])).verdict).toBe("fail");
+    // No catalogue: nothing to judge the tool against.
+    const none = await verdictUnder(["--catalogue", "none"]);
+    expect(none.verdict).not.toBe("fail");
+    expect(none.verdict).not.toBe("pass");
+    expect(none.message).toMatch(/catalogue/);
+    expect((await verdictUnder(["--set", "catalogue=none"])).verdict).toBe(none.verdict);
+  });
+
+  it("a profile the mock cannot play is refused without --check-client, and judges with it", async () => {
+    const r = await runCli(["mock", "mcp-chat", "--port", "0", "--profile", "budget-master"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/the mcp-chat mock has no budget-master mode/);
+    const report = join(mkdtempSync(join(tmpdir(), "agentwire-mock-")), "client.json");
+    const judged = await startCli(["mock", "mcp-chat", "--port", "0", "--profile", "budget-master", "--check-client", "--report", report]);
+    await stop(judged.child);
+    expect(JSON.parse(readFileSync(report, "utf8")).profile).toBe("budget-master");
+  });
+
+  it("pi-web --profile pi-fork-0.54 plays the fork without --check-client, and judges under it with", async () => {
+    const switchMissing = { type: "switch_session", id: "s1", sessionPath: "/no/such/session.jsonl" };
+    const plain = await startCli(["mock", "pi-web", "--port", "0"]);
+    expect((await piCommand(plain.firstLine, switchMissing)).success).toBe(false);
+    await stop(plain.child);
+    // The fork creates a session for a path it does not know (its quirk).
+    const fork = await startCli(["mock", "pi-web", "--port", "0", "--profile", "pi-fork-0.54"]);
+    expect((await piCommand(fork.firstLine, switchMissing)).success).toBe(true);
+    await stop(fork.child);
+
+    const report = join(mkdtempSync(join(tmpdir(), "agentwire-mock-")), "client.json");
+    const judged = await startCli(["mock", "pi-web", "--port", "0", "--profile", "pi-fork-0.54", "--check-client", "--report", report]);
+    expect((await piCommand(judged.firstLine, switchMissing)).success).toBe(true);
+    await stop(judged.child);
+    expect(JSON.parse(readFileSync(report, "utf8")).profile).toBe("pi-fork-0.54");
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * A user's mistake gets one clear line and exit 2 before anything runs — never "internal error",
+ * never after a probe started, a mock listened or a client command was spawned. Every command,
+ * every protocol.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli, startCli, waitExit } from "../helpers/cli.js";
+
+const PROTOCOLS = ["mcp-chat", "openai-chat", "pi-web"];
+/** A path that can never be written: its parent is a file. */
+const UNWRITABLE = "package.json/report.json";
+/** The client command of test-client: it would leave a file behind if it ever ran. */
+const marker = () => join(mkdtempSync(join(tmpdir(), "agentwire-usage-")), "client-ran");
+const client = (file: string) => ["--", process.execPath, "-e", `require("fs").writeFileSync(${JSON.stringify(file)}, "x")`];
+
+async function expectUsage(args: string[], message: RegExp): Promise<string> {
+  const r = await runCli(args, { timeoutMs: 20_000 });
+  expect(r.stderr).toMatch(message);
+  expect(r.stderr).not.toMatch(/internal error|Unrecognized key|at .*\.js:\d+/);
+  // Nothing ran: no progress line, no mock URL, no report.
+  expect(r.stderr).not.toMatch(/testing|listening|transcript saved/);
+  expect(r.stdout).toBe("");
+  expect(r.code).toBe(2);
+  return r.stderr;
+}
+
+describe.each(PROTOCOLS)("%s: usage errors stop every command before it runs", (id) => {
+  it("an unknown --fault", async () => {
+    await expectUsage(["mock", id, "--fault", "no-such-fault", "--port", "0"], /unknown --fault no-such-fault/);
+    await expectUsage(["test", id, "--fault", "no-such-fault"], /unknown --fault no-such-fault/);
+    const file = marker();
+    await expectUsage(["test-client", id, "--fault", "no-such-fault", ...client(file)], /unknown --fault no-such-fault/);
+  });
+
+  it("a port out of range, a host that is no address", async () => {
+    await expectUsage(["mock", id, "--port", "70000"], /--port takes a whole number from 0 to 65535/);
+    await expectUsage(["mock", id, "--port", "0", "--host", "no-such-host.invalid"], /--host no-such-host\.invalid is not an address/);
+  });
+
+  it("an --output, --save-transcript or --report that cannot be written", async () => {
+    await expectUsage(["test", id, "--reporter", "json", "--output", UNWRITABLE], /--output package\.json\/report\.json cannot be written/);
+    await expectUsage(["test", id, "--save-transcript", "package.json/transcripts"], /--save-transcript .* cannot be written/);
+    await expectUsage(
+      ["test-client", id, "--reporter", "json", "--output", UNWRITABLE, ...client(marker())],
+      /--output .* cannot be written/,
+    );
+    await expectUsage(["mock", id, "--port", "0", "--check-client", "--report", UNWRITABLE], /--report .* cannot be written/);
+  });
+
+  it("an unknown --profile or an --only that selects nothing", async () => {
+    await expectUsage(["test", id, "--profile", "nope"], /unknown profile "nope"/);
+    await expectUsage(["test", id, "--only", `${id}/no-such-check`], /no server-side check/);
+    await expectUsage(["test-client", id, "--profile", "nope", ...client(marker())], /unknown profile "nope"/);
+    await expectUsage(["test-client", id, "--only", `${id}/no-such-check`, ...client(marker())], /no client-side check/);
+    await expectUsage(["mock", id, "--port", "0", "--profile", "nope"], /unknown profile "nope"/);
+  });
+
+  it("a setting the mock refuses", async () => {
+    await expectUsage(["mock", id, "--port", "0", "--set", "noSuchSetting=1"], /invalid settings: unknown setting "noSuchSetting"/);
+    await expectUsage(["test-client", id, "--set", "noSuchSetting=1", ...client(marker())], /invalid settings: unknown setting "noSuchSetting"/);
+  });
+});
+
+describe("usage errors that depend on the protocol", () => {
+  it("--token where the mock takes no credential says so", async () => {
+    await expectUsage(["mock", "mcp-chat", "--port", "0", "--token", "s3cret"], /mcp-chat mock takes no credential/);
+    await expectUsage(["test-client", "mcp-chat", "--token", "s3cret", ...client(marker())], /mcp-chat mock takes no credential/);
+  });
+
+  it("--catalogue outside openai-chat, or naming no catalogue", async () => {
+    await expectUsage(["mock", "pi-web", "--port", "0", "--catalogue", "none"], /--catalogue is an openai-chat option/);
+    await expectUsage(["test", "mcp-chat", "--catalogue", "none"], /--catalogue is an openai-chat option/);
+    await expectUsage(["test", "openai-chat", "--catalogue", "bogus"], /unknown --catalogue "bogus"; use one of seed, .*none/);
+    await expectUsage(["test-client", "openai-chat", "--catalogue", "bogus", ...client(marker())], /unknown --catalogue "bogus"/);
+  });
+
+  it("a run over every protocol checks --profile and --only for all of them before the first starts", async () => {
+    // pi-fork-0.54 is a pi-web profile: mcp-chat, which runs first, must not have started.
+    await expectUsage(["test", "--profile", "pi-fork-0.54"], /unknown profile "pi-fork-0.54" for mcp-chat/);
+    await expectUsage(["test", "--only", "nowhere/"], /no server-side check matches --only nowhere\//);
+  });
+});
+
+describe("a mock bound beyond loopback", () => {
+  it("warns on stderr what it exposes; on loopback it does not", async () => {
+    for (const [id, guard] of [
+      ["mcp-chat", /no credential is required/],
+      ["pi-web", /no credential is required \(--token adds one\)/],
+    ] as const) {
+      const { child, output } = await startCli(["mock", id, "--host", "0.0.0.0", "--port", "0"]);
+      // The listening line follows the warning on stderr: wait for it.
+      for (let i = 0; i < 50 && !/listening/.test(output().stderr); i++) await new Promise((r) => setTimeout(r, 100));
+      child.kill("SIGINT");
+      await waitExit(child);
+      expect(output().stderr).toMatch(new RegExp(`warning: the ${id} mock listens on every network interface, beyond loopback`));
+      expect(output().stderr).toMatch(guard);
+    }
+    const { child, output } = await startCli(["mock", "mcp-chat", "--port", "0"]);
+    for (let i = 0; i < 50 && !/listening/.test(output().stderr); i++) await new Promise((r) => setTimeout(r, 100));
+    child.kill("SIGINT");
+    await waitExit(child);
+    expect(output().stderr).not.toMatch(/warning/);
+  });
+});
