@@ -6,7 +6,6 @@
  */
 import http from "node:http";
 import https from "node:https";
-import { DEFAULT_MAX_LINE } from "./sse-lines.js";
 import { SseReader } from "./sse-reader.js";
 import type { BodyEndReason, TranscriptBus } from "./transcript.js";
 
@@ -62,9 +61,9 @@ const TEXT_CAP = 1024 * 1024;
 /** Streams keep at most this many event payloads in the result (checks see all via the bus). */
 const KEEP_EVENTS = 1000;
 /**
- * Longest SSE line the kit buffers. The line splitter and the event parser each hold the line in
- * progress, so without this a body that never sends a line end costs memory in proportion to
- * maxBytes; past it, the stream is cut like one that reached maxBytes.
+ * Longest SSE line (in characters) the kit buffers. The tokeniser holds the line in progress, so
+ * without this a body that never sends a line end costs memory in proportion to maxBytes; past it,
+ * the stream is cut like one that reached maxBytes.
  */
 export const MAX_LINE_BYTES = 8 * 1024 * 1024;
 
@@ -116,7 +115,6 @@ export function exchange(bus: TranscriptBus, spec: ExchangeSpec): Promise<Exchan
     let textBytes = 0;
     let chunkIndex = 0;
     /** Bytes of the stream's line in progress (since the last CR or LF). */
-    let lineBytes = 0;
     let headTimer: NodeJS.Timeout | undefined;
     let firstEventTimer: NodeJS.Timeout | undefined;
     let idleTimer: NodeJS.Timeout | undefined;
@@ -190,8 +188,8 @@ export function exchange(bus: TranscriptBus, spec: ExchangeSpec): Promise<Exchan
               closeTimer = timer(spec.timeouts.close, () => finish("close-timeout"));
             }
           },
-          // A line cannot hold more than the body may: an endless line ends the read at the cap.
-          { maxLine: Math.min(maxBytes, DEFAULT_MAX_LINE), onLimit: (message) => finish("limit", message) },
+          // An endless line ends the read at the cap: the tokeniser holds the line in progress.
+          { maxLine: Math.min(maxBytes, MAX_LINE_BYTES), onLimit: (message) => finish("limit", message) },
         );
         firstEventTimer = timer(spec.timeouts.firstEvent, () => finish("first-event-timeout"));
         idleTimer = timer(spec.timeouts.idle, () => finish("idle-timeout"));
@@ -206,9 +204,6 @@ export function exchange(bus: TranscriptBus, spec: ExchangeSpec): Promise<Exchan
           clear(idleTimer);
           idleTimer = timer(spec.timeouts.idle, () => finish("idle-timeout"));
           reader.push(bytes, index);
-          const lastEnd = Math.max(chunk.lastIndexOf(10), chunk.lastIndexOf(13));
-          lineBytes = lastEnd < 0 ? lineBytes + chunk.byteLength : chunk.byteLength - lastEnd - 1;
-          if (lineBytes > MAX_LINE_BYTES) return finish("limit", `a line longer than ${MAX_LINE_BYTES} bytes without a line end`);
         } else if (textBytes < TEXT_CAP) {
           textParts.push(chunk);
           textBytes += chunk.byteLength;

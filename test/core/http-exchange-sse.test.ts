@@ -2,8 +2,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { exchange } from "../../src/core/http-exchange.js";
-import { DEFAULT_MAX_LINE } from "../../src/core/sse-lines.js";
+import { exchange, MAX_LINE_BYTES } from "../../src/core/http-exchange.js";
 import { TranscriptBus, type TranscriptEvent } from "../../src/core/transcript.js";
 
 const servers: http.Server[] = [];
@@ -97,9 +96,9 @@ describe("http-exchange: SSE on the wire", () => {
     const { result, events } = await read(url, Number.MAX_SAFE_INTEGER);
     expect(result.endReason).toBe("limit");
     expect(result.events).toEqual(["ok"]);
-    expect(result.bytes).toBeLessThan(DEFAULT_MAX_LINE + 4 * 1024 * 1024);
+    expect(result.bytes).toBeLessThan(MAX_LINE_BYTES + 4 * 1024 * 1024);
     const end = events.find((e) => e.kind === "body-end");
-    expect(end).toMatchObject({ reason: "limit", error: `an SSE line is longer than ${DEFAULT_MAX_LINE} characters; reading stopped there` });
+    expect(end).toMatchObject({ reason: "limit", error: `an SSE line is longer than ${MAX_LINE_BYTES} characters; reading stopped there` });
     // The cut line is not reported as a line; the complete ones are.
     expect(events.filter((e) => e.kind === "sse-line")).toHaveLength(2);
   });
