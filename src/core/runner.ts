@@ -75,7 +75,9 @@ function validatePrefixes(protocol: ProtocolDef, opts: CommonOptions, side: "ser
 }
 
 export async function runSuite(protocol: ProtocolDef, opts: SuiteOptions = {}): Promise<RunResult> {
-  const run = prepareRun(protocol, opts, "server");
+  // Against its own mock the suite waits less; a real target gets the contract's waits.
+  const selfTest = opts.url ? undefined : protocol.selfTest;
+  const run = prepareRun(protocol, opts, "server", selfTest?.params);
   const { profile, params, bus, evaluation } = run;
 
   let mock: RunningMock | undefined;
@@ -100,7 +102,7 @@ export async function runSuite(protocol: ProtocolDef, opts: SuiteOptions = {}): 
     await protocol.runProbes({
       url: url.replace(/\/+$/, ""),
       bus,
-      timeouts: capTimeouts(protocol.timeouts, opts.timeout),
+      timeouts: capTimeouts({ ...protocol.timeouts, ...selfTest?.timeouts }, opts.timeout),
       headers,
       ...(token ? { token } : {}),
       profile,
@@ -132,11 +134,14 @@ interface PreparedRun {
   finish(target: string, error?: string, override?: Outcome): Promise<RunResult>;
 }
 
-/** What every run shares: profile, parameters, the bus, the evaluation and the transcript file. */
-function prepareRun(protocol: ProtocolDef, opts: CommonOptions, side: Side): PreparedRun {
+/**
+ * What every run shares: profile, parameters, the bus, the evaluation and the transcript file.
+ * Parameters: the protocol's defaults, then `quick` (self-test pacing), the profile, the caller.
+ */
+function prepareRun(protocol: ProtocolDef, opts: CommonOptions, side: Side, quick?: Record<string, unknown>): PreparedRun {
   const profile = resolveProfile(protocol, opts.profile);
   const selected = validatePrefixes(protocol, opts, side);
-  const params = { ...protocol.defaultParams, ...(profile.params ?? {}), ...(opts.params ?? {}) };
+  const params = { ...protocol.defaultParams, ...(quick ?? {}), ...(profile.params ?? {}), ...(opts.params ?? {}) };
   const startedAt = new Date();
   const t0 = performance.now();
   const bus = new TranscriptBus();

@@ -6,7 +6,7 @@ import type { MockStartOptions, ProtocolDef, RunningMock } from "../../core/prot
 import { OPENAI_CHAT_FAULTS, OPENAI_CHAT_FRAMINGS, OPENAI_CHAT_SCENARIOS, startOpenaiChatMock } from "../../mocks/openai-chat/index.js";
 import { OPENAI_CHAT_SERVER_CHECKS } from "./checks/index.js";
 import { createClientCaseRoutes, OPENAI_CHAT_CLIENT_CHECKS, type ContentOptions } from "./client/index.js";
-import { DEFAULT_PARAMS } from "./params.js";
+import { DEFAULT_PARAMS, SELF_TEST, SELF_TEST_MOCK_PACE } from "./params.js";
 import { runProbes } from "./probes.js";
 import { OPENAI_CHAT_PROFILES } from "./profiles.js";
 
@@ -36,6 +36,8 @@ async function startMock(opts: MockStartOptions): Promise<RunningMock> {
   const { suite: _suite, ...rest } = opts;
   const mock = await startOpenaiChatMock({
     ...rest,
+    // As the suite's own target the mock streams faster: the rules judge shape and order, not speed.
+    ...(opts.suite ? { settings: { ...SELF_TEST_MOCK_PACE, ...opts.settings } } : {}),
     ...(opts.bus ? { routes: createClientCaseRoutes(opts.bus, { content: contentOf(opts) }) } : {}),
     ...(apiKey && !given ? { apiKey } : {}),
   });
@@ -56,6 +58,7 @@ export const openaiChat: ProtocolDef = {
   // §1: 10 s for /models and rejections, 60 s to headers, to the first chunk and between events,
   // 300 s per stream, 2 s from [DONE] to the end of the body.
   timeouts: { request: 10_000, headers: 60_000, firstEvent: 60_000, idle: 60_000, stream: 300_000, close: 2_000 },
+  selfTest: SELF_TEST,
   runProbes,
   startMock,
   auth: { token: "bearer", env: "OPENAI_API_KEY" },

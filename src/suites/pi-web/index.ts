@@ -3,7 +3,7 @@ import type { ProtocolDef } from "../../core/protocol.js";
 import { PI_WEB_FAULTS, PI_WEB_FRAMINGS, PI_WEB_SCENARIOS, startPiWebMock } from "../../mocks/pi-web/index.js";
 import { PI_WEB_SERVER_CHECKS } from "./checks/index.js";
 import { PI_WEB_CLIENT_CHECKS } from "./client/index.js";
-import { DEFAULT_PARAMS } from "./params.js";
+import { DEFAULT_PARAMS, SELF_TEST, SELF_TEST_MOCK_PACE } from "./params.js";
 import { runProbes } from "./probes.js";
 import { PI_WEB_PROFILES } from "./profiles.js";
 
@@ -12,9 +12,6 @@ export { PI_WEB_PROFILES, PI_FORK_054 } from "./profiles.js";
 export { DEFAULT_PARAMS as PI_WEB_DEFAULT_PARAMS } from "./params.js";
 export { runProbes as runPiWebProbes } from "./probes.js";
 export { resolveTarget as resolvePiWebTarget } from "./probe-client.js";
-
-/** As the suite's own target the mock streams faster: the rules judge order and nesting, not speed. */
-const SUITE_PACE = { chunkDelay: 5, toolDelay: 60 };
 
 export const piWeb: ProtocolDef = {
   id: "pi-web",
@@ -30,8 +27,10 @@ export const piWeb: ProtocolDef = {
   // §1: the client gives up on a command after 30 s; 10 s to the 101 and to agent_start
   // (cmd/prompt-accepted); a minute of silence inside a run; 5 min per run; 2 s settle/close.
   timeouts: { request: 30_000, headers: 10_000, firstEvent: 10_000, idle: 60_000, stream: 300_000, close: 2_000 },
+  selfTest: SELF_TEST,
   runProbes,
-  startMock: (opts) => startPiWebMock(opts.suite && opts.chunkDelayMs === undefined ? { ...opts, settings: { ...SUITE_PACE, ...opts.settings } } : opts),
+  // As the suite's own target the mock streams faster: the rules judge order and nesting, not speed.
+  startMock: (opts) => startPiWebMock(opts.suite ? { ...opts, settings: { ...SELF_TEST_MOCK_PACE, ...opts.settings } } : opts),
   auth: { token: "probes" },
   clientEnv: (url, mock) => {
     const token = mock?.settings?.token;

@@ -83,8 +83,13 @@ async function sequence(c: ProbeClient, p: PiWebParams): Promise<void> {
     const conn = await c.ensureMain();
     const started = c.waitFor(conn, isType("agent_start"), { total: firstEventMs });
     let lastStop: unknown;
+    /** A retry announced since the last agent_end: it may arrive in the same read as agent_end, before a wait for it starts. */
+    let retrySeen = false;
     const watchStops = conn.onMessage((m) => {
-      if (typeOf(m) !== "message_end") return;
+      const type = typeOf(m);
+      if (type === "agent_end") retrySeen = false;
+      else if (type === "auto_retry_start" || type === "agent_start") retrySeen = true;
+      if (type !== "message_end") return;
       const msg = (m.json as { message?: { role?: unknown; stopReason?: unknown } }).message;
       if (msg?.role === "assistant") lastStop = msg.stopReason;
     });
@@ -107,7 +112,7 @@ async function sequence(c: ProbeClient, p: PiWebParams): Promise<void> {
       while (end && lastStop === "error") {
         lastStop = undefined;
         const next = c.waitFor(conn, isType("agent_end"), { total: t.stream, idle: t.idle });
-        const retry = await c.waitFor(conn, isType("auto_retry_start", "agent_start"), { total: retryMs });
+        const retry = retrySeen || (await c.waitFor(conn, isType("auto_retry_start", "agent_start"), { total: retryMs }));
         if (!retry) break;
         end = await next;
       }
