@@ -22,6 +22,7 @@ const Settings = z.strictObject({
   chunkDelay: ms.optional(),
   chunkSize: z.number().int().min(1).optional(),
   toolDelay: ms.optional(),
+  slowQueryDelay: ms.optional(),
   fragment: z.number().int().nonnegative().optional(),
   pretty: z.boolean().optional(),
   escapeUnicode: z.boolean().optional(),
