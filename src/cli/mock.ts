@@ -1,9 +1,9 @@
-/** agentwire mock <protocol> — the reference mock as a long-running server. */
-import { startClientSession } from "../core/runner.js";
+/**
+ * agentwire mock <protocol> — the reference mock as a long-running server. Without
+ * --check-client it loads the mock alone (no checks, schemas or runner), so it starts quickly.
+ */
 import type { MockStartOptions } from "../core/protocol.js";
-import { formatReport } from "../core/reporters/index.js";
-import { credentialSetting, parseSettings, requireProtocol } from "./options.js";
-import { writeReports } from "./report-output.js";
+import { credentialSetting, parseSettings, requireMock, requireProtocol, requireProtocolId } from "./options.js";
 import { UsageError } from "./errors.js";
 
 export interface MockCliOptions {
@@ -25,8 +25,9 @@ export interface MockCliOptions {
 }
 
 export async function runMock(protocolId: string, o: MockCliOptions): Promise<number> {
-  const p = requireProtocol(protocolId);
+  const id = requireProtocolId(protocolId);
   if (o.report && !o.checkClient) throw new UsageError("--report goes with --check-client");
+  const p = { id, ...(await requireMock(id)) };
   const mockOptions: MockStartOptions = {
     host: o.host ?? "127.0.0.1",
     port: o.port ?? p.defaultPort,
@@ -47,7 +48,13 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
   let stop: () => Promise<number>;
   try {
     if (o.checkClient) {
-      const session = await startClientSession(p, {
+      const [{ startClientSession }, { formatReport }, { writeReports }, protocol] = await Promise.all([
+        import("../core/runner.js"),
+        import("../core/reporters/index.js"),
+        import("./report-output.js"),
+        requireProtocol(id),
+      ]);
+      const session = await startClientSession(protocol, {
         mock: mockOptions,
         ...(o.profile ? { profile: o.profile } : {}),
         target: `clients of agentwire mock ${p.id}`,

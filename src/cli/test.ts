@@ -1,7 +1,7 @@
 /** agentwire test [protocol] — the server-side suites, against a URL or the built-in mocks. */
 import { runSuite } from "../core/runner.js";
 import type { RunResult } from "../core/result.js";
-import { PROTOCOLS } from "../protocols.js";
+import { loadAllProtocols } from "../protocol-loader.js";
 import { checkUrl, intOption, parseHeaders, parseSettings, reportTargets, requireProtocol } from "./options.js";
 import { combinedExitCode, writeReports } from "./report-output.js";
 import { UsageError } from "./errors.js";
@@ -37,7 +37,7 @@ export async function runTest(protocolId: string | undefined, o: TestCliOptions)
   o = { ...o, ...(o.baseUrl ? { url: o.baseUrl } : {}) };
   if (o.url && !protocolId) throw new UsageError("--url needs a protocol: agentwire test <protocol> --url URL");
   if (o.fault?.length && o.url) throw new UsageError("--fault applies to the built-in mock only; drop --url or --fault");
-  const protocols = protocolId ? [requireProtocol(protocolId)] : PROTOCOLS;
+  const protocols = protocolId ? [await requireProtocol(protocolId)] : await loadAllProtocols();
   if (!protocolId && o.fault?.length) throw new UsageError("--fault needs a protocol");
   const targets = reportTargets(o.reporter, o.output);
   const headers = parseHeaders(o.header);

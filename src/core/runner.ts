@@ -11,8 +11,9 @@ import { exitCodeFor, summarise, type RunResult } from "./result.js";
 import { registry } from "./schema-registry.js";
 import { openTranscriptFile, type TranscriptFile } from "./transcript-file.js";
 import { TranscriptBus, type TranscriptEvent } from "./transcript.js";
+import { UsageError } from "./usage-error.js";
 
-export class UsageError extends Error {}
+export { UsageError };
 
 export interface CommonOptions {
   only?: string[];

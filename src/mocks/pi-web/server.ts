@@ -7,44 +7,20 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { WebSocketServer, type RawData, type WebSocket } from "ws";
-import { z } from "zod";
+import type { RawData, WebSocket, WebSocketServer } from "ws";
 import type { MockStartOptions, RunningMock } from "../../core/protocol.js";
 import type { PiWebTransport } from "./connection.js";
 import { createPiWebEngine, type PiWebEngine } from "./engine.js";
 import { PI_WEB_DEFAULT_PORT, resolvePiWebOptions, type PiWebMockOptions } from "./options.js";
 
-const ms = z.number().finite().nonnegative();
-
-/** `settings` as the CLI or a config file passes them: plain data, unknown keys refused. */
-const Settings = z.strictObject({
-  firstDelay: ms.optional(),
-  chunkDelay: ms.optional(),
-  chunkSize: z.number().int().min(1).optional(),
-  toolDelay: ms.optional(),
-  slowQueryDelay: ms.optional(),
-  fragment: z.number().int().nonnegative().optional(),
-  pretty: z.boolean().optional(),
-  escapeUnicode: z.boolean().optional(),
-  pingInterval: z.number().int().nonnegative().optional(),
-  largeFrames: z.boolean().optional(),
-  profile: z.enum(["default", "pi-fork-0.54"]).optional(),
-  token: z.string().min(1).optional(),
-  allowedOrigins: z.array(z.string()).optional(),
-  originCheck: z.boolean().optional(),
-  confirmNewSession: z.boolean().optional(),
-  sessions: z.literal("memory").optional(),
-  wsPath: z.string().optional(),
-});
-
 export type PiWebStartOptions = MockStartOptions & Partial<PiWebMockOptions>;
 
 export async function startPiWebMock(options: PiWebStartOptions = {}): Promise<RunningMock> {
   const { host = "127.0.0.1", port = PI_WEB_DEFAULT_PORT, firstByteMs, chunkDelayMs, settings, ...rest } = options;
-  const parsed = Settings.safeParse(settings ?? {});
-  if (!parsed.success) throw new Error(`pi-web mock: invalid settings: ${z.prettifyError(parsed.error)}`);
+  // The validator (zod) loads only when there are settings to check, so a plain mock starts quickly.
+  const fromSettings = settings && Object.keys(settings).length > 0 ? (await import("./settings.js")).parseSettings(settings) : {};
   const engineOptions: PiWebMockOptions = {
-    ...(parsed.data as PiWebMockOptions),
+    ...fromSettings,
     ...(firstByteMs !== undefined ? { firstDelay: firstByteMs } : {}),
     ...(chunkDelayMs !== undefined ? { chunkDelay: chunkDelayMs } : {}),
     ...definedOnly(rest),
@@ -54,7 +30,15 @@ export async function startPiWebMock(options: PiWebStartOptions = {}): Promise<R
   resolvePiWebOptions({ ...engineOptions, port: port || PI_WEB_DEFAULT_PORT });
 
   let engine: PiWebEngine | undefined;
-  const wss = new WebSocketServer({ noServer: true });
+  // `ws` loads with the first upgrade: /health answers before it is needed.
+  let ready: WebSocketServer | undefined;
+  let loading: Promise<WebSocketServer> | undefined;
+  const socketServer = () =>
+    ready ??
+    (loading ??= import("ws").then((m) => {
+      ready = new m.WebSocketServer({ noServer: true });
+      return ready;
+    }));
   const sockets = new Set<Duplex>();
 
   const server = http.createServer({ noDelay: true }, (req, res) => {
@@ -66,7 +50,7 @@ export async function startPiWebMock(options: PiWebStartOptions = {}): Promise<R
     sockets.add(s);
     s.on("close", () => sockets.delete(s));
   });
-  server.on("upgrade", (req, socket, head) => upgrade(engine as PiWebEngine, wss, req, socket, head));
+  server.on("upgrade", (req, socket, head) => upgrade(engine as PiWebEngine, socketServer, req, socket, head));
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -83,8 +67,8 @@ export async function startPiWebMock(options: PiWebStartOptions = {}): Promise<R
     close: () =>
       new Promise<void>((resolve) => {
         engine?.dispose();
-        for (const ws of wss.clients) ws.terminate();
-        wss.close();
+        for (const ws of ready?.clients ?? []) ws.terminate();
+        ready?.close();
         for (const s of sockets) s.destroy();
         server.close(() => resolve());
       }),
@@ -99,7 +83,7 @@ function headersOf(req: http.IncomingMessage): Record<string, string> {
   return out;
 }
 
-function upgrade(engine: PiWebEngine, wss: WebSocketServer, req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
+function upgrade(engine: PiWebEngine, socketServer: () => WebSocketServer | Promise<WebSocketServer>, req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
   const headers = headersOf(req);
   const info = { url: `ws://${headers.host ?? "localhost"}${req.url ?? "/"}`, headers };
   socket.on("error", () => socket.destroy());
@@ -109,15 +93,19 @@ function upgrade(engine: PiWebEngine, wss: WebSocketServer, req: http.IncomingMe
     socket.end(`HTTP/1.1 ${decision.status} ${decision.statusText}\r\n\r\n`);
     return;
   }
-  wss.handleUpgrade(req, socket, head, (ws) => {
-    const conn = engine.connect(transportOf(ws), info);
-    ws.on("message", (data: RawData, isBinary: boolean) => {
-      const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer);
-      conn.onMessage(isBinary ? new Uint8Array(bytes) : bytes.toString("utf8"), isBinary);
+  const accept = (wss: WebSocketServer) =>
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const conn = engine.connect(transportOf(ws), info);
+      ws.on("message", (data: RawData, isBinary: boolean) => {
+        const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer);
+        conn.onMessage(isBinary ? new Uint8Array(bytes) : bytes.toString("utf8"), isBinary);
+      });
+      ws.on("close", (code: number, reason: Buffer) => conn.onClose(code, reason.toString("utf8")));
+      ws.on("error", () => ws.terminate());
     });
-    ws.on("close", (code: number, reason: Buffer) => conn.onClose(code, reason.toString("utf8")));
-    ws.on("error", () => ws.terminate());
-  });
+  const wss = socketServer();
+  if (wss instanceof Promise) void wss.then(accept);
+  else accept(wss);
 }
 
 function transportOf(ws: WebSocket): PiWebTransport {
