@@ -46,18 +46,3 @@ export async function runAgainstMock(o: { faults?: string[]; profile?: string; m
   });
   return serverSide(r);
 }
-
-/** Runs `jobs` with at most `n` at a time. */
-export async function pool<T>(jobs: (() => Promise<T>)[], n: number): Promise<T[]> {
-  const out: T[] = new Array(jobs.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(n, jobs.length) }, async () => {
-      while (next < jobs.length) {
-        const i = next++;
-        out[i] = await jobs[i]!();
-      }
-    }),
-  );
-  return out;
-}

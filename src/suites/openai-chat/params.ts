@@ -36,8 +36,8 @@ export type OpenaiChatParams = typeof DEFAULT_PARAMS;
  * the waits that only run out against a broken target shrink.
  */
 export const SELF_TEST: SelfTestPacing = {
-  params: { minGapMs: 20, closeTimeoutMs: 500 },
-  timeouts: { request: 5_000, headers: 5_000, firstEvent: 5_000, idle: 5_000, stream: 30_000, close: 500 },
+  params: { minGapMs: 20, closeTimeoutMs: 300 },
+  timeouts: { request: 5_000, headers: 5_000, firstEvent: 5_000, idle: 5_000, stream: 30_000, close: 300 },
 };
 
 /** The built-in mock's pace as the suite's own target (delays not set explicitly). */

@@ -8,8 +8,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { CheckResult } from "../../../src/core/result.js";
 import { PI_WEB_FAULTS } from "../../../src/mocks/pi-web/index.js";
 import { PI_WEB_SERVER_CHECKS } from "../../../src/suites/pi-web/checks/index.js";
-import { pool, QUICK_PROOF, runAgainstMock } from "../../helpers/pi-web-runs.js";
-import { explain, failedIds } from "../../helpers/run-results.js";
+import { QUICK_PROOF, runAgainstMock } from "../../helpers/pi-web-runs.js";
+import { explain, failedIds, pool } from "../../helpers/run-results.js";
 
 /**
  * Checks a fault trips besides its own, because the mock breaks a second rule. Reported to the

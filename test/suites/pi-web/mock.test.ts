@@ -4,13 +4,12 @@ import type { CheckResult } from "../../../src/core/result.js";
 import { runSuite } from "../../../src/core/runner.js";
 import { PI_WEB_FRAMINGS, startPiWebMock } from "../../../src/mocks/pi-web/index.js";
 import { piWeb } from "../../../src/suites/pi-web/index.js";
-import { pool } from "../../helpers/pi-web-runs.js";
-import { byId, explain, serverSide } from "../../helpers/run-results.js";
+import { byId, explain, pool, serverSide } from "../../helpers/run-results.js";
 
 const ok = (c: CheckResult) => c.verdict === "pass" || (c.level === "INFO" && c.verdict === "info");
 
 describe("pi-web suite against the built-in mock", () => {
-  it("passes every server check at the mock's default timing (the token check skipped without --token)", async () => {
+  it("passes every server check as the built-in target (the token check skipped without --token)", async () => {
     const r = await runSuite(piWeb);
     const checks = serverSide(r);
     expect(checks).toHaveLength(52);
