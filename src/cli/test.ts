@@ -52,15 +52,16 @@ export async function runTest(protocolId: string | undefined, o: TestCliOptions)
     ...(o.keepConnection ? { keepConnection: true } : {}),
   };
   const progress = o.quiet ? undefined : (m: string) => process.stderr.write(`agentwire: ${m}\n`);
-  const results: RunResult[] = [];
-  for (const p of protocols) {
-    progress?.(`${p.id}: testing ${o.url ? checkUrl(o.url) : "the built-in mock"}`);
-    const sigint = new AbortController();
-    const onSig = () => sigint.abort();
-    process.once("SIGINT", onSig);
-    try {
-      results.push(
-        await runSuite(p, {
+  const sigint = new AbortController();
+  const onSig = () => sigint.abort();
+  process.once("SIGINT", onSig);
+  let results: RunResult[];
+  try {
+    // Each protocol has its own target (a --url names one protocol): the suites run side by side.
+    results = await Promise.all(
+      protocols.map((p) => {
+        progress?.(`${p.id}: testing ${o.url ? checkUrl(o.url) : "the built-in mock"}`);
+        return runSuite(p, {
           ...(o.url ? { url: o.url } : {}),
           ...(o.only ? { only: o.only } : {}),
           ...(o.skip ? { skip: o.skip } : {}),
@@ -75,11 +76,11 @@ export async function runTest(protocolId: string | undefined, o: TestCliOptions)
           ...(o.fault?.length ? { mock: { faults: o.fault } } : {}),
           ...(progress ? { progress } : {}),
           signal: sigint.signal,
-        }),
-      );
-    } finally {
-      process.off("SIGINT", onSig);
-    }
+        });
+      }),
+    );
+  } finally {
+    process.off("SIGINT", onSig);
   }
   writeReports(results, targets);
   return combinedExitCode(results);

@@ -18,7 +18,8 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-describe("agentwire CLI", () => {
+// Each case runs its own processes, ports and files: they run side by side (vitest's maxConcurrency).
+describe.concurrent("agentwire CLI", () => {
   it("prints help with examples and exit codes", async () => {
     const r = await runCli(["--help"]);
     expect(r.code).toBe(0);
