@@ -1,7 +1,7 @@
 /** Parsing and checking of options shared by several commands. */
 import { ALL_PROTOCOL_IDS, IMPLEMENTED_IDS, isImplemented, loadMock, loadProtocol, type MockEntry } from "../protocol-loader.js";
 import type { ProtocolDef } from "../core/protocol.js";
-import { REPORTERS, type ReporterName } from "../core/reporters/index.js";
+import { REPORTERS, type ReporterName } from "../core/reporters/names.js";
 import { UsageError } from "./errors.js";
 
 export function collect(value: string, previous: string[] = []): string[] {
