@@ -1,6 +1,6 @@
 /** agentwire list [protocol] [--json] */
 import type { ProtocolDef } from "../core/protocol.js";
-import { PROTOCOLS } from "../protocols.js";
+import { loadAllProtocols } from "../protocol-loader.js";
 import { requireProtocol } from "./options.js";
 
 export function listJson(protocols: ProtocolDef[]) {
@@ -48,8 +48,8 @@ export function listText(protocols: ProtocolDef[]): string {
   return `${out.join("\n")}\n`;
 }
 
-export function runList(protocolId: string | undefined, opts: { json?: boolean }): number {
-  const protocols = protocolId ? [requireProtocol(protocolId)] : PROTOCOLS;
+export async function runList(protocolId: string | undefined, opts: { json?: boolean }): Promise<number> {
+  const protocols = protocolId ? [await requireProtocol(protocolId)] : await loadAllProtocols();
   process.stdout.write(opts.json ? `${JSON.stringify(listJson(protocols), null, 2)}\n` : listText(protocols));
   return 0;
 }

@@ -1,13 +1,11 @@
-/** The agentwire command line. Usage problems exit 2 with one clear line, never a stack trace. */
+/**
+ * The agentwire command line. Usage problems exit 2 with one clear line, never a stack trace.
+ * Each command's module is imported when it runs, and it loads only the protocol it needs.
+ */
 import { Command, CommanderError, Option } from "commander";
 import { readFileSync } from "node:fs";
 import { collect, intOption } from "./options.js";
 import { EXIT, UsageError } from "./errors.js";
-import { runList } from "./list.js";
-import { runTest } from "./test.js";
-import { runTestClient } from "./test-client.js";
-import { runMock } from "./mock.js";
-import { runSchema, runValidate } from "./validate.js";
 
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
@@ -58,8 +56,9 @@ ${EXIT_HELP}`,
     .argument("[protocol]")
     .option("--json", "machine-readable output")
     .addHelpText("after", "\nExamples:\n  agentwire list\n  agentwire list mcp-chat --json")
-    .action((protocol: string | undefined, o: { json?: boolean }) => {
-      process.exitCode = runList(protocol, o);
+    .action(async (protocol: string | undefined, o: { json?: boolean }) => {
+      const { runList } = await import("./list.js");
+      process.exitCode = await runList(protocol, o);
     });
 
   reportOptions(
@@ -87,6 +86,7 @@ ${EXIT_HELP}`,
       `\nExamples:\n  agentwire test\n  agentwire test mcp-chat --url http://localhost:8000 --header "Authorization: Bearer $TOKEN"\n  agentwire test mcp-chat --only mcp-chat/sse --strict\n  agentwire test mcp-chat --fault sse-crlf\n${EXIT_HELP}`,
     )
     .action(async (protocol: string | undefined, o) => {
+      const { runTest } = await import("./test.js");
       process.exitCode = await runTest(protocol, o);
     });
 
@@ -107,6 +107,7 @@ ${EXIT_HELP}`,
       `\nThe command gets AGENTWIRE_URL (and protocol variables such as MCP_CHAT_URL) in its environment.\n\nExamples:\n  agentwire test-client mcp-chat -- node examples/mcp-chat-client.mjs\n  agentwire test-client mcp-chat --reporter json --output client.json -- npm run e2e\n${EXIT_HELP}`,
     )
     .action(async (protocol: string, command: string[], o) => {
+      const { runTestClient } = await import("./test-client.js");
       process.exitCode = await runTestClient(protocol, command, o);
     });
 
@@ -140,6 +141,7 @@ ${EXIT_HELP}`,
   agentwire mock openai-chat --catalogue continue-cli-2026 --check-client`,
     )
     .action(async (protocol: string, o) => {
+      const { runMock } = await import("./mock.js");
       process.exitCode = await runMock(protocol, o);
     });
 
@@ -151,8 +153,9 @@ ${EXIT_HELP}`,
     .argument("[file]", "JSON file, or - for stdin", "-")
     .option("--profile <name>", "validate with a profile's schema overlays")
     .addHelpText("after", "\nExit 0 valid, 1 invalid, 2 unreadable input.\n\nExamples:\n  agentwire validate mcp-chat chat-request body.json\n  echo '{\"message\":\"hi\"}' | agentwire validate mcp-chat chat-request -")
-    .action((protocol: string, message: string, file: string, o: { profile?: string }) => {
-      process.exitCode = runValidate(protocol, message, file, o);
+    .action(async (protocol: string, message: string, file: string, o: { profile?: string }) => {
+      const { runValidate } = await import("./validate.js");
+      process.exitCode = await runValidate(protocol, message, file, o);
     });
 
   program
@@ -161,7 +164,8 @@ ${EXIT_HELP}`,
     .argument("<protocol>")
     .argument("[message]")
     .addHelpText("after", "\nExamples:\n  agentwire schema mcp-chat\n  agentwire schema mcp-chat stream-event")
-    .action((protocol: string, message: string | undefined) => {
+    .action(async (protocol: string, message: string | undefined) => {
+      const { runSchema } = await import("./validate.js");
       process.exitCode = runSchema(protocol, message);
     });
 

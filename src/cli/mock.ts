@@ -1,9 +1,10 @@
-/** agentwire mock <protocol> — the reference mock as a long-running server. */
-import { checkRunOptions, resolveProfile, startClientSession } from "../core/runner.js";
+/**
+ * agentwire mock <protocol> — the reference mock as a long-running server. Started plainly it loads
+ * the mock alone (no checks, schemas or runner), so it starts quickly; options that name a fault,
+ * a profile or a catalogue, and --check-client, load the protocol to check them first.
+ */
 import { MockOptionError, type MockStartOptions } from "../core/protocol.js";
-import { formatReport } from "../core/reporters/index.js";
-import { checkCatalogueOption, checkFaults, checkWritableFile, credentialSetting, parseSettings, requireProtocol, takesToken } from "./options.js";
-import { writeReports } from "./report-output.js";
+import { checkCatalogueOption, checkFaults, checkWritableFile, credentialSetting, parseSettings, requireMock, requireProtocol, requireProtocolId, takesToken } from "./options.js";
 import { UsageError } from "./errors.js";
 
 export interface MockCliOptions {
@@ -26,18 +27,26 @@ export interface MockCliOptions {
 }
 
 export async function runMock(protocolId: string, o: MockCliOptions): Promise<number> {
-  const p = requireProtocol(protocolId);
+  const id = requireProtocolId(protocolId);
   if (o.report && !o.checkClient) throw new UsageError("--report goes with --check-client");
   if (o.report) checkWritableFile(o.report, "--report");
-  checkCatalogueOption(p, o.catalogue);
-  checkFaults(p, o.fault);
-  const profile = resolveProfile(p, o.profile);
-  if (o.checkClient) checkRunOptions(p, { ...(o.profile ? { profile: o.profile } : {}) }, "client");
-  const played = p.mockSettingsFor?.(profile) ?? {};
-  if (o.profile && profile.name !== "default" && Object.keys(played).length === 0 && !o.checkClient) {
-    throw new UsageError(
-      `the ${p.id} mock has no ${profile.name} mode: it plays the contract; --profile ${profile.name} only changes how --check-client judges clients`,
-    );
+  // The full protocol (checks, faults, profiles) only when an option needs checking against it.
+  const needsProtocol = !!o.fault?.length || o.profile !== undefined || o.catalogue !== undefined || !!o.checkClient;
+  const [mock, protocol] = await Promise.all([requireMock(id), needsProtocol ? requireProtocol(id) : undefined]);
+  const p = { id, ...mock };
+  let played: Record<string, unknown> = {};
+  if (protocol) {
+    await checkCatalogueOption(protocol, o.catalogue);
+    checkFaults(protocol, o.fault);
+    const { checkRunOptions, resolveProfile } = await import("../core/runner.js");
+    const profile = resolveProfile(protocol, o.profile);
+    if (o.checkClient) checkRunOptions(protocol, { ...(o.profile ? { profile: o.profile } : {}) }, "client");
+    played = protocol.mockSettingsFor?.(profile) ?? {};
+    if (o.profile && profile.name !== "default" && Object.keys(played).length === 0 && !o.checkClient) {
+      throw new UsageError(
+        `the ${p.id} mock has no ${profile.name} mode: it plays the contract; --profile ${profile.name} only changes how --check-client judges clients`,
+      );
+    }
   }
   const settings: Record<string, unknown> = {
     ...played,
@@ -61,8 +70,13 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
   let url: string;
   let stop: () => Promise<number>;
   try {
-    if (o.checkClient) {
-      const session = await startClientSession(p, {
+    if (o.checkClient && protocol) {
+      const [{ startClientSession }, { formatReport }, { writeReports }] = await Promise.all([
+        import("../core/runner.js"),
+        import("../core/reporters/index.js"),
+        import("./report-output.js"),
+      ]);
+      const session = await startClientSession(protocol, {
         mock: mockOptions,
         ...(o.profile ? { profile: o.profile } : {}),
         // The judge reads the catalogue the mock was given, not the profile's default one.

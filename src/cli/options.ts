@@ -1,24 +1,32 @@
 /** Parsing and checking of options shared by several commands. */
 import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, statSync, unlinkSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { findProtocol, PROTOCOLS, ALL_PROTOCOL_IDS } from "../protocols.js";
-import { OPENAI_CHAT_CATALOGUES } from "../mocks/openai-chat/catalogues.js";
+import { ALL_PROTOCOL_IDS, IMPLEMENTED_IDS, isImplemented, loadMock, loadProtocol, type MockEntry } from "../protocol-loader.js";
 import type { ProtocolDef } from "../core/protocol.js";
-import { REPORTERS, type ReporterName } from "../core/reporters/index.js";
+import { REPORTERS, type ReporterName } from "../core/reporters/names.js";
 import { UsageError } from "./errors.js";
 
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-export function requireProtocol(id: string | undefined): ProtocolDef {
-  if (!id) throw new UsageError(`a protocol is required; implemented: ${PROTOCOLS.map((p) => p.id).join(", ")}`);
-  const p = findProtocol(id);
-  if (p) return p;
-  if (ALL_PROTOCOL_IDS.includes(id)) {
-    throw new UsageError(`protocol "${id}" is not implemented in this version yet; implemented: ${PROTOCOLS.map((x) => x.id).join(", ")}`);
-  }
-  throw new UsageError(`unknown protocol "${id}"; implemented: ${PROTOCOLS.map((x) => x.id).join(", ")}`);
+/** The id of an implemented protocol, or a usage error that names the implemented ones. */
+export function requireProtocolId(id: string | undefined): string {
+  const implemented = IMPLEMENTED_IDS.join(", ");
+  if (!id) throw new UsageError(`a protocol is required; implemented: ${implemented}`);
+  if (isImplemented(id)) return id;
+  if (ALL_PROTOCOL_IDS.includes(id)) throw new UsageError(`protocol "${id}" is not implemented in this version yet; implemented: ${implemented}`);
+  throw new UsageError(`unknown protocol "${id}"; implemented: ${implemented}`);
+}
+
+/** An implemented protocol, loaded (only this one). */
+export function requireProtocol(id: string | undefined): Promise<ProtocolDef> {
+  return loadProtocol(requireProtocolId(id));
+}
+
+/** An implemented protocol's mock, loaded without its checks. */
+export function requireMock(id: string | undefined): Promise<MockEntry> {
+  return loadMock(requireProtocolId(id));
 }
 
 export function intOption(name: string, min = 0, max = Number.MAX_SAFE_INTEGER): (value: string) => number {
@@ -92,9 +100,10 @@ export function checkUrl(url: string): string {
 }
 
 /** --catalogue belongs to the protocols whose checks read a tool catalogue (the `catalogue` parameter). */
-export function checkCatalogueOption(p: ProtocolDef, catalogue: string | undefined): void {
+export async function checkCatalogueOption(p: ProtocolDef, catalogue: string | undefined): Promise<void> {
   if (catalogue === undefined) return;
   if (!("catalogue" in p.defaultParams)) throw new UsageError(`--catalogue is an openai-chat option; ${p.id} has no tool catalogue`);
+  const { OPENAI_CHAT_CATALOGUES } = await import("../mocks/openai-chat/catalogues.js");
   const known = [...OPENAI_CHAT_CATALOGUES.map((c) => c.name), "none"];
   if (!known.includes(catalogue)) throw new UsageError(`unknown --catalogue "${catalogue}"; use one of ${known.join(", ")}`);
 }

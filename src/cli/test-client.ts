@@ -24,7 +24,7 @@ export interface TestClientCliOptions {
 }
 
 export async function runTestClient(protocolId: string, command: string[], o: TestClientCliOptions): Promise<number> {
-  const p = requireProtocol(protocolId);
+  const p = await requireProtocol(protocolId);
   if (command.length === 0) {
     throw new UsageError(`give the client command after "--": agentwire test-client ${p.id} -- node my-client.js`);
   }

@@ -1,8 +1,9 @@
 /** agentwire test [protocol] — the server-side suites, against a URL or the built-in mocks. */
 import { checkRunOptions, runSuite } from "../core/runner.js";
 import { selectChecks } from "../core/evaluation.js";
+import type { ProtocolDef } from "../core/protocol.js";
 import type { RunResult } from "../core/result.js";
-import { PROTOCOLS } from "../protocols.js";
+import { loadAllProtocols } from "../protocol-loader.js";
 import { checkCatalogueOption, checkFaults, checkUrl, checkWritableDir, intOption, parseHeaders, parseSettings, reportTargets, requireProtocol } from "./options.js";
 import { combinedExitCode, writeReports } from "./report-output.js";
 import { UsageError } from "./errors.js";
@@ -42,11 +43,11 @@ export async function runTest(protocolId: string | undefined, o: TestCliOptions)
   if (o.fault?.length && o.url) throw new UsageError("--fault applies to the built-in mock only; drop --url or --fault");
   if (!protocolId && o.fault?.length) throw new UsageError("--fault needs a protocol");
   if (o.url) checkUrl(o.url);
-  const protocols = protocolId ? [requireProtocol(protocolId)] : runnableProtocols(o);
+  const protocols = protocolId ? [await requireProtocol(protocolId)] : runnableProtocols(await loadAllProtocols(), o);
   // Every option is checked for every protocol before the first one runs.
   for (const p of protocols) checkRunOptions(p, o, "server");
   for (const p of protocols) checkFaults(p, o.fault);
-  for (const p of protocols) checkCatalogueOption(p, o.catalogue);
+  for (const p of protocols) await checkCatalogueOption(p, o.catalogue);
   const targets = reportTargets(o.reporter, o.output);
   if (o.saveTranscript) checkWritableDir(o.saveTranscript, "--save-transcript");
   const headers = parseHeaders(o.header);
@@ -67,15 +68,16 @@ export async function runTest(protocolId: string | undefined, o: TestCliOptions)
       ? { ...(o.fault?.length ? { faults: o.fault } : {}), ...(o.catalogue !== undefined ? { settings: { catalogue: o.catalogue } } : {}) }
       : undefined;
   const progress = o.quiet ? undefined : (m: string) => process.stderr.write(`agentwire: ${m}\n`);
-  const results: RunResult[] = [];
-  for (const p of protocols) {
-    progress?.(`${p.id}: testing ${o.url ? checkUrl(o.url) : "the built-in mock"}`);
-    const sigint = new AbortController();
-    const onSig = () => sigint.abort();
-    process.once("SIGINT", onSig);
-    try {
-      results.push(
-        await runSuite(p, {
+  const sigint = new AbortController();
+  const onSig = () => sigint.abort();
+  process.once("SIGINT", onSig);
+  let results: RunResult[];
+  try {
+    // Each protocol has its own target (a --url names one protocol): the suites run side by side.
+    results = await Promise.all(
+      protocols.map((p) => {
+        progress?.(`${p.id}: testing ${o.url ? checkUrl(o.url) : "the built-in mock"}`);
+        return runSuite(p, {
           ...(o.url ? { url: o.url } : {}),
           ...(o.only ? { only: o.only } : {}),
           ...(o.skip ? { skip: o.skip } : {}),
@@ -91,11 +93,11 @@ export async function runTest(protocolId: string | undefined, o: TestCliOptions)
           ...(progress ? { progress } : {}),
           signal: sigint.signal,
           redact: o.redact !== false,
-        }),
-      );
-    } finally {
-      process.off("SIGINT", onSig);
-    }
+        });
+      }),
+    );
+  } finally {
+    process.off("SIGINT", onSig);
   }
   writeReports(results, targets);
   return combinedExitCode(results);
@@ -105,9 +107,9 @@ export async function runTest(protocolId: string | undefined, o: TestCliOptions)
  * The protocols a run without a protocol covers: with --only, those that have a check it
  * selects (a prefix names one protocol's checks); a prefix that selects nothing anywhere is an error.
  */
-function runnableProtocols(o: TestCliOptions) {
-  if (!o.only?.length) return PROTOCOLS;
-  const selected = PROTOCOLS.filter((p) => selectChecks(p.id, p.checks, { side: "server", only: o.only, skip: o.skip }).length > 0);
+function runnableProtocols(all: ProtocolDef[], o: TestCliOptions): ProtocolDef[] {
+  if (!o.only?.length) return all;
+  const selected = all.filter((p) => selectChecks(p.id, p.checks, { side: "server", only: o.only, skip: o.skip }).length > 0);
   if (selected.length === 0) throw new UsageError(`no server-side check matches --only ${o.only.join(", ")}; see "agentwire list"`);
   return selected;
 }

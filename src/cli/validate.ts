@@ -1,7 +1,7 @@
 /** agentwire validate <protocol> <message> [FILE|-] and agentwire schema <protocol> [message] */
 import { readFileSync } from "node:fs";
 import { registry, UnknownMessageError } from "../core/schema-registry.js";
-import { requireProtocol } from "./options.js";
+import { requireProtocol, requireProtocolId } from "./options.js";
 import { UsageError } from "./errors.js";
 
 function readInput(file: string | undefined): string {
@@ -12,8 +12,8 @@ function readInput(file: string | undefined): string {
   }
 }
 
-export function runValidate(protocolId: string, message: string, file: string | undefined, opts: { profile?: string }): number {
-  const p = requireProtocol(protocolId);
+export async function runValidate(protocolId: string, message: string, file: string | undefined, opts: { profile?: string }): Promise<number> {
+  const p = await requireProtocol(protocolId);
   const text = readInput(file);
   let value: unknown;
   try {
@@ -42,11 +42,9 @@ export function runValidate(protocolId: string, message: string, file: string | 
 }
 
 export function runSchema(protocolId: string, message: string | undefined): number {
-  const p = requireProtocol(protocolId);
+  const id = requireProtocolId(protocolId);
   try {
-    const out = message
-      ? registry.schema(p.id, message)
-      : Object.fromEntries(registry.messages(p.id).map((m) => [m, registry.schema(p.id, m)]));
+    const out = message ? registry.schema(id, message) : Object.fromEntries(registry.messages(id).map((m) => [m, registry.schema(id, m)]));
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
   } catch (e) {
     if (e instanceof UnknownMessageError) throw new UsageError(e.message);

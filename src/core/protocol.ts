@@ -68,7 +68,8 @@ export interface MockStartOptions {
   settings?: Record<string, unknown>;
   /**
    * Started by `agentwire test` as the embedded target: a mock may then require credentials it
-   * chooses itself and report them in RunningMock.token, so the auth checks run against it too.
+   * chooses itself and report them in RunningMock.token, so the auth checks run against it too,
+   * and paces itself quickly (delays not given explicitly), as the suite's self-test waits do.
    */
   suite?: boolean;
 }
@@ -79,6 +80,18 @@ export interface RunningMock {
   /** The credential the mock requires, when it chose one (see MockStartOptions.suite). */
   token?: string;
   close(): Promise<void>;
+}
+
+/**
+ * How the suite paces itself against its own reference mock (`agentwire test` without --url):
+ * the mock answers at once on loopback, so the waits sized for a real target only cost time.
+ * The checks stay the same; a real target always gets the protocol's defaults.
+ */
+export interface SelfTestPacing {
+  /** Parameters over the protocol's defaults (a profile and the command line still win). */
+  params?: Record<string, unknown>;
+  /** Waits over the protocol's timeouts (--timeout still caps them). */
+  timeouts?: Partial<Timeouts>;
 }
 
 export interface ProtocolDef {
@@ -96,6 +109,8 @@ export interface ProtocolDef {
   /** Default parameters; probes and checks read them from ctx.params. */
   defaultParams: Record<string, unknown>;
   timeouts: Timeouts;
+  /** Quicker waits for the run against the built-in mock (see SelfTestPacing). */
+  selfTest?: SelfTestPacing;
   /** Drives a target through every probe, recording into ctx.bus. */
   runProbes(ctx: ProbeContext): Promise<void>;
   startMock(options: MockStartOptions): Promise<RunningMock>;

@@ -12,8 +12,9 @@ import { exitCodeFor, summarise, type RunResult } from "./result.js";
 import { registry } from "./schema-registry.js";
 import { openTranscriptFile, type TranscriptFile } from "./transcript-file.js";
 import { TranscriptBus, type TranscriptEvent } from "./transcript.js";
+import { UsageError } from "./usage-error.js";
 
-export class UsageError extends Error {}
+export { UsageError };
 
 export interface CommonOptions {
   only?: string[];
@@ -100,7 +101,9 @@ function validatePrefixes(protocol: ProtocolDef, opts: CommonOptions, side: "ser
 
 export async function runSuite(protocol: ProtocolDef, opts: SuiteOptions = {}): Promise<RunResult> {
   const secrets = secretsOf(opts.headers, [opts.token, ...queryCredentials(opts.url), ...(opts.secrets ?? [])]);
-  const run = prepareRun(protocol, opts, "server", secrets);
+  // Against its own mock the suite waits less; a real target gets the contract's waits.
+  const selfTest = opts.url ? undefined : protocol.selfTest;
+  const run = prepareRun(protocol, opts, "server", secrets, selfTest?.params);
   const { profile, params, bus, evaluation } = run;
 
   let mock: RunningMock | undefined;
@@ -125,7 +128,7 @@ export async function runSuite(protocol: ProtocolDef, opts: SuiteOptions = {}): 
     await protocol.runProbes({
       url: url.replace(/\/+$/, ""),
       bus,
-      timeouts: capTimeouts(protocol.timeouts, opts.timeout),
+      timeouts: capTimeouts({ ...protocol.timeouts, ...selfTest?.timeouts }, opts.timeout),
       headers,
       ...(token ? { token } : {}),
       profile,
@@ -157,12 +160,21 @@ interface PreparedRun {
   finish(target: string, error?: string, override?: Outcome): Promise<RunResult>;
 }
 
-/** What every run shares: profile, parameters, the bus, the evaluation and the transcript file. */
-function prepareRun(protocol: ProtocolDef, opts: CommonOptions, side: Side, secrets: Secrets = secretsOf({}, opts.secrets)): PreparedRun {
+/**
+ * What every run shares: profile, parameters, the bus, the evaluation and the transcript file.
+ * Parameters: the protocol's defaults, then `quick` (self-test pacing), the profile, the caller.
+ */
+function prepareRun(
+  protocol: ProtocolDef,
+  opts: CommonOptions,
+  side: Side,
+  secrets: Secrets = secretsOf({}, opts.secrets),
+  quick?: Record<string, unknown>,
+): PreparedRun {
   const redacting = opts.redact !== false;
   const profile = resolveProfile(protocol, opts.profile);
   const selected = validatePrefixes(protocol, opts, side);
-  const params = { ...protocol.defaultParams, ...(profile.params ?? {}), ...(opts.params ?? {}) };
+  const params = { ...protocol.defaultParams, ...(quick ?? {}), ...(profile.params ?? {}), ...(opts.params ?? {}) };
   const startedAt = new Date();
   const t0 = performance.now();
   const bus = new TranscriptBus();

@@ -1,5 +1,6 @@
 /**
- * Schema registry: every protocol's JSON Schemas (draft 2020-12) compiled once into ajv.
+ * Schema registry: every protocol's JSON Schemas (draft 2020-12) in ajv, each compiled once, on
+ * first use.
  *
  * Layout on disk: schemas/<protocol>/<message>.schema.json, and profile overlays in
  * schemas/<protocol>/profiles/<profile>/<message>.schema.json. An overlay carries the same $id as
@@ -38,14 +39,21 @@ export class UnknownMessageError extends Error {
   }
 }
 
+/** One (protocol, profile) pair: its schemas are added to ajv up front and compiled on first use. */
+interface Loaded {
+  ajv: Ajv2020;
+  schemas: Map<string, object>;
+  fns: Map<string, ValidateFunction>;
+}
+
 export class SchemaRegistry {
-  private readonly compiled = new Map<string, Map<string, ValidateFunction>>();
+  private readonly loaded = new Map<string, Loaded>();
 
   constructor(private readonly dir = SCHEMAS_DIR) {}
 
   /** Message names of a protocol, sorted. */
   messages(protocol: string): string[] {
-    return [...this.load(protocol, "default").keys()].sort();
+    return [...this.load(protocol, "default").schemas.keys()].sort();
   }
 
   /** The raw schema object of a message (default profile). */
@@ -56,16 +64,28 @@ export class SchemaRegistry {
   }
 
   validate(protocol: string, message: string, value: unknown, profile = "default"): ValidationResult {
-    const fns = this.load(protocol, profile);
-    const fn = fns.get(message);
-    if (!fn) throw new UnknownMessageError(protocol, message, [...fns.keys()].sort());
+    const fn = this.compiled(protocol, message, profile);
     if (fn(value)) return { ok: true };
     return { ok: false, errors: (fn.errors ?? []).map(toSchemaError) };
   }
 
-  private load(protocol: string, profile: string): Map<string, ValidateFunction> {
+  /** A message's validator, compiled the first time it is asked for (a run uses only some). */
+  private compiled(protocol: string, message: string, profile: string): ValidateFunction {
+    const l = this.load(protocol, profile);
+    const cached = l.fns.get(message);
+    if (cached) return cached;
+    const schema = l.schemas.get(message);
+    if (!schema) throw new UnknownMessageError(protocol, message, [...l.schemas.keys()].sort());
+    const id = (schema as { $id?: string }).$id;
+    const fn = id ? l.ajv.getSchema(id) : l.ajv.compile(schema);
+    if (!fn) throw new Error(`schema ${protocol}/${message} could not be compiled`);
+    l.fns.set(message, fn as ValidateFunction);
+    return fn as ValidateFunction;
+  }
+
+  private load(protocol: string, profile: string): Loaded {
     const key = `${protocol}\u0000${profile}`;
-    const cached = this.compiled.get(key);
+    const cached = this.loaded.get(key);
     if (cached) return cached;
 
     const base = readSchemaFiles(join(this.dir, protocol));
@@ -75,16 +95,11 @@ export class SchemaRegistry {
     addFormats(ajv);
     const merged = new Map(base);
     for (const [name, schema] of overlay) merged.set(name, schema);
+    // Every schema is known to ajv up front, so references resolve; compiling waits for first use.
     for (const schema of merged.values()) ajv.addSchema(schema);
-    const fns = new Map<string, ValidateFunction>();
-    for (const [name, schema] of merged) {
-      const id = (schema as { $id?: string }).$id;
-      const fn = id ? ajv.getSchema(id) : ajv.compile(schema);
-      if (!fn) throw new Error(`schema ${protocol}/${name} could not be compiled`);
-      fns.set(name, fn as ValidateFunction);
-    }
-    this.compiled.set(key, fns);
-    return fns;
+    const loaded = { ajv, schemas: merged, fns: new Map<string, ValidateFunction>() };
+    this.loaded.set(key, loaded);
+    return loaded;
   }
 }
 

@@ -18,7 +18,8 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-describe("agentwire CLI", () => {
+// Each case runs its own processes, ports and files: they run side by side (vitest's maxConcurrency).
+describe.concurrent("agentwire CLI", () => {
   it("prints help with examples and exit codes", async () => {
     const r = await runCli(["--help"]);
     expect(r.code).toBe(0);
@@ -34,6 +35,10 @@ describe("agentwire CLI", () => {
     expect(r.stderr + r.stdout).toMatch(/\b0 failed\b/);
     expect(r.code, r.stdout).toBe(0);
     expect(r.stdout).toMatch(/PASS\s+mcp-chat\/sse\/lf-only/);
+    // One report per protocol, in the catalogue's order, each clean (the suites run side by side).
+    const reports = [...r.stdout.matchAll(/^agentwire (\S+) \(server side\) — built-in mock/gm)].map((m) => m[1]);
+    expect(reports).toEqual(["mcp-chat", "openai-chat", "pi-web"]);
+    expect(r.stdout.match(/^\d+ passed, 0 failed, 0 warnings, .* 0 incomplete .* exit 0$/gm)).toHaveLength(3);
   });
 
   it("writes a JSON report that follows schemas/report.schema.json, and JUnit with one testcase per check", async () => {

@@ -4,8 +4,31 @@ import { runSuite } from "../../src/core/runner.js";
 import { piWeb } from "../../src/suites/pi-web/index.js";
 import { serverSide } from "./run-results.js";
 
-/** Fast chunks, a token (so conn/token-401 is tested) and a 10 s cap on every wait. */
-export const FAULT_RUN = { chunkDelayMs: 5, timeout: 10_000, token: "s3cret" } as const;
+/** A token (so conn/token-401 is tested) and a 10 s cap on every wait; the mock keeps the self-test pace. */
+export const FAULT_RUN = { timeout: 10_000, token: "s3cret" } as const;
+
+interface Tuning {
+  params?: Record<string, unknown>;
+  settings?: Record<string, unknown>;
+  timeout?: number;
+}
+
+/**
+ * Faults whose proof waits out a limit: for their run only, the limit they break is lowered (and
+ * the mock's delay with it), so it is crossed in a fraction of the contract's seconds. The check
+ * judges the same way; only checks the fault already fails read the lowered limit.
+ */
+export const QUICK_PROOF: Record<string, Tuning> = {
+  // Every query is held: 80 ms over a 30 ms limit instead of 3 s over 2 s, for ~30 queries in a row.
+  "slow-queries": { params: { queryLatencyMs: 30 }, settings: { slowQueryDelay: 80 } },
+  // Each abort is followed by a wait for an agent_end that never comes.
+  "no-agent-end-after-abort": { params: { abortEndMs: 300 } },
+  // Accepted prompts that start nothing: each waits for an agent_start.
+  "prompt-no-run": { params: { firstEventMs: 300 } },
+  // Commands never answered: each waits out the request timeout.
+  "drop-response": { timeout: 1_000 },
+  "missing-type-silent": { timeout: 1_000 },
+};
 
 /** The server checks after a run against the mock with `faults` (and the kit/mock profiles). */
 export async function runAgainstMock(o: MockRun = {}): Promise<CheckResult[]> {
@@ -23,33 +46,24 @@ export interface MockRun {
   strict?: boolean;
 }
 
-/** The whole result of a run against the mock (exit code included). */
+/** The whole result of a run against the mock (exit code included), limits lowered as QUICK_PROOF says. */
 export async function runMock(o: MockRun = {}): Promise<RunResult> {
+  const faults = o.faults ?? [];
+  const tuning = faults.map((f) => QUICK_PROOF[f] ?? {});
   return runSuite(piWeb, {
-    timeout: FAULT_RUN.timeout,
+    timeout: Math.min(FAULT_RUN.timeout, ...tuning.map((t) => t.timeout ?? FAULT_RUN.timeout)),
     token: FAULT_RUN.token,
     ...(o.profile ? { profile: o.profile } : {}),
-    ...(o.params ? { params: o.params } : {}),
+    params: Object.assign({}, ...tuning.map((t) => t.params), o.params),
     ...(o.strict ? { strict: true } : {}),
     mock: {
-      faults: o.faults ?? [],
-      chunkDelayMs: FAULT_RUN.chunkDelayMs,
-      settings: { token: FAULT_RUN.token, ...(o.mockProfile ? { profile: o.mockProfile } : {}), ...o.settings },
+      faults,
+      settings: {
+        token: FAULT_RUN.token,
+        ...(o.mockProfile ? { profile: o.mockProfile } : {}),
+        ...Object.assign({}, ...tuning.map((t) => t.settings)),
+        ...o.settings,
+      },
     },
   });
-}
-
-/** Runs `jobs` with at most `n` at a time. */
-export async function pool<T>(jobs: (() => Promise<T>)[], n: number): Promise<T[]> {
-  const out: T[] = new Array(jobs.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(n, jobs.length) }, async () => {
-      while (next < jobs.length) {
-        const i = next++;
-        out[i] = await jobs[i]!();
-      }
-    }),
-  );
-  return out;
 }

@@ -19,3 +19,18 @@ export function explain(checks: CheckResult[], filter: (c: CheckResult) => boole
     .map((c) => `${c.verdict}/${c.outcome} ${c.id}: ${c.message}${c.evidence[0]?.excerpt ? `\n      evidence: ${c.evidence[0].excerpt}` : ""}`)
     .join("\n");
 }
+
+/** Runs `jobs` with at most `n` at a time. */
+export async function pool<T>(jobs: (() => Promise<T>)[], n: number): Promise<T[]> {
+  const out: T[] = new Array(jobs.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(n, jobs.length) }, async () => {
+      while (next < jobs.length) {
+        const i = next++;
+        out[i] = await jobs[i]!();
+      }
+    }),
+  );
+  return out;
+}

@@ -2,9 +2,9 @@ import type { RunResult } from "../result.js";
 import { formatConsole } from "./console.js";
 import { formatJson } from "./json.js";
 import { formatJunit } from "./junit.js";
+import type { ReporterName } from "./names.js";
 
-export type ReporterName = "console" | "json" | "junit";
-export const REPORTERS: ReporterName[] = ["console", "json", "junit"];
+export { REPORTERS, type ReporterName } from "./names.js";
 
 /** Several runs (one per protocol) in one report: JSON becomes an array, JUnit one file of suites. */
 export function formatReport(name: ReporterName, results: RunResult[], opts: { colour?: boolean } = {}): string {

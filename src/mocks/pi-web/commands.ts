@@ -135,7 +135,7 @@ async function command(x: Exchange): Promise<void> {
   if (type === "prompt") return prompt(x);
   const problem = commandProblem(type, x.message);
   if (problem) return x.reply(failure(`Invalid ${type} command: ${problem}`));
-  if ((QUERY_COMMANDS as string[]).includes(type) && x.hooks.rpc?.slowQueriesMs) await sleep(x.hooks.rpc.slowQueriesMs);
+  if ((QUERY_COMMANDS as string[]).includes(type) && x.hooks.rpc?.slowQueries) await sleep(x.host.opts.slowQueryDelay);
   switch (type) {
     case "steer":
     case "follow_up":

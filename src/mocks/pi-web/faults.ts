@@ -472,9 +472,9 @@ export const FAULTS: readonly PiWebFault[] = [
   },
   {
     name: "slow-queries",
-    description: "get_state, get_messages, list_sessions and get_context_usage take 3 s",
+    description: "get_state, get_messages, list_sessions and get_context_usage take 3 s (the slowQueryDelay knob)",
     violates: ids("timing/query-latency"),
-    rpc: { slowQueriesMs: 3000 },
+    rpc: { slowQueries: true },
   },
 ];
 

@@ -32,8 +32,8 @@ export interface PiWebHooks {
     duplicate?: string[];
     /** Command types never answered. */
     drop?: string[];
-    /** Delay of the query commands (ms). */
-    slowQueriesMs?: number;
+    /** Query commands are held for the slowQueryDelay knob. */
+    slowQueries?: boolean;
     /** Under pi-fork-0.54: upstream RPC commands steer / follow_up are accepted. */
     extraCommands?: boolean;
   };

@@ -19,9 +19,11 @@ export interface PiWebTiming {
   chunkSize: number;
   /** Per tool execution. */
   toolDelay: number;
+  /** How long the slow-queries fault holds each query command (§6: 3 s, over the 2 s the UI allows). */
+  slowQueryDelay: number;
 }
 
-export const DEFAULT_TIMING: PiWebTiming = { firstDelay: 30, chunkDelay: 20, chunkSize: 4, toolDelay: 150 };
+export const DEFAULT_TIMING: PiWebTiming = { firstDelay: 30, chunkDelay: 20, chunkSize: 4, toolDelay: 150, slowQueryDelay: 3000 };
 
 export const PI_WEB_DEFAULT_PORT = 4781;
 export const PI_WEB_WS_PATH = "/ws";

@@ -8,44 +8,20 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { WebSocketServer, type RawData, type WebSocket } from "ws";
-import { z } from "zod";
+import type { RawData, WebSocket, WebSocketServer } from "ws";
 import type { MockStartOptions, RunningMock } from "../../core/protocol.js";
-import { parseMockSettings } from "../../core/mock-settings.js";
 import type { PiWebTransport } from "./connection.js";
 import { createPiWebEngine, type PiWebEngine } from "./engine.js";
 import { PI_WEB_DEFAULT_PORT, resolvePiWebOptions, type PiWebMockOptions } from "./options.js";
-
-const ms = z.number().finite().nonnegative();
-
-/** `settings` as the CLI or a config file passes them: plain data, unknown keys refused. */
-const Settings = z.strictObject({
-  firstDelay: ms.optional(),
-  chunkDelay: ms.optional(),
-  chunkSize: z.number().int().min(1).optional(),
-  toolDelay: ms.optional(),
-  fragment: z.number().int().nonnegative().optional(),
-  pretty: z.boolean().optional(),
-  escapeUnicode: z.boolean().optional(),
-  pingInterval: z.number().int().nonnegative().optional(),
-  largeFrames: z.boolean().optional(),
-  profile: z.enum(["default", "pi-fork-0.54"]).optional(),
-  token: z.string().min(1).optional(),
-  allowedOrigins: z.array(z.string()).optional(),
-  originCheck: z.boolean().optional(),
-  confirmNewSession: z.boolean().optional(),
-  sessions: z.literal("memory").optional(),
-  seedSessions: z.boolean().optional(),
-  wsPath: z.string().optional(),
-});
 
 export type PiWebStartOptions = MockStartOptions & Partial<PiWebMockOptions>;
 
 export async function startPiWebMock(options: PiWebStartOptions = {}): Promise<RunningMock> {
   const { host = "127.0.0.1", port = PI_WEB_DEFAULT_PORT, firstByteMs, chunkDelayMs, settings, ...rest } = options;
-  const given = parseMockSettings("pi-web", Settings, settings);
+  // The validator (zod) loads only when there are settings to check, so a plain mock starts quickly.
+  const fromSettings = settings && Object.keys(settings).length > 0 ? (await import("./settings.js")).parseSettings(settings) : {};
   const engineOptions: PiWebMockOptions = {
-    ...(given as PiWebMockOptions),
+    ...fromSettings,
     ...(firstByteMs !== undefined ? { firstDelay: firstByteMs } : {}),
     ...(chunkDelayMs !== undefined ? { chunkDelay: chunkDelayMs } : {}),
     ...definedOnly(rest),
@@ -56,7 +32,15 @@ export async function startPiWebMock(options: PiWebStartOptions = {}): Promise<R
   resolvePiWebOptions({ ...engineOptions, port: port || PI_WEB_DEFAULT_PORT });
 
   let engine: PiWebEngine | undefined;
-  const wss = new WebSocketServer({ noServer: true });
+  // `ws` loads with the first upgrade: /health answers before it is needed.
+  let ready: WebSocketServer | undefined;
+  let loading: Promise<WebSocketServer> | undefined;
+  const socketServer = () =>
+    ready ??
+    (loading ??= import("ws").then((m) => {
+      ready = new m.WebSocketServer({ noServer: true });
+      return ready;
+    }));
   const sockets = new Set<Duplex>();
 
   const server = http.createServer({ noDelay: true }, (req, res) => {
@@ -76,7 +60,7 @@ export async function startPiWebMock(options: PiWebStartOptions = {}): Promise<R
     sockets.add(s);
     s.on("close", () => sockets.delete(s));
   });
-  server.on("upgrade", (req, socket, head) => upgrade(engine as PiWebEngine, wss, req, socket, head));
+  server.on("upgrade", (req, socket, head) => upgrade(engine as PiWebEngine, socketServer, req, socket, head));
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -93,8 +77,8 @@ export async function startPiWebMock(options: PiWebStartOptions = {}): Promise<R
     close: () =>
       new Promise<void>((resolve) => {
         engine?.dispose();
-        for (const ws of wss.clients) ws.terminate();
-        wss.close();
+        for (const ws of ready?.clients ?? []) ws.terminate();
+        ready?.close();
         for (const s of sockets) s.destroy();
         server.close(() => resolve());
       }),
@@ -127,17 +111,19 @@ function validTarget(req: http.IncomingMessage): boolean {
   }
 }
 
-function upgrade(engine: PiWebEngine, wss: WebSocketServer, req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
+type SocketServer = () => WebSocketServer | Promise<WebSocketServer>;
+
+function upgrade(engine: PiWebEngine, socketServer: SocketServer, req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
   socket.on("error", () => socket.destroy());
   try {
-    accept(engine, wss, req, socket, head);
+    accept(engine, socketServer, req, socket, head);
   } catch {
     // No upgrade may end the mock: whatever failed, this socket alone is refused.
     if (!socket.destroyed) socket.end("HTTP/1.1 500 Internal Server Error\r\n\r\n");
   }
 }
 
-function accept(engine: PiWebEngine, wss: WebSocketServer, req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
+function accept(engine: PiWebEngine, socketServer: SocketServer, req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
   if (!validTarget(req)) {
     socket.end("HTTP/1.1 400 Bad Request\r\n\r\n");
     return;
@@ -150,20 +136,27 @@ function accept(engine: PiWebEngine, wss: WebSocketServer, req: http.IncomingMes
     socket.end(`HTTP/1.1 ${decision.status} ${decision.statusText}\r\n\r\n`);
     return;
   }
-  wss.handleUpgrade(req, socket, head, (ws) => {
-    const conn = engine.connect(transportOf(ws), info);
-    ws.on("message", (data: RawData, isBinary: boolean) => {
-      const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer);
-      try {
-        conn.onMessage(isBinary ? new Uint8Array(bytes) : bytes.toString("utf8"), isBinary);
-      } catch {
-        // A frame the engine could not handle ends this connection (1011), never the mock.
-        ws.close(1011, "mock error");
-      }
+  const handOver = (wss: WebSocketServer) =>
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const conn = engine.connect(transportOf(ws), info);
+      ws.on("message", (data: RawData, isBinary: boolean) => {
+        const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer);
+        try {
+          conn.onMessage(isBinary ? new Uint8Array(bytes) : bytes.toString("utf8"), isBinary);
+        } catch {
+          // A frame the engine could not handle ends this connection (1011), never the mock.
+          ws.close(1011, "mock error");
+        }
+      });
+      ws.on("close", (code: number, reason: Buffer) => conn.onClose(code, reason.toString("utf8")));
+      ws.on("error", () => ws.terminate());
     });
-    ws.on("close", (code: number, reason: Buffer) => conn.onClose(code, reason.toString("utf8")));
-    ws.on("error", () => ws.terminate());
-  });
+  const wss = socketServer();
+  if (wss instanceof Promise) {
+    void wss.then(handOver).catch(() => {
+      if (!socket.destroyed) socket.end("HTTP/1.1 500 Internal Server Error\r\n\r\n");
+    });
+  } else handOver(wss);
 }
 
 function transportOf(ws: WebSocket): PiWebTransport {

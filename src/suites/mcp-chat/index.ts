@@ -1,9 +1,10 @@
 /** The mcp-chat protocol: the MCP Chat frontend ↔ backend contract (seed 002). */
 import type { ProtocolDef } from "../../core/protocol.js";
-import { MCP_CHAT_FAULTS, MCP_CHAT_FRAMINGS, MCP_CHAT_SCENARIOS, startMcpChatMock } from "../../mocks/mcp-chat/index.js";
+import { MCP_CHAT_FAULTS, MCP_CHAT_FRAMINGS, MCP_CHAT_SCENARIOS } from "../../mocks/mcp-chat/index.js";
 import { MCP_CHAT_SERVER_CHECKS } from "./checks/index.js";
-import { createClientCaseRoutes, MCP_CHAT_CLIENT_CHECKS } from "./client/index.js";
-import { DEFAULT_PARAMS } from "./params.js";
+import { MCP_CHAT_CLIENT_CHECKS } from "./client/index.js";
+import { DEFAULT_PORT, startMock } from "./mock.js";
+import { DEFAULT_PARAMS, SELF_TEST } from "./params.js";
 import { runProbes } from "./probes.js";
 import { MCP_CHAT_PROFILES } from "./profiles.js";
 
@@ -21,12 +22,13 @@ export const mcpChat: ProtocolDef = {
   faults: MCP_CHAT_FAULTS,
   framings: MCP_CHAT_FRAMINGS,
   profiles: MCP_CHAT_PROFILES,
-  defaultPort: 8000,
+  defaultPort: DEFAULT_PORT,
   defaultParams: { ...DEFAULT_PARAMS },
   // §1: 10 s per JSON endpoint, 30 s to stream headers, 60 s to the first event and between
   // events, 180 s per stream, 2 s from the sentinel to the end of the body.
   timeouts: { request: 10_000, headers: 30_000, firstEvent: 60_000, idle: 60_000, stream: 180_000, close: 2_000 },
+  selfTest: SELF_TEST,
   runProbes,
-  startMock: (opts) => startMcpChatMock({ ...opts, ...(opts.bus ? { routes: createClientCaseRoutes(opts.bus) } : {}) }),
+  startMock,
   clientEnv: (url) => ({ MCP_CHAT_URL: url }),
 };

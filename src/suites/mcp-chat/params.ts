@@ -3,6 +3,7 @@
  * from ctx.params, which the runner fills from these defaults, the profile and the command line.
  */
 import { paramReader } from "../../core/params.js";
+import type { SelfTestPacing } from "../../core/protocol.js";
 
 export const DEFAULT_PARAMS = {
   /** The browser origin the frontend runs on (seed "Base Configuration"). */
@@ -28,6 +29,19 @@ export const DEFAULT_PARAMS = {
 };
 
 export type McpChatParams = typeof DEFAULT_PARAMS;
+
+/**
+ * The self-test against the built-in mock (`agentwire test` without --url): the mock answers on
+ * loopback within milliseconds and runs its tools for SELF_TEST_MOCK_PACE.toolDuration, so the
+ * least gap of a streamed answer and the waits that only run out against a broken target shrink.
+ */
+export const SELF_TEST: SelfTestPacing = {
+  params: { minGapMs: 20, closeTimeoutMs: 500 },
+  timeouts: { request: 5_000, headers: 5_000, firstEvent: 5_000, idle: 5_000, stream: 30_000, close: 500 },
+};
+
+/** The built-in mock's pace as the suite's own target (delays not set explicitly). */
+export const SELF_TEST_MOCK_PACE = { firstEventDelay: 5, eventDelay: 5, toolDuration: 40 };
 
 /** Typed view of ctx.params: a value of the wrong type falls back to the default. */
 export const readParams = paramReader(DEFAULT_PARAMS);

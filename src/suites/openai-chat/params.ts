@@ -4,6 +4,7 @@
  * --max-requests, --set key=value...).
  */
 import { paramReader } from "../../core/params.js";
+import type { SelfTestPacing } from "../../core/protocol.js";
 
 export const DEFAULT_PARAMS = {
   /** Model every probe names; "" = the first id GET /models lists. */
@@ -29,6 +30,19 @@ export const DEFAULT_PARAMS = {
 };
 
 export type OpenaiChatParams = typeof DEFAULT_PARAMS;
+
+/**
+ * The self-test against the built-in mock (`agentwire test` without --url): the mock answers on
+ * loopback within milliseconds at SELF_TEST_MOCK_PACE, so the least gap of the text stream and
+ * the waits that only run out against a broken target shrink.
+ */
+export const SELF_TEST: SelfTestPacing = {
+  params: { minGapMs: 20, closeTimeoutMs: 300 },
+  timeouts: { request: 5_000, headers: 5_000, firstEvent: 5_000, idle: 5_000, stream: 30_000, close: 300 },
+};
+
+/** The built-in mock's pace as the suite's own target (delays not set explicitly). */
+export const SELF_TEST_MOCK_PACE = { ttftMs: 5, chunkDelayMs: 5 };
 
 /** Typed view of ctx.params: a value of the wrong type falls back to the default. */
 export const readParams = paramReader(DEFAULT_PARAMS, { numbersAsStrings: true });

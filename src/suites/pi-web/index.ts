@@ -1,9 +1,10 @@
 /** The pi-web protocol: pi's coding-agent web mode over one WebSocket (seed 004). */
 import type { ProtocolDef } from "../../core/protocol.js";
-import { PI_WEB_FAULTS, PI_WEB_FRAMINGS, PI_WEB_SCENARIOS, startPiWebMock } from "../../mocks/pi-web/index.js";
+import { PI_WEB_FAULTS, PI_WEB_FRAMINGS, PI_WEB_SCENARIOS } from "../../mocks/pi-web/index.js";
 import { PI_WEB_SERVER_CHECKS } from "./checks/index.js";
 import { PI_WEB_CLIENT_CHECKS } from "./client/index.js";
-import { DEFAULT_PARAMS } from "./params.js";
+import { DEFAULT_PORT, startMock } from "./mock.js";
+import { DEFAULT_PARAMS, SELF_TEST } from "./params.js";
 import { runProbes } from "./probes.js";
 import { PI_WEB_PROFILES } from "./profiles.js";
 
@@ -12,9 +13,6 @@ export { PI_WEB_PROFILES, PI_FORK_054 } from "./profiles.js";
 export { DEFAULT_PARAMS as PI_WEB_DEFAULT_PARAMS } from "./params.js";
 export { runProbes as runPiWebProbes } from "./probes.js";
 export { resolveTarget as resolvePiWebTarget } from "./probe-client.js";
-
-/** As the suite's own target the mock streams faster: the rules judge order and nesting, not speed. */
-const SUITE_PACE = { chunkDelay: 5, toolDelay: 60 };
 
 export const piWeb: ProtocolDef = {
   id: "pi-web",
@@ -25,13 +23,14 @@ export const piWeb: ProtocolDef = {
   faults: PI_WEB_FAULTS,
   framings: PI_WEB_FRAMINGS,
   profiles: PI_WEB_PROFILES,
-  defaultPort: 4781,
+  defaultPort: DEFAULT_PORT,
   defaultParams: { ...DEFAULT_PARAMS },
   // §1: the client gives up on a command after 30 s; 10 s to the 101 and to agent_start
   // (cmd/prompt-accepted); a minute of silence inside a run; 5 min per run; 2 s settle/close.
   timeouts: { request: 30_000, headers: 10_000, firstEvent: 10_000, idle: 60_000, stream: 300_000, close: 2_000 },
+  selfTest: SELF_TEST,
   runProbes,
-  startMock: (opts) => startPiWebMock(opts.suite && opts.chunkDelayMs === undefined ? { ...opts, settings: { ...SUITE_PACE, ...opts.settings } } : opts),
+  startMock,
   auth: { token: "probes" },
   // The mock speaks the fork's wire under its profile (the profile names match the mock's).
   mockSettingsFor: (profile) => (profile.name === "default" ? {} : { profile: profile.name }),

@@ -9,6 +9,7 @@
  * skipped as not applicable; when it could not be brought about at all, they end incomplete.
  */
 import { paramReader } from "../../core/params.js";
+import type { SelfTestPacing } from "../../core/protocol.js";
 
 export const DEFAULT_PARAMS = {
   /** Origin of the upgrade; "" = `http://<target host>:<port>` (§1: the fork rejects a missing Origin). */
@@ -63,6 +64,24 @@ export const DEFAULT_PARAMS = {
 };
 
 export type PiWebParams = typeof DEFAULT_PARAMS;
+
+/**
+ * The self-test against the built-in mock (`agentwire test` without --url). The mock answers on
+ * loopback within milliseconds, so the quiet times that prove "no reply" and the waits that only
+ * run out against a broken target shrink; the limits the checks judge by keep a wide margin over
+ * the mock's pace (a loaded machine must not turn into a failed check).
+ */
+export const SELF_TEST: SelfTestPacing = {
+  params: { quietMs: 50, retryGraceMs: 150, dialogTimeoutMs: 1_000, firstEventMs: 2_000, abortEndMs: 2_000 },
+  timeouts: { request: 5_000, headers: 2_000, firstEvent: 2_000, idle: 2_000, stream: 30_000, close: 250 },
+};
+
+/**
+ * The built-in mock's pace as the suite's own target (delays not set explicitly): long answers
+ * still stream for a few hundred milliseconds in many deltas (stream/incremental) and a queued
+ * tool call still runs long enough to queue messages behind it.
+ */
+export const SELF_TEST_MOCK_PACE = { firstDelay: 5, chunkDelay: 2, chunkSize: 16, toolDelay: 20 };
 
 /** Typed view of ctx.params: a value of the wrong type falls back to the default. */
 export const readParams = paramReader(DEFAULT_PARAMS);

@@ -92,9 +92,14 @@ async function sequence(c: ProbeClient, p: PiWebParams): Promise<void> {
     let lastStop: unknown;
     let toolCalled = false;
     let providerError = false;
+    /** A retry announced since the last agent_end: it may arrive in the same read as agent_end, before a wait for it starts. */
+    let retrySeen = false;
     const watchStops = conn.onMessage((m) => {
-      if (typeOf(m) === "tool_execution_start") toolCalled = true;
-      if (typeOf(m) !== "message_end") return;
+      const type = typeOf(m);
+      if (type === "agent_end") retrySeen = false;
+      else if (type === "auto_retry_start" || type === "agent_start") retrySeen = true;
+      if (type === "tool_execution_start") toolCalled = true;
+      if (type !== "message_end") return;
       const msg = (m.json as { message?: { role?: unknown; stopReason?: unknown; content?: unknown } }).message;
       if (msg?.role !== "assistant") return;
       lastStop = msg.stopReason;
@@ -120,7 +125,7 @@ async function sequence(c: ProbeClient, p: PiWebParams): Promise<void> {
       while (end && lastStop === "error") {
         lastStop = undefined;
         const next = c.waitFor(conn, isType("agent_end"), { total: t.stream, idle: t.idle });
-        const retry = await c.waitFor(conn, isType("auto_retry_start", "agent_start"), { total: retryMs });
+        const retry = retrySeen || (await c.waitFor(conn, isType("auto_retry_start", "agent_start"), { total: retryMs }));
         if (!retry) break;
         end = await next;
       }

@@ -476,4 +476,13 @@ describe("pi-web faults change exactly what they should", () => {
     await c.request({ type: "get_state" });
     expect(performance.now() - t0).toBeGreaterThanOrEqual(2900);
   });
+
+  it("slow-queries: the slowQueryDelay knob sets how long a query is held", async () => {
+    const c = await (await faulty("slow-queries", { settings: { slowQueryDelay: 200 } })).connect();
+    const t0 = performance.now();
+    await c.request({ type: "get_state" });
+    const ms = performance.now() - t0;
+    expect(ms).toBeGreaterThanOrEqual(190);
+    expect(ms).toBeLessThan(2500);
+  });
 });

@@ -2,15 +2,15 @@
 import { describe, expect, it } from "vitest";
 import type { CheckResult } from "../../../src/core/result.js";
 import { runSuite } from "../../../src/core/runner.js";
-import { PI_WEB_FRAMINGS, startPiWebMock } from "../../../src/mocks/pi-web/index.js";
+import { PI_WEB_FRAMINGS } from "../../../src/mocks/pi-web/index.js";
 import { piWeb } from "../../../src/suites/pi-web/index.js";
-import { pool } from "../../helpers/pi-web-runs.js";
-import { byId, explain, serverSide } from "../../helpers/run-results.js";
+import { byId, explain, pool, serverSide } from "../../helpers/run-results.js";
 
 const ok = (c: CheckResult) => c.verdict === "pass" || (c.level === "INFO" && c.verdict === "info");
 
-describe("pi-web suite against the built-in mock", () => {
-  it("passes every server check at the mock's default timing (the token check skipped without --token)", async () => {
+// Each case runs its own mocks: they run side by side.
+describe.concurrent("pi-web suite against the built-in mock", () => {
+  it("passes every server check as the built-in target (the token check skipped without --token)", async () => {
     const r = await runSuite(piWeb);
     const checks = serverSide(r);
     expect(checks).toHaveLength(52);
@@ -22,8 +22,9 @@ describe("pi-web suite against the built-in mock", () => {
   });
 
   it("tests the token when the mock has one, given as --token or in a ws:// URL", async () => {
-    const viaToken = await runSuite(piWeb, { token: "s3cret", mock: { chunkDelayMs: 5, settings: { token: "s3cret" } } });
-    const mock = await startPiWebMock({ host: "127.0.0.1", port: 0, chunkDelayMs: 5, settings: { token: "s3cret" } });
+    const viaToken = await runSuite(piWeb, { token: "s3cret", mock: { settings: { token: "s3cret" } } });
+    // A target given by URL gets the suite's real-target waits; the mock keeps the self-test pace.
+    const mock = await piWeb.startMock({ host: "127.0.0.1", port: 0, suite: true, settings: { token: "s3cret" } });
     let viaUrl;
     try {
       viaUrl = await runSuite(piWeb, { url: `${mock.url.replace(/^http/, "ws")}/ws?token=s3cret` });
@@ -39,7 +40,7 @@ describe("pi-web suite against the built-in mock", () => {
 
   it("passes with every framing of the mock", async () => {
     const results = await pool(
-      PI_WEB_FRAMINGS.map((f) => async () => ({ f: f.name, r: await runSuite(piWeb, { mock: { chunkDelayMs: 5, framing: f.name } }) })),
+      PI_WEB_FRAMINGS.map((f) => async () => ({ f: f.name, r: await runSuite(piWeb, { mock: { framing: f.name } }) })),
       6,
     );
     for (const { f, r } of results) {
@@ -55,7 +56,7 @@ describe("pi-web suite against the built-in mock", () => {
     const plain = Object.fromEntries(
       ["promptText", "promptThinking", "promptTool", "promptTwoTools", "promptError", "promptErrorRetry", "promptExtError", "promptLong", "promptImages", "promptQueue", "promptAbort", "dialogCommand"].map((k) => [k, `Please answer briefly (${k}).`]),
     );
-    const r = await runSuite(piWeb, { mock: { chunkDelayMs: 5 }, params: plain });
+    const r = await runSuite(piWeb, { params: plain });
     const checks = serverSide(r);
     expect(checks.filter((c) => c.verdict === "fail" || c.verdict === "warn"), explain(checks)).toEqual([]);
     for (const id of ["tool/pairing", "tool/round-trip", "stream/toolcall-end", "event/error-run", "queue/steer-injected", "queue/steer-skips-tools", "queue/follow-up-at-end", "cmd/clear-queue", "ext/dialog-resolves", "ext/first-reply-wins"]) {

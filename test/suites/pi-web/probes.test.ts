@@ -45,7 +45,8 @@ describe("probe order against the mock", () => {
       if (e.kind === "ws-reject") conns.push(`${e.status} ${e.label}`);
       if (e.kind === "ws-frame" && e.direction === "out") out.push(e.label ?? "?");
     });
-    const mock = await piWeb.startMock({ host: "127.0.0.1", port: 0, chunkDelayMs: 5 });
+    // The mock at the self-test pace; the probes with a real target's timeouts and parameters.
+    const mock = await piWeb.startMock({ host: "127.0.0.1", port: 0, suite: true });
     try {
       await piWeb.runProbes({
         url: mock.url,

@@ -6,8 +6,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { CheckResult } from "../../../src/core/result.js";
 import { PI_FORK_054 } from "../../../src/suites/pi-web/profiles.js";
 import { piWeb } from "../../../src/suites/pi-web/index.js";
-import { pool, runAgainstMock } from "../../helpers/pi-web-runs.js";
-import { byId, explain, failedIds } from "../../helpers/run-results.js";
+import { runAgainstMock } from "../../helpers/pi-web-runs.js";
+import { byId, explain, failedIds, pool } from "../../helpers/run-results.js";
 
 /** The fork-quirk faults of §7 and what each trips under the default profile. */
 const QUIRKS: Record<string, string[]> = {
