@@ -161,6 +161,29 @@ describe("client fixture transcripts", () => {
     expect(results["openai-chat/client/tools-match-catalogue"]!.outcome).toBe("skip");
   });
 
+  it("tools-match-catalogue does not pass when the client offers none of the catalogue's tools", () => {
+    const offer = (names: string[]): NewEvent => ({
+      kind: "http-request",
+      probe: "client",
+      exchange: "c1",
+      label: "chat-completions",
+      method: "POST",
+      url: "http://127.0.0.1:1/v1/chat/completions",
+      path: "/v1/chat/completions",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        model: "m",
+        messages: [{ role: "user", content: "hi" }],
+        tools: names.map((name) => ({ type: "function", function: { name, parameters: { type: "object", properties: {} } } })),
+      }),
+    });
+    const none = judge(stamped([offer(["Read", "Bash"])]))["openai-chat/client/tools-match-catalogue"]!;
+    expect(none.outcome).toBe("incomplete");
+    expect(none.message).toContain("offered none of catalogue seed's tools (offered: Read, Bash)");
+    const one = judge(stamped([offer(["Read", "view_diff"])]))["openai-chat/client/tools-match-catalogue"]!;
+    expect(one.outcome).toBe("pass");
+  });
+
   it("the spec run reports the tolerance of every quirk of the table", () => {
     const r = judge(fixture("adapter-spec.jsonl"))["openai-chat/client-parse/quirk-tolerance"]!;
     expect(r.verdict).toBe("info");
