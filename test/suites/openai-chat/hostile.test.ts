@@ -31,7 +31,56 @@ const noCrash = (r: RunResult) => expect(serverSide(r).filter((c) => c.message.s
 /** Rules about whole streams that a broken stream must never pass (finish rules also judge JSON answers). */
 const STREAM_RULES = ["done/present", "done/connection-closes", "usage/matches-request", "usage/only-final-chunk", "request/continue-shape-accepted", "timing/streams-incrementally"];
 
+/**
+ * A mock router in front of a working backend: requests it has no fixture for (malformed ones, an
+ * unknown model) get 404 "no fixture matched", which rejects neither the input nor the model.
+ */
+const noFixtureRouter: Handler = (req, res) => {
+  const backend = openaiBackendWithStream(openaiBehaviours.silent200);
+  if (req.method !== "POST") return backend(req, res);
+  let text = "";
+  req.on("data", (c: Buffer) => (text += c.toString()));
+  req.on("end", () => {
+    let body: { model?: unknown; messages?: unknown } | undefined;
+    try {
+      body = JSON.parse(text) as typeof body;
+    } catch {
+      body = undefined;
+    }
+    const ok = body && body.model === "m" && Array.isArray(body.messages) && body.messages.length > 0 && !text.includes("wizard") && !text.includes("A tool without a name");
+    res.writeHead(ok ? 503 : 404, { "content-type": "application/json" });
+    res.end(JSON.stringify({ error: { message: ok ? "busy" : "No fixture matched the request", type: "invalid_request_error", code: ok ? "busy" : "no_fixture" } }));
+  });
+};
+
 describe.concurrent("hostile openai-chat backends", () => {
+  it.each(["seed", "openai-compatible"])("404 'no fixture matched' is neither a refused bad request nor a refused model (profile %s)", async (profile) => {
+    const { r } = await against(noFixtureRouter, { profile, only: ["errors/bad-input-400", "errors/pre-stream-status"] });
+    const bad = byId(serverSide(r), "openai-chat/errors/bad-input-400");
+    expect(bad.verdict, bad.message).toBe("fail");
+    expect(bad.message).toMatch(/malformed-json got .*404/);
+    const model = byId(serverSide(r), "openai-chat/errors/pre-stream-status");
+    expect(model.verdict, model.message).toBe("fail");
+    expect(model.message).toMatch(/got 404, but its error is not about the model: "No fixture matched/);
+  });
+
+  it("422 with a body that is no error answer is the shape rule's finding, named by bad-input-400 (profile openai-compatible)", async () => {
+    const detail422: Handler = (req, res) => {
+      if (req.method === "GET") return openaiBackendWithStream(openaiBehaviours.silent200)(req, res);
+      req.resume();
+      req.on("end", () => {
+        res.writeHead(422, { "content-type": "application/json" });
+        res.end(JSON.stringify({ detail: [{ loc: ["body"], msg: "field required", type: "value_error" }] }));
+      });
+    };
+    const { r } = await against(detail422, { profile: "openai-compatible", only: ["errors/bad-input-400", "errors/shape"] });
+    expect(verdict(r, "errors/shape")).toBe("fail");
+    const bad = byId(serverSide(r), "openai-chat/errors/bad-input-400");
+    expect(bad.verdict).toBe("skip");
+    expect(bad.message).toBe("not judged: openai-chat/errors/shape failed on bad-input:malformed-json");
+  });
+
+
   it("a closed port: every check incomplete, exit code 3", async () => {
     const url = await closedPortUrl();
     const r = await runSuite(openaiChat, { url: `${url}/v1`, timeout: TIMEOUT });
