@@ -53,7 +53,44 @@ const noFixtureRouter: Handler = (req, res) => {
   });
 };
 
+/** A working backend whose valid chat requests are reset before the head, or whose streams break off after one chunk. */
+const resetting = (when: "head" | "mid-stream"): Handler =>
+  openaiBackendWithStream((_req, res) => {
+    if (when === "head") return void res.socket?.destroy();
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.write(`data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] })}\n\n`);
+    setTimeout(() => res.socket?.destroy(), 20);
+  });
+
 describe.concurrent("hostile openai-chat backends", () => {
+  it("a reachable backend that resets every stream request before the head fails (exit 1), the starved checks are named knock-ons", async () => {
+    const { r } = await against(resetting("head"), { params: { model: "m" } });
+    noCrash(r);
+    const checks = serverSide(r);
+    const reset = byId(checks, "openai-chat/request/not-reset");
+    expect(reset.verdict, reset.message).toBe("fail");
+    expect(reset.message).toMatch(/reset before the response head/);
+    expect(r.exitCode).toBe(1);
+    expect(checks.filter((c) => c.verdict === "incomplete"), explain(checks)).toEqual([]);
+    expect(byId(checks, "openai-chat/sse/content-type").message).toMatch(/^not judged: openai-chat\/request\/not-reset failed on forced-stream/);
+    expect(verdict(r, "errors/bad-input-400")).toBe("pass");
+  });
+
+  it("a stream broken off mid-way is a failed request (MUST), not only a missing [DONE]", async () => {
+    const { r } = await against(resetting("mid-stream"), { params: { model: "m" } });
+    noCrash(r);
+    const checks = serverSide(r);
+    expect(verdict(r, "request/not-reset")).toBe("fail");
+    expect(byId(checks, "openai-chat/request/not-reset").message).toMatch(/the stream broke off after 1 chunk/);
+    for (const id of ["done/present", "request/continue-shape-accepted", "timing/streams-incrementally", "usage/matches-request"]) {
+      expect(byId(checks, `openai-chat/${id}`).message, id).toMatch(/^not judged: openai-chat\/request\/not-reset failed on /);
+    }
+    // Only the break fails: the non-streamed answers are judged as usual.
+    expect(checks.filter((c) => c.verdict === "fail" || c.verdict === "incomplete").map((c) => c.id), explain(checks)).toEqual(["openai-chat/request/not-reset"]);
+    expect(r.exitCode).toBe(1);
+  });
+
+
   it.each(["seed", "openai-compatible"])("404 'no fixture matched' is neither a refused bad request nor a refused model (profile %s)", async (profile) => {
     const { r } = await against(noFixtureRouter, { profile, only: ["errors/bad-input-400", "errors/pre-stream-status"] });
     const bad = byId(serverSide(r), "openai-chat/errors/bad-input-400");
