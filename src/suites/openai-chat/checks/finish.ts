@@ -92,7 +92,7 @@ export const FINISH_CHECKS: CheckDef[] = [
           if (st.found.length === 0 && [...s.model.choices.values()].some((c) => c.finishes > 0)) {
             n++;
             t.ok();
-          }
+          } else if (st.found.length === 0 && s.model.choices.size > 0) t.knockOn("openai-chat/finish/exactly-once", s.label); // no finish chunk: that rule's finding
         },
       });
       return { observe, finish: () => t.outcome(`${n} stream(s) sent nothing for a choice after its finish chunk`, "no streamed choice finished") };
