@@ -98,6 +98,7 @@ describe("client check catalogue", () => {
       "client/arguments-strings": "MUST",
       "client/history-matches-sent": "SHOULD",
       "client/catalogue-coverage": "INFO",
+      "client/finishes-after-done": "SHOULD",
       "client-parse/split-chunks": "MUST",
       "client-parse/sse-variants": "SHOULD",
       "client-parse/termination": "SHOULD",

@@ -39,7 +39,7 @@ describe("openai-chat suite against the built-in mock", () => {
     const events = chatStreamExchange({ label: "text-stream", body, writes: [{ t: 1, text: chunkEvent({ role: "assistant", content: "Hi" }) }, { t: 2, text: chunkEvent({}, "stop") }], endAt: 3 });
     const results = evaluateOpenaiChat(OPENAI_CHAT_SERVER_CHECKS.filter((c) => c.id.includes("/done/")), events);
     expect(results.map((c) => [c.id, c.outcome])).toEqual([
-      ["openai-chat/done/present", "warn"],
+      ["openai-chat/done/present", "fail"],
       ["openai-chat/done/last-event", "skip"],
       ["openai-chat/done/connection-closes", "skip"],
     ]);
