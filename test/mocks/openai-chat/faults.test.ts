@@ -54,7 +54,7 @@ const TABLE: Record<string, string[]> = {
   "tool-id-missing": ["tool-call/first-delta-complete"],
   "tool-type-missing": ["tool-call/first-delta-complete"],
   "tool-name-late": ["tool-call/first-delta-complete"],
-  "tool-id-changes": ["tool-call/id-stable", "tool-call/identity-once"],
+  "tool-id-changes": ["tool-call/id-stable"],
   "tool-id-repeated": ["tool-call/identity-once"],
   "tool-name-repeated": ["tool-call/identity-once"],
   "tool-name-empty-later": ["tool-call/identity-once"],

@@ -73,6 +73,11 @@ const cases: [string, StreamTransform, string][] = [
   ["a chunk id changed mid-stream", chunks((l) => void (l[1]!.id = `${l[1]!.id}-x`)), P + "envelope/fields"],
   ["usage copied onto the first chunk", chunks((l) => void (l[0]!.usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 }), withUsage), P + "usage/only-final-chunk"],
   ["finish_reason stop on a stream with calls", chunks((l) => void (l[finishIndex(l)]!.choices[0].finish_reason = "stop"), hasTools), P + "finish/matches-tool-calls"],
+  // The mock sends a call's id once; a later delta repeating it in another case is a changed id.
+  ["a later tool-call delta repeating the id in upper case", chunks((l) => {
+    const later = l.filter((c) => c.choices?.[0]?.delta?.tool_calls?.[0] && !c.choices[0].delta.tool_calls[0].id)[0]!;
+    later.choices[0].delta.tool_calls[0].id = String(firstToolDelta(l).id).toUpperCase();
+  }, hasTools), P + "tool-call/id-stable"],
   ["a choice index sent as a string", chunks((l) => void (l[1]!.choices[0].index = "0"), textOnly), P + "chunk/choice-index"],
 ];
 

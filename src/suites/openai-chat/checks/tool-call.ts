@@ -159,8 +159,11 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
                 t.ok();
                 continue;
               }
-              const problems = [...d.repeats.map((f) => `${f} again`), ...d.empties.map((f) => `${f} as ""`)];
-              if (problems.length === 0) t.ok();
+              // An id sent again with another value is id-stable's finding, not a second one here.
+              const repeats = d.idDiffers ? d.repeats.filter((f) => f !== "id") : d.repeats;
+              const problems = [...repeats.map((f) => `${f} again`), ...d.empties.map((f) => `${f} as ""`)];
+              if (problems.length === 0 && repeats.length < d.repeats.length) t.knockOn("openai-chat/tool-call/id-stable", eventWhere(ev));
+              else if (problems.length === 0) t.ok();
               else t.fail("identity fields only on the first delta", `${eventWhere(ev)}: a later delta of call #${d.call.n} sends ${[...new Set(problems)].join(", ")}`, eventEvidence(ev));
             }
         },
