@@ -91,3 +91,16 @@ describe("openai-chat: second realisations from rewritten events", () => {
     expect(after.filter(others).map((c) => c.id), why).toEqual([]);
   });
 });
+
+describe("openai-chat: a legal alternative re-judged", () => {
+  it("parallel-stream answered with one call: the parallel rules are not applicable and nothing fails", () => {
+    const secondCall = (p: string) => p.includes('"tool_calls":[{"index":1');
+    const transform = events((ps) => ps.filter((p) => !secondCall(p)), (ps) => ps.some(secondCall));
+    const after = judge(openaiChat, transformStreams(recorded.events, transform));
+    const bad = (c: { outcome: string; message: string }) => !(c.outcome === "pass" || c.outcome === "info" || (c.outcome === "skip" && /^(not applicable|not judged): /.test(c.message)));
+    expect(after.filter(bad), explain(after, bad)).toEqual([]);
+    for (const id of ["tool-call/parallel-distinct-indexes", "tool-call/parallel-sequential", "tool-call/exclusive-not-parallel"]) {
+      expect(after.find((c) => c.id === P + id)!.message, id).toMatch(/^not applicable: parallel-stream was answered with one call/);
+    }
+  });
+});

@@ -30,13 +30,13 @@ export const USAGE_CHECKS: CheckDef[] = [
           st.prev = hasUsage(v.payload.value) ? ev : undefined;
           if (st.prev) st.seen = true;
         },
-        end: (_ev, s, st) => {
+        end: (ev, s, st) => {
           if (s.model.error) return;
           if (st.bad) return t.fail("usage only on the last chunk", `${s.label}: ${st.bad} chunk(s) with a non-null usage were followed by more chunks`, st.first);
           if (st.seen) {
             n++;
             t.ok();
-          }
+          } else if (s.info.includeUsage && streamCut(s, ev) === undefined) t.knockOn("openai-chat/usage/matches-request", s.label); // usage asked for, none sent
         },
       });
       return { observe, finish: () => t.outcome(`${n} stream(s) carried usage only on their last chunk`, "no stream carried usage") };
