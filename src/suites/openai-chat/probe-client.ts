@@ -161,9 +161,9 @@ export class ProbeClient extends ProbeSession {
     }
     if (!stream) toolCalled = hasMessageToolCall(result.json);
     this.exchanges++;
-    // A reachable target that resets a chat request (or breaks its stream off) fails
+    // A reachable target that resets a chat request (or breaks its body off) fails
     // request/not-reset; what the request would have fed is that rule's knock-on.
-    const broken = result.status === undefined ? this.answered && isReset(result.code, result.error ?? "") : stream && result.endReason === "error";
+    const broken = result.status === undefined ? this.answered && isReset(result.code, result.error ?? "") : result.endReason === "error";
     if (broken && isChatLabel(label)) this.note(NOTE.reset, { check: "openai-chat/request/not-reset", where: label });
     if (result.status !== undefined) this.answered = true;
     if (this.ctx.signal.aborted) throw new StopProbing("aborted");

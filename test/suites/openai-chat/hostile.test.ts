@@ -91,6 +91,34 @@ describe.concurrent("hostile openai-chat backends", () => {
   });
 
 
+  it("a non-streamed answer broken off mid-body is a failed request too", async () => {
+    const brokenSync: Handler = (req, res) => {
+      if (req.method !== "POST") return openaiBackendWithStream(openaiBehaviours.silent200)(req, res);
+      let text = "";
+      req.on("data", (c: Buffer) => (text += c.toString()));
+      req.on("end", () => {
+        let body: { stream?: boolean; model?: string; messages?: unknown } = {};
+        try {
+          body = JSON.parse(text) as typeof body;
+        } catch {
+          // malformed: refused below
+        }
+        if (body.model !== "m" || !Array.isArray(body.messages) || body.stream === true) {
+          res.writeHead(400, { "content-type": "application/json" });
+          return res.end(JSON.stringify({ error: { message: "no", type: "invalid_request_error", code: null } }));
+        }
+        res.writeHead(200, { "content-type": "application/json" });
+        res.write('{"id": "chatcmpl-1", "object": "chat.completion", "choices": [');
+        setTimeout(() => res.socket?.destroy(), 20);
+      });
+    };
+    const { r } = await against(brokenSync, { params: { model: "m" }, only: ["request/", "sync/"] });
+    const reset = byId(serverSide(r), "openai-chat/request/not-reset");
+    expect(reset.verdict, reset.message).toBe("fail");
+    expect(reset.message).toMatch(/the body broke off/);
+    expect(byId(serverSide(r), "openai-chat/sync/response-shape").message).toMatch(/^not judged: openai-chat\/request\/not-reset failed on /);
+  });
+
   it.each(["seed", "openai-compatible"])("404 'no fixture matched' is neither a refused bad request nor a refused model (profile %s)", async (profile) => {
     const { r } = await against(noFixtureRouter, { profile, only: ["errors/bad-input-400", "errors/pre-stream-status"] });
     const bad = byId(serverSide(r), "openai-chat/errors/bad-input-400");

@@ -3,7 +3,7 @@ import { at, excerpt, type CheckDef, type Evidence } from "../../../core/check.j
 import { isChatLabel, isReset, L } from "../labels.js";
 import { NOT_RESET, onStreams, streamBroken } from "./model.js";
 import { FOLLOW_UP, OPENAI_SPEC } from "./refs.js";
-import { all, describe, eventEvidence, eventWhere, evidenceOf, is2xx, lineKind, onExchanges, serverCheck, Tally, unanswered } from "./support.js";
+import { all, describe, eventEvidence, eventWhere, evidenceOf, is2xx, lineKind, onExchanges, requestInfo, serverCheck, Tally, unanswered } from "./support.js";
 
 export const REQUEST_CHECKS: CheckDef[] = [
   serverCheck({
@@ -61,7 +61,13 @@ export const REQUEST_CHECKS: CheckDef[] = [
       const observe = all(
         onExchanges((x) => {
           if (x.status !== undefined) reached = true;
-          if (!isChatLabel(x.label) || x.status !== undefined) return;
+          if (!isChatLabel(x.label)) return;
+          if (x.status !== undefined) {
+            // Streams are judged by their end below; any other answer by its body's end.
+            if (is2xx(x.status) && requestInfo(x.request).stream) return;
+            if (x.end?.reason === "error") return t.fail("a whole answer", `${describe(x)}: the body broke off (${x.end.error ?? "error"}): a failed request`, evidenceOf(x));
+            return t.ok();
+          }
           if (x.error && isReset(x.error.code, x.error.error)) resets.push({ label: x.label, error: x.error.error, ev: evidenceOf(x) });
           else t.untestable(unanswered(x)!);
         }),
