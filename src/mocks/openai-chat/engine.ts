@@ -27,6 +27,7 @@ import {
 } from "./options.js";
 import { mergePacing, PACING_KEYS, pacingProblem, type OpenaiChatPacing } from "./pacing.js";
 import { ClientRecorder } from "../../core/http-client-recorder.js";
+import { watchAfterDone } from "./after-done.js";
 import {
   fallbackRequest,
   includeUsage,
@@ -108,6 +109,9 @@ export function createOpenaiChatEngine(options: OpenaiChatMockOptions = {}): Ope
     }
     if (request.method !== "OPTIONS") await sleep(decision.headersDelayMs, request.signal);
     recorder.response(exchange, label, response);
+    if (opts.bus && exchange !== null && response.body && /^text\/event-stream/i.test(response.headers.get("content-type") ?? "")) {
+      return new Response(watchAfterDone(response.body, opts.bus, exchange, request.signal), { status: response.status, headers: response.headers });
+    }
     return response;
   }
 
@@ -290,6 +294,8 @@ export function createOpenaiChatEngine(options: OpenaiChatMockOptions = {}): Ope
       // Only this request's calls: a copy of the whole log per request made transcripts grow with
       // the square of their length. Client checks follow the log through these, request by request.
       expectedCalls: answer.httpError ? [] : answer.calls.map((c) => ({ ...c })),
+      // How long the body stays open after [DONE] (client/finishes-after-done judges held streams).
+      holdAfterDoneMs: pacing.closeDelayMs,
     });
     if (answer.httpError) return { ...refuse(answer.httpError, hooks, faults, meta), headersDelayMs: pacing.headersDelayMs };
     state.logCalls(answer.calls, requestNo);

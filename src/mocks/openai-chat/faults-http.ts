@@ -49,6 +49,17 @@ export const HTTP_FAULTS: Record<string, FaultHooks> = {
     violates: [P + "sse/canonical-framing"],
     sse: { linesBefore: () => ["event: message"] },
   },
+  "stream-reset": {
+    description: "Every stream breaks off (the connection is dropped) after its second write",
+    violates: [P + "request/not-reset"],
+    *transformChunks(chunks) {
+      let n = 0;
+      for (const c of chunks) {
+        if (n++ === 2) throw new Error("stream-reset fault: the connection is dropped");
+        yield c;
+      }
+    },
+  },
   "hold-open-after-done": {
     description: "Keeps the body open 30 s after [DONE]",
     violates: [P + "done/connection-closes"],

@@ -136,7 +136,7 @@ export const TOOL_FAULTS: Record<string, FaultHooks> = {
   },
   "tool-id-changes": {
     description: "A new random id on every delta of a call",
-    violates: [P + "tool-call/id-stable", P + "tool-call/identity-once"],
+    violates: [P + "tool-call/id-stable"],
     transformSteps: (steps, ctx) =>
       onLaterDeltas((e) => {
         e.id = `call_${Math.floor(ctx.random() * 36 ** 8).toString(36).padStart(8, "0")}`;

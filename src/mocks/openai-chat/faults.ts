@@ -86,6 +86,7 @@ const ORDER = [
   "reject-space-content",
   "stream-needs-accept",
   "buffered-stream",
+  "stream-reset",
 ] as const;
 
 const ALL: Record<string, FaultHooks> = { ...HTTP_FAULTS, ...STREAM_FAULTS, ...TOOL_FAULTS };

@@ -72,6 +72,14 @@ export const NOTE = {
   model: "model",
   /** {catalogue, tools: string[]}: the tools the probes offer. */
   offered: "offered-tools",
+  /** {check, where}: a chat request was reset before any answer; the checks it would have fed are knock-ons. */
+  reset: "request-reset",
   /** {label, attempt}: a forced probe brought no call and is sent again. */
   retry: "retry",
 } as const;
+
+/** A transport error before the response head that is the target's doing (a reset), not the kit's timeout or an unreachable host. */
+export function isReset(code: string | undefined, error: string): boolean {
+  if (code === "ECONNRESET" || code === "EPIPE" || code === "ECONNABORTED" || code === "UND_ERR_SOCKET") return true;
+  return code === undefined && /socket hang up|reset|other side closed/i.test(error);
+}

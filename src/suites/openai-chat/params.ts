@@ -23,8 +23,8 @@ export const DEFAULT_PARAMS = {
   minGapMs: 100,
   /** done/connection-closes: longest wait from [DONE] to the end of the body. */
   closeTimeoutMs: 2000,
-  /** errors/bad-input-400 accepts any 4xx but 401, 403 and 429 (profile openai-compatible). */
-  badInputAny4xx: false,
+  /** errors/bad-input-400 accepts 422 as well as 400 (profile openai-compatible: FastAPI validation). */
+  badInputAllow422: false,
   /** Longest 429 Retry-After the probes honour before giving up on a request. */
   maxRetryAfterMs: 30_000,
 };

@@ -10,7 +10,7 @@ import type { ProbeContext } from "../../core/protocol.js";
 import type { BodyEndReason, TranscriptEvent } from "../../core/transcript.js";
 import { sleep } from "../../core/timing.js";
 import { isTerminalData } from "./checks/support.js";
-import { NOTE } from "./labels.js";
+import { isChatLabel, isReset, NOTE } from "./labels.js";
 import type { OpenaiChatParams } from "./params.js";
 
 export { StopProbing } from "../../core/probe-session.js";
@@ -50,6 +50,8 @@ export interface Answer extends ExchangeResult {
 
 export class ProbeClient extends ProbeSession {
   private exchanges = 0;
+  /** Some exchange got a response head: the target was reached. */
+  private answered = false;
   private posts = 0;
   private failuresInRow = 0;
   private budgetNoted = false;
@@ -159,6 +161,11 @@ export class ProbeClient extends ProbeSession {
     }
     if (!stream) toolCalled = hasMessageToolCall(result.json);
     this.exchanges++;
+    // A reachable target that resets a chat request (or breaks its body off) fails
+    // request/not-reset; what the request would have fed is that rule's knock-on.
+    const broken = result.status === undefined ? this.answered && isReset(result.code, result.error ?? "") : result.endReason === "error";
+    if (broken && isChatLabel(label)) this.note(NOTE.reset, { check: "openai-chat/request/not-reset", where: label });
+    if (result.status !== undefined) this.answered = true;
     if (this.ctx.signal.aborted) throw new StopProbing("aborted");
     this.track(label, result, opts.maxBytes !== undefined);
     return { ...result, toolCalled };

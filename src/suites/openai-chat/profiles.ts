@@ -16,13 +16,13 @@ export const SEED_PROFILE: ProfileDef = {
 export const OPENAI_COMPATIBLE: ProfileDef = {
   name: "openai-compatible",
   description:
-    'Generic OpenAI-compatible backends: finish/matches-tool-calls is SHOULD, errors/bad-input-400 accepts any 4xx but 401/403/429, errors/shape needs only error.message, done/present and envelope/fields only report.',
+    'Generic OpenAI-compatible backends: finish/matches-tool-calls is SHOULD, errors/bad-input-400 accepts 422 as well as 400, errors/shape needs only error.message, done/present and envelope/fields only report.',
   levels: {
     "openai-chat/finish/matches-tool-calls": "SHOULD",
     "openai-chat/done/present": "INFO",
     "openai-chat/envelope/fields": "INFO",
   },
-  params: { catalogue: "seed", badInputAny4xx: true },
+  params: { catalogue: "seed", badInputAllow422: true },
 };
 
 export const CONTINUE_2026: ProfileDef = {

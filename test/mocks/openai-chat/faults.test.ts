@@ -54,7 +54,7 @@ const TABLE: Record<string, string[]> = {
   "tool-id-missing": ["tool-call/first-delta-complete"],
   "tool-type-missing": ["tool-call/first-delta-complete"],
   "tool-name-late": ["tool-call/first-delta-complete"],
-  "tool-id-changes": ["tool-call/id-stable", "tool-call/identity-once"],
+  "tool-id-changes": ["tool-call/id-stable"],
   "tool-id-repeated": ["tool-call/identity-once"],
   "tool-name-repeated": ["tool-call/identity-once"],
   "tool-name-empty-later": ["tool-call/identity-once"],
@@ -98,6 +98,7 @@ const TABLE: Record<string, string[]> = {
   "reject-space-content": ["request/continue-shape-accepted"],
   "stream-needs-accept": ["request/continue-shape-accepted"],
   "buffered-stream": ["timing/streams-incrementally"],
+  "stream-reset": ["request/not-reset"],
 };
 
 const faulty = (fault: string, extra = {}) => engine({ faults: [fault], ...extra });
@@ -122,7 +123,7 @@ const finish = (events: (Json | string)[]) => finishReasons(events).filter((f) =
 
 describe("openai-chat faults", () => {
   it("every fault of the doc, with exactly its check ids (full form)", () => {
-    expect(OPENAI_CHAT_FAULTS).toHaveLength(72);
+    expect(OPENAI_CHAT_FAULTS).toHaveLength(73);
     expect(OPENAI_CHAT_FAULTS.map((f) => f.name)).toEqual(Object.keys(TABLE));
     expect(Object.fromEntries(OPENAI_CHAT_FAULTS.map((f) => [f.name, f.violates]))).toEqual(
       Object.fromEntries(Object.entries(TABLE).map(([n, ids]) => [n, ids.map((id) => `openai-chat/${id}`)])),
@@ -139,13 +140,23 @@ describe("openai-chat faults", () => {
       { ...noArg, stream: true },
     ];
     for (const f of OPENAI_CHAT_FAULTS) {
-      if (f.name === "hold-open-after-done") continue;
+      if (f.name === "hold-open-after-done" || f.name === "stream-reset") continue;
       const e = createOpenaiChatEngine({ ttftMs: 0, chunkDelayMs: 0, faults: [f.name] });
       for (const body of requests) {
         const r = await complete(e, body);
         expect(r.res.status, `${f.name}: ${r.text.slice(0, 200)}`).toBeLessThan(500);
       }
     }
+  });
+
+  it("stream-reset breaks the body off after two writes", async () => {
+    const e = createOpenaiChatEngine({ ttftMs: 0, chunkDelayMs: 0, faults: ["stream-reset"] });
+    const res = await e.handle(req("/chat/completions", { method: "POST", json: { model: MODEL, messages: [user("hi")], stream: true } }));
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    expect((await reader.read()).done).toBe(false);
+    expect((await reader.read()).done).toBe(false);
+    await expect(reader.read()).rejects.toThrow(/connection is dropped/);
   });
 
   it("a `!fault` line or the X-Agentwire-Fault header adds a fault to one response", async () => {

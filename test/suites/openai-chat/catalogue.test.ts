@@ -54,13 +54,14 @@ const CATALOGUE: [string, "MUST" | "SHOULD" | "INFO"][] = [
   ["turn/follow-up-accepted", "MUST"],
   ["turn/follow-up-final-answer", "SHOULD"],
   ["request/continue-shape-accepted", "MUST"],
+  ["request/not-reset", "MUST"],
   ["timing/streams-incrementally", "MUST"],
   ["stream/profile", "INFO"],
 ];
 
 describe("openai-chat server check catalogue", () => {
-  it("has exactly the 48 server checks of §4, in its order", () => {
-    expect(CATALOGUE).toHaveLength(48);
+  it("has the 48 server checks of §4 and request/not-reset, in its order", () => {
+    expect(CATALOGUE).toHaveLength(49);
     expect(OPENAI_CHAT_SERVER_CHECKS.map((c) => c.id)).toEqual(CATALOGUE.map(([id]) => `openai-chat/${id}`));
   });
 

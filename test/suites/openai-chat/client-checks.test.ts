@@ -98,6 +98,7 @@ describe("client check catalogue", () => {
       "client/arguments-strings": "MUST",
       "client/history-matches-sent": "SHOULD",
       "client/catalogue-coverage": "INFO",
+      "client/finishes-after-done": "SHOULD",
       "client-parse/split-chunks": "MUST",
       "client-parse/sse-variants": "SHOULD",
       "client-parse/termination": "SHOULD",
@@ -159,6 +160,29 @@ describe("client fixture transcripts", () => {
   it("tools-match-catalogue skips with --catalogue none", () => {
     const results = judge(fixture("seed-s1-request.jsonl"), { ...ctx, params: { catalogue: "none" } });
     expect(results["openai-chat/client/tools-match-catalogue"]!.outcome).toBe("skip");
+  });
+
+  it("tools-match-catalogue does not pass when the client offers none of the catalogue's tools", () => {
+    const offer = (names: string[]): NewEvent => ({
+      kind: "http-request",
+      probe: "client",
+      exchange: "c1",
+      label: "chat-completions",
+      method: "POST",
+      url: "http://127.0.0.1:1/v1/chat/completions",
+      path: "/v1/chat/completions",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        model: "m",
+        messages: [{ role: "user", content: "hi" }],
+        tools: names.map((name) => ({ type: "function", function: { name, parameters: { type: "object", properties: {} } } })),
+      }),
+    });
+    const none = judge(stamped([offer(["Read", "Bash"])]))["openai-chat/client/tools-match-catalogue"]!;
+    expect(none.outcome).toBe("incomplete");
+    expect(none.message).toContain("offered none of catalogue seed's tools (offered: Read, Bash)");
+    const one = judge(stamped([offer(["Read", "view_diff"])]))["openai-chat/client/tools-match-catalogue"]!;
+    expect(one.outcome).toBe("pass");
   });
 
   it("the spec run reports the tolerance of every quirk of the table", () => {

@@ -37,6 +37,14 @@ describe("openai-chat faults trip exactly their checks", () => {
     expect(unknown).toEqual([]);
   });
 
+  it("names knock-on effects instead of leaving them incomplete", () => {
+    const knock = (fault: string, id: string) => results.get(fault)!.find((c) => c.id === `openai-chat/${id}`)!;
+    expect(knock("reject-null-assistant-content", "turn/follow-up-final-answer").message).toBe("not judged: openai-chat/turn/follow-up-accepted failed on follow-up-sync");
+    expect(knock("usage-chunk-missing", "usage/only-final-chunk").outcome).not.toBe("incomplete");
+    expect(knock("tool-id-changes", "tool-call/identity-once").outcome).toBe("pass");
+    expect(knock("stream-reset", "done/present").message).toMatch(/^not judged: openai-chat\/request\/not-reset failed on /);
+  });
+
   it("leaves no server check without a fault to prove it, except the report-only stream/profile", () => {
     const proved = new Set(OPENAI_CHAT_FAULTS.flatMap((f) => f.violates));
     const unproved = OPENAI_CHAT_SERVER_CHECKS.map((c) => c.id).filter((id) => !proved.has(id));

@@ -31,7 +31,121 @@ const noCrash = (r: RunResult) => expect(serverSide(r).filter((c) => c.message.s
 /** Rules about whole streams that a broken stream must never pass (finish rules also judge JSON answers). */
 const STREAM_RULES = ["done/present", "done/connection-closes", "usage/matches-request", "usage/only-final-chunk", "request/continue-shape-accepted", "timing/streams-incrementally"];
 
+/**
+ * A mock router in front of a working backend: requests it has no fixture for (malformed ones, an
+ * unknown model) get 404 "no fixture matched", which rejects neither the input nor the model.
+ */
+const noFixtureRouter: Handler = (req, res) => {
+  const backend = openaiBackendWithStream(openaiBehaviours.silent200);
+  if (req.method !== "POST") return backend(req, res);
+  let text = "";
+  req.on("data", (c: Buffer) => (text += c.toString()));
+  req.on("end", () => {
+    let body: { model?: unknown; messages?: unknown } | undefined;
+    try {
+      body = JSON.parse(text) as typeof body;
+    } catch {
+      body = undefined;
+    }
+    const ok = body && body.model === "m" && Array.isArray(body.messages) && body.messages.length > 0 && !text.includes("wizard") && !text.includes("A tool without a name");
+    res.writeHead(ok ? 503 : 404, { "content-type": "application/json" });
+    res.end(JSON.stringify({ error: { message: ok ? "busy" : "No fixture matched the request", type: "invalid_request_error", code: ok ? "busy" : "no_fixture" } }));
+  });
+};
+
+/** A working backend whose valid chat requests are reset before the head, or whose streams break off after one chunk. */
+const resetting = (when: "head" | "mid-stream"): Handler =>
+  openaiBackendWithStream((_req, res) => {
+    if (when === "head") return void res.socket?.destroy();
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.write(`data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] })}\n\n`);
+    setTimeout(() => res.socket?.destroy(), 20);
+  });
+
 describe.concurrent("hostile openai-chat backends", () => {
+  it("a reachable backend that resets every stream request before the head fails (exit 1), the starved checks are named knock-ons", async () => {
+    const { r } = await against(resetting("head"), { params: { model: "m" } });
+    noCrash(r);
+    const checks = serverSide(r);
+    const reset = byId(checks, "openai-chat/request/not-reset");
+    expect(reset.verdict, reset.message).toBe("fail");
+    expect(reset.message).toMatch(/reset before the response head/);
+    expect(r.exitCode).toBe(1);
+    expect(checks.filter((c) => c.verdict === "incomplete"), explain(checks)).toEqual([]);
+    expect(byId(checks, "openai-chat/sse/content-type").message).toMatch(/^not judged: openai-chat\/request\/not-reset failed on forced-stream/);
+    expect(verdict(r, "errors/bad-input-400")).toBe("pass");
+  });
+
+  it("a stream broken off mid-way is a failed request (MUST), not only a missing [DONE]", async () => {
+    const { r } = await against(resetting("mid-stream"), { params: { model: "m" } });
+    noCrash(r);
+    const checks = serverSide(r);
+    expect(verdict(r, "request/not-reset")).toBe("fail");
+    expect(byId(checks, "openai-chat/request/not-reset").message).toMatch(/the stream broke off after 1 chunk/);
+    for (const id of ["done/present", "request/continue-shape-accepted", "timing/streams-incrementally", "usage/matches-request"]) {
+      expect(byId(checks, `openai-chat/${id}`).message, id).toMatch(/^not judged: openai-chat\/request\/not-reset failed on /);
+    }
+    // Only the break fails: the non-streamed answers are judged as usual.
+    expect(checks.filter((c) => c.verdict === "fail" || c.verdict === "incomplete").map((c) => c.id), explain(checks)).toEqual(["openai-chat/request/not-reset"]);
+    expect(r.exitCode).toBe(1);
+  });
+
+
+  it("a non-streamed answer broken off mid-body is a failed request too", async () => {
+    const brokenSync: Handler = (req, res) => {
+      if (req.method !== "POST") return openaiBackendWithStream(openaiBehaviours.silent200)(req, res);
+      let text = "";
+      req.on("data", (c: Buffer) => (text += c.toString()));
+      req.on("end", () => {
+        let body: { stream?: boolean; model?: string; messages?: unknown } = {};
+        try {
+          body = JSON.parse(text) as typeof body;
+        } catch {
+          // malformed: refused below
+        }
+        if (body.model !== "m" || !Array.isArray(body.messages) || body.stream === true) {
+          res.writeHead(400, { "content-type": "application/json" });
+          return res.end(JSON.stringify({ error: { message: "no", type: "invalid_request_error", code: null } }));
+        }
+        res.writeHead(200, { "content-type": "application/json" });
+        res.write('{"id": "chatcmpl-1", "object": "chat.completion", "choices": [');
+        setTimeout(() => res.socket?.destroy(), 20);
+      });
+    };
+    const { r } = await against(brokenSync, { params: { model: "m" }, only: ["request/", "sync/"] });
+    const reset = byId(serverSide(r), "openai-chat/request/not-reset");
+    expect(reset.verdict, reset.message).toBe("fail");
+    expect(reset.message).toMatch(/the body broke off/);
+    expect(byId(serverSide(r), "openai-chat/sync/response-shape").message).toMatch(/^not judged: openai-chat\/request\/not-reset failed on /);
+  });
+
+  it.each(["seed", "openai-compatible"])("404 'no fixture matched' is neither a refused bad request nor a refused model (profile %s)", async (profile) => {
+    const { r } = await against(noFixtureRouter, { profile, only: ["errors/bad-input-400", "errors/pre-stream-status"] });
+    const bad = byId(serverSide(r), "openai-chat/errors/bad-input-400");
+    expect(bad.verdict, bad.message).toBe("fail");
+    expect(bad.message).toMatch(/malformed-json got .*404/);
+    const model = byId(serverSide(r), "openai-chat/errors/pre-stream-status");
+    expect(model.verdict, model.message).toBe("fail");
+    expect(model.message).toMatch(/got 404, but its error is not about the model: "No fixture matched/);
+  });
+
+  it("422 with a body that is no error answer is the shape rule's finding, named by bad-input-400 (profile openai-compatible)", async () => {
+    const detail422: Handler = (req, res) => {
+      if (req.method === "GET") return openaiBackendWithStream(openaiBehaviours.silent200)(req, res);
+      req.resume();
+      req.on("end", () => {
+        res.writeHead(422, { "content-type": "application/json" });
+        res.end(JSON.stringify({ detail: [{ loc: ["body"], msg: "field required", type: "value_error" }] }));
+      });
+    };
+    const { r } = await against(detail422, { profile: "openai-compatible", only: ["errors/bad-input-400", "errors/shape"] });
+    expect(verdict(r, "errors/shape")).toBe("fail");
+    const bad = byId(serverSide(r), "openai-chat/errors/bad-input-400");
+    expect(bad.verdict).toBe("skip");
+    expect(bad.message).toBe("not judged: openai-chat/errors/shape failed on bad-input:malformed-json");
+  });
+
+
   it("a closed port: every check incomplete, exit code 3", async () => {
     const url = await closedPortUrl();
     const r = await runSuite(openaiChat, { url: `${url}/v1`, timeout: TIMEOUT });

@@ -6,6 +6,7 @@ import { TranscriptBus, type TranscriptEvent } from "../../../src/core/transcrip
 import { OPENAI_CHAT_SERVER_CHECKS } from "../../../src/suites/openai-chat/checks/index.js";
 import { openaiChat } from "../../../src/suites/openai-chat/index.js";
 import { byId, explain, serverSide } from "../../helpers/run-results.js";
+import { chatStreamExchange, chunkEvent, evaluateOpenaiChat } from "../../helpers/openai-transcript.js";
 
 /** Passing, an INFO report, or a rule about something that did not happen (§3.15). */
 const ok = (level: string, verdict: string, id: string) =>
@@ -23,6 +24,26 @@ describe("openai-chat suite against the built-in mock", () => {
     expect(byId(checks, "openai-chat/errors/in-stream-shape").message).toMatch(/no stream carried an error/);
     expect(byId(checks, "openai-chat/tool-call/streaming-parity").message).toMatch(/both answers call read_file; arguments are equal/);
     expect(byId(checks, "openai-chat/stream/profile").message).toMatch(/forced-stream: .*calls: read_file in \d+ fragment/);
+  });
+
+  it("passes under --strict: a branch the mock did not take (no in-stream error) is not applicable, never incomplete", async () => {
+    const r = await runSuite(openaiChat, { strict: true });
+    const checks = serverSide(r);
+    expect(checks.filter((c) => c.verdict === "incomplete" || c.verdict === "fail"), explain(checks)).toEqual([]);
+    expect(byId(checks, "openai-chat/errors/in-stream-shape").message).toMatch(/^not applicable: no stream carried an error/);
+    expect(r.exitCode).toBe(0);
+  });
+
+  it("a stream that ends at EOF without [DONE] leaves the rules about what follows [DONE] not applicable", () => {
+    const body = { model: "m", messages: [{ role: "user", content: "hi" }], stream: true };
+    const events = chatStreamExchange({ label: "text-stream", body, writes: [{ t: 1, text: chunkEvent({ role: "assistant", content: "Hi" }) }, { t: 2, text: chunkEvent({}, "stop") }], endAt: 3 });
+    const results = evaluateOpenaiChat(OPENAI_CHAT_SERVER_CHECKS.filter((c) => c.id.includes("/done/")), events);
+    expect(results.map((c) => [c.id, c.outcome])).toEqual([
+      ["openai-chat/done/present", "fail"],
+      ["openai-chat/done/last-event", "skip"],
+      ["openai-chat/done/connection-closes", "skip"],
+    ]);
+    expect(results[1]!.message).toBe("not applicable: text-stream ended at EOF without [DONE]");
   });
 
   it.concurrent.each(["seed", "openai-compatible", "continue-2026", "continue-cli-2026"])("passes under profile %s", async (profile) => {

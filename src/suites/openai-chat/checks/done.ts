@@ -2,7 +2,7 @@
 import { at, excerpt, type CheckDef } from "../../../core/check.js";
 import { STREAM_PROBES } from "../labels.js";
 import { readParams } from "../params.js";
-import { onStreams } from "./model.js";
+import { NOT_RESET, onStreams, streamBroken } from "./model.js";
 import { STREAMING } from "./refs.js";
 import { dataValue, lineEvidence, lineKind, lineWhere, serverCheck, Tally, type SseLineEvent } from "./support.js";
 
@@ -25,8 +25,10 @@ export const DONE_CHECKS: CheckDef[] = [
             n++;
             return t.ok();
           }
-          if (ev.reason === "eof" || ev.reason === "error") {
-            t.fail("data: [DONE] before the body ends", `${s.label}: the body ended (${ev.reason === "eof" ? "EOF" : `error ${ev.error ?? ""}`}) after ${s.model.chunks} chunk(s) without [DONE]`, at(ev));
+          // A stream broken off is a failed request: request/not-reset's finding.
+          if (streamBroken(s, ev)) return t.knockOn(NOT_RESET, s.label);
+          if (ev.reason === "eof") {
+            t.fail("data: [DONE] before the body ends", `${s.label}: the body ended (EOF) after ${s.model.chunks} chunk(s) without [DONE]`, at(ev));
           } else t.untestable(`the kit stopped reading ${s.label} (${ev.reason}) before [DONE]`);
         },
       });
@@ -62,8 +64,10 @@ export const DONE_CHECKS: CheckDef[] = [
             st.inEvent = true;
           }
         },
-        end: (_ev, _s, st) => {
+        end: (ev, s, st) => {
           if (st.state === "closed" && !st.bad) t.ok();
+          // EOF without [DONE] is the other ending the contract tolerates (done/present reports it).
+          else if (st.state === "before" && ev.reason === "eof" && !s.model.error) t.notApplicable(`${s.label} ended at EOF without [DONE]`);
         },
       });
       return { observe, finish: () => t.outcome("nothing followed [DONE]", "no stream sent [DONE] and its empty line") };
@@ -84,7 +88,10 @@ export const DONE_CHECKS: CheckDef[] = [
         start: () => undefined,
         end: (ev, s) => {
           const done = s.model.done;
-          if (!done) return;
+          if (!done) {
+            if (ev.reason === "eof" && !s.model.error) t.notApplicable(`${s.label} ended at EOF without [DONE]`);
+            return;
+          }
           const elapsed = Math.round(ev.t - done.t);
           if (ev.reason === "close-timeout" || elapsed > closeTimeoutMs) {
             t.fail(`the body ends within ${closeTimeoutMs} ms of [DONE]`, `${s.label}: the body was still open ${elapsed} ms after [DONE] (${ev.reason === "close-timeout" ? "the kit stopped waiting" : `ended by ${ev.reason}`})`, at(ev));

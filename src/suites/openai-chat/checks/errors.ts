@@ -1,11 +1,11 @@
 /** Errors: their shape, their status, and how they travel inside a stream. */
-import { excerpt, type CheckDef } from "../../../core/check.js";
+import { excerpt, notApplicable, type CheckDef } from "../../../core/check.js";
 import { formatSchemaErrors, registry } from "../../../core/schema-registry.js";
 import { BAD_INPUT_NAMES, isBadInputLabel, L, STREAM_PROBES } from "../labels.js";
 import { readParams } from "../params.js";
-import { onResponses, onStreams } from "./model.js";
+import { cutOff, onResponses, onStreams } from "./model.js";
 import { OPENAI_SPEC } from "./refs.js";
-import { all, describe, eventEvidence, eventWhere, evidenceOf, is2xx, isObject, mediaType, onExchanges, serverCheck, skip, Tally, type Exchange } from "./support.js";
+import { all, describe, eventEvidence, eventWhere, evidenceOf, is2xx, isErrorLike, isObject, mediaType, onExchanges, serverCheck, Tally, type Exchange } from "./support.js";
 
 export const ERRORS_CHECKS: CheckDef[] = [
   serverCheck({
@@ -35,7 +35,7 @@ export const ERRORS_CHECKS: CheckDef[] = [
     id: "openai-chat/errors/pre-stream-status",
     level: "MUST",
     title: "Errors known before streaming get an HTTP status",
-    rule: "An error known before streaming (an unknown model with `stream: true`) is a non-2xx status, not a 200 stream. (Incomplete when the backend serves any model name.)",
+    rule: "An error known before streaming (an unknown model with `stream: true`) is a non-2xx status, not a 200 stream: 404 with an error about the model. (Incomplete when the backend serves any model name.)",
     ref: OPENAI_SPEC,
     probes: [L.unknownModel],
     create() {
@@ -45,20 +45,28 @@ export const ERRORS_CHECKS: CheckDef[] = [
         onExchanges((x) => {
           if (x.label !== L.unknownModel) return;
           if (x.status === undefined || x.status === 429) return t.untestable(`${x.label} got ${x.status === 429 ? "429" : "no response"}`);
-          if (!is2xx(x.status)) {
+          if (is2xx(x.status)) return;
+          // A 404 from a router that matched nothing is not the backend refusing the model.
+          const about = aboutModel(x);
+          if (x.status === 404 && about) {
             status = String(x.status);
-            t.ok();
+            return t.ok();
           }
+          t.fail(
+            "404 with an error about the model (code model_not_found)",
+            x.status === 404 ? `${x.label} got 404, but its error is not about the model: "${excerpt(errorMessage(x) ?? x.text ?? "", 80)}"` : `${x.label} got ${describe(x)}, not 404 for the unknown model`,
+            evidenceOf(x),
+          );
         }),
         onResponses((r) => {
           if (r.label !== L.unknownModel) return;
           if (r.errored) return t.fail("a 4xx status (404 model_not_found) before any stream", `${r.label}: the unknown model got 200 and an error inside the ${r.stream ? "stream" : "body"}; SDKs see a success`, r.evidence);
-          if (r.incomplete) return t.untestable(r.incomplete);
+          if (r.incomplete) return cutOff(t, r.label, r.incomplete, r.broken);
           if (r.choices.length === 0) return t.fail("a 4xx status before any stream", `${r.label}: the unknown model got 200 with no completion in it`, r.evidence);
           t.untestable("the backend served an unknown model name (it answers any model), so there was no error to report");
         }),
       );
-      return { observe, finish: () => t.outcome(`the unknown model got ${status} before any stream`, "the unknown-model probe was not answered") };
+      return { observe, finish: () => t.outcome(`the unknown model got ${status} with an error about the model, before any stream`, "the unknown-model probe was not answered") };
     },
   }),
   serverCheck({
@@ -99,28 +107,32 @@ export const ERRORS_CHECKS: CheckDef[] = [
           if (s.model.error && !st.bad) t.ok();
         },
       });
-      return { observe, finish: () => (n === 0 ? skip("no stream carried an error") : t.outcome(`${n} in-stream error(s) had the ErrorResponse shape and ended the stream`)) };
+      return { observe, finish: () => (n === 0 ? notApplicable("no stream carried an error (errors were reported as HTTP status codes, or none occurred)") : t.outcome(`${n} in-stream error(s) had the ErrorResponse shape and ended the stream`)) };
     },
   }),
   serverCheck({
     id: "openai-chat/errors/bad-input-400",
     level: "MUST",
     title: "Bad requests get 400",
-    rule: "Each bad-input probe (malformed JSON, `{}`, no messages, `messages` a string, role wizard, a tool without a name) gets 400, never 2xx, 5xx or an event stream. (Profile openai-compatible accepts any 4xx but 401, 403 and 429.)",
+    rule: "Each bad-input probe (malformed JSON, `{}`, no messages, `messages` a string, role wizard, a tool without a name) gets 400 with an error body, never 2xx, 404, 5xx or an event stream. (Profile openai-compatible accepts 422 as well.)",
     ref: OPENAI_SPEC,
     probes: BAD_INPUT_NAMES.map(L.badInput),
     create(ctx) {
-      const { badInputAny4xx } = readParams(ctx.params);
+      const { badInputAllow422 } = readParams(ctx.params);
       const t = new Tally();
       const answered: string[] = [];
+      const expected = badInputAllow422 ? "400 or 422 with an error body" : "400 with an error body";
       const judge = (x: Exchange) => {
         const name = x.label.slice("bad-input:".length);
         if (x.status === undefined || x.status === 429) return t.untestable(`${name} got ${x.status === 429 ? "429" : "no response"}`);
         answered.push(`${name} → ${x.status}`);
         const stream = mediaType(x.headers["content-type"]) === "text/event-stream";
-        const ok = badInputAny4xx ? x.status >= 400 && x.status < 500 && ![401, 403, 429].includes(x.status) : x.status === 400;
-        if (ok && !stream) t.ok();
-        else t.fail(badInputAny4xx ? "a 4xx (not 401, 403, 429) error answer" : "400 with an error body", `${name} got ${describe(x)}${stream ? ", an event stream" : ""}`, evidenceOf(x));
+        if ((x.status !== 400 && !(badInputAllow422 && x.status === 422)) || stream) {
+          return t.fail(expected, `${name} got ${describe(x)}${stream ? ", an event stream" : ""}`, evidenceOf(x));
+        }
+        // The right status with a body that is no error answer: the shape rule's finding, not a second one here.
+        if (!x.isJson || !isErrorLike(x.json)) return t.knockOn("openai-chat/errors/shape", x.label);
+        t.ok();
       };
       const observe = onExchanges((x) => {
         if (isBadInputLabel(x.label)) judge(x);
@@ -136,3 +148,23 @@ export const ERRORS_CHECKS: CheckDef[] = [
     },
   }),
 ];
+
+/** The message of an error answer: `error.message`, a string `error`, or a top-level `message` / `detail`. */
+function errorMessage(x: Exchange): string | undefined {
+  if (!x.isJson || !isObject(x.json)) return undefined;
+  const e = x.json.error;
+  if (typeof e === "string") return e;
+  if (isObject(e) && typeof e.message === "string") return e.message;
+  const m = x.json.message ?? x.json.detail;
+  return typeof m === "string" ? m : undefined;
+}
+
+/** Whether an error answer is about the model: its code or param names it, or its message does. */
+function aboutModel(x: Exchange): boolean {
+  if (!x.isJson || !isObject(x.json)) return false;
+  const e = isObject(x.json.error) ? x.json.error : x.json;
+  if (typeof e.code === "string" && /model/i.test(e.code)) return true;
+  if (e.param === "model") return true;
+  const message = errorMessage(x);
+  return message !== undefined && /model/i.test(message);
+}

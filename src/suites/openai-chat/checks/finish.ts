@@ -1,7 +1,7 @@
 /** finish_reason: exactly one per choice, matching whether there were calls, and last. */
 import { excerpt, type CheckDef } from "../../../core/check.js";
 import { STREAM_PROBES, SYNC_PROBES } from "../labels.js";
-import { onResponses, onStreams } from "./model.js";
+import { cutOff, onResponses, onStreams } from "./model.js";
 import { FINAL_ANSWER, STREAMING } from "./refs.js";
 import { eventEvidence, eventWhere, isObject, serverCheck, Tally } from "./support.js";
 
@@ -21,7 +21,7 @@ export const FINISH_CHECKS: CheckDef[] = [
       let n = 0;
       const observe = onResponses((r) => {
         if (r.errored) return;
-        if (r.incomplete) return t.untestable(r.incomplete);
+        if (r.incomplete) return cutOff(t, r.label, r.incomplete, r.broken);
         if (r.stream && r.choices.length === 0) return t.fail("one choice that finishes", `${r.label}: the stream ended without any choice`, r.evidence);
         for (const ch of r.choices) {
           n++;
@@ -47,7 +47,7 @@ export const FINISH_CHECKS: CheckDef[] = [
       let n = 0;
       const observe = onResponses((r) => {
         if (r.errored) return;
-        if (r.incomplete) return t.untestable(r.incomplete);
+        if (r.incomplete) return cutOff(t, r.label, r.incomplete, r.broken);
         for (const ch of r.choices) {
           const reason = ch.finish?.reason;
           if (typeof reason !== "string" || reason === "length" || reason === "content_filter") continue;
@@ -92,7 +92,7 @@ export const FINISH_CHECKS: CheckDef[] = [
           if (st.found.length === 0 && [...s.model.choices.values()].some((c) => c.finishes > 0)) {
             n++;
             t.ok();
-          }
+          } else if (st.found.length === 0 && s.model.choices.size > 0) t.knockOn("openai-chat/finish/exactly-once", s.label); // no finish chunk: that rule's finding
         },
       });
       return { observe, finish: () => t.outcome(`${n} stream(s) sent nothing for a choice after its finish chunk`, "no streamed choice finished") };

@@ -19,6 +19,7 @@ import { all, type Listen } from "../../../core/views/hooks.js";
 import { sseStreamView, type StreamHooks } from "../../../core/views/sse-stream.js";
 import { baseLabel, isChatLabel } from "../labels.js";
 import {
+  Tally,
   is2xx,
   isIndex,
   isObject,
@@ -340,6 +341,23 @@ export function streamCut(s: Stream, ev: BodyEndEvent): string | undefined {
   return `the kit stopped reading ${s.label} (${ev.reason}) before [DONE]`;
 }
 
+/** The check that judges a request reset or a stream broken off by the target. */
+export const NOT_RESET = "openai-chat/request/not-reset";
+
+/** Whether a stream was broken off by a transport error before [DONE] (a failed request, §1). */
+export function streamBroken(s: Stream, ev: BodyEndEvent): boolean {
+  return !s.model.done && ev.reason === "error";
+}
+
+/**
+ * Records why an answer (or stream) cannot be judged whole: a break is request/not-reset's
+ * finding, named as a knock-on; anything else (the kit stopped reading) leaves it untested.
+ */
+export function cutOff(t: Tally, label: string, why: string, broken: boolean | undefined): void {
+  if (broken) t.knockOn(NOT_RESET, label);
+  else t.untestable(why);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Whole answers, streamed or not
 
@@ -355,6 +373,8 @@ export interface ResponseView {
   errored: boolean;
   /** Why this answer cannot be judged as a whole. */
   incomplete?: string;
+  /** The stream broke off (a transport error before [DONE]): request/not-reset's finding. */
+  broken?: boolean;
   /** The event that ended the answer. */
   evidence: Evidence;
 }
@@ -380,6 +400,7 @@ export function onResponses(done: (r: ResponseView) => void): Listen {
         choices: [...s.model.choices.values()],
         errored: !!s.model.error,
         ...(cut ? { incomplete: cut } : {}),
+        ...(streamBroken(s, ev) ? { broken: true } : {}),
         evidence: at(ev),
       });
     },

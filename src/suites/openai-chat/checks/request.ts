@@ -1,9 +1,9 @@
 /** What Continue actually sends must be served (§3.12). */
-import { at, excerpt, type CheckDef } from "../../../core/check.js";
-import { L } from "../labels.js";
-import { onStreams } from "./model.js";
-import { FOLLOW_UP } from "./refs.js";
-import { all, describe, eventEvidence, eventWhere, evidenceOf, is2xx, lineKind, onExchanges, serverCheck, Tally, unanswered } from "./support.js";
+import { at, excerpt, type CheckDef, type Evidence } from "../../../core/check.js";
+import { isChatLabel, isReset, L } from "../labels.js";
+import { NOT_RESET, onStreams, streamBroken } from "./model.js";
+import { FOLLOW_UP, OPENAI_SPEC } from "./refs.js";
+import { all, describe, eventEvidence, eventWhere, evidenceOf, is2xx, lineKind, onExchanges, requestInfo, serverCheck, Tally, unanswered } from "./support.js";
 
 export const REQUEST_CHECKS: CheckDef[] = [
   serverCheck({
@@ -35,7 +35,7 @@ export const REQUEST_CHECKS: CheckDef[] = [
           },
           end: (ev, s, st) => {
             if (s.label !== L.continueShape || st.rejected) return;
-            if (ev.reason === "error" && !s.model.done) return t.fail("a stream that ends normally", `${s.label}: the stream broke (${ev.error ?? "error"})`, at(ev));
+            if (streamBroken(s, ev)) return t.knockOn(NOT_RESET, s.label);
             if (ev.reason !== "eof" && !s.model.done) return t.untestable(`the kit stopped reading ${s.label} (${ev.reason})`);
             if (st.open && !s.model.done) return t.fail("a stream that ends normally", `${s.label}: the body ended inside an event after ${s.model.chunks} chunk(s): a truncated answer`, at(ev));
             if (s.model.chunks === 0) return t.fail("a 200 event stream with chunks", `${s.label}: 200 with no chunk (${ev.bytes} bytes, Content-Type ${s.head.headers["content-type"] ?? "absent"})`, at(ev));
@@ -44,6 +44,49 @@ export const REQUEST_CHECKS: CheckDef[] = [
         }),
       );
       return { observe, finish: () => t.outcome("the Continue-shaped request got a complete stream", "the Continue-shaped probe was not answered") };
+    },
+  }),
+  serverCheck({
+    id: NOT_RESET,
+    level: "MUST",
+    title: "Chat requests are answered, not reset",
+    rule: "A reachable target answers every chat request: the connection is not reset before the response head, and no stream is broken off before it ends (a broken stream is a failed request). (Incomplete when nothing answered at all: the target was not reached.)",
+    ref: OPENAI_SPEC,
+    probes: ["every chat request"],
+    create() {
+      const t = new Tally();
+      let reached = false;
+      // Judged at the end: a reset counts only when the target answered something else.
+      const resets: { label: string; error: string; ev: Evidence }[] = [];
+      const observe = all(
+        onExchanges((x) => {
+          if (x.status !== undefined) reached = true;
+          if (!isChatLabel(x.label)) return;
+          if (x.status !== undefined) {
+            // Streams are judged by their end below; any other answer by its body's end.
+            if (is2xx(x.status) && requestInfo(x.request).stream) return;
+            if (x.end?.reason === "error") return t.fail("a whole answer", `${describe(x)}: the body broke off (${x.end.error ?? "error"}): a failed request`, evidenceOf(x));
+            return t.ok();
+          }
+          if (x.error && isReset(x.error.code, x.error.error)) resets.push({ label: x.label, error: x.error.error, ev: evidenceOf(x) });
+          else t.untestable(unanswered(x)!);
+        }),
+        onStreams<undefined>({
+          start: () => undefined,
+          end: (ev, s) => {
+            if (streamBroken(s, ev)) t.fail("a stream that ends with [DONE] or the end of the body", `${s.label}: the stream broke off after ${s.model.chunks} chunk(s) (${ev.error ?? "error"}): a failed request`, at(ev));
+            else if (ev.reason === "eof" || s.model.done) t.ok();
+          },
+        }),
+      );
+      const finish = () => {
+        for (const r of resets) {
+          if (reached) t.fail("a response head", `${r.label}: the connection was reset before the response head (${r.error})`, r.ev);
+          else t.untestable(`${r.label} got no response (${r.error})`);
+        }
+        return t.outcome(`${t.count} chat request(s) were answered without a reset`, "no chat request was answered");
+      };
+      return { observe, finish };
     },
   }),
 ];

@@ -47,6 +47,7 @@ export const serverCheck = checkMaker({
     [NOTE.stopped]: (v) => `the probes stopped early: ${String(v)}`,
     [NOTE.budget]: budgetReason,
   },
+  knockOnNote: NOTE.reset,
 });
 
 /** Violations plus whether the rule was exercised (shared by every suite). */

@@ -2,7 +2,7 @@
 import type { CheckDef } from "../../../core/check.js";
 import { L } from "../labels.js";
 import { readParams } from "../params.js";
-import { onStreams, streamCut } from "./model.js";
+import { cutOff, onStreams, streamBroken, streamCut } from "./model.js";
 import { STREAMING } from "./refs.js";
 import { eventEvidence, isObject, serverCheck, Tally, type SseEventEvent } from "./support.js";
 
@@ -28,7 +28,7 @@ export const TIMING_CHECKS: CheckDef[] = [
         end: (ev, s, st) => {
           if (s.label !== L.textStream) return;
           const cut = streamCut(s, ev);
-          if (cut) return t.untestable(cut);
+          if (cut) return cutOff(t, s.label, cut, streamBroken(s, ev));
           if (!st.first || !st.last) return t.untestable(`${s.label} carried no text`);
           const total = st.last.t - s.request.t;
           if (total < 2 * minGapMs) return t.untestable(`${s.label} was answered in ${Math.round(total)} ms, too fast to tell streaming from buffering (under ${2 * minGapMs} ms)`);

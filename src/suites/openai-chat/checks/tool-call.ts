@@ -9,20 +9,24 @@ import { excerpt, type CheckDef, type Evidence, type Outcome } from "../../../co
 import { activeCatalogue, isParameterless, judgeArgs } from "../catalogue.js";
 import { FORCED_PROBES, L, STREAM_PROBES, SYNC_PROBES } from "../labels.js";
 import { readParams } from "../params.js";
-import { callEvidence, callName, callsOf, onResponses, onStreams, type CallState, type ResponseView } from "./model.js";
+import { callEvidence, callName, callsOf, cutOff, NOT_RESET, onResponses, onStreams, type CallState, type ResponseView } from "./model.js";
 import { ARGS_STRING, EXACT_NAMES, FUNCTION_NAME, NO_PARALLEL, NO_PARAMS, OPENAI_SPEC, STREAMING, TOOL_CALLS } from "./refs.js";
 import { all, eventEvidence, eventWhere, isIndex, isObject, parseJson, serverCheck, Tally, typeName } from "./support.js";
 
 const ALL = [...STREAM_PROBES, ...SYNC_PROBES];
+/** A backend may answer parallel_tool_calls: true with one call: several are allowed, not required. */
+const ONE_CALL = "parallel-stream was answered with one call (parallel_tool_calls: true allows several calls, it does not require them)";
 const PARALLEL = [L.parallelStream];
 
 /** The parsed arguments of a call, or why they cannot be judged as an object. */
-type Parsed = { ok: true; value: Record<string, unknown> } | { ok: false; skip: string } | { ok: false; bad: string };
+type Parsed = { ok: true; value: Record<string, unknown> } | { ok: false; skip: string; knock?: string } | { ok: false; bad: string };
+
+const ARGUMENTS_STRING = "openai-chat/tool-call/arguments-string";
 
 function parsedArgs(c: CallState, r: ResponseView): Parsed {
-  if (r.incomplete) return { ok: false, skip: r.incomplete };
+  if (r.incomplete) return { ok: false, skip: r.incomplete, ...(r.broken ? { knock: NOT_RESET } : {}) };
   if (r.errored) return { ok: false, skip: `${r.label} ended with an error` };
-  if (c.argsNonString) return { ok: false, skip: `${callName(c, r.label)} has non-string arguments (arguments-string)` };
+  if (c.argsNonString) return { ok: false, skip: `${callName(c, r.label)} has non-string arguments`, knock: ARGUMENTS_STRING };
   if (c.argsCapped) return { ok: false, skip: `${callName(c, r.label)} has arguments too long to judge` };
   if (c.lengthCut) return { ok: false, skip: `${callName(c, r.label)} was cut by finish_reason "length"` };
   if (c.args === "") return { ok: true, value: {} };
@@ -30,6 +34,12 @@ function parsedArgs(c: CallState, r: ResponseView): Parsed {
   if (!p.ok) return { ok: false, bad: `not JSON (${p.error})` };
   if (!isObject(p.value)) return { ok: false, bad: `JSON ${typeName(p.value)}, not an object` };
   return { ok: true, value: p.value };
+}
+
+/** Why a call's arguments were not judged: another rule's finding (named) or untestable. */
+function unjudged(t: Tally, p: { skip: string; knock?: string }, r: ResponseView): void {
+  if (p.knock) t.knockOn(p.knock, r.label);
+  else t.untestable(p.skip);
 }
 
 /** Names the usual way joined fragments go wrong. */
@@ -151,8 +161,11 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
                 t.ok();
                 continue;
               }
-              const problems = [...d.repeats.map((f) => `${f} again`), ...d.empties.map((f) => `${f} as ""`)];
-              if (problems.length === 0) t.ok();
+              // An id sent again with another value is id-stable's finding, not a second one here.
+              const repeats = d.idDiffers ? d.repeats.filter((f) => f !== "id") : d.repeats;
+              const problems = [...repeats.map((f) => `${f} again`), ...d.empties.map((f) => `${f} as ""`)];
+              if (problems.length === 0 && repeats.length < d.repeats.length) t.knockOn("openai-chat/tool-call/id-stable", eventWhere(ev));
+              else if (problems.length === 0) t.ok();
               else t.fail("identity fields only on the first delta", `${eventWhere(ev)}: a later delta of call #${d.call.n} sends ${[...new Set(problems)].join(", ")}`, eventEvidence(ev));
             }
         },
@@ -239,7 +252,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
           n++;
           return t.ok();
         }
-        if ("skip" in p) return t.untestable(p.skip);
+        if ("skip" in p) return unjudged(t, p, r);
         t.fail("one JSON object", `${r.label}: ${callName(c, r.label)} joins to ${p.bad} — ${diagnose(c)}: "${excerpt(c.args, 80)}"`, callEvidence(c, r));
       });
       return { observe, finish: () => t.outcome(`${n} call(s) had arguments that parse as one JSON object`, "no complete tool call was observed") };
@@ -262,8 +275,10 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
         const tool = catalogue?.tools.find((x) => x.name === c.name);
         const parameterless = tool ? isParameterless(tool.parameters) : r.info.tools?.has(c.name) ? isParameterless(r.info.tools.get(c.name)) : false;
         if (!parameterless) return;
-        if (r.incomplete) return t.untestable(r.incomplete);
-        if (c.argsNonString || c.lengthCut || c.argsCapped) return;
+        if (r.incomplete) return cutOff(t, r.label, r.incomplete, r.broken);
+        // Non-string arguments are arguments-string's finding alone.
+        if (c.argsNonString) return t.knockOn(ARGUMENTS_STRING, r.label);
+        if (c.lengthCut || c.argsCapped) return t.untestable(`${callName(c, r.label)} ${c.lengthCut ? 'was cut by finish_reason "length"' : "has arguments too long to judge"}`);
         n++;
         if (c.args.trim() === "") t.fail('arguments "{}"', `${r.label}: ${callName(c, r.label)} has arguments ${c.fragments ? '""' : "never sent"}`, callEvidence(c, r));
         else t.ok();
@@ -308,6 +323,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
           const reused = calls.find((c) => c.reusedIndex);
           const misplaced = calls.find((c, k) => c.eff !== k);
           const bad = reused ?? misplaced;
+          if (!bad && calls.length === 1 && r.base === L.parallelStream) t.notApplicable(ONE_CALL);
           if (bad) t.fail("indexes 0, 1, ... in order, one per call", `${r.label}: ${callName(bad, r.label)} ${reused ? `reuses index ${bad.eff} of an earlier call with another id` : `has index ${bad.eff}, expected ${bad.n}`} (indexes: ${calls.map((c) => c.eff).join(", ")})`, callEvidence(bad, r));
           else if (calls.length > 1) {
             multi++;
@@ -339,6 +355,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
             }
         },
         end: (_ev, s, st) => {
+          if (!st.bad && s.label.startsWith(L.parallelStream) && [...s.model.choices.values()].some((c) => c.calls.length === 1)) t.notApplicable(ONE_CALL);
           if (st.bad || ![...s.model.choices.values()].some((c) => c.calls.length > 1)) return;
           multi++;
           t.ok();
@@ -382,6 +399,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
       let n = 0;
       const observe = onResponses((r) => {
         for (const ch of r.choices) {
+          if (ch.calls.length === 1 && r.base === L.parallelStream) t.notApplicable(ONE_CALL);
           if (ch.calls.length < 2) continue;
           if (!catalogue) return t.untestable("no catalogue (--catalogue none) says which tools are exclusive");
           n++;
@@ -402,11 +420,11 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
     probes: FORCED_PROBES,
     create() {
       const t = new Tally();
-      const last = new Map<string, { ok: true; text: string } | { ok: false; expected: string; actual: string; ev: Evidence } | { skip: string }>();
+      const last = new Map<string, { ok: true; text: string } | { ok: false; expected: string; actual: string; ev: Evidence } | { skip: string; broken?: string }>();
       const observe = onResponses((r) => {
         const tc = r.info.toolChoice;
         if (tc.kind !== "named" && tc.kind !== "required") return;
-        if (r.incomplete || r.errored) return void last.set(r.base, { skip: r.incomplete ?? `${r.label} ended with an error` });
+        if (r.incomplete || r.errored) return void last.set(r.base, { skip: r.incomplete ?? `${r.label} ended with an error`, ...(r.broken ? { broken: r.label } : {}) });
         const calls = callsOf(r);
         const want = tc.kind === "named" ? `a call of ${tc.name}` : "at least one call";
         if (calls.length === 0) return void last.set(r.base, { ok: false, expected: want, actual: `${r.label}: no tool call (tool_choice ${tc.kind === "named" ? tc.name : '"required"'})`, ev: r.evidence });
@@ -417,7 +435,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
       const finish = (): Outcome => {
         const passed: string[] = [];
         for (const v of last.values()) {
-          if ("skip" in v) t.untestable(v.skip);
+          if ("skip" in v) cutOff(t, v.broken ?? "", v.skip, v.broken !== undefined);
           else if (v.ok) {
             passed.push(v.text);
             t.ok();
@@ -436,7 +454,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
     ref: STREAMING,
     probes: [L.forcedStream, L.forcedSync],
     create() {
-      type Seen = { name?: string; args?: string; ev: Evidence; skip?: string };
+      type Seen = { name?: string; args?: string; ev: Evidence; skip?: string; broken?: string };
       let stream: Seen | undefined;
       let sync: Seen | undefined;
       const observe = onResponses((r) => {
@@ -444,6 +462,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
         const first = callsOf(r)[0];
         const seen: Seen = { ev: first ? callEvidence(first, r) : r.evidence };
         if (r.incomplete || r.errored) seen.skip = r.incomplete ?? `${r.label} ended with an error`;
+        if (r.broken) seen.broken = r.label;
         if (first) {
           seen.name = first.name ?? "(no name)";
           seen.args = first.args;
@@ -453,6 +472,11 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
       });
       const finish = (): Outcome => {
         const t = new Tally();
+        const broken = [sync, stream].find((x) => x?.broken)?.broken;
+        if (broken) {
+          t.knockOn(NOT_RESET, broken);
+          return t.outcome("");
+        }
         if (!sync || sync.skip || sync.name === undefined) return t.outcome("", sync?.skip ?? "the non-streamed forced probe made no call");
         if (!stream || stream.skip) return t.outcome("", stream?.skip ?? "the streamed forced probe was not answered");
         if (stream.name !== sync.name) {
@@ -495,7 +519,7 @@ function argumentRules(): CheckDef[] {
           if (c.name === undefined) return;
           const p = parsedArgs(c, r);
           if (!p.ok) {
-            if ("skip" in p) t.untestable(p.skip);
+            if ("skip" in p) unjudged(t, p, r);
             return;
           }
           const j = judgeArgs(p.value, c.name, catalogue, r.info.tools?.get(c.name), !!r.info.tools?.has(c.name));

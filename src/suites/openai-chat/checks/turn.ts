@@ -45,8 +45,11 @@ export const TURN_CHECKS: CheckDef[] = [
       let text = "";
       const observe = onExchanges((x) => {
         if (x.label !== L.followUpSync) return;
-        const m = x.status === 200 && !unanswered(x) ? message(x) : undefined;
-        if (!m) return t.untestable(`the follow-up probe got no completion (${describe(x)})`);
+        const why = unanswered(x);
+        if (why) return t.untestable(why);
+        const m = x.status === 200 ? message(x) : undefined;
+        // Refused, or no message in the answer: follow-up-accepted's finding.
+        if (!m) return t.knockOn("openai-chat/turn/follow-up-accepted", x.label);
         const choice = (x.json as { choices: Record<string, unknown>[] }).choices[0]!;
         const problems: string[] = [];
         if (typeof m.content !== "string" || m.content.trim() === "") problems.push(`content is ${m.content === "" ? '""' : excerpt(m.content, 30)}`);

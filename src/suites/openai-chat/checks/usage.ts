@@ -2,7 +2,7 @@
 import { at, excerpt, type CheckDef, type Evidence } from "../../../core/check.js";
 import { formatSchemaErrors } from "../../../core/schema-registry.js";
 import { L, STREAM_PROBES } from "../labels.js";
-import { onStreams, streamCut } from "./model.js";
+import { cutOff, onStreams, streamBroken, streamCut } from "./model.js";
 import { OPENAI_SPEC } from "./refs.js";
 import { eventEvidence, eventWhere, serverCheck, Tally, type SseEventEvent } from "./support.js";
 
@@ -30,13 +30,13 @@ export const USAGE_CHECKS: CheckDef[] = [
           st.prev = hasUsage(v.payload.value) ? ev : undefined;
           if (st.prev) st.seen = true;
         },
-        end: (_ev, s, st) => {
+        end: (ev, s, st) => {
           if (s.model.error) return;
           if (st.bad) return t.fail("usage only on the last chunk", `${s.label}: ${st.bad} chunk(s) with a non-null usage were followed by more chunks`, st.first);
           if (st.seen) {
             n++;
             t.ok();
-          }
+          } else if (s.info.includeUsage && streamCut(s, ev) === undefined) t.knockOn("openai-chat/usage/matches-request", s.label); // usage asked for, none sent
         },
       });
       return { observe, finish: () => t.outcome(`${n} stream(s) carried usage only on their last chunk`, "no stream carried usage") };
@@ -64,7 +64,7 @@ export const USAGE_CHECKS: CheckDef[] = [
         end: (ev, s, st) => {
           if (s.model.error) return;
           const cut = streamCut(s, ev);
-          if (cut) return t.untestable(cut);
+          if (cut) return cutOff(t, s.label, cut, streamBroken(s, ev));
           if (s.info.includeUsage) {
             const u = st.last?.usage;
             if (u === undefined || u === null) return t.fail("a usage object on the last chunk", `${s.label}: include_usage was requested but the last chunk has no usage`, st.last ? eventEvidence(st.last.ev) : at(ev));

@@ -301,6 +301,8 @@ export const toolsMatchCatalogueCheck: CheckDef = {
     const v = new Violations();
     let exercised = false;
     let catalogueName: string | undefined;
+    /** Offered names outside the catalogue: reported when nothing else was judged. */
+    const others = new Set<string>();
     return {
       observe(event) {
         if (!isCompletionRequest(event) || exempt(event, toolsMatchCatalogueCheck.id)) return;
@@ -309,7 +311,6 @@ export const toolsMatchCatalogueCheck: CheckDef = {
         catalogueName = activeCatalogue(ctx, event);
         const catalogue = loadCatalogue(catalogueName);
         if (!catalogue) return;
-        exercised = true;
         const byName = new Map(catalogue.map((t) => [t.name, t]));
         const byFold = new Map(catalogue.map((t) => [foldName(t.name), t]));
         for (const tool of body.tools) {
@@ -317,6 +318,9 @@ export const toolsMatchCatalogueCheck: CheckDef = {
           if (!fn || typeof fn.name !== "string") continue;
           const ev = at(event, { excerpt: excerpt(tool, 200) });
           const entry: CatalogueTool | undefined = byName.get(fn.name);
+          // Only a tool named as a built-in (or nearly) is judged: nothing else exercises the rule.
+          if (entry || byFold.has(foldName(fn.name))) exercised = true;
+          else if (others.size < 20) others.add(fn.name);
           if (entry) {
             const diff = diffParameters(entry.parameters, fn.parameters);
             if (diff.length) v.add(`${fn.name} as in catalogue ${catalogueName}`, `${where(event)} offers ${fn.name} with ${diff.join("; ")}`, ev);
@@ -330,7 +334,11 @@ export const toolsMatchCatalogueCheck: CheckDef = {
         if (!exercised && catalogueName !== undefined && !loadCatalogue(catalogueName)) {
           return { verdict: "skip", message: `no catalogue to match against (${catalogueName === "none" ? "--catalogue none" : `unknown catalogue ${catalogueName}`})` };
         }
-        return v.outcome({ pass: `every built-in tool offered matched catalogue ${catalogueName ?? DEFAULT_CATALOGUE}`, exercised, untested: "not exercised: the client offered no tools" });
+        const name = catalogueName ?? DEFAULT_CATALOGUE;
+        const untested = others.size
+          ? `not exercised: the client offered none of catalogue ${name}'s tools (offered: ${[...others].join(", ")}); a profile such as continue-cli-2026 selects another catalogue`
+          : "not exercised: the client offered no tools";
+        return v.outcome({ pass: `every built-in tool offered matched catalogue ${name}`, exercised, untested });
       },
     };
   },

@@ -1,0 +1,78 @@
+/**
+ * `openai-chat/client/finishes-after-done`: a client must not wait for the server to close the
+ * connection once `[DONE]` arrived. Judged from the mock's side, on streams the mock holds open
+ * after `[DONE]` (the hold-open-after-done fault, the open-after-done framing): the client either
+ * closes the connection or sends its next request, promptly.
+ */
+import { at, Violations, type CheckDef, type CheckObserver, type Evidence } from "../../../core/check.js";
+import type { TranscriptEvent } from "../../../core/transcript.js";
+import { AFTER_DONE_NOTE } from "../../../mocks/openai-chat/after-done.js";
+import { isCompletionRequest } from "./traffic-checks.js";
+
+const SEED = "001_ba8f1763064c3ebc.txt";
+/** How long after [DONE] the client may take (the contract's 2 s, as for client-parse/termination). */
+export const AFTER_DONE_LIMIT_MS = 2000;
+/** Held streams tracked at once; older ones are dropped (constant memory). */
+const MAX_HELD = 256;
+
+export const finishesAfterDoneCheck: CheckDef = {
+  id: "openai-chat/client/finishes-after-done",
+  level: "SHOULD",
+  side: "client",
+  title: "The client finishes its response at [DONE]",
+  rule: `When the server keeps the connection open after [DONE], the client still finishes its response within ${AFTER_DONE_LIMIT_MS / 1000} s of [DONE]: it closes the connection or sends its next request.`,
+  ref: { seed: SEED, section: "§2", quote: '스트리밍을 지원한다면 `choices[0].delta.tool_calls` 형태의 증분 델타도 허용되며, 마지막에 `finish_reason: "tool_calls"`를 반환해야 합니다.' },
+  probes: ["hold-open-after-done", "open-after-done"],
+  create(): CheckObserver {
+    const v = new Violations();
+    let judged = 0;
+    let unfinished: string | undefined;
+    /** Streams the mock holds open after [DONE]. */
+    const held = new Set<string>();
+    /** Held streams whose [DONE] went out: exchange → the note. */
+    const waiting = new Map<string, TranscriptEvent>();
+    const late = (exchange: string, ms: number, how: string, ev: Evidence) =>
+      v.add(`the response finished within ${AFTER_DONE_LIMIT_MS} ms of [DONE]`, `exchange ${exchange}: ${how} ${Math.round(ms)} ms after [DONE] while the server held the connection open`, ev);
+    return {
+      observe(event) {
+        if (isCompletionRequest(event)) {
+          // A next request finishes every response still waiting: the client has moved on.
+          for (const [exchange, done] of waiting) {
+            judged++;
+            const ms = event.t - done.t;
+            if (ms > AFTER_DONE_LIMIT_MS) late(exchange, ms, "the client sent its next request only", at(event));
+          }
+          waiting.clear();
+          const hold = event.meta?.holdAfterDoneMs;
+          if (typeof hold === "number" && hold > AFTER_DONE_LIMIT_MS) {
+            held.add(event.exchange);
+            if (held.size > MAX_HELD) held.delete(held.values().next().value as string);
+          }
+          return;
+        }
+        if (event.kind !== "note" || event.name !== AFTER_DONE_NOTE) return;
+        const n = event.value as { exchange?: string; event?: string; by?: string };
+        if (typeof n.exchange !== "string" || !held.has(n.exchange)) return;
+        if (n.event === "done") {
+          waiting.set(n.exchange, event);
+          return;
+        }
+        const done = waiting.get(n.exchange);
+        if (n.event !== "closed" || !done) return;
+        waiting.delete(n.exchange);
+        held.delete(n.exchange);
+        judged++;
+        const ms = event.t - done.t;
+        if (n.by !== "client") late(n.exchange, ms, "the client waited for the server to close the connection,", at(event));
+        else if (ms > AFTER_DONE_LIMIT_MS) late(n.exchange, ms, "the client closed the connection only", at(event));
+      },
+      finish() {
+        if (waiting.size) unfinished = [...waiting.keys()].join(", ");
+        const untested = unfinished
+          ? `not exercised: the run ended while the client still held ${unfinished} open after [DONE]`
+          : "not exercised: no stream was held open after [DONE] (the hold-open-after-done fault or the open-after-done framing creates the case)";
+        return v.outcome({ pass: `the client finished ${judged} held-open response(s) promptly after [DONE]`, exercised: judged > 0, untested });
+      },
+    };
+  },
+};
