@@ -30,7 +30,7 @@ export async function runTestClient(protocolId: string, command: string[], o: Te
   }
   checkRunOptions(p, o, "client");
   checkFaults(p, o.fault);
-  checkCatalogueOption(p, o.catalogue);
+  await checkCatalogueOption(p, o.catalogue);
   const targets = reportTargets(o.reporter, o.output);
   if (o.saveTranscript) checkWritableDir(o.saveTranscript, "--save-transcript");
   const settings = {

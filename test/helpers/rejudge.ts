@@ -106,9 +106,12 @@ export function transformStreams(events: TranscriptEvent[], transform: StreamTra
   return out;
 }
 
-/** Judges a transcript with the protocol's server checks, as the runner does (default profile). */
+/**
+ * Judges a transcript with the protocol's server checks, as the runner judged the recorded run:
+ * default profile, and the self-test pace (the recordings come from the built-in mock).
+ */
 export function judge(protocol: ProtocolDef, events: TranscriptEvent[]): CheckResult[] {
-  const params = { ...protocol.defaultParams, ...(DEFAULT_PROFILE.params ?? {}) };
+  const params = { ...protocol.defaultParams, ...(protocol.selfTest?.params ?? {}), ...(DEFAULT_PROFILE.params ?? {}) };
   const evaluation = new Evaluation(selectChecks(protocol.id, protocol.checks, { side: "server" }), {
     protocol: protocol.id,
     profile: DEFAULT_PROFILE,

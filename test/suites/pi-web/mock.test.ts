@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { CheckResult } from "../../../src/core/result.js";
 import { runSuite } from "../../../src/core/runner.js";
 import { PI_WEB_FRAMINGS } from "../../../src/mocks/pi-web/index.js";
+import { DEFAULT_TIMING } from "../../../src/mocks/pi-web/options.js";
 import { piWeb } from "../../../src/suites/pi-web/index.js";
 import { byId, explain, pool, serverSide } from "../../helpers/run-results.js";
 
@@ -56,7 +57,9 @@ describe.concurrent("pi-web suite against the built-in mock", () => {
     const plain = Object.fromEntries(
       ["promptText", "promptThinking", "promptTool", "promptTwoTools", "promptError", "promptErrorRetry", "promptExtError", "promptLong", "promptImages", "promptQueue", "promptAbort", "dialogCommand"].map((k) => [k, `Please answer briefly (${k}).`]),
     );
-    const r = await runSuite(piWeb, { params: plain });
+    // At the mock's own pace (not the self-test's): a plain answer must last long enough for the
+    // probes to send a prompt and an abort while it runs.
+    const r = await runSuite(piWeb, { params: plain, mock: { settings: { ...DEFAULT_TIMING } } });
     const checks = serverSide(r);
     expect(checks.filter((c) => c.verdict === "fail" || c.verdict === "warn"), explain(checks)).toEqual([]);
     for (const id of ["tool/pairing", "tool/round-trip", "stream/toolcall-end", "event/error-run", "queue/steer-injected", "queue/steer-skips-tools", "queue/follow-up-at-end", "cmd/clear-queue", "ext/dialog-resolves", "ext/first-reply-wins"]) {
