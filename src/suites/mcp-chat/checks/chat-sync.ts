@@ -1,5 +1,5 @@
 /** The optional non-streaming POST /chat. */
-import type { CheckDef } from "../../../core/check.js";
+import { notApplicable, type CheckDef } from "../../../core/check.js";
 import { formatSchemaErrors } from "../../../core/schema-registry.js";
 import { L, NOTE } from "../labels.js";
 import { all, describe, evidenceOf, judgeExchanges, onNote, serverCheck, Tally } from "./support.js";
@@ -9,7 +9,7 @@ export const CHAT_SYNC_CHECKS: CheckDef[] = [
     id: "mcp-chat/chat-sync/shape",
     level: "MUST",
     title: "POST /chat, if it exists, answers a ChatResponse",
-    rule: "If `/chat` exists, it is 200 with a valid ChatResponse while connected. (It is optional: 404/405 to `{}` means absent, which passes.)",
+    rule: "If `/chat` exists, it is 200 with a valid ChatResponse while connected. (It is optional: 404/405 to `{}` means absent, and the check is skipped as not applicable.)",
     ref: ["§6 Send Chat Message (Non-Streaming) - Optional", "Alternative endpoint for non-streaming responses."],
     probes: [L.chatSyncProbe, L.chatSync],
     create(ctx) {
@@ -31,7 +31,7 @@ export const CHAT_SYNC_CHECKS: CheckDef[] = [
       return {
         observe,
         finish: () => {
-          if (absent !== undefined && !t.wasExercised) return { verdict: "pass", message: `POST /chat is absent (${absent} to {}), which the contract allows` };
+          if (absent !== undefined && !t.wasExercised) return notApplicable(`POST /chat is absent (${absent} to {}), which the contract allows`);
           const why = present !== undefined && present < 400 ? `POST /chat answered {} with ${present}, so no model call was spent on it (see chat/bad-input-4xx)` : undefined;
           return t.outcome("POST /chat answered a valid ChatResponse", why ?? "POST /chat was not probed");
         },

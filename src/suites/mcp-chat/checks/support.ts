@@ -12,7 +12,7 @@ import type { TranscriptEvent } from "../../../core/transcript.js";
 import { describe, evidenceOf, exchangeView, lastEvent, unanswered as unansweredBy, type Exchange } from "../../../core/views/exchange.js";
 import { all, onNote, type Listen } from "../../../core/views/hooks.js";
 import { sseStreamView } from "../../../core/views/sse-stream.js";
-import { isStreamLabel, NOTE } from "../labels.js";
+import { isStreamLabel, L, NOTE } from "../labels.js";
 import { readParams } from "../params.js";
 
 export const SEED = "002_f5cea501a704c7bf.txt";
@@ -42,7 +42,7 @@ export type NoteEvent = Ev<"note">;
 /** Violations plus whether the rule was exercised (shared by every suite). */
 import { Tally } from "../../../core/check.js";
 export { dataValue, eventEvidence, eventWhere, is2xx, lineEvidence, lineWhere, mediaType, parseJson } from "../../../core/check-helpers.js";
-import { is2xx, parseJson } from "../../../core/check-helpers.js";
+import { eventWhere, is2xx, parseJson } from "../../../core/check-helpers.js";
 export { Tally };
 
 // ---------------------------------------------------------------------------------------------
@@ -170,6 +170,23 @@ export interface Stream {
   errorEvent?: SseEventEvent;
   /** Events dispatched so far. */
   events: number;
+  /** What the tool events before the sentinel showed, for checks that must say why they judged nothing. */
+  tools: ToolFacts;
+  /** A payload starting with "[" that is no sentinel (`[done]`), before any sentinel. */
+  bracket?: SseEventEvent;
+}
+
+/** Tool events of one stream up to its sentinel, as the tools/ and events/ rules see them. */
+export interface ToolFacts {
+  /** tool_start events with a string id. */
+  starts: number;
+  /** Open tool ids → name. */
+  open: Map<string, unknown>;
+  /** tool_end events that closed no open id (tools/end-matches-start's failures), and the first. */
+  unmatched: number;
+  firstUnmatched?: SseEventEvent;
+  /** The first tool_start/tool_end without a string id (events/schema's failure). */
+  idless?: SseEventEvent;
 }
 
 export type Phase = "before" | "terminal" | "after";
@@ -203,6 +220,7 @@ const STREAMS = sseStreamView<Stream & { errorTypes: ReadonlySet<string> }, Deco
     request,
     head,
     events: 0,
+    tools: { starts: 0, open: new Map(), unmatched: 0 },
     errorTypes: new Set(readParams(ctx.params).errorEventTypes),
   }),
   decode(ev, s) {
@@ -215,11 +233,48 @@ const STREAMS = sseStreamView<Stream & { errorTypes: ReadonlySet<string> }, Deco
         phase = "terminal";
       } else if (p.kind === "object" && typeof p.type === "string" && s.errorTypes.has(p.type) && !s.errorEvent) {
         s.errorEvent = ev;
-      }
+      } else if (p.kind === "bracket") s.bracket ??= ev;
+      countTools(s.tools, ev, p);
     }
     return { p, phase };
   },
 });
+
+function countTools(f: ToolFacts, ev: SseEventEvent, p: Payload): void {
+  if (p.kind !== "object" || (p.type !== "tool_start" && p.type !== "tool_end")) return;
+  const te = toolEvent(p);
+  if (!te) f.idless ??= ev;
+  else if (te.kind === "start") {
+    f.starts++;
+    f.open.set(te.id, te.name);
+  } else if (f.open.has(te.id)) f.open.delete(te.id);
+  else {
+    f.unmatched++;
+    f.firstUnmatched ??= ev;
+  }
+}
+
+/** Why a tool rule has nothing to judge on an answer without tools (the stream grammar allows none). */
+export const NO_TOOLS = "without a tool call: the model answered directly, which the contract allows";
+
+/**
+ * Says, at the end of a stream a check judged nothing on, why: another rule already failed on that
+ * stream (a knock-on, named), or the model legally answered without calling a tool (`noTools`, for
+ * the rules about tool calls; only the happy-path stream is asked for one). Otherwise it says
+ * nothing, and the check's own reason stands.
+ */
+export function unjudgedStream(t: Tally, s: Stream, end: BodyEndEvent, noTools?: string): void {
+  if (!s.terminal) {
+    if (s.bracket) t.knockOn("mcp-chat/terminal/sentinel-format", eventWhere(s.bracket));
+    else if (end.reason === "eof" || end.reason === "error") t.knockOn("mcp-chat/terminal/required", s.label);
+    return;
+  }
+  const f = s.tools;
+  if (f.idless) t.knockOn("mcp-chat/events/schema", eventWhere(f.idless));
+  else if (f.firstUnmatched) t.knockOn("mcp-chat/tools/end-matches-start", eventWhere(f.firstUnmatched));
+  else if (f.open.size) t.knockOn(`mcp-chat/tools/all-ended-before-${s.terminal.kind}`, eventWhere(s.terminal.event));
+  else if (noTools && f.starts === 0 && s.terminal.kind === "done" && s.label === L.chatStream) t.notApplicable(`${s.label} ended with [DONE] ${noTools}`);
+}
 
 /** Feeds the events of every stream to handlers with per-stream state. */
 export function onStreams<S>(h: StreamHandlers<S>): Listen {
