@@ -180,7 +180,8 @@ export const FAULTS: readonly McpChatFault[] = [
   {
     name: "sse-no-final-blank",
     description: "The last event ends with a single LF",
-    violates: [P + "sse/one-data-line-per-event", P + "terminal/required"],
+    // A parser discards that unended [DONE]; terminal/required names the framing rule as the cause.
+    violates: [P + "sse/one-data-line-per-event"],
     sse: { noFinalBlank: true },
   },
   {
@@ -310,7 +311,8 @@ export const FAULTS: readonly McpChatFault[] = [
   {
     name: "done-variant",
     description: "[done] instead of [DONE]",
-    violates: [P + "terminal/sentinel-format", P + "terminal/required"],
+    // terminal/required names sentinel-format as the cause of the missing sentinel.
+    violates: [P + "terminal/sentinel-format"],
     transformEvents: replaceSentinel((d, s) => [d === DONE ? { ...s, data: "[done]" } : s]),
   },
   {

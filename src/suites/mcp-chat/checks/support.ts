@@ -42,7 +42,7 @@ export type NoteEvent = Ev<"note">;
 /** Violations plus whether the rule was exercised (shared by every suite). */
 import { Tally } from "../../../core/check.js";
 export { dataValue, eventEvidence, eventWhere, is2xx, lineEvidence, lineWhere, mediaType, parseJson } from "../../../core/check-helpers.js";
-import { eventWhere, is2xx, parseJson } from "../../../core/check-helpers.js";
+import { dataValue, eventWhere, is2xx, lineWhere, parseJson } from "../../../core/check-helpers.js";
 export { Tally };
 
 // ---------------------------------------------------------------------------------------------
@@ -174,6 +174,8 @@ export interface Stream {
   tools: ToolFacts;
   /** A payload starting with "[" that is no sentinel (`[done]`), before any sentinel. */
   bracket?: SseEventEvent;
+  /** The data line of an event not yet ended by its empty line (at the end: one never dispatched). */
+  unended?: SseLineEvent;
 }
 
 /** Tool events of one stream up to its sentinel, as the tools/ and events/ rules see them. */
@@ -238,6 +240,11 @@ const STREAMS = sseStreamView<Stream & { errorTypes: ReadonlySet<string> }, Deco
     }
     return { p, phase };
   },
+  line(ev, s) {
+    const kind = lineKind(ev.line);
+    if (kind === "data") s.unended ??= ev;
+    else if (kind === "blank") s.unended = undefined;
+  },
 });
 
 function countTools(f: ToolFacts, ev: SseEventEvent, p: Payload): void {
@@ -254,6 +261,17 @@ function countTools(f: ToolFacts, ev: SseEventEvent, p: Payload): void {
   }
 }
 
+/**
+ * The rule that failed when a stream has no sentinel although one was sent: `[done]` is
+ * terminal/sentinel-format's, a `[DONE]` never ended by its empty line (so never dispatched) is
+ * sse/one-data-line-per-event's. Undefined when none was sent.
+ */
+export function missingSentinel(s: Stream): [string, string] | undefined {
+  if (s.bracket) return ["mcp-chat/terminal/sentinel-format", eventWhere(s.bracket)];
+  if (s.unended && dataValue(s.unended.line).startsWith("[")) return ["mcp-chat/sse/one-data-line-per-event", lineWhere(s.unended)];
+  return undefined;
+}
+
 /** Why a tool rule has nothing to judge on an answer without tools (the stream grammar allows none). */
 export const NO_TOOLS = "without a tool call: the model answered directly, which the contract allows";
 
@@ -265,7 +283,8 @@ export const NO_TOOLS = "without a tool call: the model answered directly, which
  */
 export function unjudgedStream(t: Tally, s: Stream, end: BodyEndEvent, noTools?: string): void {
   if (!s.terminal) {
-    if (s.bracket) t.knockOn("mcp-chat/terminal/sentinel-format", eventWhere(s.bracket));
+    const why = missingSentinel(s);
+    if (why) t.knockOn(...why);
     else if (end.reason === "eof" || end.reason === "error") t.knockOn("mcp-chat/terminal/required", s.label);
     return;
   }

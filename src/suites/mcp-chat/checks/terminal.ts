@@ -6,7 +6,7 @@ import { at, excerpt, type CheckDef } from "../../../core/check.js";
 import { formatSchemaErrors } from "../../../core/schema-registry.js";
 import { L } from "../labels.js";
 import { readParams } from "../params.js";
-import { dataValue, eventEvidence, eventWhere, lineEvidence, lineKind, lineWhere, onStreams, serverCheck, Tally, type SseLineEvent } from "./support.js";
+import { dataValue, eventEvidence, eventWhere, lineEvidence, lineKind, lineWhere, missingSentinel, onStreams, serverCheck, Tally, type SseLineEvent } from "./support.js";
 
 const SECTION = "§5 Send Chat Message (Streaming)";
 const DONE_SIGNAL = "**4. Done Signal** - Indicates stream completion";
@@ -49,9 +49,13 @@ export const TERMINAL_CHECKS: CheckDef[] = [
       const observe = onStreams({
         start: () => undefined,
         end: (ev, s) => {
+          const sent = s.terminal ? undefined : missingSentinel(s);
           if (s.terminal) {
             n++;
             t.ok();
+          } else if (sent) {
+            // A sentinel was sent but is no sentinel to a parser: the rule it broke is named.
+            t.knockOn(...sent);
           } else if (ev.reason === "eof" || ev.reason === "error") {
             t.fail("data: [DONE] or data: [ERROR] <message> before the body ends", `${s.label}: the body ended (${ev.reason === "eof" ? "EOF" : `error ${ev.error ?? ""}`}) after ${s.events} event(s) and ${ev.bytes} bytes without a sentinel — a truncated answer looks complete`, at(ev));
           } else {

@@ -5,7 +5,7 @@
 import { excerpt, type CheckDef, type Outcome } from "../../../core/check.js";
 import { L, NOTE } from "../labels.js";
 import { readParams } from "../params.js";
-import { all, eventEvidence, eventWhere, isObject, NO_TOOLS, onExchanges, onNote, onStreams, serverCheck, Tally, toolEvent, unjudgedStream } from "./support.js";
+import { all, type SseEventEvent, eventEvidence, eventWhere, isObject, NO_TOOLS, onExchanges, onNote, onStreams, serverCheck, Tally, toolEvent, unjudgedStream } from "./support.js";
 
 const SECTION = "Implementation Notes: Important Behaviors";
 const IDS = "**Tool IDs must be unique** within a single request and must match between `tool_start` and `tool_end`";
@@ -91,14 +91,17 @@ export const TOOLS_CHECKS: CheckDef[] = [
     create() {
       const t = new Tally();
       let n = 0;
-      const observe = onStreams<{ open: Open; ends: number }>({
+      const observe = onStreams<{ open: Open; ends: number; idless?: SseEventEvent }>({
         start: () => ({ open: new Map(), ends: 0 }),
         end: (ev, s, st) => {
           if (st.ends === 0) unjudgedStream(t, s, ev, NO_TOOLS);
         },
-        event: (ev, p, phase, _s, st) => {
+        event: (ev, p, phase, s, st) => {
           const te = phase === "before" ? toolEvent(p) : undefined;
-          if (!te) return;
+          if (!te) {
+            st.idless ??= s.tools.idless;
+            return;
+          }
           const open = st.open;
           if (te.kind === "start") {
             open.set(te.id, te.name);
@@ -106,6 +109,11 @@ export const TOOLS_CHECKS: CheckDef[] = [
           }
           st.ends++;
           n++;
+          if (!open.has(te.id) && st.idless) {
+            // The tool_start it would close had no usable id: events/schema's failure.
+            t.knockOn("mcp-chat/events/schema", eventWhere(st.idless));
+            return;
+          }
           if (!open.has(te.id)) {
             t.fail("a tool_end only for an open tool_start", `${eventWhere(ev)}: tool_end ${JSON.stringify(te.id)} matches no open tool_start (open: ${[...open.keys()].join(", ") || "none"})`, eventEvidence(ev));
             return;
