@@ -7,6 +7,7 @@ import {
   connectId,
   describe,
   evidenceOf,
+  hasDetail,
   is2xx,
   is4xx,
   isObject,
@@ -17,10 +18,13 @@ import {
   showStatus,
   statusView,
   Tally,
+  wrongMeaning,
   type StatusView,
 } from "./support.js";
 
 const SECTION = "§2 Connect to a Server";
+/** Among the statuses with a meaning of their own, those that can say "no such id". */
+const UNKNOWN_ID: ReadonlySet<number> = new Set([404, 422]);
 
 export const CONNECT_CHECKS: CheckDef[] = [
   serverCheck({
@@ -115,7 +119,7 @@ export const CONNECT_CHECKS: CheckDef[] = [
     id: "mcp-chat/connect/unknown-id-4xx",
     level: "MUST",
     title: "An unlisted id gets 4xx {detail}",
-    rule: "An unlisted id gets 4xx with ErrorResponse. (The type of `detail` is errors/detail-shape's.)",
+    rule: "An unlisted id gets 4xx with ErrorResponse; a 4xx that means something else (401, 403, 405, 409, 413, 415) is no such answer. (The body shape is judged by errors/detail-shape.)",
     ref: [SECTION, "**Response (Error - 4xx/5xx):**"],
     probes: [L.connectUnknown],
     create() {
@@ -123,8 +127,10 @@ export const CONNECT_CHECKS: CheckDef[] = [
       let status = 0;
       const observe = judgeExchanges(t, (x) => x.label === L.connectUnknown, (x) => {
         status = x.status!;
+        const wrong = is4xx(x.status) ? wrongMeaning(x.status!, UNKNOWN_ID) : undefined;
         if (!is4xx(x.status)) t.fail("4xx (404 in the reference) for an id GET /servers does not list", describe(x), evidenceOf(x));
-        else if (!isObject(x.json) || !("detail" in x.json)) t.fail("a JSON body {detail}", `${describe(x)}: no detail member`, evidenceOf(x));
+        else if (wrong) t.fail("4xx (404 in the reference) saying the id is unknown", `${describe(x)}: ${wrong}, not that the id is unknown`, evidenceOf(x));
+        else if (!hasDetail(x)) t.knockOn("mcp-chat/errors/detail-shape", `${x.method} ${x.path} (${x.label})`);
         else t.ok();
       });
       return { observe, finish: () => t.outcome(`an unlisted id got ${status} with {detail}`, "no unlisted id was probed") };

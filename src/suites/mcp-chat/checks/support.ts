@@ -83,6 +83,31 @@ export function judgeExchanges(tally: Tally, match: (x: Exchange) => boolean, ju
 
 export const is4xx = (status: number | undefined): boolean => status !== undefined && status >= 400 && status < 500;
 
+/**
+ * What a 4xx status says besides "no", for the statuses that say something other than "this
+ * request is invalid" or "not now": a rejection judged by its status alone would count a missing
+ * route (404) as input validation.
+ */
+const OTHER_MEANING: Record<number, string> = {
+  401: "the request lacks credentials",
+  403: "the caller is not allowed",
+  404: "the route or resource does not exist",
+  405: "the route does not take this method",
+  409: "the request conflicts with the server's state",
+  413: "the body is too large",
+  415: "the body's content type is refused (the kit sends application/json)",
+  422: "the request body is invalid",
+};
+
+/** Why `status` does not mean what a rejection should (`wanted` statuses mean it), else undefined. */
+export function wrongMeaning(status: number, wanted: ReadonlySet<number>): string | undefined {
+  if (wanted.has(status)) return undefined;
+  return OTHER_MEANING[status] ? `${status} says ${OTHER_MEANING[status]}` : undefined;
+}
+
+/** The body the contract gives every error: a JSON object with `detail` (its type is errors/detail-shape's). */
+export const hasDetail = (x: Exchange): boolean => isObject(x.json) && "detail" in x.json;
+
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Names of the tools in a tools array (entries without a string name are skipped). */
