@@ -14,7 +14,7 @@ const TABLE: Record<string, string[]> = {
   "connect-unknown-drops-state": ["connect/unknown-id-keeps-state"],
   "status-empty-tools": ["status/connected-shape"],
   "status-disconnected-keeps-id": ["status/disconnected-shape"],
-  "multi-connection": ["state/single-connection", "status/connected-shape"],
+  "multi-connection": ["state/single-connection"],
   "reconnect-409": ["state/reconnect-same-id"],
   "disconnect-no-success": ["disconnect/success-shape"],
   "disconnect-noop": ["disconnect/clears-state"],
