@@ -319,7 +319,8 @@ export const FAULTS: readonly McpChatFault[] = [
   {
     name: "error-multiline",
     description: "[ERROR] with a raw newline in its message (a second line without `data:`)",
-    violates: [P + "terminal/sentinel-format", P + "sse/data-lines-only"],
+    // sse/data-lines-only names sentinel-format for the continuation line.
+    violates: [P + "terminal/sentinel-format"],
     transformEvents: replaceSentinel((_, s) => [
       { ...s, data: "[ERROR] get_weather failed\nTraceback (most recent call last)" },
     ]),

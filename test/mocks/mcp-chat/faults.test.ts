@@ -45,7 +45,7 @@ const TABLE: Record<string, string[]> = {
   "events-after-done": ["terminal/last-event"],
   "error-then-done": ["terminal/last-event"],
   "done-variant": ["terminal/sentinel-format"],
-  "error-multiline": ["terminal/sentinel-format", "sse/data-lines-only"],
+  "error-multiline": ["terminal/sentinel-format"],
   "hold-open-after-done": ["terminal/connection-closes"],
   "buffered-stream": ["timing/streams-incrementally"],
   "chat-accepts-bad-input": ["chat/bad-input-4xx"],

@@ -44,6 +44,7 @@ const CASES: [string, StreamTransform, string, string[]][] = [
   ["no answer text", without(isType("text")), "text/answer-present", ["text/final-answer-only"]],
   ["an event of an unknown type", first(isType("text"), (b) => [withPayload(b, { type: "thinking", content: "hm" }), b]), "events/known-type", []],
   ["tool args as a string", first(isType("tool_start"), (b) => [edit(b, (v) => ({ ...v, args: "city=SF" }))]), "events/schema", []],
+  ["an [ERROR] message continued on a second line", first((b) => b.lines[0]!.startsWith("data: [ERROR] "), (b) => [{ ...b, lines: [...b.lines, "  at connect (mcp.py:12)"] }]), "terminal/sentinel-format", []],
   ["a payload that is not JSON", first(isType("text"), (b) => [line(b, "data: The current ")]), "sse/json-payload", []],
 ];
 
