@@ -20,6 +20,12 @@ export interface SuiteMeta {
    * behaviour; a check naming that topic in `notApplicableWhen` and never exercised is skipped.
    */
   notApplicableNote?: string;
+  /**
+   * The note (value `{check, where}`) by which the probes say they could not create a condition
+   * because a rule failed (no server listed, so nothing to connect): every check then left with
+   * nothing judged is a knock-on of that rule, skipped with "not judged: …".
+   */
+  knockOnNote?: string;
 }
 
 export type CheckSpec = Omit<CheckDef, "side" | "ref"> & {
@@ -36,13 +42,15 @@ export function checkMaker(meta: SuiteMeta): (spec: CheckSpec) => CheckDef {
     const ref: ContractRef = { seed: meta.seed, section, quote };
     const def: CheckDef = { ...spec, side: meta.side, ref };
     const absentNote = topics.length ? meta.notApplicableNote : undefined;
-    if (!reasons.length && !absentNote) return def;
+    const knockNote = meta.knockOnNote;
+    if (!reasons.length && !absentNote && !knockNote) return def;
     return {
       ...def,
       create(ctx) {
         const inner = spec.create(ctx);
         const why: string[] = [];
         let absent: string | undefined;
+        let knock: string | undefined;
         const own = { listen: subscriptionsOf(inner.observe, inner.kinds) };
         const notes = reasons.map(([name, say]) => onNote(name, (v) => why.push(say(v))));
         if (absentNote) {
@@ -53,10 +61,19 @@ export function checkMaker(meta: SuiteMeta): (spec: CheckSpec) => CheckDef {
             }),
           );
         }
+        if (knockNote) {
+          notes.push(
+            onNote(knockNote, (v) => {
+              const n = v as { check?: unknown; where?: unknown } | null;
+              if (n && typeof n.check === "string" && n.check !== spec.id) knock ??= `not judged: ${n.check} failed on ${String(n.where)}`;
+            }),
+          );
+        }
         return {
           observe: all(own, ...notes),
           finish() {
             const o = inner.finish();
+            if (knock !== undefined && o.verdict === "incomplete" && o.notExercised) return { verdict: "skip", message: knock };
             if (absent !== undefined && o.verdict === "incomplete" && o.notExercised) return notApplicable(absent);
             return why.length && o.verdict === "incomplete" ? { ...o, message: `${o.message} (${why.join("; ")})` } : o;
           },

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { runSuite } from "../../../src/core/runner.js";
 import { DEFAULT_PROFILE } from "../../../src/core/check.js";
 import { TranscriptBus, type TranscriptEvent } from "../../../src/core/transcript.js";
+import { MCP_CHAT_SERVERS } from "../../../src/mocks/mcp-chat/index.js";
 import { mcpChat } from "../../../src/suites/mcp-chat/index.js";
 import { byId, explain, serverSide } from "../../helpers/run-results.js";
 
@@ -101,6 +102,11 @@ describe("mcp-chat suite against the built-in mock", () => {
   it.each<[string, object, Record<string, RegExp>]>([
     ["409 while disconnected", { settings: { notConnected: "http-409" } }, { "mcp-chat/tools/all-ended-before-error": /^not applicable: chat while disconnected was refused with HTTP 409/ }],
     ["no /chat", { settings: { chatSync: false } }, { "mcp-chat/chat-sync/shape": /^not applicable: POST \/chat is absent \(404 to \{\}\)/ }],
+    [
+      "one listed server",
+      { settings: { servers: [MCP_CHAT_SERVERS[0]] } },
+      Object.fromEntries(["state/single-connection", "state/reconnect-same-id"].map((id) => [`mcp-chat/${id}`, /^not applicable: GET \/servers lists one server \(weather\); switching and reconnecting need two$/])),
+    ],
     ["parallel tools", { scenario: "parallel-tools" }, {}],
     ["two tools", { scenario: "two-tools" }, {}],
     [

@@ -32,8 +32,9 @@ export const CHAT_SYNC_CHECKS: CheckDef[] = [
         observe,
         finish: () => {
           if (absent !== undefined && !t.wasExercised) return notApplicable(`POST /chat is absent (${absent} to {}), which the contract allows`);
-          const why = present !== undefined && present < 400 ? `POST /chat answered {} with ${present}, so no model call was spent on it (see chat/bad-input-4xx)` : undefined;
-          return t.outcome("POST /chat answered a valid ChatResponse", why ?? "POST /chat was not probed");
+          // Accepting {} is chat/bad-input-4xx's failure; the kit then spends no model call on /chat.
+          if (present !== undefined && present < 400) t.knockOn("mcp-chat/chat/bad-input-4xx", `POST /chat {} (${present})`);
+          return t.outcome("POST /chat answered a valid ChatResponse", "POST /chat was not probed");
         },
       };
     },

@@ -2,7 +2,7 @@
 import { excerpt, type CheckDef } from "../../../core/check.js";
 import { isBadInputLabel, L } from "../labels.js";
 import { readParams } from "../params.js";
-import { all, describe, eventEvidence, eventWhere, evidenceOf, hasDetail, is2xx, is4xx, isObject, isTextEvent, isToolEvent, mediaType, onExchanges, onStreams, serverCheck, Tally, unanswered, wrongMeaning } from "./support.js";
+import { all, describe, disconnectKnockOn, eventEvidence, eventWhere, evidenceOf, hasDetail, is2xx, is4xx, isObject, isTextEvent, isToolEvent, mediaType, onExchanges, onStreams, serverCheck, Tally, unanswered, wrongMeaning } from "./support.js";
 
 const ERRORS = ["Implementation Notes: Important Behaviors", "**Error handling** - Use `[ERROR] message` format for stream errors, or return HTTP error codes for request-level errors."] as [string, string];
 
@@ -94,7 +94,7 @@ export const CHAT_CHECKS: CheckDef[] = [
           },
         ),
       );
-      return { observe, finish: () => t.outcome(`chat while disconnected was rejected: form ${form}`, "the disconnect was never confirmed by /status, so chat while disconnected was not probed") };
+      return { observe: all(observe, disconnectKnockOn(t)), finish: () => t.outcome(`chat while disconnected was rejected: form ${form}`, "the disconnect was never confirmed by /status, so chat while disconnected was not probed") };
     },
   }),
 ];

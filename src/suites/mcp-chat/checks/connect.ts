@@ -80,7 +80,11 @@ export const CONNECT_CHECKS: CheckDef[] = [
         }),
         judgeExchanges(t, (x) => LISTED_CONNECT_LABELS.has(x.label) || x.label === L.reconnectB, (x) => {
           const b = x.json;
-          if (x.status !== 200 || !isObject(b) || typeof b.server_name !== "string") return;
+          if (x.status !== 200 || !isObject(b)) return;
+          if (typeof b.server_name !== "string") {
+            if (LISTED_CONNECT_LABELS.has(x.label)) t.knockOn("mcp-chat/connect/success-shape", `POST ${x.path}`);
+            return;
+          }
           const id = connectId(x);
           const listed = names.get(id);
           if (listed === undefined) return;
@@ -152,7 +156,7 @@ export const CONNECT_CHECKS: CheckDef[] = [
         if (x.label === L.connectUnknown) {
           rejected = x.status! >= 400;
           before = last;
-          if (!rejected) t.untestable(`the unlisted id was not rejected (${x.status}); see connect/unknown-id-4xx`);
+          if (!rejected) t.knockOn("mcp-chat/connect/unknown-id-4xx", `POST ${x.path} (${x.status})`);
           return;
         }
         const now = statusView(x);

@@ -11,6 +11,7 @@ export const STATE_CHECKS: CheckDef[] = [
     rule: "After connect A then B, `/status` shows B's id and none of A's tools that B lacks.",
     ref: ["Implementation Notes: Important Behaviors", "Only one server can be connected at a time."],
     probes: [L.connect, L.connectB, L.statusAfterConnectB],
+    notApplicableWhen: ["second-server"],
     create() {
       const t = new Tally();
       let a: { id: string; tools: string[] } | undefined;
@@ -55,6 +56,7 @@ export const STATE_CHECKS: CheckDef[] = [
     rule: "Connecting the connected id is 200 with a valid body, and status is unchanged. (The seed is silent; both reference versions succeed. The body's full shape is connect/success-shape's.)",
     ref: ["Implementation Notes: Important Behaviors", "The backend should maintain connection state."],
     probes: [L.connectB, L.statusAfterConnectB, L.reconnectB, L.statusAfterReconnect],
+    notApplicableWhen: ["second-server"],
     create() {
       const t = new Tally();
       let before: StatusView | undefined;

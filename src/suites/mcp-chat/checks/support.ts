@@ -25,6 +25,8 @@ export const serverCheck = checkMaker({
   seed: SEED,
   side: "server",
   reasons: { [NOTE.stopped]: (v) => `the probes stopped early: ${String(v)}` },
+  notApplicableNote: NOTE.notApplicable,
+  knockOnNote: NOTE.knockOn,
 });
 
 export { all, describe, evidenceOf, lastEvent, onNote, type Exchange };
@@ -103,6 +105,18 @@ const OTHER_MEANING: Record<number, string> = {
 export function wrongMeaning(status: number, wanted: ReadonlySet<number>): string | undefined {
   if (wanted.has(status)) return undefined;
   return OTHER_MEANING[status] ? `${status} says ${OTHER_MEANING[status]}` : undefined;
+}
+
+/**
+ * Chat while disconnected is probed only after /status confirmed the disconnect. When a 200
+ * disconnect left /status connected, that is disconnect/clears-state's failure: `t` names it.
+ */
+export function disconnectKnockOn(t: Tally): Listen {
+  let disconnected = false;
+  return onExchanges((x) => {
+    if (x.label === L.disconnect) disconnected = x.status === 200;
+    else if (x.label === L.statusAfterDisconnect && disconnected && statusView(x)?.connected === true) t.knockOn("mcp-chat/disconnect/clears-state", x.label);
+  });
 }
 
 /** The body the contract gives every error: a JSON object with `detail` (its type is errors/detail-shape's). */

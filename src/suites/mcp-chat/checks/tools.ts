@@ -5,7 +5,7 @@
 import { excerpt, type CheckDef, type Outcome } from "../../../core/check.js";
 import { L, NOTE } from "../labels.js";
 import { readParams } from "../params.js";
-import { all, type SseEventEvent, eventEvidence, eventWhere, isObject, NO_TOOLS, onExchanges, onNote, onStreams, serverCheck, Tally, toolEvent, unjudgedStream } from "./support.js";
+import { all, disconnectKnockOn, type SseEventEvent, eventEvidence, eventWhere, isObject, NO_TOOLS, onExchanges, onNote, onStreams, serverCheck, Tally, toolEvent, unjudgedStream } from "./support.js";
 
 const SECTION = "Implementation Notes: Important Behaviors";
 const IDS = "**Tool IDs must be unique** within a single request and must match between `tool_start` and `tool_end`";
@@ -44,6 +44,8 @@ function openAtTerminal(ctx: { params: Readonly<Record<string, unknown>> }, kind
       },
       end: (ev, s) => {
         if (!s.terminal) unjudgedStream(t, s, ev);
+        // The disconnected probe is where [ERROR] is expected; [DONE] there is chat/disconnected-rejected's failure.
+        else if (kind === "error" && s.label === L.chatDisconnected && s.terminal.kind === "done") t.knockOn("mcp-chat/chat/disconnected-rejected", s.label);
       },
     },
   );
@@ -157,7 +159,7 @@ export const TOOLS_CHECKS: CheckDef[] = [
           t.notApplicable(`chat while disconnected was refused with HTTP ${x.status} rather than an [ERROR] stream, and no other stream ended with [ERROR]`);
         }
       });
-      return { observe: all(o.observe, refused), finish: () => t.outcome(`no tool was open at [ERROR] (${o.calls()} tool call(s) in all streams)`, "no stream ended with [ERROR]") };
+      return { observe: all(o.observe, refused, disconnectKnockOn(t)), finish: () => t.outcome(`no tool was open at [ERROR] (${o.calls()} tool call(s) in all streams)`, "no stream ended with [ERROR]") };
     },
   }),
   serverCheck({
