@@ -107,6 +107,14 @@ describe("mcp-chat suite against the built-in mock", () => {
       { settings: { servers: [MCP_CHAT_SERVERS[0]] } },
       Object.fromEntries(["state/single-connection", "state/reconnect-same-id"].map((id) => [`mcp-chat/${id}`, /^not applicable: GET \/servers lists one server \(weather\); switching and reconnecting need two$/])),
     ],
+    [
+      "servers without tools, answered without a tool call",
+      { scenario: "text-only", settings: { servers: MCP_CHAT_SERVERS.map((s) => ({ ...s, tools: [] })) } },
+      {
+        "mcp-chat/connect/tool-shape": /^not applicable: POST \/connect\/weather answered tools: \[\] \(a server may have no tools\)$/,
+        ...Object.fromEntries(["tools/unique-ids", "tools/end-matches-start", "tools/name-in-tool-list", "tools/call-profile", "text/final-answer-only", "timing/streams-incrementally"].map((id) => [`mcp-chat/${id}`, NO_TOOL])),
+      },
+    ],
     ["parallel tools", { scenario: "parallel-tools" }, {}],
     ["two tools", { scenario: "two-tools" }, {}],
     [

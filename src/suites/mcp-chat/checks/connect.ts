@@ -109,6 +109,8 @@ export const CONNECT_CHECKS: CheckDef[] = [
       const observe = judgeExchanges(t, (x) => x.status === 200 && (x.label.startsWith("connect") || x.label.startsWith("reconnect") || isStatusLabel(x.label)), (x) => {
         const tools = isObject(x.json) ? x.json.tools : undefined;
         if (!Array.isArray(tools)) return;
+        // A server without tools is legal: there is then no tool object to judge.
+        if (tools.length === 0 && x.method === "POST" && x.label !== L.connectUnknown) t.notApplicable(`${x.method} ${x.path} answered tools: [] (a server may have no tools)`);
         for (const [i, tool] of tools.entries()) {
           n++;
           const r = ctx.validate("tool", tool);
