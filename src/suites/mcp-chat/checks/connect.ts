@@ -5,6 +5,7 @@ import { isStatusLabel, L, LISTED_CONNECT_LABELS, NOTE } from "../labels.js";
 import {
   all,
   connectId,
+  connectView,
   describe,
   evidenceOf,
   hasDetail,
@@ -152,22 +153,33 @@ export const CONNECT_CHECKS: CheckDef[] = [
     create() {
       const t = new Tally();
       let last: StatusView | undefined;
+      let lastLabel: string | undefined;
       let before: StatusView | undefined;
+      let beforeLabel: string | undefined;
+      let connected = false;
       let rejected = false;
-      const observe = judgeExchanges(t, (x) => isStatusLabel(x.label) || x.label === L.connectUnknown, (x) => {
+      const observe = judgeExchanges(t, (x) => isStatusLabel(x.label) || x.label === L.connectUnknown || x.label === L.connect, (x) => {
+        if (x.label === L.connect) {
+          connected = connectView(x)?.tools !== undefined;
+          return;
+        }
         if (x.label === L.connectUnknown) {
           rejected = x.status! >= 400;
           before = last;
+          beforeLabel = lastLabel;
           if (!rejected) t.knockOn("mcp-chat/connect/unknown-id-4xx", `POST ${x.path} (${x.status})`);
           return;
         }
         const now = statusView(x);
         if (x.label === L.statusAfterUnknown && rejected) {
-          if (!before || !now) t.untestable("GET /status did not answer a readable state before and after the rejected connect");
+          // An unreadable status right after a successful connect is status/connected-shape's failure.
+          if (!before && beforeLabel === L.statusAfterConnect && connected) t.knockOn("mcp-chat/status/connected-shape", L.statusAfterConnect);
+          else if (!before || !now) t.untestable("GET /status did not answer a readable state before and after the rejected connect");
           else if (sameStatus(before, now)) t.ok();
           else t.fail(`still ${showStatus(before)}`, `after the rejected connect GET /status says ${showStatus(now)}`, evidenceOf(x));
         }
         last = now;
+        lastLabel = x.label;
       });
       return { observe, finish: () => t.outcome(`/status was unchanged by the rejected connect (${before ? showStatus(before) : ""})`, "no connect to an unlisted id was probed after a readable /status") };
     },

@@ -1,7 +1,7 @@
 /** The single global connection: switching servers and reconnecting the connected one. */
 import { excerpt, type CheckDef } from "../../../core/check.js";
 import { L } from "../labels.js";
-import { all, connectView, describe, evidenceOf, isObject, judgeExchanges, onExchanges, sameStatus, serverCheck, showStatus, statusView, Tally, toolNames, type StatusView } from "./support.js";
+import { all, connectView, unanswered, describe, evidenceOf, isObject, judgeExchanges, onExchanges, sameStatus, serverCheck, showStatus, statusView, Tally, toolNames, type StatusView } from "./support.js";
 
 export const STATE_CHECKS: CheckDef[] = [
   serverCheck({
@@ -16,16 +16,21 @@ export const STATE_CHECKS: CheckDef[] = [
       const t = new Tally();
       let a: { id: string; tools: string[] } | undefined;
       let b: { id: string; tools: string[] } | undefined;
+      // An answered connect that did not succeed with a tools array: connect/success-shape's failure.
+      let refused: string | undefined;
       const observe = all(
         onExchanges((x) => {
+          if (x.label !== L.connect && x.label !== L.connectB) return;
           const c = connectView(x);
           const v = c?.tools ? { id: c.id, tools: c.tools } : undefined;
           if (x.label === L.connect) a = v;
           if (x.label === L.connectB) b = v;
+          if (!v && !unanswered(x)) refused ??= `${x.method} ${x.path}`;
         }),
         judgeExchanges(t, (x) => x.label === L.statusAfterConnectB, (x) => {
           if (!a || !b) {
-            t.untestable("connecting the first and the second listed server did not both succeed");
+            if (refused) t.knockOn("mcp-chat/connect/success-shape", refused);
+            else t.untestable("connecting the first and the second listed server did not both succeed");
             return;
           }
           const expected = `server_id ${JSON.stringify(b.id)} and no tool of ${JSON.stringify(a.id)} that ${JSON.stringify(b.id)} lacks`;
