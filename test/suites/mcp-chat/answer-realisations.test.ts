@@ -51,6 +51,12 @@ const CASES: [string, Rewrite, string, string[]][] = [
   ["status after a connect says connected: \"yes\"", answer("status-after-connect", (r: Json) => ({ ...r, connected: "yes" })), "status/connected-shape", ["connect/unknown-id-keeps-state"]],
   ["status after the reset still connected", answer("status-after-reset", (r: Json) => ({ ...r, connected: true })), "disconnect/clears-state", ["disconnect/idempotent"]],
   ["status after a disconnect keeps the id", answer("status-after-disconnect", (r: Json) => ({ ...r, server_id: "weather" })), "status/disconnected-shape", []],
+  [
+    "the disconnect refused with 500 {detail}, the target still connected",
+    (events) => answer("status-after-disconnect", (r: Json) => ({ ...r, connected: true, server_id: "weather" }))(answer("disconnect", () => ({ detail: "busy" }), 500)(events)),
+    "disconnect/success-shape",
+    [],
+  ],
   ["a disconnect answer without success", answer("disconnect", () => ({})), "disconnect/success-shape", []],
   ["a /chat answer with a number for response", answer("chat-sync", (r: Json) => ({ ...r, response: 5 })), "chat-sync/shape", []],
   ["a reconnect refused with 409 {detail}", answer("reconnect-b", () => ({ detail: "already connected" }), 409), "state/reconnect-same-id", []],

@@ -108,14 +108,18 @@ export function wrongMeaning(status: number, wanted: ReadonlySet<number>): strin
 }
 
 /**
- * Chat while disconnected is probed only after /status confirmed the disconnect. When a 200
- * disconnect left /status connected, that is disconnect/clears-state's failure: `t` names it.
+ * Chat while disconnected is probed only after /status confirmed the disconnect. When /status
+ * still says connected, the disconnect's rule failed: a 200 disconnect that changed nothing is
+ * disconnect/clears-state's failure, a refused one disconnect/success-shape's. `t` names it.
  */
 export function disconnectKnockOn(t: Tally): Listen {
-  let disconnected = false;
+  let answer: Exchange | undefined;
   return onExchanges((x) => {
-    if (x.label === L.disconnect) disconnected = x.status === 200;
-    else if (x.label === L.statusAfterDisconnect && disconnected && statusView(x)?.connected === true) t.knockOn("mcp-chat/disconnect/clears-state", x.label);
+    if (x.label === L.disconnect) answer = unanswered(x) ? undefined : x;
+    else if (x.label === L.statusAfterDisconnect && answer && statusView(x)?.connected === true) {
+      if (answer.status === 200) t.knockOn("mcp-chat/disconnect/clears-state", x.label);
+      else t.knockOn("mcp-chat/disconnect/success-shape", `${answer.method} ${answer.path} (${answer.status})`);
+    }
   });
 }
 
