@@ -12,7 +12,7 @@ export const TIMING_CHECKS: CheckDef[] = [
     id: "mcp-chat/timing/streams-incrementally",
     level: "MUST",
     title: "Events are sent as they happen, not all at the end",
-    rule: "In a stream with tool events, the first event arrives at least 100 ms (`--min-gap`, param minGapMs) before the sentinel. (Judged on streams with a completed tool call: the tool ran between its start and its end, so a buffered stream shows no gap.)",
+    rule: "In a stream with tool events, the first event arrives at least 100 ms (`--min-gap`, param minGapMs) before the sentinel. (Judged on streams where a tool_end follows a tool_start, whether or not their ids match, which is tools/end-matches-start's rule: the tool ran in between, so a buffered stream shows no gap.)",
     ref: ["Implementation Notes: Tool Call Flow", "Emit `tool_start` event immediately"],
     probes: STREAMS,
     create(ctx) {
