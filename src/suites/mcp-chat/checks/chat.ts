@@ -38,7 +38,7 @@ export const CHAT_CHECKS: CheckDef[] = [
           return;
         }
         // The status must say "invalid request"; a 404 or 409 rejects for another reason.
-        const wrong = wrongMeaning(x.status, INVALID) ?? (INVALID.has(x.status) ? undefined : `${x.status} is no validation error`);
+        const wrong = INVALID.has(x.status) ? undefined : (wrongMeaning(x.status, INVALID) ?? `${x.status} is no validation error`);
         if (wrong) t.fail("400 or 422 {detail}: the request body is invalid", `${body} got ${describe(x)}: ${wrong}, not that the request is malformed`, evidenceOf(x));
         else if (!hasDetail(x)) t.knockOn("mcp-chat/errors/detail-shape", `${x.method} ${x.path} (${x.label})`);
         else t.ok();

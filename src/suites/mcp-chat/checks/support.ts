@@ -86,9 +86,9 @@ export function judgeExchanges(tally: Tally, match: (x: Exchange) => boolean, ju
 export const is4xx = (status: number | undefined): boolean => status !== undefined && status >= 400 && status < 500;
 
 /**
- * What a 4xx status says besides "no", for the statuses that say something other than "this
- * request is invalid" or "not now": a rejection judged by its status alone would count a missing
- * route (404) as input validation.
+ * What the 4xx statuses with a specific meaning say. A rejection counts only when its status can
+ * mean what the rule asks for: judged by its class alone, a missing route (404) would pass as
+ * input validation.
  */
 const OTHER_MEANING: Record<number, string> = {
   401: "the request lacks credentials",
