@@ -130,3 +130,17 @@ describe("mcp-chat suite against the built-in mock", () => {
     expect(r.exitCode).toBe(0);
   });
 });
+
+describe("mcp-chat suite when the chat itself fails", () => {
+  it("says the answer rules had nothing to judge because the stream ended with [ERROR]", async () => {
+    const r = await runSuite(mcpChat, { mock: { scenario: "stream-error" } });
+    const checks = serverSide(r);
+    expect(checks.filter((c) => c.outcome === "fail"), explain(checks, (c) => c.outcome === "fail")).toEqual([]);
+    for (const id of ["tools/all-ended-before-done", "text/answer-present"]) {
+      const c = byId(checks, `mcp-chat/${id}`);
+      expect(`${c.verdict}: ${c.message}`, id).toMatch(/^incomplete: not exercised: chat-stream ended with "\[ERROR\] Tool execution failed: upstream timeout": the chat failed/);
+    }
+    expect(byId(checks, "mcp-chat/chat-sync/shape").message).toMatch(/^not exercised: POST \/chat → 502 .*: the chat failed/);
+    expect(r.exitCode).toBe(3);
+  });
+});

@@ -2,7 +2,7 @@
 import { notApplicable, type CheckDef } from "../../../core/check.js";
 import { formatSchemaErrors } from "../../../core/schema-registry.js";
 import { L, NOTE } from "../labels.js";
-import { all, describe, evidenceOf, judgeExchanges, onNote, serverCheck, Tally } from "./support.js";
+import { all, describe, evidenceOf, hasDetail, judgeExchanges, onNote, serverCheck, Tally } from "./support.js";
 
 export const CHAT_SYNC_CHECKS: CheckDef[] = [
   serverCheck({
@@ -23,6 +23,9 @@ export const CHAT_SYNC_CHECKS: CheckDef[] = [
           if (p && status !== null) present = status;
         }),
         judgeExchanges(t, (x) => x.label === L.chatSync, (x) => {
+          // A 5xx {detail} is how the contract reports a failed chat (errors/detail-shape judges
+          // its body): like a stream that ends with [ERROR], there is no answer to judge.
+          if (x.status! >= 500 && hasDetail(x)) return t.untestable(`${describe(x)}: the chat failed, so there was no answer to judge`);
           const r = x.status === 200 && x.isJson ? ctx.validate("chat-response", x.json) : undefined;
           if (r?.ok) t.ok();
           else t.fail("200 {response: string, tool_calls: [{name, args, result?}]}", `${describe(x)}${r ? `: ${formatSchemaErrors(r.errors)}` : ""}`, evidenceOf(x));

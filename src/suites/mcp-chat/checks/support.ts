@@ -315,6 +315,14 @@ export function missingSentinel(s: Stream): [string, string] | undefined {
   return undefined;
 }
 
+/**
+ * For the rules about a completed answer: the happy-path stream ended with [ERROR] (legal, but no
+ * answer to judge), said as the reason instead of "no stream ended with [DONE]".
+ */
+export function chatFailed(t: Tally, s: Stream): void {
+  if (s.terminal?.kind === "error" && s.label === L.chatStream) t.untestable(`${s.label} ended with "${excerpt(s.terminal.event.data, 60)}": the chat failed, so there was no answer to judge`);
+}
+
 /** Why a tool rule has nothing to judge on an answer without tools (the stream grammar allows none). */
 export const NO_TOOLS = "without a tool call: the model answered directly, which the contract allows";
 

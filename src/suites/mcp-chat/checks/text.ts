@@ -2,7 +2,7 @@
 import type { CheckDef } from "../../../core/check.js";
 import { L } from "../labels.js";
 import { readParams } from "../params.js";
-import { eventEvidence, eventWhere, isTextEvent, isToolEvent, NO_TOOLS, onStreams, serverCheck, Tally, unjudgedStream, type SseEventEvent } from "./support.js";
+import { chatFailed, eventEvidence, eventWhere, isTextEvent, isToolEvent, NO_TOOLS, onStreams, serverCheck, Tally, unjudgedStream, type SseEventEvent } from "./support.js";
 
 const STREAMS = [L.chatStream, L.chatDisconnected];
 
@@ -36,6 +36,7 @@ export const TEXT_CHECKS: CheckDef[] = [
           if (st.text && st.tools && !st.failed) t.ok();
           else if (st.tools && !st.text && s.terminal?.kind === "done") t.knockOn("mcp-chat/text/answer-present", s.label);
           else if (!st.tools || !s.terminal) unjudgedStream(t, s, ev, NO_TOOLS);
+          else chatFailed(t, s);
         },
       });
       return { observe, finish: () => t.outcome("text came only after the tool events", "no stream had both tool events and text") };
@@ -65,6 +66,7 @@ export const TEXT_CHECKS: CheckDef[] = [
           },
           end: (ev, s) => {
             if (!s.terminal) unjudgedStream(t, s, ev);
+            else chatFailed(t, s);
           },
         },
       );

@@ -5,7 +5,7 @@
 import { excerpt, type CheckDef, type Outcome } from "../../../core/check.js";
 import { L, NOTE } from "../labels.js";
 import { readParams } from "../params.js";
-import { all, disconnectKnockOn, type SseEventEvent, eventEvidence, eventWhere, isObject, NO_TOOLS, onExchanges, onNote, onStreams, serverCheck, Tally, toolEvent, unjudgedStream } from "./support.js";
+import { all, chatFailed, disconnectKnockOn, type SseEventEvent, eventEvidence, eventWhere, isObject, NO_TOOLS, onExchanges, onNote, onStreams, serverCheck, Tally, toolEvent, unjudgedStream } from "./support.js";
 
 const SECTION = "Implementation Notes: Important Behaviors";
 const IDS = "**Tool IDs must be unique** within a single request and must match between `tool_start` and `tool_end`";
@@ -44,6 +44,7 @@ function openAtTerminal(ctx: { params: Readonly<Record<string, unknown>> }, kind
       },
       end: (ev, s) => {
         if (!s.terminal) unjudgedStream(t, s, ev);
+        else if (kind === "done") chatFailed(t, s);
         // The disconnected probe is where [ERROR] is expected; [DONE] there is chat/disconnected-rejected's failure.
         else if (kind === "error" && s.label === L.chatDisconnected && s.terminal.kind === "done") t.knockOn("mcp-chat/chat/disconnected-rejected", s.label);
       },
