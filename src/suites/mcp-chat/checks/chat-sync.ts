@@ -9,7 +9,7 @@ export const CHAT_SYNC_CHECKS: CheckDef[] = [
     id: "mcp-chat/chat-sync/shape",
     level: "MUST",
     title: "POST /chat, if it exists, answers a ChatResponse",
-    rule: "If `/chat` exists, it is 200 with a valid ChatResponse while connected. (It is optional: 404/405 to `{}` means absent, and the check is skipped as not applicable.)",
+    rule: "If `/chat` exists, it is 200 with a valid ChatResponse while connected. (It is optional: 404/405 to `{}` means absent, and the check is skipped as not applicable. A 5xx `{detail}` reports a failed chat, which leaves nothing to judge.)",
     ref: ["§6 Send Chat Message (Non-Streaming) - Optional", "Alternative endpoint for non-streaming responses."],
     probes: [L.chatSyncProbe, L.chatSync],
     create(ctx) {
