@@ -21,9 +21,10 @@ export interface SuiteMeta {
    */
   notApplicableNote?: string;
   /**
-   * The note (value `{check, where}`) by which the probes say another rule failed on a request
-   * whose answer starved the others (a reset before any answer): a check that judged nothing then
-   * ends as that rule's knock-on, not incomplete.
+   * The note (value `{check, where}`) by which the probes say a rule failed in a way that left
+   * other checks nothing to judge (a request reset before any answer; no server listed, so nothing
+   * to connect): a check that judged nothing then ends as that rule's knock-on, skipped with
+   * "not judged: …", not incomplete.
    */
   knockOnNote?: string;
 }
@@ -73,8 +74,8 @@ export function checkMaker(meta: SuiteMeta): (spec: CheckSpec) => CheckDef {
           observe: all(own, ...notes),
           finish() {
             const o = inner.finish();
-            if (absent !== undefined && o.verdict === "incomplete" && o.notExercised) return notApplicable(absent);
             if (knock !== undefined && o.verdict === "incomplete" && o.notExercised) return { verdict: "skip", message: knock };
+            if (absent !== undefined && o.verdict === "incomplete" && o.notExercised) return notApplicable(absent);
             return why.length && o.verdict === "incomplete" ? { ...o, message: `${o.message} (${why.join("; ")})` } : o;
           },
         };

@@ -26,6 +26,11 @@ export interface StreamDecoder<S, V> {
   open(request: RequestEvent, head: ResponseEvent, ctx: CheckContext): S;
   /** What an event means, decoded once for every check. */
   decode(ev: SseEventEvent, s: S): V;
+  /**
+   * Raw lines the stream record keeps facts about (an event sent but never ended by its empty
+   * line), before any check's line hook. Having it routes lines for every stream.
+   */
+  line?(ev: SseLineEvent, s: S): void;
   /** The body ended (before any check's end hook). */
   close?(ev: BodyEndEvent, s: S): void;
 }
@@ -67,7 +72,7 @@ export function sseStreamView<S, V>(decoder: StreamDecoder<S, V>): StreamView<S,
         kinds() {
           // Raw lines and chunks only when a check reads them.
           const k: EventKind[] = ["http-request", "http-response", "http-error", "sse-event", "body-end"];
-          if (lines) k.push("sse-line");
+          if (lines || decoder.line) k.push("sse-line");
           if (chunks) k.push("body-chunk");
           return k;
         },
@@ -114,6 +119,7 @@ export function sseStreamView<S, V>(decoder: StreamDecoder<S, V>): StreamView<S,
             case "sse-line": {
               const l = live.get(ev.exchange);
               if (!l) return;
+              decoder.line?.(ev, l.s);
               for (const sub of l.subs) {
                 if (!sub.hooks.line || sub.guard.dead) continue;
                 try {

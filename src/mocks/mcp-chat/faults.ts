@@ -96,7 +96,8 @@ export const FAULTS: readonly McpChatFault[] = [
   {
     name: "multi-connection",
     description: "After connect A then B, GET /status lists A's tools as well",
-    violates: [P + "state/single-connection", P + "status/connected-shape"],
+    // status/connected-shape names state/single-connection as the rule A's tools break.
+    violates: [P + "state/single-connection"],
     transformStatus: (body, { state, servers }) => {
       if (!body.connected) return body;
       const tools = [...((body.tools as Json[] | undefined) ?? [])];
@@ -180,7 +181,8 @@ export const FAULTS: readonly McpChatFault[] = [
   {
     name: "sse-no-final-blank",
     description: "The last event ends with a single LF",
-    violates: [P + "sse/one-data-line-per-event", P + "terminal/required"],
+    // A parser discards that unended [DONE]; terminal/required names the framing rule as the cause.
+    violates: [P + "sse/one-data-line-per-event"],
     sse: { noFinalBlank: true },
   },
   {
@@ -310,13 +312,15 @@ export const FAULTS: readonly McpChatFault[] = [
   {
     name: "done-variant",
     description: "[done] instead of [DONE]",
-    violates: [P + "terminal/sentinel-format", P + "terminal/required"],
+    // terminal/required names sentinel-format as the cause of the missing sentinel.
+    violates: [P + "terminal/sentinel-format"],
     transformEvents: replaceSentinel((d, s) => [d === DONE ? { ...s, data: "[done]" } : s]),
   },
   {
     name: "error-multiline",
     description: "[ERROR] with a raw newline in its message (a second line without `data:`)",
-    violates: [P + "terminal/sentinel-format", P + "sse/data-lines-only"],
+    // sse/data-lines-only names sentinel-format for the continuation line.
+    violates: [P + "terminal/sentinel-format"],
     transformEvents: replaceSentinel((_, s) => [
       { ...s, data: "[ERROR] get_weather failed\nTraceback (most recent call last)" },
     ]),

@@ -73,6 +73,10 @@ export const NOTE = {
   disconnectConfirmed: "disconnect-confirmed",
   /** string: why the probes stopped early. */
   stopped: "probes-stopped",
+  /** {topic, reason}: the target legally lacks what a rule needs (one listed server, no second). */
+  notApplicable: "not-applicable",
+  /** {check, where}: a rule failed, so the probes could not create what the other rules need. */
+  knockOn: "knock-on",
 } as const;
 
 export const isStatusLabel = (label: string): boolean => label.startsWith("status-");

@@ -30,14 +30,22 @@ export async function runProbes(ctx: ProbeContext): Promise<void> {
 }
 
 async function sequence(c: ProbeClient, ctx: ProbeContext, p: McpChatParams): Promise<void> {
+  let listing: { status?: number; json: unknown } | undefined;
   const listed = await c.group("servers", "GET /servers", async () => {
     const r = await c.request(L.servers, "GET", "/servers");
+    listing = { status: r.status, json: r.json };
     const servers = listedServers(r.json);
     if (servers) c.note(NOTE.servers, servers);
     return servers ?? [];
   });
   const a = listed[0];
   const b = listed.find((s) => s.id !== a?.id);
+  // Without a listed server nothing can be connected: the rules that need a connection are
+  // knock-ons of the listing's rule. One server is legal; switching servers then does not arise.
+  if (!a && listing?.status !== undefined && listing.status !== 429) {
+    const empty = listing.status === 200 && Array.isArray(listing.json) && listing.json.length === 0;
+    c.note(NOTE.knockOn, { check: empty ? "mcp-chat/servers/non-empty" : "mcp-chat/servers/list-shape", where: "GET /servers" });
+  } else if (a && !b) c.note(NOTE.notApplicable, { topic: "second-server", reason: `GET /servers lists one server (${a.id}); switching and reconnecting need two` });
 
   await c.group("cors", "CORS preflights and a foreign origin", async () => {
     const requestHeaders = [...new Set(["content-type", ...Object.keys(ctx.headers).map((h) => h.toLowerCase())])].join(", ");

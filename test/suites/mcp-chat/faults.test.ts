@@ -29,6 +29,26 @@ describe("mcp-chat faults trip exactly their checks", () => {
     expect(failedIds(checks), `fault ${name}:\n${explain(checks, (c) => c.outcome === "fail" || wanted.includes(c.id))}`).toEqual(wanted);
   });
 
+  // Checks a fault keeps from judging name the rule that failed first, and do not fail the run.
+  it.each<[string, Record<string, RegExp>]>([
+    ["done-variant", { "tools/all-ended-before-done": /^not judged: mcp-chat\/terminal\/sentinel-format failed on chat-stream event #6/ }],
+    ["tool-never-ended", { "tools/end-matches-start": /^not judged: mcp-chat\/tools\/all-ended-before-done failed on chat-stream event/ }],
+    ["servers-empty", Object.fromEntries(["connect/success-shape", "status/connected-shape", "state/single-connection", "tools/unique-ids", "chat/bad-input-4xx", "chat-sync/shape"].map((id) => [id, /^not judged: mcp-chat\/servers\/non-empty failed on GET \/servers$/]))],
+    ["connect-missing-server-name", { "connect/matches-listing": /^not judged: mcp-chat\/connect\/success-shape failed on POST \/connect\// }],
+    ["connect-unknown-200", { "connect/unknown-id-keeps-state": /^not judged: mcp-chat\/connect\/unknown-id-4xx failed on POST \/connect\/agentwire-unknown-\w+ \(200\)$/ }],
+    ["disconnect-noop", { "chat/disconnected-rejected": /^not judged: mcp-chat\/disconnect\/clears-state failed on status-after-disconnect$/, "tools/all-ended-before-error": /^not judged: mcp-chat\/disconnect\/clears-state/ }],
+    ["sse-no-final-blank", { "terminal/required": /^not judged: mcp-chat\/sse\/one-data-line-per-event failed on chat-stream line 1[0-9]/, "terminal/last-event": /^not judged: mcp-chat\/sse\/one-data-line-per-event failed on /, "terminal/connection-closes": /^not judged: mcp-chat\/sse\/one-data-line-per-event/ }],
+    ["chat-accepts-bad-input", { "chat-sync/shape": /^not judged: mcp-chat\/chat\/bad-input-4xx failed on POST \/chat \{\} \(200\)$/ }],
+    ["chat-disconnected-answers", { "tools/all-ended-before-error": /^not judged: mcp-chat\/chat\/disconnected-rejected failed on chat-disconnected$/ }],
+    ["missing-terminal", { "tools/all-ended-before-done": /^not judged: mcp-chat\/terminal\/required failed on chat-stream$/, "text/answer-present": /^not judged: mcp-chat\/terminal\/required/ }],
+  ])("%s: the knock-on effects are named skips", (name, knocked) => {
+    const checks = results.get(name)!;
+    for (const [id, message] of Object.entries(knocked)) {
+      const c = checks.find((x) => x.id === `mcp-chat/${id}`)!;
+      expect(`${c.verdict}: ${c.message}`, id).toMatch(new RegExp(`^skip: ${message.source.slice(1)}`));
+    }
+  });
+
   it("leaves no server check without a fault to prove it, except the ones proved by fixtures", () => {
     const proved = new Set(MCP_CHAT_FAULTS.flatMap((f) => f.violates));
     const unproved = MCP_CHAT_SERVER_CHECKS.map((c) => c.id).filter((id) => !proved.has(id));

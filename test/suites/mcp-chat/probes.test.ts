@@ -56,13 +56,22 @@ describe("mcp-chat probes", () => {
     expect(list.message).toMatch(/rate-limited/);
   });
 
-  it("run a minimal correct backend with one server to a clean result", async () => {
+  it("run a minimal correct backend with one server to a clean result, --strict included", async () => {
     open = await serve(backendWithStream(okStream));
-    const r = await runSuite(mcpChat, { url: open.url });
+    const r = await runSuite(mcpChat, { url: open.url, strict: true });
     const checks = serverSide(r);
     expect(checks.filter((c) => c.verdict === "fail" || c.verdict === "warn")).toEqual([]);
-    // One listed server: the two-server rules cannot be tested, and say so.
-    expect(byId(checks, "mcp-chat/state/single-connection").message).toMatch(/two listed servers/);
+    // It refuses chat while disconnected with 409 and has no /chat: both legal, both skipped.
+    expect(r.exitCode).toBe(0);
+    expect(checks.filter((c) => c.verdict === "skip").map((c) => c.id)).toEqual([
+      "mcp-chat/state/single-connection",
+      "mcp-chat/state/reconnect-same-id",
+      "mcp-chat/tools/all-ended-before-error",
+      "mcp-chat/chat-sync/shape",
+    ]);
+    // One listed server is legal: the two-server rules do not arise, and say so.
+    const single = byId(checks, "mcp-chat/state/single-connection");
+    expect(`${single.verdict}: ${single.message}`).toMatch(/^skip: not applicable: GET \/servers lists one server \(echo\); switching and reconnecting need two/);
   });
 
   it("stop at once when the first request finds nothing listening", async () => {

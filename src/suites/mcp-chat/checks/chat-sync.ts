@@ -1,15 +1,15 @@
 /** The optional non-streaming POST /chat. */
-import type { CheckDef } from "../../../core/check.js";
+import { notApplicable, type CheckDef } from "../../../core/check.js";
 import { formatSchemaErrors } from "../../../core/schema-registry.js";
 import { L, NOTE } from "../labels.js";
-import { all, describe, evidenceOf, judgeExchanges, onNote, serverCheck, Tally } from "./support.js";
+import { all, describe, evidenceOf, hasDetail, judgeExchanges, onNote, serverCheck, Tally } from "./support.js";
 
 export const CHAT_SYNC_CHECKS: CheckDef[] = [
   serverCheck({
     id: "mcp-chat/chat-sync/shape",
     level: "MUST",
     title: "POST /chat, if it exists, answers a ChatResponse",
-    rule: "If `/chat` exists, it is 200 with a valid ChatResponse while connected. (It is optional: 404/405 to `{}` means absent, which passes.)",
+    rule: "If `/chat` exists, it is 200 with a valid ChatResponse while connected. (It is optional: 404/405 to `{}` means absent, and the check is skipped as not applicable. A 5xx `{detail}` reports a failed chat, which leaves nothing to judge.)",
     ref: ["§6 Send Chat Message (Non-Streaming) - Optional", "Alternative endpoint for non-streaming responses."],
     probes: [L.chatSyncProbe, L.chatSync],
     create(ctx) {
@@ -23,6 +23,9 @@ export const CHAT_SYNC_CHECKS: CheckDef[] = [
           if (p && status !== null) present = status;
         }),
         judgeExchanges(t, (x) => x.label === L.chatSync, (x) => {
+          // A 5xx {detail} is how the contract reports a failed chat (errors/detail-shape judges
+          // its body): like a stream that ends with [ERROR], there is no answer to judge.
+          if (x.status! >= 500 && hasDetail(x)) return t.untestable(`${describe(x)}: the chat failed, so there was no answer to judge`);
           const r = x.status === 200 && x.isJson ? ctx.validate("chat-response", x.json) : undefined;
           if (r?.ok) t.ok();
           else t.fail("200 {response: string, tool_calls: [{name, args, result?}]}", `${describe(x)}${r ? `: ${formatSchemaErrors(r.errors)}` : ""}`, evidenceOf(x));
@@ -31,9 +34,10 @@ export const CHAT_SYNC_CHECKS: CheckDef[] = [
       return {
         observe,
         finish: () => {
-          if (absent !== undefined && !t.wasExercised) return { verdict: "pass", message: `POST /chat is absent (${absent} to {}), which the contract allows` };
-          const why = present !== undefined && present < 400 ? `POST /chat answered {} with ${present}, so no model call was spent on it (see chat/bad-input-4xx)` : undefined;
-          return t.outcome("POST /chat answered a valid ChatResponse", why ?? "POST /chat was not probed");
+          if (absent !== undefined && !t.wasExercised) return notApplicable(`POST /chat is absent (${absent} to {}), which the contract allows`);
+          // Accepting {} is chat/bad-input-4xx's failure; the kit then spends no model call on /chat.
+          if (present !== undefined && present < 400) t.knockOn("mcp-chat/chat/bad-input-4xx", `POST /chat {} (${present})`);
+          return t.outcome("POST /chat answered a valid ChatResponse", "POST /chat was not probed");
         },
       };
     },

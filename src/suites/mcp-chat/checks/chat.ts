@@ -2,16 +2,21 @@
 import { excerpt, type CheckDef } from "../../../core/check.js";
 import { isBadInputLabel, L } from "../labels.js";
 import { readParams } from "../params.js";
-import { all, describe, eventEvidence, eventWhere, evidenceOf, is2xx, is4xx, isObject, isTextEvent, isToolEvent, mediaType, onExchanges, onStreams, serverCheck, Tally, unanswered } from "./support.js";
+import { all, describe, disconnectKnockOn, eventEvidence, eventWhere, evidenceOf, hasDetail, is2xx, is4xx, isObject, isTextEvent, isToolEvent, mediaType, onExchanges, onStreams, serverCheck, Tally, unanswered, wrongMeaning } from "./support.js";
 
 const ERRORS = ["Implementation Notes: Important Behaviors", "**Error handling** - Use `[ERROR] message` format for stream errors, or return HTTP error codes for request-level errors."] as [string, string];
+
+/** Statuses that say the request body is invalid. */
+const INVALID: ReadonlySet<number> = new Set([400, 422]);
+/** Statuses among those with their own meaning that may say "not connected" (409 recommended). */
+const NOT_NOW: ReadonlySet<number> = new Set([409]);
 
 export const CHAT_CHECKS: CheckDef[] = [
   serverCheck({
     id: "mcp-chat/chat/bad-input-4xx",
     level: "MUST",
     title: "Malformed chat requests get 4xx, not a stream",
-    rule: '`{}`, `{"message": 42}`, `{"message": null}`, `{"message": ["hi"]}` and malformed JSON each get a 4xx that is not a stream (also on `/chat`, where 404/405 means the endpoint is absent).',
+    rule: '`{}`, `{"message": 42}`, `{"message": null}`, `{"message": ["hi"]}` and malformed JSON each get 400 or 422 (a status that says the request is invalid, not 404, 405 or 409) that is not a stream (also on `/chat`, where 404/405 means the endpoint is absent). (The body shape is judged by errors/detail-shape.)',
     ref: ERRORS,
     probes: [...["{}", '{"message":42}', '{"message":null}', '{"message":["hi"]}', "malformed-json"].map(L.badInput), L.chatSyncProbe],
     create() {
@@ -28,8 +33,15 @@ export const CHAT_CHECKS: CheckDef[] = [
         statuses.push(`${body} → ${x.status}`);
         if (x.label === L.chatSyncProbe && (x.status === 404 || x.status === 405)) return;
         const stream = mediaType(x.headers["content-type"]) === "text/event-stream";
-        if (is4xx(x.status) && !stream) t.ok();
-        else t.fail("a 4xx error answer, not a stream", `${body} got ${describe(x)}${stream ? " — the bad request was answered as a chat" : ""}`, evidenceOf(x));
+        if (!is4xx(x.status) || stream) {
+          t.fail("a 4xx error answer, not a stream", `${body} got ${describe(x)}${stream ? " — the bad request was answered as a chat" : ""}`, evidenceOf(x));
+          return;
+        }
+        // The status must say "invalid request"; a 404 or 409 rejects for another reason.
+        const wrong = INVALID.has(x.status) ? undefined : (wrongMeaning(x.status, INVALID) ?? `${x.status} is no validation error`);
+        if (wrong) t.fail("400 or 422 {detail}: the request body is invalid", `${body} got ${describe(x)}: ${wrong}, not that the request is malformed`, evidenceOf(x));
+        else if (!hasDetail(x)) t.knockOn("mcp-chat/errors/detail-shape", `${x.method} ${x.path} (${x.label})`);
+        else t.ok();
       });
       return { observe, finish: () => t.outcome(`every malformed chat request got a 4xx (${statuses.join(", ")})`, "no malformed chat request was answered") };
     },
@@ -38,7 +50,7 @@ export const CHAT_CHECKS: CheckDef[] = [
     id: "mcp-chat/chat/disconnected-rejected",
     level: "MUST",
     title: "Chat while disconnected is rejected",
-    rule: "Chat while disconnected gets 4xx/503 ErrorResponse or only `[ERROR] msg`, never tools, text or `[DONE]`; the form is recorded. (Judged up to the first sentinel; what follows is terminal/last-event's. The type of `detail` is errors/detail-shape's.)",
+    rule: "Chat while disconnected gets 4xx/503 ErrorResponse or only `[ERROR] msg`, never tools, text or `[DONE]`; the form is recorded. A 4xx that means something else (401, 403, 404, 405, 413, 415, 422) is no such rejection. (Judged up to the first sentinel; what follows is terminal/last-event's. The type of `detail` is errors/detail-shape's.)",
     ref: ERRORS,
     probes: [L.disconnect, L.statusAfterDisconnect, L.chatDisconnected],
     create(ctx) {
@@ -55,8 +67,12 @@ export const CHAT_CHECKS: CheckDef[] = [
             return;
           }
           form = `(a) ${x.status} ${isObject(x.json) ? excerpt(x.json, 80) : excerpt(x.text ?? "", 80)}`;
-          if ((is4xx(x.status) || x.status === 503) && isObject(x.json) && "detail" in x.json) t.ok();
-          else t.fail("4xx (409 recommended) or 503 with {detail}, or 200 SSE with only [ERROR] <msg>", `${describe(x)}${isObject(x.json) ? " without detail" : ""}`, evidenceOf(x));
+          const expected = "4xx (409 recommended) or 503 with {detail}, or 200 SSE with only [ERROR] <msg>";
+          const wrong = is4xx(x.status) ? wrongMeaning(x.status!, NOT_NOW) : undefined;
+          if (!is4xx(x.status) && x.status !== 503) t.fail(expected, describe(x), evidenceOf(x));
+          else if (wrong) t.fail(expected, `${describe(x)}: ${wrong}, not that no server is connected (the same request streamed an answer while connected)`, evidenceOf(x));
+          else if (!hasDetail(x)) t.knockOn("mcp-chat/errors/detail-shape", `${x.method} ${x.path} (${x.label})`);
+          else t.ok();
         }),
         onStreams<{ bad: boolean }>(
           {
@@ -78,7 +94,7 @@ export const CHAT_CHECKS: CheckDef[] = [
           },
         ),
       );
-      return { observe, finish: () => t.outcome(`chat while disconnected was rejected: form ${form}`, "the disconnect was never confirmed by /status, so chat while disconnected was not probed") };
+      return { observe: all(observe, disconnectKnockOn(t)), finish: () => t.outcome(`chat while disconnected was rejected: form ${form}`, "the disconnect was never confirmed by /status, so chat while disconnected was not probed") };
     },
   }),
 ];

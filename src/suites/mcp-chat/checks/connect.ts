@@ -5,8 +5,10 @@ import { isStatusLabel, L, LISTED_CONNECT_LABELS, NOTE } from "../labels.js";
 import {
   all,
   connectId,
+  connectView,
   describe,
   evidenceOf,
+  hasDetail,
   is2xx,
   is4xx,
   isObject,
@@ -17,10 +19,13 @@ import {
   showStatus,
   statusView,
   Tally,
+  wrongMeaning,
   type StatusView,
 } from "./support.js";
 
 const SECTION = "§2 Connect to a Server";
+/** Among the statuses with a meaning of their own, those that can say "no such id". */
+const UNKNOWN_ID: ReadonlySet<number> = new Set([404, 422]);
 
 export const CONNECT_CHECKS: CheckDef[] = [
   serverCheck({
@@ -76,7 +81,11 @@ export const CONNECT_CHECKS: CheckDef[] = [
         }),
         judgeExchanges(t, (x) => LISTED_CONNECT_LABELS.has(x.label) || x.label === L.reconnectB, (x) => {
           const b = x.json;
-          if (x.status !== 200 || !isObject(b) || typeof b.server_name !== "string") return;
+          if (x.status !== 200 || !isObject(b)) return;
+          if (typeof b.server_name !== "string") {
+            if (LISTED_CONNECT_LABELS.has(x.label)) t.knockOn("mcp-chat/connect/success-shape", `POST ${x.path}`);
+            return;
+          }
           const id = connectId(x);
           const listed = names.get(id);
           if (listed === undefined) return;
@@ -101,6 +110,8 @@ export const CONNECT_CHECKS: CheckDef[] = [
       const observe = judgeExchanges(t, (x) => x.status === 200 && (x.label.startsWith("connect") || x.label.startsWith("reconnect") || isStatusLabel(x.label)), (x) => {
         const tools = isObject(x.json) ? x.json.tools : undefined;
         if (!Array.isArray(tools)) return;
+        // A server without tools is legal: there is then no tool object to judge.
+        if (tools.length === 0 && x.method === "POST" && x.label !== L.connectUnknown) t.notApplicable(`${x.method} ${x.path} answered tools: [] (a server may have no tools)`);
         for (const [i, tool] of tools.entries()) {
           n++;
           const r = ctx.validate("tool", tool);
@@ -115,7 +126,7 @@ export const CONNECT_CHECKS: CheckDef[] = [
     id: "mcp-chat/connect/unknown-id-4xx",
     level: "MUST",
     title: "An unlisted id gets 4xx {detail}",
-    rule: "An unlisted id gets 4xx with ErrorResponse. (The type of `detail` is errors/detail-shape's.)",
+    rule: "An unlisted id gets 4xx with ErrorResponse; a 4xx that means something else (401, 403, 405, 409, 413, 415) is no such answer. (The body shape is judged by errors/detail-shape.)",
     ref: [SECTION, "**Response (Error - 4xx/5xx):**"],
     probes: [L.connectUnknown],
     create() {
@@ -123,8 +134,10 @@ export const CONNECT_CHECKS: CheckDef[] = [
       let status = 0;
       const observe = judgeExchanges(t, (x) => x.label === L.connectUnknown, (x) => {
         status = x.status!;
+        const wrong = is4xx(x.status) ? wrongMeaning(x.status!, UNKNOWN_ID) : undefined;
         if (!is4xx(x.status)) t.fail("4xx (404 in the reference) for an id GET /servers does not list", describe(x), evidenceOf(x));
-        else if (!isObject(x.json) || !("detail" in x.json)) t.fail("a JSON body {detail}", `${describe(x)}: no detail member`, evidenceOf(x));
+        else if (wrong) t.fail("4xx (404 in the reference) saying the id is unknown", `${describe(x)}: ${wrong}, not that the id is unknown`, evidenceOf(x));
+        else if (!hasDetail(x)) t.knockOn("mcp-chat/errors/detail-shape", `${x.method} ${x.path} (${x.label})`);
         else t.ok();
       });
       return { observe, finish: () => t.outcome(`an unlisted id got ${status} with {detail}`, "no unlisted id was probed") };
@@ -140,22 +153,33 @@ export const CONNECT_CHECKS: CheckDef[] = [
     create() {
       const t = new Tally();
       let last: StatusView | undefined;
+      let lastLabel: string | undefined;
       let before: StatusView | undefined;
+      let beforeLabel: string | undefined;
+      let connected = false;
       let rejected = false;
-      const observe = judgeExchanges(t, (x) => isStatusLabel(x.label) || x.label === L.connectUnknown, (x) => {
+      const observe = judgeExchanges(t, (x) => isStatusLabel(x.label) || x.label === L.connectUnknown || x.label === L.connect, (x) => {
+        if (x.label === L.connect) {
+          connected = connectView(x)?.tools !== undefined;
+          return;
+        }
         if (x.label === L.connectUnknown) {
           rejected = x.status! >= 400;
           before = last;
-          if (!rejected) t.untestable(`the unlisted id was not rejected (${x.status}); see connect/unknown-id-4xx`);
+          beforeLabel = lastLabel;
+          if (!rejected) t.knockOn("mcp-chat/connect/unknown-id-4xx", `POST ${x.path} (${x.status})`);
           return;
         }
         const now = statusView(x);
         if (x.label === L.statusAfterUnknown && rejected) {
-          if (!before || !now) t.untestable("GET /status did not answer a readable state before and after the rejected connect");
+          // An unreadable status right after a successful connect is status/connected-shape's failure.
+          if (!before && beforeLabel === L.statusAfterConnect && connected) t.knockOn("mcp-chat/status/connected-shape", L.statusAfterConnect);
+          else if (!before || !now) t.untestable("GET /status did not answer a readable state before and after the rejected connect");
           else if (sameStatus(before, now)) t.ok();
           else t.fail(`still ${showStatus(before)}`, `after the rejected connect GET /status says ${showStatus(now)}`, evidenceOf(x));
         }
         last = now;
+        lastLabel = x.label;
       });
       return { observe, finish: () => t.outcome(`/status was unchanged by the rejected connect (${before ? showStatus(before) : ""})`, "no connect to an unlisted id was probed after a readable /status") };
     },

@@ -79,13 +79,22 @@ export const DISCONNECT_CHECKS: CheckDef[] = [
     create() {
       const t = new Tally();
       let idle = false;
-      const observe = judgeExchanges(t, (x) => x.label === L.statusAfterReset || x.label === L.disconnectIdle, (x) => {
+      let reset = false;
+      let stuck = false;
+      const observe = judgeExchanges(t, (x) => x.label === L.disconnectReset || x.label === L.statusAfterReset || x.label === L.disconnectIdle, (x) => {
+        if (x.label === L.disconnectReset) {
+          reset = x.status === 200;
+          return;
+        }
         if (x.label === L.statusAfterReset) {
           // Only a disconnect that /status confirmed idle is "while disconnected".
           idle = isObject(x.json) && x.json.connected === false;
+          // Still connected after a 200 disconnect: disconnect/clears-state's failure.
+          stuck = reset && x.status === 200 && isObject(x.json) && x.json.connected === true;
           return;
         }
-        if (!idle) t.untestable("/status did not confirm the target was disconnected before the idle disconnect");
+        if (!idle && stuck) t.knockOn("mcp-chat/disconnect/clears-state", L.statusAfterReset);
+        else if (!idle) t.untestable("/status did not confirm the target was disconnected before the idle disconnect");
         else if (x.status === 200) t.ok();
         else t.fail("200 {success: true} when already disconnected", describe(x), evidenceOf(x));
       });

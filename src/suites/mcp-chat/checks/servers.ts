@@ -51,7 +51,7 @@ export const SERVERS_CHECKS: CheckDef[] = [
       let count = 0;
       const observe = judgeExchanges(t, (x) => x.label === L.servers, (x) => {
         if (!Array.isArray(x.json)) {
-          t.untestable(`GET /servers did not answer a JSON array (${describe(x)}); see servers/list-shape`);
+          t.knockOn("mcp-chat/servers/list-shape", "GET /servers");
           return;
         }
         count = x.json.length;

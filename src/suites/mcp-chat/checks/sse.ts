@@ -6,7 +6,7 @@
 import { at, excerpt, type CheckDef } from "../../../core/check.js";
 import { L } from "../labels.js";
 import { Utf8Validator } from "./utf8.js";
-import { eventEvidence, eventWhere, lineEvidence, lineKind, lineWhere, mediaType, onStreams, serverCheck, Tally, type SseLineEvent } from "./support.js";
+import { dataValue, eventEvidence, eventWhere, lineEvidence, lineKind, lineWhere, mediaType, onStreams, serverCheck, Tally, type SseLineEvent } from "./support.js";
 
 const SECTION = "§5 Send Chat Message (Streaming)";
 const FORMAT = "data: {json_payload}\\n\\n";
@@ -43,13 +43,20 @@ export const SSE_CHECKS: CheckDef[] = [
       const t = new Tally();
       let lines = 0;
       let comments = 0;
-      const observe = onStreams({
-        start: () => undefined,
-        line: (ev) => {
+      // A line that continues a sentinel's event is terminal/sentinel-format's ("no continuation
+      // line"): a multi-line [ERROR] message is one deviation, not two.
+      const observe = onStreams<{ inEvent: boolean; sentinel?: SseLineEvent }>({
+        start: () => ({ inEvent: false }),
+        line: (ev, _s, st) => {
           lines++;
           const kind = lineKind(ev.line);
+          const sentinel = st.sentinel;
+          if (kind === "blank") st.sentinel = undefined;
+          else if (kind === "data" && !st.inEvent && dataValue(ev.line).startsWith("[")) st.sentinel = ev;
+          if (kind !== "comment") st.inEvent = kind !== "blank";
           if (kind === "comment") comments++;
           if (kind === "blank" || kind === "comment" || ev.line.startsWith("data: ")) t.ok();
+          else if (sentinel) t.knockOn("mcp-chat/terminal/sentinel-format", lineWhere(ev));
           else t.fail('every line to start with "data: " (one space), or be empty', `${lineWhere(ev)} is "${excerpt(ev.line, 60)}"${kind === "data" ? ": no space after the colon" : ""}`, lineEvidence(ev));
         },
       });

@@ -1,7 +1,7 @@
 /** The single global connection: switching servers and reconnecting the connected one. */
 import { excerpt, type CheckDef } from "../../../core/check.js";
 import { L } from "../labels.js";
-import { all, connectView, describe, evidenceOf, isObject, judgeExchanges, onExchanges, sameStatus, serverCheck, showStatus, statusView, Tally, toolNames, type StatusView } from "./support.js";
+import { all, connectView, unanswered, describe, evidenceOf, isObject, judgeExchanges, onExchanges, sameStatus, serverCheck, showStatus, statusView, Tally, toolNames, type StatusView } from "./support.js";
 
 export const STATE_CHECKS: CheckDef[] = [
   serverCheck({
@@ -11,20 +11,26 @@ export const STATE_CHECKS: CheckDef[] = [
     rule: "After connect A then B, `/status` shows B's id and none of A's tools that B lacks.",
     ref: ["Implementation Notes: Important Behaviors", "Only one server can be connected at a time."],
     probes: [L.connect, L.connectB, L.statusAfterConnectB],
+    notApplicableWhen: ["second-server"],
     create() {
       const t = new Tally();
       let a: { id: string; tools: string[] } | undefined;
       let b: { id: string; tools: string[] } | undefined;
+      // An answered connect that did not succeed with a tools array: connect/success-shape's failure.
+      let refused: string | undefined;
       const observe = all(
         onExchanges((x) => {
+          if (x.label !== L.connect && x.label !== L.connectB) return;
           const c = connectView(x);
           const v = c?.tools ? { id: c.id, tools: c.tools } : undefined;
           if (x.label === L.connect) a = v;
           if (x.label === L.connectB) b = v;
+          if (!v && !unanswered(x)) refused ??= `${x.method} ${x.path}`;
         }),
         judgeExchanges(t, (x) => x.label === L.statusAfterConnectB, (x) => {
           if (!a || !b) {
-            t.untestable("connecting the first and the second listed server did not both succeed");
+            if (refused) t.knockOn("mcp-chat/connect/success-shape", refused);
+            else t.untestable("connecting the first and the second listed server did not both succeed");
             return;
           }
           const expected = `server_id ${JSON.stringify(b.id)} and no tool of ${JSON.stringify(a.id)} that ${JSON.stringify(b.id)} lacks`;
@@ -55,6 +61,7 @@ export const STATE_CHECKS: CheckDef[] = [
     rule: "Connecting the connected id is 200 with a valid body, and status is unchanged. (The seed is silent; both reference versions succeed. The body's full shape is connect/success-shape's.)",
     ref: ["Implementation Notes: Important Behaviors", "The backend should maintain connection state."],
     probes: [L.connectB, L.statusAfterConnectB, L.reconnectB, L.statusAfterReconnect],
+    notApplicableWhen: ["second-server"],
     create() {
       const t = new Tally();
       let before: StatusView | undefined;

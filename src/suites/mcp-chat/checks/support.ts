@@ -12,7 +12,7 @@ import type { TranscriptEvent } from "../../../core/transcript.js";
 import { describe, evidenceOf, exchangeView, lastEvent, unanswered as unansweredBy, type Exchange } from "../../../core/views/exchange.js";
 import { all, onNote, type Listen } from "../../../core/views/hooks.js";
 import { sseStreamView } from "../../../core/views/sse-stream.js";
-import { isStreamLabel, NOTE } from "../labels.js";
+import { isStreamLabel, L, NOTE } from "../labels.js";
 import { readParams } from "../params.js";
 
 export const SEED = "002_f5cea501a704c7bf.txt";
@@ -25,6 +25,8 @@ export const serverCheck = checkMaker({
   seed: SEED,
   side: "server",
   reasons: { [NOTE.stopped]: (v) => `the probes stopped early: ${String(v)}` },
+  notApplicableNote: NOTE.notApplicable,
+  knockOnNote: NOTE.knockOn,
 });
 
 export { all, describe, evidenceOf, lastEvent, onNote, type Exchange };
@@ -42,7 +44,7 @@ export type NoteEvent = Ev<"note">;
 /** Violations plus whether the rule was exercised (shared by every suite). */
 import { Tally } from "../../../core/check.js";
 export { dataValue, eventEvidence, eventWhere, is2xx, lineEvidence, lineWhere, mediaType, parseJson } from "../../../core/check-helpers.js";
-import { is2xx, parseJson } from "../../../core/check-helpers.js";
+import { dataValue, eventWhere, is2xx, lineWhere, parseJson } from "../../../core/check-helpers.js";
 export { Tally };
 
 // ---------------------------------------------------------------------------------------------
@@ -82,6 +84,47 @@ export function judgeExchanges(tally: Tally, match: (x: Exchange) => boolean, ju
 }
 
 export const is4xx = (status: number | undefined): boolean => status !== undefined && status >= 400 && status < 500;
+
+/**
+ * What the 4xx statuses with a specific meaning say. A rejection counts only when its status can
+ * mean what the rule asks for: judged by its class alone, a missing route (404) would pass as
+ * input validation.
+ */
+const OTHER_MEANING: Record<number, string> = {
+  401: "the request lacks credentials",
+  403: "the caller is not allowed",
+  404: "the route or resource does not exist",
+  405: "the route does not take this method",
+  409: "the request conflicts with the server's state",
+  413: "the body is too large",
+  415: "the body's content type is refused (the kit sends application/json)",
+  422: "the request body is invalid",
+};
+
+/** Why `status` does not mean what a rejection should (`wanted` statuses mean it), else undefined. */
+export function wrongMeaning(status: number, wanted: ReadonlySet<number>): string | undefined {
+  if (wanted.has(status)) return undefined;
+  return OTHER_MEANING[status] ? `${status} says ${OTHER_MEANING[status]}` : undefined;
+}
+
+/**
+ * Chat while disconnected is probed only after /status confirmed the disconnect. When /status
+ * still says connected, the disconnect's rule failed: a 200 disconnect that changed nothing is
+ * disconnect/clears-state's failure, a refused one disconnect/success-shape's. `t` names it.
+ */
+export function disconnectKnockOn(t: Tally): Listen {
+  let answer: Exchange | undefined;
+  return onExchanges((x) => {
+    if (x.label === L.disconnect) answer = unanswered(x) ? undefined : x;
+    else if (x.label === L.statusAfterDisconnect && answer && statusView(x)?.connected === true) {
+      if (answer.status === 200) t.knockOn("mcp-chat/disconnect/clears-state", x.label);
+      else t.knockOn("mcp-chat/disconnect/success-shape", `${answer.method} ${answer.path} (${answer.status})`);
+    }
+  });
+}
+
+/** The body the contract gives every error: a JSON object with `detail` (its type is errors/detail-shape's). */
+export const hasDetail = (x: Exchange): boolean => isObject(x.json) && "detail" in x.json;
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -170,6 +213,25 @@ export interface Stream {
   errorEvent?: SseEventEvent;
   /** Events dispatched so far. */
   events: number;
+  /** What the tool events before the sentinel showed, for checks that must say why they judged nothing. */
+  tools: ToolFacts;
+  /** A payload starting with "[" that is no sentinel (`[done]`), before any sentinel. */
+  bracket?: SseEventEvent;
+  /** The data line of an event not yet ended by its empty line (at the end: one never dispatched). */
+  unended?: SseLineEvent;
+}
+
+/** Tool events of one stream up to its sentinel, as the tools/ and events/ rules see them. */
+export interface ToolFacts {
+  /** tool_start events with a string id. */
+  starts: number;
+  /** Open tool ids → name. */
+  open: Map<string, unknown>;
+  /** tool_end events that closed no open id (tools/end-matches-start's failures), and the first. */
+  unmatched: number;
+  firstUnmatched?: SseEventEvent;
+  /** The first tool_start/tool_end without a string id (events/schema's failure). */
+  idless?: SseEventEvent;
 }
 
 export type Phase = "before" | "terminal" | "after";
@@ -203,6 +265,7 @@ const STREAMS = sseStreamView<Stream & { errorTypes: ReadonlySet<string> }, Deco
     request,
     head,
     events: 0,
+    tools: { starts: 0, open: new Map(), unmatched: 0 },
     errorTypes: new Set(readParams(ctx.params).errorEventTypes),
   }),
   decode(ev, s) {
@@ -215,11 +278,73 @@ const STREAMS = sseStreamView<Stream & { errorTypes: ReadonlySet<string> }, Deco
         phase = "terminal";
       } else if (p.kind === "object" && typeof p.type === "string" && s.errorTypes.has(p.type) && !s.errorEvent) {
         s.errorEvent = ev;
-      }
+      } else if (p.kind === "bracket") s.bracket ??= ev;
+      countTools(s.tools, ev, p);
     }
     return { p, phase };
   },
+  line(ev, s) {
+    const kind = lineKind(ev.line);
+    if (kind === "data") s.unended ??= ev;
+    else if (kind === "blank") s.unended = undefined;
+  },
 });
+
+function countTools(f: ToolFacts, ev: SseEventEvent, p: Payload): void {
+  if (p.kind !== "object" || (p.type !== "tool_start" && p.type !== "tool_end")) return;
+  const te = toolEvent(p);
+  if (!te) f.idless ??= ev;
+  else if (te.kind === "start") {
+    f.starts++;
+    f.open.set(te.id, te.name);
+  } else if (f.open.has(te.id)) f.open.delete(te.id);
+  else {
+    f.unmatched++;
+    f.firstUnmatched ??= ev;
+  }
+}
+
+/**
+ * The rule that failed when a stream has no sentinel although one was sent: `[done]` is
+ * terminal/sentinel-format's, a `[DONE]` never ended by its empty line (so never dispatched) is
+ * sse/one-data-line-per-event's. Undefined when none was sent.
+ */
+export function missingSentinel(s: Stream): [string, string] | undefined {
+  if (s.bracket) return ["mcp-chat/terminal/sentinel-format", eventWhere(s.bracket)];
+  if (s.unended && dataValue(s.unended.line).startsWith("[")) return ["mcp-chat/sse/one-data-line-per-event", lineWhere(s.unended)];
+  return undefined;
+}
+
+/**
+ * For the rules about a completed answer: the happy-path stream ended with [ERROR] (legal, but no
+ * answer to judge), said as the reason instead of "no stream ended with [DONE]".
+ */
+export function chatFailed(t: Tally, s: Stream): void {
+  if (s.terminal?.kind === "error" && s.label === L.chatStream) t.untestable(`${s.label} ended with "${excerpt(s.terminal.event.data, 60)}": the chat failed, so there was no answer to judge`);
+}
+
+/** Why a tool rule has nothing to judge on an answer without tools (the stream grammar allows none). */
+export const NO_TOOLS = "without a tool call: the model answered directly, which the contract allows";
+
+/**
+ * Says, at the end of a stream a check judged nothing on, why: another rule already failed on that
+ * stream (a knock-on, named), or the model legally answered without calling a tool (`noTools`, for
+ * the rules about tool calls; only the happy-path stream is asked for one). Otherwise it says
+ * nothing, and the check's own reason stands.
+ */
+export function unjudgedStream(t: Tally, s: Stream, end: BodyEndEvent, noTools?: string): void {
+  if (!s.terminal) {
+    const why = missingSentinel(s);
+    if (why) t.knockOn(...why);
+    else if (end.reason === "eof" || end.reason === "error") t.knockOn("mcp-chat/terminal/required", s.label);
+    return;
+  }
+  const f = s.tools;
+  if (f.idless) t.knockOn("mcp-chat/events/schema", eventWhere(f.idless));
+  else if (f.firstUnmatched) t.knockOn("mcp-chat/tools/end-matches-start", eventWhere(f.firstUnmatched));
+  else if (f.open.size) t.knockOn(`mcp-chat/tools/all-ended-before-${s.terminal.kind}`, eventWhere(s.terminal.event));
+  else if (noTools && f.starts === 0 && s.terminal.kind === "done" && s.label === L.chatStream) t.notApplicable(`${s.label} ended with [DONE] ${noTools}`);
+}
 
 /** Feeds the events of every stream to handlers with per-stream state. */
 export function onStreams<S>(h: StreamHandlers<S>): Listen {

@@ -6,7 +6,7 @@ import { at, excerpt, type CheckDef } from "../../../core/check.js";
 import { formatSchemaErrors } from "../../../core/schema-registry.js";
 import { L } from "../labels.js";
 import { readParams } from "../params.js";
-import { dataValue, eventEvidence, eventWhere, lineEvidence, lineKind, lineWhere, onStreams, serverCheck, Tally, type SseLineEvent } from "./support.js";
+import { dataValue, eventEvidence, eventWhere, lineEvidence, lineKind, lineWhere, missingSentinel, onStreams, serverCheck, Tally, unjudgedStream, type SseLineEvent } from "./support.js";
 
 const SECTION = "§5 Send Chat Message (Streaming)";
 const DONE_SIGNAL = "**4. Done Signal** - Indicates stream completion";
@@ -49,9 +49,13 @@ export const TERMINAL_CHECKS: CheckDef[] = [
       const observe = onStreams({
         start: () => undefined,
         end: (ev, s) => {
+          const sent = s.terminal ? undefined : missingSentinel(s);
           if (s.terminal) {
             n++;
             t.ok();
+          } else if (sent) {
+            // A sentinel was sent but is no sentinel to a parser: the rule it broke is named.
+            t.knockOn(...sent);
           } else if (ev.reason === "eof" || ev.reason === "error") {
             t.fail("data: [DONE] or data: [ERROR] <message> before the body ends", `${s.label}: the body ended (${ev.reason === "eof" ? "EOF" : `error ${ev.error ?? ""}`}) after ${s.events} event(s) and ${ev.bytes} bytes without a sentinel — a truncated answer looks complete`, at(ev));
           } else {
@@ -80,8 +84,9 @@ export const TERMINAL_CHECKS: CheckDef[] = [
             t.fail("nothing after the sentinel's empty line", `${lineWhere(ev)} follows the sentinel at line ${st.sentinel!.lineNo} ("${excerpt(dataValue(st.sentinel!.line), 40)}")`, lineEvidence(ev));
           }
         },
-        end: (_ev, _s, st) => {
+        end: (ev, s, st) => {
           if (st.state === "closed") t.ok();
+          else if (!s.terminal) unjudgedStream(t, s, ev);
         },
       });
       return { observe, finish: () => t.outcome("nothing followed the first sentinel", "no sentinel closed by an empty line was observed") };
@@ -109,6 +114,9 @@ export const TERMINAL_CHECKS: CheckDef[] = [
           }
           if (kind === "data" && startsEvent && dataValue(ev.line).startsWith("[")) st.pending = ev;
         },
+        end: (ev, s) => {
+          if (!s.terminal && !s.bracket) unjudgedStream(t, s, ev);
+        },
         event: (ev, p) => {
           if (p.kind !== "terminal" && p.kind !== "bracket") return;
           n++;
@@ -134,7 +142,7 @@ export const TERMINAL_CHECKS: CheckDef[] = [
       const observe = onStreams({
         start: () => undefined,
         end: (ev, s) => {
-          if (!s.terminal) return;
+          if (!s.terminal) return unjudgedStream(t, s, ev);
           const elapsed = Math.round(ev.t - s.terminal.event.t);
           if (ev.reason === "close-timeout" || elapsed > closeTimeoutMs) {
             t.fail(`the body ends within ${closeTimeoutMs} ms of the sentinel`, `${s.label}: the body was still open ${elapsed} ms after ${s.terminal.event.data.slice(0, 20)} (${ev.reason === "close-timeout" ? "the kit stopped waiting" : `ended by ${ev.reason}`})`, at(ev, { excerpt: s.terminal.event.data.slice(0, 40) }));

@@ -2,7 +2,7 @@
 import type { CheckDef } from "../../../core/check.js";
 import { L } from "../labels.js";
 import { readParams } from "../params.js";
-import { eventEvidence, eventWhere, isTextEvent, isToolEvent, onStreams, serverCheck, Tally, type SseEventEvent } from "./support.js";
+import { chatFailed, eventEvidence, eventWhere, isTextEvent, isToolEvent, NO_TOOLS, onStreams, serverCheck, Tally, unjudgedStream, type SseEventEvent } from "./support.js";
 
 const STREAMS = [L.chatStream, L.chatDisconnected];
 
@@ -32,8 +32,11 @@ export const TEXT_CHECKS: CheckDef[] = [
             }
           }
         },
-        end: (_ev, _s, st) => {
+        end: (ev, s, st) => {
           if (st.text && st.tools && !st.failed) t.ok();
+          else if (st.tools && !st.text && s.terminal?.kind === "done") t.knockOn("mcp-chat/text/answer-present", s.label);
+          else if (!st.tools || !s.terminal) unjudgedStream(t, s, ev, NO_TOOLS);
+          else chatFailed(t, s);
         },
       });
       return { observe, finish: () => t.outcome("text came only after the tool events", "no stream had both tool events and text") };
@@ -60,6 +63,10 @@ export const TEXT_CHECKS: CheckDef[] = [
             chars += st.chars;
             if (st.chars > 0) t.ok();
             else t.fail("at least one text event with non-empty content before [DONE]", `${eventWhere(ev)}: [DONE] after ${s.events - 1} event(s) and no answer text`, eventEvidence(ev));
+          },
+          end: (ev, s) => {
+            if (!s.terminal) unjudgedStream(t, s, ev);
+            else chatFailed(t, s);
           },
         },
       );

@@ -2,7 +2,7 @@
 import type { CheckDef, Outcome } from "../../../core/check.js";
 import { L } from "../labels.js";
 import { readParams } from "../params.js";
-import { eventEvidence, eventWhere, onStreams, serverCheck, Tally, toolEvent, type SseEventEvent } from "./support.js";
+import { eventEvidence, eventWhere, NO_TOOLS, onStreams, serverCheck, Tally, toolEvent, unjudgedStream, type SseEventEvent } from "./support.js";
 
 const STREAMS = [L.chatStream, L.chatDisconnected];
 const ms = (x: number) => Math.round(x);
@@ -12,22 +12,28 @@ export const TIMING_CHECKS: CheckDef[] = [
     id: "mcp-chat/timing/streams-incrementally",
     level: "MUST",
     title: "Events are sent as they happen, not all at the end",
-    rule: "In a stream with tool events, the first event arrives at least 100 ms (`--min-gap`, param minGapMs) before the sentinel. (Judged on streams with a completed tool call: the tool ran between its start and its end, so a buffered stream shows no gap.)",
+    rule: "In a stream with tool events, the first event arrives at least 100 ms (`--min-gap`, param minGapMs) before the sentinel. (Judged on streams where a tool_end follows a tool_start, whether or not their ids match, which is tools/end-matches-start's rule: the tool ran in between, so a buffered stream shows no gap.)",
     ref: ["Implementation Notes: Tool Call Flow", "Emit `tool_start` event immediately"],
     probes: STREAMS,
     create(ctx) {
       const { minGapMs } = readParams(ctx.params);
       const t = new Tally();
       let gaps: number[] = [];
-      const observe = onStreams<{ first?: SseEventEvent; started: Set<string>; completed: boolean }>({
-        start: () => ({ started: new Set(), completed: false }),
+      // A tool ran once a tool_end follows a tool_start; whether their ids match is
+      // tools/end-matches-start's rule, not this one's.
+      const observe = onStreams<{ first?: SseEventEvent; started: boolean; completed: boolean; judged: boolean }>({
+        start: () => ({ started: false, completed: false, judged: false }),
+        end: (ev, s, st) => {
+          if (!st.judged) unjudgedStream(t, s, ev, NO_TOOLS);
+        },
         event: (ev, p, phase, s, st) => {
           if (phase === "after") return;
           st.first ??= ev;
           const te = toolEvent(p);
-          if (te?.kind === "start") st.started.add(te.id);
-          if (te?.kind === "end" && st.started.has(te.id)) st.completed = true;
+          if (te?.kind === "start") st.started = true;
+          if (te?.kind === "end" && st.started) st.completed = true;
           if (phase !== "terminal" || !st.completed) return;
+          st.judged = true;
           const gap = ev.t - st.first.t;
           gaps = [...gaps, ms(gap)].slice(-10);
           if (gap >= minGapMs) t.ok();

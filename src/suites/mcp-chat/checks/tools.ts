@@ -5,7 +5,7 @@
 import { excerpt, type CheckDef, type Outcome } from "../../../core/check.js";
 import { L, NOTE } from "../labels.js";
 import { readParams } from "../params.js";
-import { all, eventEvidence, eventWhere, isObject, onNote, onStreams, serverCheck, Tally, toolEvent } from "./support.js";
+import { all, chatFailed, disconnectKnockOn, type SseEventEvent, eventEvidence, eventWhere, isObject, NO_TOOLS, onExchanges, onNote, onStreams, serverCheck, Tally, toolEvent, unjudgedStream } from "./support.js";
 
 const SECTION = "Implementation Notes: Important Behaviors";
 const IDS = "**Tool IDs must be unique** within a single request and must match between `tool_start` and `tool_end`";
@@ -32,10 +32,21 @@ function openAtTerminal(ctx: { params: Readonly<Record<string, unknown>> }, kind
         }
         if (phase !== "terminal" || s.terminal?.kind !== kind) return;
         if (open.size === 0) t.ok();
-        else {
+        else if (s.tools.idless || s.tools.unmatched >= open.size) {
+          // The tool_end that would have closed each open tool came, but under an id that closes
+          // nothing: that is end-matches-start's (or events/schema's) failure, not a missing end.
+          const [id, by] = s.tools.idless ? ["mcp-chat/events/schema", s.tools.idless] : ["mcp-chat/tools/end-matches-start", s.tools.firstUnmatched!];
+          t.knockOn(id, eventWhere(by));
+        } else {
           const list = [...open].map(([id, name]) => `${id} (${excerpt(name)})`).join(", ");
           t.fail(`every tool_start closed by its tool_end before ${kind === "done" ? "[DONE]" : "[ERROR]"}`, `${eventWhere(ev)}: "${excerpt(ev.data, 60)}" arrived with tool(s) still open: ${list}`, eventEvidence(ev));
         }
+      },
+      end: (ev, s) => {
+        if (!s.terminal) unjudgedStream(t, s, ev);
+        else if (kind === "done") chatFailed(t, s);
+        // The disconnected probe is where [ERROR] is expected; [DONE] there is chat/disconnected-rejected's failure.
+        else if (kind === "error" && s.label === L.chatDisconnected && s.terminal.kind === "done") t.knockOn("mcp-chat/chat/disconnected-rejected", s.label);
       },
     },
   );
@@ -66,6 +77,9 @@ export const TOOLS_CHECKS: CheckDef[] = [
             t.ok();
           }
         },
+        end: (ev, s, seen) => {
+          if (seen.size === 0) unjudgedStream(t, s, ev, NO_TOOLS);
+        },
       });
       return { observe, finish: () => t.outcome(`${n} tool_start id(s) were unique in their streams`, "no tool_start was observed; use a prompt that makes the model call a tool") };
     },
@@ -80,16 +94,29 @@ export const TOOLS_CHECKS: CheckDef[] = [
     create() {
       const t = new Tally();
       let n = 0;
-      const observe = onStreams<Open>({
-        start: () => new Map(),
-        event: (ev, p, phase, _s, open) => {
+      const observe = onStreams<{ open: Open; ends: number; idless?: SseEventEvent }>({
+        start: () => ({ open: new Map(), ends: 0 }),
+        end: (ev, s, st) => {
+          if (st.ends === 0) unjudgedStream(t, s, ev, NO_TOOLS);
+        },
+        event: (ev, p, phase, s, st) => {
           const te = phase === "before" ? toolEvent(p) : undefined;
-          if (!te) return;
+          if (!te) {
+            st.idless ??= s.tools.idless;
+            return;
+          }
+          const open = st.open;
           if (te.kind === "start") {
             open.set(te.id, te.name);
             return;
           }
+          st.ends++;
           n++;
+          if (!open.has(te.id) && st.idless) {
+            // The tool_start it would close had no usable id: events/schema's failure.
+            t.knockOn("mcp-chat/events/schema", eventWhere(st.idless));
+            return;
+          }
           if (!open.has(te.id)) {
             t.fail("a tool_end only for an open tool_start", `${eventWhere(ev)}: tool_end ${JSON.stringify(te.id)} matches no open tool_start (open: ${[...open.keys()].join(", ") || "none"})`, eventEvidence(ev));
             return;
@@ -126,7 +153,14 @@ export const TOOLS_CHECKS: CheckDef[] = [
     create(ctx) {
       const t = new Tally();
       const o = openAtTerminal(ctx, "error", t);
-      return { observe: o.observe, finish: () => t.outcome(`no tool was open at [ERROR] (${o.calls()} tool call(s) in all streams)`, "no stream ended with [ERROR]") };
+      // Chat while disconnected may be refused with an HTTP status instead of an [ERROR] stream
+      // (§3.9 form a): then no stream of the run needs to end with [ERROR].
+      const refused = onExchanges((x) => {
+        if (x.label === L.chatDisconnected && x.status !== undefined && x.status >= 400 && x.status !== 429) {
+          t.notApplicable(`chat while disconnected was refused with HTTP ${x.status} rather than an [ERROR] stream, and no other stream ended with [ERROR]`);
+        }
+      });
+      return { observe: all(o.observe, refused, disconnectKnockOn(t)), finish: () => t.outcome(`no tool was open at [ERROR] (${o.calls()} tool call(s) in all streams)`, "no stream ended with [ERROR]") };
     },
   }),
   serverCheck({
@@ -146,6 +180,9 @@ export const TOOLS_CHECKS: CheckDef[] = [
         }),
         onStreams({
           start: () => undefined,
+          end: (ev, s) => {
+            if (s.label === L.chatStream && s.tools.starts === 0) unjudgedStream(t, s, ev, NO_TOOLS);
+          },
           event: (ev, p, phase, s) => {
             const te = phase === "before" && s.label === L.chatStream ? toolEvent(p) : undefined;
             if (te?.kind !== "start") return;
@@ -178,8 +215,13 @@ export const TOOLS_CHECKS: CheckDef[] = [
       let maxOpen = 0;
       let results = 0;
       let firstEmpty: ReturnType<typeof eventEvidence> | undefined;
+      // Only says why there were no calls to report (an answer without tools, a knock-on).
+      const none = new Tally();
       const observe = onStreams<Set<string>>({
         start: () => new Set(),
+        end: (ev, s) => {
+          if (s.tools.starts === 0) unjudgedStream(none, s, ev, NO_TOOLS);
+        },
         event: (ev, p, phase, _s, open) => {
           const te = phase === "before" ? toolEvent(p) : undefined;
           if (!te) return;
@@ -199,7 +241,7 @@ export const TOOLS_CHECKS: CheckDef[] = [
         },
       });
       const finish = (): Outcome => {
-        if (calls === 0) return { verdict: "incomplete", notExercised: true, message: "not exercised: no tool_start was observed" };
+        if (calls === 0) return none.outcome("", "no tool_start was observed");
         const numbers = `${calls} tool call(s), ${overlaps} started while another was open (at most ${maxOpen} at once), ${emptyArgs} with args {}, ${results} tool_end(s) with a result`;
         if (emptyArgs === 0) return { verdict: "info", message: numbers };
         return {
