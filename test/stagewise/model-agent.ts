@@ -77,6 +77,8 @@ export class ModelAgent {
       () => this.updateMessage(),
       () => this.updateMessage(),
       () => this.updateMessage(),
+      () => this.updateMessage(),
+      () => this.updateMessage(),
       () => this.deleteMessages(),
       () => this.fullSync(),
     ];
@@ -172,6 +174,7 @@ export class ModelAgent {
   private newPart(role: "assistant" | "tool"): AssistantChatPart {
     if (role === "tool") return this.toolResult();
     return this.pick<() => AssistantChatPart>([
+      () => ({ type: "text", text: "Hel" }),
       () => ({ type: "text", text: "Hel" }),
       () => ({ type: "reasoning", text: "Think" }),
       () => ({ type: "file", data: "data:text/plain;base64,SGk=", mimeType: "text/plain" }),
