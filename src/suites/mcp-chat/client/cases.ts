@@ -3,6 +3,7 @@
  * client with an adapter to make, with the scenario and framing chosen through query parameters,
  * and the client-parse checks its result feeds. Browser-safe: plain data and string building.
  */
+import { caseTable, type CaseRow } from "../../../core/client-cases/case-table.js";
 import type { AdapterResult } from "./adapters/types.js";
 
 /** Short ids of the client-parse checks (full id: `mcp-chat/client-parse/<id>`). */
@@ -17,16 +18,7 @@ export type ParseCheck =
   | "tool-matching"
   | "unexpected-payloads";
 
-export interface ClientCase {
-  id: string;
-  description: string;
-  scenario: string;
-  /** Mock framing variant; "canonical" is the contract's own. */
-  framing: string;
-  /** Per-request mock knobs that change what is said (kept when computing the expectation). */
-  query?: Record<string, string>;
-  /** Per-request mock knobs that change only how it is encoded (dropped for the expectation). */
-  presentation?: Record<string, string>;
+export interface ClientCase extends CaseRow<ParseCheck> {
   /** Request body; a valid ChatRequest unless the case is about bad input. */
   body?: unknown;
   checks: ParseCheck[];
@@ -34,8 +26,6 @@ export interface ClientCase {
   expect?: Pick<AdapterResult, "outcome">;
   /** Client-side traffic checks (full ids) this request breaks because the kit asked for it. */
   exempt?: string[];
-  /** A conforming client finishes well within this; a longer wait means it hung. */
-  timeoutMs?: number;
 }
 
 /** What `GET /__agentwire/cases` lists for each case. */
@@ -51,8 +41,7 @@ export interface WireCase {
   timeoutMs: number;
 }
 
-export const CASES_PATH = "/__agentwire/cases";
-export const RESULTS_PATH = "/__agentwire/results";
+export { CASES_PATH, RESULTS_PATH, CASE_PARAM } from "../../../core/client-cases/case-table.js";
 export const PARSE_CHECK_PREFIX = "mcp-chat/client-parse/";
 export const CHAT_REQUEST_CHECK = "mcp-chat/client/chat-request";
 /**
@@ -60,11 +49,8 @@ export const CHAT_REQUEST_CHECK = "mcp-chat/client/chat-request";
  * expectation in the transcript lets a saved run be judged again exactly as it was.
  */
 export const EXPECTED_NOTE = "mcp-chat/client-case-expected";
-/** Query parameter naming the case a chat request belongs to (the mock ignores it). */
-export const CASE_PARAM = "case";
 
 export const DEFAULT_MESSAGE = "What is the weather in San Francisco?";
-const DEFAULT_TIMEOUT_MS = 10_000;
 
 const weather = (framing: string, checks: ParseCheck[], description: string, extra: Partial<ClientCase> = {}): ClientCase => ({
   id: framing,
@@ -153,31 +139,9 @@ export const CLIENT_CASES: readonly ClientCase[] = [
   weather("non-json-data", ["unexpected-payloads"], "a data: line that is not JSON"),
 ];
 
-const byId = new Map(CLIENT_CASES.map((c) => [c.id, c]));
+const table = caseTable<ClientCase, ParseCheck>(CLIENT_CASES, "/chat/stream", PARSE_CHECK_PREFIX);
 
-export function findCase(id: string): ClientCase | undefined {
-  return byId.get(id);
-}
-
-/** The cases feeding one client-parse check. */
-export function casesFor(check: ParseCheck): ClientCase[] {
-  return CLIENT_CASES.filter((c) => c.checks.includes(check));
-}
-
-/** The request path of a case as the client sends it. */
-export function casePath(c: ClientCase): string {
-  return chatPath(c, { framing: c.framing, ...(c.query ?? {}), ...(c.presentation ?? {}) });
-}
-
-/** The same request with the contract's own encoding: what the expected result is computed from. */
-export function canonicalPath(c: ClientCase): string {
-  return chatPath(c, { framing: "canonical", ...(c.query ?? {}) });
-}
-
-function chatPath(c: ClientCase, params: Record<string, string>): string {
-  const q = new URLSearchParams({ [CASE_PARAM]: c.id, scenario: c.scenario, ...params });
-  return `/chat/stream?${q.toString()}`;
-}
+export const { findCase, casesFor, casePath, canonicalPath, caseOfPath } = table;
 
 export function caseBody(c: ClientCase): unknown {
   return c.body === undefined ? { message: DEFAULT_MESSAGE } : c.body;
@@ -190,15 +154,7 @@ export function toWireCase(c: ClientCase): WireCase {
     method: "POST",
     path: casePath(c),
     body: caseBody(c),
-    checks: c.checks.map((k) => PARSE_CHECK_PREFIX + k),
-    timeoutMs: c.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    checks: table.checkIds(c),
+    timeoutMs: table.timeoutOf(c),
   };
-}
-
-/** The case a recorded request belongs to, from its path's `case` parameter. */
-export function caseOfPath(path: string): ClientCase | undefined {
-  const q = path.indexOf("?");
-  if (q < 0) return undefined;
-  const id = new URLSearchParams(path.slice(q + 1)).get(CASE_PARAM);
-  return id === null ? undefined : findCase(id);
 }

@@ -2,9 +2,13 @@
  * Reading and comparing adapter results: shape validation for what clients POST, and a
  * human-readable diff of an actual result against the expected one.
  */
+import type { Parsed as KitParsed } from "../../../core/client-cases.js";
+import { canonicalJson, clip, diffOutcome, diffText, isObject, quote } from "../../../core/client-cases/compare.js";
 import { OUTCOMES, type AdapterResult, type AdapterTool } from "./adapters/types.js";
 
-export type Parsed = { ok: true; result: AdapterResult } | { ok: false; error: string };
+export { canonicalJson };
+
+export type Parsed = KitParsed<AdapterResult>;
 
 /** Validates an untrusted value as an AdapterResult. */
 export function parseAdapterResult(value: unknown): Parsed {
@@ -39,30 +43,11 @@ export function parseAdapterResult(value: unknown): Parsed {
  * message only has to carry the expected one (trimmed): clients may prefix or decorate it.
  */
 export function diffResults(expected: AdapterResult, actual: AdapterResult): string[] {
-  const out: string[] = [];
-  if (expected.outcome !== actual.outcome) out.push(`outcome: expected "${expected.outcome}", got "${actual.outcome}"`);
-  if (expected.outcome === "error" && actual.outcome === "error") {
-    const want = (expected.error ?? "").trim();
-    if (!(actual.error ?? "").trim().includes(want)) {
-      out.push(`error: expected a message carrying ${quote(want)}, got ${quote(actual.error ?? "")}`);
-    }
-  }
-  const text = diffText(expected.text, actual.text);
+  const out = diffOutcome(expected, actual);
+  const text = diffText("text", expected.text, actual.text);
   if (text) out.push(text);
   out.push(...diffTools(expected.tools, actual.tools));
   return out;
-}
-
-function diffText(expected: string, actual: string): string | undefined {
-  if (expected === actual) return undefined;
-  let i = 0;
-  while (i < expected.length && i < actual.length && expected[i] === actual[i]) i++;
-  const from = Math.max(0, i - 10);
-  const fffd = actual.includes("\uFFFD") && !expected.includes("\uFFFD") ? " (contains U+FFFD)" : "";
-  return (
-    `text differs at char ${i}${fffd}: expected ${quote(expected.slice(from, i + 30))}, ` +
-    `got ${quote(actual.slice(from, i + 30))} (lengths ${expected.length} vs ${actual.length})`
-  );
 }
 
 function diffTools(expected: AdapterTool[], actual: AdapterTool[]): string[] {
@@ -84,28 +69,9 @@ function diffTools(expected: AdapterTool[], actual: AdapterTool[]): string[] {
 
 const ids = (tools: AdapterTool[]) => `[${tools.map((t) => `${t.id}${t.ended ? "" : " (open)"}`).join(", ")}]`;
 
-function quote(s: string): string {
-  return JSON.stringify(s);
-}
-
-/** JSON with sorted keys, so argument objects compare by content. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value)) ?? "undefined";
-}
-
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (isObject(v)) return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])]));
-  return v;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 /** One-line summary of a result for report fields. */
 export function summariseResult(r: AdapterResult): string {
   const tools = r.tools.map((t) => `${t.id}:${t.name}${t.ended ? "" : "(open)"}`).join(",");
-  const text = r.text.length > 60 ? `${r.text.slice(0, 60)}…` : r.text;
+  const text = clip(r.text, 60);
   return `${r.outcome}${r.error !== undefined ? ` ${JSON.stringify(r.error)}` : ""}; text ${JSON.stringify(text)}; tools [${tools}]`;
 }

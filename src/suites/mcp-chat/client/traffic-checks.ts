@@ -3,7 +3,8 @@
  * mock labels each request by route and records its own state in `meta`). These need no adapter,
  * so a browser frontend gets them too.
  */
-import { at, excerpt, Violations, type CheckContext, type CheckDef, type CheckObserver } from "../../../core/check.js";
+import { at, excerpt, type CheckContext, type CheckDef, type Violations } from "../../../core/check.js";
+import { requestRuleCheck } from "../../../core/client-cases/request-check.js";
 import { formatSchemaErrors } from "../../../core/schema-registry.js";
 import type { TranscriptEvent } from "../../../core/transcript.js";
 import { caseOfPath } from "./cases.js";
@@ -32,20 +33,7 @@ function requestCheck(
   untested: string,
   inspect: (req: Request, v: Violations, ctx: CheckContext) => boolean,
 ): CheckDef {
-  return {
-    ...def,
-    side: "client",
-    create(ctx): CheckObserver {
-      const v = new Violations();
-      let exercised = false;
-      return {
-        observe(event) {
-          if (judged(event, labels, def.id) && inspect(event, v, ctx)) exercised = true;
-        },
-        finish: () => v.outcome({ pass, exercised, untested }),
-      };
-    },
-  };
+  return requestRuleCheck(def, { select: (event, id) => (judged(event, labels, id) ? event : undefined), inspect, pass, untested });
 }
 
 function mediaType(headers: Record<string, string>): string {

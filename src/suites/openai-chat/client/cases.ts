@@ -5,6 +5,7 @@
  * definitions come from the mock's catalogue records).
  */
 import { findCatalogue } from "../../../mocks/openai-chat/catalogues.js";
+import { caseTable, type CaseRow } from "../../../core/client-cases/case-table.js";
 import type { AdapterResult } from "./adapters/types.js";
 
 /** Short ids of the client-parse checks (full id: `openai-chat/client-parse/<id>`). */
@@ -17,16 +18,7 @@ export type ParseCheck =
   | "error-surfaced"
   | "quirk-tolerance";
 
-export interface ClientCase {
-  id: string;
-  description: string;
-  scenario: string;
-  /** Mock framing variant; "canonical" is the contract's own. */
-  framing: string;
-  /** Per-request mock knobs that change what is said (kept when computing the expectation). */
-  query?: Record<string, string>;
-  /** Per-request mock knobs that change only how or when it is sent (dropped for the expectation). */
-  presentation?: Record<string, string>;
+export interface ClientCase extends CaseRow<ParseCheck> {
   /** A quirk fault of §7 (dropped for the expectation: the result should still be the canonical one). */
   fault?: string;
   /** Changes to the default request body (`stream: false`, `stream_options`, another model...). */
@@ -38,8 +30,6 @@ export interface ClientCase {
   expect?: Partial<Pick<AdapterResult, "outcome" | "finishReason" | "error">>;
   /** Client-side traffic checks (full ids) this request breaks because the kit asked for it. */
   exempt?: string[];
-  /** A conforming client finishes well within this; a longer wait means it hung. */
-  timeoutMs?: number;
   /**
    * The id of the case that is this one's next turn: the client sends the history again with the
    * calls it assembled and one tool result per call (seed §3), to the follow-up's path.
@@ -79,22 +69,18 @@ export interface WireCase {
   followUp?: WireFollowUp;
 }
 
-export const CASES_PATH = "/__agentwire/cases";
-export const RESULTS_PATH = "/__agentwire/results";
+export { CASES_PATH, RESULTS_PATH, CASE_PARAM } from "../../../core/client-cases/case-table.js";
 export const PARSE_CHECK_PREFIX = "openai-chat/client-parse/";
 /**
  * Transcript note the kit emits before each reported result: `{case, expected, looseIds?}`.
  * Keeping the expectation in the transcript lets a saved run be judged again exactly as it was.
  */
 export const EXPECTED_NOTE = "openai-chat/client-case-expected";
-/** Query parameter naming the case a request belongs to (the mock ignores it). */
-export const CASE_PARAM = "case";
 export const FAULT_HEADER = "X-Agentwire-Fault";
 
 export const DEFAULT_MODEL = "agentwire-mock";
 export const DEFAULT_PROMPT = "Help me with this project.";
 const SYSTEM_PROMPT = "You are a coding assistant with Continue's built-in tools.";
-const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** The seed catalogue's tools, offered in every case that may call one (contract §2). */
 export const SEED_TOOL_NAMES = [
@@ -244,34 +230,12 @@ export const CLIENT_CASES: readonly ClientCase[] = [
   ),
 ];
 
-const byId = new Map(CLIENT_CASES.map((x) => [x.id, x]));
+const table = caseTable<ClientCase, ParseCheck>(CLIENT_CASES, "/chat/completions", PARSE_CHECK_PREFIX);
 
-export function findCase(id: string): ClientCase | undefined {
-  return byId.get(id);
-}
+export const { findCase, casesFor, casePath, canonicalPath, caseOfPath } = table;
 
 export function quirkOf(caseId: string): Quirk | undefined {
   return QUIRKS.find((q) => `quirk-${q.fault}` === caseId);
-}
-
-/** The cases feeding one client-parse check. */
-export function casesFor(check: ParseCheck): ClientCase[] {
-  return CLIENT_CASES.filter((x) => x.checks.includes(check));
-}
-
-/** The request path of a case as the client sends it. */
-export function casePath(x: ClientCase): string {
-  return completionsPath(x, { framing: x.framing, ...(x.query ?? {}), ...(x.presentation ?? {}) });
-}
-
-/** The same request with the contract's own encoding: what the expected result is computed from. */
-export function canonicalPath(x: ClientCase): string {
-  return completionsPath(x, { framing: "canonical", ...(x.query ?? {}) });
-}
-
-function completionsPath(x: ClientCase, params: Record<string, string>): string {
-  const q = new URLSearchParams({ [CASE_PARAM]: x.id, scenario: x.scenario, ...params });
-  return `/chat/completions?${q.toString()}`;
 }
 
 /**
@@ -326,8 +290,8 @@ export function toWireCase(x: ClientCase): WireCase {
     headers: caseHeaders(x),
     body,
     stream: body.stream === true,
-    checks: x.checks.map((k) => PARSE_CHECK_PREFIX + k),
-    timeoutMs: x.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    checks: table.checkIds(x),
+    timeoutMs: table.timeoutOf(x),
     ...(next
       ? {
           followUp: {
@@ -336,8 +300,8 @@ export function toWireCase(x: ClientCase): WireCase {
             path: casePath(next),
             headers: caseHeaders(next),
             toolResult: TOOL_RESULT,
-            checks: next.checks.map((k) => PARSE_CHECK_PREFIX + k),
-            timeoutMs: next.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+            checks: table.checkIds(next),
+            timeoutMs: table.timeoutOf(next),
           },
         }
       : {}),
@@ -347,12 +311,4 @@ export function toWireCase(x: ClientCase): WireCase {
 /** The cases a client is handed: every case but the follow-up turns (listed inside their first turn). */
 export function wireCases(): WireCase[] {
   return CLIENT_CASES.filter((x) => x.turn !== "follow-up").map(toWireCase);
-}
-
-/** The case a recorded request belongs to, from its path's `case` parameter. */
-export function caseOfPath(path: string): ClientCase | undefined {
-  const q = path.indexOf("?");
-  if (q < 0) return undefined;
-  const id = new URLSearchParams(path.slice(q + 1)).get(CASE_PARAM);
-  return id === null ? undefined : findCase(id);
 }

@@ -2,9 +2,13 @@
  * Reading and comparing adapter results: shape validation for what clients POST, and a
  * human-readable diff of an actual result against the expected one.
  */
+import type { Parsed as KitParsed } from "../../../core/client-cases.js";
+import { canonicalJson, clip, diffOutcome, diffText, isObject, quote } from "../../../core/client-cases/compare.js";
 import { OUTCOMES, type AdapterResult, type AdapterUsage, type AssembledCall } from "./adapters/types.js";
 
-export type Parsed = { ok: true; result: AdapterResult } | { ok: false; error: string };
+export { canonicalJson };
+
+export type Parsed = KitParsed<AdapterResult>;
 
 const SHAPE = "{text, reasoning, toolCalls: [{id, name, arguments}], finishReason, usage, outcome, error?}";
 
@@ -64,12 +68,7 @@ export interface DiffOptions {
  * compared only when the expected result has one (the request asked for it).
  */
 export function diffResults(expected: AdapterResult, actual: AdapterResult, options: DiffOptions = {}): string[] {
-  const out: string[] = [];
-  if (expected.outcome !== actual.outcome) out.push(`outcome: expected "${expected.outcome}", got "${actual.outcome}"`);
-  if (expected.outcome === "error" && actual.outcome === "error") {
-    const want = (expected.error ?? "").trim();
-    if (!(actual.error ?? "").includes(want)) out.push(`error: expected a message carrying ${quote(want)}, got ${quote(actual.error ?? "")}`);
-  }
+  const out = diffOutcome(expected, actual);
   const ignored = new Set(options.ignore ?? []);
   const text = ignored.has("text") ? undefined : diffText("text", expected.text, actual.text);
   if (text) out.push(text);
@@ -83,18 +82,6 @@ export function diffResults(expected: AdapterResult, actual: AdapterResult, opti
     out.push(`usage: expected ${canonicalJson(expected.usage)}, got ${canonicalJson(actual.usage)}`);
   }
   return out;
-}
-
-function diffText(field: string, expected: string, actual: string): string | undefined {
-  if (expected === actual) return undefined;
-  let i = 0;
-  while (i < expected.length && i < actual.length && expected[i] === actual[i]) i++;
-  const from = Math.max(0, i - 10);
-  const fffd = actual.includes("\uFFFD") && !expected.includes("\uFFFD") ? " (contains U+FFFD)" : "";
-  return (
-    `${field} differs at char ${i}${fffd}: expected ${quote(expected.slice(from, i + 30))}, ` +
-    `got ${quote(actual.slice(from, i + 30))} (lengths ${expected.length} vs ${actual.length})`
-  );
 }
 
 function diffCalls(expected: AssembledCall[], actual: AssembledCall[], options: DiffOptions): string[] {
@@ -121,30 +108,11 @@ function diffCalls(expected: AssembledCall[], actual: AssembledCall[], options: 
 
 const names = (calls: AssembledCall[]) => `[${calls.map((c) => `${c.id}:${c.name}`).join(", ")}]`;
 
-function quote(s: unknown): string {
-  return JSON.stringify(s) ?? "undefined";
-}
-
-/** JSON with sorted keys, so objects compare by content. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value)) ?? "undefined";
-}
-
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (isObject(v)) return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])]));
-  return v;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 /** One-line summary of a result for report fields. */
 export function summariseResult(r: AdapterResult): string {
-  const calls = r.toolCalls.map((c) => `${c.id}:${c.name}(${c.arguments.length > 40 ? `${c.arguments.slice(0, 40)}…` : c.arguments})`).join(", ");
-  const text = r.text.length > 60 ? `${r.text.slice(0, 60)}…` : r.text;
-  const reasoning = r.reasoning ? `; reasoning ${JSON.stringify(r.reasoning.length > 30 ? `${r.reasoning.slice(0, 30)}…` : r.reasoning)}` : "";
+  const calls = r.toolCalls.map((c) => `${c.id}:${c.name}(${clip(c.arguments, 40)})`).join(", ");
+  const text = clip(r.text, 60);
+  const reasoning = r.reasoning ? `; reasoning ${JSON.stringify(clip(r.reasoning, 30))}` : "";
   const usage = r.usage ? `; usage ${r.usage.total_tokens}` : "";
   return `${r.outcome}${r.error !== undefined ? ` ${JSON.stringify(r.error)}` : ""}; finish ${r.finishReason ?? "none"}; text ${JSON.stringify(text)}${reasoning}; calls [${calls}]${usage}`;
 }

@@ -5,31 +5,16 @@
  * assembled (seed §3), and report every result. Browser-safe (fetch only), so any client's own
  * test harness can call it with its own adapter.
  */
+import { kitSession, runCaseRequest, type CaseRun as KitCaseRun, type RunCasesOptions as KitRunCasesOptions } from "../../../core/client-cases/run-cases.js";
 import type { AdapterResult, AssembledCall, OpenaiChatAdapter } from "./adapters/types.js";
-import { CASES_PATH, RESULTS_PATH, type WireCase, type WireFollowUp } from "./cases.js";
+import type { WireCase, WireFollowUp } from "./cases.js";
 
-export interface RunCasesOptions {
+export interface RunCasesOptions extends KitRunCasesOptions {
   /** The bearer key sent on every request (default "agentwire"). */
   apiKey?: string;
-  /** Headers added to every request. */
-  headers?: Record<string, string>;
-  /** Upper bound for any one case, over the case's own deadline (ms). */
-  caseTimeoutMs?: number;
-  /** Deadline for the kit's JSON requests (cases, results), ms. */
-  requestTimeoutMs?: number;
-  /** Only these case ids (default: all the kit lists). */
-  only?: string[];
-  log?: (line: string) => void;
-  fetch?: typeof fetch;
 }
 
-export interface CaseRun {
-  case: string;
-  result: AdapterResult;
-}
-
-// Time an adapter gets to unwind after its request is aborted, before the run stops waiting.
-const ABORT_GRACE_MS = 1000;
+export type CaseRun = KitCaseRun<AdapterResult>;
 
 /**
  * The base URL a client would use: as given, with `/v1` added when it has no path (the mock
@@ -47,38 +32,20 @@ export function apiBase(baseUrl: string): string {
 
 export async function runOpenaiChatCases(baseUrl: string, adapter: OpenaiChatAdapter, options: RunCasesOptions = {}): Promise<CaseRun[]> {
   const base = apiBase(baseUrl);
-  const doFetch = options.fetch ?? fetch;
-  const log = options.log ?? (() => undefined);
   const common: Record<string, string> = {
     "Content-Type": "application/json",
     Authorization: `Bearer ${options.apiKey ?? "agentwire"}`,
     ...(options.headers ?? {}),
   };
-  const requestTimeout = options.requestTimeoutMs ?? 10_000;
-  const call = async (path: string, init: RequestInit = {}): Promise<Response> => {
-    const response = await doFetch(`${base}${path}`, { ...init, headers: common, signal: AbortSignal.timeout(requestTimeout) });
-    if (!response.ok) {
-      throw new Error(`${init.method ?? "GET"} ${path} answered ${response.status}: ${await response.text().catch(() => "")}`);
-    }
-    return response;
-  };
-  const report = async (id: string, result: AdapterResult) => {
-    log(`${id}: ${result.outcome}${result.error !== undefined ? ` (${result.error})` : ""}`);
-    const posted = await call(RESULTS_PATH, { method: "POST", body: JSON.stringify({ case: id, result }) });
-    await posted.body?.cancel();
-  };
-
-  const { cases } = (await (await call(CASES_PATH)).json()) as { cases: WireCase[] };
-  const selected = options.only ? cases.filter((c) => options.only!.includes(c.id)) : cases;
+  const kit = kitSession<AdapterResult>(base, common, options);
   const runs: CaseRun[] = [];
-  const limitOf = (ms: number) => Math.min(ms, options.caseTimeoutMs ?? Infinity);
-  for (const c of selected) {
-    const result = await runCase(`${base}${c.path}`, c.headers, c.body, c.stream, adapter, common, limitOf(c.timeoutMs), doFetch);
-    await report(c.id, result);
+  for (const c of await kit.cases<WireCase>()) {
+    const result = await runCase(`${base}${c.path}`, c.headers, c.body, c.stream, adapter, common, kit.limitOf(c.timeoutMs), kit.fetch);
+    await kit.report(c.id, result);
     runs.push({ case: c.id, result });
     if (c.followUp) {
-      const next = await followUp(base, c, c.followUp, result, adapter, common, limitOf(c.followUp.timeoutMs), doFetch);
-      await report(c.followUp.id, next);
+      const next = await followUp(base, c, c.followUp, result, adapter, common, kit.limitOf(c.followUp.timeoutMs), kit.fetch);
+      await kit.report(c.followUp.id, next);
       runs.push({ case: c.followUp.id, result: next });
     }
   }
@@ -124,7 +91,7 @@ async function followUp(
 }
 
 /** One request, then the adapter, both under one deadline. Never throws. */
-async function runCase(
+function runCase(
   url: string,
   caseHeaders: Record<string, string>,
   body: unknown,
@@ -134,28 +101,12 @@ async function runCase(
   limit: number,
   doFetch: typeof fetch,
 ): Promise<AdapterResult> {
-  const failed = (error: string): AdapterResult => ({ text: "", reasoning: "", toolCalls: [], finishReason: null, usage: null, outcome: "error", error });
-  const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(new Error(`no result within ${limit} ms`)), limit);
-  let giveUp: ReturnType<typeof setTimeout> | undefined;
-  try {
-    const response = await doFetch(url, {
-      method: "POST",
-      headers: { Accept: stream ? "text/event-stream" : "application/json", ...headers, ...caseHeaders },
-      body: JSON.stringify(body),
-      signal: abort.signal,
-    });
-    // An adapter that ignores the abort must not hang the run.
-    const stuck = new Promise<AdapterResult>((resolve) => {
-      giveUp = setTimeout(() => resolve(failed(`no result within ${limit} ms`)), limit + ABORT_GRACE_MS);
-    });
-    const read = adapter(response).catch((e: unknown) => failed(`adapter threw: ${(e as Error).message}`));
-    return await Promise.race([read, stuck]);
-  } catch (e) {
-    return failed(`request failed: ${(e as Error).message}`);
-  } finally {
-    clearTimeout(timer);
-    clearTimeout(giveUp);
-    abort.abort();
-  }
+  const init = {
+    method: "POST",
+    headers: { Accept: stream ? "text/event-stream" : "application/json", ...headers, ...caseHeaders },
+    body: JSON.stringify(body),
+  };
+  return runCaseRequest(url, init, adapter, failed, limit, doFetch);
 }
+
+const failed = (error: string): AdapterResult => ({ text: "", reasoning: "", toolCalls: [], finishReason: null, usage: null, outcome: "error", error });

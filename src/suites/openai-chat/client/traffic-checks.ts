@@ -6,6 +6,7 @@
  */
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { at, excerpt, Violations, type CheckContext, type CheckDef, type CheckObserver, type Outcome } from "../../../core/check.js";
+import { requestRuleCheck } from "../../../core/client-cases/request-check.js";
 import { formatSchemaErrors } from "../../../core/schema-registry.js";
 import type { TranscriptEvent } from "../../../core/transcript.js";
 import { caseOfPath } from "./cases.js";
@@ -56,24 +57,19 @@ function bodyCheck(
   pass: string,
   inspect: (req: HttpRequest, body: Json, v: Violations, ctx: CheckContext) => boolean | void,
 ): CheckDef {
-  return {
-    probes: ["chat/completions"],
-    ...def,
-    side: "client",
-    create(ctx): CheckObserver {
-      const v = new Violations();
-      let exercised = false;
-      return {
-        observe(event) {
-          if (!isCompletionRequest(event) || exempt(event, def.id)) return;
-          const body = bodyOf(event);
-          if (!body) return;
-          if (inspect(event, body, v, ctx) !== false) exercised = true;
-        },
-        finish: () => v.outcome({ pass, exercised, untested: "not exercised: the client sent no chat completion request this rule applies to" }),
-      };
+  return requestRuleCheck(
+    { probes: ["chat/completions"], ...def },
+    {
+      select(event, id) {
+        if (!isCompletionRequest(event) || exempt(event, id)) return undefined;
+        const body = bodyOf(event);
+        return body ? { req: event, body } : undefined;
+      },
+      inspect: ({ req, body }, v, ctx) => inspect(req, body, v, ctx),
+      pass,
+      untested: "not exercised: the client sent no chat completion request this rule applies to",
     },
-  };
+  );
 }
 
 // ---------------------------------------------------------------------------------------------

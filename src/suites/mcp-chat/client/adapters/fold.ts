@@ -4,6 +4,7 @@
  * and runs inside the adapters. Each knob is one place where known clients go wrong; the defaults
  * are the contract's reading.
  */
+import { PayloadFold } from "../../../../core/client-cases/payload-fold.js";
 import type { AdapterResult, AdapterTool } from "./types.js";
 
 export interface FoldRules {
@@ -27,33 +28,23 @@ export const SPEC_RULES: FoldRules = {
   nonJson: "ignore",
 };
 
-const DONE = "[DONE]";
 const ERROR = "[ERROR]";
 
-export class ResultFold {
+export class ResultFold extends PayloadFold<AdapterResult> {
   private text = "";
   private readonly tools: AdapterTool[] = [];
-  private outcome: AdapterResult["outcome"] | undefined;
-  private error: string | undefined;
-  /** No further payload counts: the client has stopped reading. */
-  finished = false;
 
-  constructor(private readonly rules: FoldRules = SPEC_RULES) {}
+  constructor(private readonly rules: FoldRules = SPEC_RULES) {
+    super(rules.onDone);
+  }
 
-  push(data: string): void {
-    if (this.finished) return;
-    if (data === DONE) {
-      this.outcome ??= "done";
-      if (this.rules.onDone === "finish") this.finished = true;
-      return;
-    }
+  protected payload(data: string): void {
     if (data.startsWith(ERROR)) {
       const message = data.slice(ERROR.length);
       if (this.rules.onError === "text") {
         this.text += data;
         return;
       }
-      this.outcome = "error";
       this.error = this.rules.trimError ? message.trim() : message;
       this.finished = true;
       return;
@@ -90,25 +81,13 @@ export class ResultFold {
 
   /** Ends the fold. `eof` without a sentinel counts as `truncated` unless `eofMeans` says otherwise. */
   result(eofMeans: AdapterResult["outcome"] = "truncated"): AdapterResult {
-    const outcome = this.outcome ?? eofMeans;
+    const outcome = this.outcomeAt(eofMeans);
     return {
       text: this.text,
       tools: this.tools.map((t) => ({ ...t })),
       outcome,
       ...(outcome === "error" ? { error: this.error ?? "" } : {}),
     };
-  }
-
-  /**
-   * The stream broke (read error, abort) before the client had finished: an error that keeps what
-   * was assembled so far. A `[DONE]` noted while still reading does not make it a success.
-   */
-  failed(message: string): AdapterResult {
-    if (!this.finished) {
-      this.outcome = "error";
-      this.error = message;
-    }
-    return this.result();
   }
 }
 

@@ -1,14 +1,12 @@
 /** What a careful client shows for a non-2xx chat answer: the `{detail}` the backend sent. */
+import { statusLine } from "../../../../core/client-cases/adapters.js";
 import type { AdapterResult } from "./types.js";
+
+export { statusLine };
 
 export async function httpErrorResult(response: Response): Promise<AdapterResult> {
   const body = await response.text().catch(() => "");
   return { text: "", tools: [], outcome: "error", error: detailOf(body) ?? statusLine(response) };
-}
-
-/** The error a client that reads only the status line shows (the naive frontend). */
-export function statusLine(response: Response): string {
-  return `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
 }
 
 function detailOf(body: string): string | undefined {

@@ -9,12 +9,11 @@
  * - a non-2xx answer shows the status text only.
  * It does match tool ends by id and stops at `[DONE]`.
  */
+import { readDataLines, statusLine } from "../../../../core/client-cases/adapters.js";
 import { ResultFold, SPEC_RULES, type FoldRules } from "./fold.js";
-import { statusLine } from "./http-error.js";
 import type { AdapterResult, McpChatAdapter } from "./types.js";
 
 const NAIVE_RULES: FoldRules = { ...SPEC_RULES, trimError: false, nonJson: "text" };
-const PREFIX = "data: ";
 
 export const naiveLineSplitterAdapter: McpChatAdapter = async (response: Response): Promise<AdapterResult> => {
   if (!response.ok) {
@@ -23,24 +22,6 @@ export const naiveLineSplitterAdapter: McpChatAdapter = async (response: Respons
   }
   const fold = new ResultFold(NAIVE_RULES);
   if (!response.body) return fold.result("done");
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  try {
-    while (!fold.finished) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      // No { stream: true }: each read is decoded alone, so a split character becomes U+FFFD.
-      const chunk = decoder.decode(value);
-      for (const line of chunk.split("\n")) {
-        if (line.startsWith(PREFIX)) fold.push(line.slice(PREFIX.length));
-        if (fold.finished) break;
-      }
-    }
-  } catch (e) {
-    return fold.failed(`stream failed: ${(e as Error).message}`);
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  // The frontend treats the end of the body as completion, sentinel or not.
-  return fold.result("done");
+  // Each read decoded alone and split on LF; the frontend treats the end of the body as completion.
+  return readDataLines(response.body, fold);
 };

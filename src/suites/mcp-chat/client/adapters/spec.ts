@@ -1,10 +1,9 @@
 /**
- * The `spec` adapter: reads the stream as the contract and the WHATWG SSE rules say, with
- * eventsource-parser over one streaming UTF-8 decoder. `createSpecAdapter(rules)` swaps one rule
- * for a known defect; the defect adapters are built that way so each differs from spec in one
- * place only.
+ * The `spec` adapter: reads the stream as the contract and the WHATWG SSE rules say (the kit's
+ * shared event-stream reader). `createSpecAdapter(rules)` swaps one rule for a known defect; the
+ * defect adapters are built that way so each differs from spec in one place only.
  */
-import { createParser } from "eventsource-parser";
+import { readEventStream } from "../../../../core/client-cases/adapters.js";
 import { ResultFold, SPEC_RULES, type FoldRules } from "./fold.js";
 import { httpErrorResult } from "./http-error.js";
 import type { AdapterResult, McpChatAdapter } from "./types.js";
@@ -15,35 +14,8 @@ export function createSpecAdapter(defect: Partial<FoldRules> = {}): McpChatAdapt
     if (!response.ok) return httpErrorResult(response);
     const fold = new ResultFold(rules);
     if (!response.body) return fold.result();
-    const reader = response.body.getReader();
-    // Streaming decode: a character split across reads is decoded once; a leading BOM is dropped.
-    const decoder = new TextDecoder();
-    const parser = createParser({ onEvent: (event) => fold.push(event.data) });
-    let last = "";
-    const feed = (text: string) => {
-      if (text === "") return;
-      last = text;
-      parser.feed(text);
-    };
-    try {
-      while (!fold.finished) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        feed(decoder.decode(value, { stream: true }));
-      }
-      if (!fold.finished) {
-        feed(decoder.decode());
-        // A CR at the very end is a complete line ending (WHATWG), but the parser holds it back
-        // waiting for a possible LF; an LF now ends that same line, nothing more.
-        if (last.endsWith("\r")) parser.feed("\n");
-      }
-    } catch (e) {
-      return fold.failed(`stream failed: ${(e as Error).message}`);
-    } finally {
-      // Finished at the sentinel: stop the body, whatever the server still sends or holds open.
-      await reader.cancel().catch(() => undefined);
-    }
-    return fold.result();
+    // Finished at the sentinel: the reader stops the body, whatever the server still sends or holds open.
+    return readEventStream(response.body, fold);
   };
 }
 

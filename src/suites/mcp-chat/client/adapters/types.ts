@@ -3,6 +3,8 @@
  * a client under test would, and reports what that client assembled. The kit compares the report
  * with the result the scenario should give.
  */
+import type { Adapter } from "../../../../core/client-cases/run-cases.js";
+import { OUTCOMES, type CaseOutcome } from "../../../../core/client-cases/compare.js";
 
 /** One tool card as the client shows it. */
 export interface AdapterTool {
@@ -18,7 +20,7 @@ export interface AdapterResult {
   text: string;
   tools: AdapterTool[];
   /** "done": `[DONE]` seen; "error": `[ERROR]` or a non-2xx answer; "truncated": EOF without a sentinel. */
-  outcome: "done" | "error" | "truncated";
+  outcome: CaseOutcome;
   /** With outcome "error": the message the client shows. */
   error?: string;
 }
@@ -27,6 +29,6 @@ export interface AdapterResult {
  * Consumes one chat response. A non-2xx response gives outcome "error" with the error message.
  * Adapters must stop reading (and cancel the body) once they consider the stream finished.
  */
-export type McpChatAdapter = (response: Response) => Promise<AdapterResult>;
+export type McpChatAdapter = Adapter<AdapterResult>;
 
-export const OUTCOMES: readonly AdapterResult["outcome"][] = ["done", "error", "truncated"];
+export { OUTCOMES };

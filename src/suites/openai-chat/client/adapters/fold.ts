@@ -4,6 +4,7 @@
  * a scenario's canonical bytes into the expected result and runs inside every adapter. Each knob
  * is one place where known clients go wrong; the defaults are the contract's reading (§3.5-§3.10).
  */
+import { PayloadFold } from "../../../../core/client-cases/payload-fold.js";
 import { emptyResult, type AdapterResult, type AdapterUsage, type AssembledCall } from "./types.js";
 
 export interface FoldRules {
@@ -24,33 +25,23 @@ export interface FoldRules {
 
 export const SPEC_RULES: FoldRules = { toolJoin: "index", choices: "by-index", onDone: "finish", onError: "failure" };
 
-const DONE = "[DONE]";
-
 interface OpenCall extends AssembledCall {
   index: number | undefined;
 }
 
-export class ChatFold {
+export class ChatFold extends PayloadFold<AdapterResult> {
   private text = "";
   private reasoning = "";
   private readonly calls: OpenCall[] = [];
   private finishReason: string | null = null;
   private usage: AdapterUsage | null = null;
-  private doneSeen = false;
-  private error: string | undefined;
-  /** No further payload counts: the client has stopped reading. */
-  finished = false;
 
-  constructor(private readonly rules: FoldRules = SPEC_RULES) {}
+  constructor(private readonly rules: FoldRules = SPEC_RULES) {
+    super(rules.onDone);
+  }
 
-  /** One SSE `data` payload. Throws only where the rules say the client would (e.g. "first"). */
-  push(data: string): void {
-    if (this.finished) return;
-    if (data === DONE) {
-      this.doneSeen = true;
-      if (this.rules.onDone === "finish") this.finished = true;
-      return;
-    }
+  /** One SSE `data` payload but `[DONE]`. Throws only where the rules say the client would (e.g. "first"). */
+  protected payload(data: string): void {
     let value: unknown;
     try {
       value = JSON.parse(data);
@@ -183,12 +174,7 @@ export class ChatFold {
    */
   result(eofMeans?: AdapterResult["outcome"]): AdapterResult {
     const base = emptyResult();
-    const outcome: AdapterResult["outcome"] =
-      this.error !== undefined
-        ? "error"
-        : this.doneSeen
-          ? "done"
-          : (eofMeans ?? (this.finishReason !== null ? "done" : "truncated"));
+    const outcome = this.outcomeAt(eofMeans ?? (this.finishReason !== null ? "done" : "truncated"));
     return {
       ...base,
       text: this.text,
@@ -199,18 +185,6 @@ export class ChatFold {
       outcome,
       ...(outcome === "error" ? { error: this.error ?? "" } : {}),
     };
-  }
-
-  /**
-   * The body broke (read error, abort) before the client had finished: an error that keeps what
-   * was assembled so far. A `[DONE]` noted while still reading does not make it a success.
-   */
-  failed(message: string): AdapterResult {
-    if (!this.finished) {
-      this.error = message;
-      this.finished = true;
-    }
-    return this.result();
   }
 }
 

@@ -1,4 +1,7 @@
 /** Reading a non-2xx answer: the ErrorResponse message a careful client surfaces. */
+import { statusLine } from "../../../../core/client-cases/adapters.js";
+
+export { statusLine };
 
 /** `error.message` of an ErrorResponse body, or a fallback built from the status line and body. */
 export function httpErrorMessage(response: Response, body: string): string {
@@ -13,8 +16,4 @@ export function httpErrorMessage(response: Response, body: string): string {
     // Not JSON: the status line has to do.
   }
   return statusLine(response);
-}
-
-export function statusLine(response: Response): string {
-  return `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
 }

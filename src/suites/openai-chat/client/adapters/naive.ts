@@ -9,12 +9,12 @@
  * It does surface errors: a non-2xx answer with its `error.message`, and an in-stream
  * `{"error": ...}` payload.
  */
+import { readDataLines } from "../../../../core/client-cases/adapters.js";
 import { ChatFold, SPEC_RULES, type FoldRules } from "./fold.js";
 import { httpErrorMessage } from "./http-error.js";
 import type { AdapterResult, OpenaiChatAdapter } from "./types.js";
 
 const NAIVE_RULES: FoldRules = { ...SPEC_RULES, toolJoin: "merge-all", choices: "first", onDone: "keep-reading" };
-const PREFIX = "data: ";
 
 export const naiveAdapter: OpenaiChatAdapter = async (response: Response): Promise<AdapterResult> => {
   const fold = new ChatFold(NAIVE_RULES);
@@ -23,27 +23,9 @@ export const naiveAdapter: OpenaiChatAdapter = async (response: Response): Promi
     return fold.result();
   }
   if (!response.body) return fold.result("done");
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  try {
-    while (!fold.finished) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      // No { stream: true } and no buffer: a line or a character cut by the read is lost.
-      for (const line of decoder.decode(value).split("\n")) {
-        if (!line.startsWith(PREFIX)) continue;
-        const data = line.slice(PREFIX.length);
-        if (data !== "[DONE]" && !parses(data)) continue;
-        fold.push(data);
-        if (fold.finished) break;
-      }
-    }
-  } catch (e) {
-    return fold.failed(`stream failed: ${(e as Error).message}`);
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  return fold.result("done");
+  // No { stream: true } and no buffer: a line or a character cut by the read is lost; a line that
+  // does not parse is skipped.
+  return readDataLines(response.body, fold, (data) => data === "[DONE]" || parses(data));
 };
 
 function parses(s: string): boolean {

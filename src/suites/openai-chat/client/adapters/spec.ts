@@ -1,11 +1,11 @@
 /**
  * The `spec` adapter: reads a Chat Completions response as the contract says. A non-2xx answer is
- * an error carrying `error.message`; a `text/event-stream` body goes through eventsource-parser
- * over one streaming UTF-8 decoder and stops at `[DONE]`; any other body is one `chat.completion`.
+ * an error carrying `error.message`; a `text/event-stream` body goes through the kit's shared
+ * event-stream reader (WHATWG SSE) and stops at `[DONE]`; any other body is one `chat.completion`.
  * `createSpecAdapter(defect)` swaps one rule of the fold for a known defect, so each defect
  * adapter differs from spec in one place only.
  */
-import { createParser } from "eventsource-parser";
+import { readEventStream } from "../../../../core/client-cases/adapters.js";
 import { ChatFold, SPEC_RULES, type FoldRules } from "./fold.js";
 import { httpErrorMessage } from "./http-error.js";
 import type { AdapterResult, OpenaiChatAdapter } from "./types.js";
@@ -31,33 +31,8 @@ export function createSpecAdapter(defect: Partial<FoldRules> = {}): OpenaiChatAd
       return fold.result();
     }
     if (!response.body) return fold.result();
-    const reader = response.body.getReader();
-    const decoder = new TextDecoder();
-    const parser = createParser({ onEvent: (event) => fold.push(event.data) });
-    let last = "";
-    const feed = (text: string) => {
-      if (text === "") return;
-      last = text;
-      parser.feed(text);
-    };
-    try {
-      while (!fold.finished) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        feed(decoder.decode(value, { stream: true }));
-      }
-      if (!fold.finished) {
-        feed(decoder.decode());
-        // A CR at the very end is a complete line end (WHATWG); the parser waits for a possible LF.
-        if (last.endsWith("\r")) parser.feed("\n");
-      }
-    } catch (e) {
-      return fold.failed(`stream failed: ${(e as Error).message}`);
-    } finally {
-      // Finished at [DONE] or an error: stop the body, whatever the server still sends or holds open.
-      await reader.cancel().catch(() => undefined);
-    }
-    return fold.result();
+    // Finished at [DONE] or an error: the reader stops the body, whatever the server still sends or holds open.
+    return readEventStream(response.body, fold);
   };
 }
 

@@ -3,6 +3,8 @@
  * consumes one Chat Completions response, streamed or not, the way a client under test would, and
  * reports what that client assembled. The kit compares the report with what the mock sent.
  */
+import type { Adapter } from "../../../../core/client-cases/run-cases.js";
+import { OUTCOMES, type CaseOutcome } from "../../../../core/client-cases/compare.js";
 
 /** One tool call as the client assembled it. */
 export interface AssembledCall {
@@ -32,7 +34,7 @@ export interface AdapterResult {
    * "done": the response ended normally (`[DONE]`, EOF after a finish reason, or a JSON body);
    * "error": an HTTP error or an in-stream error; "truncated": EOF before any finish reason.
    */
-  outcome: "done" | "error" | "truncated";
+  outcome: CaseOutcome;
   /** With outcome "error": the message the client surfaces. */
   error?: string;
 }
@@ -42,9 +44,9 @@ export interface AdapterResult {
  * ErrorResponse message. Adapters stop reading (and cancel the body) once they consider the
  * response finished.
  */
-export type OpenaiChatAdapter = (response: Response) => Promise<AdapterResult>;
+export type OpenaiChatAdapter = Adapter<AdapterResult>;
 
-export const OUTCOMES: readonly AdapterResult["outcome"][] = ["done", "error", "truncated"];
+export { OUTCOMES };
 
 /** The empty result every fold starts from. */
 export function emptyResult(): AdapterResult {

@@ -1,0 +1,70 @@
+/**
+ * A protocol's table of client robustness cases, and what the kit derives from it: lookup by id,
+ * the cases feeding one client-parse check, the request path a client sends (scenario, framing and
+ * knobs in the query, the case named by its `case` parameter), and the case a recorded request
+ * belongs to. A protocol supplies the rows and its endpoint. Browser-safe.
+ */
+
+/** The kit's own endpoints on a mock (see `routes.ts`). */
+export const CASES_PATH = "/__agentwire/cases";
+export const RESULTS_PATH = "/__agentwire/results";
+/** Query parameter naming the case a request belongs to (the mocks ignore it). */
+export const CASE_PARAM = "case";
+/** How long a conforming client may take over a case unless the case says otherwise. */
+export const DEFAULT_CASE_TIMEOUT_MS = 10_000;
+
+/** What every protocol's case row carries. */
+export interface CaseRow<K extends string = string> {
+  id: string;
+  description: string;
+  scenario: string;
+  /** Mock framing variant; "canonical" is the contract's own. */
+  framing: string;
+  /** Per-request mock knobs that change what is said (kept when computing the expectation). */
+  query?: Record<string, string>;
+  /** Per-request mock knobs that change only how or when it is sent (dropped for the expectation). */
+  presentation?: Record<string, string>;
+  checks: readonly K[];
+  /** A conforming client finishes well within this; a longer wait means it hung. */
+  timeoutMs?: number;
+}
+
+export interface CaseTable<C extends CaseRow<K>, K extends string> {
+  findCase(id: string): C | undefined;
+  /** The cases feeding one client-parse check. */
+  casesFor(check: K): C[];
+  /** The request path of a case as the client sends it. */
+  casePath(c: C): string;
+  /** The same request with the contract's own encoding: what the expected result is computed from. */
+  canonicalPath(c: C): string;
+  /** The case a recorded request belongs to, from its path's `case` parameter. */
+  caseOfPath(path: string): C | undefined;
+  /** Full ids of the client-parse checks a case feeds. */
+  checkIds(c: C): string[];
+  /** The case's deadline. */
+  timeoutOf(c: C): number;
+}
+
+/** The derived views of `cases`, sent to `endpoint` (e.g. "/chat/stream"), checks named `<prefix><short id>`. */
+export function caseTable<C extends CaseRow<K>, K extends string>(cases: readonly C[], endpoint: string, checkPrefix: string): CaseTable<C, K> {
+  const byId = new Map(cases.map((c) => [c.id, c]));
+  const findCase = (id: string) => byId.get(id);
+  const pathOf = (c: C, params: Record<string, string>) => {
+    const q = new URLSearchParams({ [CASE_PARAM]: c.id, scenario: c.scenario, ...params });
+    return `${endpoint}?${q.toString()}`;
+  };
+  return {
+    findCase,
+    casesFor: (check) => cases.filter((c) => c.checks.includes(check)),
+    casePath: (c) => pathOf(c, { framing: c.framing, ...(c.query ?? {}), ...(c.presentation ?? {}) }),
+    canonicalPath: (c) => pathOf(c, { framing: "canonical", ...(c.query ?? {}) }),
+    caseOfPath(path) {
+      const q = path.indexOf("?");
+      if (q < 0) return undefined;
+      const id = new URLSearchParams(path.slice(q + 1)).get(CASE_PARAM);
+      return id === null ? undefined : findCase(id);
+    },
+    checkIds: (c) => c.checks.map((k) => checkPrefix + k),
+    timeoutOf: (c) => c.timeoutMs ?? DEFAULT_CASE_TIMEOUT_MS,
+  };
+}
