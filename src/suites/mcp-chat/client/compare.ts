@@ -2,7 +2,7 @@
  * Reading and comparing adapter results: shape validation for what clients POST, and a
  * human-readable diff of an actual result against the expected one.
  */
-import type { Parsed as KitParsed } from "../../../core/client-cases.js";
+import type { Parsed as KitParsed } from "../../../core/client-cases/judge.js";
 import { canonicalJson, clip, diffOutcome, diffText, isObject, quote } from "../../../core/client-cases/compare.js";
 import { OUTCOMES, type AdapterResult, type AdapterTool } from "./adapters/types.js";
 

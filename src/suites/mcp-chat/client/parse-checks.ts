@@ -4,7 +4,7 @@
  * `EXPECTED_NOTE` emitted just before each result). State is one verdict per case.
  */
 import type { CheckDef } from "../../../core/check.js";
-import { parseChecks, type CaseReading, type ParseCheckSpec } from "../../../core/client-cases.js";
+import { parseChecks, type CaseReading, type ParseCheckSpec } from "../../../core/client-cases/judge.js";
 import type { AdapterResult } from "./adapters/types.js";
 import { casesFor, EXPECTED_NOTE, PARSE_CHECK_PREFIX, type ParseCheck } from "./cases.js";
 import { diffResults, parseAdapterResult, summariseResult } from "./compare.js";

@@ -4,7 +4,7 @@
  * the case (the `EXPECTED_NOTE` emitted just before each result). State is one verdict per case.
  */
 import type { CheckDef, Evidence, Outcome } from "../../../core/check.js";
-import { caseJudge, parseChecks, type CaseReading, type ParseCheckSpec } from "../../../core/client-cases.js";
+import { caseJudge, parseChecks, type CaseReading, type ParseCheckSpec } from "../../../core/client-cases/judge.js";
 import { checkMaker } from "../../../core/define-check.js";
 import { tap } from "../../../core/views/hooks.js";
 import type { AdapterResult } from "./adapters/types.js";
