@@ -8,7 +8,7 @@
  * its cases, how a result parses, how the expectation is computed, and its error body shape.
  */
 import type { TranscriptBus } from "../transcript.js";
-import type { Parsed } from "../client-cases.js";
+import type { Parsed } from "./judge.js";
 import { CASES_PATH, RESULTS_PATH } from "./case-table.js";
 
 export type CaseRoutes = (request: Request) => Promise<Response | undefined>;
