@@ -9,6 +9,7 @@
  *   sse / pacing / transformChunks            framing, timing and the body writes
  *   transformCompletion / syncContentType     the non-streamed body
  */
+import { firstReason, hookFolder } from "../../core/mock/hooks.js";
 import type { SseFormat } from "../../core/sse-framing.js";
 import type { Answer } from "./answer.js";
 import type { Envelope } from "./chunks.js";
@@ -89,43 +90,15 @@ export interface RequestHooks {
 
 export interface Hooks extends StreamHooks, RequestHooks {}
 
-/** Runs `a` then `b` on the same extra arguments; either may be absent. */
-function chain<T, A extends unknown[]>(
-  a: ((x: T, ...rest: A) => T) | undefined,
-  b: ((x: T, ...rest: A) => T) | undefined,
-): ((x: T, ...rest: A) => T) | undefined {
-  if (!a || !b) return a ?? b;
-  return (x, ...rest) => b(a(x, ...rest), ...rest);
-}
-
-function firstReason<A extends unknown[]>(
-  a: ((...args: A) => string | null) | undefined,
-  b: ((...args: A) => string | null) | undefined,
-): ((...args: A) => string | null) | undefined {
-  if (!a || !b) return a ?? b;
-  return (...args) => a(...args) ?? b(...args);
-}
-
 /** Folds several records into one: transforms compose in order, flags and overrides merge. */
-export function combineHooks(list: readonly Hooks[]): Hooks {
-  const out: Hooks = {};
-  for (const h of list) {
-    if (h.sse) out.sse = { ...out.sse, ...h.sse };
-    if (h.pacing) out.pacing = { ...out.pacing, ...h.pacing };
-    if (h.auth) out.auth = { ...out.auth, ...h.auth };
-    if (h.input) {
-      const rejectMessage = firstReason(out.input?.rejectMessage, h.input.rejectMessage);
-      out.input = { ...out.input, ...h.input, ...(rejectMessage ? { rejectMessage } : {}) };
-    }
-    out.unknownModelAsStream = h.unknownModelAsStream ?? out.unknownModelAsStream;
-    out.streamContentType = h.streamContentType ?? out.streamContentType;
-    out.syncContentType = h.syncContentType ?? out.syncContentType;
-    out.errorBody = h.errorBody ?? out.errorBody;
-    out.transformModels = chain(out.transformModels as ((b: Json) => Json) | undefined, h.transformModels as ((b: Json) => Json) | undefined);
-    out.transformAnswer = chain(out.transformAnswer, h.transformAnswer);
-    out.transformSteps = chain(out.transformSteps, h.transformSteps);
-    out.transformChunks = chain(out.transformChunks, h.transformChunks);
-    out.transformCompletion = chain(out.transformCompletion, h.transformCompletion);
-  }
-  return out;
-}
+export const combineHooks: (list: readonly Hooks[]) => Hooks = hookFolder<Hooks>({
+  merge: ["sse", "pacing", "auth"],
+  last: ["unknownModelAsStream", "streamContentType", "syncContentType", "errorBody"],
+  compose: ["transformModels", "transformAnswer", "transformSteps", "transformChunks", "transformCompletion"],
+  // Message refusals all apply: the first reason given wins.
+  custom(out, h) {
+    if (!h.input) return;
+    const rejectMessage = firstReason(out.input?.rejectMessage, h.input.rejectMessage);
+    out.input = { ...out.input, ...h.input, ...(rejectMessage ? { rejectMessage } : {}) };
+  },
+});

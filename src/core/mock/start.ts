@@ -1,0 +1,36 @@
+/**
+ * What every mock's node server does with the options the CLI passes before it serves: settings
+ * validated (the validator, zod, loads only when there are settings, so a plain mock starts
+ * quickly), the generic pace knobs mapped onto the mock's own, and unset options dropped.
+ */
+import type { MockStartOptions } from "../protocol.js";
+import { definedOnly } from "./names.js";
+
+export interface StartPlan<O> {
+  defaultPort: number;
+  /** Loads the mock's settings parser (a dynamic import of its settings module). */
+  settings: () => Promise<{ parseSettings(settings: Record<string, unknown>): O }>;
+  /** The mock's knob for the pause before the response head or the first event. */
+  firstByteKey: keyof O & string;
+  /** The mock's knob for the pause between events. */
+  chunkDelayKey: keyof O & string;
+}
+
+export interface StartOptions<O> {
+  host: string;
+  port: number;
+  /** Settings first, then the pace knobs, then the options given directly. */
+  engine: O;
+}
+
+export async function startOptions<O extends object>(options: MockStartOptions & Partial<O>, plan: StartPlan<O>): Promise<StartOptions<O>> {
+  const { host = "127.0.0.1", port = plan.defaultPort, firstByteMs, chunkDelayMs, settings, ...rest } = options;
+  const fromSettings = settings && Object.keys(settings).length > 0 ? (await plan.settings()).parseSettings(settings) : {};
+  const engine = {
+    ...fromSettings,
+    ...(firstByteMs !== undefined ? { [plan.firstByteKey]: firstByteMs } : {}),
+    ...(chunkDelayMs !== undefined ? { [plan.chunkDelayKey]: chunkDelayMs } : {}),
+    ...definedOnly(rest),
+  } as O;
+  return { host, port, engine };
+}
