@@ -73,18 +73,6 @@ export function splitNames(list: string | null | undefined): string[] {
     .filter((s) => s !== "");
 }
 
-/** A configured base path without its trailing slashes ("" for none). */
-export function normalBasePath(basePath: string | undefined): string {
-  return (basePath ?? "").replace(/\/+$/, "");
-}
-
-/** Strips a configured base path ("/api" of http://host/api) before routing. */
-export function stripBase(path: string, base: string): string {
-  if (!base) return path;
-  if (path === base) return "/";
-  return path.startsWith(base + "/") ? path.slice(base.length) : path;
-}
-
 /** A percent-decoded path parameter, or the raw text when it does not decode. */
 export function safeDecode(raw: string): string {
   try {

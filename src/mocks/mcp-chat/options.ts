@@ -8,7 +8,8 @@ import { DEFAULT_FRAMING, findFraming, FRAMINGS } from "./framing.js";
 import type { McpChatTiming } from "./hooks.js";
 import { DEFAULT_SERVERS, type McpServerEntry } from "./registry.js";
 import { DEFAULT_SCENARIO, findScenario, SCENARIOS } from "./scenarios.js";
-import { givenNumbers, mockNames, nonNegativeProblem, normalBasePath, optionFailure } from "../../core/mock/names.js";
+import { givenNumbers, mockNames, nonNegativeProblem, optionFailure } from "../../core/mock/names.js";
+import { normalBasePath } from "../../core/mock/base-path.js";
 
 export type NotConnectedForm = "sse-error" | "http-409";
 

@@ -11,7 +11,8 @@ import { DEFAULT_FRAMING, findFraming, FRAMINGS } from "./framing.js";
 import { PACING_KEYS, pacingProblem, type OpenaiChatPacing } from "./pacing.js";
 import { DEFAULT_SCENARIO, findScenario, SCENARIOS } from "./scenarios.js";
 import { parseScenarioScript, type ScenarioScript } from "./script.js";
-import { givenNumbers, mockNames, normalBasePath, optionFailure } from "../../core/mock/names.js";
+import { givenNumbers, mockNames, optionFailure } from "../../core/mock/names.js";
+import { normalBasePath } from "../../core/mock/base-path.js";
 
 export interface OpenaiChatMockOptions extends Partial<OpenaiChatPacing> {
   /** Default scenario (auto). */
