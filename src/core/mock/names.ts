@@ -86,3 +86,18 @@ export function safeDecode(raw: string): string {
 export function definedOnly<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
+
+/** The scenario, framing and faults a mock starts with, each name checked. */
+export function checkedSelection(
+  names: MockNames<"scenario" | "framing" | "fault">,
+  given: { scenario?: string; framing?: string; faults?: readonly string[] },
+  defaults: { scenario: string; framing: string },
+): { scenario: string; framing: string; faults: string[] } {
+  const scenario = given.scenario ?? defaults.scenario;
+  names.checkName("scenario", scenario);
+  const framing = given.framing ?? defaults.framing;
+  names.checkName("framing", framing);
+  const faults = [...(given.faults ?? [])];
+  for (const f of faults) names.checkName("fault", f);
+  return { scenario, framing, faults };
+}

@@ -2,14 +2,27 @@
  * The framings every SSE mock offers: each protocol-agnostic variant of core/sse-framing as a
  * framing record. A mock adds its own termination and payload variants after these. Browser-safe.
  */
-import { SSE_FRAMINGS, type SseFramingVariant } from "../sse-framing.js";
+import type { NamedItem } from "../protocol.js";
+import { SSE_FRAMINGS, type SseFormat, type SseFramingVariant } from "../sse-framing.js";
+import type { ChunkTransform } from "./sse-writes.js";
 
-export interface SseFramingRecord {
-  name: string;
-  description: string;
-  sse: SseFramingVariant;
+/** What a fault or a framing may change of any SSE stream; a mock adds its own step hooks. */
+export interface SseStreamHooks {
+  /** Overrides single fields of the SSE format (line end, prefix, chunking...). */
+  sse?: Partial<SseFormat>;
+  /** Rewrites the body writes (splitting, buffering). */
+  transformChunks?: ChunkTransform;
+  /** Content-Type of a stream instead of text/event-stream. */
+  streamContentType?: string;
+}
+
+export interface SseMockFraming extends NamedItem, SseStreamHooks {
   /** Least pause between the writes of one event (ms), whatever the configured gap. */
   minChunkGap?: number;
+}
+
+export interface SseFramingRecord extends SseMockFraming {
+  sse: SseFramingVariant;
 }
 
 /**

@@ -2,8 +2,10 @@
  * What every mock's node server does with the options the CLI passes before it serves: settings
  * validated (the validator, zod, loads only when there are settings, so a plain mock starts
  * quickly), the generic pace knobs mapped onto the mock's own, and unset options dropped.
+ * Node only: the msw handlers never come here.
  */
-import type { MockStartOptions } from "../protocol.js";
+import type { MockStartOptions, RunningMock } from "../protocol.js";
+import { serveFetch, type FetchHandler, type ServeOptions } from "../serve-fetch.js";
 import { definedOnly } from "./names.js";
 
 export interface StartPlan<O> {
@@ -33,4 +35,17 @@ export async function startOptions<O extends object>(options: MockStartOptions &
     ...definedOnly(rest),
   } as O;
   return { host, port, engine };
+}
+
+export interface FetchMockPlan<O> extends StartPlan<O> {
+  create: (options: O) => { handle: FetchHandler };
+  /** How the server answers what never reaches the engine (body cap, error shape). */
+  serve?: Omit<ServeOptions, "host" | "port">;
+}
+
+/** A fetch-style mock engine served on node:http; names are checked before the port opens. */
+export async function startFetchMock<O extends object>(options: MockStartOptions & Partial<O>, plan: FetchMockPlan<O>): Promise<RunningMock> {
+  const { host, port, engine } = await startOptions(options, plan);
+  const served = await serveFetch(plan.create(engine).handle, { host, port, ...plan.serve });
+  return { url: served.url, close: served.close };
 }

@@ -8,6 +8,7 @@
  */
 import { safeDecode } from "../../core/mock/names.js";
 import { stripBase } from "../../core/mock/base-path.js";
+import { fetchMockEngine } from "../../core/mock/engine.js";
 import { HEADER_FAULT, HEADER_FRAMING, HEADER_SCENARIO, requestedName, Selection } from "../../core/mock/selection.js";
 import { sseFormat } from "../../core/sse-framing.js";
 import { sleep } from "../../core/timing.js";
@@ -66,10 +67,6 @@ export function createMcpChatEngine(options: McpChatMockOptions = {}): McpChatEn
   for (const k of Object.keys(DEFAULT_TIMING) as (keyof McpChatTiming)[]) baseTiming[k] = opts[k];
 
   async function handle(request: Request): Promise<Response> {
-    if (opts.routes) {
-      const extra = await opts.routes(request);
-      if (extra) return extra;
-    }
     const p = await prepare(request);
     const exchange = recorder.request({
       label: p.label,
@@ -267,15 +264,7 @@ export function createMcpChatEngine(options: McpChatMockOptions = {}): McpChatEn
     return q === "http-409" || q === "sse-error" ? q : opts.notConnected;
   }
 
-  return {
-    handle,
-    reset() {
-      state.reset();
-      recorder.reset();
-    },
-    options: opts,
-    state,
-  };
+  return fetchMockEngine({ handle, routes: opts.routes, options: opts, state, recorder });
 }
 
 /** A boolean query override (`?asciiJson=1`), else the configured value. */

@@ -3,15 +3,11 @@
  * plus the termination and payload variants that change the event list itself. All are for
  * client tests; server conformance runs use `canonical`.
  */
-import type { NamedItem } from "../../core/protocol.js";
-import { DEFAULT_SSE_FRAMING, sseFramingRecords } from "../../core/mock/sse-framings.js";
+import { DEFAULT_SSE_FRAMING, sseFramingRecords, type SseMockFraming } from "../../core/mock/sse-framings.js";
 import { afterSentinel, done, dropSteps, isSentinel, prependSteps, text } from "./events.js";
 import type { StreamHooks } from "./hooks.js";
 
-export interface McpChatFraming extends NamedItem, StreamHooks {
-  /** Least pause between the writes of one event (ms), whatever the configured chunkGap. */
-  minChunkGap?: number;
-}
+export interface McpChatFraming extends SseMockFraming, StreamHooks {}
 
 export const DEFAULT_FRAMING = DEFAULT_SSE_FRAMING;
 

@@ -5,7 +5,7 @@
 import { hookFolder } from "../../core/mock/hooks.js";
 import type { ChunkTransform as CoreChunkTransform } from "../../core/mock/sse-writes.js";
 import type { TimedChunk } from "../../core/paced-body.js";
-import type { SseFormat } from "../../core/sse-framing.js";
+import type { SseStreamHooks } from "../../core/mock/sse-framings.js";
 import type { StepTransform } from "./events.js";
 import type { McpServerEntry } from "./registry.js";
 import type { ConnectionState } from "./state.js";
@@ -33,16 +33,10 @@ export interface HookContext {
   servers: readonly McpServerEntry[];
 }
 
-export interface StreamHooks {
-  /** Overrides single fields of the SSE format (line end, prefix, chunking...). */
-  sse?: Partial<SseFormat>;
+export interface StreamHooks extends SseStreamHooks {
   timing?: Partial<McpChatTiming>;
   /** Rewrites the answer's steps. Faults skip refusals (not-connected); framings do not. */
   transformEvents?: StepTransform;
-  /** Rewrites the body writes (splitting, buffering). */
-  transformChunks?: ChunkTransform;
-  /** Content-Type of a stream instead of text/event-stream. */
-  streamContentType?: string;
 }
 
 export interface HttpHooks {
@@ -85,5 +79,14 @@ export interface Hooks extends StreamHooks, HttpHooks {}
 export const combineHooks: (list: readonly Hooks[]) => Hooks = hookFolder<Hooks>({
   merge: ["sse", "timing", "state", "cors", "chat"],
   last: ["scenario", "streamContentType", "errorBody"],
-  compose: ["transformEvents", "transformChunks", "transformServers", "transformConnect", "transformStatus", "transformDisconnect", "transformChatSync", "transformTools"],
+  compose: [
+    "transformEvents",
+    "transformChunks",
+    "transformServers",
+    "transformConnect",
+    "transformStatus",
+    "transformDisconnect",
+    "transformChatSync",
+    "transformTools",
+  ],
 });

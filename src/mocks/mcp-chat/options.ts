@@ -8,7 +8,7 @@ import { DEFAULT_FRAMING, findFraming, FRAMINGS } from "./framing.js";
 import type { McpChatTiming } from "./hooks.js";
 import { DEFAULT_SERVERS, type McpServerEntry } from "./registry.js";
 import { DEFAULT_SCENARIO, findScenario, SCENARIOS } from "./scenarios.js";
-import { givenNumbers, mockNames, nonNegativeProblem, optionFailure } from "../../core/mock/names.js";
+import { checkedSelection, givenNumbers, mockNames, nonNegativeProblem, optionFailure } from "../../core/mock/names.js";
 import { normalBasePath } from "../../core/mock/base-path.js";
 
 export type NotConnectedForm = "sse-error" | "http-409";
@@ -80,12 +80,7 @@ const fail = optionFailure("mcp-chat");
 /** Fills defaults and checks every name and number; throws an Error naming what is wrong. */
 export function resolveMcpChatOptions(options: McpChatMockOptions = {}): ResolvedMcpChatOptions {
   const timing = { ...DEFAULT_TIMING, ...givenNumbers(TIMING_KEYS, options, nonNegativeProblem("milliseconds"), fail) };
-  const scenario = options.scenario ?? DEFAULT_SCENARIO;
-  checkName("scenario", scenario);
-  const framing = options.framing ?? DEFAULT_FRAMING;
-  checkName("framing", framing);
-  const faults = [...(options.faults ?? [])];
-  for (const f of faults) checkName("fault", f);
+  const { scenario, framing, faults } = checkedSelection(NAMES, options, { scenario: DEFAULT_SCENARIO, framing: DEFAULT_FRAMING });
   const notConnected = options.notConnected ?? "sse-error";
   if (notConnected !== "sse-error" && notConnected !== "http-409") {
     fail(`notConnected must be "sse-error" or "http-409", got "${String(notConnected)}"`);
@@ -124,4 +119,3 @@ const NAMES = mockNames<NameKind>("mcp-chat", {
 });
 
 export const { unknownNameMessage } = NAMES;
-const { checkName } = NAMES;

@@ -8,6 +8,7 @@
  * model, the answer) → recording → rendering (stream or JSON) → recording of the response head.
  */
 import { safeDecode } from "../../core/mock/names.js";
+import { fetchMockEngine } from "../../core/mock/engine.js";
 import { HEADER_FAULT, HEADER_FRAMING, HEADER_SCENARIO, requestedName, Selection } from "../../core/mock/selection.js";
 import { sseFormat } from "../../core/sse-framing.js";
 import { seededRandom, sleep } from "../../core/timing.js";
@@ -86,10 +87,6 @@ export function createOpenaiChatEngine(options: OpenaiChatMockOptions = {}): Ope
   const baseFaults = opts.faults.map((n) => findFault(n) as OpenaiChatFault);
 
   async function handle(request: Request): Promise<Response> {
-    if (opts.routes) {
-      const extra = await opts.routes(request);
-      if (extra) return extra;
-    }
     const url = new URL(request.url);
     const route = matchRoute(stripBase(url.pathname, opts.basePath));
     const label = request.method === "OPTIONS" ? "preflight" : (route?.name ?? "unknown");
@@ -371,13 +368,5 @@ export function createOpenaiChatEngine(options: OpenaiChatMockOptions = {}): Ope
     return new Responder(hooks).sse(pacedBody(chunks, pacing.closeDelayMs, request.signal), hooks.streamContentType);
   }
 
-  return {
-    handle,
-    reset() {
-      state.reset();
-      recorder.reset();
-    },
-    options: opts,
-    state,
-  };
+  return fetchMockEngine({ handle, routes: opts.routes, options: opts, state, recorder });
 }

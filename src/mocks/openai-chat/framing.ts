@@ -3,15 +3,11 @@
  * variant of core/sse-framing, plus the termination variants that change the event list itself.
  * All are for client robustness tests; server conformance runs use `canonical`.
  */
-import type { NamedItem } from "../../core/protocol.js";
-import { DEFAULT_SSE_FRAMING, sseFramingRecords } from "../../core/mock/sse-framings.js";
+import { DEFAULT_SSE_FRAMING, sseFramingRecords, type SseMockFraming } from "../../core/mock/sse-framings.js";
 import type { StreamContext, StreamHooks } from "./hooks.js";
 import { dropKind, mapKind, mapSteps } from "./steps.js";
 
-export interface OpenaiChatFraming extends NamedItem, StreamHooks {
-  /** Least pause between the writes of one event (ms), whatever chunkGapMs says. */
-  minChunkGap?: number;
-}
+export interface OpenaiChatFraming extends SseMockFraming, StreamHooks {}
 
 export const DEFAULT_FRAMING = DEFAULT_SSE_FRAMING;
 

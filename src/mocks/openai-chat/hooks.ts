@@ -10,7 +10,7 @@
  *   transformCompletion / syncContentType     the non-streamed body
  */
 import { firstReason, hookFolder } from "../../core/mock/hooks.js";
-import type { SseFormat } from "../../core/sse-framing.js";
+import type { SseStreamHooks } from "../../core/mock/sse-framings.js";
 import type { Answer } from "./answer.js";
 import type { Envelope } from "./chunks.js";
 import type { ApiError } from "./errors.js";
@@ -18,7 +18,6 @@ import type { OpenaiChatPacing } from "./pacing.js";
 import type { ChatRequest } from "./request.js";
 import type { AnswerContext } from "./rules.js";
 import type { Json, Step } from "./steps.js";
-import type { ChunkTransform } from "./stream.js";
 import type { UsageMeter } from "./usage.js";
 
 export interface StreamContext {
@@ -47,15 +46,10 @@ export interface CompletionContext {
 export type StepsHook = (steps: Iterable<Step>, ctx: StreamContext) => Iterable<Step>;
 export type AnswerHook = (answer: Answer, ctx: AnswerContext) => Answer;
 
-export interface StreamHooks {
-  /** Overrides single fields of the SSE format (line end, prefix, lines before events...). */
-  sse?: Partial<SseFormat>;
+export interface StreamHooks extends SseStreamHooks {
   /** Pacing that wins over every other layer. */
   pacing?: Partial<OpenaiChatPacing>;
   transformSteps?: StepsHook;
-  transformChunks?: ChunkTransform;
-  /** Content-Type of a stream instead of text/event-stream. */
-  streamContentType?: string;
 }
 
 export interface RequestHooks {

@@ -11,7 +11,7 @@ import { DEFAULT_FRAMING, findFraming, FRAMINGS } from "./framing.js";
 import { PACING_KEYS, pacingProblem, type OpenaiChatPacing } from "./pacing.js";
 import { DEFAULT_SCENARIO, findScenario, SCENARIOS } from "./scenarios.js";
 import { parseScenarioScript, type ScenarioScript } from "./script.js";
-import { givenNumbers, mockNames, optionFailure } from "../../core/mock/names.js";
+import { checkedSelection, givenNumbers, mockNames, optionFailure } from "../../core/mock/names.js";
 import { normalBasePath } from "../../core/mock/base-path.js";
 
 export interface OpenaiChatMockOptions extends Partial<OpenaiChatPacing> {
@@ -77,12 +77,7 @@ const fail = optionFailure("openai-chat");
 /** Fills defaults and checks every name and number; throws an Error naming what is wrong. */
 export function resolveOpenaiChatOptions(options: OpenaiChatMockOptions = {}): ResolvedOpenaiChatOptions {
   const pacing: Partial<OpenaiChatPacing> = givenNumbers(PACING_KEYS, options, pacingProblem, fail);
-  const scenario = options.scenario ?? DEFAULT_SCENARIO;
-  checkName("scenario", scenario);
-  const framing = options.framing ?? DEFAULT_FRAMING;
-  checkName("framing", framing);
-  const faults = [...(options.faults ?? [])];
-  for (const f of faults) checkName("fault", f);
+  const { scenario, framing, faults } = checkedSelection(NAMES, options, { scenario: DEFAULT_SCENARIO, framing: DEFAULT_FRAMING });
   const catalogue = options.catalogue ?? DEFAULT_CATALOGUE;
   checkName("catalogue", catalogue);
   const models = options.models ?? [...DEFAULT_MODELS];

@@ -3,9 +3,8 @@
  * CLI's `mock`, `test` and `test-client` commands use. Names are validated before the port opens.
  * Clients use `<url>/v1` as their base URL; the same paths also answer without `/v1`.
  */
-import { startOptions } from "../../core/mock/start.js";
+import { startFetchMock } from "../../core/mock/start.js";
 import type { MockStartOptions, RunningMock } from "../../core/protocol.js";
-import { serveFetch } from "../../core/serve-fetch.js";
 import { createOpenaiChatEngine } from "./engine.js";
 import type { OpenaiChatMockOptions } from "./options.js";
 
@@ -16,16 +15,15 @@ const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 export type OpenaiChatStartOptions = MockStartOptions & Partial<OpenaiChatMockOptions>;
 
-export async function startOpenaiChatMock(options: OpenaiChatStartOptions = {}): Promise<RunningMock> {
-  const { host, port, engine: engineOptions } = await startOptions<OpenaiChatMockOptions>(options, {
+export function startOpenaiChatMock(options: OpenaiChatStartOptions = {}): Promise<RunningMock> {
+  return startFetchMock<OpenaiChatMockOptions>(options, {
     defaultPort: OPENAI_CHAT_DEFAULT_PORT,
     settings: () => import("./settings.js"),
     firstByteKey: "headersDelayMs",
     chunkDelayKey: "chunkDelayMs",
+    create: createOpenaiChatEngine,
+    serve: { maxBodyBytes: MAX_BODY_BYTES, errorBody: openaiErrorBody },
   });
-  const engine = createOpenaiChatEngine(engineOptions);
-  const served = await serveFetch(engine.handle, { host, port, maxBodyBytes: MAX_BODY_BYTES, errorBody: openaiErrorBody });
-  return { url: served.url, close: served.close };
 }
 
 /** Errors the server answers before the engine sees a request, in OpenAI's shape. */
