@@ -1,9 +1,8 @@
 /**
- * The names a mock offers (scenarios, framings, faults, profiles...) and the checks of its options:
- * a mock started with an unknown name or a bad number fails loudly, naming what is wrong, instead
- * of serving the default. Browser-safe.
+ * The names a mock offers (scenarios, framings, faults, profiles...): a mock started with an
+ * unknown name fails loudly, listing the valid ones, instead of serving the default. Browser-safe.
  */
-import { MockOptionError } from "../protocol.js";
+import { optionFailure } from "./option-checks.js";
 
 /** How to look a name up, and every valid name (listed when one is unknown). */
 export interface NameTable {
@@ -16,13 +15,6 @@ export interface MockNames<K extends string> {
   unknownNameMessage(kind: K, name: string): string | null;
   /** Throws a MockOptionError for an unknown name. */
   checkName(kind: K, name: string): void;
-}
-
-/** Throws option errors prefixed with the mock's name, the form every mock uses. */
-export function optionFailure(protocolId: string): (message: string) => never {
-  return (message) => {
-    throw new MockOptionError(`${protocolId} mock: ${message}`);
-  };
 }
 
 export function mockNames<K extends string>(protocolId: string, tables: Record<K, NameTable>): MockNames<K> {
@@ -41,50 +33,12 @@ export function mockNames<K extends string>(protocolId: string, tables: Record<K
   };
 }
 
-/** Why a knob is not a number of milliseconds (or of `unit`) >= 0; null when it is one. */
-export function nonNegativeProblem(unit?: string): (key: string, v: unknown) => string | null {
-  const what = unit ? `a number of ${unit}` : "a number";
-  return (key, v) => (typeof v !== "number" || !Number.isFinite(v) || v < 0 ? `${key} must be ${what} >= 0, got ${String(v)}` : null);
-}
-
-/** The numeric knobs given explicitly, each checked; the first bad one fails. */
-export function givenNumbers<K extends string>(
-  keys: readonly K[],
-  options: Partial<Record<K, unknown>>,
-  problem: (key: K, v: unknown) => string | null,
-  fail: (message: string) => never,
-): Partial<Record<K, number>> {
-  const out: Partial<Record<K, number>> = {};
-  for (const key of keys) {
-    const v = options[key];
-    if (v === undefined) continue;
-    const p = problem(key, v);
-    if (p) fail(p);
-    out[key] = v as number;
-  }
-  return out;
-}
-
 /** A comma-separated list of names, blanks dropped. */
 export function splitNames(list: string | null | undefined): string[] {
   return (list ?? "")
     .split(",")
     .map((s) => s.trim())
     .filter((s) => s !== "");
-}
-
-/** A percent-decoded path parameter, or the raw text when it does not decode. */
-export function safeDecode(raw: string): string {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw;
-  }
-}
-
-/** The entries that are set: an option given as undefined must not hide a default or a setting. */
-export function definedOnly<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /** The scenario, framing and faults a mock starts with, each name checked. */

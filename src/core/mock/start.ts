@@ -6,7 +6,7 @@
  */
 import type { MockStartOptions, RunningMock } from "../protocol.js";
 import { serveFetch, type FetchHandler, type ServeOptions } from "../serve-fetch.js";
-import { definedOnly } from "./names.js";
+import { definedOnly } from "./option-checks.js";
 
 export interface StartPlan<O> {
   defaultPort: number;

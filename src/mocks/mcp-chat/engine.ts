@@ -6,8 +6,7 @@
  * A request goes through: extension routes → route match → selections (scenario, framing, faults
  * from options, query, headers or a `!scenario` message) → recording → handler → recording.
  */
-import { safeDecode } from "../../core/mock/names.js";
-import { stripBase } from "../../core/mock/base-path.js";
+import { safeDecode, stripBase } from "../../core/mock/paths.js";
 import { fetchMockEngine } from "../../core/mock/engine.js";
 import { HEADER_FAULT, HEADER_FRAMING, HEADER_SCENARIO, requestedName, Selection } from "../../core/mock/selection.js";
 import { sseFormat } from "../../core/sse-framing.js";

@@ -4,7 +4,7 @@
  * streamed Response body: msw's `sse()` helper is GET-only.
  */
 import { http, type HttpHandler } from "msw";
-import { urlBase } from "../../core/mock/base-path.js";
+import { urlBase } from "../../core/mock/paths.js";
 import { createMcpChatEngine } from "./engine.js";
 import type { McpChatMockOptions } from "./options.js";
 

@@ -8,8 +8,9 @@ import { DEFAULT_FRAMING, findFraming, FRAMINGS } from "./framing.js";
 import type { McpChatTiming } from "./hooks.js";
 import { DEFAULT_SERVERS, type McpServerEntry } from "./registry.js";
 import { DEFAULT_SCENARIO, findScenario, SCENARIOS } from "./scenarios.js";
-import { checkedSelection, givenNumbers, mockNames, nonNegativeProblem, optionFailure } from "../../core/mock/names.js";
-import { normalBasePath } from "../../core/mock/base-path.js";
+import { checkedSelection, mockNames } from "../../core/mock/names.js";
+import { givenNumbers, nonNegativeProblem, optionFailure } from "../../core/mock/option-checks.js";
+import { normalBasePath } from "../../core/mock/paths.js";
 
 export type NotConnectedForm = "sse-error" | "http-409";
 

@@ -7,7 +7,7 @@
  * and pacing from options, headers, query and directive lines) → a decision (auth, validation,
  * model, the answer) → recording → rendering (stream or JSON) → recording of the response head.
  */
-import { safeDecode } from "../../core/mock/names.js";
+import { safeDecode } from "../../core/mock/paths.js";
 import { fetchMockEngine } from "../../core/mock/engine.js";
 import { HEADER_FAULT, HEADER_FRAMING, HEADER_SCENARIO, requestedName, Selection } from "../../core/mock/selection.js";
 import { sseFormat } from "../../core/sse-framing.js";

@@ -4,7 +4,7 @@
  * streamed Response body when the request asks for a stream: msw's `sse()` helper is GET-only.
  */
 import { http, type HttpHandler } from "msw";
-import { urlBase } from "../../core/mock/base-path.js";
+import { urlBase } from "../../core/mock/paths.js";
 import { createOpenaiChatEngine } from "./engine.js";
 import type { OpenaiChatMockOptions } from "./options.js";
 

@@ -11,8 +11,9 @@ import { DEFAULT_FRAMING, findFraming, FRAMINGS } from "./framing.js";
 import { PACING_KEYS, pacingProblem, type OpenaiChatPacing } from "./pacing.js";
 import { DEFAULT_SCENARIO, findScenario, SCENARIOS } from "./scenarios.js";
 import { parseScenarioScript, type ScenarioScript } from "./script.js";
-import { checkedSelection, givenNumbers, mockNames, optionFailure } from "../../core/mock/names.js";
-import { normalBasePath } from "../../core/mock/base-path.js";
+import { checkedSelection, mockNames } from "../../core/mock/names.js";
+import { givenNumbers, optionFailure } from "../../core/mock/option-checks.js";
+import { normalBasePath } from "../../core/mock/paths.js";
 
 export interface OpenaiChatMockOptions extends Partial<OpenaiChatPacing> {
   /** Default scenario (auto). */

@@ -41,4 +41,4 @@ export function matchRoute(path: string): RouteMatch | undefined {
   return undefined;
 }
 
-export { stripBase } from "../../core/mock/base-path.js";
+export { stripBase } from "../../core/mock/paths.js";

@@ -7,7 +7,8 @@ import { FAULTS, findFault } from "./faults.js";
 import { CANONICAL_FORMAT, DEFAULT_FRAMING, findFraming, formatOf, FRAMINGS, type WireFormat } from "./framing.js";
 import { findProfile, PROFILES, type PiWebProfile } from "./profiles.js";
 import { DEFAULT_SCENARIO, findScenario, SCENARIOS } from "./scenarios.js";
-import { givenNumbers, mockNames, nonNegativeProblem, optionFailure, splitNames } from "../../core/mock/names.js";
+import { mockNames, splitNames } from "../../core/mock/names.js";
+import { givenNumbers, nonNegativeProblem, optionFailure } from "../../core/mock/option-checks.js";
 
 /** Timing knobs in milliseconds, except chunkSize (characters per delta). */
 export interface PiWebTiming {

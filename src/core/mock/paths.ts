@@ -1,6 +1,6 @@
 /**
- * Mocks served under a path ("/api" of http://host/api): the configured prefix, stripped before
- * routing, and the prefix an msw handler derives from the base URL the frontend uses. Browser-safe.
+ * The paths of a mock's requests: a mock served under a prefix ("/api" of http://host/api) strips
+ * it before routing, and an msw handler derives it from the base URL the frontend uses. Browser-safe.
  */
 
 /** A configured base path without its trailing slashes ("" for none). */
@@ -19,4 +19,13 @@ export function stripBase(path: string, base: string): string {
 export function urlBase(baseUrl: string): { origin: string; prefix: string } {
   const base = new URL(baseUrl);
   return { origin: base.origin, prefix: normalBasePath(base.pathname) };
+}
+
+/** A percent-decoded path parameter, or the raw text when it does not decode. */
+export function safeDecode(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
 }
