@@ -6,6 +6,9 @@
  * A request goes through: extension routes → route match → selections (scenario, framing, faults
  * from options, query, headers or a `!scenario` message) → recording → handler → recording.
  */
+import { safeDecode, stripBase } from "../../core/mock/paths.js";
+import { fetchMockEngine } from "../../core/mock/engine.js";
+import { HEADER_FAULT, HEADER_FRAMING, HEADER_SCENARIO, requestedName, Selection } from "../../core/mock/selection.js";
 import { sseFormat } from "../../core/sse-framing.js";
 import { sleep } from "../../core/timing.js";
 import { parseChatRequest, scenarioCommand, type ChatInput } from "./chat-request.js";
@@ -19,6 +22,7 @@ import {
   resolveMcpChatOptions,
   unknownNameMessage,
   type McpChatMockOptions,
+  type NameKind,
   type ResolvedMcpChatOptions,
 } from "./options.js";
 import { ClientRecorder } from "../../core/http-client-recorder.js";
@@ -53,10 +57,6 @@ interface Prepared {
   selectionError: string | null;
 }
 
-const HEADER_SCENARIO = "x-agentwire-scenario";
-const HEADER_FRAMING = "x-agentwire-framing";
-const HEADER_FAULT = "x-agentwire-fault";
-
 export function createMcpChatEngine(options: McpChatMockOptions = {}): McpChatEngine {
   const opts = resolveMcpChatOptions(options);
   const state = new ConnectionState();
@@ -66,10 +66,6 @@ export function createMcpChatEngine(options: McpChatMockOptions = {}): McpChatEn
   for (const k of Object.keys(DEFAULT_TIMING) as (keyof McpChatTiming)[]) baseTiming[k] = opts[k];
 
   async function handle(request: Request): Promise<Response> {
-    if (opts.routes) {
-      const extra = await opts.routes(request);
-      if (extra) return extra;
-    }
     const p = await prepare(request);
     const exchange = recorder.request({
       label: p.label,
@@ -105,33 +101,17 @@ export function createMcpChatEngine(options: McpChatMockOptions = {}): McpChatEn
     const label = request.method === "OPTIONS" ? "preflight" : (route?.name ?? "unknown");
     const body = request.method === "GET" || request.method === "HEAD" ? "" : await request.text();
 
-    const errors: string[] = [];
-    const pick = <T>(kind: "scenario" | "framing" | "fault", name: string, find: (n: string) => T | undefined) => {
-      const found = find(name);
-      if (found === undefined) errors.push(unknownNameMessage(kind, name) as string);
-      return found;
-    };
-
-    const faults = [...baseFaults];
-    for (const name of splitList(request.headers.get(HEADER_FAULT))) {
-      const f = pick("fault", name, findFault);
-      if (f) faults.push(f);
-    }
+    const sel = new Selection<NameKind>(unknownNameMessage);
+    const faults = sel.list("fault", baseFaults, request.headers.get(HEADER_FAULT), findFault);
     const hooks = combineHooks(faults);
-
-    const framingName = request.headers.get(HEADER_FRAMING) ?? url.searchParams.get("framing") ?? opts.framing;
-    const framing = pick("framing", framingName, findFraming) ?? (findFraming(opts.framing) as McpChatFraming);
+    const framing = sel.one("framing", requestedName(request, url, HEADER_FRAMING, "framing"), opts.framing, findFraming);
 
     const chat =
       route && isChatRoute(route.name) && request.method === "POST"
         ? parseChatRequest(request.headers.get("content-type"), body, hooks.chat?.acceptBadInput)
         : undefined;
-    const scenarioName =
-      scenarioCommand(chat?.ok ? chat.message : undefined) ??
-      request.headers.get(HEADER_SCENARIO) ??
-      url.searchParams.get("scenario") ??
-      opts.scenario;
-    let scenario = pick("scenario", scenarioName, findScenario) ?? (findScenario(opts.scenario) as McpChatScenario);
+    const command = scenarioCommand(chat?.ok ? chat.message : undefined);
+    let scenario = sel.one("scenario", command ?? requestedName(request, url, HEADER_SCENARIO, "scenario"), opts.scenario, findScenario);
     if (chat) scenario = answerScenario(scenario, hooks);
 
     return {
@@ -150,7 +130,7 @@ export function createMcpChatEngine(options: McpChatMockOptions = {}): McpChatEn
         hooks.errorBody,
       ),
       // A preflight carries no selection headers worth refusing it for.
-      selectionError: request.method === "OPTIONS" ? null : (errors[0] ?? null),
+      selectionError: request.method === "OPTIONS" ? null : (sel.problems[0]?.message ?? null),
     };
   }
 
@@ -283,15 +263,7 @@ export function createMcpChatEngine(options: McpChatMockOptions = {}): McpChatEn
     return q === "http-409" || q === "sse-error" ? q : opts.notConnected;
   }
 
-  return {
-    handle,
-    reset() {
-      state.reset();
-      recorder.reset();
-    },
-    options: opts,
-    state,
-  };
+  return fetchMockEngine({ handle, routes: opts.routes, options: opts, state, recorder });
 }
 
 /** A boolean query override (`?asciiJson=1`), else the configured value. */
@@ -299,25 +271,4 @@ function flagOf(p: { url: URL }, name: string, fallback: boolean): boolean {
   const q = p.url.searchParams.get(name);
   if (q === null) return fallback;
   return q === "1" || q === "true";
-}
-
-function stripBase(path: string, base: string): string {
-  if (!base) return path;
-  if (path === base) return "/";
-  return path.startsWith(base + "/") ? path.slice(base.length) : path;
-}
-
-function splitList(header: string | null): string[] {
-  return (header ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter((s) => s !== "");
-}
-
-function safeDecode(raw: string): string {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw;
-  }
 }

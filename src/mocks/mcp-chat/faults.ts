@@ -4,6 +4,7 @@
  * a record of hooks (see hooks.ts); the engine applies whatever hooks the active faults carry.
  */
 import type { FaultInfo } from "../../core/protocol.js";
+import { bufferAll } from "../../core/mock/sse-writes.js";
 import { concatBytes, splitJsonLines } from "../../core/sse-framing.js";
 import { eventJson } from "./event-json.js";
 import {
@@ -400,15 +401,4 @@ function splitEachChunk(gap: number) {
       yield { bytes: c.bytes.slice(half), delay: gap };
     }
   };
-}
-
-/** Waits out every pause, then writes everything at once. */
-function* bufferAll(chunks: Iterable<Chunk>): Iterable<Chunk> {
-  const held: Uint8Array[] = [];
-  let delay = 0;
-  for (const c of chunks) {
-    held.push(c.bytes);
-    delay += c.delay;
-  }
-  if (held.length) yield { bytes: concatBytes(held), delay };
 }

@@ -3,31 +3,16 @@
  * plus the termination and payload variants that change the event list itself. All are for
  * client tests; server conformance runs use `canonical`.
  */
-import type { NamedItem } from "../../core/protocol.js";
-import { SSE_FRAMINGS } from "../../core/sse-framing.js";
+import { DEFAULT_SSE_FRAMING, sseFramingRecords, type SseMockFraming } from "../../core/mock/sse-framings.js";
 import { afterSentinel, done, dropSteps, isSentinel, prependSteps, text } from "./events.js";
 import type { StreamHooks } from "./hooks.js";
 
-export interface McpChatFraming extends NamedItem, StreamHooks {
-  /** Least pause between the writes of one event (ms), whatever the configured chunkGap. */
-  minChunkGap?: number;
-}
+export interface McpChatFraming extends SseMockFraming, StreamHooks {}
 
-export const DEFAULT_FRAMING = "canonical";
-
-/**
- * Framings that cut one event into several writes. Writes with no pause between them coalesce into
- * one TCP read, which would hide the very split a client is tested on: give them at least 1 ms.
- */
-const MIN_SPLIT_GAP_MS = 1;
+export const DEFAULT_FRAMING = DEFAULT_SSE_FRAMING;
 
 export const FRAMINGS: readonly McpChatFraming[] = [
-  ...SSE_FRAMINGS.map((v) => ({
-    name: v.name,
-    description: v.description,
-    sse: v,
-    ...(v.chunking !== "event" && v.chunking !== "whole" ? { minChunkGap: MIN_SPLIT_GAP_MS } : {}),
-  })),
+  ...sseFramingRecords(),
   {
     name: "open-after-done",
     description: "The connection stays open 30 s after [DONE]; the client must finish at [DONE]",

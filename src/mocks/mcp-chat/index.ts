@@ -2,6 +2,7 @@
  * The mcp-chat reference mock. The msw handlers live in ./msw.js only: msw is an optional peer
  * dependency and must not be pulled in by this entry.
  */
+import { faultInfos, namedItems } from "../../core/mock/listing.js";
 import type { FaultInfo, NamedItem } from "../../core/protocol.js";
 import { FAULTS } from "./faults.js";
 import { FRAMINGS } from "./framing.js";
@@ -24,12 +25,6 @@ export type { McpChatFault } from "./faults.js";
 export type { McpChatFraming } from "./framing.js";
 export type { McpChatScenario } from "./scenarios.js";
 
-const named = ({ name, description }: NamedItem): NamedItem => ({ name, description });
-
-export const MCP_CHAT_SCENARIOS: NamedItem[] = SCENARIOS.map(named);
-export const MCP_CHAT_FRAMINGS: NamedItem[] = FRAMINGS.map(named);
-export const MCP_CHAT_FAULTS: FaultInfo[] = FAULTS.map(({ name, description, violates }) => ({
-  name,
-  description,
-  violates: [...violates],
-}));
+export const MCP_CHAT_SCENARIOS: NamedItem[] = namedItems(SCENARIOS);
+export const MCP_CHAT_FRAMINGS: NamedItem[] = namedItems(FRAMINGS);
+export const MCP_CHAT_FAULTS: FaultInfo[] = faultInfos(FAULTS);

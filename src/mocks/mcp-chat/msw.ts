@@ -4,6 +4,7 @@
  * streamed Response body: msw's `sse()` helper is GET-only.
  */
 import { http, type HttpHandler } from "msw";
+import { urlBase } from "../../core/mock/paths.js";
 import { createMcpChatEngine } from "./engine.js";
 import type { McpChatMockOptions } from "./options.js";
 
@@ -14,8 +15,7 @@ export interface McpChatHandlerOptions extends McpChatMockOptions {
 
 export function mcpChatHandlers(options: McpChatHandlerOptions = {}): HttpHandler[] {
   const { baseUrl = "http://localhost:8000", ...rest } = options;
-  const base = new URL(baseUrl);
-  const prefix = base.pathname.replace(/\/+$/, "");
+  const { origin, prefix } = urlBase(baseUrl);
   const engine = createMcpChatEngine({ ...(prefix ? { basePath: prefix } : {}), ...rest });
-  return [http.all(`${base.origin}${prefix}/*`, ({ request }) => engine.handle(request))];
+  return [http.all(`${origin}${prefix}/*`, ({ request }) => engine.handle(request))];
 }

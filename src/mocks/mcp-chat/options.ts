@@ -8,7 +8,9 @@ import { DEFAULT_FRAMING, findFraming, FRAMINGS } from "./framing.js";
 import type { McpChatTiming } from "./hooks.js";
 import { DEFAULT_SERVERS, type McpServerEntry } from "./registry.js";
 import { DEFAULT_SCENARIO, findScenario, SCENARIOS } from "./scenarios.js";
-import { MockOptionError } from "../../core/protocol.js";
+import { checkedSelection, mockNames } from "../../core/mock/names.js";
+import { givenNumbers, nonNegativeProblem, optionFailure } from "../../core/mock/option-checks.js";
+import { normalBasePath } from "../../core/mock/paths.js";
 
 export type NotConnectedForm = "sse-error" | "http-409";
 
@@ -74,31 +76,20 @@ export const DEFAULT_ALLOWED_ORIGINS = ["http://localhost:3000", "http://127.0.0
 
 const TIMING_KEYS = Object.keys(DEFAULT_TIMING) as (keyof McpChatTiming)[];
 
+const fail = optionFailure("mcp-chat");
+
 /** Fills defaults and checks every name and number; throws an Error naming what is wrong. */
 export function resolveMcpChatOptions(options: McpChatMockOptions = {}): ResolvedMcpChatOptions {
-  const timing = { ...DEFAULT_TIMING };
-  for (const key of TIMING_KEYS) {
-    const v = options[key];
-    if (v === undefined) continue;
-    if (typeof v !== "number" || !Number.isFinite(v) || v < 0) {
-      throw new MockOptionError(`mcp-chat mock: ${key} must be a number of milliseconds >= 0, got ${String(v)}`);
-    }
-    timing[key] = v;
-  }
-  const scenario = options.scenario ?? DEFAULT_SCENARIO;
-  checkName("scenario", scenario);
-  const framing = options.framing ?? DEFAULT_FRAMING;
-  checkName("framing", framing);
-  const faults = [...(options.faults ?? [])];
-  for (const f of faults) checkName("fault", f);
+  const timing = { ...DEFAULT_TIMING, ...givenNumbers(TIMING_KEYS, options, nonNegativeProblem("milliseconds"), fail) };
+  const { scenario, framing, faults } = checkedSelection(NAMES, options, { scenario: DEFAULT_SCENARIO, framing: DEFAULT_FRAMING });
   const notConnected = options.notConnected ?? "sse-error";
   if (notConnected !== "sse-error" && notConnected !== "http-409") {
-    throw new MockOptionError(`mcp-chat mock: notConnected must be "sse-error" or "http-409", got "${String(notConnected)}"`);
+    fail(`notConnected must be "sse-error" or "http-409", got "${String(notConnected)}"`);
   }
   const servers = options.servers ?? DEFAULT_SERVERS.map((s) => ({ ...s, tools: [...s.tools] }));
   const ids = new Set<string>();
   for (const s of servers) {
-    if (!s.id || ids.has(s.id)) throw new MockOptionError(`mcp-chat mock: server ids must be unique and non-empty ("${s.id}")`);
+    if (!s.id || ids.has(s.id)) fail(`server ids must be unique and non-empty ("${s.id}")`);
     ids.add(s.id);
   }
   return {
@@ -114,7 +105,7 @@ export function resolveMcpChatOptions(options: McpChatMockOptions = {}): Resolve
     requireBearer: options.requireBearer ?? false,
     servers,
     allowedOrigins: options.allowedOrigins ?? [...DEFAULT_ALLOWED_ORIGINS],
-    basePath: (options.basePath ?? "").replace(/\/+$/, ""),
+    basePath: normalBasePath(options.basePath),
     ...(options.bus ? { bus: options.bus } : {}),
     ...(options.routes ? { routes: options.routes } : {}),
   };
@@ -122,20 +113,10 @@ export function resolveMcpChatOptions(options: McpChatMockOptions = {}): Resolve
 
 export type NameKind = "scenario" | "framing" | "fault";
 
-const KNOWN: Record<NameKind, { find: (n: string) => unknown; all: readonly { name: string }[] }> = {
+const NAMES = mockNames<NameKind>("mcp-chat", {
   scenario: { find: findScenario, all: SCENARIOS },
   framing: { find: findFraming, all: FRAMINGS },
   fault: { find: findFault, all: FAULTS },
-};
+});
 
-/** Null when the name is known, else a message that lists the valid names. */
-export function unknownNameMessage(kind: NameKind, name: string): string | null {
-  const k = KNOWN[kind];
-  if (k.find(name)) return null;
-  return `Unknown ${kind} "${name}". Valid ${kind}s: ${k.all.map((x) => x.name).join(", ")}`;
-}
-
-function checkName(kind: NameKind, name: string): void {
-  const message = unknownNameMessage(kind, name);
-  if (message) throw new MockOptionError(`mcp-chat mock: ${message}`);
-}
+export const { unknownNameMessage } = NAMES;

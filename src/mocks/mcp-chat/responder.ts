@@ -2,6 +2,7 @@
  * Builds the mock's responses for one request with the right CORS headers. Every response, errors
  * and streams included, carries them: a browser hides any response without them.
  */
+import { jsonResponse, sseResponse } from "../../core/mock/responses.js";
 import type { Hooks } from "./hooks.js";
 
 export const ALLOWED_METHODS = "GET, POST, OPTIONS";
@@ -41,26 +42,15 @@ export class Responder {
   }
 
   json(status: number, body: unknown, extra: Record<string, string> = {}): Response {
-    return new Response(JSON.stringify(body), {
-      status,
-      headers: { "content-type": "application/json", ...this.corsHeaders(), ...extra },
-    });
+    return jsonResponse(status, body, { ...this.corsHeaders(), ...extra });
   }
 
   error(status: number, detail: string, extra: Record<string, string> = {}): Response {
     return this.json(status, this.errorBody ? this.errorBody(detail, status) : { detail }, extra);
   }
 
-  sse(body: ReadableStream<Uint8Array>, contentType = "text/event-stream; charset=utf-8"): Response {
-    return new Response(body, {
-      status: 200,
-      headers: {
-        "content-type": contentType,
-        "cache-control": "no-cache",
-        "x-accel-buffering": "no",
-        ...this.corsHeaders(true),
-      },
-    });
+  sse(body: ReadableStream<Uint8Array>, contentType?: string): Response {
+    return sseResponse(body, contentType, this.corsHeaders(true));
   }
 
   /** Any OPTIONS: a CORS preflight answer (Starlette's CORSMiddleware semantics, {detail} errors). */

@@ -1,10 +1,9 @@
 /**
- * Turns an answer's steps into a paced SSE body: frame each event as it is generated, attach the
- * pause before each write, then let a pull-driven ReadableStream sleep and write. Nothing holds the
- * whole answer, and a client that goes away stops the generator and clears the pending timer.
+ * Turns an answer's steps into a paced SSE body (core/mock/sse-writes): the mcp-chat part is how a
+ * step's data becomes JSON and how long each step waits.
  */
-import { createSseFramer, type SseFormat } from "../../core/sse-framing.js";
-import { seededRandom } from "../../core/timing.js";
+import { planSseWrites } from "../../core/mock/sse-writes.js";
+import type { SseFormat } from "../../core/sse-framing.js";
 import { eventJson, type EventJsonStyle } from "./event-json.js";
 import type { Step, StepData, Wait } from "./events.js";
 import type { Chunk, McpChatTiming } from "./hooks.js";
@@ -27,33 +26,17 @@ function waitMs(wait: Wait | undefined, timing: McpChatTiming): number {
 }
 
 /** The writes of one stream, each with the pause before it. */
-export function* planChunks(plan: StreamPlan): Generator<Chunk> {
+export function planChunks(plan: StreamPlan): Generator<Chunk> {
   const { timing } = plan;
-  const framer = createSseFramer(plan.format, { seed: plan.seed });
-  const jitter = seededRandom(plan.seed ^ 0x5bd1e995);
-  const steps = plan.steps[Symbol.iterator]();
-  let owed = 0;
-  let index = 0;
-  let current = steps.next();
-  while (!current.done) {
-    // One step of look-ahead: some framings treat the last event differently.
-    const next = steps.next();
-    const step = current.value;
-    owed += index === 0 ? timing.firstEventDelay : waitMs(step.wait, timing);
-    if (timing.jitter > 0) owed += Math.round(jitter() * timing.jitter);
-    const pieces = framer.push(payloadOf(step.data, plan.json), { last: next.done === true });
-    for (let i = 0; i < pieces.length; i++) {
-      yield { bytes: pieces[i] as Uint8Array, delay: i === 0 ? owed : timing.chunkGap };
-    }
-    // A framing that holds bytes back (coalesced, split-random) owes the pause to its next write.
-    if (pieces.length) owed = 0;
-    current = next;
-    index++;
-  }
-  for (const bytes of framer.end()) {
-    yield { bytes, delay: owed };
-    owed = 0;
-  }
+  return planSseWrites<Step>({
+    steps: plan.steps,
+    format: plan.format,
+    seed: plan.seed,
+    payload: (step) => payloadOf(step.data, plan.json),
+    wait: (step, index) => (index === 0 ? timing.firstEventDelay : waitMs(step.wait, timing)),
+    jitter: timing.jitter,
+    chunkGap: timing.chunkGap,
+  });
 }
 
 export { pacedBody } from "../../core/paced-body.js";

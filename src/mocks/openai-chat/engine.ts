@@ -7,6 +7,9 @@
  * and pacing from options, headers, query and directive lines) → a decision (auth, validation,
  * model, the answer) → recording → rendering (stream or JSON) → recording of the response head.
  */
+import { safeDecode } from "../../core/mock/paths.js";
+import { fetchMockEngine } from "../../core/mock/engine.js";
+import { HEADER_FAULT, HEADER_FRAMING, HEADER_SCENARIO, requestedName, Selection } from "../../core/mock/selection.js";
 import { sseFormat } from "../../core/sse-framing.js";
 import { seededRandom, sleep } from "../../core/timing.js";
 import type { Answer } from "./answer.js";
@@ -22,6 +25,7 @@ import { combineHooks, type Hooks, type StreamContext } from "./hooks.js";
 import {
   resolveOpenaiChatOptions,
   unknownNameMessage,
+  type NameKind,
   type OpenaiChatMockOptions,
   type ResolvedOpenaiChatOptions,
 } from "./options.js";
@@ -52,9 +56,7 @@ export interface OpenaiChatEngine {
   readonly state: MockState;
 }
 
-export const HEADER_SCENARIO = "x-agentwire-scenario";
-export const HEADER_FRAMING = "x-agentwire-framing";
-export const HEADER_FAULT = "x-agentwire-fault";
+export { HEADER_FAULT, HEADER_FRAMING, HEADER_SCENARIO };
 
 /** `created` of the listed models (2026-01-01). */
 const MODEL_CREATED = 1_767_225_600;
@@ -85,10 +87,6 @@ export function createOpenaiChatEngine(options: OpenaiChatMockOptions = {}): Ope
   const baseFaults = opts.faults.map((n) => findFault(n) as OpenaiChatFault);
 
   async function handle(request: Request): Promise<Response> {
-    if (opts.routes) {
-      const extra = await opts.routes(request);
-      if (extra) return extra;
-    }
     const url = new URL(request.url);
     const route = matchRoute(stripBase(url.pathname, opts.basePath));
     const label = request.method === "OPTIONS" ? "preflight" : (route?.name ?? "unknown");
@@ -116,21 +114,12 @@ export function createOpenaiChatEngine(options: OpenaiChatMockOptions = {}): Ope
   }
 
   function selections(request: Request, url: URL): Selections {
-    let error: ApiError | null = null;
-    const pick = <T>(kind: "scenario" | "framing" | "fault", name: string, find: (n: string) => T | undefined) => {
-      const found = find(name);
-      if (found === undefined) error ??= errors.badOverride(unknownNameMessage(kind, name) as string, kind);
-      return found;
-    };
-    const faults = [...baseFaults];
-    for (const name of splitList(request.headers.get(HEADER_FAULT))) {
-      const f = pick("fault", name, findFault);
-      if (f) faults.push(f);
-    }
-    const framingName = request.headers.get(HEADER_FRAMING) ?? url.searchParams.get("framing") ?? opts.framing;
-    const framing = pick("framing", framingName, findFraming) ?? (findFraming(opts.framing) as OpenaiChatFraming);
-    const scenarioName = request.headers.get(HEADER_SCENARIO) ?? url.searchParams.get("scenario") ?? opts.scenario;
-    const scenario = pick("scenario", scenarioName, findScenario) ?? (findScenario(opts.scenario) as OpenaiChatScenario);
+    const sel = new Selection<NameKind>(unknownNameMessage);
+    const faults = sel.list("fault", baseFaults, request.headers.get(HEADER_FAULT), findFault);
+    const framing = sel.one("framing", requestedName(request, url, HEADER_FRAMING, "framing"), opts.framing, findFraming);
+    const scenario = sel.one("scenario", requestedName(request, url, HEADER_SCENARIO, "scenario"), opts.scenario, findScenario);
+    const unknown = sel.problems[0];
+    let error: ApiError | null = unknown ? errors.badOverride(unknown.message, unknown.kind) : null;
     const pacing: Partial<OpenaiChatPacing> = {};
     for (const key of PACING_KEYS) {
       const raw = url.searchParams.get(key);
@@ -379,28 +368,5 @@ export function createOpenaiChatEngine(options: OpenaiChatMockOptions = {}): Ope
     return new Responder(hooks).sse(pacedBody(chunks, pacing.closeDelayMs, request.signal), hooks.streamContentType);
   }
 
-  return {
-    handle,
-    reset() {
-      state.reset();
-      recorder.reset();
-    },
-    options: opts,
-    state,
-  };
-}
-
-function splitList(header: string | null): string[] {
-  return (header ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter((s) => s !== "");
-}
-
-function safeDecode(raw: string): string {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw;
-  }
+  return fetchMockEngine({ handle, routes: opts.routes, options: opts, state, recorder });
 }

@@ -9,7 +9,8 @@
  *   sse / pacing / transformChunks            framing, timing and the body writes
  *   transformCompletion / syncContentType     the non-streamed body
  */
-import type { SseFormat } from "../../core/sse-framing.js";
+import { firstReason, hookFolder } from "../../core/mock/hooks.js";
+import type { SseStreamHooks } from "../../core/mock/sse-framings.js";
 import type { Answer } from "./answer.js";
 import type { Envelope } from "./chunks.js";
 import type { ApiError } from "./errors.js";
@@ -17,7 +18,6 @@ import type { OpenaiChatPacing } from "./pacing.js";
 import type { ChatRequest } from "./request.js";
 import type { AnswerContext } from "./rules.js";
 import type { Json, Step } from "./steps.js";
-import type { ChunkTransform } from "./stream.js";
 import type { UsageMeter } from "./usage.js";
 
 export interface StreamContext {
@@ -46,15 +46,10 @@ export interface CompletionContext {
 export type StepsHook = (steps: Iterable<Step>, ctx: StreamContext) => Iterable<Step>;
 export type AnswerHook = (answer: Answer, ctx: AnswerContext) => Answer;
 
-export interface StreamHooks {
-  /** Overrides single fields of the SSE format (line end, prefix, lines before events...). */
-  sse?: Partial<SseFormat>;
+export interface StreamHooks extends SseStreamHooks {
   /** Pacing that wins over every other layer. */
   pacing?: Partial<OpenaiChatPacing>;
   transformSteps?: StepsHook;
-  transformChunks?: ChunkTransform;
-  /** Content-Type of a stream instead of text/event-stream. */
-  streamContentType?: string;
 }
 
 export interface RequestHooks {
@@ -89,43 +84,15 @@ export interface RequestHooks {
 
 export interface Hooks extends StreamHooks, RequestHooks {}
 
-/** Runs `a` then `b` on the same extra arguments; either may be absent. */
-function chain<T, A extends unknown[]>(
-  a: ((x: T, ...rest: A) => T) | undefined,
-  b: ((x: T, ...rest: A) => T) | undefined,
-): ((x: T, ...rest: A) => T) | undefined {
-  if (!a || !b) return a ?? b;
-  return (x, ...rest) => b(a(x, ...rest), ...rest);
-}
-
-function firstReason<A extends unknown[]>(
-  a: ((...args: A) => string | null) | undefined,
-  b: ((...args: A) => string | null) | undefined,
-): ((...args: A) => string | null) | undefined {
-  if (!a || !b) return a ?? b;
-  return (...args) => a(...args) ?? b(...args);
-}
-
 /** Folds several records into one: transforms compose in order, flags and overrides merge. */
-export function combineHooks(list: readonly Hooks[]): Hooks {
-  const out: Hooks = {};
-  for (const h of list) {
-    if (h.sse) out.sse = { ...out.sse, ...h.sse };
-    if (h.pacing) out.pacing = { ...out.pacing, ...h.pacing };
-    if (h.auth) out.auth = { ...out.auth, ...h.auth };
-    if (h.input) {
-      const rejectMessage = firstReason(out.input?.rejectMessage, h.input.rejectMessage);
-      out.input = { ...out.input, ...h.input, ...(rejectMessage ? { rejectMessage } : {}) };
-    }
-    out.unknownModelAsStream = h.unknownModelAsStream ?? out.unknownModelAsStream;
-    out.streamContentType = h.streamContentType ?? out.streamContentType;
-    out.syncContentType = h.syncContentType ?? out.syncContentType;
-    out.errorBody = h.errorBody ?? out.errorBody;
-    out.transformModels = chain(out.transformModels as ((b: Json) => Json) | undefined, h.transformModels as ((b: Json) => Json) | undefined);
-    out.transformAnswer = chain(out.transformAnswer, h.transformAnswer);
-    out.transformSteps = chain(out.transformSteps, h.transformSteps);
-    out.transformChunks = chain(out.transformChunks, h.transformChunks);
-    out.transformCompletion = chain(out.transformCompletion, h.transformCompletion);
-  }
-  return out;
-}
+export const combineHooks: (list: readonly Hooks[]) => Hooks = hookFolder<Hooks>({
+  merge: ["sse", "pacing", "auth"],
+  last: ["unknownModelAsStream", "streamContentType", "syncContentType", "errorBody"],
+  compose: ["transformModels", "transformAnswer", "transformSteps", "transformChunks", "transformCompletion"],
+  // Message refusals all apply: the first reason given wins.
+  custom(out, h) {
+    if (!h.input) return;
+    const rejectMessage = firstReason(out.input?.rejectMessage, h.input.rejectMessage);
+    out.input = { ...out.input, ...h.input, ...(rejectMessage ? { rejectMessage } : {}) };
+  },
+});

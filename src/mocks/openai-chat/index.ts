@@ -2,6 +2,7 @@
  * The openai-chat reference mock. The msw handlers live in ./msw.js only: msw is an optional peer
  * dependency and must not be pulled in by this entry.
  */
+import { faultInfos, namedItems } from "../../core/mock/listing.js";
 import type { FaultInfo, NamedItem } from "../../core/protocol.js";
 import { FAULTS } from "./faults.js";
 import { FRAMINGS } from "./framing.js";
@@ -40,12 +41,6 @@ export type { OpenaiChatFault } from "./faults.js";
 export type { OpenaiChatFraming } from "./framing.js";
 export type { OpenaiChatScenario } from "./scenarios.js";
 
-const named = ({ name, description }: NamedItem): NamedItem => ({ name, description });
-
-export const OPENAI_CHAT_SCENARIOS: NamedItem[] = SCENARIOS.map(named);
-export const OPENAI_CHAT_FRAMINGS: NamedItem[] = FRAMINGS.map(named);
-export const OPENAI_CHAT_FAULTS: FaultInfo[] = FAULTS.map(({ name, description, violates }) => ({
-  name,
-  description,
-  violates: [...violates],
-}));
+export const OPENAI_CHAT_SCENARIOS: NamedItem[] = namedItems(SCENARIOS);
+export const OPENAI_CHAT_FRAMINGS: NamedItem[] = namedItems(FRAMINGS);
+export const OPENAI_CHAT_FAULTS: FaultInfo[] = faultInfos(FAULTS);

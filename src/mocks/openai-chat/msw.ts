@@ -4,6 +4,7 @@
  * streamed Response body when the request asks for a stream: msw's `sse()` helper is GET-only.
  */
 import { http, type HttpHandler } from "msw";
+import { urlBase } from "../../core/mock/paths.js";
 import { createOpenaiChatEngine } from "./engine.js";
 import type { OpenaiChatMockOptions } from "./options.js";
 
@@ -16,12 +17,11 @@ export interface OpenaiChatHandlerOptions extends OpenaiChatMockOptions {
 
 export function openaiChatHandlers(options: OpenaiChatHandlerOptions = {}): HttpHandler[] {
   const { baseUrl = OPENAI_CHAT_DEFAULT_BASE_URL, ...rest } = options;
-  const base = new URL(baseUrl);
-  const prefix = base.pathname.replace(/\/+$/, "");
+  const { origin, prefix } = urlBase(baseUrl);
   // The engine routes `/v1/...` and `/...` alike: strip what comes before a trailing /v1.
   const basePath = prefix.replace(/\/v1$/, "");
   const engine = createOpenaiChatEngine({ ...(basePath ? { basePath } : {}), ...rest });
-  const root = `${base.origin}${prefix}`;
+  const root = `${origin}${prefix}`;
   const handle = ({ request }: { request: Request }) => engine.handle(request);
   return [
     http.post(`${root}/chat/completions`, handle),

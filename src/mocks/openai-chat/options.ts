@@ -11,7 +11,9 @@ import { DEFAULT_FRAMING, findFraming, FRAMINGS } from "./framing.js";
 import { PACING_KEYS, pacingProblem, type OpenaiChatPacing } from "./pacing.js";
 import { DEFAULT_SCENARIO, findScenario, SCENARIOS } from "./scenarios.js";
 import { parseScenarioScript, type ScenarioScript } from "./script.js";
-import { MockOptionError } from "../../core/protocol.js";
+import { checkedSelection, mockNames } from "../../core/mock/names.js";
+import { givenNumbers, optionFailure } from "../../core/mock/option-checks.js";
+import { normalBasePath } from "../../core/mock/paths.js";
 
 export interface OpenaiChatMockOptions extends Partial<OpenaiChatPacing> {
   /** Default scenario (auto). */
@@ -71,26 +73,12 @@ export interface ResolvedOpenaiChatOptions {
 
 export const DEFAULT_MODELS = ["agentwire-mock", "gpt-4.1-agentwire"];
 
-const fail = (message: string): never => {
-  throw new MockOptionError(`openai-chat mock: ${message}`);
-};
+const fail = optionFailure("openai-chat");
 
 /** Fills defaults and checks every name and number; throws an Error naming what is wrong. */
 export function resolveOpenaiChatOptions(options: OpenaiChatMockOptions = {}): ResolvedOpenaiChatOptions {
-  const pacing: Partial<OpenaiChatPacing> = {};
-  for (const key of PACING_KEYS) {
-    const v = options[key];
-    if (v === undefined) continue;
-    const problem = pacingProblem(key, v);
-    if (problem) fail(problem);
-    pacing[key] = v;
-  }
-  const scenario = options.scenario ?? DEFAULT_SCENARIO;
-  checkName("scenario", scenario);
-  const framing = options.framing ?? DEFAULT_FRAMING;
-  checkName("framing", framing);
-  const faults = [...(options.faults ?? [])];
-  for (const f of faults) checkName("fault", f);
+  const pacing: Partial<OpenaiChatPacing> = givenNumbers(PACING_KEYS, options, pacingProblem, fail);
+  const { scenario, framing, faults } = checkedSelection(NAMES, options, { scenario: DEFAULT_SCENARIO, framing: DEFAULT_FRAMING });
   const catalogue = options.catalogue ?? DEFAULT_CATALOGUE;
   checkName("catalogue", catalogue);
   const models = options.models ?? [...DEFAULT_MODELS];
@@ -125,7 +113,7 @@ export function resolveOpenaiChatOptions(options: OpenaiChatMockOptions = {}): R
     rejectInvalidHistory: options.rejectInvalidHistory ?? false,
     ...(options.created !== undefined ? { created: options.created } : {}),
     ...(options.script !== undefined ? { script: parseScenarioScript(options.script) } : {}),
-    basePath: (options.basePath ?? "").replace(/\/+$/, ""),
+    basePath: normalBasePath(options.basePath),
     pacing,
     ...(options.bus ? { bus: options.bus } : {}),
     ...(options.routes ? { routes: options.routes } : {}),
@@ -134,21 +122,12 @@ export function resolveOpenaiChatOptions(options: OpenaiChatMockOptions = {}): R
 
 export type NameKind = "scenario" | "framing" | "fault" | "catalogue";
 
-const KNOWN: Record<NameKind, { find: (n: string) => unknown; all: readonly { name: string }[] }> = {
+const NAMES = mockNames<NameKind>("openai-chat", {
   scenario: { find: findScenario, all: SCENARIOS },
   framing: { find: findFraming, all: FRAMINGS },
   fault: { find: findFault, all: FAULTS },
   catalogue: { find: (n) => (n === NO_CATALOGUE.name ? NO_CATALOGUE : findCatalogue(n)), all: [...OPENAI_CHAT_CATALOGUES, NO_CATALOGUE] },
-};
+});
 
-/** Null when the name is known, else a message that lists the valid names. */
-export function unknownNameMessage(kind: NameKind, name: string): string | null {
-  const k = KNOWN[kind];
-  if (k.find(name)) return null;
-  return `Unknown ${kind} "${name}". Valid ${kind}s: ${k.all.map((x) => x.name).join(", ")}`;
-}
-
-function checkName(kind: NameKind, name: string): void {
-  const message = unknownNameMessage(kind, name);
-  if (message) fail(message);
-}
+export const { unknownNameMessage } = NAMES;
+const { checkName } = NAMES;

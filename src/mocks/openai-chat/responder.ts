@@ -3,6 +3,7 @@
  * contract, but browser tools and msw pages need it, so every response allows any origin (`*`,
  * no credentials) and preflights allow `authorization, content-type` and whatever was asked for.
  */
+import { jsonResponse, sseResponse } from "../../core/mock/responses.js";
 import { errorBody, type ApiError } from "./errors.js";
 import type { Hooks } from "./hooks.js";
 
@@ -15,10 +16,7 @@ export class Responder {
   constructor(private readonly hooks: Pick<Hooks, "errorBody" | "input">) {}
 
   json(status: number, body: unknown, extra: Record<string, string> = {}, contentType = "application/json"): Response {
-    return new Response(JSON.stringify(body), {
-      status,
-      headers: { "content-type": contentType, ...CORS, ...extra },
-    });
+    return jsonResponse(status, body, { ...CORS, ...extra }, contentType);
   }
 
   /** An error as an OpenAI ErrorResponse, unless a fault changes status or body. */
@@ -37,16 +35,8 @@ export class Responder {
     return this.json(status, body, e.headers ?? {});
   }
 
-  sse(body: ReadableStream<Uint8Array>, contentType = "text/event-stream; charset=utf-8"): Response {
-    return new Response(body, {
-      status: 200,
-      headers: {
-        "content-type": contentType,
-        "cache-control": "no-cache",
-        "x-accel-buffering": "no",
-        ...CORS,
-      },
-    });
+  sse(body: ReadableStream<Uint8Array>, contentType?: string): Response {
+    return sseResponse(body, contentType, CORS);
   }
 
   /** Any OPTIONS: 204 with the preflight headers. */

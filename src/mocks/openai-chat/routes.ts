@@ -41,9 +41,4 @@ export function matchRoute(path: string): RouteMatch | undefined {
   return undefined;
 }
 
-/** Strips a configured base path ("/openai" of http://host/openai/v1). */
-export function stripBase(path: string, base: string): string {
-  if (!base) return path;
-  if (path === base) return "/";
-  return path.startsWith(base + "/") ? path.slice(base.length) : path;
-}
+export { stripBase } from "../../core/mock/paths.js";

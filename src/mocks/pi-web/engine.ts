@@ -12,15 +12,17 @@ import type { TranscriptBus } from "../../core/transcript.js";
 import { Conn, type PiWebTransport } from "./connection.js";
 import { DialogBroker } from "./dialogs.js";
 import { findFault, type PiWebFault } from "./faults.js";
-import { formatOf } from "./framing.js";
+import { findFraming, formatOf } from "./framing.js";
 import { combineHooks, type PiWebHooks } from "./hooks.js";
 import { IdSource } from "./ids.js";
 import { handleMessage, type CommandHost } from "./commands.js";
+import { splitNames } from "../../core/mock/names.js";
+import { Selection } from "../../core/mock/selection.js";
 import {
   originAllowList,
   resolvePiWebOptions,
-  splitNames,
   unknownNameMessage,
+  type NameKind,
   type PiWebMockOptions,
   type ResolvedPiWebOptions,
 } from "./options.js";
@@ -79,7 +81,7 @@ export interface PiWebEngine {
   dispose(): void;
 }
 
-interface Selection {
+interface ConnSelection {
   hooks: PiWebHooks;
   scenario: string;
   framing: string[];
@@ -104,27 +106,18 @@ export function createPiWebEngine(options: PiWebMockOptions = {}): PiWebEngine {
   let disposed = false;
   const idleWaiters: (() => void)[] = [];
 
-  function select(url: URL): Selection {
-    const errors: string[] = [];
-    const faults: PiWebHooks[] = [];
-    for (const name of splitNames(url.searchParams.get("fault"))) {
-      const f = findFault(name);
-      if (f) faults.push(f);
-      else errors.push(unknownNameMessage("fault", name) as string);
-    }
+  function select(url: URL): ConnSelection {
+    // A WebSocket upgrade carries no headers a browser lets a page set: the query selects.
+    const sel = new Selection<NameKind>(unknownNameMessage);
+    const faults = sel.list("fault", [], url.searchParams.get("fault"), findFault);
     const scenario = url.searchParams.get("scenario") ?? opts.scenario;
-    const scenarioError = unknownNameMessage("scenario", scenario);
-    if (scenarioError) errors.push(scenarioError);
-    const framing = splitNames(url.searchParams.get("framing"));
-    for (const f of framing) {
-      const e = unknownNameMessage("framing", f);
-      if (e) errors.push(e);
-    }
+    const known = sel.pick("scenario", scenario, findScenario) !== undefined;
+    const framing = splitNames(url.searchParams.get("framing")).filter((f) => sel.pick("framing", f, findFraming) !== undefined);
     return {
       hooks: combineHooks([...profileHooks, ...baseFaults, ...faults]),
-      scenario: scenarioError ? opts.scenario : scenario,
-      framing: framing.filter((f) => unknownNameMessage("framing", f) === null),
-      errors,
+      scenario: known ? scenario : opts.scenario,
+      framing,
+      errors: sel.problems.map((p) => p.message),
     };
   }
 

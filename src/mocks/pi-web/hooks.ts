@@ -2,6 +2,7 @@
  * What a fault (or a profile quirk) may change, as optional hooks and flags. The engine consults
  * whichever the active records carry, so a fault is a record, not a branch of its own.
  */
+import { hookFolder } from "../../core/mock/hooks.js";
 import type { Session } from "./sessions.js";
 import type { AgentMessage, Json } from "./types.js";
 
@@ -86,14 +87,6 @@ export interface PiWebHooks {
 type FlagGroup = "upgrade" | "wire" | "rpc" | "prompt" | "sessions" | "queue" | "abort" | "stream" | "tools" | "fanout" | "dialogs";
 const GROUPS: FlagGroup[] = ["upgrade", "wire", "rpc", "prompt", "sessions", "queue", "abort", "stream", "tools", "fanout", "dialogs"];
 
-function chain<T, A extends unknown[]>(
-  a: ((x: T, ...rest: A) => T) | undefined,
-  b: ((x: T, ...rest: A) => T) | undefined,
-): ((x: T, ...rest: A) => T) | undefined {
-  if (!a || !b) return a ?? b;
-  return (x, ...rest) => b(a(x, ...rest), ...rest);
-}
-
 function chainRewrites(a: (() => EventRewrite) | undefined, b: (() => EventRewrite) | undefined) {
   if (!a || !b) return a ?? b;
   return (): EventRewrite => {
@@ -104,27 +97,14 @@ function chainRewrites(a: (() => EventRewrite) | undefined, b: (() => EventRewri
 }
 
 /** Folds records into one: flag groups merge (arrays concatenate), transforms compose in order. */
-export function combineHooks(list: readonly PiWebHooks[]): PiWebHooks {
-  const out: PiWebHooks = {};
-  for (const h of list) {
-    for (const g of GROUPS) {
-      const add = h[g] as Record<string, unknown> | undefined;
-      if (!add) continue;
-      const merged: Record<string, unknown> = { ...(out[g] as Record<string, unknown> | undefined) };
-      for (const [k, v] of Object.entries(add)) {
-        const prev = merged[k];
-        merged[k] = Array.isArray(prev) && Array.isArray(v) ? [...prev, ...v] : v;
-      }
-      (out as Record<string, unknown>)[g] = merged;
-    }
+export const combineHooks: (list: readonly PiWebHooks[]) => PiWebHooks = hookFolder<PiWebHooks>({
+  merge: GROUPS,
+  concatArrays: true,
+  compose: ["transformResponse", "transformState", "transformHistory", "agentEndMessages"],
+  custom(out, h) {
     out.events = chainRewrites(out.events, h.events);
-    out.transformResponse = chain(out.transformResponse, h.transformResponse);
-    out.transformState = chain(out.transformState, h.transformState);
-    out.transformHistory = chain(out.transformHistory, h.transformHistory);
-    out.agentEndMessages = chain(out.agentEndMessages, h.agentEndMessages);
-  }
-  return out;
-}
+  },
+});
 
 /** A rewrite that passes everything through. */
 export const identityRewrite: EventRewrite = (e) => [e];

@@ -2,6 +2,7 @@
  * The pi-web reference mock. The msw handlers live in ./msw.js only: msw is an optional peer
  * dependency and must not be pulled in by this entry.
  */
+import { faultInfos, namedItems } from "../../core/mock/listing.js";
 import type { FaultInfo, NamedItem } from "../../core/protocol.js";
 import { FAULTS } from "./faults.js";
 import { FRAMINGS } from "./framing.js";
@@ -37,13 +38,7 @@ export type { PiWebScenario } from "./scenarios.js";
 export type { AgentMessage as PiWebAgentMessage } from "./types.js";
 export { BUSY_ERROR as PI_WEB_BUSY_ERROR } from "./commands.js";
 
-const named = ({ name, description }: NamedItem): NamedItem => ({ name, description });
-
-export const PI_WEB_SCENARIOS: NamedItem[] = SCENARIOS.map(named);
-export const PI_WEB_FRAMINGS: NamedItem[] = FRAMINGS.map(named);
-export const PI_WEB_PROFILES: NamedItem[] = PROFILES.map(named);
-export const PI_WEB_FAULTS: FaultInfo[] = FAULTS.map(({ name, description, violates }) => ({
-  name,
-  description,
-  violates: [...violates],
-}));
+export const PI_WEB_SCENARIOS: NamedItem[] = namedItems(SCENARIOS);
+export const PI_WEB_FRAMINGS: NamedItem[] = namedItems(FRAMINGS);
+export const PI_WEB_PROFILES: NamedItem[] = namedItems(PROFILES);
+export const PI_WEB_FAULTS: FaultInfo[] = faultInfos(FAULTS);

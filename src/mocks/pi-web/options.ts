@@ -7,7 +7,8 @@ import { FAULTS, findFault } from "./faults.js";
 import { CANONICAL_FORMAT, DEFAULT_FRAMING, findFraming, formatOf, FRAMINGS, type WireFormat } from "./framing.js";
 import { findProfile, PROFILES, type PiWebProfile } from "./profiles.js";
 import { DEFAULT_SCENARIO, findScenario, SCENARIOS } from "./scenarios.js";
-import { MockOptionError } from "../../core/protocol.js";
+import { mockNames, splitNames } from "../../core/mock/names.js";
+import { givenNumbers, nonNegativeProblem, optionFailure } from "../../core/mock/option-checks.js";
 
 /** Timing knobs in milliseconds, except chunkSize (characters per delta). */
 export interface PiWebTiming {
@@ -83,26 +84,11 @@ export interface ResolvedPiWebOptions extends PiWebTiming {
 const TIMING_KEYS = Object.keys(DEFAULT_TIMING) as (keyof PiWebTiming)[];
 const FORMAT_KEYS = Object.keys(CANONICAL_FORMAT) as (keyof WireFormat)[];
 
-function fail(message: string): never {
-  throw new MockOptionError(`pi-web mock: ${message}`);
-}
-
-export function splitNames(list: string | null | undefined): string[] {
-  return (list ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter((s) => s !== "");
-}
+const fail = optionFailure("pi-web");
 
 /** Fills defaults and checks every name and number; throws an Error naming what is wrong. */
 export function resolvePiWebOptions(options: PiWebMockOptions = {}): ResolvedPiWebOptions {
-  const timing = { ...DEFAULT_TIMING };
-  for (const key of TIMING_KEYS) {
-    const v = options[key];
-    if (v === undefined) continue;
-    if (typeof v !== "number" || !Number.isFinite(v) || v < 0) fail(`${key} must be a number >= 0, got ${String(v)}`);
-    timing[key] = v;
-  }
+  const timing = { ...DEFAULT_TIMING, ...givenNumbers(TIMING_KEYS, options, nonNegativeProblem(), fail) };
   if (timing.chunkSize < 1 || !Number.isInteger(timing.chunkSize)) fail(`chunkSize must be an integer >= 1, got ${timing.chunkSize}`);
   const scenario = options.scenario ?? DEFAULT_SCENARIO;
   checkName("scenario", scenario);
@@ -155,24 +141,15 @@ export function resolvePiWebOptions(options: PiWebMockOptions = {}): ResolvedPiW
 
 export type NameKind = "scenario" | "framing" | "fault" | "profile";
 
-const KNOWN: Record<NameKind, { find: (n: string) => unknown; all: readonly { name: string }[] }> = {
+const NAMES = mockNames<NameKind>("pi-web", {
   scenario: { find: findScenario, all: SCENARIOS },
   framing: { find: findFraming, all: FRAMINGS },
   fault: { find: findFault, all: FAULTS },
   profile: { find: findProfile, all: PROFILES },
-};
+});
 
-/** Null when the name is known, else a message that lists the valid names. */
-export function unknownNameMessage(kind: NameKind, name: string): string | null {
-  const k = KNOWN[kind];
-  if (k.find(name)) return null;
-  return `Unknown ${kind} "${name}". Valid ${kind}s: ${k.all.map((x) => x.name).join(", ")}`;
-}
-
-function checkName(kind: NameKind, name: string): void {
-  const message = unknownNameMessage(kind, name);
-  if (message) fail(message);
-}
+export const { unknownNameMessage } = NAMES;
+const { checkName } = NAMES;
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 

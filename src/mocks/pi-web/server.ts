@@ -9,6 +9,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import type { RawData, WebSocket, WebSocketServer } from "ws";
+import { startOptions } from "../../core/mock/start.js";
 import type { MockStartOptions, RunningMock } from "../../core/protocol.js";
 import type { PiWebTransport } from "./connection.js";
 import { createPiWebEngine, type PiWebEngine } from "./engine.js";
@@ -17,17 +18,14 @@ import { PI_WEB_DEFAULT_PORT, resolvePiWebOptions, type PiWebMockOptions } from 
 export type PiWebStartOptions = MockStartOptions & Partial<PiWebMockOptions>;
 
 export async function startPiWebMock(options: PiWebStartOptions = {}): Promise<RunningMock> {
-  const { host = "127.0.0.1", port = PI_WEB_DEFAULT_PORT, firstByteMs, chunkDelayMs, settings, ...rest } = options;
-  // The validator (zod) loads only when there are settings to check, so a plain mock starts quickly.
-  const fromSettings = settings && Object.keys(settings).length > 0 ? (await import("./settings.js")).parseSettings(settings) : {};
-  const engineOptions: PiWebMockOptions = {
-    ...fromSettings,
-    ...(firstByteMs !== undefined ? { firstDelay: firstByteMs } : {}),
-    ...(chunkDelayMs !== undefined ? { chunkDelay: chunkDelayMs } : {}),
-    ...definedOnly(rest),
-    host,
-    sameToken,
-  };
+  const start = await startOptions<PiWebMockOptions>(options, {
+    defaultPort: PI_WEB_DEFAULT_PORT,
+    settings: () => import("./settings.js"),
+    firstByteKey: "firstDelay",
+    chunkDelayKey: "chunkDelay",
+  });
+  const { host, port } = start;
+  const engineOptions: PiWebMockOptions = { ...start.engine, host, sameToken };
   // Fail before listening; the engine proper needs the bound port (the Origin list names it).
   resolvePiWebOptions({ ...engineOptions, port: port || PI_WEB_DEFAULT_PORT });
 
@@ -186,8 +184,4 @@ function transportOf(ws: WebSocket): PiWebTransport {
       if (ws.readyState === ws.OPEN) ws.ping();
     },
   };
-}
-
-function definedOnly<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -1,0 +1,85 @@
+/**
+ * Turns a mock's stream steps into timed body writes: frame each event as it is generated
+ * (core/sse-framing), attach the pause before each write, and optionally add `: ping` comments
+ * while waiting. Nothing holds the whole answer; pacedBody then sleeps and writes. Browser-safe.
+ */
+import type { TimedChunk } from "../paced-body.js";
+import { concatBytes, createSseFramer, type SseFormat } from "../sse-framing.js";
+import { seededRandom } from "../timing.js";
+
+export type ChunkTransform = (chunks: Iterable<TimedChunk>) => Iterable<TimedChunk>;
+
+export interface SseWritePlan<S> {
+  steps: Iterable<S>;
+  format: SseFormat;
+  seed: number;
+  /** The event's data as the framer takes it. */
+  payload: (step: S) => string | Uint8Array;
+  /** The pause before a step (ms), before jitter; `index` counts the steps from 0. */
+  wait: (step: S, index: number) => number;
+  /** Up to this many ms added at random to each pause. */
+  jitter: number;
+  /** Between the writes of one event when a framing cuts it. */
+  chunkGap: number;
+  /** A `: ping` comment for every this many ms of a pause (0: none). */
+  keepAlive?: number;
+}
+
+const encoder = new TextEncoder();
+
+/** The writes of one stream, each with the pause before it. */
+export function* planSseWrites<S>(plan: SseWritePlan<S>): Generator<TimedChunk> {
+  const { format } = plan;
+  const keepAlive = plan.keepAlive ?? 0;
+  const framer = createSseFramer(format, { seed: plan.seed });
+  const jitter = seededRandom(plan.seed ^ 0x5bd1e995);
+  const eol = typeof format.eol === "string" ? format.eol : (format.eol[0] ?? "\n");
+  const ping = keepAlive > 0 ? encoder.encode(`: ping${eol}`) : undefined;
+  const steps = plan.steps[Symbol.iterator]();
+  let owed = 0;
+  let index = 0;
+  let current = steps.next();
+  while (!current.done) {
+    // One step of look-ahead: some framings treat the last event differently.
+    const next = steps.next();
+    const step = current.value;
+    let wait = plan.wait(step, index);
+    if (plan.jitter > 0) wait += Math.round(jitter() * plan.jitter);
+    if (ping) {
+      while (wait >= keepAlive) {
+        // Bytes a framing holds back go out first, so a comment never lands inside an event.
+        for (const bytes of framer.end()) {
+          yield { bytes, delay: owed };
+          owed = 0;
+        }
+        yield { bytes: ping, delay: owed + keepAlive };
+        owed = 0;
+        wait -= keepAlive;
+      }
+    }
+    owed += wait;
+    const pieces = framer.push(plan.payload(step), { last: next.done === true });
+    for (let i = 0; i < pieces.length; i++) {
+      yield { bytes: pieces[i] as Uint8Array, delay: i === 0 ? owed : plan.chunkGap };
+    }
+    // A framing that holds bytes back (coalesced, split-random) owes the pause to its next write.
+    if (pieces.length) owed = 0;
+    current = next;
+    index++;
+  }
+  for (const bytes of framer.end()) {
+    yield { bytes, delay: owed };
+    owed = 0;
+  }
+}
+
+/** Waits out every pause, then writes everything at once. */
+export function* bufferAll(chunks: Iterable<TimedChunk>): Iterable<TimedChunk> {
+  const held: Uint8Array[] = [];
+  let delay = 0;
+  for (const c of chunks) {
+    held.push(c.bytes);
+    delay += c.delay;
+  }
+  if (held.length) yield { bytes: concatBytes(held), delay };
+}
