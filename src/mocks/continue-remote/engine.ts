@@ -1,0 +1,199 @@
+/**
+ * The continue-remote reference mock as a fetch-style handler, `(Request) => Promise<Response>`, run
+ * by the node server (server.ts) and usable with msw. Browser-safe: no node imports here or below.
+ * Every error is JSON `{error}` and leaves the state unchanged (§6 Bad input).
+ */
+import { MockOptionError } from "../../core/protocol.js";
+import { sleep } from "../../core/timing.js";
+import { ContinueRemoteMachine } from "./machine.js";
+import {
+  resolveContinueRemoteOptions,
+  type ContinueRemoteMockOptions,
+  type ResolvedContinueRemoteOptions,
+} from "./options.js";
+import { matchRoute, type RouteName } from "./routes.js";
+import { findScenario, scenarioDirective, SCENARIOS, type ContinueRemoteScenario } from "./scenarios.js";
+
+export interface TranscriptEntry {
+  at: number;
+  method: string;
+  path: string;
+  status: number;
+  /** The request body as text, for POSTs. */
+  body?: string;
+}
+
+export interface ContinueRemoteEngine {
+  handle(request: Request): Promise<Response>;
+  readonly machine: ContinueRemoteMachine;
+  readonly options: ResolvedContinueRemoteOptions;
+  readonly transcript: TranscriptEntry[];
+  /** True once `/exit` has answered. */
+  readonly exited: boolean;
+  reset(): void;
+  /** Stops the turn's timers (on close). */
+  dispose(): void;
+}
+
+const MESSAGE_REQUIRED = "Message field is required";
+
+class BadRequest extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = {}): ContinueRemoteEngine {
+  const opts = resolveContinueRemoteOptions(options);
+  for (const name of [...opts.scenarios, opts.defaultScenario]) {
+    if (!findScenario(name)) throw new MockOptionError(`continue-remote mock: ${unknownScenario(name)}`);
+  }
+  const machine = new ContinueRemoteMachine(opts);
+  const transcript: TranscriptEntry[] = [];
+  let listIndex = 0;
+  let exited = false;
+  let exitTimer: ReturnType<typeof setTimeout> | undefined;
+
+  function pickScenario(text: string): ContinueRemoteScenario {
+    const named = scenarioDirective(text);
+    if (named !== undefined) {
+      const found = findScenario(named);
+      if (!found) throw new BadRequest(400, unknownScenario(named));
+      return found;
+    }
+    const fromList = opts.scenarios[listIndex];
+    if (fromList !== undefined) {
+      listIndex++;
+      return findScenario(fromList) as ContinueRemoteScenario;
+    }
+    return findScenario(opts.defaultScenario) as ContinueRemoteScenario;
+  }
+
+  async function route(request: Request, name: RouteName, body: string): Promise<Response> {
+    switch (name) {
+      case "state":
+        await sleep(opts.stateDelayMs, request.signal);
+        if (opts.clock === "poll" && machine.isProcessing) machine.step();
+        return json(200, machine.snapshot());
+      case "message": {
+        const parsed = jsonBody(request, body);
+        const text = (parsed as { message?: unknown } | null)?.message;
+        if (typeof text !== "string" || text === "") throw new BadRequest(400, MESSAGE_REQUIRED);
+        const scenario = pickScenario(text);
+        await sleep(opts.ackDelayMs, request.signal);
+        return json(200, { queued: true, ...machine.accept(text, scenario) });
+      }
+      case "permission": {
+        const parsed = jsonBody(request, body) as { requestId?: unknown; approved?: unknown } | null;
+        if (!parsed || typeof parsed.requestId !== "string" || parsed.requestId === "") {
+          throw new BadRequest(400, "requestId must be a non-empty string");
+        }
+        if (typeof parsed.approved !== "boolean") throw new BadRequest(400, "approved must be a boolean");
+        const error = machine.answer(parsed.requestId, parsed.approved);
+        if (error) throw new BadRequest(400, error);
+        return json(200, { success: true, approved: parsed.approved });
+      }
+      case "diff":
+        if (opts.diff === null) return json(404, { error: "Not a git repository or no main branch", diff: "" });
+        return json(200, { diff: opts.diff });
+      case "exit":
+        if (!exited) {
+          exited = true;
+          machine.exit();
+          exitTimer = setTimeout(() => opts.onExit?.(), opts.exitDelayMs);
+        }
+        return json(200, { message: "Server shutting down", success: true });
+      case "pause":
+        return machine.pause()
+          ? json(200, { success: true, message: "Agent run paused" })
+          : json(200, { success: false, message: "No active processing to pause" });
+      case "reset":
+        reset();
+        return json(200, { reset: true });
+      case "step":
+        return json(200, { stepped: machine.step(), state: machine.snapshot() });
+      case "transcript":
+        return json(200, { requests: transcript });
+    }
+  }
+
+  async function handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    let response: Response;
+    let body = "";
+    try {
+      const found = matchRoute(url.pathname, machine.cn);
+      if (!found) throw new BadRequest(404, `Cannot ${request.method} ${url.pathname}`);
+      if (request.method !== found.method) {
+        throw new BadRequest(405, `${request.method} is not allowed on ${url.pathname}; use ${found.method}`);
+      }
+      if (found.method === "POST") {
+        const bytes = new Uint8Array(await request.arrayBuffer());
+        if (bytes.byteLength > opts.bodyLimit) throw new BadRequest(413, `request body larger than ${opts.bodyLimit} bytes`);
+        body = new TextDecoder().decode(bytes);
+      }
+      response = await route(request, found.name, body);
+    } catch (e) {
+      if (!(e instanceof BadRequest)) throw e;
+      response = json(e.status, { error: e.message });
+    }
+    if (!url.pathname.toLowerCase().startsWith("/__agentwire/")) {
+      transcript.push({
+        at: opts.now(),
+        method: request.method,
+        path: url.pathname + url.search,
+        status: response.status,
+        ...(request.method === "POST" ? { body } : {}),
+      });
+    }
+    return response;
+  }
+
+  function reset(): void {
+    machine.reset();
+    transcript.length = 0;
+    listIndex = 0;
+  }
+
+  return {
+    handle,
+    machine,
+    options: opts,
+    transcript,
+    get exited() {
+      return exited;
+    },
+    reset,
+    dispose() {
+      machine.dispose();
+      clearTimeout(exitTimer);
+    },
+  };
+}
+
+/** The parsed JSON body of a POST that must send `application/json` (415 otherwise, 400 when malformed). */
+function jsonBody(request: Request, body: string): unknown {
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  if (type !== "application/json") {
+    throw new BadRequest(415, `Content-Type must be application/json (got ${type || "none"})`);
+  }
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    throw new BadRequest(400, "Malformed JSON body");
+  }
+}
+
+function json(status: number, value: unknown): Response {
+  return new Response(JSON.stringify(value), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "x-powered-by": "Express" },
+  });
+}
+
+export function unknownScenario(name: string): string {
+  return `unknown scenario "${name}" (known: ${SCENARIOS.map((s) => s.name).join(", ")})`;
+}

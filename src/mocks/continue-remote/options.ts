@@ -1,0 +1,98 @@
+/** Options of the continue-remote reference mock, with the contract's defaults (§6 knobs). */
+
+export type ContinueRemoteProfile = "seed" | "cn-session";
+/** `time`: steps follow the pacing; `poll`: each busy GET /state applies one step; `manual`: POST /__agentwire/step does. */
+export type ContinueRemoteClock = "time" | "poll" | "manual";
+
+export interface ContinueRemotePacing {
+  thinkMs: number;
+  chunkMs: number;
+  chunkChars: number;
+  gapMs: number;
+  toolMs: number;
+  /** Factor on every pacing time; 0 applies a turn at once. */
+  speed: number;
+}
+
+export interface ContinueRemoteMockOptions extends Partial<ContinueRemotePacing> {
+  profile?: ContinueRemoteProfile;
+  clock?: ContinueRemoteClock;
+  /** Scenarios used in turn by messages without `#scenario:`, before `defaultScenario`. */
+  scenarios?: string[];
+  defaultScenario?: string;
+  ackDelayMs?: number;
+  stateDelayMs?: number;
+  /** 0 waits forever; a positive value denies an unanswered request after that long (time clock). */
+  permissionTimeoutMs?: number;
+  exitDelayMs?: number;
+  /** `append` puts a tool's result after its start (the seed example); `replace` puts it in its place. */
+  resultMode?: "append" | "replace";
+  /** seed: a message during a turn answers `willInterrupt:true` and replaces the turn (legacy). */
+  interruptOnMessage?: boolean;
+  /** seed: chat entries carry `messageType:"chat"`. */
+  chatMessageType?: boolean;
+  /** seed: the optional `messageQueueLength` is sent. */
+  reportQueue?: boolean;
+  /** seed: the optional `pendingPermission` is sent. */
+  reportPending?: boolean;
+  /** Largest request body in bytes (413 above). */
+  bodyLimit?: number;
+  /** What `/diff` answers; null plays a directory without a `main` branch (404). */
+  diff?: string | null;
+  /** Called once `/exit` has answered and `exitDelayMs` has passed. */
+  onExit?: () => void;
+  /** The clock of `timestamp` (ms since the epoch). */
+  now?: () => number;
+}
+
+export type ResolvedContinueRemoteOptions = Required<Omit<ContinueRemoteMockOptions, "onExit" | "diff">> & {
+  onExit: (() => void) | undefined;
+  diff: string | null;
+};
+
+export const DEFAULT_PACING: ContinueRemotePacing = {
+  thinkMs: 400,
+  chunkMs: 60,
+  chunkChars: 6,
+  gapMs: 150,
+  toolMs: 800,
+  speed: 1,
+};
+
+export const DEFAULT_DIFF = [
+  "diff --git a/notes.txt b/notes.txt",
+  "index 0000000..e69de29 100644",
+  "--- a/notes.txt",
+  "+++ b/notes.txt",
+  "@@ -0,0 +1 @@",
+  "+Remember to run npm install.",
+  "",
+].join("\n");
+
+export function resolveContinueRemoteOptions(o: ContinueRemoteMockOptions = {}): ResolvedContinueRemoteOptions {
+  return {
+    ...DEFAULT_PACING,
+    profile: "seed",
+    clock: "time",
+    scenarios: [],
+    defaultScenario: "read-file",
+    ackDelayMs: 0,
+    stateDelayMs: 0,
+    permissionTimeoutMs: 0,
+    exitDelayMs: 100,
+    resultMode: "append",
+    interruptOnMessage: false,
+    chatMessageType: false,
+    reportQueue: true,
+    reportPending: true,
+    bodyLimit: 100 * 1024,
+    now: () => Date.now(),
+    ...definedOnly(o),
+    onExit: o.onExit,
+    diff: o.diff === undefined ? DEFAULT_DIFF : o.diff,
+  };
+}
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
