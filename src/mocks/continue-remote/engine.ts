@@ -76,8 +76,13 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
     switch (name) {
       case "state":
         await sleep(opts.stateDelayMs, request.signal);
+      {
+        // Under the poll clock the answer shows the state before this GET's step, so a poller sees
+        // every state once, the freshly dequeued user entry included.
+        const snapshot = machine.snapshot();
         if (opts.clock === "poll" && machine.isProcessing) machine.step();
-        return json(200, machine.snapshot());
+        return json(200, snapshot);
+      }
       case "message": {
         const parsed = jsonBody(request, body);
         const text = (parsed as { message?: unknown } | null)?.message;

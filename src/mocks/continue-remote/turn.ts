@@ -19,8 +19,15 @@ export interface TurnContext {
 /** Splits by code points, so no chunk ends inside a surrogate pair. */
 export function chunksOf(text: string, pacing: ContinueRemotePacing, count?: number): string[] {
   const points = Array.from(text);
-  const size = count ? Math.max(1, Math.ceil(points.length / count)) : Math.max(1, pacing.chunkChars);
   const out: string[] = [];
+  if (count && points.length >= count) {
+    // Exactly `count` chunks, as even as the text allows.
+    for (let i = 0; i < count; i++) {
+      out.push(points.slice(Math.floor((i * points.length) / count), Math.floor(((i + 1) * points.length) / count)).join(""));
+    }
+    return out;
+  }
+  const size = Math.max(1, pacing.chunkChars);
   for (let i = 0; i < points.length; i += size) out.push(points.slice(i, i + size).join(""));
   return out.length ? out : [""];
 }
