@@ -1,4 +1,5 @@
 /** Options of the continue-remote reference mock, with the contract's defaults (§6 knobs). */
+import { MockOptionError } from "../../core/protocol.js";
 
 export type ContinueRemoteProfile = "seed" | "cn-session";
 /** `time`: steps follow the pacing; `poll`: each busy GET /state applies one step; `manual`: POST /__agentwire/step does. */
@@ -69,7 +70,42 @@ export const DEFAULT_DIFF = [
   "",
 ].join("\n");
 
+const NUMBERS = [
+  "thinkMs",
+  "chunkMs",
+  "chunkChars",
+  "gapMs",
+  "toolMs",
+  "speed",
+  "ackDelayMs",
+  "stateDelayMs",
+  "permissionTimeoutMs",
+  "exitDelayMs",
+  "bodyLimit",
+] as const;
+const CHOICES = {
+  profile: ["seed", "cn-session"],
+  clock: ["time", "poll", "manual"],
+  resultMode: ["append", "replace"],
+} as const;
+
 export function resolveContinueRemoteOptions(o: ContinueRemoteMockOptions = {}): ResolvedContinueRemoteOptions {
+  // Programmatic options get the checks settings.ts gives the command line: a wrong one is named.
+  for (const key of NUMBERS) {
+    const v = o[key];
+    if (v !== undefined && !(typeof v === "number" && Number.isFinite(v) && v >= 0)) {
+      throw new MockOptionError(`continue-remote mock: ${key} must be a number >= 0, got ${String(v)}`);
+    }
+  }
+  if (o.chunkChars !== undefined && !(Number.isInteger(o.chunkChars) && o.chunkChars >= 1)) {
+    throw new MockOptionError(`continue-remote mock: chunkChars must be an integer >= 1, got ${String(o.chunkChars)}`);
+  }
+  for (const [key, allowed] of Object.entries(CHOICES) as [keyof typeof CHOICES, readonly string[]][]) {
+    const v = o[key];
+    if (v !== undefined && !allowed.includes(v)) {
+      throw new MockOptionError(`continue-remote mock: ${key} must be one of ${allowed.join(", ")}, got "${String(v)}"`);
+    }
+  }
   return {
     ...DEFAULT_PACING,
     profile: "seed",

@@ -72,3 +72,26 @@ describe("startContinueRemoteMock", () => {
     expect(await p.json()).toEqual({ success: false, message: "No active processing to pause" });
   });
 });
+
+describe("continue-remote mock options", () => {
+  it("names a wrong programmatic option", async () => {
+    const { createContinueRemoteEngine } = await import("../../../src/mocks/continue-remote/engine.js");
+    expect(() => createContinueRemoteEngine({ thinkMs: -1 })).toThrow(/thinkMs must be a number >= 0/);
+    expect(() => createContinueRemoteEngine({ chunkChars: 0 })).toThrow(/chunkChars must be an integer >= 1/);
+    expect(() => createContinueRemoteEngine({ clock: "sundial" as never })).toThrow(/clock must be one of time, poll, manual/);
+  });
+
+  it("ackDelayMs and stateDelayMs delay the answers", async () => {
+    const m = await start({ ackDelayMs: 80, stateDelayMs: 80, clock: "manual" });
+    let t = Date.now();
+    await fetch(`${m.url}/message`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ message: "#scenario:chat" }),
+    });
+    expect(Date.now() - t).toBeGreaterThanOrEqual(70);
+    t = Date.now();
+    await (await fetch(`${m.url}/state`)).json();
+    expect(Date.now() - t).toBeGreaterThanOrEqual(70);
+  });
+});
