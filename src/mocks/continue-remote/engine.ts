@@ -56,6 +56,24 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
   let listIndex = 0;
   let exited = false;
   let exitTimer: ReturnType<typeof setTimeout> | undefined;
+  let lastRequest = opts.now();
+  let idleTimer: ReturnType<typeof setInterval> | undefined;
+
+  function shutDown(delayMs: number): void {
+    if (exited) return;
+    exited = true;
+    clearInterval(idleTimer);
+    machine.exit();
+    exitTimer = setTimeout(() => opts.onExit?.(), delayMs);
+  }
+
+  if (opts.idleTimeoutS > 0) {
+    const limitMs = opts.idleTimeoutS * 1000;
+    // Checked every second as the real server does (more often for sub-second test timeouts); never while busy.
+    idleTimer = setInterval(() => {
+      if (!machine.isProcessing && opts.now() - lastRequest >= limitMs) shutDown(0);
+    }, Math.min(1000, limitMs));
+  }
 
   function pickScenario(text: string): ContinueRemoteScenario {
     const named = scenarioDirective(text);
@@ -71,6 +89,15 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
     }
     return findScenario(opts.defaultScenario) as ContinueRemoteScenario;
   }
+
+  /** §3.1: the initial prompt is queued as if POSTed, before any request (and again after a restart). */
+  function queueInitialPrompt(): void {
+    if (!opts.initialPrompt) return;
+    const named = scenarioDirective(opts.initialPrompt);
+    if (named !== undefined && !findScenario(named)) throw new MockOptionError(`continue-remote mock: ${unknownScenario(named)}`);
+    machine.accept(opts.initialPrompt, pickScenario(opts.initialPrompt));
+  }
+  queueInitialPrompt();
 
   async function route(request: Request, name: RouteName, body: string): Promise<Response> {
     switch (name) {
@@ -105,11 +132,7 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
         if (opts.diff === null) return json(404, { error: "Not a git repository or no main branch", diff: "" });
         return json(200, { diff: opts.diff });
       case "exit":
-        if (!exited) {
-          exited = true;
-          machine.exit();
-          exitTimer = setTimeout(() => opts.onExit?.(), opts.exitDelayMs);
-        }
+        shutDown(opts.exitDelayMs);
         return json(200, { message: "Server shutting down", success: true });
       case "pause":
         return machine.pause()
@@ -127,6 +150,8 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
 
   async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
+    // Every request counts as activity, GET /state included.
+    lastRequest = opts.now();
     let response: Response;
     let body = "";
     try {
@@ -161,6 +186,7 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
     machine.reset();
     transcript.length = 0;
     listIndex = 0;
+    queueInitialPrompt();
   }
 
   return {
@@ -175,6 +201,7 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
     dispose() {
       machine.dispose();
       clearTimeout(exitTimer);
+      clearInterval(idleTimer);
     },
   };
 }

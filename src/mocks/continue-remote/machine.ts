@@ -17,6 +17,11 @@ import type { TurnSteps } from "./turn.js";
 
 export const SESSION_ID = "00000000-0000-4000-8000-000000000001";
 
+/** The session id after `restarts` resets: a restart is a new session (§8.10). */
+export function sessionId(restarts: number): string {
+  return `00000000-0000-4000-8000-${(restarts + 1).toString(16).padStart(12, "0")}`;
+}
+
 interface Queued {
   text: string;
   scenario: ContinueRemoteScenario;
@@ -28,6 +33,7 @@ export class ContinueRemoteMachine {
   isProcessing = false;
   pending: PendingPermission | null = null;
   usage: SessionUsage = { totalCost: 0, promptTokens: 0, completionTokens: 0 };
+  private restarts = 0;
   private permCount = 0;
   private callCount = 0;
   private turn: TurnSteps | null = null;
@@ -42,9 +48,10 @@ export class ContinueRemoteMachine {
     return this.opts.profile === "cn-session";
   }
 
-  /** Back to the start state (§3.1); counters restart too. */
+  /** Back to the start state (§3.1), as a restarted server: counters restart and the session is new. */
   reset(): void {
     this.dispose();
+    this.restarts++;
     this.history = [];
     this.queue = [];
     this.isProcessing = false;
@@ -148,7 +155,7 @@ export class ContinueRemoteMachine {
     if (this.cn) {
       return {
         session: {
-          sessionId: SESSION_ID,
+          sessionId: sessionId(this.restarts),
           title: "Untitled Session",
           workspaceDirectory: "/workspace",
           history: structuredClone(this.history),

@@ -36,6 +36,10 @@ export interface ContinueRemoteMockOptions extends Partial<ContinueRemotePacing>
   reportQueue?: boolean;
   /** seed: the optional `pendingPermission` is sent. */
   reportPending?: boolean;
+  /** Seconds without a request after which an idle server exits (§1 Timeouts); 0 never. */
+  idleTimeoutS?: number;
+  /** A first message queued at start, as `cn serve "<prompt>"` does (§3.1). */
+  initialPrompt?: string;
   /** Largest request body in bytes (413 above). */
   bodyLimit?: number;
   /** What `/diff` answers; null plays a directory without a `main` branch (404). */
@@ -46,8 +50,9 @@ export interface ContinueRemoteMockOptions extends Partial<ContinueRemotePacing>
   now?: () => number;
 }
 
-export type ResolvedContinueRemoteOptions = Required<Omit<ContinueRemoteMockOptions, "onExit" | "diff">> & {
+export type ResolvedContinueRemoteOptions = Required<Omit<ContinueRemoteMockOptions, "onExit" | "diff" | "initialPrompt">> & {
   onExit: (() => void) | undefined;
+  initialPrompt: string | undefined;
   diff: string | null;
 };
 
@@ -81,6 +86,7 @@ const NUMBERS = [
   "stateDelayMs",
   "permissionTimeoutMs",
   "exitDelayMs",
+  "idleTimeoutS",
   "bodyLimit",
 ] as const;
 const CHOICES = {
@@ -116,6 +122,7 @@ export function resolveContinueRemoteOptions(o: ContinueRemoteMockOptions = {}):
     stateDelayMs: 0,
     permissionTimeoutMs: 0,
     exitDelayMs: 100,
+    idleTimeoutS: 0,
     resultMode: "append",
     interruptOnMessage: false,
     chatMessageType: false,
@@ -125,6 +132,7 @@ export function resolveContinueRemoteOptions(o: ContinueRemoteMockOptions = {}):
     now: () => Date.now(),
     ...definedOnly(o),
     onExit: o.onExit,
+    initialPrompt: o.initialPrompt,
     diff: o.diff === undefined ? DEFAULT_DIFF : o.diff,
   };
 }

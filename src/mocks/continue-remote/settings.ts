@@ -21,6 +21,8 @@ const Settings = z.strictObject({
   stateDelayMs: ms.optional(),
   permissionTimeoutMs: ms.optional(),
   exitDelayMs: ms.optional(),
+  idleTimeoutS: ms.optional(),
+  initialPrompt: z.string().min(1).optional(),
   resultMode: z.enum(["append", "replace"]).optional(),
   interruptOnMessage: z.boolean().optional(),
   chatMessageType: z.boolean().optional(),

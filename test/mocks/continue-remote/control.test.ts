@@ -121,3 +121,27 @@ describe("continue-remote mock cn-session: /pause (§3.14)", () => {
     expect(stale).toMatchObject({ status: 400, body: { error: "No pending permission request" } });
   });
 });
+
+describe("continue-remote mock: start and restart (§3.1, §8.10)", () => {
+  it.each(["seed", "cn-session"] as Profile[])("%s: an initial prompt is queued as if POSTed", async (profile) => {
+    const c = client({ profile, initialPrompt: "#scenario:chat start" });
+    const first = await c.state();
+    expect(first.isProcessing).toBe(true);
+    expect(entries(first, profile)).toHaveLength(1);
+    const last = (await pollUntilIdle(c)).at(-1) as Json;
+    expect(entries(last, profile)).toHaveLength(2);
+    expect(() => client({ profile, initialPrompt: "#scenario:nope" })).toThrow(/unknown scenario "nope"/);
+  });
+
+  it("a reset is a restart: cn-session gets a new sessionId and counters start over", async () => {
+    const c = client({ profile: "cn-session" });
+    await c.send("#scenario:bash");
+    const before = (await pollUntilIdle(c)).at(-1) as Json;
+    expect(before.session.sessionId).toBe("00000000-0000-4000-8000-000000000001");
+    await c.post("/__agentwire/reset");
+    await c.send("#scenario:bash");
+    const after = (await pollUntilIdle(c)).at(-1) as Json;
+    expect(after.session.sessionId).toBe("00000000-0000-4000-8000-000000000002");
+    expect(after.session.history[1].message.toolCalls[0].id).toBe("call_1");
+  });
+});

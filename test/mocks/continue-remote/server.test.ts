@@ -95,3 +95,21 @@ describe("continue-remote mock options", () => {
     expect(Date.now() - t).toBeGreaterThanOrEqual(70);
   });
 });
+
+describe("continue-remote mock: idleTimeoutS", () => {
+  it("closes an idle server once no request came for that long, but never while busy", async () => {
+    const m = await start({ idleTimeoutS: 0.15, clock: "manual" });
+    await fetch(`${m.url}/message`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ message: "#scenario:chat" }),
+    });
+    // Busy (the manual clock holds the turn): no exit however long it is quiet.
+    await new Promise((r) => setTimeout(r, 400));
+    expect(m.engine.exited).toBe(false);
+    while (m.engine.machine.step());
+    await m.closed;
+    expect(m.engine.exited).toBe(true);
+    await expect(fetch(`${m.url}/state`)).rejects.toThrow();
+  });
+});
