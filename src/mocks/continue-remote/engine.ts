@@ -12,6 +12,7 @@ import {
   type ResolvedContinueRemoteOptions,
 } from "./options.js";
 import { matchRoute, type RouteName } from "./routes.js";
+import { encodeAnswer } from "./variants.js";
 import { findScenario, scenarioDirective, SCENARIOS, type ContinueRemoteScenario } from "./scenarios.js";
 
 export interface TranscriptEntry {
@@ -99,7 +100,7 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
   }
   queueInitialPrompt();
 
-  async function route(request: Request, name: RouteName, body: string): Promise<Response> {
+  async function route(request: Request, name: RouteName, body: string): Promise<Answer> {
     switch (name) {
       case "state":
         await sleep(opts.stateDelayMs, request.signal);
@@ -152,7 +153,7 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
     const url = new URL(request.url);
     // Every request counts as activity, GET /state included.
     lastRequest = opts.now();
-    let response: Response;
+    let answer: Answer;
     let body = "";
     try {
       const found = matchRoute(url.pathname, machine.cn);
@@ -165,11 +166,12 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
         if (bytes.byteLength > opts.bodyLimit) throw new BadRequest(413, `request body larger than ${opts.bodyLimit} bytes`);
         body = new TextDecoder().decode(bytes);
       }
-      response = await route(request, found.name, body);
+      answer = await route(request, found.name, body);
     } catch (e) {
       if (!(e instanceof BadRequest)) throw e;
-      response = json(e.status, { error: e.message });
+      answer = json(e.status, { error: e.message });
     }
+    const response = encodeAnswer(answer.status, answer.value, request, opts.variant);
     if (!url.pathname.toLowerCase().startsWith("/__agentwire/")) {
       transcript.push({
         at: opts.now(),
@@ -219,11 +221,13 @@ function jsonBody(request: Request, body: string): unknown {
   }
 }
 
-function json(status: number, value: unknown): Response {
-  return new Response(JSON.stringify(value), {
-    status,
-    headers: { "content-type": "application/json; charset=utf-8", "x-powered-by": "Express" },
-  });
+interface Answer {
+  status: number;
+  value: unknown;
+}
+
+function json(status: number, value: unknown): Answer {
+  return { status, value };
 }
 
 export function unknownScenario(name: string): string {

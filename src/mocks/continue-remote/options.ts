@@ -1,5 +1,6 @@
 /** Options of the continue-remote reference mock, with the contract's defaults (§6 knobs). */
 import { MockOptionError } from "../../core/protocol.js";
+import { isVariant, VARIANTS, type ContinueRemoteVariant } from "./variants.js";
 
 export type ContinueRemoteProfile = "seed" | "cn-session";
 /** `time`: steps follow the pacing; `poll`: each busy GET /state applies one step; `manual`: POST /__agentwire/step does. */
@@ -40,6 +41,8 @@ export interface ContinueRemoteMockOptions extends Partial<ContinueRemotePacing>
   idleTimeoutS?: number;
   /** A first message queued at start, as `cn serve "<prompt>"` does (§3.1). */
   initialPrompt?: string;
+  /** How answers are sent (§6 HTTP variants); plain JSON when absent. */
+  variant?: ContinueRemoteVariant;
   /** Largest request body in bytes (413 above). */
   bodyLimit?: number;
   /** What `/diff` answers; null plays a directory without a `main` branch (404). */
@@ -50,7 +53,8 @@ export interface ContinueRemoteMockOptions extends Partial<ContinueRemotePacing>
   now?: () => number;
 }
 
-export type ResolvedContinueRemoteOptions = Required<Omit<ContinueRemoteMockOptions, "onExit" | "diff" | "initialPrompt">> & {
+export type ResolvedContinueRemoteOptions = Required<Omit<ContinueRemoteMockOptions, "onExit" | "diff" | "initialPrompt" | "variant">> & {
+  variant: ContinueRemoteVariant | undefined;
   onExit: (() => void) | undefined;
   initialPrompt: string | undefined;
   diff: string | null;
@@ -112,6 +116,11 @@ export function resolveContinueRemoteOptions(o: ContinueRemoteMockOptions = {}):
       throw new MockOptionError(`continue-remote mock: ${key} must be one of ${allowed.join(", ")}, got "${String(v)}"`);
     }
   }
+  if (o.variant !== undefined && !isVariant(o.variant)) {
+    throw new MockOptionError(
+      `continue-remote mock: unknown variant "${String(o.variant)}" (known: ${VARIANTS.map((v) => v.name).join(", ")})`,
+    );
+  }
   return {
     ...DEFAULT_PACING,
     profile: "seed",
@@ -133,6 +142,7 @@ export function resolveContinueRemoteOptions(o: ContinueRemoteMockOptions = {}):
     ...definedOnly(o),
     onExit: o.onExit,
     initialPrompt: o.initialPrompt,
+    variant: o.variant,
     diff: o.diff === undefined ? DEFAULT_DIFF : o.diff,
   };
 }

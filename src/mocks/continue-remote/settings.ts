@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { parseMockSettings } from "../../core/mock-settings.js";
 import type { ContinueRemoteMockOptions } from "./options.js";
+import { VARIANTS, type ContinueRemoteVariant } from "./variants.js";
 
 const ms = z.number().finite().nonnegative();
 
@@ -30,6 +31,7 @@ const Settings = z.strictObject({
   reportPending: z.boolean().optional(),
   bodyLimit: z.number().int().positive().optional(),
   diff: z.string().nullable().optional(),
+  variant: z.enum(VARIANTS.map((v) => v.name) as [ContinueRemoteVariant, ...ContinueRemoteVariant[]]).optional(),
 });
 
 /** The settings as engine options; an unknown or wrong one is the user's mistake, named. */
