@@ -155,9 +155,26 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
     lastRequest = opts.now();
     let answer: Answer;
     let body = "";
+    const origin = request.headers.get("origin");
+    const corsOrigin = origin !== null && opts.cors.includes(origin) ? origin : undefined;
+    const control = url.pathname.toLowerCase().startsWith("/__agentwire/");
     try {
       const found = matchRoute(url.pathname, machine.cn);
       if (!found) throw new BadRequest(404, `Cannot ${request.method} ${url.pathname}`);
+      if (request.method === "OPTIONS" && corsOrigin) {
+        return new Response(null, {
+          status: 204,
+          headers: {
+            "access-control-allow-origin": corsOrigin,
+            "access-control-allow-methods": "GET, POST",
+            "access-control-allow-headers": "content-type, authorization",
+            vary: "Origin",
+          },
+        });
+      }
+      if (opts.token && !control && request.headers.get("authorization") !== `Bearer ${opts.token}`) {
+        throw new BadRequest(401, "Missing or wrong bearer token");
+      }
       if (request.method !== found.method) {
         throw new BadRequest(405, `${request.method} is not allowed on ${url.pathname}; use ${found.method}`);
       }
@@ -172,7 +189,11 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
       answer = json(e.status, { error: e.message });
     }
     const response = encodeAnswer(answer.status, answer.value, request, opts.variant);
-    if (!url.pathname.toLowerCase().startsWith("/__agentwire/")) {
+    if (corsOrigin) {
+      response.headers.set("access-control-allow-origin", corsOrigin);
+      response.headers.set("vary", "Origin");
+    }
+    if (!control) {
       transcript.push({
         at: opts.now(),
         method: request.method,

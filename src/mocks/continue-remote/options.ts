@@ -43,6 +43,10 @@ export interface ContinueRemoteMockOptions extends Partial<ContinueRemotePacing>
   initialPrompt?: string;
   /** How answers are sent (§6 HTTP variants); plain JSON when absent. */
   variant?: ContinueRemoteVariant;
+  /** Origins allowed to read answers and send JSON POSTs (CORS); none by default, as the real server. */
+  cors?: string[];
+  /** A bearer token every client route requires (401 without it); none by default, as the real server. */
+  token?: string;
   /** Largest request body in bytes (413 above). */
   bodyLimit?: number;
   /** What `/diff` answers; null plays a directory without a `main` branch (404). */
@@ -53,7 +57,8 @@ export interface ContinueRemoteMockOptions extends Partial<ContinueRemotePacing>
   now?: () => number;
 }
 
-export type ResolvedContinueRemoteOptions = Required<Omit<ContinueRemoteMockOptions, "onExit" | "diff" | "initialPrompt" | "variant">> & {
+export type ResolvedContinueRemoteOptions = Required<Omit<ContinueRemoteMockOptions, "onExit" | "diff" | "initialPrompt" | "variant" | "token">> & {
+  token: string | undefined;
   variant: ContinueRemoteVariant | undefined;
   onExit: (() => void) | undefined;
   initialPrompt: string | undefined;
@@ -138,11 +143,13 @@ export function resolveContinueRemoteOptions(o: ContinueRemoteMockOptions = {}):
     reportQueue: true,
     reportPending: true,
     bodyLimit: 100 * 1024,
+    cors: [],
     now: () => Date.now(),
     ...definedOnly(o),
     onExit: o.onExit,
     initialPrompt: o.initialPrompt,
     variant: o.variant,
+    token: o.token,
     diff: o.diff === undefined ? DEFAULT_DIFF : o.diff,
   };
 }

@@ -31,6 +31,8 @@ const Settings = z.strictObject({
   reportPending: z.boolean().optional(),
   bodyLimit: z.number().int().positive().optional(),
   diff: z.string().nullable().optional(),
+  cors: z.array(z.string().min(1)).optional(),
+  token: z.string().min(1).optional(),
   variant: z.enum(VARIANTS.map((v) => v.name) as [ContinueRemoteVariant, ...ContinueRemoteVariant[]]).optional(),
 });
 

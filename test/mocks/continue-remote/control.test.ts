@@ -145,3 +145,36 @@ describe("continue-remote mock: start and restart (§3.1, §8.10)", () => {
     expect(after.session.history[1].message.toolCalls[0].id).toBe("call_1");
   });
 });
+
+describe("continue-remote mock: cors and token knobs", () => {
+  it("sends no Access-Control header by default, even to a foreign origin; a preflight gets 405", async () => {
+    const c = client({});
+    const res = await c.engine.handle(new Request("http://127.0.0.1:8000/state", { headers: { origin: "http://evil.test" } }));
+    expect(res.headers.get("access-control-allow-origin")).toBeNull();
+    const pre = await c.engine.handle(new Request("http://127.0.0.1:8000/message", { method: "OPTIONS", headers: { origin: "http://evil.test" } }));
+    expect(pre.status).toBe(405);
+  });
+
+  it("cors: a listed origin may read and preflight; others may not", async () => {
+    const c = client({ cors: ["http://app.test"] });
+    const ok = await c.engine.handle(new Request("http://127.0.0.1:8000/state", { headers: { origin: "http://app.test" } }));
+    expect(ok.headers.get("access-control-allow-origin")).toBe("http://app.test");
+    const pre = await c.engine.handle(new Request("http://127.0.0.1:8000/message", { method: "OPTIONS", headers: { origin: "http://app.test" } }));
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get("access-control-allow-headers")).toContain("content-type");
+    const other = await c.engine.handle(new Request("http://127.0.0.1:8000/state", { headers: { origin: "http://evil.test" } }));
+    expect(other.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
+  it("token: client routes need the bearer token (401 JSON without it, state unchanged); control routes do not", async () => {
+    const c = client({ token: "s3cret" });
+    const denied = await c.post("/message", { message: "#scenario:chat" });
+    expect(denied.status).toBe(401);
+    expectValid("error-response", denied.body, "seed");
+    const reset = await c.post("/__agentwire/reset");
+    expect(reset.status).toBe(200);
+    const res = await c.engine.handle(new Request("http://127.0.0.1:8000/state", { headers: { authorization: "Bearer s3cret" } }));
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as Json).chatHistory).toEqual([]);
+  });
+});
