@@ -102,9 +102,8 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
 
   async function route(request: Request, name: RouteName, body: string): Promise<Answer> {
     switch (name) {
-      case "state":
+      case "state": {
         await sleep(opts.stateDelayMs, request.signal);
-      {
         // Under the poll clock the answer shows the state before this GET's step, so a poller sees
         // every state once, the freshly dequeued user entry included.
         const snapshot = machine.snapshot();
@@ -206,6 +205,9 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
   }
 
   function reset(): void {
+    // A restart: even a server told to exit is a fresh one afterwards.
+    clearTimeout(exitTimer);
+    exited = false;
     machine.reset();
     transcript.length = 0;
     listIndex = 0;

@@ -23,6 +23,12 @@ describe.each(["seed", "cn-session"] as Profile[])("continue-remote mock %s: /ex
     await c.post("/exit");
     await new Promise((res) => setTimeout(res, 40));
     expect(exits).toBe(1);
+    // A reset restarts it: the next /exit shuts down again.
+    await c.post("/__agentwire/reset");
+    expect(c.engine.exited).toBe(false);
+    await c.post("/exit");
+    await new Promise((res) => setTimeout(res, 60));
+    expect(exits).toBe(2);
   });
 
   it("/diff answers {diff}, or 404 {error, diff:''} without a main branch", async () => {
