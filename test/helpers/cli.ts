@@ -30,6 +30,8 @@ export function runCli(args: string[], opts: { input?: string; timeoutMs?: numbe
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
+    // A command that exits without reading its input (--help, a usage error) closes the pipe first.
+    child.stdin.on("error", () => undefined);
     child.stdin.end(opts.input ?? "");
   });
 }
