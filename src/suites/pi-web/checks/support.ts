@@ -290,8 +290,12 @@ class Correlator {
         cmd = s.pending.find((p) => p.id === id);
         if (cmd) how = "exact";
         else if (s.done.has(id)) {
-          cmd = s.done.get(id);
-          how = "duplicate";
+          const earlier = s.done.get(id)!;
+          // The id of an answered command on a response naming another type that is still waiting:
+          // a wrong echo of the waiting command's id (rpc/response-echo's), not a second answer.
+          const waiting = command !== undefined && command !== earlier.type ? s.pending.filter((p) => p.type === command) : [];
+          cmd = waiting.length === 1 ? waiting[0] : earlier;
+          how = waiting.length === 1 ? "inexact" : "duplicate";
         } else if (s.replies.has(id)) how = "reply";
         else if (this.sentBy.has(id) && this.sentBy.get(id) !== c.id) how = "foreign";
       } else {

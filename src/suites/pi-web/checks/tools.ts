@@ -94,8 +94,11 @@ export const TOOL_CHECKS: CheckDef[] = [
           const result = r.results.get(id);
           const end = r.ends.get(id);
           const problems: string[] = [];
-          if (!start) problems.push("no tool_execution_start");
-          else if (start.v.toolName !== call.name) problems.push(`start toolName ${excerpt(start.v.toolName)} vs ${excerpt(call.name)}`);
+          // An end that no start opened is tool/pairing's finding: the start is not judged twice here.
+          const unopened = !start && end !== undefined;
+          if (!start) {
+            if (!unopened) problems.push("no tool_execution_start");
+          } else if (start.v.toolName !== call.name) problems.push(`start toolName ${excerpt(start.v.toolName)} vs ${excerpt(call.name)}`);
           else if (!jsonEqual(start.v.args, call.arguments)) problems.push(`start args differ (${jsonDiff(start.v.args, call.arguments)})`);
           if (!result) problems.push("no toolResult message");
           else {
@@ -104,8 +107,10 @@ export const TOOL_CHECKS: CheckDef[] = [
             const content = isObject(end?.result) ? end.result.content : undefined;
             if (Array.isArray(content) && !jsonEqual(result.msg.content, content)) problems.push(`toolResult content differs from result.content (${jsonDiff(result.msg.content, content)})`);
           }
-          if (problems.length === 0) t.ok();
-          else t.fail(`a start and a toolResult matching toolCall ${id}`, `${where(ev, c)}: toolCall ${id} (${excerpt(call.name)}, seq ${callEv.seq}): ${problems.join("; ")}`, frameEvidence(result?.ev ?? start?.ev ?? callEv));
+          if (problems.length === 0) {
+            if (unopened) t.knockOn("pi-web/tool/pairing", `${where(ev, c)} (toolCall ${id})`);
+            else t.ok();
+          } else t.fail(`a start and a toolResult matching toolCall ${id}`, `${where(ev, c)}: toolCall ${id} (${excerpt(call.name)}, seq ${callEv.seq}): ${problems.join("; ")}`, frameEvidence(result?.ev ?? start?.ev ?? callEv));
         }
         runs.delete(c.id);
       };

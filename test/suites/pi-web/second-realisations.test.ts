@@ -1,0 +1,156 @@
+/**
+ * One deviation, one failing check: deviations made by rewriting the messages of a recorded good
+ * run (not by the mock's faults) are re-judged. Each fails its one target rule; every other check
+ * keeps its verdict, skips as not applicable, or skips as a knock-on that names the rule which did
+ * fail in the same judgement.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import type { CheckResult } from "../../../src/core/result.js";
+import { piWeb } from "../../../src/suites/pi-web/index.js";
+import { transformFrames, type FrameTransform, type Sent } from "../../helpers/pi-web-rejudge.js";
+import { judge, recordRun, type Recorded } from "../../helpers/rejudge.js";
+import { explain } from "../../helpers/run-results.js";
+
+let recorded: Recorded;
+
+beforeAll(async () => {
+  recorded = await recordRun(piWeb);
+}, 60_000);
+
+const P = "pi-web/";
+type Json = Record<string, any>;
+
+const parse = (s: Sent): Json | undefined => {
+  try {
+    return JSON.parse(s.data) as Json;
+  } catch {
+    return undefined;
+  }
+};
+const isType = (type: string, and: (v: Json) => boolean = () => true) => (s: Sent) => {
+  const v = parse(s);
+  return v?.type === type && and(v);
+};
+const json = (s: Sent, v: unknown): Sent => ({ from: s.from, data: JSON.stringify(v) });
+const edit = (s: Sent, change: (v: Json) => void): Sent => {
+  const v = parse(s)!;
+  change(v);
+  return json(s, v);
+};
+const isClient = (label: string | undefined) => label === "main" || label === "passive";
+
+/**
+ * On each client connection (events reach both in the same order), the n-th message `match`
+ * selects is replaced by what `f` returns; `f` also sees the messages after it.
+ */
+const nth = (match: (s: Sent) => boolean, f: (s: Sent, rest: Sent[]) => Sent[], n = 0): FrameTransform => (frames, _c, label) => {
+  if (!isClient(label)) return frames;
+  let k = 0;
+  const out: Sent[] = [];
+  for (let i = 0; i < frames.length; i++) {
+    const s = frames[i]!;
+    if (match(s) && k++ === n) {
+      const rest = frames.slice(i + 1);
+      const taken = f(s, rest);
+      // f may consume messages after s: it returns how many by leaving them out of `rest`.
+      out.push(...taken);
+      i += frames.length - i - 1 - rest.length;
+    } else out.push(s);
+  }
+  return out;
+};
+const first = (match: (s: Sent) => boolean, f: (s: Sent, rest: Sent[]) => Sent[]) => nth(match, f, 0);
+/** The selected message and the one after it change places (each keeps its time slot). */
+const swapNext = (match: (s: Sent) => boolean) => first(match, (s, rest) => {
+  const next = rest.shift()!;
+  return [{ from: s.from, data: next.data }, { from: next.from, data: s.data }];
+});
+
+/** Right after the first agent_end of each client connection, one more message made from those up to it. */
+function afterRun(extra: (before: Sent[]) => Sent): FrameTransform {
+  return (frames, _c, label) => {
+    if (!isClient(label)) return frames;
+    const i = frames.findIndex(isType("agent_end"));
+    return [...frames.slice(0, i + 1), { ...extra(frames.slice(0, i + 1)), from: frames[i]!.from }, ...frames.slice(i + 1)];
+  };
+}
+
+/**
+ * The message of the first message_end `match` selects, changed wherever it is repeated (the
+ * message_end, turn_end, agent_end and history copies, found by role and timestamp), so the extras
+ * stay consistent with it.
+ */
+function everyCopy(match: (s: Sent) => boolean, change: (message: Json) => void): FrameTransform {
+  let key: { role: unknown; timestamp: unknown } | undefined;
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === "object") {
+      const o = v as Json;
+      if (o.role === key!.role && o.timestamp === key!.timestamp) change(o);
+      else Object.values(o).forEach(walk);
+    }
+  };
+  return (frames, _c, label) => {
+    if (!isClient(label)) return frames;
+    key ??= (({ role, timestamp }) => ({ role, timestamp }))(parse(frames.find(match)!)!.message as Json);
+    return frames.map((s) => {
+      const v = parse(s);
+      if (!v) return s;
+      walk(v);
+      return json(s, v);
+    });
+  };
+}
+
+const assistant = (v: Json) => v.message?.role === "assistant";
+
+/** [deviation, rewrite, the check that must fail, the checks that must skip as knock-ons]. */
+const CASES: [string, FrameTransform, string, string[]][] = [
+  ["a tool_execution_end sent twice", first(isType("tool_execution_end"), (s) => [s, s]), "tool/pairing", []],
+  ["an assistant message_end dropped", first(isType("message_end", assistant), () => []), "event/message-nesting", []],
+  ["message_end before its message_start", swapNext(isType("message_start", (v) => v.message?.role === "user")), "event/message-nesting", []],
+  ["a tool_execution_end toolCallId in upper case", first(isType("tool_execution_end"), (s) => [edit(s, (v) => void (v.toolCallId = String(v.toolCallId).toUpperCase()))]), "tool/pairing", []],
+  ["a response with another command's id", first(isType("response", (v) => v.id === "aw-3"), (s) => [edit(s, (v) => void (v.id = "aw-2"))]), "rpc/response-echo", []],
+  ["two events batched in one frame", first(isType("agent_start"), (s, rest) => [{ from: s.from, data: `${s.data}\n${rest.shift()!.data}` }]), "framing/json-object-frames", []],
+  ["one event split over two frames", first(isType("turn_start"), (s) => [{ from: s.from, data: s.data.slice(0, 9) }, { from: s.from, data: s.data.slice(9) }]), "framing/json-object-frames", []],
+  ["an agent_end dropped", first(isType("agent_end"), () => []), "event/agent-bracketing", []],
+  ["a message_update repeated after agent_end", afterRun((before) => before.filter(isType("message_update")).at(-1)!), "event/message-nesting", []],
+  ["agent_end sent twice", afterRun((before) => before.at(-1)!), "event/agent-bracketing", []],
+  ["a tool_execution_start dropped", first(isType("tool_execution_start"), () => []), "tool/pairing", []],
+  ["a session_changed dropped", first(isType("session_changed"), () => []), "session/changed", []],
+  ["a get_state answered with isStreaming false during a run", first(isType("response", (v) => v.command === "get_state" && v.data?.isStreaming === true), (s) => [edit(s, (v) => void (v.data.isStreaming = false))]), "cmd/get-state-streaming", []],
+  ["a frame that is not JSON", first(isType("agent_start"), (s) => [{ from: s.from, data: "ping" }, s]), "framing/json-object-frames", []],
+  ["a text delta that does not add up to the final text", first(isType("message_update", (v) => v.assistantMessageEvent?.type === "text_delta"), (s) => [edit(s, (v) => void (v.assistantMessageEvent.delta = `${v.assistantMessageEvent.delta}!`))]), "stream/end-values", []],
+  ["an event of an unknown type", first(isType("agent_start"), (s) => [json(s, { type: "agent_heartbeat" }), s]), "framing/known-types", []],
+  ["a response sent twice", first(isType("response", (v) => v.id === "aw-3"), (s) => [s, s]), "rpc/single-response", []],
+  ["stopReason stop on a message with a tool call", everyCopy(isType("message_end", (v) => assistant(v) && v.message.content.some((c: Json) => c.type === "toolCall")), (m) => void (m.stopReason = "stop")), "stream/stop-reason", []],
+  ["a toolResult naming another tool", everyCopy(isType("message_end", (v) => v.message?.role === "toolResult"), (m) => void (m.toolName = "write")), "tool/round-trip", []],
+];
+
+const same = (before: CheckResult, after: CheckResult) => before.verdict === after.verdict && before.outcome === after.outcome;
+
+describe("pi-web: second realisations of single deviations", () => {
+  it.each(CASES)("%s fails only its rule", (_name, transform, target, knocked) => {
+    const after = judge(piWeb, transformFrames(recorded.events, transform));
+    const why = explain(after, (c) => !same(recorded.checks.find((b) => b.id === c.id)!, c));
+    expect(after.find((c) => c.id === P + target)!.outcome, why).toBe("fail");
+    const failed = new Set(after.filter((c) => c.outcome === "fail").map((c) => c.id));
+    expect([...failed], why).toEqual([P + target]);
+    const skippedAsKnockOn: string[] = [];
+    for (const c of after) {
+      const before = recorded.checks.find((b) => b.id === c.id)!;
+      if (c.id === P + target || same(before, c)) continue;
+      expect(c.verdict, `${c.id}\n${why}`).toBe("skip");
+      const knock = /^not judged: (\S+) failed on /.exec(c.message);
+      expect(knock?.[1], `${c.id} names the rule that failed\n${why}`).toBe(P + target);
+      skippedAsKnockOn.push(c.id);
+    }
+    expect(skippedAsKnockOn.sort(), why).toEqual(knocked.map((id) => P + id).sort());
+  });
+
+  it("the recorded run re-judged unchanged keeps every verdict", () => {
+    const after = judge(piWeb, transformFrames(recorded.events, (f) => f));
+    const changed = after.filter((c) => !same(recorded.checks.find((b) => b.id === c.id)!, c));
+    expect(changed, explain(changed)).toEqual([]);
+  });
+});
