@@ -13,6 +13,8 @@ export type Frame = Extract<TranscriptEvent, { kind: "ws-frame" }>;
 export interface Sent {
   from: Frame;
   data: string;
+  /** Emitted as a note of the kit instead of a message (a request timeout in place of a dropped response). */
+  note?: { name: string; value: unknown };
 }
 
 /** Rewrites the server messages of one connection (in order); returns the messages to send. */
@@ -42,7 +44,10 @@ export function transformFrames(events: TranscriptEvent[], transform: FrameTrans
   let seq = 0;
   for (const e of events) {
     if (e.kind === "ws-frame" && e.direction === "in") {
-      for (const s of byOrigin.get(e) ?? []) out.push({ ...e, data: s.data, bytes: Buffer.byteLength(s.data), seq: seq++ });
+      for (const s of byOrigin.get(e) ?? []) {
+        if (s.note) out.push({ kind: "note", probe: e.probe, t: e.t, seq: seq++, ...s.note });
+        else out.push({ ...e, data: s.data, bytes: Buffer.byteLength(s.data), seq: seq++ });
+      }
       continue;
     }
     out.push({ ...e, seq: seq++ });

@@ -6,6 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { CheckResult } from "../../../src/core/result.js";
+import { REQUEST_TIMEOUT_NOTE } from "../../../src/core/ws-exchange.js";
 import { piWeb } from "../../../src/suites/pi-web/index.js";
 import { transformFrames, type FrameTransform, type Sent } from "../../helpers/pi-web-rejudge.js";
 import { judge, recordRun, type Recorded } from "../../helpers/rejudge.js";
@@ -102,6 +103,22 @@ function everyCopy(match: (s: Sent) => boolean, change: (message: Json) => void)
   };
 }
 
+/** The response to command `id` never sent: the kit's request timeout expires in its place. */
+const unanswered = (command: string): FrameTransform => (frames, connection, label) => {
+  if (label !== "main") return frames;
+  const id = idOf(command);
+  return frames.map((s) => {
+        const v = parse(s);
+        if (v?.type !== "response" || v.id !== id) return s;
+        return { ...s, note: { name: REQUEST_TIMEOUT_NOTE, value: { connection, id, command: v.command, waitedMs: 5000, label: command } } };
+  });
+};
+/** The id of the command the probes sent under `label`. */
+const idOf = (label: string): string => {
+  const sent = recorded.events.find((e) => e.kind === "ws-frame" && e.direction === "out" && e.label === label);
+  return JSON.parse((sent as { data: string }).data).id as string;
+};
+
 const assistant = (v: Json) => v.message?.role === "assistant";
 
 /** [deviation, rewrite, the check that must fail, the checks that must skip as knock-ons]. */
@@ -117,6 +134,34 @@ const CASES: [string, FrameTransform, string, string[]][] = [
   ["a message_update repeated after agent_end", afterRun((before) => before.filter(isType("message_update")).at(-1)!), "event/message-nesting", []],
   ["agent_end sent twice", afterRun((before) => before.at(-1)!), "event/agent-bracketing", []],
   ["a tool_execution_start dropped", first(isType("tool_execution_start"), () => []), "tool/pairing", []],
+  ["an assistant message_start dropped", first(isType("message_start", assistant), () => []), "event/message-nesting", []],
+  ["the response to get_state never sent", unanswered("state:initial"), "rpc/response-per-command", []],
+  ["the response to a prompt never sent", unanswered("prompt:text"), "rpc/response-per-command", []],
+  ["the response to get_messages after a run never sent", unanswered("history:text"), "rpc/response-per-command", []],
+  ["no response to clear:q2", unanswered("clear:q2"), "rpc/response-per-command", ["cmd/clear-queue"]],
+  ["no response to clear:q3", unanswered("clear:q3"), "rpc/response-per-command", []],
+  ["no response to new:after-run", unanswered("new:after-run"), "rpc/response-per-command", ["cmd/new-session"]],
+  ["no response to switch:listed", unanswered("switch:listed"), "rpc/response-per-command", ["cmd/switch-session"]],
+  ["no response to switch:missing", unanswered("switch:missing"), "rpc/response-per-command", ["cmd/switch-session-missing"]],
+  ["no response to sessions:default", unanswered("sessions:default"), "rpc/response-per-command", ["cmd/list-sessions-default-scope"]],
+  ["no response to state:queue-q3-after", unanswered("state:queue-q3-after"), "rpc/response-per-command", ["queue/abort-keeps-queue"]],
+  ["no response to abort:run", unanswered("abort:run"), "rpc/response-per-command", []],
+  ["no response to state:after-run", unanswered("state:after-run"), "rpc/response-per-command", []],
+  ["no response to history:queue-q1", unanswered("history:queue-q1"), "rpc/response-per-command", []],
+  ["no response to prompt:queue-q1", unanswered("prompt:queue-q1"), "rpc/response-per-command", []],
+  ["no response to steer:q1", unanswered("steer:q1"), "rpc/response-per-command", ["queue/steer-injected", "queue/steer-skips-tools"]],
+  ["no response to follow-up:q4", unanswered("follow-up:q4"), "rpc/response-per-command", ["queue/follow-up-at-end"]],
+  ["no response to state:after-new", unanswered("state:after-new"), "rpc/response-per-command", ["cmd/new-session"]],
+  ["no response to messages:after-switch", unanswered("messages:after-switch"), "rpc/response-per-command", []],
+  ["no response to state:before-new", unanswered("state:before-new"), "rpc/response-per-command", []],
+  ["no response to abort:queue", unanswered("abort:queue"), "rpc/response-per-command", ["queue/abort-keeps-queue"]],
+  ["no response to prompt:images", unanswered("prompt:images"), "rpc/response-per-command", []],
+  ["no response to prompt:invalid", unanswered("prompt:invalid"), "rpc/response-per-command", ["cmd/prompt-invalid"]],
+  ["no response to prompt:busy", unanswered("prompt:busy"), "rpc/response-per-command", ["cmd/prompt-busy"]],
+  ["no response to mid-run:state", unanswered("mid-run:state"), "rpc/response-per-command", []],
+  ["a response without its command", first(isType("response", (v) => v.id === "aw-3"), (s) => [edit(s, (v) => void delete v.command)]), "rpc/response-echo", []],
+  ["a tool_execution_start toolCallId in upper case", first(isType("tool_execution_start"), (s) => [edit(s, (v) => void (v.toolCallId = String(v.toolCallId).toUpperCase()))]), "tool/pairing", []],
+  ["a message_update with a contentIndex past the blocks", first(isType("message_update", (v) => v.assistantMessageEvent?.type === "text_delta"), (s) => [edit(s, (v) => void (v.assistantMessageEvent.contentIndex = 5))]), "stream/block-grammar", []],
   ["a session_changed dropped", first(isType("session_changed"), () => []), "session/changed", []],
   ["a get_state answered with isStreaming false during a run", first(isType("response", (v) => v.command === "get_state" && v.data?.isStreaming === true), (s) => [edit(s, (v) => void (v.data.isStreaming = false))]), "cmd/get-state-streaming", []],
   ["a frame that is not JSON", first(isType("agent_start"), (s) => [{ from: s.from, data: "ping" }, s]), "framing/json-object-frames", []],

@@ -4,10 +4,12 @@ import { isRunPrompt, M, TOPIC } from "../labels.js";
 import { forkAllowances, readParams } from "../params.js";
 import {
   all,
+  answerMissed,
   frameEvidence,
   isObject,
   jsonDiff,
   jsonEqual,
+  knockOnUnanswered,
   messageOf,
   rpc,
   runViews,
@@ -63,6 +65,7 @@ function promptAnswerCheck(opts: {
       const sent: Command[] = [];
       const got: string[] = [];
       const epochAtSend = new Map<Command, number>();
+      const missed = new Set<Command>();
       const r = rpc({
         command: (cmd) => {
           if (cmd.label !== opts.label) return;
@@ -79,6 +82,9 @@ function promptAnswerCheck(opts: {
             t.untestable("the prompt's answer came after the run had ended");
           }
         },
+        unanswered: (cmd, why) => {
+          if (answerMissed(cmd, why)) missed.add(cmd);
+        },
       });
       return {
         observe: all(runs.observe, r.observe),
@@ -87,7 +93,8 @@ function promptAnswerCheck(opts: {
           for (const cmd of sent) {
             const rs = answersOf(cmd);
             if (rs.length === 0) {
-              t.untestable(`${showCommand(cmd)} got no response`);
+              if (missed.has(cmd)) knockOnUnanswered(t, cmd);
+              else t.untestable(`${showCommand(cmd)} got no response`);
               continue;
             }
             const bad = opts.judge(rs, fork);
@@ -436,6 +443,9 @@ export const CMD_CHECKS: CheckDef[] = [
           echoed.add(text);
           const at = cleared.get(text);
           if (at) t.fail("cleared texts are never injected", `${where(ev, c)} injects ${JSON.stringify(text)}, which clear_queue returned at seq ${at.seq}`, frameEvidence(ev));
+        },
+        unanswered: (cmd, why) => {
+          if (cmd.label === M.clear("q2") && answerMissed(cmd, why)) knockOnUnanswered(t, cmd);
         },
       });
       return {

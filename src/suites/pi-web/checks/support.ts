@@ -369,6 +369,21 @@ export function rpc(h: RpcHandlers, opts: { clientsOnly?: boolean } = { clientsO
   };
 }
 
+/** The rule that fails when a command's answer never came. */
+export const RESPONSE_PER_COMMAND = "pi-web/rpc/response-per-command";
+
+/**
+ * Whether rpc/response-per-command fails on this unanswered command (the server closed the socket,
+ * or the kit's request timeout ran out), so a rule that needed the answer names that failure
+ * instead of judging nothing. The kit closing the socket first is no one's failure.
+ */
+export const answerMissed = (cmd: Command, why: "closed-by-server" | "closed-by-kit" | "end"): boolean => why === "closed-by-server" || cmd.timedOut !== undefined;
+
+/** Names rpc/response-per-command as the reason a rule that needed `cmd`'s answer judged nothing. */
+export function knockOnUnanswered(t: Tally, cmd: Command): void {
+  t.knockOn(RESPONSE_PER_COMMAND, where(cmd.frame, cmd.conn));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Evidence
 
