@@ -64,6 +64,8 @@ export const EVENT_CHECKS: CheckDef[] = [
         lastAssistant?: unknown;
         /** A message started and not yet ended: its message_end, which the extras repeat, is missing so far. */
         open?: FrameEvent;
+        /** A message of this run that never ended (the next one started first). */
+        unended?: FrameEvent;
       }
       const NESTING = "pi-web/event/message-nesting";
       const state = new Map<string, S>();
@@ -84,7 +86,9 @@ export const EVENT_CHECKS: CheckDef[] = [
                 if (s) delete s.lastAssistant;
                 return;
               case "message_start":
-                if (s) s.open = ev;
+                if (!s) return;
+                if (s.open) s.unended ??= s.open;
+                s.open = ev;
                 return;
               case "message_end":
                 if (!s) return;
@@ -102,7 +106,7 @@ export const EVENT_CHECKS: CheckDef[] = [
               case "agent_end":
                 state.delete(c.id);
                 if (!s || !Array.isArray(v.messages)) return;
-                if (s.open) return t.knockOn(NESTING, where(ev, c));
+                if (s.open || s.unended) return t.knockOn(NESTING, where(ev, c));
                 if (jsonEqual(v.messages, s.run)) t.ok();
                 else {
                   const d = v.messages.length !== s.run.length ? `${v.messages.length} message(s), but the run ended ${s.run.length}` : jsonDiff(v.messages, s.run);
