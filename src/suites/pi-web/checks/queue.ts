@@ -169,8 +169,12 @@ export const QUEUE_CHECKS: CheckDef[] = [
         open: Map<string, FrameEvent>;
         /** Their ends, judged when the steer is injected in the same run. */
         ends: { id: string; ev: FrameEvent; isError: unknown }[];
+        /** An end of a call that never started (tool/pairing's finding): it may have been one to skip. */
+        unopened?: FrameEvent;
       }
       const watch = new Map<Item, Watch>();
+      /** Calls started in each connection's current run. */
+      const started = new Map<string, Set<string>>();
       const q = trackQueue({
         queued: (item) => {
           if (item.kind === "steer") watch.set(item, { open: new Map(), ends: [] });
@@ -181,6 +185,10 @@ export const QUEUE_CHECKS: CheckDef[] = [
           if (!w || item.excused) return;
           // Skipping is relative to the injected steer: a steer that missed its run is steer-injected's.
           if (!info.sameRun) return;
+          if (w.ends.length === 0 && w.unopened) {
+            t.knockOn("pi-web/tool/pairing", where(w.unopened));
+            return;
+          }
           if (w.ends.length === 0) {
             // With no call pending, the steer legally comes after turn_end (§3 r8): nothing was to be skipped.
             if (w.open.size) t.untestable("the calls pending at the steer had no readable tool_execution_end");
@@ -194,6 +202,7 @@ export const QUEUE_CHECKS: CheckDef[] = [
         },
         runEnd: (_ev, c) => {
           for (const item of watch.keys()) if (item.cmd.conn.id === c.id) watch.delete(item);
+          started.delete(c.id);
         },
         unanswered: (cmd) => {
           if (cmd.value.streamingBehavior === "steer") knockOnUnanswered(t, cmd);
@@ -202,11 +211,14 @@ export const QUEUE_CHECKS: CheckDef[] = [
           if (type !== "tool_execution_start" && type !== "tool_execution_end") return;
           const id = v.toolCallId;
           if (typeof id !== "string") return;
+          const seen = started.get(c.id) ?? started.set(c.id, new Set()).get(c.id)!;
           for (const [item, w] of watch) {
             if (item.excused || item.cmd.conn.id !== c.id || ev.t < item.queuedAt) continue;
             if (type === "tool_execution_start") w.open.set(id, ev);
             else if (w.open.delete(id)) w.ends.push({ id, ev, isError: v.isError });
+            else if (!seen.has(id)) w.unopened ??= ev;
           }
+          if (type === "tool_execution_start") seen.add(id);
         },
       });
       return {
