@@ -4,10 +4,12 @@ import { isRunPrompt, M, TOPIC } from "../labels.js";
 import { forkAllowances, readParams } from "../params.js";
 import {
   all,
+  answerMissed,
   frameEvidence,
   isObject,
   jsonDiff,
   jsonEqual,
+  knockOnUnanswered,
   messageOf,
   rpc,
   runViews,
@@ -63,6 +65,7 @@ function promptAnswerCheck(opts: {
       const sent: Command[] = [];
       const got: string[] = [];
       const epochAtSend = new Map<Command, number>();
+      const missed = new Set<Command>();
       const r = rpc({
         command: (cmd) => {
           if (cmd.label !== opts.label) return;
@@ -79,6 +82,9 @@ function promptAnswerCheck(opts: {
             t.untestable("the prompt's answer came after the run had ended");
           }
         },
+        unanswered: (cmd, why) => {
+          if (answerMissed(cmd, why)) missed.add(cmd);
+        },
       });
       return {
         observe: all(runs.observe, r.observe),
@@ -87,7 +93,8 @@ function promptAnswerCheck(opts: {
           for (const cmd of sent) {
             const rs = answersOf(cmd);
             if (rs.length === 0) {
-              t.untestable(`${showCommand(cmd)} got no response`);
+              if (missed.has(cmd)) knockOnUnanswered(t, cmd);
+              else t.untestable(`${showCommand(cmd)} got no response`);
               continue;
             }
             const bad = opts.judge(rs, fork);
@@ -331,18 +338,25 @@ export const CMD_CHECKS: CheckDef[] = [
         else if (w.held.length) t.untestable(`history was read between agent_end and the further run the server opened (${why})`);
         w.held = [];
       };
-      const sent = new Map<Command, { messages: unknown[]; end: FrameEvent; started: number; window: Window }>();
+      const sent = new Map<Command, { messages: unknown[]; end: FrameEvent; started: number; window: Window; extrasWrong: boolean }>();
       /** Messages started in the current run, per connection. */
       const started = new Map<string, number>();
       const lastStarted = new Map<string, number>();
+      /** The current run's message_end messages, and whether the last agent_end repeated them faithfully. */
+      const ended = new Map<string, unknown[]>();
+      const faithful = new Map<string, boolean>();
       const r = rpc({
-        event: (_ev, type, _v, c) => {
+        event: (_ev, type, v, c) => {
           if (type === "agent_start") {
             settle(c.id, "confirmed");
             started.set(c.id, 0);
+            ended.set(c.id, []);
           } else if (type === "message_start") started.set(c.id, (started.get(c.id) ?? 0) + 1);
+          else if (type === "message_end") ended.get(c.id)?.push(v.message);
           else if (type === "agent_end") {
             settle(c.id, "confirmed");
+            faithful.set(c.id, !ended.has(c.id) || jsonEqual(v.messages, ended.get(c.id)));
+            ended.delete(c.id);
             lastStarted.set(c.id, started.get(c.id) ?? 0);
             windows.set(c.id, { state: "open", held: [] });
           } else if (type === "auto_retry_start" || type === "auto_compaction_start") settle(c.id, "further-run", type);
@@ -356,7 +370,7 @@ export const CMD_CHECKS: CheckDef[] = [
             return;
           }
           if (!Array.isArray(v.lastEnd.messages)) return; // framing/server-schema
-          sent.set(cmd, { messages: v.lastEnd.messages, end: v.lastEnd.ev, started: lastStarted.get(cmd.conn.id) ?? 0, window });
+          sent.set(cmd, { messages: v.lastEnd.messages, end: v.lastEnd.ev, started: lastStarted.get(cmd.conn.id) ?? 0, window, extrasWrong: faithful.get(cmd.conn.id) === false });
         },
         response: (ev, resp, cmd, how, c) => {
           const s = cmd && sent.get(cmd);
@@ -373,6 +387,8 @@ export const CMD_CHECKS: CheckDef[] = [
             const n = Math.max(s.messages.length, s.started);
             const tail = history.slice(Math.max(0, history.length - n));
             if (endsWithInOrder(tail, s.messages)) t.ok();
+            // agent_end.messages did not repeat the run's messages (event/extras-consistent's failure): it is no yardstick.
+            else if (s.extrasWrong) t.knockOn("pi-web/event/extras-consistent", where(s.end));
             else {
               const plain = history.slice(Math.max(0, history.length - s.messages.length));
               const diff = history.length < s.messages.length ? `the history has ${history.length} message(s), the run ${s.messages.length}` : jsonDiff(plain, s.messages);
@@ -436,6 +452,9 @@ export const CMD_CHECKS: CheckDef[] = [
           echoed.add(text);
           const at = cleared.get(text);
           if (at) t.fail("cleared texts are never injected", `${where(ev, c)} injects ${JSON.stringify(text)}, which clear_queue returned at seq ${at.seq}`, frameEvidence(ev));
+        },
+        unanswered: (cmd, why) => {
+          if (cmd.label === M.clear("q2") && answerMissed(cmd, why)) knockOnUnanswered(t, cmd);
         },
       });
       return {

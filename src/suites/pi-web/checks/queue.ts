@@ -1,7 +1,7 @@
 /** §3 rules 7–11: steering and follow-up messages queued during a run. */
 import { excerpt, type CheckDef, type Outcome } from "../../../core/check.js";
 import { M, TOPIC } from "../labels.js";
-import { all, frameEvidence, isObject, rpc, runViews, serverCheck, Tally, textOf, toolCalls, where, type Command, type Conn, type FrameEvent, type Json } from "./support.js";
+import { all, answerMissed, frameEvidence, isObject, knockOnUnanswered, rpc, runViews, serverCheck, Tally, textOf, toolCalls, where, type Command, type Conn, type FrameEvent, type Json } from "./support.js";
 
 const QUEUE = "`prompt`";
 const STEER = '- `"steer"` — interweaved at the next opportunity (after current tool execution), skips remaining tool calls';
@@ -25,8 +25,18 @@ interface QueueHandlers {
   queued?(item: Item): void;
   /** A user message carrying the item's text started. `prev` is the previous message_end on that socket. */
   injected?(item: Item, ev: FrameEvent, c: Conn, info: { sameRun: boolean; prev: Json | undefined }): void;
-  /** A run ended (agent_end) with these items still waiting. */
-  runEnd?(ev: FrameEvent, c: Conn, waiting: Item[]): void;
+  /** A run ended (agent_end). */
+  runEnd?(ev: FrameEvent, c: Conn): void;
+  /**
+   * These items were never injected in their run (reported at its agent_end, or, when a
+   * clear_queue was still unanswered then, once its answer says they were not cleared).
+   */
+  notInjected?(ev: FrameEvent, c: Conn, items: Item[]): void;
+  /**
+   * An answer the rule needed never came (rpc/response-per-command failed on it): a queueing
+   * prompt, or a clear_queue that may have cleared the items of the run that ended before it.
+   */
+  unanswered?(cmd: Command, items: Item[]): void;
   event?(ev: FrameEvent, type: string, v: Json, c: Conn): void;
 }
 
@@ -35,8 +45,11 @@ function trackQueue(h: QueueHandlers) {
   const runs = runViews();
   const items: Item[] = [];
   const prev = new Map<string, Json>();
+  /** clear_queue commands not answered yet, with the items of runs that ended while they were waiting. */
+  const clears = new Map<Command, { ev: FrameEvent; c: Conn; items: Item[] }[]>();
   const r = rpc({
     command: (cmd) => {
+      if (cmd.type === "clear_queue") clears.set(cmd, []);
       if (cmd.type === "abort") for (const i of items) if (!i.injected && i.cmd.conn.id === cmd.conn.id && runs.view(cmd.conn.id).epoch === i.epoch) i.excused ??= "aborted";
     },
     response: (ev, resp, cmd, how) => {
@@ -49,10 +62,24 @@ function trackQueue(h: QueueHandlers) {
         items.push(item);
         h.queued?.(item);
       }
-      if (cmd.type === "clear_queue" && resp.success === true && isObject(resp.data)) {
-        const texts = [resp.data.steering, resp.data.followUp].flatMap((x) => (Array.isArray(x) ? x : []));
+      if (cmd.type === "clear_queue") {
+        const data = resp.success === true && isObject(resp.data) ? resp.data : undefined;
+        const texts = data ? [data.steering, data.followUp].flatMap((x) => (Array.isArray(x) ? x : [])) : [];
         for (const i of items) if (!i.injected && texts.includes(i.text)) i.excused ??= "cleared";
+        for (const held of clears.get(cmd) ?? []) {
+          const kept = held.items.filter((i) => !texts.includes(i.text));
+          if (kept.length) h.notInjected?.(held.ev, held.c, kept);
+        }
+        clears.delete(cmd);
       }
+    },
+    unanswered: (cmd, why) => {
+      const held = clears.get(cmd);
+      clears.delete(cmd);
+      if (!answerMissed(cmd, why)) return;
+      const sb = cmd.value.streamingBehavior;
+      if (cmd.type === "prompt" && (sb === "steer" || sb === "followUp")) h.unanswered?.(cmd, []);
+      if (held?.length) h.unanswered?.(cmd, held.flatMap((x) => x.items));
     },
     event: (ev, type, v, c) => {
       if (type === "message_start" && isObject(v.message) && v.message.role === "user") {
@@ -69,7 +96,11 @@ function trackQueue(h: QueueHandlers) {
         const ended = runs.view(c.id).epoch - 1;
         const waiting = items.filter((i) => !i.injected && !i.excused && i.cmd.conn.id === c.id && i.epoch === ended);
         for (const i of waiting) i.excused = "judged at run end";
-        h.runEnd?.(ev, c, waiting);
+        h.runEnd?.(ev, c);
+        // A clear_queue still waiting for its answer may have cleared them: judged once it answers.
+        const clear = [...clears.keys()].find((k) => k.conn.id === c.id);
+        if (clear && waiting.length) clears.get(clear)!.push({ ev, c, items: waiting });
+        else if (waiting.length) h.notInjected?.(ev, c, waiting);
       }
       h.event?.(ev, type, v, c);
     },
@@ -95,8 +126,13 @@ export const QUEUE_CHECKS: CheckDef[] = [
           if (!info.sameRun) t.fail("the steer injected in the run it was queued in", `${where(ev, c)} injects ${JSON.stringify(item.text)} in a later run`, frameEvidence(ev));
           else awaitingReply = { item, ev };
         },
-        runEnd: (ev, c, waiting) => {
+        notInjected: (ev, c, waiting) => {
           for (const i of waiting.filter((x) => x.kind === "steer")) t.fail("the steer echoed before agent_end", `${where(ev, c)}: the run ended without injecting ${JSON.stringify(i.text)}`, frameEvidence(ev));
+        },
+        unanswered: (cmd, items) => {
+          if (cmd.value.streamingBehavior === "steer" || items.some((i) => i.kind === "steer")) knockOnUnanswered(t, cmd);
+        },
+        runEnd: (ev, c) => {
           if (awaitingReply) {
             t.fail("an assistant reply after the steer", `${where(ev, c)}: the run ended right after the steer ${JSON.stringify(awaitingReply.item.text)}`, frameEvidence(ev));
             awaitingReply = undefined;
@@ -133,8 +169,12 @@ export const QUEUE_CHECKS: CheckDef[] = [
         open: Map<string, FrameEvent>;
         /** Their ends, judged when the steer is injected in the same run. */
         ends: { id: string; ev: FrameEvent; isError: unknown }[];
+        /** An end of a call that never started (tool/pairing's finding): it may have been one to skip. */
+        unopened?: FrameEvent;
       }
       const watch = new Map<Item, Watch>();
+      /** Calls started in each connection's current run. */
+      const started = new Map<string, Set<string>>();
       const q = trackQueue({
         queued: (item) => {
           if (item.kind === "steer") watch.set(item, { open: new Map(), ends: [] });
@@ -145,6 +185,10 @@ export const QUEUE_CHECKS: CheckDef[] = [
           if (!w || item.excused) return;
           // Skipping is relative to the injected steer: a steer that missed its run is steer-injected's.
           if (!info.sameRun) return;
+          if (w.ends.length === 0 && w.unopened) {
+            t.knockOn("pi-web/tool/pairing", where(w.unopened));
+            return;
+          }
           if (w.ends.length === 0) {
             // With no call pending, the steer legally comes after turn_end (§3 r8): nothing was to be skipped.
             if (w.open.size) t.untestable("the calls pending at the steer had no readable tool_execution_end");
@@ -158,16 +202,23 @@ export const QUEUE_CHECKS: CheckDef[] = [
         },
         runEnd: (_ev, c) => {
           for (const item of watch.keys()) if (item.cmd.conn.id === c.id) watch.delete(item);
+          started.delete(c.id);
+        },
+        unanswered: (cmd) => {
+          if (cmd.value.streamingBehavior === "steer") knockOnUnanswered(t, cmd);
         },
         event: (ev, type, v, c) => {
           if (type !== "tool_execution_start" && type !== "tool_execution_end") return;
           const id = v.toolCallId;
           if (typeof id !== "string") return;
+          const seen = started.get(c.id) ?? started.set(c.id, new Set()).get(c.id)!;
           for (const [item, w] of watch) {
             if (item.excused || item.cmd.conn.id !== c.id || ev.t < item.queuedAt) continue;
             if (type === "tool_execution_start") w.open.set(id, ev);
             else if (w.open.delete(id)) w.ends.push({ id, ev, isError: v.isError });
+            else if (!seen.has(id)) w.unopened ??= ev;
           }
+          if (type === "tool_execution_start") seen.add(id);
         },
       });
       return {
@@ -199,8 +250,11 @@ export const QUEUE_CHECKS: CheckDef[] = [
             t.fail("the follow-up right after an assistant reply without tool calls", `${where(ev, c)} injects ${JSON.stringify(item.text)} after ${what}`, frameEvidence(ev));
           } else t.ok();
         },
-        runEnd: (ev, c, waiting) => {
+        notInjected: (ev, c, waiting) => {
           for (const i of waiting.filter((x) => x.kind === "followUp")) t.fail("the follow-up injected before agent_end", `${where(ev, c)}: the run ended without injecting ${JSON.stringify(i.text)}`, frameEvidence(ev));
+        },
+        unanswered: (cmd, items) => {
+          if (cmd.value.streamingBehavior === "followUp" || items.some((i) => i.kind === "followUp")) knockOnUnanswered(t, cmd);
         },
       });
       return {
@@ -223,11 +277,15 @@ export const QUEUE_CHECKS: CheckDef[] = [
     create() {
       const answers = new Map<string, { ev: FrameEvent; resp: Json; c: Conn }>();
       const queued: Item[] = [];
+      const t = new Tally();
       /** The stopReason of the first assistant message that ended after the abort. */
       let afterAbort: { armed: boolean; stop?: unknown } = { armed: false };
       const q = trackQueue({
         queued: (i) => {
           if (i.cmd.label?.endsWith(":q3")) queued.push(i);
+        },
+        unanswered: (cmd) => {
+          if (cmd.label?.endsWith(":q3")) knockOnUnanswered(t, cmd);
         },
         event: (_ev, type, v) => {
           if (afterAbort.armed && afterAbort.stop === undefined && type === "message_end" && isObject(v.message) && v.message.role === "assistant") afterAbort.stop = v.message.stopReason ?? null;
@@ -242,6 +300,9 @@ export const QUEUE_CHECKS: CheckDef[] = [
         response: (ev, resp, cmd, how, c) => {
           if (cmd?.label && (how === "exact" || how === "inexact") && !answers.has(cmd.label)) answers.set(cmd.label, { ev, resp, c });
         },
+        unanswered: (cmd, why) => {
+          if ([M.queueState("q3-before"), M.abortQueue, M.queueState("q3-after")].includes(cmd.label ?? "") && answerMissed(cmd, why)) knockOnUnanswered(t, cmd);
+        },
       });
       return {
         observe: all(arm.observe, q.observe, r.observe),
@@ -249,7 +310,6 @@ export const QUEUE_CHECKS: CheckDef[] = [
           q.end();
           r.end();
           arm.end();
-          const t = new Tally();
           const count = (label: string) => {
             const a = answers.get(label);
             const d = a && isObject(a.resp.data) ? a.resp.data : undefined;

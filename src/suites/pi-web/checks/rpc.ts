@@ -157,7 +157,8 @@ export const RPC_CHECKS: CheckDef[] = [
           if (resp.success === true) name = responseSchema(cmd.type);
           else if (resp.success === false) name = "error-response";
           else return; // framing/server-schema judges the envelope
-          const v = ctx.validate(name, resp);
+          // The `command` echo is rpc/response-echo's: the schema's constant is met with the command's type.
+          const v = ctx.validate(name, { ...resp, command: cmd.type });
           if (v.ok) t.ok();
           else t.fail(`a valid ${name}.schema.json`, `${where(ev, c)} to ${showCommand(cmd)}: ${formatSchemaErrors(v.errors)}`, frameEvidence(ev));
         },

@@ -2,7 +2,7 @@
 import { excerpt, type CheckDef, type Outcome } from "../../../core/check.js";
 import { M } from "../labels.js";
 import { forkAllowances } from "../params.js";
-import { all, frameEvidence, isObject, rpc, serverCheck, showCommand, Tally, where, type Command, type FrameEvent, type Json } from "./support.js";
+import { all, answerMissed, frameEvidence, isObject, knockOnUnanswered, rpc, serverCheck, showCommand, Tally, where, type Command, type FrameEvent, type Json } from "./support.js";
 
 const answered = (how: string): boolean => how === "exact" || how === "inexact";
 
@@ -17,6 +17,7 @@ interface Answer {
 function answersByLabel() {
   const byLabel = new Map<string, Answer>();
   const sent = new Map<string, Command>();
+  const missed = new Map<string, Command>();
   const r = rpc({
     command: (cmd) => {
       if (cmd.label) sent.set(cmd.label, cmd);
@@ -25,8 +26,22 @@ function answersByLabel() {
       if (!cmd?.label || !answered(how) || byLabel.has(cmd.label)) return;
       byLabel.set(cmd.label, { cmd, ev, resp, data: isObject(resp.data) ? resp.data : undefined });
     },
+    unanswered: (cmd, why) => {
+      if (cmd.label && answerMissed(cmd, why)) missed.set(cmd.label, cmd);
+    },
   });
-  return { observe: r.observe, end: r.end, get: (label: string) => byLabel.get(label), sent: (label: string) => sent.get(label) };
+  return {
+    observe: r.observe,
+    end: r.end,
+    get: (label: string) => byLabel.get(label),
+    sent: (label: string) => sent.get(label),
+    /** Names rpc/response-per-command when the first of `labels` that was never answered failed it. */
+    knockOn(t: Tally, ...labels: string[]): Tally {
+      const cmd = labels.map((l) => missed.get(l)).find((c) => c !== undefined);
+      if (cmd) knockOnUnanswered(t, cmd);
+      return t;
+    },
+  };
 }
 
 type Summary = { path: string; id?: unknown; messageCount?: unknown; modified?: unknown };
@@ -94,7 +109,7 @@ export const SESSION_CHECKS: CheckDef[] = [
           const all = sessionsOf(a.get(M.sessionsAll));
           const dflt = a.get(M.sessionsDefault);
           const def = sessionsOf(dflt);
-          if (!all || !def || !dflt) return { verdict: "incomplete", notExercised: true, message: "not exercised: list_sessions with and without scope did not both succeed" };
+          if (!all || !def || !dflt) return a.knockOn(new Tally(), M.sessionsAll, M.sessionsDefault).outcome("", "list_sessions with and without scope did not both succeed");
           const pa = paths(all);
           const pd = paths(def);
           if (sameSet(pa, pd)) return { verdict: "pass", message: `no scope listed the same ${pa.length} session(s) as scope "all"` };
@@ -129,7 +144,7 @@ export const SESSION_CHECKS: CheckDef[] = [
           a.end();
           const t = new Tally();
           const sw = a.get(M.switchListed);
-          if (!sw) return t.outcome("", "no switch_session to a listed path was answered");
+          if (!sw) return a.knockOn(t, M.switchListed).outcome("", "no switch_session to a listed path was answered");
           const path = sw.cmd.value.sessionPath;
           const listed = (sessionsOf(a.get(M.sessionsAll)) ?? []).find((s) => s.path === path);
           if (sw.resp.success !== true || sw.data?.cancelled !== false) {
@@ -139,7 +154,7 @@ export const SESSION_CHECKS: CheckDef[] = [
           const before = a.get(M.stateAfterNew)?.data;
           const after = a.get(M.stateAfterSwitch);
           const history = a.get(M.messagesAfterSwitch);
-          if (!after?.data) return t.outcome("", "get_state after the switch did not answer");
+          if (!after?.data) return a.knockOn(t, M.stateAfterSwitch).outcome("", "get_state after the switch did not answer");
           const d = after.data;
           if (typeof d.sessionFile === "string" && d.sessionFile !== path) {
             t.fail(`sessionFile ${excerpt(path)}`, `${where(after.ev, after.cmd.conn)}: sessionFile is ${excerpt(d.sessionFile)}`, frameEvidence(after.ev));
@@ -187,7 +202,7 @@ export const SESSION_CHECKS: CheckDef[] = [
           r.end();
           const t = new Tally();
           const sw = a.get(M.switchMissing);
-          if (!sw) return t.outcome("", "no switch_session to a missing path was answered");
+          if (!sw) return a.knockOn(t, M.switchMissing).outcome("", "no switch_session to a missing path was answered");
           if (sw.resp.success === true && forkAllowances(ctx.params).switchMissingCreates) {
             return { verdict: "pass", message: "switch_session to a missing path succeeded, which pi-fork-0.54 accepts" };
           }
@@ -222,7 +237,7 @@ export const SESSION_CHECKS: CheckDef[] = [
           a.end();
           const t = new Tally();
           const n = a.get(M.newSession);
-          if (!n) return t.outcome("", "no new_session was answered");
+          if (!n) return a.knockOn(t, M.newSession).outcome("", "no new_session was answered");
           if (n.resp.success !== true || n.data?.cancelled !== false) {
             t.fail("{cancelled:false}", `${where(n.ev, n.cmd.conn)}: ${excerpt(n.resp)}`, frameEvidence(n.ev));
             return t.outcome("");
@@ -230,7 +245,7 @@ export const SESSION_CHECKS: CheckDef[] = [
           const before = a.get(M.stateBeforeNew)?.data;
           const after = a.get(M.stateAfterNew);
           const history = a.get(M.messagesAfterNew);
-          if (!after?.data) return t.outcome("", "get_state after new_session did not answer");
+          if (!after?.data) return a.knockOn(t, M.stateAfterNew).outcome("", "get_state after new_session did not answer");
           const d = after.data;
           const w = where(after.ev, after.cmd.conn);
           if (typeof d.sessionId === "string" && d.sessionId === before?.sessionId) t.fail("a new sessionId", `${w}: sessionId ${excerpt(d.sessionId)} is unchanged`, frameEvidence(after.ev));

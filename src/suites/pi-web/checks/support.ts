@@ -290,8 +290,12 @@ class Correlator {
         cmd = s.pending.find((p) => p.id === id);
         if (cmd) how = "exact";
         else if (s.done.has(id)) {
-          cmd = s.done.get(id);
-          how = "duplicate";
+          const earlier = s.done.get(id)!;
+          // The id of an answered command on a response naming another type that is still waiting:
+          // a wrong echo of the waiting command's id (rpc/response-echo's), not a second answer.
+          const waiting = command !== undefined && command !== earlier.type ? s.pending.filter((p) => p.type === command) : [];
+          cmd = waiting.length === 1 ? waiting[0] : earlier;
+          how = waiting.length === 1 ? "inexact" : "duplicate";
         } else if (s.replies.has(id)) how = "reply";
         else if (this.sentBy.has(id) && this.sentBy.get(id) !== c.id) how = "foreign";
       } else {
@@ -363,6 +367,21 @@ export function rpc(h: RpcHandlers, opts: { clientsOnly?: boolean } = { clientsO
       for (const s of sub.correlator.state.values()) for (const cmd of [...s.pending]) h.unanswered?.(cmd, "end", undefined);
     },
   };
+}
+
+/** The rule that fails when a command's answer never came. */
+export const RESPONSE_PER_COMMAND = "pi-web/rpc/response-per-command";
+
+/**
+ * Whether rpc/response-per-command fails on this unanswered command (the server closed the socket,
+ * or the kit's request timeout ran out), so a rule that needed the answer names that failure
+ * instead of judging nothing. The kit closing the socket first is no one's failure.
+ */
+export const answerMissed = (cmd: Command, why: "closed-by-server" | "closed-by-kit" | "end"): boolean => why === "closed-by-server" || cmd.timedOut !== undefined;
+
+/** Names rpc/response-per-command as the reason a rule that needed `cmd`'s answer judged nothing. */
+export function knockOnUnanswered(t: Tally, cmd: Command): void {
+  t.knockOn(RESPONSE_PER_COMMAND, where(cmd.frame, cmd.conn));
 }
 
 // ---------------------------------------------------------------------------------------------

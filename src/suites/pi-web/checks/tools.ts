@@ -84,9 +84,11 @@ export const TOOL_CHECKS: CheckDef[] = [
         starts: Map<string, { v: Json; ev: FrameEvent }>;
         ends: Map<string, Json>;
         results: Map<string, { msg: Json; ev: FrameEvent }>;
+        /** toolResult messages started (their message_end may be missing: event/message-nesting's). */
+        resultStarts: Set<string>;
       }
       const runs = new Map<string, Run>();
-      const fresh = (): Run => ({ calls: [], starts: new Map(), ends: new Map(), results: new Map() });
+      const fresh = (): Run => ({ calls: [], starts: new Map(), ends: new Map(), results: new Map(), resultStarts: new Set() });
       const judge = (ev: FrameEvent, c: Conn, r: Run) => {
         for (const { call, ev: callEv } of r.calls) {
           const id = call.id as string;
@@ -94,18 +96,27 @@ export const TOOL_CHECKS: CheckDef[] = [
           const result = r.results.get(id);
           const end = r.ends.get(id);
           const problems: string[] = [];
-          if (!start) problems.push("no tool_execution_start");
-          else if (start.v.toolName !== call.name) problems.push(`start toolName ${excerpt(start.v.toolName)} vs ${excerpt(call.name)}`);
+          // An end that no start opened is tool/pairing's finding: the start is not judged twice here.
+          const unopened = !start && end !== undefined;
+          if (!start) {
+            if (!unopened) problems.push("no tool_execution_start");
+          } else if (start.v.toolName !== call.name) problems.push(`start toolName ${excerpt(start.v.toolName)} vs ${excerpt(call.name)}`);
           else if (!jsonEqual(start.v.args, call.arguments)) problems.push(`start args differ (${jsonDiff(start.v.args, call.arguments)})`);
-          if (!result) problems.push("no toolResult message");
-          else {
+          // A toolResult message started but never ended is event/message-nesting's finding.
+          const unended = !result && r.resultStarts.has(id);
+          if (!result) {
+            if (!unended) problems.push("no toolResult message");
+          } else {
             if (result.msg.toolName !== call.name) problems.push(`toolResult toolName ${excerpt(result.msg.toolName)} vs ${excerpt(call.name)}`);
             if (end && typeof end.isError === "boolean" && result.msg.isError !== end.isError) problems.push(`toolResult isError ${excerpt(result.msg.isError)} vs tool_execution_end ${end.isError}`);
             const content = isObject(end?.result) ? end.result.content : undefined;
             if (Array.isArray(content) && !jsonEqual(result.msg.content, content)) problems.push(`toolResult content differs from result.content (${jsonDiff(result.msg.content, content)})`);
           }
-          if (problems.length === 0) t.ok();
-          else t.fail(`a start and a toolResult matching toolCall ${id}`, `${where(ev, c)}: toolCall ${id} (${excerpt(call.name)}, seq ${callEv.seq}): ${problems.join("; ")}`, frameEvidence(result?.ev ?? start?.ev ?? callEv));
+          if (problems.length === 0) {
+            if (unopened) t.knockOn("pi-web/tool/pairing", `${where(ev, c)} (toolCall ${id})`);
+            else if (unended) t.knockOn("pi-web/event/message-nesting", `${where(ev, c)} (toolResult ${id})`);
+            else t.ok();
+          } else t.fail(`a start and a toolResult matching toolCall ${id}`, `${where(ev, c)}: toolCall ${id} (${excerpt(call.name)}, seq ${callEv.seq}): ${problems.join("; ")}`, frameEvidence(result?.ev ?? start?.ev ?? callEv));
         }
         runs.delete(c.id);
       };
@@ -131,6 +142,9 @@ export const TOOL_CHECKS: CheckDef[] = [
                 return;
               case "tool_execution_end":
                 if (r && typeof v.toolCallId === "string") r.ends.set(v.toolCallId, v);
+                return;
+              case "message_start":
+                if (r && isObject(v.message) && v.message.role === "toolResult" && typeof v.message.toolCallId === "string") r.resultStarts.add(v.message.toolCallId);
                 return;
               case "message_end": {
                 if (!r || !isObject(v.message)) return;
