@@ -1,44 +1,11 @@
 import { describe, it, expect } from "vitest";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, relative, sep } from "node:path";
-import { fileURLToPath } from "node:url";
 import { SchemaRegistry, formatSchemaErrors } from "../../src/core/schema-registry.js";
-import { GENERATED_DIR, generate } from "../../scripts/gen-types-lib.js";
+import { expectGeneratedFresh, schemaFixtures } from "../helpers/schema-fixtures.js";
 
 const PROTOCOL = "continue-remote";
 const CN = "cn-session";
-const FIXTURES = fileURLToPath(new URL(`../../fixtures/${PROTOCOL}/`, import.meta.url));
+const { fixtures, load } = schemaFixtures(PROTOCOL);
 const registry = new SchemaRegistry();
-
-/**
- * [message, name, value] for every fixtures/continue-remote/<kind>/<message>/<name>.json, sorted; <message> may be
- * nested (cn-session/state-response).
- */
-function fixtures(kind: string): [string, string, unknown][] {
-  const root = join(FIXTURES, kind);
-  const out: [string, string, unknown][] = [];
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith(".json")) {
-        out.push([
-          relative(root, dir).split(sep).join("/"),
-          entry.name.slice(0, -".json".length),
-          JSON.parse(readFileSync(path, "utf8")),
-        ]);
-      }
-    }
-  };
-  walk(root);
-  return out;
-}
-
-function load(kind: string, message: string, name: string): unknown {
-  const file = join(FIXTURES, kind, message, `${name}.json`);
-  expect(existsSync(file), file).toBe(true);
-  return JSON.parse(readFileSync(file, "utf8"));
-}
 
 const SEED = [
   "message-request",
@@ -213,7 +180,6 @@ describe("continue-remote schemas", () => {
   });
 
   it("generated types are up to date", async () => {
-    const onDisk = readFileSync(join(GENERATED_DIR, `${PROTOCOL}.ts`), "utf8");
-    expect(onDisk === (await generate(PROTOCOL)), "src/generated/continue-remote.ts is stale: run npm run gen").toBe(true);
+    await expectGeneratedFresh(PROTOCOL);
   });
 });

@@ -1,30 +1,12 @@
 import { describe, it, expect } from "vitest";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { SchemaRegistry, formatSchemaErrors } from "../../src/core/schema-registry.js";
-import { GENERATED_DIR, generate } from "../../scripts/gen-types-lib.js";
+import { expectGeneratedFresh, schemaFixtures } from "../helpers/schema-fixtures.js";
 
 const PROTOCOL = "mcp-chat";
-const FIXTURES = fileURLToPath(new URL(`../../fixtures/${PROTOCOL}/`, import.meta.url));
+const { fixtures, root: FIXTURES } = schemaFixtures(PROTOCOL);
 const registry = new SchemaRegistry();
-
-/** [message, name, value] for every fixtures/mcp-chat/<kind>/<message>/<name>.json, sorted. */
-function fixtures(kind: string): [string, string, unknown][] {
-  const dir = join(FIXTURES, kind);
-  return readdirSync(dir)
-    .sort()
-    .flatMap((message) =>
-      readdirSync(join(dir, message))
-        .filter((f) => f.endsWith(".json"))
-        .sort()
-        .map((f): [string, string, unknown] => [
-          message,
-          f.slice(0, -".json".length),
-          JSON.parse(readFileSync(join(dir, message, f), "utf8")),
-        ]),
-    );
-}
 
 describe("mcp-chat schemas", () => {
   it("has a schema for every message of the contract", () => {
@@ -112,7 +94,6 @@ describe("mcp-chat schemas", () => {
   });
 
   it("generated types are up to date", async () => {
-    const onDisk = readFileSync(join(GENERATED_DIR, `${PROTOCOL}.ts`), "utf8");
-    expect(onDisk === (await generate(PROTOCOL)), "src/generated/mcp-chat.ts is stale: run npm run gen").toBe(true);
+    await expectGeneratedFresh(PROTOCOL);
   });
 });

@@ -1,12 +1,11 @@
 import { describe, it, expect } from "vitest";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, relative, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { SCHEMAS_DIR, SchemaRegistry, formatSchemaErrors, type ValidationResult } from "../../src/core/schema-registry.js";
-import { GENERATED_DIR, generate } from "../../scripts/gen-types-lib.js";
+import { expectGeneratedFresh, schemaFixtures } from "../helpers/schema-fixtures.js";
 
 const PROTOCOL = "openai-chat";
-const FIXTURES = fileURLToPath(new URL(`../../fixtures/${PROTOCOL}/`, import.meta.url));
+const { fixtures, load: fixture } = schemaFixtures(PROTOCOL);
 const PROTOCOL_SCHEMAS = join(SCHEMAS_DIR, PROTOCOL);
 const registry = new SchemaRegistry();
 // The tool-argument schemas live in schemas/openai-chat/tools/ and tools/cli/ (the contract's layout), which the
@@ -31,36 +30,6 @@ function argsMessages(folder: string): string[] {
     .filter((f) => f.endsWith(".args.schema.json"))
     .map((f) => `${folder}/${f.slice(0, -".schema.json".length)}`)
     .sort();
-}
-
-/**
- * [message, name, value] for every fixtures/openai-chat/<kind>/<message>/<name>.json, sorted; <message> may be a
- * nested path (tools/cli/read.args).
- */
-function fixtures(kind: string): [string, string, unknown][] {
-  const root = join(FIXTURES, kind);
-  const out: [string, string, unknown][] = [];
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith(".json")) {
-        out.push([
-          relative(root, dir).split(sep).join("/"),
-          entry.name.slice(0, -".json".length),
-          JSON.parse(readFileSync(path, "utf8")),
-        ]);
-      }
-    }
-  };
-  walk(root);
-  return out;
-}
-
-function fixture(kind: string, message: string, name: string): unknown {
-  const file = join(FIXTURES, kind, message, `${name}.json`);
-  expect(existsSync(file), file).toBe(true);
-  return JSON.parse(readFileSync(file, "utf8"));
 }
 
 const SEED_TOOLS = [
@@ -286,8 +255,7 @@ describe("openai-chat schemas", () => {
   });
 
   it("generated types are up to date", async () => {
-    const onDisk = readFileSync(join(GENERATED_DIR, `${PROTOCOL}.ts`), "utf8");
-    expect(onDisk === (await generate(PROTOCOL)), "src/generated/openai-chat.ts is stale: run npm run gen").toBe(true);
+    await expectGeneratedFresh(PROTOCOL);
   });
 });
 

@@ -1,37 +1,11 @@
 import { describe, it, expect } from "vitest";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { SchemaRegistry, formatSchemaErrors } from "../../src/core/schema-registry.js";
-import { GENERATED_DIR, generate } from "../../scripts/gen-types-lib.js";
+import { expectGeneratedFresh, schemaFixtures } from "../helpers/schema-fixtures.js";
 
 const PROTOCOL = "stagewise-chat";
 const INTERNAL = "stagewise-internal-2025-08";
-const FIXTURES = fileURLToPath(new URL(`../../fixtures/${PROTOCOL}/`, import.meta.url));
+const { fixtures, load } = schemaFixtures(PROTOCOL);
 const registry = new SchemaRegistry();
-
-/** [message, name, value] for every fixtures/stagewise-chat/<kind>/<message>/<name>.json, sorted. */
-function fixtures(kind: string): [string, string, unknown][] {
-  const dir = join(FIXTURES, kind);
-  return readdirSync(dir)
-    .sort()
-    .flatMap((message) =>
-      readdirSync(join(dir, message))
-        .filter((f) => f.endsWith(".json"))
-        .sort()
-        .map((f): [string, string, unknown] => [
-          message,
-          f.slice(0, -".json".length),
-          JSON.parse(readFileSync(join(dir, message, f), "utf8")),
-        ]),
-    );
-}
-
-function load(kind: string, message: string, name: string): unknown {
-  const file = join(FIXTURES, kind, message, `${name}.json`);
-  expect(existsSync(file), file).toBe(true);
-  return JSON.parse(readFileSync(file, "utf8"));
-}
 
 function expectValid(message: string, value: unknown, profile = "default"): void {
   const r = registry.validate(PROTOCOL, message, value, profile);
@@ -310,7 +284,6 @@ describe("stagewise-chat schemas", () => {
   });
 
   it("generated types are up to date", async () => {
-    const onDisk = readFileSync(join(GENERATED_DIR, `${PROTOCOL}.ts`), "utf8");
-    expect(onDisk === (await generate(PROTOCOL)), "src/generated/stagewise-chat.ts is stale: run npm run gen").toBe(true);
+    await expectGeneratedFresh(PROTOCOL);
   });
 });
