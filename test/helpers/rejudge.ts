@@ -16,7 +16,8 @@ import { runSuite } from "../../src/core/runner.js";
 import { registry } from "../../src/core/schema-registry.js";
 import { SseReader } from "../../src/core/sse-reader.js";
 import { parseJsonLines, type NewEvent, type TranscriptEvent } from "../../src/core/transcript.js";
-import { serverSide } from "./run-results.js";
+import { expect } from "vitest";
+import { explain, serverSide } from "./run-results.js";
 
 export interface Recorded {
   events: TranscriptEvent[];
@@ -167,3 +168,26 @@ export const bytePerRead: StreamTransform = (chunks) => chunks.flatMap((c) => [.
 
 /** Applies transformations in turn. */
 export const both = (...ts: StreamTransform[]): StreamTransform => (chunks) => ts.reduce((c, t) => t(c), chunks);
+
+export const sameVerdict = (before: CheckResult, after: CheckResult) => before.verdict === after.verdict && before.outcome === after.outcome;
+
+/**
+ * A deviation's proof: `target` fails, nothing else fails, and every other check whose verdict
+ * moved from the recorded run is a skip naming `target` as the rule that failed first — exactly the
+ * `knocked` ones (full ids).
+ */
+export function expectOnlyTarget(before: CheckResult[], after: CheckResult[], target: string, knocked: string[]): void {
+  const was = (id: string) => before.find((b) => b.id === id)!;
+  const why = explain(after, (c) => !sameVerdict(was(c.id), c));
+  expect(after.find((c) => c.id === target)!.outcome, why).toBe("fail");
+  expect(after.filter((c) => c.outcome === "fail").map((c) => c.id), why).toEqual([target]);
+  const skippedAsKnockOn: string[] = [];
+  for (const c of after) {
+    if (c.id === target || sameVerdict(was(c.id), c)) continue;
+    expect(c.verdict, `${c.id}\n${why}`).toBe("skip");
+    const knock = /^not judged: (\S+) failed on /.exec(c.message);
+    expect(knock?.[1], `${c.id} names the rule that failed\n${why}`).toBe(target);
+    skippedAsKnockOn.push(c.id);
+  }
+  expect(skippedAsKnockOn.sort(), why).toEqual([...knocked].sort());
+}

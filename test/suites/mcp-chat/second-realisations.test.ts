@@ -5,10 +5,9 @@
  * fail in the same judgement.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import type { CheckResult } from "../../../src/core/result.js";
 import { mcpChat } from "../../../src/suites/mcp-chat/index.js";
 import { explain } from "../../helpers/run-results.js";
-import { judge, recordRun, transformStreams, type Recorded, type StreamTransform } from "../../helpers/rejudge.js";
+import { expectOnlyTarget, judge, recordRun, sameVerdict, transformStreams, type Recorded, type StreamTransform } from "../../helpers/rejudge.js";
 import { byBlocks, isData, isType, mapFirst, payload, swap, withPayload, type Block } from "./event-transforms.js";
 
 let recorded: Recorded;
@@ -59,30 +58,15 @@ const LEGAL: [string, StreamTransform][] = [
   })],
 ];
 
-const same = (before: CheckResult, after: CheckResult) => before.verdict === after.verdict && before.outcome === after.outcome;
-
 describe("mcp-chat: second realisations of single deviations", () => {
   it.each(CASES)("%s fails only its rule", (_name, transform, target, knocked) => {
     const after = judge(mcpChat, transformStreams(recorded.events, transform));
-    const why = explain(after, (c) => !same(recorded.checks.find((b) => b.id === c.id)!, c));
-    expect(after.find((c) => c.id === P + target)!.outcome, why).toBe("fail");
-    const failed = new Set(after.filter((c) => c.outcome === "fail").map((c) => c.id));
-    expect([...failed], why).toEqual([P + target]);
-    const skippedAsKnockOn: string[] = [];
-    for (const c of after) {
-      const before = recorded.checks.find((b) => b.id === c.id)!;
-      if (c.id === P + target || same(before, c)) continue;
-      expect(c.verdict, `${c.id}\n${why}`).toBe("skip");
-      const knock = /^not judged: (\S+) failed on /.exec(c.message);
-      expect(knock?.[1], `${c.id} names the rule that failed\n${why}`).toBe(P + target);
-      skippedAsKnockOn.push(c.id);
-    }
-    expect(skippedAsKnockOn.sort(), why).toEqual(knocked.map((id) => P + id).sort());
+    expectOnlyTarget(recorded.checks, after, P + target, knocked.map((id) => P + id));
   });
 
   it.each(LEGAL)("%s changes no verdict", (_name, transform) => {
     const after = judge(mcpChat, transformStreams(recorded.events, transform));
-    const changed = after.filter((c) => !same(recorded.checks.find((b) => b.id === c.id)!, c));
+    const changed = after.filter((c) => !sameVerdict(recorded.checks.find((b) => b.id === c.id)!, c));
     expect(changed, explain(changed)).toEqual([]);
   });
 });

@@ -5,11 +5,10 @@
  * fail in the same judgement.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import type { CheckResult } from "../../../src/core/result.js";
 import { REQUEST_TIMEOUT_NOTE } from "../../../src/core/ws-exchange.js";
 import { piWeb } from "../../../src/suites/pi-web/index.js";
 import { transformFrames, type FrameTransform, type Sent } from "../../helpers/pi-web-rejudge.js";
-import { judge, recordRun, type Recorded } from "../../helpers/rejudge.js";
+import { expectOnlyTarget, judge, recordRun, sameVerdict, type Recorded } from "../../helpers/rejudge.js";
 import { explain } from "../../helpers/run-results.js";
 
 let recorded: Recorded;
@@ -192,30 +191,15 @@ const CASES: [string, FrameTransform, string, string[]][] = [
   ["a toolResult naming another tool", everyCopy(isType("message_end", (v) => v.message?.role === "toolResult"), (m) => void (m.toolName = "write")), "tool/round-trip", []],
 ];
 
-const same = (before: CheckResult, after: CheckResult) => before.verdict === after.verdict && before.outcome === after.outcome;
-
 describe("pi-web: second realisations of single deviations", () => {
   it.each(CASES)("%s fails only its rule", (_name, transform, target, knocked) => {
     const after = judge(piWeb, transformFrames(recorded.events, transform));
-    const why = explain(after, (c) => !same(recorded.checks.find((b) => b.id === c.id)!, c));
-    expect(after.find((c) => c.id === P + target)!.outcome, why).toBe("fail");
-    const failed = new Set(after.filter((c) => c.outcome === "fail").map((c) => c.id));
-    expect([...failed], why).toEqual([P + target]);
-    const skippedAsKnockOn: string[] = [];
-    for (const c of after) {
-      const before = recorded.checks.find((b) => b.id === c.id)!;
-      if (c.id === P + target || same(before, c)) continue;
-      expect(c.verdict, `${c.id}\n${why}`).toBe("skip");
-      const knock = /^not judged: (\S+) failed on /.exec(c.message);
-      expect(knock?.[1], `${c.id} names the rule that failed\n${why}`).toBe(P + target);
-      skippedAsKnockOn.push(c.id);
-    }
-    expect(skippedAsKnockOn.sort(), why).toEqual(knocked.map((id) => P + id).sort());
+    expectOnlyTarget(recorded.checks, after, P + target, knocked.map((id) => P + id));
   });
 
   it("the recorded run re-judged unchanged keeps every verdict", () => {
     const after = judge(piWeb, transformFrames(recorded.events, (f) => f));
-    const changed = after.filter((c) => !same(recorded.checks.find((b) => b.id === c.id)!, c));
+    const changed = after.filter((c) => !sameVerdict(recorded.checks.find((b) => b.id === c.id)!, c));
     expect(changed, explain(changed)).toEqual([]);
   });
 });
