@@ -3,11 +3,35 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { PROTOCOLS } from "../dist/protocols.js";
 import { registry } from "../dist/core/schema-registry.js";
-import { checkerVsParse, recordedRun, memoryRow, MEM_EVENTS, mockVsBare, quick, rssThroughSuite, sseBytes } from "./common.js";
+import { checkerVsParse, readSse, recordedRun, timeStreams, memoryRow, MEM_EVENTS, mockVsBare, quick, rssThroughSuite, sseBytes } from "./common.js";
 
 const protocol = PROTOCOLS.find((p) => p.id === "openai-chat");
 const chunk = (i, delta, finish = null) =>
   JSON.stringify({ id: "chatcmpl-bench", object: "chat.completion.chunk", created: 1767225600, model: "agentwire-mock", choices: [{ index: 0, delta, finish_reason: finish }] });
+
+/**
+ * The openai-chat mock against CopilotKit's aimock (the AI mock users pick today) streaming the same
+ * answer: the mock's long-stream text, cut by aimock into as many content chunks, both at zero delay.
+ */
+async function mockVsAimock(mockUrl, body, rounds) {
+  const { LLMock } = await import("@copilotkit/aimock");
+  const sample = await readSse(`${mockUrl}/v1/chat/completions`, body);
+  const datas = sample.raw.split("\n\n").map((e) => e.replace(/^data: /, "")).filter((d) => d.startsWith("{"));
+  const text = datas.map((d) => JSON.parse(d).choices?.[0]?.delta?.content ?? "").join("");
+  const chunks = datas.length;
+  const aimock = new LLMock({ port: 0, host: "127.0.0.1", latency: 0, logLevel: "silent" });
+  aimock.onMessage("long-stream", { content: text }, { chunkSize: Math.max(1, Math.ceil(text.length / chunks)), latency: 0 });
+  await aimock.start();
+  const aimockUrl = `${aimock.url}/v1/chat/completions`;
+  const check = await readSse(aimockUrl, body);
+  if (check.events < chunks / 2) throw new Error(`aimock sent ${check.events} events for ${chunks} chunks; check the fixture`);
+  await timeStreams(aimockUrl, body, 3);
+  await timeStreams(`${mockUrl}/v1/chat/completions`, body, 3);
+  const base = await timeStreams(aimockUrl, body, rounds);
+  const kit = await timeStreams(`${mockUrl}/v1/chat/completions`, body, rounds);
+  await aimock.stop();
+  return { name: "openai-chat mock chunks/s vs aimock", kit, base, baseName: "@copilotkit/aimock 1.x", work: `${chunks} chunks, ${text.length} chars` };
+}
 
 export async function benchOpenaiChat() {
   const rows = [];
@@ -18,6 +42,7 @@ export async function benchOpenaiChat() {
   });
   const body = { model: "agentwire-mock", stream: true, messages: [{ role: "user", content: "!scenario long-stream" }] };
   rows.push(await mockVsBare({ name: "openai-chat mock chunks/s", mockUrl: mock.url, path: "/v1/chat/completions", body, rounds: quick ? 10 : 40 }));
+  rows.push(await mockVsAimock(mock.url, body, quick ? 10 : 40));
   await mock.close();
 
   const n = quick ? 50_000 : 200_000;
