@@ -11,6 +11,26 @@ export interface TimedChunk {
   delay: number;
 }
 
+/** The writes of a paced body, for a server that writes them itself (see {@link takeOverPacedBody}). */
+export interface PacedSource {
+  next(): IteratorResult<TimedChunk>;
+  closeDelay: number;
+  /** Stops the source (the reader went away); safe to call twice. */
+  stop(): void;
+}
+
+const PACED = Symbol("agentwire.pacedBody");
+
+/**
+ * The writes behind a paced body that nobody has read yet, taken over whole: the node server then
+ * writes each chunk to the socket itself, without a web stream between (the same bytes, the same
+ * pauses, one write each). The stream itself then ends empty. Undefined for any other body.
+ */
+export function takeOverPacedBody(body: ReadableStream<Uint8Array> | null): PacedSource | undefined {
+  const take = (body as unknown as { [PACED]?: () => PacedSource | undefined } | null)?.[PACED];
+  return take?.();
+}
+
 /** A body that sleeps before each write and waits `closeDelay` after the last one. */
 export function pacedBody(
   chunks: Iterable<TimedChunk>,
@@ -36,10 +56,13 @@ export function pacedBody(
       // Already cancelled by the reader.
     }
   };
-  return new ReadableStream<Uint8Array>(
+  let started = false;
+  let takenOver = false;
+  const stream = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        if (stop.signal.aborted) return close(controller);
+        started = true;
+        if (takenOver || stop.signal.aborted) return close(controller);
         const next = it.next();
         if (next.done) {
           await sleep(closeDelay, stop.signal);
@@ -57,4 +80,19 @@ export function pacedBody(
     // Pull only when the reader asks, so pauses start when the previous write was taken.
     { highWaterMark: 0 },
   );
+  Object.defineProperty(stream, PACED, {
+    value: (): PacedSource | undefined => {
+      if (started || takenOver) return undefined;
+      takenOver = true;
+      return {
+        next: () => (stop.signal.aborted ? { done: true, value: undefined } : it.next()),
+        closeDelay,
+        stop: () => {
+          stop.abort();
+          finish();
+        },
+      };
+    },
+  });
+  return stream;
 }

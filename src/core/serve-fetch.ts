@@ -3,6 +3,8 @@
  * written once as such handlers so the node server and the msw handlers run the same engine.
  * Each chunk the Response body yields becomes one socket write, so framing and timing survive.
  */
+import { takeOverPacedBody, type PacedSource } from "./paced-body.js";
+import { sleep } from "./timing.js";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -120,6 +122,11 @@ export async function serveFetch(handler: FetchHandler, options: ServeOptions = 
       return;
     }
     res.flushHeaders();
+    const paced = takeOverPacedBody(response.body);
+    if (paced) {
+      await writePaced(res, paced, signal);
+      return;
+    }
     const reader = response.body.getReader();
     try {
       for (;;) {
@@ -156,4 +163,28 @@ export async function serveFetch(handler: FetchHandler, options: ServeOptions = 
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * Writes a mock's paced body straight to the socket: each chunk after its pause, one write each,
+ * waiting for the kernel on big writes; zero pauses cost no timer.
+ */
+async function writePaced(res: http.ServerResponse, paced: PacedSource, signal: AbortSignal): Promise<void> {
+  try {
+    for (;;) {
+      if (signal.aborted) break;
+      // A source that throws (a fault that drops the connection) propagates: the caller resets.
+      const next = paced.next();
+      if (next.done) {
+        if (paced.closeDelay > 0) await sleep(paced.closeDelay, signal);
+        break;
+      }
+      if (next.value.delay > 0) await sleep(next.value.delay, signal);
+      if (signal.aborted) break;
+      if (!res.write(next.value.bytes)) await new Promise<void>((r) => res.once("drain", () => r()));
+    }
+  } finally {
+    paced.stop();
+  }
+  res.end();
 }
