@@ -104,7 +104,7 @@ export async function runSuite(protocol: ProtocolDef, opts: SuiteOptions = {}): 
   // Against its own mock the suite waits less; a real target gets the contract's waits.
   const selfTest = opts.url ? undefined : protocol.selfTest;
   const run = prepareRun(protocol, opts, "server", secrets, selfTest?.params);
-  const { profile, params, bus, evaluation } = run;
+  const { profile, params, bus } = run;
 
   let mock: RunningMock | undefined;
   let url = opts.url;

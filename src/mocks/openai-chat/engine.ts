@@ -13,7 +13,7 @@ import { HEADER_FAULT, HEADER_FRAMING, HEADER_SCENARIO, requestedName, Selection
 import { sseFormat } from "../../core/sse-framing.js";
 import { seededRandom, sleep } from "../../core/timing.js";
 import type { Answer } from "./answer.js";
-import { findCatalogue, NO_CATALOGUE, type Catalogue } from "./catalogues.js";
+import { findCatalogue, NO_CATALOGUE } from "./catalogues.js";
 import { answerSteps, makeChunk, makeUsageChunk, type Envelope } from "./chunks.js";
 import { completionBody } from "./completion.js";
 import { parseDirectives } from "./directives.js";

@@ -8,7 +8,6 @@ import { exchange, isUnreachable, type ExchangeResult, type ExchangeSpec } from 
 import type { ProbeContext } from "../../core/protocol.js";
 import type { BodyEndReason } from "../../core/transcript.js";
 import { sleep } from "../../core/timing.js";
-import { NOTE } from "./labels.js";
 import type { McpChatParams } from "./params.js";
 
 export { StopProbing } from "../../core/probe-session.js";

@@ -9,7 +9,7 @@ import { exchange, isUnreachable, type ExchangeResult } from "../../core/http-ex
 import type { ProbeContext } from "../../core/protocol.js";
 import { sleep } from "../../core/timing.js";
 import { openWs, type RequestResult, type WsConnection, type WsMessage, type WsOpenResult } from "../../core/ws-exchange.js";
-import { C, NOTE } from "./labels.js";
+import { C } from "./labels.js";
 import type { PiWebParams } from "./params.js";
 
 export { StopProbing } from "../../core/probe-session.js";

@@ -1,7 +1,6 @@
 /** Request-level errors on /chat/stream: bad input, and chat while disconnected. */
 import { excerpt, type CheckDef } from "../../../core/check.js";
 import { isBadInputLabel, L } from "../labels.js";
-import { readParams } from "../params.js";
 import { all, describe, disconnectKnockOn, eventEvidence, eventWhere, evidenceOf, hasDetail, is2xx, is4xx, isObject, isTextEvent, isToolEvent, mediaType, onExchanges, onStreams, serverCheck, Tally, unanswered, wrongMeaning } from "./support.js";
 
 const ERRORS = ["Implementation Notes: Important Behaviors", "**Error handling** - Use `[ERROR] message` format for stream errors, or return HTTP error codes for request-level errors."] as [string, string];
@@ -53,7 +52,7 @@ export const CHAT_CHECKS: CheckDef[] = [
     rule: "Chat while disconnected gets 4xx/503 ErrorResponse or only `[ERROR] msg`, never tools, text or `[DONE]`; the form is recorded. A 4xx that means something else (401, 403, 404, 405, 413, 415, 422) is no such rejection. (Judged up to the first sentinel; what follows is terminal/last-event's. The type of `detail` is errors/detail-shape's.)",
     ref: ERRORS,
     probes: [L.disconnect, L.statusAfterDisconnect, L.chatDisconnected],
-    create(ctx) {
+    create() {
       const t = new Tally();
       let form = "";
       const observe = all(

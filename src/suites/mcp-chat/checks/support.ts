@@ -6,7 +6,7 @@
  * Everything here is incremental: an exchange's record lives from its request to its end, and a
  * stream keeps counters and the first sentinel, never its events.
  */
-import { at, excerpt, type CheckContext, type Evidence, type Outcome } from "../../../core/check.js";
+import { excerpt, type CheckContext } from "../../../core/check.js";
 import { checkMaker } from "../../../core/define-check.js";
 import type { TranscriptEvent } from "../../../core/transcript.js";
 import { describe, evidenceOf, exchangeView, lastEvent, unanswered as unansweredBy, type Exchange } from "../../../core/views/exchange.js";
@@ -44,7 +44,7 @@ export type NoteEvent = Ev<"note">;
 /** Violations plus whether the rule was exercised (shared by every suite). */
 import { Tally } from "../../../core/check.js";
 export { dataValue, eventEvidence, eventWhere, is2xx, lineEvidence, lineWhere, mediaType, parseJson } from "../../../core/check-helpers.js";
-import { dataValue, eventWhere, is2xx, lineWhere, parseJson } from "../../../core/check-helpers.js";
+import { dataValue, eventWhere, lineWhere, parseJson } from "../../../core/check-helpers.js";
 export { Tally };
 
 // ---------------------------------------------------------------------------------------------

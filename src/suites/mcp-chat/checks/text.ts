@@ -1,7 +1,6 @@
 /** The answer text: only the final answer, and present when the stream succeeds. */
 import type { CheckDef } from "../../../core/check.js";
 import { L } from "../labels.js";
-import { readParams } from "../params.js";
 import { chatFailed, eventEvidence, eventWhere, isTextEvent, isToolEvent, NO_TOOLS, onStreams, serverCheck, Tally, unjudgedStream, type SseEventEvent } from "./support.js";
 
 const STREAMS = [L.chatStream, L.chatDisconnected];
@@ -49,7 +48,7 @@ export const TEXT_CHECKS: CheckDef[] = [
     rule: "A `[DONE]` stream has at least one non-empty `text`. (SHOULD: a model may legitimately say nothing, but the UI shows an empty bubble.)",
     ref: ["Implementation Notes: Tool Call Flow", "When AI generates final response text, emit `text` events"],
     probes: STREAMS,
-    create(ctx) {
+    create() {
       const t = new Tally();
       let chars = 0;
       const observe = onStreams<{ chars: number }>(

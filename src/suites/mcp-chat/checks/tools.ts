@@ -4,7 +4,6 @@
  */
 import { excerpt, type CheckDef, type Outcome } from "../../../core/check.js";
 import { L, NOTE } from "../labels.js";
-import { readParams } from "../params.js";
 import { all, chatFailed, disconnectKnockOn, type SseEventEvent, eventEvidence, eventWhere, isObject, NO_TOOLS, onExchanges, onNote, onStreams, serverCheck, Tally, toolEvent, unjudgedStream } from "./support.js";
 
 const SECTION = "Implementation Notes: Important Behaviors";
@@ -16,7 +15,7 @@ const STREAMS = [L.chatStream, L.chatDisconnected];
 type Open = Map<string, unknown>;
 
 /** Observer that tracks open tools per stream and calls `atTerminal` at the first sentinel. */
-function openAtTerminal(ctx: { params: Readonly<Record<string, unknown>> }, kind: "done" | "error", t: Tally) {
+function openAtTerminal(kind: "done" | "error", t: Tally) {
   let calls = 0;
   const observe = onStreams<Open>(
     {
@@ -137,9 +136,9 @@ export const TOOLS_CHECKS: CheckDef[] = [
     rule: "No tool is open at `[DONE]`.",
     ref: FLOW,
     probes: STREAMS,
-    create(ctx) {
+    create() {
       const t = new Tally();
-      const o = openAtTerminal(ctx, "done", t);
+      const o = openAtTerminal("done", t);
       return { observe: o.observe, finish: () => t.outcome(`no tool was open at [DONE] (${o.calls()} tool call(s) in all streams)`, "no stream ended with [DONE]") };
     },
   }),
@@ -150,9 +149,9 @@ export const TOOLS_CHECKS: CheckDef[] = [
     rule: "No tool is open at `[ERROR]`. (A tool left open spins forever in the UI; the reference skips the end when a tool throws, hence SHOULD.)",
     ref: FLOW,
     probes: STREAMS,
-    create(ctx) {
+    create() {
       const t = new Tally();
-      const o = openAtTerminal(ctx, "error", t);
+      const o = openAtTerminal("error", t);
       // Chat while disconnected may be refused with an HTTP status instead of an [ERROR] stream
       // (§3.9 form a): then no stream of the run needs to end with [ERROR].
       const refused = onExchanges((x) => {

@@ -3,7 +3,7 @@
  * human-readable diff of an actual result against the expected one.
  */
 import type { Parsed as KitParsed } from "../../../core/client-cases/judge.js";
-import { canonicalJson, clip, diffOutcome, diffText, isObject, quote } from "../../../core/client-cases/compare.js";
+import { canonicalJson, clip, diffOutcome, diffText, isObject } from "../../../core/client-cases/compare.js";
 import { OUTCOMES, type AdapterResult, type AdapterTool } from "./adapters/types.js";
 
 export { canonicalJson };

@@ -28,14 +28,11 @@ import {
   requestInfo,
   unanswered,
   type BodyEndEvent,
-  type ChunkEvent,
-  type Observe,
   type Payload,
   type RequestEvent,
   type RequestInfo,
   type ResponseEvent,
   type SseEventEvent,
-  type SseLineEvent,
 } from "./support.js";
 
 const MAX_CHOICES = 16;

@@ -2,7 +2,7 @@
 import { excerpt, type CheckDef } from "../../../core/check.js";
 import { M, TOPIC } from "../labels.js";
 import { forkAllowances } from "../params.js";
-import { frameEvidence, isObject, jsonDiff, jsonEqual, onWire, rpc, serverCheck, showCommand, Tally, where, type FrameEvent, type Json } from "./support.js";
+import { frameEvidence, isObject, jsonDiff, jsonEqual, onWire, rpc, serverCheck, showCommand, Tally, where, type FrameEvent } from "./support.js";
 
 const RUNS = "`agent_start` / `agent_end`";
 

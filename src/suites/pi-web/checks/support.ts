@@ -4,7 +4,7 @@
  * each client connection. Everything is incremental: a connection's record lives from its open to
  * its close; a command's from its send to its answer; nothing keeps the stream of events.
  */
-import { at, excerpt, notApplicable, Tally, type CheckDef, type Evidence, type Outcome } from "../../../core/check.js";
+import { at, excerpt, notApplicable, Tally, type CheckDef, type Evidence } from "../../../core/check.js";
 import { checkMaker, type CheckSpec } from "../../../core/define-check.js";
 import type { TranscriptEvent } from "../../../core/transcript.js";
 import { frameJson, frameValues, REQUEST_TIMEOUT_NOTE, type WsFrameEvent } from "../../../core/ws-exchange.js";
