@@ -2,7 +2,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { expect } from "vitest";
+import { expect, it } from "vitest";
+import type { ValidationResult } from "../../src/core/schema-registry.js";
 import { GENERATED_DIR, generate } from "../../scripts/gen-types-lib.js";
 
 export function schemaFixtures(protocol: string) {
@@ -38,4 +39,26 @@ export function schemaFixtures(protocol: string) {
 export async function expectGeneratedFresh(protocol: string): Promise<void> {
   const onDisk = readFileSync(join(GENERATED_DIR, `${protocol}.ts`), "utf8");
   expect(onDisk === (await generate(protocol)), `src/generated/${protocol}.ts is stale: run npm run gen`).toBe(true);
+}
+
+type Validate = (message: string, value: unknown) => ValidationResult;
+
+/** Every invalid fixture is rejected, with errors that carry JSON pointers. */
+export function itRejectsEveryInvalidFixture(fixtures: [string, string, unknown][], validate: Validate): void {
+  it.each(fixtures)("%s/%s", (message, _name, value) => {
+    const r = validate(message, value);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors.length).toBeGreaterThan(0);
+    for (const e of r.errors) expect(e.pointer).toMatch(/^(\/[^/]*)*$/);
+  });
+}
+
+/** Each listed invalid fixture [message, name, pointer] is rejected with an error at that pointer. */
+export function itPointsAt(expected: [string, string, string][], load: (kind: string, message: string, name: string) => unknown, validate: Validate): void {
+  it.each(expected)("%s/%s points at %j", (message, name, pointer) => {
+    const r = validate(message, load("invalid", message, name));
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.errors.map((e) => e.pointer)).toContain(pointer);
+  });
 }

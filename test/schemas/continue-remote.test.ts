@@ -1,6 +1,6 @@
 import { describe, it, expect } from "vitest";
 import { SchemaRegistry, formatSchemaErrors } from "../../src/core/schema-registry.js";
-import { expectGeneratedFresh, schemaFixtures } from "../helpers/schema-fixtures.js";
+import { expectGeneratedFresh, itPointsAt, itRejectsEveryInvalidFixture, schemaFixtures } from "../helpers/schema-fixtures.js";
 
 const PROTOCOL = "continue-remote";
 const CN = "cn-session";
@@ -83,13 +83,7 @@ describe("continue-remote schemas", () => {
   });
 
   describe("invalid fixtures are rejected with JSON pointers", () => {
-    it.each(fixtures("invalid"))("%s/%s", (message, _name, value) => {
-      const r = registry.validate(PROTOCOL, message, value);
-      expect(r.ok).toBe(false);
-      if (r.ok) return;
-      expect(r.errors.length).toBeGreaterThan(0);
-      for (const e of r.errors) expect(e.pointer).toMatch(/^(\/[^/]*)*$/);
-    });
+    itRejectsEveryInvalidFixture(fixtures("invalid"), (m, v) => registry.validate(PROTOCOL, m, v));
 
     // Every invalid example of the contract: the error points at the offending field.
     const expected: [string, string, string][] = [
@@ -118,11 +112,7 @@ describe("continue-remote schemas", () => {
       [`${CN}/state-response`, "tool-message-missing-tool-call-id", "/session/history/2/message/toolCallId"],
       [`${CN}/state-response`, "session-id-empty", "/session/sessionId"],
     ];
-    it.each(expected)("%s/%s points at %j", (message, name, pointer) => {
-      const r = registry.validate(PROTOCOL, message, load("invalid", message, name));
-      expect(r.ok).toBe(false);
-      if (!r.ok) expect(r.errors.map((e) => e.pointer)).toContain(pointer);
-    });
+    itPointsAt(expected, load, (m, v) => registry.validate(PROTOCOL, m, v));
 
     it("messageType system is for system entries only", () => {
       const r = registry.validate(PROTOCOL, "display-message", { role: "user", content: "x", messageType: "system" });

@@ -1,11 +1,9 @@
 import { describe, it, expect } from "vitest";
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { SchemaRegistry, formatSchemaErrors } from "../../src/core/schema-registry.js";
-import { expectGeneratedFresh, schemaFixtures } from "../helpers/schema-fixtures.js";
+import { expectGeneratedFresh, itPointsAt, itRejectsEveryInvalidFixture, schemaFixtures } from "../helpers/schema-fixtures.js";
 
 const PROTOCOL = "mcp-chat";
-const { fixtures, root: FIXTURES } = schemaFixtures(PROTOCOL);
+const { fixtures, load } = schemaFixtures(PROTOCOL);
 const registry = new SchemaRegistry();
 
 describe("mcp-chat schemas", () => {
@@ -38,13 +36,7 @@ describe("mcp-chat schemas", () => {
   });
 
   describe("invalid fixtures are rejected with JSON pointers", () => {
-    it.each(fixtures("invalid"))("%s/%s", (message, _name, value) => {
-      const r = registry.validate(PROTOCOL, message, value);
-      expect(r.ok).toBe(false);
-      if (r.ok) return;
-      expect(r.errors.length).toBeGreaterThan(0);
-      for (const e of r.errors) expect(e.pointer).toMatch(/^(\/[^/]*)*$/);
-    });
+    itRejectsEveryInvalidFixture(fixtures("invalid"), (m, v) => registry.validate(PROTOCOL, m, v));
 
     // Representative cases: the error points at the offending field.
     const expected: [string, string, string][] = [
@@ -65,13 +57,7 @@ describe("mcp-chat schemas", () => {
       ["chat-response", "tool-calls-object", "/tool_calls"],
       ["stream-sentinel", "error-without-space", ""],
     ];
-    it.each(expected)("%s/%s points at %j", (message, name, pointer) => {
-      const file = join(FIXTURES, "invalid", message, `${name}.json`);
-      expect(existsSync(file), file).toBe(true);
-      const r = registry.validate(PROTOCOL, message, JSON.parse(readFileSync(file, "utf8")));
-      expect(r.ok).toBe(false);
-      if (!r.ok) expect(r.errors.map((e) => e.pointer)).toContain(pointer);
-    });
+    itPointsAt(expected, load, (m, v) => registry.validate(PROTOCOL, m, v));
   });
 
   describe("budget-master profile", () => {

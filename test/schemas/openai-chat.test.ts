@@ -2,7 +2,7 @@ import { describe, it, expect } from "vitest";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SCHEMAS_DIR, SchemaRegistry, formatSchemaErrors, type ValidationResult } from "../../src/core/schema-registry.js";
-import { expectGeneratedFresh, schemaFixtures } from "../helpers/schema-fixtures.js";
+import { expectGeneratedFresh, itPointsAt, itRejectsEveryInvalidFixture, schemaFixtures } from "../helpers/schema-fixtures.js";
 
 const PROTOCOL = "openai-chat";
 const { fixtures, load: fixture } = schemaFixtures(PROTOCOL);
@@ -148,13 +148,7 @@ describe("openai-chat schemas", () => {
   });
 
   describe("invalid fixtures are rejected with JSON pointers", () => {
-    it.each(fixtures("invalid"))("%s/%s", (message, _name, value) => {
-      const r = validate(message, value);
-      expect(r.ok).toBe(false);
-      if (r.ok) return;
-      expect(r.errors.length).toBeGreaterThan(0);
-      for (const e of r.errors) expect(e.pointer).toMatch(/^(\/[^/]*)*$/);
-    });
+    itRejectsEveryInvalidFixture(fixtures("invalid"), validate);
 
     // Representative cases: the error points at the offending field.
     const expected: [string, string, string][] = [
@@ -213,11 +207,7 @@ describe("openai-chat schemas", () => {
       ["tools/cli/list.args", "dirpath-missing", "/dirpath"],
       ["tools/cli/bash.args", "timeout-over-600", "/timeout"],
     ];
-    it.each(expected)("%s/%s points at %j", (message, name, pointer) => {
-      const r = validate(message, fixture("invalid", message, name));
-      expect(r.ok).toBe(false);
-      if (!r.ok) expect(r.errors.map((e) => e.pointer)).toContain(pointer);
-    });
+    itPointsAt(expected, fixture, validate);
 
     it("unknown keys in arguments are additionalProperties errors (the no-unknown-keys check filters on them)", () => {
       const r = validate("tools/read-file.args", fixture("invalid", "tools/read-file.args", "extra-key"));

@@ -3,6 +3,7 @@
  * random *valid* changes, each applied to the stored state first and then emitted as a copy (r5). Its snapshot is
  * what r6 sends on subscribe.
  */
+import { seededRandom } from "../../src/core/timing.js";
 import type { AssistantChatPart, Chat, ChatMessage, ChatUpdate, ToolResultPart } from "../../src/generated/stagewise-chat.js";
 
 export interface Event {
@@ -10,17 +11,8 @@ export interface Event {
   update: ChatUpdate;
 }
 
-/** Deterministic PRNG (mulberry32) so a failing seed can be replayed. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic PRNG, so a failing seed can be replayed. */
+export const random = seededRandom;
 
 export const METADATA = {
   currentUrl: "http://localhost:3000/",

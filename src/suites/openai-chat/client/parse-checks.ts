@@ -4,9 +4,7 @@
  * the case (the `EXPECTED_NOTE` emitted just before each result). State is one verdict per case.
  */
 import type { CheckDef, Evidence, Outcome } from "../../../core/check.js";
-import { caseJudge, parseChecks, type CaseReading, type ParseCheckSpec } from "../../../core/client-cases/judge.js";
-import { checkMaker } from "../../../core/define-check.js";
-import { tap } from "../../../core/views/hooks.js";
+import { parseChecks, type CaseReading, type ParseCheckSpec } from "../../../core/client-cases/judge.js";
 import type { AdapterResult } from "./adapters/types.js";
 import { casesFor, EXPECTED_NOTE, PARSE_CHECK_PREFIX, quirkOf, type ParseCheck } from "./cases.js";
 import { diffResults, parseAdapterResult, summariseResult, type ResultField } from "./compare.js";
@@ -104,45 +102,32 @@ const shortName = (spec: ParseCheckSpec): ParseCheck => spec.id.slice(PARSE_CHEC
 const casesOf = (spec: ParseCheckSpec): string[] => casesFor(shortName(spec)).map((c) => c.id);
 
 const parseCheck = parseChecks({ seed: SEED, reading: reading(false), casesOf, noResults: NO_RESULTS_REASON });
-const clientCheck = checkMaker({ seed: SEED, side: "client" });
 
 /** `client-parse/quirk-tolerance`: one line per quirk fault, never a failure. */
-function quirkCheck(spec: ParseCheckSpec): CheckDef {
-  const caseIds = casesOf(spec);
-  return clientCheck({
-    id: spec.id,
-    level: spec.level,
-    title: spec.title,
-    rule: spec.rule,
-    ref: [spec.section, spec.quote],
-    probes: caseIds,
-    create() {
-      const cases = caseJudge(caseIds, reading(true));
-      return {
-        observe: tap(["note", "client-result"], (event) => cases.observe(event)),
-        finish(): Outcome {
-          if (!cases.anyResult) return { verdict: "skip", message: NO_RESULTS_REASON };
-          const lines: string[] = [];
-          const evidence: Evidence[] = [];
-          let survived = 0;
-          for (const c of caseIds) {
-            const fault = c.replace(/^quirk-/, "");
-            const v = cases.verdicts.get(c);
-            if (!v) lines.push(`${fault}: not reported`);
-            else if (v.ok && !v.looseMatch) {
-              survived++;
-              lines.push(`${fault}: survives`);
-            } else if (v.ok) lines.push(`${fault}: degraded (call ids differ from the mock's)`);
-            else {
-              lines.push(`${fault}: breaks (${v.diff[0]})`);
-              evidence.push(v.evidence);
-            }
-          }
-          return { verdict: "info", message: `survives ${survived} of ${caseIds.length} quirk(s): ${lines.join("; ")}`, evidence };
-        },
-      };
-    },
-  });
-}
+const quirkCheck = parseChecks({
+  seed: SEED,
+  reading: reading(true),
+  casesOf,
+  noResults: NO_RESULTS_REASON,
+  outcome(caseIds, cases): Outcome {
+    const lines: string[] = [];
+    const evidence: Evidence[] = [];
+    let survived = 0;
+    for (const c of caseIds) {
+      const fault = c.replace(/^quirk-/, "");
+      const v = cases.verdicts.get(c);
+      if (!v) lines.push(`${fault}: not reported`);
+      else if (v.ok && !v.looseMatch) {
+        survived++;
+        lines.push(`${fault}: survives`);
+      } else if (v.ok) lines.push(`${fault}: degraded (call ids differ from the mock's)`);
+      else {
+        lines.push(`${fault}: breaks (${v.diff[0]})`);
+        evidence.push(v.evidence);
+      }
+    }
+    return { verdict: "info", message: `survives ${survived} of ${caseIds.length} quirk(s): ${lines.join("; ")}`, evidence };
+  },
+});
 
 export const PARSE_CHECKS: CheckDef[] = [...SPECS.map(parseCheck), quirkCheck(QUIRK_SPEC)];
