@@ -6,7 +6,7 @@
 import { at, excerpt, type Evidence } from "../check.js";
 import { is2xx, parseJson } from "../check-helpers.js";
 import type { BodyEndReason, TranscriptEvent } from "../transcript.js";
-import { type Guard, type Listen, on, type ViewDef } from "./hooks.js";
+import { each, type Guard, type Listen, on, type ViewDef } from "./hooks.js";
 
 type Ev<K extends TranscriptEvent["kind"]> = Extract<TranscriptEvent, { kind: K }>;
 export type RequestEvent = Ev<"http-request">;
@@ -60,21 +60,12 @@ export function exchangeView(opts: ExchangeOptions): ExchangeView {
     name: opts.name,
     kinds: ["http-request", "http-response", "sse-line", "http-error", "body-end"],
     create() {
-      const subs: { fn: ExchangeHook; guard: Guard }[] = [];
+      const subs: { hooks: ExchangeHook; guard: Guard }[] = [];
       const open = new Map<string, Exchange & { parts?: string[]; size?: number }>();
-      const done = (x: Exchange) => {
-        for (const s of subs) {
-          if (s.guard.dead) continue;
-          try {
-            s.fn(x);
-          } catch (e) {
-            s.guard.fail(e);
-          }
-        }
-      };
+      const done = (x: Exchange) => each(subs, (fn) => fn(x));
       return {
-        add(fn, guard) {
-          subs.push({ fn, guard });
+        add(hooks, guard) {
+          subs.push({ hooks, guard });
         },
         observe(ev) {
           switch (ev.kind) {

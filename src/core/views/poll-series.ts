@@ -6,7 +6,7 @@
  */
 import type { EventKind } from "../transcript.js";
 import type { Exchange, ExchangeView } from "./exchange.js";
-import { type Guard, type Listen, on, type ViewDef } from "./hooks.js";
+import { each, type Guard, type Listen, on, type ViewDef } from "./hooks.js";
 import { derivedView } from "./router.js";
 
 /** What a protocol supplies: which exchanges are polls of which series, and what a poll says. */
@@ -42,16 +42,7 @@ export function pollSeriesView<S>(exchanges: ExchangeView, decoder: SnapshotDeco
   const view = derivedView<PollHooks<S>>(decoder.name, { kinds: KINDS }, () => {
     const subs: { hooks: PollHooks<S>; guard: Guard }[] = [];
     const last = new Map<string, Snapshot<S>>();
-    const call = (fn: (h: PollHooks<S>) => void) => {
-      for (const s of subs) {
-        if (s.guard.dead) continue;
-        try {
-          fn(s.hooks);
-        } catch (e) {
-          s.guard.fail(e);
-        }
-      }
-    };
+    const call = (fn: (h: PollHooks<S>) => void) => each(subs, fn);
     return {
       reads: exchanges.on((x) => {
         const series = decoder.series(x);

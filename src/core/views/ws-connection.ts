@@ -4,7 +4,7 @@
  * with the decoded payload; a check may keep to some connections only (`accept`).
  */
 import type { TranscriptEvent } from "../transcript.js";
-import { type Guard, type Listen, on, type ViewDef } from "./hooks.js";
+import { each, type Guard, type Listen, on, type ViewDef } from "./hooks.js";
 
 type Ev<K extends TranscriptEvent["kind"]> = Extract<TranscriptEvent, { kind: K }>;
 export type OpenEvent = Ev<"ws-open">;
@@ -47,16 +47,7 @@ export function wsConnectionView<M>(decoder: FrameDecoder<M>): ConnectionView<M>
       const subs: { hooks: ConnectionHooks<M>; guard: Guard }[] = [];
       // Per connection, the subscribers that accept it (decided once, at the open).
       const conns = new Map<string, { c: Conn; subs: { hooks: ConnectionHooks<M>; guard: Guard }[] }>();
-      const call = (list: { hooks: ConnectionHooks<M>; guard: Guard }[], fn: (h: ConnectionHooks<M>) => void) => {
-        for (const s of list) {
-          if (s.guard.dead) continue;
-          try {
-            fn(s.hooks);
-          } catch (e) {
-            s.guard.fail(e);
-          }
-        }
-      };
+      const call = each<ConnectionHooks<M>>;
       const accepting = (label: string | undefined) => subs.filter((s) => !s.hooks.accept || s.hooks.accept(label));
       return {
         add(hooks, guard) {

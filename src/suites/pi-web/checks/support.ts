@@ -8,7 +8,7 @@ import { at, excerpt, notApplicable, Tally, type CheckDef, type Evidence } from 
 import { checkMaker, type CheckSpec } from "../../../core/define-check.js";
 import type { TranscriptEvent } from "../../../core/transcript.js";
 import { frameJson, frameValues, REQUEST_TIMEOUT_NOTE, type WsFrameEvent } from "../../../core/ws-exchange.js";
-import { all, on, tap, type Guard, type Listen, type ViewDef } from "../../../core/views/hooks.js";
+import { all, each, on, tap, type Guard, type Listen, type ViewDef } from "../../../core/views/hooks.js";
 import { derivedView } from "../../../core/views/router.js";
 import { wsConnectionView, type Conn } from "../../../core/views/ws-connection.js";
 import { isClientConnection, NOTE, type Topic } from "../labels.js";
@@ -223,14 +223,7 @@ class Correlator {
   readonly subs: RpcEntry[] = [];
 
   private each(fn: (h: RpcHandlers) => void): void {
-    for (const s of this.subs) {
-      if (s.guard.dead) continue;
-      try {
-        fn(s.hooks.h);
-      } catch (e) {
-        s.guard.fail(e);
-      }
-    }
+    each(this.subs, (sub) => fn(sub.h));
   }
 
   private st(c: Conn): CorrelationState {
