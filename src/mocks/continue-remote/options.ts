@@ -1,5 +1,6 @@
 /** Options of the continue-remote reference mock, with the contract's defaults (§6 knobs). */
 import { MockOptionError } from "../../core/protocol.js";
+import { faultProfileProblem, findFault, unknownFault } from "./faults.js";
 import { isVariant, VARIANTS, type ContinueRemoteVariant } from "./variants.js";
 
 export type ContinueRemoteProfile = "seed" | "cn-session";
@@ -51,6 +52,8 @@ export interface ContinueRemoteMockOptions extends Partial<ContinueRemotePacing>
   bodyLimit?: number;
   /** What `/diff` answers; null plays a directory without a `main` branch (404). */
   diff?: string | null;
+  /** Faults (§7) active on every request; see faults.ts. */
+  faults?: string[];
   /** Called once `/exit` has answered and `exitDelayMs` has passed. */
   onExit?: () => void;
   /** The clock of `timestamp` (ms since the epoch). */
@@ -126,6 +129,12 @@ export function resolveContinueRemoteOptions(o: ContinueRemoteMockOptions = {}):
       `continue-remote mock: unknown variant "${String(o.variant)}" (known: ${VARIANTS.map((v) => v.name).join(", ")})`,
     );
   }
+  const profile = o.profile ?? "seed";
+  for (const name of o.faults ?? []) {
+    const fault = findFault(name);
+    const problem = fault ? faultProfileProblem(fault, profile) : unknownFault(name);
+    if (problem) throw new MockOptionError(`continue-remote mock: ${problem}`);
+  }
   return {
     ...DEFAULT_PACING,
     profile: "seed",
@@ -144,6 +153,7 @@ export function resolveContinueRemoteOptions(o: ContinueRemoteMockOptions = {}):
     reportPending: true,
     bodyLimit: 100 * 1024,
     cors: [],
+    faults: [],
     now: () => Date.now(),
     ...definedOnly(o),
     onExit: o.onExit,
