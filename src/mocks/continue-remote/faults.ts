@@ -186,22 +186,16 @@ export const FAULTS: readonly ContinueRemoteFault[] = [
   // --- consistency (§3.17) ---
   {
     name: "history-reorder",
-    description: "The first two finished assistant replies swap places once an entry follows them",
+    description: "The first two different finished assistant entries swap places once an entry follows them",
     violates: [P + "poll/append-only"],
     transformState: (s) => {
       const list = historyOf(s);
-      const replies = list
-        .map((e, i) => ({ e, i }))
-        .filter(({ e }) => {
-          if ("message" in e) {
-            const m = e.message as Json;
-            return m.role === "assistant" && !(Array.isArray(m.toolCalls) && m.toolCalls.length > 0);
-          }
-          return e.role === "assistant" && e.isStreaming !== true;
-        })
-        .map(({ i }) => i);
-      const [a, b] = replies;
-      if (a === undefined || b === undefined || b + 1 >= list.length) return s;
+      const finished = (e: Json): boolean =>
+        "message" in e ? (e.message as Json).role === "assistant" : e.role === "assistant" && e.isStreaming !== true;
+      const a = list.findIndex(finished);
+      // Two equal entries (the same reply twice) would swap invisibly.
+      const b = list.findIndex((e, i) => i > a && finished(e) && JSON.stringify(e) !== JSON.stringify(list[a]));
+      if (a < 0 || b < 0 || b + 1 >= list.length) return s;
       const swapped = [...list];
       [swapped[a], swapped[b]] = [list[b] as Json, list[a] as Json];
       return setHistory(s, swapped);
