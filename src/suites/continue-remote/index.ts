@@ -1,6 +1,6 @@
 /** The continue-remote protocol: the Continue CLI's polled remote-server API (`cn serve`, seed 000). */
 import type { ProtocolDef } from "../../core/protocol.js";
-import { CONTINUE_REMOTE_SCENARIOS, CONTINUE_REMOTE_VARIANTS } from "../../mocks/continue-remote/index.js";
+import { CONTINUE_REMOTE_FAULTS, CONTINUE_REMOTE_SCENARIOS, CONTINUE_REMOTE_VARIANTS } from "../../mocks/continue-remote/index.js";
 import { CONTINUE_REMOTE_SERVER_CHECKS } from "./checks/index.js";
 import { DEFAULT_PORT, startMock } from "./mock.js";
 import { DEFAULT_PARAMS, SELF_TEST } from "./params.js";
@@ -18,8 +18,7 @@ export const continueRemote: ProtocolDef = {
   seed: "000_7e761de32b24bfaa.txt",
   checks: [...CONTINUE_REMOTE_SERVER_CHECKS],
   scenarios: CONTINUE_REMOTE_SCENARIOS,
-  // The mock's faults are listed here once it has them.
-  faults: [],
+  faults: CONTINUE_REMOTE_FAULTS,
   // The HTTP variants play the role of framings: how the same answers are put on the wire.
   framings: CONTINUE_REMOTE_VARIANTS,
   profiles: CONTINUE_REMOTE_PROFILES,

@@ -18,6 +18,7 @@ export async function startMock(opts: MockStartOptions): Promise<RunningMock> {
   return startContinueRemoteMock({
     ...(opts.host !== undefined ? { host: opts.host } : {}),
     ...(opts.port !== undefined ? { port: opts.port } : {}),
+    ...(opts.faults?.length ? { faults: opts.faults } : {}),
     settings,
   });
 }
