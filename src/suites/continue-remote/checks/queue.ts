@@ -91,7 +91,7 @@ export const MESSAGE_CHECKS: CheckDef[] = [
               if (s.overtook > 0) {
                 t.fail(
                   `the oldest waiting message first`,
-                  `${where(next)}: ${excerpt(s.msg.text, 40)} (${s.msg.x.label}) started before ${s.overtook} message(s) accepted earlier`,
+                  `${where(next)}: ${JSON.stringify(s.msg.text.slice(0, 40))} (${s.msg.x.label}) started before ${s.overtook} message(s) accepted earlier`,
                   stateEvidence(next, s.entry.raw),
                 );
                 continue;
