@@ -67,7 +67,7 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
   const machine = new ContinueRemoteMachine(opts, baseHooks.machine);
   const memo = new Map<string, unknown>();
   const faultContext: FaultContext = { machine, opts, memo };
-  /** When the last 4xx was answered (for `corruptAfterBadInputMs`). */
+  /** When the last 400 was answered (for `corruptAfterBadInputMs`). */
   let badInputAt = -Infinity;
   /** Permission answers that take effect later (`applyAfterMs`). */
   const later = new Set<ReturnType<typeof setTimeout>>();
@@ -266,7 +266,7 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
       if (!(e instanceof BadRequest)) throw e;
       answer = json(e.status, { error: e.message });
     }
-    if (!control && answer.status >= 400 && answer.status < 500) badInputAt = opts.now();
+    if (!control && answer.status === 400) badInputAt = opts.now();
     if (hooks.transformAnswer) answer = hooks.transformAnswer(answer, routeName);
     const response = answer.raw ? rawResponse(answer) : encodeAnswer(answer.status, answer.value, request, opts.variant);
     for (const [k, v] of Object.entries(answer.headers ?? {})) response.headers.set(k, v);

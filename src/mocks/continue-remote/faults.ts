@@ -186,15 +186,19 @@ export const FAULTS: readonly ContinueRemoteFault[] = [
   // --- consistency (§3.17) ---
   {
     name: "history-reorder",
-    description: "The first two different finished assistant entries swap places once an entry follows them",
+    description: "The first two different finished assistant entries of one kind swap places once an entry follows them",
     violates: [P + "poll/append-only"],
     transformState: (s) => {
       const list = historyOf(s);
       const finished = (e: Json): boolean =>
         "message" in e ? (e.message as Json).role === "assistant" : e.role === "assistant" && e.isStreaming !== true;
+      // cn: a tool item swaps with a tool item, a reply with a reply, so every turn still ends with its reply.
+      const kind = (e: Json): boolean => Array.isArray((e.message as Json | undefined)?.toolCalls);
       const a = list.findIndex(finished);
       // Two equal entries (the same reply twice) would swap invisibly.
-      const b = list.findIndex((e, i) => i > a && finished(e) && JSON.stringify(e) !== JSON.stringify(list[a]));
+      const b = list.findIndex(
+        (e, i) => i > a && finished(e) && kind(e) === kind(list[a] as Json) && JSON.stringify(e) !== JSON.stringify(list[a]),
+      );
       if (a < 0 || b < 0 || b + 1 >= list.length) return s;
       const swapped = [...list];
       [swapped[a], swapped[b]] = [list[b] as Json, list[a] as Json];
@@ -210,11 +214,19 @@ export const FAULTS: readonly ContinueRemoteFault[] = [
   },
   {
     name: "processing-flag-late",
-    description: "A turn started from idle shows its user entry with `isProcessing:false` for its first second",
+    description: "`isProcessing` reads false while a new turn shows only its user entry (its first second at most)",
     violates: [P + "processing/true-while-handling"],
-    machine: { holdFirstStepMs: 1000 },
-    // Only while nothing waits: with a queue the snapshot would break the idle rules too.
-    transformState: (s, { machine }) => (machine.holding && machine.queue.length === 0 ? { ...s, isProcessing: false } : s),
+    // Only while nothing waits (with a queue the snapshot would break the idle rules too); and the
+    // turn moves on at once (time clock; the other clocks step when told), so the next poll shows
+    // it going on rather than a turn that ended.
+    transformState: (s, { machine, opts }) => {
+      const last = historyOf(s).at(-1);
+      const userLast = last !== undefined && ("message" in last ? (last.message as Json).role : last.role) === "user";
+      const early = opts.now() - machine.turnStartedAt < 1000;
+      if (!(s.isProcessing === true && userLast && early && machine.queue.length === 0)) return s;
+      if (opts.clock === "time") machine.step();
+      return { ...s, isProcessing: false };
+    },
   },
   {
     name: "processing-stuck",
@@ -227,7 +239,7 @@ export const FAULTS: readonly ContinueRemoteFault[] = [
   },
   {
     name: "stale-streaming-flag",
-    description: "seed: the last assistant entry still streams when idle; cn: the last tool state stays at `calling`",
+    description: "seed: the last assistant entry still streams when idle; cn: the first tool state stays at `calling` for good",
     violates: [P + "processing/idle-invariants"],
     transformState: (s) => {
       const list = historyOf(s);
@@ -236,8 +248,8 @@ export const FAULTS: readonly ContinueRemoteFault[] = [
         if (s.isProcessing === false && last?.role === "assistant") list[list.length - 1] = { ...last, isStreaming: true };
         return setHistory(s, list);
       }
-      const last = toolStates(s).at(-1);
-      if (last?.status === "done") last.status = "calling";
+      const first = toolStates(s)[0];
+      if (first?.status === "done") first.status = "calling";
       return s;
     },
   },
@@ -312,7 +324,7 @@ export const FAULTS: readonly ContinueRemoteFault[] = [
   },
   {
     name: "bad-input-corrupts",
-    description: "After a 4xx answer, GET /state shows `isProcessing:true` for 2 s",
+    description: "After a 400 answer, GET /state shows `isProcessing:true` for 2 s",
     violates: [P + "bad-input/server-survives"],
     corruptAfterBadInputMs: 2000,
   },
@@ -444,18 +456,19 @@ export const FAULTS: readonly ContinueRemoteFault[] = [
   },
   {
     name: "tool-status-regress",
-    description: "cn: a `done` tool state reads `calling` again on later polls while the agent is busy",
+    description: "cn: once, on a busy poll, a tool state already served `done` reads `calling` again",
     violates: [P + "session/tool-status-forward"],
     profile: "cn-session",
+    // Once and while busy: a regress seen idle would also read as an unsettled idle state.
     transformState: (s, { memo }) => {
       const served = (memo.get("done") as Set<string> | undefined) ?? new Set<string>();
       memo.set("done", served);
-      for (const st of toolStates(s)) {
-        if (st.status !== "done") continue;
-        const id = String(st.toolCallId);
-        if (served.has(id) && s.isProcessing === true) st.status = "calling";
-        else served.add(id);
+      const regress = s.isProcessing === true && !memo.get("regressed") ? toolStates(s).find((st) => st.status === "done" && served.has(String(st.toolCallId))) : undefined;
+      if (regress) {
+        regress.status = "calling";
+        memo.set("regressed", true);
       }
+      for (const st of toolStates(s)) if (st.status === "done") served.add(String(st.toolCallId));
       return s;
     },
   },

@@ -34,8 +34,6 @@ export interface FaultContext {
 export interface MachineFaults {
   /** The newest waiting message starts first. */
   lifo?: boolean;
-  /** The first step of a turn started from idle comes this much later (ms, not scaled by speed). */
-  holdFirstStepMs?: number;
 }
 
 export interface ContinueRemoteHooks {
@@ -108,7 +106,7 @@ export interface ContinueRemoteHooks {
     /** `Access-Control-Allow-Origin: *` on every answer, and preflights approved. */
     wildcard?: boolean;
   };
-  /** After a 4xx answer, GET /state shows `isProcessing:true` for this long (ms). */
+  /** After a 400 answer, GET /state shows `isProcessing:true` for this long (ms). */
   corruptAfterBadInputMs?: number;
 }
 

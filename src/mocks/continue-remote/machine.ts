@@ -42,8 +42,8 @@ export class ContinueRemoteMachine {
   private decision: boolean | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private permissionTimer: ReturnType<typeof setTimeout> | undefined;
-  /** True while a turn's first step is held back (fault `holdFirstStepMs`). */
-  holding = false;
+  /** When the running turn was dequeued (`now()`). */
+  turnStartedAt = 0;
 
   constructor(
     private readonly opts: ResolvedContinueRemoteOptions,
@@ -75,7 +75,6 @@ export class ContinueRemoteMachine {
     clearTimeout(this.permissionTimer);
     this.timer = undefined;
     this.permissionTimer = undefined;
-    this.holding = false;
   }
 
   /** §3.2: enqueue and, when idle, start at once. Returns the position (queue length after enqueueing). */
@@ -197,8 +196,8 @@ export class ContinueRemoteMachine {
       this.isProcessing = false;
       return;
     }
-    const fromIdle = !this.isProcessing;
     this.isProcessing = true;
+    this.turnStartedAt = this.opts.now();
     const pacing = this.opts;
     if (this.cn) {
       const history = this.history as ChatHistoryItem[];
@@ -222,15 +221,6 @@ export class ContinueRemoteMachine {
       });
     }
     // Runs the turn up to its first wait; the user entry is its only change.
-    const hold = this.faults.holdFirstStepMs ?? 0;
-    if (hold > 0 && fromIdle && this.opts.clock === "time") {
-      this.holding = true;
-      this.timer = setTimeout(() => {
-        this.holding = false;
-        this.step();
-      }, hold);
-      return;
-    }
     this.step();
   }
 

@@ -15,17 +15,48 @@ import { explain, failedIds, pool, serverSide } from "../../helpers/run-results.
 const SUITE_IDS = new Set(CONTINUE_REMOTE_SERVER_CHECKS.map((c) => c.id));
 
 /**
- * Faults kept out of the proof, each with the reason. A fault whose checks are not in the suite yet
- * cannot be proved by it; the rest are faults that are right per the contract's §7 while the check
- * does not (yet) judge them as it says.
+ * Runs kept out of the exact proof (by fault name, or "name (profile)" for one profile): the fault
+ * is right per the contract's §7, but a check named here fails on it too where it should skip or
+ * pass. These runs still have to trip their own checks (see the test below the proof).
  */
-const NOT_PROVED: Record<string, string> = {};
+const NOT_PROVED: Record<string, string> = {
+  "start-no-circle": "tools/result-pairs-start reads the ○-less start as a start of another name instead of leaving it to tools/entry-format",
+  "drop-queued-message":
+    "state/queue-length fails on the lost messages (§7 lists it as a knock-on, so a skip) and queue/fifo counts messages that never started as overtaken",
+  "stale-streaming-flag (seed)":
+    "processing/true-while-handling takes the stale flag turning false as the next turn starts for the old turn going on (and turn-ends-with-assistant judges the stale entry as unfinished)",
+  "permission-id-rotates": "permission/wrong-id and permission/approved-boolean blame the refused probes for the id that rotates on every poll",
+  "slow-state (cn-session)": "pause/semantics times the stop of the paused turn by the 1.5 s polls, so it sees the turn stop 1.5 s late",
+  "blocking-message": "timing/intermediate-visible reports the turns that ran while the POST was held (the probes cannot poll meanwhile)",
+  "session-id-changes": "state/idempotent-get fails on the new sessionId, which §3.17 leaves to session/id-stable alone",
+  "tool-state-missing": "timing/intermediate-visible reports turns without intermediate states, which cn shows only as tool states",
+};
+
+interface Tuning {
+  params?: Record<string, unknown>;
+  settings?: Record<string, unknown>;
+}
 
 /**
- * Suite parameters for the runs of faults that hold a turn past the self-test's turn timeout: the
- * wait is lengthened so that only the rule the fault breaks fails, not the turn's timeout.
+ * Runs that need other conditions than the self-test's to show their fault, and only it: a
+ * message that reaches the faulty code path, or a longer turn timeout (and a slower mock) for
+ * faults that hold or slow every answer.
  */
-const TUNING: Record<string, Record<string, unknown>> = {};
+const TUNING: Record<string, Tuning> = {
+  // The self-test turns never fail a tool; this one does.
+  "error-wrong-prefix": { params: { prompt: "#scenario:tool-error Read the missing file" } },
+  // The default prompts are trimmed and NFC already: this one has spaces around it and an NFD é.
+  "user-entry-trimmed": { params: { prompt: "  Read the README file, cafe\u0301 \n" } },
+  // Each answer takes 5 s to settle and the permission phase answers two requests.
+  "permission-sticky": { params: { turnTimeoutMs: 20_000 } },
+  // Polls 1.5 s apart: the turns are slowed down so that a poller still sees them go by.
+  "slow-state": { params: { turnTimeoutMs: 30_000 }, settings: { speed: 30 } },
+  // A wrongly queued probe starts a turn while the probes are busy elsewhere: slower turns let the
+  // poller see it go by, so timing/intermediate-visible has something to report.
+  "accept-empty-message": { settings: { speed: 5 } },
+  "accept-non-string": { settings: { speed: 5 } },
+  "parse-any-content-type": { settings: { speed: 5 } },
+};
 
 type Profile = "seed" | "cn-session";
 
@@ -35,33 +66,53 @@ interface Run {
   profile: Profile;
 }
 
-/** Each fault whose checks the suite has, and that is not kept out, in each profile it applies to. */
-const RUNS: Run[] = FAULTS.filter((f) => !(f.name in NOT_PROVED) && f.violates.every((id) => SUITE_IDS.has(id))).flatMap((fault) =>
+/** Each fault, in each profile it applies to. */
+const RUNS: Run[] = FAULTS.flatMap((fault) =>
   (fault.profile ? [fault.profile] : (["seed", "cn-session"] as const)).map((profile) => ({ key: `${fault.name} (${profile})`, fault, profile })),
 );
+const keptOut = (r: Run): string | undefined => NOT_PROVED[r.key] ?? NOT_PROVED[r.fault.name];
+const PROOF = RUNS.filter((r) => !keptOut(r));
 
 const results = new Map<string, CheckResult[]>();
+
+/** The mock asks for a token, so security/no-auth (which the plain mock trips) is silent. */
+const TOKEN = "s3cret";
 
 function run({ fault, profile }: Run): Promise<CheckResult[]> {
   return runSuite(continueRemote, {
     ...(profile === "cn-session" ? { profile } : {}),
-    ...(TUNING[fault.name] ? { params: TUNING[fault.name] } : {}),
-    mock: { faults: [fault.name] },
+    ...(TUNING[fault.name]?.params ? { params: TUNING[fault.name]!.params } : {}),
+    token: TOKEN,
+    mock: { faults: [fault.name], settings: { token: TOKEN, ...TUNING[fault.name]?.settings } },
   }).then(serverSide);
 }
 
 beforeAll(async () => {
   await pool(
     RUNS.map((r) => async () => results.set(r.key, await run(r))),
-    8,
+    4,
   );
 }, 300_000);
 
 describe("continue-remote faults trip exactly their checks", () => {
-  it.each(RUNS.map((r) => [r.key, r.fault.violates] as const))("%s", (key, violates) => {
+  it.each(PROOF.map((r) => [r.key, r.fault.violates] as const))("%s", (key, violates) => {
     const checks = results.get(key)!;
     const wanted = [...violates].sort();
     expect(failedIds(checks), `fault ${key}:\n${explain(checks, (c) => c.outcome === "fail" || wanted.includes(c.id))}`).toEqual(wanted);
+  });
+
+  it.each(RUNS.filter(keptOut).map((r) => [r.key, r.fault.violates, keptOut(r)] as const))(
+    "%s, kept out of the exact proof, still trips its own checks",
+    (key, violates, _why) => {
+      const checks = results.get(key)!;
+      expect(failedIds(checks), `fault ${key}:\n${explain(checks, (c) => c.outcome === "fail")}`).toEqual(expect.arrayContaining([...violates]));
+    },
+  );
+
+  it("names every server check in some fault, but the INFO report the plain mock trips", () => {
+    const named = new Set(FAULTS.flatMap((f) => f.violates));
+    expect([...SUITE_IDS].filter((id) => !named.has(id))).toEqual(["continue-remote/security/no-auth"]);
+    expect(FAULTS.flatMap((f) => f.violates).filter((id) => !SUITE_IDS.has(id))).toEqual([]);
   });
 
   it("lists every fault in the ProtocolDef", () => {
@@ -70,6 +121,6 @@ describe("continue-remote faults trip exactly their checks", () => {
 
   it("keeps out and tunes only faults that exist", () => {
     const names = [...Object.keys(NOT_PROVED), ...Object.keys(TUNING)];
-    expect(names.filter((name) => !FAULTS.some((f) => f.name === name))).toEqual([]);
+    expect(names.filter((name) => !RUNS.some((r) => r.fault.name === name || r.key === name))).toEqual([]);
   });
 });
