@@ -77,13 +77,19 @@ const results = new Map<string, CheckResult[]>();
 
 /** The mock asks for a token, so security/no-auth (which the plain mock trips) is silent. */
 const TOKEN = "s3cret";
+/**
+ * The mock's turns run at three times the self-test pace's length: on a loaded machine the poller
+ * still sees each intermediate state (timing/intermediate-visible reports a turn it saw none of).
+ * It costs nothing: a run's time is its fixed waits.
+ */
+const PACE = { speed: 3 };
 
 function run({ fault, profile }: Run): Promise<CheckResult[]> {
   return runSuite(continueRemote, {
     ...(profile === "cn-session" ? { profile } : {}),
     ...(TUNING[fault.name]?.params ? { params: TUNING[fault.name]!.params } : {}),
     token: TOKEN,
-    mock: { faults: [fault.name], settings: { token: TOKEN, ...TUNING[fault.name]?.settings } },
+    mock: { faults: [fault.name], settings: { token: TOKEN, ...PACE, ...TUNING[fault.name]?.settings } },
   }).then(serverSide);
 }
 
