@@ -14,7 +14,7 @@ import { CONTINUE_REMOTE_FAULTS } from "../../../src/mocks/continue-remote/index
 import { continueRemoteHandlers } from "../../../src/mocks/continue-remote/msw.js";
 import type { ContinueRemoteMockOptions } from "../../../src/mocks/continue-remote/options.js";
 import { startContinueRemoteMock, type RunningContinueRemoteMock } from "../../../src/mocks/continue-remote/server.js";
-import { SERVER_CHECK_IDS } from "./check-ids.js";
+import { CONTINUE_REMOTE_SERVER_CHECKS } from "../../../src/suites/continue-remote/index.js";
 import { BASE, type Json, type Profile } from "./helpers.js";
 
 interface Answer {
@@ -81,6 +81,7 @@ class Harness {
   }
 }
 
+const SERVER_CHECK_IDS = CONTINUE_REMOTE_SERVER_CHECKS.map((c) => c.id);
 const history = (s: Json): Json[] => (s.chatHistory ?? s.session?.history ?? []) as Json[];
 const last = <T>(list: T[]): T => list[list.length - 1] as T;
 const states = (s: Json): Json[] => history(s).flatMap((i) => (i.toolCallStates ?? []) as Json[]);
