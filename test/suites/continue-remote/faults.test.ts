@@ -107,6 +107,26 @@ describe("continue-remote faults trip exactly their checks", () => {
     expect(failedIds(checks), `fault ${key}:\n${explain(checks, (c) => c.outcome === "fail" || wanted.includes(c.id))}`).toEqual(wanted);
   });
 
+  // Checks a fault keeps from judging name the rule that failed first, and do not fail the run
+  // (§7's knock-ons are of this kind: never in `violates`).
+  const stuck = /^not judged: continue-remote\/processing\/false-when-done failed on the turn phase$/;
+  it.each<[string, Record<string, RegExp>]>([
+    ["accept-empty-message (seed)", { "bad-input/server-survives": /^not judged: continue-remote\/bad-input\/missing-or-empty-message failed on bad-input:missing:\{"message":""\} \(200\)$/ }],
+    ["accept-non-string (seed)", { "bad-input/server-survives": /^not judged: continue-remote\/bad-input\/non-string-message failed on bad-input:non-string:/ }],
+    ["unknown-route-200 (seed)", { "bad-input/server-survives": /^not judged: continue-remote\/bad-input\/unknown-route failed on bad-input:route:/ }],
+    ["permission-none-200 (seed)", { "bad-input/server-survives": /^not judged: continue-remote\/permission\/wrong-id failed on permission:idle \(200\)$/ }],
+    [
+      "processing-stuck (seed)",
+      Object.fromEntries(["processing/turn-ends-with-assistant", "queue/position-while-processing", "permission/approve", "timing/intermediate-visible"].map((id) => [id, stuck])),
+    ],
+  ])("%s: the knock-on effects are named skips", (key, knocked) => {
+    const checks = results.get(key)!;
+    for (const [id, message] of Object.entries(knocked)) {
+      const c = checks.find((x) => x.id === `continue-remote/${id}`)!;
+      expect(`${c.verdict}: ${c.message}`, id).toMatch(new RegExp(`^skip: ${message.source.slice(1)}`));
+    }
+  });
+
   it.each(RUNS.filter(keptOut).map((r) => [r.key, r.fault.violates, keptOut(r)] as const))(
     "%s, kept out of the exact proof, still trips its own checks",
     (key, violates, _why) => {
