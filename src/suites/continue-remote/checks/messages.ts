@@ -76,6 +76,15 @@ export class MessageTracker {
   }
 }
 
+/**
+ * Messages still waiting when a snapshot shows nothing running and nothing queued are lost
+ * (processing/message-not-lost's failure): they are dropped from the list, and returned.
+ */
+export function forgetLost(tr: MessageTracker, next: State): Accepted[] {
+  if (next.isProcessing || (next.queue ?? 0) > 0 || tr.waiting.length === 0) return [];
+  return tr.waiting.splice(0);
+}
+
 /** Entries of `next` that `prev` did not have at their index (all of them for the first snapshot). */
 export function freshEntries(next: State, prev: State | undefined): Entry[] {
   if (!prev) return next.entries;

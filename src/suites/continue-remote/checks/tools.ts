@@ -2,7 +2,8 @@
 import type { CheckDef } from "../../../core/check.js";
 import { formatSchemaErrors } from "../../../core/schema-registry.js";
 import { freshEntries } from "./messages.js";
-import { NAME_TABLE, onStates, serverCheck, stateEvidence, Tally, toolLabel, where, type Entry, type State } from "./support.js";
+import { IdleWatch } from "./turns.js";
+import { all, NAME_TABLE, onStates, serverCheck, stateEvidence, Tally, toolLabel, where, type Entry, type State } from "./support.js";
 
 const VARIANT: Record<string, string> = { "tool-start": "tool-start-entry", "tool-result": "tool-result-entry", "tool-error": "tool-error-entry" };
 const isTool = (e: Entry): boolean => e.kind === "tool-start" || e.kind === "tool-result" || e.kind === "tool-error";
@@ -111,8 +112,14 @@ export const TOOLS_CHECKS: CheckDef[] = [
       const open = new Map<number, { entry: Entry; at: State }>();
       /** Indices already judged (a start stays in place once its result follows it). */
       const judged = new Set<number>();
-      const observe = onStates(ctx, {
+      /** An idle snapshot with an unresolved start last fails once settled; if its turn went on, isProcessing lied (true-while-handling's). */
+      const watch = new IdleWatch<{ i: number; start: Entry }>((fate, s, { i, start }) => {
+        if (fate === "went-on") t.knockOn("continue-remote/processing/true-while-handling", where(s));
+        else t.fail(`the unresolved start at ${i} (${JSON.stringify(start.content)}) last with isProcessing true`, `${where(s)}: isProcessing false while it is unresolved, and the turn did not go on`, stateEvidence(s, start.raw));
+      });
+      const observe = all(watch.observe, onStates(ctx, {
         state(next) {
+          watch.next(next);
           for (const e of next.entries) if (e.kind === "tool-start" && !open.has(e.index) && !judged.has(e.index)) open.set(e.index, { entry: e, at: next });
           for (const [i, { entry: start, at: first }] of open) {
             const now = next.entries[i];
@@ -140,12 +147,18 @@ export const TOOLS_CHECKS: CheckDef[] = [
                 );
             } else if (!next.isProcessing) {
               open.delete(i);
-              t.fail(`the unresolved start at ${i} (${JSON.stringify(start.content)}) last with isProcessing true`, `${where(next)}: isProcessing false while it is unresolved`, stateEvidence(next, now.raw));
+              watch.hold(next, { i, start });
             }
           }
         },
-      });
-      return { observe, finish: () => t.outcome(`every tool-start (${t.count}) resolved as §3.5 says`, "no tool-start was seen resolve") };
+      }));
+      return {
+        observe,
+        finish: () => {
+          watch.finish();
+          return t.outcome(`every tool-start (${t.count}) resolved as §3.5 says`, "no tool-start was seen resolve");
+        },
+      };
     },
   }),
   serverCheck({
@@ -172,6 +185,11 @@ export const TOOLS_CHECKS: CheckDef[] = [
             }
             const s = toolLabel(start.content);
             const r = toolLabel(e.content);
+            if (!s || !r) {
+              // Content that is no `○ T(arg)` / `● T(arg)` at all is tools/entry-format's failure.
+              t.knockOn("continue-remote/tools/entry-format", `${where(next)}, entry ${s ? e.index : start.index}`);
+              continue;
+            }
             const ok = !!s && !!r && s.display === r.display && (r.arg === undefined || r.arg === s.arg);
             if (ok) t.ok();
             else
