@@ -30,7 +30,7 @@ export const PROCESSING_CHECKS: CheckDef[] = [
         afterExit(() => (exited = true)),
         onStates(ctx, {
           state(next, prev) {
-            for (const s of tr.started(next, prev, true)) if (s.msg) t.ok();
+            for (const s of tr.started(next, prev, true)) if (s.msg && !s.fallback) t.ok();
             if (exited || tr.waiting.length === 0 || next.isProcessing || (next.queue ?? 0) >= 1) return;
             const lost = tr.waiting.shift()!;
             t.fail(
