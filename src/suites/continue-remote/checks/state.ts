@@ -41,7 +41,7 @@ export const STATE_CHECKS: CheckDef[] = [
     level: "MUST",
     title: "/state validates the profile's state-response",
     rule: "Every `/state` snapshot validates the profile's `state-response` (its entries are judged by state/entry-schema).",
-    ref: ["§2 Messages", "Snapshot | `state-response.schema.json` | `chatHistory`: DisplayMessage[]; `isProcessing`: boolean"],
+    ref: ["Example Response", "Here's a complete example of a `/state` response with tool calls"],
     probes: ["every poll"],
     create(ctx) {
       const t = new Tally();
@@ -61,7 +61,7 @@ export const STATE_CHECKS: CheckDef[] = [
     level: "MUST",
     title: "Each history entry validates",
     rule: "Each entry validates `display-message` [seed] / `chat-history-item` [cn]. (A tool entry that also breaks its variant schema is tools/entry-format's.)",
-    ref: ["§2 Messages", "DisplayMessage | `display-message.schema.json` | `role`: `user|assistant|system`; `content`: string"],
+    ref: ["Message Structure", "Each message in the `chatHistory` array should follow this structure"],
     probes: ["every poll"],
     create(ctx) {
       const t = new Tally();

@@ -15,7 +15,7 @@ export const TOOLS_CHECKS: CheckDef[] = [
     only: "seed",
     title: "Tool entries validate their variant",
     rule: "[seed] Tool-start, tool-result and tool-error entries validate their variant schemas (`○ T(arg)`, `● T(arg)` with `toolResult`, `✗ Tool error: …`).",
-    ref: ["§2 Messages", "Tool start | `tool-start-entry.schema.json` | role `system`; content `^○ [^\\s(]+\\([\\s\\S]*\\)$`; `toolName` non-empty"],
+    ref: ["Tool Messages", "When the assistant uses tools, the server should send specific message types"],
     probes: ["turn", "queue", "permission"],
     create(ctx) {
       const t = new Tally();
@@ -67,7 +67,7 @@ export const TOOLS_CHECKS: CheckDef[] = [
     only: "seed",
     title: "toolName follows the seed's name table",
     rule: "[seed] A tool entry's `toolName` is the table name of its display name (Read → read_file, …); display names outside the table are listed, not judged.",
-    ref: ["§3.6 Naming (seed)", "`toolName` follows the table. Tools outside the table (Edit, Checklist, MCP tools) may appear."],
+    ref: ["Tool Name Mapping", "Tool display names should map to tool names as follows"],
     probes: ["turn", "queue"],
     create(ctx) {
       const t = new Tally();
@@ -104,7 +104,7 @@ export const TOOLS_CHECKS: CheckDef[] = [
     only: "seed",
     title: "Every tool-start resolves; until then it is last and the server busy",
     rule: "[seed] A tool-start at i becomes a tool-result with the same toolName (§3.5a) or is followed at i+1 by its tool-result or tool-error (§3.5b); until then it is the last entry and `isProcessing` is true.",
-    ref: ["§3.5 Resolution (seed)", "Until then the tool-start is the last entry and `isProcessing` is true."],
+    ref: ["Benefits", "**Proper State Tracking** - The UI can track which tools are running, completed, or errored"],
     probes: ["turn", "queue", "permission"],
     create(ctx) {
       const t = new Tally();
