@@ -2,7 +2,25 @@
 import type { CheckDef } from "../../../core/check.js";
 import { formatSchemaErrors } from "../../../core/schema-registry.js";
 import { L, PHASE, TOPIC } from "../labels.js";
-import { all, answeredAt, describe, evidenceOf, excerpt, onExchanges, onPolls, onStates, serverCheck, stateChange, stateEvidence, stateOf, Tally, where, type Exchange, type RawSnapshot, type State } from "./support.js";
+import {
+  all,
+  answeredAt,
+  describe,
+  evidenceOf,
+  excerpt,
+  onExchanges,
+  onPolls,
+  onStates,
+  serverCheck,
+  stateChange,
+  stateEvidence,
+  stateOf,
+  Tally,
+  where,
+  type Exchange,
+  type RawSnapshot,
+  type State,
+} from "./support.js";
 
 /** §4 pause/semantics: the turn stops within 1 s. */
 const STOP_MS = 1000;
@@ -27,7 +45,11 @@ export const PAUSE_CHECKS: CheckDef[] = [
         const r = x.status === 200 && x.isJson ? ctx.validate("cn-session/pause-response", x.json) : undefined;
         const got = (x.json as { success?: unknown } | undefined)?.success;
         if (r?.ok && got === success) return true;
-        t.fail(`200 {success:${success}, message}`, `${describe(x)} (${x.label})${r && !r.ok ? `: ${formatSchemaErrors(r.errors)}` : `: success ${JSON.stringify(got)}`}`, evidenceOf(x));
+        t.fail(
+          `200 {success:${success}, message}`,
+          `${describe(x)} (${x.label})${r && !r.ok ? `: ${formatSchemaErrors(r.errors)}` : `: success ${JSON.stringify(got)}`}`,
+          evidenceOf(x),
+        );
         return false;
       };
       const observe = all(
@@ -42,7 +64,12 @@ export const PAUSE_CHECKS: CheckDef[] = [
             if (raw.x.label === L.poll(PHASE.beforePause)) before = raw;
             if (raw.x.label !== L.poll(PHASE.afterPause) || !before || !idleAnswer) return;
             if (stateOf(raw, true) === stateOf(before, true)) t.ok();
-            else t.fail("no change from POST /pause while idle", `${where({ n, x: raw.x })}: ${stateChange(before, raw, true)}`, stateEvidence(raw, excerpt(raw.json)));
+            else
+              t.fail(
+                "no change from POST /pause while idle",
+                `${where({ n, x: raw.x })}: ${stateChange(before, raw, true)}`,
+                stateEvidence(raw, excerpt(raw.json)),
+              );
             idleAnswer = undefined;
           },
         }),
@@ -54,16 +81,31 @@ export const PAUSE_CHECKS: CheckDef[] = [
             const since = next.at - answeredAt(b.x);
             const started = next.entries.slice(b.base.entries.length).some((e) => e.kind === "user");
             // The paused turn's reply: an assistant item without toolCalls appended after the pause, before any new user entry.
-            const reply = next.entries.slice(b.base.entries.length).find((e, i, rest) => e.role === "assistant" && e.calls.length === 0 && !rest.slice(0, i).some((r) => r.kind === "user"));
+            const reply = next.entries
+              .slice(b.base.entries.length)
+              .find((e, i, rest) => e.role === "assistant" && e.calls.length === 0 && !rest.slice(0, i).some((r) => r.kind === "user"));
             if (reply) {
-              t.fail("no reply to the paused turn", `${where(next)}: the paused turn went on to ${excerpt(reply.content, 50)} after ${b.x.label} answered success:true`, stateEvidence(next, reply.raw));
+              t.fail(
+                "no reply to the paused turn",
+                `${where(next)}: the paused turn went on to ${excerpt(reply.content, 50)} after ${b.x.label} answered success:true`,
+                stateEvidence(next, reply.raw),
+              );
               busy = undefined;
             } else if (!b.stopped && (!next.isProcessing || started)) {
               b.stopped = next;
               if (since <= STOP_MS) t.ok();
-              else t.fail(`isProcessing false within ${STOP_MS} ms`, `${where(next)}: the turn stopped ${Math.round(since)} ms after the pause`, stateEvidence(next));
+              else
+                t.fail(
+                  `isProcessing false within ${STOP_MS} ms`,
+                  `${where(next)}: the turn stopped ${Math.round(since)} ms after the pause`,
+                  stateEvidence(next),
+                );
             } else if (!b.stopped && since > STOP_MS) {
-              t.fail(`isProcessing false within ${STOP_MS} ms`, `${where(next)}: still busy ${Math.round(since)} ms after ${b.x.label} answered success:true`, stateEvidence(next));
+              t.fail(
+                `isProcessing false within ${STOP_MS} ms`,
+                `${where(next)}: still busy ${Math.round(since)} ms after ${b.x.label} answered success:true`,
+                stateEvidence(next),
+              );
               busy = undefined;
             } else if (b.stopped && started) busy = undefined;
           },

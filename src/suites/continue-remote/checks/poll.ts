@@ -59,7 +59,11 @@ export const POLL_CHECKS: CheckDef[] = [
 
 function compare(base: Entry[], next: State): { expected: string; actual: string; what: unknown } | undefined {
   if (next.entries.length < base.length) {
-    return { expected: `at least ${base.length} entries`, actual: `the history shrank from ${base.length} to ${next.entries.length} entries`, what: next.entries.at(-1)?.raw ?? [] };
+    return {
+      expected: `at least ${base.length} entries`,
+      actual: `the history shrank from ${base.length} to ${next.entries.length} entries`,
+      what: next.entries.at(-1)?.raw ?? [],
+    };
   }
   for (const p of base) {
     const n = next.entries[p.index]!;

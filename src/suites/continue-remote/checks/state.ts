@@ -8,6 +8,7 @@ import {
   all,
   canon,
   envelope,
+  keyOf,
   onExchanges,
   onPolls,
   onStates,
@@ -40,7 +41,7 @@ export const STATE_CHECKS: CheckDef[] = [
     level: "MUST",
     title: "/state validates the profile's state-response",
     rule: "Every `/state` snapshot validates the profile's `state-response` (its entries are judged by state/entry-schema).",
-    ref: ["§2 Messages", "Snapshot | `state-response.schema.json` | `chatHistory`: DisplayMessage[]; `isProcessing`: boolean"],
+    ref: ["Example Response", "Here's a complete example of a `/state` response with tool calls"],
     probes: ["every poll"],
     create(ctx) {
       const t = new Tally();
@@ -48,7 +49,12 @@ export const STATE_CHECKS: CheckDef[] = [
         snapshot(raw, n) {
           const r = envelope(ctx, raw);
           if (r.ok) t.ok();
-          else t.fail(`a ${ctx.profile.name === "cn-session" ? "cn-session" : "seed"} state-response`, `${where({ n, x: raw.x })}: ${formatSchemaErrors(r.errors)}`, stateEvidence(raw, raw.json));
+          else
+            t.fail(
+              `a ${ctx.profile.name === "cn-session" ? "cn-session" : "seed"} state-response`,
+              `${where({ n, x: raw.x })}: ${formatSchemaErrors(r.errors)}`,
+              stateEvidence(raw, raw.json),
+            );
         },
         miss: (x) => t.knockOn("continue-remote/wire/state-json", `${x.method} ${x.path} (${x.label}, status ${x.status ?? "none"})`),
       });
@@ -60,29 +66,41 @@ export const STATE_CHECKS: CheckDef[] = [
     level: "MUST",
     title: "Each history entry validates",
     rule: "Each entry validates `display-message` [seed] / `chat-history-item` [cn]. (A tool entry that also breaks its variant schema is tools/entry-format's.)",
-    ref: ["§2 Messages", "DisplayMessage | `display-message.schema.json` | `role`: `user|assistant|system`; `content`: string"],
+    ref: ["Message Structure", "Each message in the `chatHistory` array should follow this structure"],
     probes: ["every poll"],
     create(ctx) {
       const t = new Tally();
       const cn = isCn(ctx.profile);
       const message = cn ? "cn-session/chat-history-item" : "display-message";
       let prev: State | undefined;
-      const observe = onPolls({
-        snapshot(raw, n) {
-          const next = readState(raw, n, cn);
-          for (const e of freshEntries(next, prev)) {
-            const r = ctx.validate(message, e.raw);
-            if (r.ok) {
-              t.ok();
-              continue;
+      /** A bad-input message the server queued anyway: its user entry may carry a non-string content. */
+      let queuedBad: { check: string; label: string } | undefined;
+      const observe = all(
+        onExchanges((x) => {
+          const check = x.method === "POST" && route(x) === "/message" && tookIt(x) ? acceptedBadInput(x.label) : undefined;
+          if (check) queuedBad ??= { check, label: x.label };
+        }),
+        onPolls({
+          snapshot(raw, n) {
+            const next = readState(raw, n, cn);
+            for (const e of freshEntries(next, prev)) {
+              const r = ctx.validate(message, e.raw);
+              if (r.ok) {
+                t.ok();
+                continue;
+              }
+              const variant = cn ? undefined : VARIANT[e.kind];
+              if (variant && !ctx.validate(variant, e.raw).ok) continue;
+              if (queuedBad && e.role === "user") {
+                t.knockOn(queuedBad.check, `${queuedBad.label}, whose user entry is entry ${e.index}`);
+                continue;
+              }
+              t.fail(`entry ${e.index} a valid ${message}`, `${where(next)}: entry ${e.index}: ${formatSchemaErrors(r.errors)}`, stateEvidence(next, e.raw));
             }
-            const variant = cn ? undefined : VARIANT[e.kind];
-            if (variant && !ctx.validate(variant, e.raw).ok) continue;
-            t.fail(`entry ${e.index} a valid ${message}`, `${where(next)}: entry ${e.index}: ${formatSchemaErrors(r.errors)}`, stateEvidence(next, e.raw));
-          }
-          prev = next;
-        },
-      });
+            prev = next;
+          },
+        }),
+      );
       return { observe, finish: () => t.outcome(`every entry seen (${t.count} entry versions) validated ${message}`, "no history entry was seen") };
     },
   }),
@@ -111,6 +129,8 @@ export const STATE_CHECKS: CheckDef[] = [
         onStates(ctx, {
           state(next, prev) {
             tr.started(next, prev, true);
+            // The field is optional in the seed (legacy): a server without it takes the other branch.
+            if (next.queue === undefined) t.notApplicable("the server does not send the optional messageQueueLength");
             if (off || next.queue === undefined) return;
             if (first) {
               first = false;
@@ -145,9 +165,10 @@ export const STATE_CHECKS: CheckDef[] = [
     rule: "Two consecutive idle `GET /state` with no other request between them return deep-equal bodies.",
     ref: ["§1 Timeouts", "Every endpoint resets that timer, `GET /state` included."],
     probes: ["idle"],
-    create() {
+    create(ctx) {
       const t = new Tally();
-      let prev: { n: number; key: string; x: import("./support.js").Exchange } | undefined;
+      const cn = isCn(ctx.profile);
+      let prev: { n: number; key: string; x: import("./support.js").Exchange; state: State } | undefined;
       const observe = all(
         onExchanges((x) => {
           if (!(x.method === "GET" && isPollLabel(x.label))) prev = undefined;
@@ -158,9 +179,13 @@ export const STATE_CHECKS: CheckDef[] = [
               prev = undefined;
               return;
             }
-            const key = canon(raw.json);
+            const key = canon(withoutSessionId(raw.json));
+            const state = readState(raw, n, cn);
             if (prev) {
               if (prev.key === key) t.ok();
+              else if (historyChanged(prev.state, state) || prev.state.queue !== state.queue || prev.state.pendingId !== state.pendingId)
+                // The turn went on between two idle polls: isProcessing's business (true-while-handling), not a side effect of reading.
+                t.untestable(`the history or queue changed between the idle polls ${where(prev)} and ${where({ n, x: raw.x })}: the server was still working`);
               else
                 t.fail(
                   `the same body as ${where(prev)}`,
@@ -168,7 +193,7 @@ export const STATE_CHECKS: CheckDef[] = [
                   stateEvidence(raw, raw.json),
                 );
             }
-            prev = { n, key, x: raw.x };
+            prev = { n, key, x: raw.x, state };
           },
           miss: () => (prev = undefined),
         }),
@@ -177,6 +202,16 @@ export const STATE_CHECKS: CheckDef[] = [
     },
   }),
 ];
+
+const historyChanged = (a: State, b: State): boolean => a.entries.length !== b.entries.length || a.entries.some((e, i) => keyOf(e) !== keyOf(b.entries[i]!));
+
+/** The body without `session.sessionId` (a new id is judged by session/id-stable only, §3.17). */
+function withoutSessionId(json: Record<string, unknown>): unknown {
+  const s = json.session;
+  if (!s || typeof s !== "object" || Array.isArray(s)) return json;
+  const { sessionId: _id, ...rest } = s as Record<string, unknown>;
+  return { ...json, session: rest };
+}
 
 /** Where two canonical texts part, with a little context. */
 function firstDifference(a: string, b: string): string {
