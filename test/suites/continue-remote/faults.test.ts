@@ -20,16 +20,8 @@ const SUITE_IDS = new Set(CONTINUE_REMOTE_SERVER_CHECKS.map((c) => c.id));
  * pass. These runs still have to trip their own checks (see the test below the proof).
  */
 const NOT_PROVED: Record<string, string> = {
-  "start-no-circle": "tools/result-pairs-start reads the ○-less start as a start of another name instead of leaving it to tools/entry-format",
-  "drop-queued-message":
-    "state/queue-length fails on the lost messages (§7 lists it as a knock-on, so a skip) and queue/fifo counts messages that never started as overtaken",
-  "stale-streaming-flag (seed)":
-    "processing/true-while-handling takes the stale flag turning false as the next turn starts for the old turn going on (and turn-ends-with-assistant judges the stale entry as unfinished)",
-  "permission-id-rotates": "permission/wrong-id and permission/approved-boolean blame the refused probes for the id that rotates on every poll",
+  "drop-queued-message": "state/queue-length fails on the lost messages too, where §7 names it a knock-on (a skip)",
   "slow-state (cn-session)": "pause/semantics times the stop of the paused turn by the 1.5 s polls, so it sees the turn stop 1.5 s late",
-  "blocking-message": "timing/intermediate-visible reports the turns that ran while the POST was held (the probes cannot poll meanwhile)",
-  "session-id-changes": "state/idempotent-get fails on the new sessionId, which §3.17 leaves to session/id-stable alone",
-  "tool-state-missing": "timing/intermediate-visible reports turns without intermediate states, which cn shows only as tool states",
 };
 
 interface Tuning {
