@@ -2,7 +2,7 @@
 import type { CheckDef } from "../../../core/check.js";
 import { L, NOTE } from "../labels.js";
 import { readParams } from "../params.js";
-import { forgetLost, MessageTracker } from "./messages.js";
+import { forgetLost, MessageTracker, type Accepted } from "./messages.js";
 import {
   all,
   excerpt,
@@ -33,20 +33,31 @@ export const PROCESSING_CHECKS: CheckDef[] = [
     id: "continue-remote/processing/message-not-lost",
     level: "MUST",
     title: "An accepted message is never lost",
-    rule: "After a 200 for message M, every snapshot shows `isProcessing` true or a queue ≥ 1 until M's user entry appears.",
+    rule: "After a 200 for message M, snapshots show `isProcessing` true or a queue ≥ 1 until M's user entry appears (two idle polls in a row without it: lost).",
     ref: ["§3.2 Accept", "`POST /message` validates a non-empty string, enqueues it and answers at once."],
     probes: ["turn", "queue", "interrupt"],
     create(ctx) {
       const t = new Tally();
       const tr = new MessageTracker();
       let exited = false;
+      /** The oldest waiting message, missing from one idle snapshot: lost when the next poll is idle without it too. */
+      let suspect: Accepted | undefined;
       const observe = all(
         tr.observe,
         afterExit(() => (exited = true)),
         onStates(ctx, {
           state(next, prev) {
             for (const s of tr.started(next, prev, true)) if (s.msg && !s.fallback) t.ok();
-            if (exited || tr.waiting.length === 0 || next.isProcessing || (next.queue ?? 0) >= 1) return;
+            if (exited || tr.waiting.length === 0 || next.isProcessing || (next.queue ?? 0) >= 1) {
+              suspect = undefined;
+              return;
+            }
+            // A server may dequeue a moment after answering the POST: one idle poll is not yet a loss.
+            if (suspect !== tr.waiting[0]) {
+              suspect = tr.waiting[0];
+              return;
+            }
+            suspect = undefined;
             const lost = tr.waiting.shift()!;
             t.fail(
               `isProcessing true or a queue ≥ 1 until the user entry of ${JSON.stringify(lost.text.slice(0, 40))} appears`,

@@ -6,7 +6,6 @@ import { IdleWatch } from "./turns.js";
 import { all, NAME_TABLE, onStates, serverCheck, stateEvidence, Tally, toolLabel, where, type Entry, type State } from "./support.js";
 
 const VARIANT: Record<string, string> = { "tool-start": "tool-start-entry", "tool-result": "tool-result-entry", "tool-error": "tool-error-entry" };
-const isTool = (e: Entry): boolean => e.kind === "tool-start" || e.kind === "tool-result" || e.kind === "tool-error";
 
 export const TOOLS_CHECKS: CheckDef[] = [
   serverCheck({
@@ -236,4 +235,3 @@ export const TOOLS_CHECKS: CheckDef[] = [
   }),
 ];
 
-export { isTool };
