@@ -43,6 +43,9 @@ const TUNING: Record<string, Tuning> = {
   "permission-sticky": { params: { turnTimeoutMs: 20_000 } },
   // Polls 1.5 s apart: the turns are slowed down so that a poller still sees them go by.
   "slow-state": { params: { turnTimeoutMs: 30_000 }, settings: { speed: 30 } },
+  // Every turn is over before the first poll, so timing/responsive takes any POST slower than
+  // blockingMs for one that waited for its turn: on a loaded machine 50 ms is soon reached.
+  "instant-turns": { params: { blockingMs: 1000 } },
   // A wrongly queued probe starts a turn while the probes are busy elsewhere: slower turns let the
   // poller see it go by, so timing/intermediate-visible has something to report.
   "accept-empty-message": { settings: { speed: 5 } },
