@@ -2,6 +2,7 @@
 import type { CheckDef } from "../../../core/check.js";
 import { formatSchemaErrors } from "../../../core/schema-registry.js";
 import { L, PHASE, TOPIC } from "../labels.js";
+import { notAnEnding } from "./turns.js";
 import {
   all,
   answeredAt,
@@ -41,6 +42,8 @@ export const PAUSE_CHECKS: CheckDef[] = [
       let idleAnswer: Exchange | undefined;
       let last: State | undefined;
       let busy: { x: Exchange; base: State; stopped?: State } | undefined;
+      let raced: Exchange | undefined;
+      let stoppedOne = false;
       const shape = (x: Exchange, success: boolean): boolean => {
         const r = x.status === 200 && x.isJson ? ctx.validate("cn-session/pause-response", x.json) : undefined;
         const got = (x.json as { success?: unknown } | undefined)?.success;
@@ -57,7 +60,11 @@ export const PAUSE_CHECKS: CheckDef[] = [
           if (x.label === L.pauseIdle && x.status !== undefined) {
             if (shape(x, false)) idleAnswer = x;
           }
-          if (x.label === L.pauseBusy && x.status !== undefined && last && shape(x, true)) busy = { x, base: last };
+          if (x.label === L.pauseBusy && x.status !== undefined && last) {
+            // success:false may be honest: the turn can end between the kit's poll and its pause.
+            if (x.status === 200 && (x.json as { success?: unknown } | undefined)?.success === false) raced = x;
+            else if (shape(x, true)) busy = { x, base: last };
+          }
         }),
         onPolls({
           snapshot(raw, n) {
@@ -75,6 +82,12 @@ export const PAUSE_CHECKS: CheckDef[] = [
         }),
         onStates(ctx, {
           state(next) {
+            if (raced) {
+              const x = raced;
+              raced = undefined;
+              if (!next.isProcessing && !notAnEnding(next.entries.at(-1), true)) t.notApplicable("the turn had already ended when POST /pause arrived (success:false)");
+              else shape(x, true);
+            }
             last = next;
             const b = busy;
             if (!b) return;
@@ -93,6 +106,7 @@ export const PAUSE_CHECKS: CheckDef[] = [
               busy = undefined;
             } else if (!b.stopped && (!next.isProcessing || started)) {
               b.stopped = next;
+              stoppedOne = since <= STOP_MS;
               if (since <= STOP_MS) t.ok();
               else
                 t.fail(
@@ -111,7 +125,7 @@ export const PAUSE_CHECKS: CheckDef[] = [
           },
         }),
       );
-      return { observe, finish: () => t.outcome("POST /pause did nothing while idle and stopped the running turn", "POST /pause was not answered") };
+      return { observe, finish: () => t.outcome(stoppedOne ? "POST /pause did nothing while idle and stopped the running turn" : "POST /pause did nothing while idle (no running turn was paused)", "POST /pause was not answered") };
     },
   }),
 ];

@@ -338,6 +338,12 @@ export const NAME_TABLE: Record<string, string> = {
   Exit: "exit",
 };
 
+/** Two toolNames of one tool: equal, or a display name and its table name (a wrong name is tools/name-map's). */
+export function sameTool(a: string | undefined, b: string | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a === b || NAME_TABLE[a] === b || NAME_TABLE[b] === a;
+}
+
 export const UNSETTLED = new Set(["generating", "generated", "calling"]);
 export const TERMINAL = new Set(["done", "errored", "canceled"]);
 

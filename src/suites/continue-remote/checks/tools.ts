@@ -3,7 +3,7 @@ import type { CheckDef } from "../../../core/check.js";
 import { formatSchemaErrors } from "../../../core/schema-registry.js";
 import { freshEntries } from "./messages.js";
 import { IdleWatch } from "./turns.js";
-import { all, NAME_TABLE, onStates, serverCheck, stateEvidence, Tally, toolLabel, where, type Entry, type State } from "./support.js";
+import { all, NAME_TABLE, onStates, sameTool, serverCheck, stateEvidence, Tally, toolLabel, where, type Entry, type State } from "./support.js";
 
 const VARIANT: Record<string, string> = { "tool-start": "tool-start-entry", "tool-result": "tool-result-entry", "tool-error": "tool-error-entry" };
 
@@ -149,7 +149,7 @@ export const TOOLS_CHECKS: CheckDef[] = [
                 continue;
               }
               if (now.kind !== "tool-start" || after || !next.isProcessing) judged.add(i);
-              if (now.kind === "tool-result" && (now.toolName === start.toolName || start.toolName === undefined)) {
+              if (now.kind === "tool-result" && (sameTool(now.toolName, start.toolName) || start.toolName === undefined)) {
                 open.delete(i);
                 t.ok();
               } else if (now.kind !== "tool-start") {
@@ -158,7 +158,7 @@ export const TOOLS_CHECKS: CheckDef[] = [
               } else if (after) {
                 open.delete(i);
                 const pairs =
-                  (after.kind === "tool-result" || after.kind === "tool-error") && (after.toolName === undefined || after.toolName === start.toolName);
+                  (after.kind === "tool-result" || after.kind === "tool-error") && (after.toolName === undefined || sameTool(after.toolName, start.toolName));
                 if (pairs) t.ok();
                 else
                   t.fail(
