@@ -1,6 +1,7 @@
 /** examples/stagewise-agent.mjs, the echo agent written only against agentwire/stagewise, driven by a real toolbar client. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { compareChatStates } from "../../src/stagewise/snapshot-compare.js";
 import type { ToolCallPart } from "../../src/generated/stagewise-chat.js";
@@ -12,19 +13,27 @@ let wsUrl: string;
 let toolbar: Toolbar;
 let follower: Follower;
 
-beforeAll(async () => {
-  child = spawn(process.execPath, ["examples/stagewise-agent.mjs", "--port", "0"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+/** Starts a node process and waits for the URL it prints. */
+async function start(args: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const proc = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
-    const timer = setTimeout(() => reject(new Error(`the example printed no URL: ${out}`)), 10_000);
-    child.stdout!.on("data", (chunk: Buffer) => {
+    const timer = setTimeout(() => reject(new Error(`the agent printed no URL: ${out}`)), 10_000);
+    proc.stdout!.on("data", (chunk: Buffer) => {
       out += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(out);
       if (match) (clearTimeout(timer), resolve(match[1]!));
     });
-    child.stderr!.on("data", (chunk: Buffer) => (out += chunk.toString()));
-    child.once("exit", (code) => reject(new Error(`the example exited with ${String(code)}: ${out}`)));
+    proc.stderr!.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    proc.once("exit", (code) => reject(new Error(`the agent exited with ${String(code)}: ${out}`)));
   });
+  return { child: proc, url };
+}
+
+beforeAll(async () => {
+  const started = await start(["examples/stagewise-agent.mjs", "--port", "0"]);
+  child = started.child;
+  const url = started.url;
   const info = await fetch(`${url}/stagewise/info`);
   expect(await info.json()).toMatchObject({ capabilities: { toolCalling: false, chatHistory: true } });
   wsUrl = `${url.replace("http", "ws")}/stagewise/ws`;
@@ -89,5 +98,30 @@ describe("the example stagewise agent", () => {
     await fresh.waitFor((e) => e.update.type === "agent-state");
     expect(compareChatStates(follower.reduced(), fresh.reduced())).toBeNull();
     fresh.stop();
+  });
+});
+
+describe("the README's stagewise agent", () => {
+  it("runs as written: echoes, asks before writing, and says Done.", async () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const block = /### Building a stagewise agent[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(block, "the README section has a js block").toBeDefined();
+    expect(block!.trim().split("\n").length).toBeLessThan(40);
+    const { child: proc, url } = await start(["--input-type=module", "-e", block!]);
+    const t = connect(`${url.replace("http", "ws")}/stagewise/ws`);
+    try {
+      const f = new Follower(t);
+      await f.waitFor((e) => e.update.type === "agent-state");
+      const chat = f.reduced().activeChatId!;
+      await t.trpc.chat.sendMessage.mutate({ chatId: chat, content: [{ type: "text", text: "a file" }], metadata: METADATA });
+      const e = await f.waitFor((x) => x.update.type === "message-updated" && x.update.update.content.type === "tool-call", 5_000);
+      const call = (e.update as { update: { content: ToolCallPart } }).update.content;
+      await t.trpc.chat.approveToolCall.mutate({ chatId: chat, toolCallId: call.toolCallId, approved: true, metadata: METADATA });
+      await f.waitFor((x) => x.update.type === "agent-state" && !x.update.isWorking && x.seq > e.seq, 5_000);
+      expect(f.reduced().messages.at(-2)!.content.map((p) => (p.type === "text" ? p.text : p.type))).toEqual(["Echo: a file", "tool-call", "tool-result", "Done."]);
+    } finally {
+      await t.close();
+      proc.kill("SIGTERM");
+    }
   });
 });
