@@ -69,7 +69,8 @@ describe("stagewise agent adapter: discovery and lifecycle", () => {
 
 describe("stagewise agent adapter: sync", () => {
   it("a subscribe gets the snapshot at the head, then gap-free deltas; following them equals a fresh snapshot", async () => {
-    const s = await agent({ coalesceMs: 5 });
+    const changes: number[] = [];
+    const s = await agent({ coalesceMs: 5, hooks: { onChange: (_update, seq) => changes.push(seq) } });
     const first = s.chat.activeChatId!;
     const m = s.chat.addMessage({ role: "assistant", content: [] });
     s.chat.streamPart(m, 0, "Hel");
@@ -103,6 +104,8 @@ describe("stagewise agent adapter: sync", () => {
     // The three appends to part 0 went out as one.
     expect(deltas.filter((e) => e.update.type === "message-updated" && e.update.update.updateType === "append")).toHaveLength(1);
 
+    // The persistence observer saw every delta, in order.
+    expect(changes).toEqual(Array.from({ length: head }, (_, i) => i + 1));
     const reduced = a.reduced();
     const fresh = await freshState(s);
     expect(compareChatStates(reduced, fresh)).toBeNull();

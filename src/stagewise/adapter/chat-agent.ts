@@ -141,8 +141,8 @@ export class ChatAgent implements ChatHandle {
     const hook = this.hooks.onUserMessage;
     void (async () => {
       try {
-        // The mutation answers first; the turn runs after it.
-        await null;
+        // The mutation answers first; the turn runs after it, even when the hook starts with synchronous work.
+        await new Promise((resolve) => setTimeout(resolve, 0));
         await hook?.({ chatId, message: structuredClone(message), signal: turn.controller.signal });
       } catch (error) {
         if (!turn.controller.signal.aborted) this.reportError(error);
@@ -263,6 +263,8 @@ export class ChatAgent implements ChatHandle {
       if (part.type === "tool-result") this.checkResult(chatId, part);
     }
     this.emit({ type: "message-added", chatId, message: full });
+    // An id may come back after its message was deleted; the new message is not finished.
+    this.finished.delete(full.id);
     return full.id;
   }
 
