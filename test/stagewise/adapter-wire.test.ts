@@ -85,6 +85,12 @@ describe("stagewise agent adapter: raw frames", () => {
     expect(list.result.data.meta.values).toEqual({ "data.chats.0.createdAt": ["Date"] });
   });
 
+  it("requestReconnect tells every toolbar to reconnect", async () => {
+    const from = frames.length;
+    server.requestReconnect();
+    await expect.poll(() => frames.slice(from).map((f) => JSON.parse(f) as unknown)).toContainEqual({ id: null, method: "reconnect" });
+  });
+
   it("an upgrade on another path is refused with 404", async () => {
     const other = new WebSocket(server.wsUrl.replace("/stagewise/ws", "/ws"));
     const status = await new Promise<number | undefined>((resolve) => other.once("unexpected-response", (_req, res) => resolve(res.statusCode)));

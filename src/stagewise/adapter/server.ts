@@ -65,7 +65,6 @@ export async function startAgentServer(options: AgentServerOptions, validate: Va
     // Rejections and bad input are the toolbar's business, not the agent's log.
     onError: () => {},
   });
-  void handler;
 
   const port = await listen(http, host, options.port);
   const base = `${host.includes(":") ? `[${host}]` : host}:${port}`;
@@ -80,6 +79,7 @@ export async function startAgentServer(options: AgentServerOptions, validate: Va
     availability,
     state,
     messaging,
+    requestReconnect: () => handler.broadcastReconnectNotification(),
     close() {
       closing ??= new Promise<void>((resolve) => {
         agent.close();

@@ -146,6 +146,8 @@ export interface AgentServer {
   readonly availability: AvailabilityHandle;
   readonly state: StateHandle;
   readonly messaging: MessagingHandle;
+  /** Asks every connected toolbar to reconnect (`{"id":null,"method":"reconnect"}`), e.g. before a restart. */
+  requestReconnect(): void;
   /** Stops listening, closes every socket and frees the port. */
   close(): Promise<void>;
 }
