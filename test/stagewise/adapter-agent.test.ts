@@ -5,6 +5,9 @@ import { ChatAgent, STOP_GRACE_MS, type Validate } from "../../src/stagewise/ada
 import * as procedures from "../../src/stagewise/adapter/chat-procedures.js";
 import type { SeqEvent } from "../../src/stagewise/adapter/chat-store.js";
 import { Rejection } from "../../src/stagewise/adapter/rejection.js";
+import { MessagingMirror } from "../../src/stagewise/adapter/side-channels.js";
+import { applyMessageUpdate, type MessagingState } from "../../src/stagewise/messaging-state.js";
+import type { AgentMessageUpdate } from "../../src/generated/stagewise-chat.js";
 import type { AgentHooks } from "../../src/stagewise/adapter/types.js";
 import { METADATA } from "./adapter-client.js";
 
@@ -85,5 +88,30 @@ describe("stagewise adapter core", () => {
     expect(events.slice(before).map((e) => e.update.type)).toEqual(["chat-switched", "chat-full-sync"]);
     expect(agent.messages().map((x) => x.id)).toEqual([m]);
     expect(agent.messages(other)).toEqual([]);
+  });
+});
+
+describe("stagewise adapter messaging mirror", () => {
+  it("mirrors the latest assistant reply's text parts; a follower equals the current message", () => {
+    const { agent } = makeAgent();
+    let n = 0;
+    const mirror = new MessagingMirror(agent.store, () => `m-${++n}`);
+    const updates: AgentMessageUpdate[] = [mirror.snapshot()];
+    mirror.subscribe((u) => updates.push(u));
+    const m = agent.addMessage({ role: "assistant", content: [{ type: "reasoning", text: "hmm" }] });
+    agent.streamPart(m, 1, "Hel");
+    agent.streamPart(m, 1, "lo");
+    agent.setPart(m, 1, { type: "text", text: "Bye" });
+    agent.streamPart(m, 2, "!");
+    let followed: MessagingState = null;
+    for (const u of updates) {
+      const r = applyMessageUpdate(followed, u);
+      if (!r.ok) throw new Error(JSON.stringify(r.violation));
+      followed = r.state;
+    }
+    expect(followed).toEqual(mirror.get());
+    expect(mirror.get()).toMatchObject({ messageId: m, parts: [{ type: "text", text: "Bye" }, { type: "text", text: "!" }] });
+    // The replace went out as a whole message (text cannot be replaced incrementally).
+    expect(updates.filter((u) => u.resync).map((u) => u.updateParts.length)).toEqual([0, 0, 1]);
   });
 });

@@ -31,11 +31,6 @@ export class Coalescer {
     else this.timer ??= setTimeout(() => this.flush(), this.ms);
   }
 
-  /** The text held for a part, not yet sent. */
-  pending(messageId: string): boolean {
-    return this.held?.messageId === messageId;
-  }
-
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
