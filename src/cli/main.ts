@@ -46,6 +46,7 @@ Examples:
   agentwire mock mcp-chat --scenario two-tools --port 0
   agentwire test-client mcp-chat -- node examples/mcp-chat-client.mjs
   agentwire validate mcp-chat chat-request body.json
+  agentwire replay transcripts/mcp-chat-….jsonl --only mcp-chat/sse
   agentwire list mcp-chat
 ${EXIT_HELP}`,
     );
@@ -109,6 +110,28 @@ ${EXIT_HELP}`,
     .action(async (protocol: string, command: string[], o) => {
       const { runTestClient } = await import("./test-client.js");
       process.exitCode = await runTestClient(protocol, command, o);
+    });
+
+  program
+    .command("replay")
+    .description("re-judge a transcript saved with --save-transcript, without the target (same verdicts as the live run)")
+    .argument("<transcript>", "a .jsonl file written by --save-transcript")
+    .option("--only <prefix>", "judge only checks whose id starts with PREFIX (repeatable)", collect)
+    .option("--skip <prefix>", "skip checks whose id starts with PREFIX (repeatable)", collect)
+    .option("--strict", "SHOULD failures and not-exercised checks fail the run")
+    .option("--profile <name>", "judge under another profile than the one recorded")
+    .option("--reporter <name>", "console | json | junit (repeatable; pairs with --output)", collect)
+    .option("--output <path>", "write the matching --reporter to PATH instead of stdout (repeatable)", collect)
+    .option("--set <key=value>", "protocol parameter over the recorded ones (repeatable)", collect)
+    .option("--protocol <id>", "the protocol, for a transcript saved without a header by an older agentwire")
+    .option("-q, --quiet", "no progress lines on stderr")
+    .addHelpText(
+      "after",
+      `\nThe transcript's first line says which protocol, profile and parameters it was recorded with.\n\nExamples:\n  agentwire test mcp-chat --url http://localhost:8000 --save-transcript transcripts\n  agentwire replay transcripts/mcp-chat-2026-01-01T00-00-00-000Z.jsonl\n  agentwire replay transcripts/mcp-chat-….jsonl --only mcp-chat/sse --reporter junit --output replay.xml\n${EXIT_HELP}`,
+    )
+    .action(async (file: string, o) => {
+      const { runReplay } = await import("./replay.js");
+      process.exitCode = await runReplay(file, o);
     });
 
   program

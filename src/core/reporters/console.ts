@@ -1,6 +1,7 @@
 /** Human report: one line per check, details under failures, a summary line. */
 import type { Evidence, Verdict } from "../check.js";
 import type { CheckResult, RunResult } from "../result.js";
+import { curlCommand, exchangeOf, replayCommand } from "./reproduce.js";
 
 const MARK: Record<Verdict, string> = {
   pass: "PASS",
@@ -23,7 +24,7 @@ export function formatConsole(result: RunResult, opts: { colour?: boolean; verbo
   for (const c of result.checks) {
     lines.push(`${paint(c.verdict, MARK[c.verdict].padEnd(10))} ${c.id} [${c.level}]`);
     if (c.verdict === "pass" && !opts.verbose) continue;
-    lines.push(...details(c).map((l) => `           ${l}`));
+    lines.push(...details(c, result).map((l) => `           ${l}`));
   }
   lines.push("");
   const s = result.summary;
@@ -34,7 +35,7 @@ export function formatConsole(result: RunResult, opts: { colour?: boolean; verbo
   return lines.join("\n");
 }
 
-function details(c: CheckResult): string[] {
+function details(c: CheckResult, result: RunResult): string[] {
   const out = [`${c.message}`];
   if (c.verdict === "fail" || c.verdict === "warn") {
     out.push(`rule: ${c.rule}`);
@@ -43,6 +44,7 @@ function details(c: CheckResult): string[] {
     if (c.actual !== undefined) out.push(`actual:   ${c.actual}`);
     // The first piece of evidence usually restates "actual"; show only where it was then.
     for (const e of c.evidence.slice(0, 3)) out.push(`evidence: ${formatEvidence(e.note === c.actual ? { ...e, note: undefined } : e)}`);
+    out.push(...reproduce(c, result));
   }
   return out;
 }
@@ -60,4 +62,11 @@ export function formatEvidence(e: Evidence): string {
   return [where, e.excerpt ? `"${e.excerpt}"` : undefined, e.note && e.note !== e.excerpt ? e.note : undefined]
     .filter(Boolean)
     .join(" — ");
+}
+
+/** The lines that end a failure: the request again (the kit's own HTTP requests), and the replay. */
+export function reproduce(c: CheckResult, result: RunResult): string[] {
+  const x = result.side === "server" ? exchangeOf(result, c) : undefined;
+  const curl = x ? curlCommand(x) : undefined;
+  return [...(curl ? [`resend:   ${curl}`] : []), `replay:   ${replayCommand(result, c)}`];
 }
