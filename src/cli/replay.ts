@@ -4,6 +4,7 @@ import { readTranscript } from "../core/transcript.js";
 import { parseSettings, reportTargets, requireProtocol } from "./options.js";
 import { combinedExitCode, writeReports } from "./report-output.js";
 import { UsageError } from "./errors.js";
+import { loadBaselineOption, withBaseline } from "./baseline.js";
 
 export interface ReplayCliOptions {
   only?: string[];
@@ -15,6 +16,7 @@ export interface ReplayCliOptions {
   set?: string[];
   protocol?: string;
   quiet?: boolean;
+  baseline?: string;
 }
 
 export async function runReplay(file: string, o: ReplayCliOptions): Promise<number> {
@@ -45,6 +47,7 @@ export async function runReplay(file: string, o: ReplayCliOptions): Promise<numb
   }
   const protocol = await requireProtocol(id);
   const targets = reportTargets(o.reporter, o.output);
+  const baseline = await loadBaselineOption(o.baseline, [protocol]);
   const params = parseSettings(o.set);
   const { replayTranscript } = await import("../core/runner.js");
   if (!o.quiet && !header) process.stderr.write(`agentwire: ${file} has no header: judged with ${id}'s default parameters (add --set key=value to change them)\n`);
@@ -57,6 +60,7 @@ export async function runReplay(file: string, o: ReplayCliOptions): Promise<numb
     ...(Object.keys(params).length ? { params } : {}),
     ...(targets.some((t) => (t.reporter as string) === "html") ? { context: true } : {}),
   });
-  writeReports([result], targets);
-  return combinedExitCode([result]);
+  const results = await withBaseline([result], baseline);
+  writeReports(results, targets);
+  return combinedExitCode(results);
 }

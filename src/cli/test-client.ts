@@ -3,6 +3,7 @@ import { checkRunOptions, runClientTest } from "../core/runner.js";
 import { checkCatalogueOption, checkFaults, checkWritableDir, credentialSetting, parseSettings, reportTargets, requireProtocol } from "./options.js";
 import { combinedExitCode, writeReports } from "./report-output.js";
 import { UsageError } from "./errors.js";
+import { loadBaselineOption, withBaseline } from "./baseline.js";
 
 export interface TestClientCliOptions {
   scenario?: string;
@@ -21,6 +22,7 @@ export interface TestClientCliOptions {
   quiet?: boolean;
   redact?: boolean;
   catalogue?: string;
+  baseline?: string;
 }
 
 export async function runTestClient(protocolId: string, command: string[], o: TestClientCliOptions): Promise<number> {
@@ -32,6 +34,7 @@ export async function runTestClient(protocolId: string, command: string[], o: Te
   checkFaults(p, o.fault);
   await checkCatalogueOption(p, o.catalogue);
   const targets = reportTargets(o.reporter, o.output);
+  const baseline = await loadBaselineOption(o.baseline, [p]);
   if (o.saveTranscript) checkWritableDir(o.saveTranscript, "--save-transcript");
   const settings = {
     ...parseSettings(o.set),
@@ -61,6 +64,7 @@ export async function runTestClient(protocolId: string, command: string[], o: Te
     ...(progress ? { progress } : {}),
   });
   if (result.error?.startsWith("command not found")) throw new UsageError(result.error);
-  writeReports([result], targets);
-  return combinedExitCode([result]);
+  const results = await withBaseline([result], baseline);
+  writeReports(results, targets);
+  return combinedExitCode(results);
 }

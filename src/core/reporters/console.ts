@@ -22,7 +22,7 @@ export function formatConsole(result: RunResult, opts: { colour?: boolean; verbo
   if (result.error) lines.push(`note: ${result.error}`);
   lines.push("");
   for (const c of result.checks) {
-    lines.push(`${paint(c.verdict, MARK[c.verdict].padEnd(10))} ${c.id} [${c.level}]`);
+    lines.push(`${paint(c.verdict, MARK[c.verdict].padEnd(10))} ${c.id} [${c.level}]${c.baseline ? `  (${baselineNote(c.baseline)})` : ""}`);
     if (c.verdict === "pass" && !opts.verbose) continue;
     lines.push(...details(c, result).map((l) => `           ${l}`));
   }
@@ -32,6 +32,10 @@ export function formatConsole(result: RunResult, opts: { colour?: boolean; verbo
     `${s.pass} passed, ${s.fail} failed, ${s.warn} warnings, ${s.info} info, ${s.skip} skipped, ${s.incomplete} incomplete` +
       ` (${result.durationMs} ms) — exit ${result.exitCode}`,
   );
+  if (result.baseline) {
+    lines.push(`baseline ${result.baseline.file}: ${result.baseline.known} known failure(s) accepted`);
+    for (const p of result.baseline.problems) lines.push(`baseline problem: ${p}`);
+  }
   return lines.join("\n");
 }
 
@@ -69,4 +73,10 @@ export function reproduce(c: CheckResult, result: RunResult): string[] {
   const x = result.side === "server" ? exchangeOf(result, c) : undefined;
   const curl = x ? curlCommand(x) : undefined;
   return [...(curl ? [`resend:   ${curl}`] : []), `replay:   ${replayCommand(result, c)}`];
+}
+
+/** How a baseline entry reads next to its check. */
+export function baselineNote(b: NonNullable<CheckResult["baseline"]>): string {
+  const status = { known: "known failure", fixed: "listed in the baseline, passes now: remove the entry", expired: `baseline entry expired ${b.expires}`, listed: "listed in the baseline" }[b.status];
+  return `${status}: ${b.reason}${b.link ? ` ${b.link}` : ""}`;
 }
