@@ -2,7 +2,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import type { Baseline } from "../core/baseline.js";
 import type { ProtocolDef } from "../core/protocol.js";
-import type { RunResult } from "../core/result.js";
+import type { CheckResult, RunResult } from "../core/result.js";
 import { checkWritableFile } from "./options.js";
 import { UsageError } from "./errors.js";
 
@@ -26,6 +26,16 @@ export async function withBaseline(results: RunResult[], baseline: Baseline | un
   if (!baseline) return results;
   const { applyBaseline } = await import("../core/baseline.js");
   return results.map((r) => applyBaseline(r, baseline));
+}
+
+/** Adds a verdict's baseline entry to it (for the reports that stream verdicts before the run ends). */
+export async function baselineMarker(baseline: Baseline | undefined): Promise<((c: CheckResult) => CheckResult) | undefined> {
+  if (!baseline) return undefined;
+  const { markCheck } = await import("../core/baseline.js");
+  return (c) => {
+    const mark = markCheck(baseline, c);
+    return mark ? { ...c, baseline: mark } : c;
+  };
 }
 
 /** Writes the runs' current failures as a baseline file; says what it wrote. */

@@ -27,7 +27,7 @@ function reportOptions(cmd: Command, reporters = true): Command {
     .option("--timeout <ms>", "cap every wait of the run, in ms", intOption("--timeout", 1));
   if (reporters) {
     cmd = cmd
-      .option("--reporter <name>", "console | json | junit (repeatable; pairs with --output)", collect)
+      .option("--reporter <name>", "console | json | junit | ndjson | markdown | html (repeatable; pairs with --output)", collect)
       .option("--output <path>", "write the matching --reporter to PATH instead of stdout (repeatable)", collect)
       .option("--baseline <file>", BASELINE_HELP);
   }
@@ -154,7 +154,7 @@ ${EXIT_HELP}`,
     .option("--skip <prefix>", "skip checks whose id starts with PREFIX (repeatable)", collect)
     .option("--strict", "SHOULD failures and not-exercised checks fail the run")
     .option("--profile <name>", "judge under another profile than the one recorded")
-    .option("--reporter <name>", "console | json | junit (repeatable; pairs with --output)", collect)
+    .option("--reporter <name>", "console | json | junit | ndjson | markdown | html (repeatable; pairs with --output)", collect)
     .option("--output <path>", "write the matching --reporter to PATH instead of stdout (repeatable)", collect)
     .option("--set <key=value>", "protocol parameter over the recorded ones (repeatable)", collect)
     .option("--baseline <file>", BASELINE_HELP)

@@ -2,9 +2,9 @@
 import { readFileSync } from "node:fs";
 import { readTranscript } from "../core/transcript.js";
 import { parseSettings, reportTargets, requireProtocol } from "./options.js";
-import { combinedExitCode, writeReports } from "./report-output.js";
+import { combinedExitCode, openReports } from "./report-output.js";
 import { UsageError } from "./errors.js";
-import { loadBaselineOption, withBaseline } from "./baseline.js";
+import { baselineMarker, loadBaselineOption, withBaseline } from "./baseline.js";
 
 export interface ReplayCliOptions {
   only?: string[];
@@ -48,6 +48,7 @@ export async function runReplay(file: string, o: ReplayCliOptions): Promise<numb
   const protocol = await requireProtocol(id);
   const targets = reportTargets(o.reporter, o.output);
   const baseline = await loadBaselineOption(o.baseline, [protocol]);
+  const reports = openReports(targets, await baselineMarker(baseline));
   const params = parseSettings(o.set);
   const { replayTranscript } = await import("../core/runner.js");
   if (!o.quiet && !header) process.stderr.write(`agentwire: ${file} has no header: judged with ${id}'s default parameters (add --set key=value to change them)\n`);
@@ -58,9 +59,10 @@ export async function runReplay(file: string, o: ReplayCliOptions): Promise<numb
     strict: !!o.strict,
     ...(o.profile ? { profile: o.profile } : {}),
     ...(Object.keys(params).length ? { params } : {}),
-    ...(targets.some((t) => (t.reporter as string) === "html") ? { context: true } : {}),
+    ...(reports.onVerdict ? { onVerdict: reports.onVerdict } : {}),
+    context: reports.context,
   });
   const results = await withBaseline([result], baseline);
-  writeReports(results, targets);
+  reports.finish(results);
   return combinedExitCode(results);
 }

@@ -4,9 +4,9 @@ import { selectChecks } from "../core/evaluation.js";
 import type { ProtocolDef } from "../core/protocol.js";
 import type { RunResult } from "../core/result.js";
 import { loadAllProtocols } from "../protocol-loader.js";
-import { checkCatalogueOption, checkFaults, checkUrl, checkWritableDir, checkWritableFile, intOption, parseHeaders, parseSettings, reportTargets, requireProtocol, type ReportTarget } from "./options.js";
-import { loadBaselineOption, withBaseline, writeBaseline } from "./baseline.js";
-import { combinedExitCode, writeReports } from "./report-output.js";
+import { checkCatalogueOption, checkFaults, checkUrl, checkWritableDir, checkWritableFile, intOption, parseHeaders, parseSettings, reportTargets, requireProtocol } from "./options.js";
+import { baselineMarker, loadBaselineOption, withBaseline, writeBaseline } from "./baseline.js";
+import { combinedExitCode, openReports, type ReportSession } from "./report-output.js";
 import { UsageError } from "./errors.js";
 
 export interface TestCliOptions {
@@ -39,8 +39,8 @@ export interface TestCliOptions {
 }
 
 export async function runTest(protocolId: string | undefined, o: TestCliOptions): Promise<number> {
-  const { results, targets } = await runTestSuites(protocolId, o);
-  writeReports(results, targets);
+  const { results, reports } = await runTestSuites(protocolId, o);
+  reports.finish(results);
   return combinedExitCode(results);
 }
 
@@ -52,7 +52,7 @@ export async function runBaselineWrite(protocolId: string | undefined, o: TestCl
   return writeBaseline(results, output);
 }
 
-async function runTestSuites(protocolId: string | undefined, o: TestCliOptions): Promise<{ results: RunResult[]; targets: ReportTarget[] }> {
+async function runTestSuites(protocolId: string | undefined, o: TestCliOptions): Promise<{ results: RunResult[]; reports: ReportSession }> {
   if (o.baseUrl && o.url && o.baseUrl !== o.url) throw new UsageError("--base-url and --url disagree; give one");
   o = { ...o, ...(o.baseUrl ? { url: o.baseUrl } : {}) };
   if (o.url && !protocolId) throw new UsageError("--url needs a protocol: agentwire test <protocol> --url URL");
@@ -66,6 +66,7 @@ async function runTestSuites(protocolId: string | undefined, o: TestCliOptions):
   for (const p of protocols) await checkCatalogueOption(p, o.catalogue);
   const targets = reportTargets(o.reporter, o.output);
   const baseline = await loadBaselineOption(o.baseline, protocols);
+  const reports = openReports(targets, await baselineMarker(baseline));
   if (o.saveTranscript) checkWritableDir(o.saveTranscript, "--save-transcript");
   const headers = parseHeaders(o.header);
   const params = {
@@ -110,13 +111,15 @@ async function runTestSuites(protocolId: string | undefined, o: TestCliOptions):
           ...(progress ? { progress } : {}),
           signal: sigint.signal,
           redact: o.redact !== false,
+          ...(reports.onVerdict ? { onVerdict: reports.onVerdict } : {}),
+          context: reports.context,
         });
       }),
     );
   } finally {
     process.off("SIGINT", onSig);
   }
-  return { results: await withBaseline(results, baseline), targets };
+  return { results: await withBaseline(results, baseline), reports };
 }
 
 /**
