@@ -183,7 +183,7 @@ interface PrepareOptions {
   /** Parameters as recorded (a replay of the same profile): they replace defaults, pacing and profile. */
   recorded?: Record<string, unknown>;
   /** Set by a replay: nothing is written, the transcript is the one read. */
-  replayOf?: string;
+  replayOf?: { file: string; events: readonly TranscriptEvent[] };
 }
 
 /**
@@ -207,7 +207,7 @@ function prepareRun(protocol: ProtocolDef, opts: CommonOptions, side: Side, prep
   const clock = new CheckClock();
   bus.subscribe(clock.observe);
   const heads = new HeadLog();
-  bus.subscribe(heads.observe);
+  if (!prep.replayOf) bus.subscribe(heads.observe);
   let file: TranscriptFile | undefined;
   let temporary: string | undefined;
   const dir = opts.saveTranscript ?? (opts.context && !prep.replayOf ? (temporary = mkdtempSync(join(tmpdir(), "agentwire-context-"))) : undefined);
@@ -244,9 +244,9 @@ function prepareRun(protocol: ProtocolDef, opts: CommonOptions, side: Side, prep
       for (const c of checks) opts.onVerdict?.(c, { protocol: protocol.id, side });
       const summary = summarise(checks);
       // The failures' exchanges: from the whole transcript when there is one, else from the heads kept.
-      let source: readonly TranscriptEvent[] = heads.events;
-      const transcriptPath = prep.replayOf ?? file?.path;
-      if (checks.some(explained) && transcriptPath && (opts.context || prep.replayOf)) source = readTranscript(readFileSync(transcriptPath, "utf8")).events;
+      let source: readonly TranscriptEvent[] = prep.replayOf?.events ?? heads.events;
+      const transcriptPath = prep.replayOf?.file ?? file?.path;
+      if (checks.some(explained) && file && opts.context) source = readTranscript(readFileSync(file.path, "utf8")).events;
       const exchanges = exchangeRecords(redacting && source === heads.events ? source.map((e) => redact(e, secrets)) : source, checks);
       if (temporary) rmSync(temporary, { recursive: true, force: true });
       const result: RunResult = {
@@ -380,7 +380,7 @@ export async function replayTranscript(protocol: ProtocolDef, text: string, opts
   const { saveTranscript: _unused, ...rest } = opts;
   const run = prepareRun(protocol, { ...rest, ...(profileName ? { profile: profileName } : {}), params }, side, {
     ...(header && sameProfile ? { recorded: header.params } : { quick: header?.quickParams }),
-    replayOf: opts.file,
+    replayOf: { file: opts.file, events },
   });
   const reach = trackReachability(run.bus);
   for (const ev of events) run.bus.replay(ev);

@@ -4,11 +4,12 @@
  * one of its faults, then its transcript is re-judged, and the two reports agree check by check.
  */
 import { describe, expect, it } from "vitest";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { IMPLEMENTED_IDS, loadProtocol } from "../../src/protocol-loader.js";
-import { runCli } from "../helpers/cli.js";
+import { replayTranscript } from "../../src/core/runner.js";
+import { runCli, ROOT } from "../helpers/cli.js";
 
 const tmp = () => mkdtempSync(join(tmpdir(), "agentwire-replay-"));
 
@@ -106,5 +107,32 @@ describe.concurrent("agentwire replay", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Examples:");
     expect(r.stdout).toContain("--protocol <id>");
+  });
+});
+
+describe("replay of the recorded client fixtures", () => {
+  const withFixtures = IMPLEMENTED_IDS.filter((id) => existsSync(join(ROOT, "fixtures", id, "transcripts", "client", "expected.json")));
+  // Fixture transcripts predate headers: the protocol is given, the side read from the traffic.
+  it.each(withFixtures)("%s: each fixture replays to its expected outcomes", async (id) => {
+    const dir = join(ROOT, "fixtures", id, "transcripts", "client");
+    const expected = JSON.parse(readFileSync(join(dir, "expected.json"), "utf8")) as Record<string, Record<string, string>>;
+    const protocol = await loadProtocol(id);
+    expect(Object.keys(expected).length).toBeGreaterThan(0);
+    for (const [file, outcomes] of Object.entries(expected)) {
+      const r = await replayTranscript(protocol, readFileSync(join(dir, file), "utf8"), { file });
+      expect(r.side, file).toBe("client");
+      expect(Object.fromEntries(r.checks.map((c) => [c.id, c.outcome])), file).toEqual(outcomes);
+    }
+  });
+});
+
+describe("replayTranscript (library)", () => {
+  it("re-judges a transcript given as text; a headerless one needs its protocol", async () => {
+    const lib = await import("../../src/index.js");
+    const text = readFileSync(join(ROOT, "fixtures/mcp-chat/transcripts/client/connect-unknown-id.jsonl"), "utf8");
+    await expect(lib.replayTranscript(text, { file: "x.jsonl" })).rejects.toThrow(/no header/);
+    const r = await lib.replayTranscript(text, { file: "x.jsonl", protocol: "mcp-chat" });
+    expect(r.checks.find((c) => c.id === "mcp-chat/client/connect-known-id")!.outcome).toBe("fail");
+    expect(r.replay).toBe(true);
   });
 });
