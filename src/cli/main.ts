@@ -98,14 +98,17 @@ ${EXIT_HELP}`,
   )
     .addHelpText(
       "after",
-      `\nExamples:\n  agentwire test\n  agentwire test mcp-chat --url http://localhost:8000 --header "Authorization: Bearer $TOKEN"\n  agentwire test mcp-chat --only mcp-chat/sse --strict\n  agentwire test mcp-chat --fault sse-crlf\n  agentwire test mcp-chat --url http://localhost:8000 --baseline agentwire-baseline.yaml\n${EXIT_HELP}`,
+      `\nExamples:\n  agentwire test\n  agentwire test mcp-chat --url http://localhost:8000 --header "Authorization: Bearer $TOKEN"\n  agentwire test mcp-chat --only mcp-chat/sse --strict\n  agentwire test mcp-chat --fault sse-crlf\n  agentwire test mcp-chat --url http://localhost:8000 --baseline agentwire-baseline.yaml\n  agentwire test mcp-chat --url http://localhost:8000 --reporter html --output report.html --reporter console\n  agentwire test mcp-chat --url http://localhost:8000 --reporter ndjson --output verdicts.ndjson --reporter markdown >> "$GITHUB_STEP_SUMMARY"\n${EXIT_HELP}`,
     )
     .action(async (protocol: string | undefined, o) => {
       const { runTest } = await import("./test.js");
       process.exitCode = await runTest(protocol, o);
     });
 
-  const baseline = program.command("baseline").description("known failures: start a baseline file from a run");
+  const baseline = program
+    .command("baseline")
+    .description("known failures: start a baseline file from a run")
+    .addHelpText("after", "\nExamples:\n  agentwire baseline write mcp-chat --url http://localhost:8000\n  agentwire test mcp-chat --url http://localhost:8000 --baseline agentwire-baseline.yaml");
   testOptions(
     reportOptions(
       baseline
@@ -139,7 +142,7 @@ ${EXIT_HELP}`,
   )
     .addHelpText(
       "after",
-      `\nThe command gets AGENTWIRE_URL (and protocol variables such as MCP_CHAT_URL) in its environment.\n\nExamples:\n  agentwire test-client mcp-chat -- node examples/mcp-chat-client.mjs\n  agentwire test-client mcp-chat --reporter json --output client.json -- npm run e2e\n${EXIT_HELP}`,
+      `\nThe command gets AGENTWIRE_URL (and protocol variables such as MCP_CHAT_URL) in its environment.\n\nExamples:\n  agentwire test-client mcp-chat -- node examples/mcp-chat-client.mjs\n  agentwire test-client mcp-chat --reporter json --output client.json -- npm run e2e\n  agentwire test-client mcp-chat --baseline agentwire-baseline.yaml --save-transcript transcripts -- npm run e2e\n${EXIT_HELP}`,
     )
     .action(async (protocol: string, command: string[], o) => {
       const { runTestClient } = await import("./test-client.js");
@@ -197,7 +200,8 @@ ${EXIT_HELP}`,
       `\nExamples:\n  agentwire mock mcp-chat\n  agentwire mock mcp-chat --port 0 --scenario parallel-tools --chunk-delay-ms 100\n  agentwire mock mcp-chat --fault sse-crlf\n  agentwire mock mcp-chat --check-client --report client-report.json
   agentwire mock pi-web --token s3cret --allow-origin http://localhost:5173
   agentwire mock pi-web --profile pi-fork-0.54
-  agentwire mock openai-chat --catalogue continue-cli-2026 --check-client`,
+  agentwire mock openai-chat --catalogue continue-cli-2026 --check-client
+  agentwire mock mcp-chat --check-client --report client-report.json --baseline agentwire-baseline.yaml`,
     )
     .action(async (protocol: string, o) => {
       const { runMock } = await import("./mock.js");

@@ -116,6 +116,9 @@ describe.concurrent("--baseline", () => {
     const r = await runCli(["baseline", "write", "--help"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Examples:");
-    expect((await runCli(["test", "--help"])).stdout).toContain("--baseline <file>");
+    const help = (await runCli(["test", "--help"])).stdout;
+    expect(help).toContain("--baseline <file>");
+    expect(help).toContain("--reporter html --output report.html");
+    expect(help).toContain("--reporter ndjson");
   });
 });

@@ -57,6 +57,18 @@ describe.concurrent("agentwire replay", () => {
     expect(byId(replay)).toEqual(byId(live));
   });
 
+  it("an unreachable target replays as unreachable: every check incomplete, exit 3", async () => {
+    const { createServer } = await import("node:net");
+    const srv = createServer();
+    await new Promise<void>((r) => srv.listen(0, "127.0.0.1", () => r()));
+    const port = (srv.address() as { port: number }).port;
+    await new Promise<void>((r) => srv.close(() => r()));
+    const { live, replay } = await liveThenReplay(["test", "mcp-chat", "--url", `http://127.0.0.1:${port}`, "--timeout", "3000"]);
+    expect(live.exitCode).toBe(3);
+    expect(replay.checks.every((c) => c.verdict === "incomplete" && c.message.startsWith("target unreachable"))).toBe(true);
+    expect(byId(replay)).toEqual(byId(live));
+  });
+
   it("takes --only, --strict and another reporter, and ends a failure's console text with its replay and curl commands", async () => {
     const { file } = await liveThenReplay(["test", "mcp-chat", "--fault", "sse-crlf", "--only", "mcp-chat/sse"]);
     const r = await runCli(["replay", file, "--only", "mcp-chat/sse/lf-only"]);
