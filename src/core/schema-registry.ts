@@ -46,8 +46,13 @@ interface Loaded {
   fns: Map<string, ValidateFunction>;
 }
 
+/** The result of every successful validation (shared: it carries nothing of the value). */
+const VALID: ValidationResult = Object.freeze({ ok: true });
+
 export class SchemaRegistry {
   private readonly loaded = new Map<string, Loaded>();
+  /** The validator asked for last: a stream validates one message over and over. */
+  private last: { protocol: string; message: string; profile: string; fn: ValidateFunction } | undefined;
 
   constructor(private readonly dir = SCHEMAS_DIR) {}
 
@@ -64,8 +69,14 @@ export class SchemaRegistry {
   }
 
   validate(protocol: string, message: string, value: unknown, profile = "default"): ValidationResult {
-    const fn = this.compiled(protocol, message, profile);
-    if (fn(value)) return { ok: true };
+    const last = this.last;
+    let fn: ValidateFunction;
+    if (last !== undefined && last.message === message && last.protocol === protocol && last.profile === profile) fn = last.fn;
+    else {
+      fn = this.compiled(protocol, message, profile);
+      this.last = { protocol, message, profile, fn };
+    }
+    if (fn(value)) return VALID;
     return { ok: false, errors: (fn.errors ?? []).map(toSchemaError) };
   }
 
