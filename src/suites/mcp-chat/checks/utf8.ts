@@ -12,27 +12,42 @@ export class Utf8Validator {
 
   /** Feeds a chunk; returns the absolute offset of the first invalid byte, or -1. */
   push(bytes: Uint8Array): number {
-    for (let i = 0; i < bytes.length; i++) {
+    // State in locals for the loop (it runs for every byte of every stream), stored back at the end.
+    let need = this.need;
+    let lo = this.lo;
+    let hi = this.hi;
+    const n = bytes.length;
+    for (let i = 0; i < n; i++) {
       const b = bytes[i]!;
-      const at = this.offset + i;
-      if (this.need > 0) {
-        if (b < this.lo || b > this.hi) return this.fail(bytes.length, at);
-        this.need--;
-        this.lo = 0x80;
-        this.hi = 0xbf;
+      if (need > 0) {
+        if (b < lo || b > hi) return this.fail(n, this.offset + i, need, lo, hi);
+        need--;
+        lo = 0x80;
+        hi = 0xbf;
         continue;
       }
       if (b < 0x80) continue;
-      if (b >= 0xc2 && b <= 0xdf) this.need = 1;
-      else if (b === 0xe0) [this.need, this.lo] = [2, 0xa0];
-      else if ((b >= 0xe1 && b <= 0xec) || b === 0xee || b === 0xef) this.need = 2;
-      else if (b === 0xed) [this.need, this.hi] = [2, 0x9f];
-      else if (b === 0xf0) [this.need, this.lo] = [3, 0x90];
-      else if (b >= 0xf1 && b <= 0xf3) this.need = 3;
-      else if (b === 0xf4) [this.need, this.hi] = [3, 0x8f];
-      else return this.fail(bytes.length, at);
+      if (b >= 0xc2 && b <= 0xdf) need = 1;
+      else if (b === 0xe0) {
+        need = 2;
+        lo = 0xa0;
+      } else if ((b >= 0xe1 && b <= 0xec) || b === 0xee || b === 0xef) need = 2;
+      else if (b === 0xed) {
+        need = 2;
+        hi = 0x9f;
+      } else if (b === 0xf0) {
+        need = 3;
+        lo = 0x90;
+      } else if (b >= 0xf1 && b <= 0xf3) need = 3;
+      else if (b === 0xf4) {
+        need = 3;
+        hi = 0x8f;
+      } else return this.fail(n, this.offset + i, need, lo, hi);
     }
-    this.offset += bytes.length;
+    this.need = need;
+    this.lo = lo;
+    this.hi = hi;
+    this.offset += n;
     return -1;
   }
 
@@ -41,7 +56,10 @@ export class Utf8Validator {
     return this.need > 0;
   }
 
-  private fail(chunkLength: number, at: number): number {
+  private fail(chunkLength: number, at: number, need: number, lo: number, hi: number): number {
+    this.need = need;
+    this.lo = lo;
+    this.hi = hi;
     this.offset += chunkLength;
     return at;
   }
