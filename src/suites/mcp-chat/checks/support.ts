@@ -43,7 +43,7 @@ export type NoteEvent = Ev<"note">;
 
 /** Violations plus whether the rule was exercised (shared by every suite). */
 import { Tally } from "../../../core/check.js";
-export { dataValue, eventEvidence, eventWhere, is2xx, lineEvidence, lineWhere, mediaType, parseJson } from "../../../core/check-helpers.js";
+export { dataStartsWith, dataValue, eventEvidence, eventWhere, is2xx, lineEvidence, lineWhere, mediaType, parseJson } from "../../../core/check-helpers.js";
 import { dataValue, eventWhere, lineWhere, parseJson } from "../../../core/check-helpers.js";
 export { Tally };
 

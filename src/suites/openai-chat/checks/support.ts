@@ -52,7 +52,7 @@ export const serverCheck = checkMaker({
 
 /** Violations plus whether the rule was exercised (shared by every suite). */
 import { Tally } from "../../../core/check.js";
-export { dataValue, eventEvidence, eventWhere, is2xx, lineEvidence, lineWhere, mediaType, parseJson } from "../../../core/check-helpers.js";
+export { dataIs, dataValue, eventEvidence, eventWhere, is2xx, lineEvidence, lineWhere, mediaType, parseJson } from "../../../core/check-helpers.js";
 import { parseJson } from "../../../core/check-helpers.js";
 export { Tally, all, onNote, describe, evidenceOf, lastEvent, type Exchange };
 
