@@ -8,7 +8,10 @@ import { caseTable } from "../../src/core/client-cases/case-table.js";
 import { scaleMs, scaleTimes, timeScaleOf } from "../../src/core/client-cases/time-scale.js";
 import { TranscriptBus, type TranscriptEvent } from "../../src/core/transcript.js";
 import { createOpenaiChatEngine } from "../../src/mocks/openai-chat/index.js";
+import type { McpChatMockOptions } from "../../src/mocks/mcp-chat/options.js";
+import { CLIENT_CASES as MCP_CASES, toWireCase as toMcpWireCase } from "../../src/suites/mcp-chat/client/index.js";
 import { wireCases } from "../../src/suites/openai-chat/client/index.js";
+import { chat, connect, engine } from "../mocks/mcp-chat/helpers.js";
 
 describe("time scale helpers", () => {
   it("scales delays to whole milliseconds, keeps 0, never drops a wait to 0", () => {
@@ -87,5 +90,37 @@ describe("openai-chat mock under a time scale", () => {
   it("refuses a time scale that is not a number above 0", () => {
     expect(() => createOpenaiChatEngine({ timeScale: 0 })).toThrow(/timeScale must be a number > 0/);
     expect(() => createOpenaiChatEngine({ timeScale: Number.NaN })).toThrow(/timeScale must be a number > 0/);
+  });
+});
+
+describe("mcp-chat mock under a time scale", () => {
+  /** ms until the whole body of one chat stream has arrived. */
+  async function streamMs(options: McpChatMockOptions, query: string) {
+    const e = engine(options);
+    await connect(e);
+    const t0 = performance.now();
+    const { text } = await chat(e, "hi", {}, `/chat/stream?${query}`);
+    return { ms: performance.now() - t0, text };
+  }
+
+  it("the held stream of open-after-done and the slow tool's silence shrink; the case deadline with them", async () => {
+    const held = await streamMs({ timeScale: 0.01 }, "framing=open-after-done");
+    // Held 30 s after [DONE] at full length: 300 ms at 1/100.
+    expect(held.text).toContain("[DONE]");
+    expect(held.ms).toBeGreaterThanOrEqual(290);
+    expect(held.ms).toBeLessThan(5000);
+    const slow = await streamMs({ timeScale: 0.05 }, "scenario=slow-tool");
+    // 5 s between tool_start and tool_end at full length: 250 ms at 1/20.
+    expect(slow.ms).toBeGreaterThanOrEqual(240);
+    expect(slow.ms).toBeLessThan(4000);
+    const deadlines = (scale?: number) => Object.fromEntries(MCP_CASES.map((c) => [c.id, toMcpWireCase(c, scale).timeoutMs]));
+    expect(deadlines()).toMatchObject({ "open-after-done": 5000, canonical: 10_000 });
+    expect(deadlines(0.25)).toMatchObject({ "open-after-done": 1250, canonical: 10_000 });
+  });
+
+  it("the start options are not scaled, and a bad scale is refused", async () => {
+    const { ms } = await streamMs({ timeScale: 0.01, firstEventDelay: 300 }, "");
+    expect(ms).toBeGreaterThanOrEqual(290);
+    expect(() => engine({ timeScale: -1 })).toThrow(/timeScale must be a number > 0/);
   });
 });
