@@ -208,7 +208,11 @@ describe("defect adapters differ from spec in one place", () => {
 // ---------------------------------------------------------------------------------------------
 // Every adapter over every case, against the mock.
 
-/** Quick timing, the designed waits (the `slow` scenario's 5 s, the held streams) scaled down with their limits. */
+/**
+ * Quick timing, the designed waits (the `slow` scenario's 5 s, the held streams) scaled down with
+ * their limits and deadlines. No cap over the case deadlines: split-1 (a byte per ms) needs its
+ * full deadline on a loaded machine.
+ */
 const MOCK = quickMock("openai-chat");
 
 /** client-parse/<id>, or a full id under openai-chat/ (the wire-side rule a defect also breaks). */
@@ -231,7 +235,7 @@ function runOf(name: string) {
       const session = await startClientSession(openaiChat, { mock: MOCK });
       let runError: unknown;
       try {
-        await runOpenaiChatCases(session.url, openaiChatAdapters[name]!, { caseTimeoutMs: 6000 });
+        await runOpenaiChatCases(session.url, openaiChatAdapters[name]!);
       } catch (e) {
         runError = e;
       }
