@@ -39,6 +39,14 @@ describe("poll/append-only", () => {
     expect(verdict(base().poll(seed([user("hi"), user("stop")], true)), "poll/append-only").v).toBe("fail");
   });
 
+  it("lets an interrupt drop a trailing tool-start", () => {
+    const s = new CrScript()
+      .poll(seed([user("hi"), start()], true))
+      .post("interrupt", "stop", { queued: true, position: 1, willInterrupt: true }, true)
+      .poll(seed([user("hi"), user("stop")], true));
+    expect(verdict(s, "poll/append-only").v).toBe("pass");
+  });
+
   it("under cn keeps role, content and toolCalls fixed while states change", () => {
     const ok = new CrScript().poll(cn([cnUser("hi"), cnCall("c1", "generated")], true)).poll(cn([cnUser("hi"), cnCall("c1", "done")], true));
     expect(verdict(ok, "poll/append-only", "cn-session").v).toBe("pass");

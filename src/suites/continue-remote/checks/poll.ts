@@ -15,8 +15,11 @@ export function changeProblem(p: Entry, n: Entry, cn: boolean): string | undefin
   return "a finished entry changed";
 }
 
-/** May `e`, the last entry, vanish once after an interrupt or a pause (§3.17)? */
-const mayVanish = (e: Entry, cn: boolean): boolean => (cn ? e.role === "assistant" && e.content === "" : e.streaming);
+/**
+ * May `e`, the last entry, vanish once after an interrupt or a pause (§3.17)? A streaming entry
+ * (seed) or an empty assistant item (cn); an interrupt may also drop a trailing tool-start (§4).
+ */
+const mayVanish = (e: Entry, cn: boolean): boolean => (cn ? e.role === "assistant" && e.content === "" : e.streaming || e.kind === "tool-start");
 
 export const POLL_CHECKS: CheckDef[] = [
   serverCheck({
