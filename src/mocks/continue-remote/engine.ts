@@ -11,6 +11,7 @@ import {
   type ContinueRemoteMockOptions,
   type ResolvedContinueRemoteOptions,
 } from "./options.js";
+import { clientRecording } from "./recording.js";
 import { matchRoute, type RouteName } from "./routes.js";
 import { encodeAnswer } from "./variants.js";
 import { findScenario, scenarioDirective, SCENARIOS, type ContinueRemoteScenario } from "./scenarios.js";
@@ -54,8 +55,11 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
   }
   const machine = new ContinueRemoteMachine(opts);
   const transcript: TranscriptEntry[] = [];
+  const recording = clientRecording(opts.bus, machine);
   let listIndex = 0;
   let exited = false;
+  /** Past the exit delay: a real server is gone. A recording mock stays up to see who still calls. */
+  let gone = false;
   let exitTimer: ReturnType<typeof setTimeout> | undefined;
   let lastRequest = opts.now();
   let idleTimer: ReturnType<typeof setInterval> | undefined;
@@ -65,7 +69,10 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
     exited = true;
     clearInterval(idleTimer);
     machine.exit();
-    exitTimer = setTimeout(() => opts.onExit?.(), delayMs);
+    exitTimer = setTimeout(() => {
+      gone = true;
+      opts.onExit?.();
+    }, delayMs);
   }
 
   if (opts.idleTimeoutS > 0) {
@@ -157,7 +164,10 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
     const origin = request.headers.get("origin");
     const corsOrigin = origin !== null && opts.cors.includes(origin) ? origin : undefined;
     const control = url.pathname.toLowerCase().startsWith("/__agentwire/");
+    const recorded = await recording.request(request, url, exited);
     try {
+      // Judging clients, the mock outlives `/exit` so the checks see requests a closed server would refuse.
+      if (gone && opts.bus && !control) throw new BadRequest(503, "The server has shut down");
       const found = matchRoute(url.pathname, machine.cn);
       if (!found) throw new BadRequest(404, `Cannot ${request.method} ${url.pathname}`);
       if (request.method === "OPTIONS" && corsOrigin) {
@@ -192,6 +202,7 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
       response.headers.set("access-control-allow-origin", corsOrigin);
       response.headers.set("vary", "Origin");
     }
+    recording.answered(recorded, response, answer.value);
     if (!control) {
       transcript.push({
         at: opts.now(),
@@ -208,6 +219,7 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
     // A restart: even a server told to exit is a fresh one afterwards.
     clearTimeout(exitTimer);
     exited = false;
+    gone = false;
     machine.reset();
     transcript.length = 0;
     listIndex = 0;

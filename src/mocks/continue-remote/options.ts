@@ -1,5 +1,6 @@
 /** Options of the continue-remote reference mock, with the contract's defaults (§6 knobs). */
 import { MockOptionError } from "../../core/protocol.js";
+import type { TranscriptBus } from "../../core/transcript.js";
 import { isVariant, VARIANTS, type ContinueRemoteVariant } from "./variants.js";
 
 export type ContinueRemoteProfile = "seed" | "cn-session";
@@ -55,10 +56,13 @@ export interface ContinueRemoteMockOptions extends Partial<ContinueRemotePacing>
   onExit?: () => void;
   /** The clock of `timestamp` (ms since the epoch). */
   now?: () => number;
+  /** Records client traffic for the client checks (and keeps the mock up after `/exit`, answering 503). */
+  bus?: TranscriptBus;
 }
 
-export type ResolvedContinueRemoteOptions = Required<Omit<ContinueRemoteMockOptions, "onExit" | "diff" | "initialPrompt" | "variant" | "token">> & {
+export type ResolvedContinueRemoteOptions = Required<Omit<ContinueRemoteMockOptions, "onExit" | "diff" | "initialPrompt" | "variant" | "token" | "bus">> & {
   token: string | undefined;
+  bus: TranscriptBus | undefined;
   variant: ContinueRemoteVariant | undefined;
   onExit: (() => void) | undefined;
   initialPrompt: string | undefined;
@@ -150,6 +154,7 @@ export function resolveContinueRemoteOptions(o: ContinueRemoteMockOptions = {}):
     initialPrompt: o.initialPrompt,
     variant: o.variant,
     token: o.token,
+    bus: o.bus,
     diff: o.diff === undefined ? DEFAULT_DIFF : o.diff,
   };
 }
