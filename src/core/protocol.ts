@@ -124,6 +124,11 @@ export interface ProtocolDef {
    * absent, or {} for a profile, when the mock has no such mode and plays the contract.
    */
   mockSettingsFor?(profile: ProfileDef): Record<string, unknown>;
+  /**
+   * Mock settings for the embedded target of `agentwire test --profile P` (no --url), when the mock
+   * must speak the generation the run judges; absent, the embedded mock plays its default.
+   */
+  selfTestMockFor?(profile: ProfileDef): Record<string, unknown>;
   /** Environment variables given to a client under test, besides AGENTWIRE_URL. */
   /** (`mock` is what the mock was started with, e.g. a token the client must present.) */
   clientEnv?(mockUrl: string, mock?: MockStartOptions): Record<string, string>;

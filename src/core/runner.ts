@@ -109,7 +109,9 @@ export async function runSuite(protocol: ProtocolDef, opts: SuiteOptions = {}): 
   let mock: RunningMock | undefined;
   let url = opts.url;
   if (!url) {
-    mock = await startMockChecked(protocol, { ...opts.mock, host: "127.0.0.1", port: 0, suite: true });
+    const played = protocol.selfTestMockFor?.(profile);
+    const settings = played ? { ...played, ...opts.mock?.settings } : opts.mock?.settings;
+    mock = await startMockChecked(protocol, { ...opts.mock, ...(settings ? { settings } : {}), host: "127.0.0.1", port: 0, suite: true });
     url = mock.url;
   }
   const reach = trackReachability(bus);
