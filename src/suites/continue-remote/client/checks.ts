@@ -16,9 +16,9 @@ import { formatSchemaErrors } from "../../../core/schema-registry.js";
 import type { TranscriptEvent } from "../../../core/transcript.js";
 import type { Exchange } from "../../../core/views/exchange.js";
 import { all, tap } from "../../../core/views/hooks.js";
+import { isCn } from "../profiles.js";
 import {
   clientExchanges,
-  CN_PROFILE,
   isClientExchange,
   isClientRequest,
   isPoll,
@@ -267,7 +267,7 @@ export const messageNonemptyCheck = clientCheck({
   probes: ["message"],
   create(ctx) {
     const t = new Tally();
-    const instead = ctx.profile.name === CN_PROFILE ? "; to stop a turn, POST /pause" : "";
+    const instead = isCn(ctx.profile) ? "; to stop a turn, POST /pause" : "";
     return {
       observe: onExchanges((x) => {
         if (!isPost(x, "message")) return;
@@ -416,7 +416,7 @@ export const knownRoutesCheck = clientCheck({
   probes: ["state", "message", "permission", "diff", "exit", "pause"],
   create(ctx) {
     const t = new Tally();
-    const cn = ctx.profile.name === CN_PROFILE;
+    const cn = isCn(ctx.profile);
     return {
       observe: onRequests((req) => {
         // Preflights are the browser's; /exit is exit-method's.

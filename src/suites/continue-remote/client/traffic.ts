@@ -12,8 +12,6 @@ import { matchRoute, type RouteName } from "../../../mocks/continue-remote/route
 /** The mock records client traffic under this probe name. */
 export const CLIENT_PROBE = "client";
 export const SEED = "000_7e761de32b24bfaa.txt";
-/** The profile whose server has `/pause` (the current `cn serve`). */
-export const CN_PROFILE = "cn-session";
 
 export type RequestEvent = Extract<TranscriptEvent, { kind: "http-request" }>;
 
