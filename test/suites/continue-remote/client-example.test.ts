@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { MockStartOptions } from "../../../src/core/protocol.js";
 import { runClientTest } from "../../../src/core/runner.js";
 import { continueRemote } from "../../../src/suites/continue-remote/index.js";
-import { runCli } from "../../helpers/cli.js";
+import { runCli, startCli, waitExit } from "../../helpers/cli.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const EXAMPLE = fileURLToPath(new URL("../../../examples/continue-remote-client.mjs", import.meta.url));
@@ -126,5 +126,18 @@ await fetch(url + "/exit");
     // The states served were Sessions: the mock spoke the generation the client was judged against.
     const transcript = readdirSync(saved).map((f) => readFileSync(join(saved, f), "utf8")).join("");
     expect(transcript).toContain('\\"sessionId\\"');
+  });
+  it("mock --check-client judges whoever connected, and outlives the client's /exit to see what follows", async () => {
+    const report = join(dir, "check-client.json");
+    const judged = await startCli(["mock", "continue-remote", "--port", "0", ...quick, "--check-client", "--report", report]);
+    execFileSync(process.execPath, [EXAMPLE, ...FAST_POLL], { cwd: ROOT, env: { ...process.env, AGENTWIRE_URL: judged.firstLine }, stdio: "pipe" });
+    // Past the exit delay a real server is gone; the judging mock answers 503 and records the call.
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await fetch(`${judged.firstLine}/state`)).status).toBe(503);
+    judged.child.kill("SIGINT");
+    expect(await waitExit(judged.child, 20_000)).toBe(0);
+    const { checks } = JSON.parse(readFileSync(report, "utf8")) as { checks: { id: string; verdict: string; message: string }[] };
+    const verdicts = Object.fromEntries(checks.map((c) => [c.id.replace("continue-remote/client/", ""), c.verdict]));
+    expect(verdicts).toMatchObject({ "polls-state": "pass", "message-json": "pass", "exit-method": "pass", "known-routes": "pass", "stops-after-exit": "pass" });
   });
 });
