@@ -46,7 +46,7 @@ export const SELF_TEST_MOCK_PACE = { thinkMs: 10, chunkMs: 5, chunkChars: 24, ga
 export const SELF_TEST: SelfTestPacing = {
   params: {
     pollIntervalMs: 10,
-    turnTimeoutMs: 3000,
+    turnTimeoutMs: 10_000,
     getExitWaitMs: 100,
     slowPrompt: "#scenario:read-file Read the README file, slowly",
     permissionPrompt: "#scenario:permission-twice Write the notes file twice",
