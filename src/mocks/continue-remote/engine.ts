@@ -38,6 +38,8 @@ export interface ContinueRemoteEngine {
 }
 
 const MESSAGE_REQUIRED = "Message field is required";
+/** What a recording mock answers once a real server would be gone. */
+const SHUT_DOWN = { error: "The server has shut down" };
 
 class BadRequest extends Error {
   constructor(
@@ -55,7 +57,6 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
   }
   const machine = new ContinueRemoteMachine(opts);
   const transcript: TranscriptEntry[] = [];
-  const recording = clientRecording(opts.bus, machine);
   let listIndex = 0;
   let exited = false;
   /** Past the exit delay: a real server is gone. A recording mock stays up to see who still calls. */
@@ -63,6 +64,7 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
   let exitTimer: ReturnType<typeof setTimeout> | undefined;
   let lastRequest = opts.now();
   let idleTimer: ReturnType<typeof setInterval> | undefined;
+  const recording = clientRecording(opts.bus, machine);
 
   function shutDown(delayMs: number): void {
     if (exited) return;
@@ -71,7 +73,8 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
     machine.exit();
     exitTimer = setTimeout(() => {
       gone = true;
-      opts.onExit?.();
+      // Judging clients, the mock outlives `/exit`: the checks must see requests a closed server would refuse.
+      if (!opts.bus) opts.onExit?.();
     }, delayMs);
   }
 
@@ -159,15 +162,14 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
     const url = new URL(request.url);
     // Every request counts as activity, GET /state included.
     lastRequest = opts.now();
+    const recorded = await recording.request(request, url, exited);
+    if (recorded && gone) return recording.answered(recorded, encodeAnswer(503, SHUT_DOWN, request, opts.variant), { value: SHUT_DOWN });
     let answer: Answer;
     let body = "";
     const origin = request.headers.get("origin");
     const corsOrigin = origin !== null && opts.cors.includes(origin) ? origin : undefined;
     const control = url.pathname.toLowerCase().startsWith("/__agentwire/");
-    const recorded = await recording.request(request, url, exited);
     try {
-      // Judging clients, the mock outlives `/exit` so the checks see requests a closed server would refuse.
-      if (gone && opts.bus && !control) throw new BadRequest(503, "The server has shut down");
       const found = matchRoute(url.pathname, machine.cn);
       if (!found) throw new BadRequest(404, `Cannot ${request.method} ${url.pathname}`);
       if (request.method === "OPTIONS" && corsOrigin) {
@@ -202,7 +204,7 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
       response.headers.set("access-control-allow-origin", corsOrigin);
       response.headers.set("vary", "Origin");
     }
-    recording.answered(recorded, response, answer.value);
+    recording.answered(recorded, response, answer);
     if (!control) {
       transcript.push({
         at: opts.now(),

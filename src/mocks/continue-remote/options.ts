@@ -1,7 +1,7 @@
 /** Options of the continue-remote reference mock, with the contract's defaults (§6 knobs). */
 import { MockOptionError } from "../../core/protocol.js";
-import type { TranscriptBus } from "../../core/transcript.js";
 import { isVariant, VARIANTS, type ContinueRemoteVariant } from "./variants.js";
+import type { TranscriptBus } from "../../core/transcript.js";
 
 export type ContinueRemoteProfile = "seed" | "cn-session";
 /** `time`: steps follow the pacing; `poll`: each busy GET /state applies one step; `manual`: POST /__agentwire/step does. */
@@ -52,7 +52,7 @@ export interface ContinueRemoteMockOptions extends Partial<ContinueRemotePacing>
   bodyLimit?: number;
   /** What `/diff` answers; null plays a directory without a `main` branch (404). */
   diff?: string | null;
-  /** Called once `/exit` has answered and `exitDelayMs` has passed. */
+  /** Called once `/exit` has answered and `exitDelayMs` has passed (not while recording clients). */
   onExit?: () => void;
   /** The clock of `timestamp` (ms since the epoch). */
   now?: () => number;

@@ -13,7 +13,8 @@ import { matchRoute } from "./routes.js";
 export interface ClientRecording {
   /** Records a request on arrival; the handle to pass to `answered`, or null when not recorded. */
   request(request: Request, url: URL, exited: boolean): Promise<Recorded | null>;
-  answered(recorded: Recorded | null, response: Response, value: unknown): void;
+  /** Records the answer (a fault's raw text as it is, else the JSON value) and hands the response back. */
+  answered(recorded: Recorded | null, response: Response, answer: { value: unknown; raw?: { text: string } }): Response;
 }
 
 export interface Recorded {
@@ -43,11 +44,13 @@ export function clientRecording(bus: TranscriptBus | undefined, machine: Continu
       });
       return { exchange, label };
     },
-    answered(recorded, response, value) {
-      if (!recorded) return;
+    answered(recorded, response, answer) {
+      if (!recorded) return response;
       recorder.response(recorded.exchange, recorded.label, response);
       // A 304 has no body: the client keeps what it was shown before.
-      recorder.end(recorded.exchange, recorded.label, response.status === 304 ? undefined : JSON.stringify(value));
+      const text = response.status === 304 ? undefined : (answer.raw?.text ?? JSON.stringify(answer.value));
+      recorder.end(recorded.exchange, recorded.label, text);
+      return response;
     },
   };
 }

@@ -24,8 +24,7 @@ export async function startContinueRemoteMock(options: ContinueRemoteStartOption
   const fromSettings =
     settings && Object.keys(settings).length > 0 ? (await import("./settings.js")).parseSettings(settings) : {};
   let close: () => Promise<void> = () => Promise.resolve();
-  // Judging clients (a bus), the server stays up after `/exit`: the engine answers 503 and records who still calls.
-  const engine = createContinueRemoteEngine({ ...fromSettings, ...rest, ...(rest.bus ? {} : { onExit: () => void close() }) });
+  const engine = createContinueRemoteEngine({ ...fromSettings, ...rest, onExit: () => void close() });
   const served = await serveFetch(engine.handle, {
     host,
     port,
