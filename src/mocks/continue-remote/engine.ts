@@ -11,7 +11,7 @@ import {
   type ContinueRemoteMockOptions,
   type ResolvedContinueRemoteOptions,
 } from "./options.js";
-import { clientRecording } from "./recording.js";
+import { clientRecording, SHUT_DOWN } from "./recording.js";
 import { matchRoute, type RouteName } from "./routes.js";
 import { encodeAnswer } from "./variants.js";
 import { findScenario, scenarioDirective, SCENARIOS, type ContinueRemoteScenario } from "./scenarios.js";
@@ -38,8 +38,6 @@ export interface ContinueRemoteEngine {
 }
 
 const MESSAGE_REQUIRED = "Message field is required";
-/** What a recording mock answers once a real server would be gone. */
-const SHUT_DOWN = { error: "The server has shut down" };
 
 class BadRequest extends Error {
   constructor(

@@ -52,11 +52,11 @@ export interface ContinueRemoteMockOptions extends Partial<ContinueRemotePacing>
   bodyLimit?: number;
   /** What `/diff` answers; null plays a directory without a `main` branch (404). */
   diff?: string | null;
-  /** Called once `/exit` has answered and `exitDelayMs` has passed (not while recording clients). */
+  /** Called once `/exit` has answered and `exitDelayMs` has passed. */
   onExit?: () => void;
   /** The clock of `timestamp` (ms since the epoch). */
   now?: () => number;
-  /** Records client traffic for the client checks (and keeps the mock up after `/exit`, answering 503). */
+  /** Records client traffic for the client checks; the mock then outlives `/exit` (503, no onExit). */
   bus?: TranscriptBus;
 }
 

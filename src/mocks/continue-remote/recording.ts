@@ -10,6 +10,9 @@ import type { TranscriptBus } from "../../core/transcript.js";
 import type { ContinueRemoteMachine } from "./machine.js";
 import { matchRoute } from "./routes.js";
 
+/** What a recording mock answers once a real server would be gone (after `/exit`). */
+export const SHUT_DOWN = { error: "The server has shut down" };
+
 export interface ClientRecording {
   /** Records a request on arrival; the handle to pass to `answered`, or null when not recorded. */
   request(request: Request, url: URL, exited: boolean): Promise<Recorded | null>;
