@@ -185,6 +185,9 @@ describe("continue-remote client checks on synthetic transcripts", () => {
     expect(r.message).toContain("the client sent GET /diff instead");
     const exiting = new Script().send(0, "hi").state(10, true).call(100, "POST", "/exit", 200, { success: true, message: "Server shutting down" });
     expect(judge(exiting.events)["polls-state"]!.outcome).toBe("pass");
+    // A failed poll leaves the last state busy: the next poll is still owed.
+    const failing = new Script().send(0, "hi").state(10, true).state(500, false, null, 500).state(3000, false);
+    expect(judge(failing.events)["polls-state"]!.message).toMatch(/came 2\d+ ms after GET \/state \(c3\) answered 500/);
     // A busy state with nothing after it: the client stopped; that is not judged.
     const stopped = new Script().send(0, "hi").state(10, true);
     expect(judge(stopped.events)["polls-state"]!.outcome).toBe("pass");

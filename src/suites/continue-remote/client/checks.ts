@@ -14,7 +14,7 @@ import { is2xx, mediaType } from "../../../core/check-helpers.js";
 import { checkMaker } from "../../../core/define-check.js";
 import { formatSchemaErrors } from "../../../core/schema-registry.js";
 import type { TranscriptEvent } from "../../../core/transcript.js";
-import type { Exchange } from "../../../core/views/exchange.js";
+import { lastEvent, type Exchange } from "../../../core/views/exchange.js";
 import { all, tap } from "../../../core/views/hooks.js";
 import { isCn } from "../profiles.js";
 import {
@@ -106,6 +106,8 @@ export const pollsStateCheck = clientCheck({
   create() {
     const t = new Tally();
     let due: Due[] = [];
+    /** The last state served said isProcessing:true. */
+    let busy = false;
     const late = (d: Due, req: RequestEvent, polled: boolean) =>
       t.fail(
         `a GET /state within ${ms(POLL_DUE_MS)} of ${d.why}`,
@@ -134,7 +136,13 @@ export const pollsStateCheck = clientCheck({
         }),
         servedStates.on({
           snapshot: ({ value: s }) => {
+            busy = s.isProcessing;
             if (s.isProcessing) due.push({ since: s.t, why: `the state served by ${s.exchange} at ${ms(s.t)} with isProcessing:true`, owedAtEnd: false });
+          },
+          // A poll that showed nothing new (an error, a 304) leaves the last state as it was: still busy, still owed.
+          miss: (x) => {
+            const t = lastEvent(x).t;
+            if (busy) due.push({ since: t, why: `${x.method} ${x.path} (${x.id}) answered ${x.status ?? "nothing"} at ${ms(t)} while the last state was busy`, owedAtEnd: false });
           },
         }),
       ),
