@@ -79,11 +79,13 @@ ${EXIT_HELP}`,
       .option("--close-timeout <ms>", "longest wait from a terminal event to the end of the body (mcp-chat: 2000)", intOption("--close-timeout", 1))
       .option("--min-gap <ms>", "least time between the first event and the end of a streamed answer with tools (mcp-chat: 100)", intOption("--min-gap"))
       .option("--keep-connection", "mcp-chat: leave the backend connected at the end")
+      .option("--no-exit", "continue-remote: do not send POST /exit at the end (the server keeps running)")
+      .option("--poll-interval <ms>", "continue-remote: gap between the starts of two polls of GET /state (default 500)", intOption("--poll-interval", 1))
       .option("--fault <name>", "built-in mock only: inject a fault, to see a check fail (repeatable)", collect),
   )
     .addHelpText(
       "after",
-      `\nExamples:\n  agentwire test\n  agentwire test mcp-chat --url http://localhost:8000 --header "Authorization: Bearer $TOKEN"\n  agentwire test mcp-chat --only mcp-chat/sse --strict\n  agentwire test mcp-chat --fault sse-crlf\n${EXIT_HELP}`,
+      `\nExamples:\n  agentwire test\n  agentwire test mcp-chat --url http://localhost:8000 --header "Authorization: Bearer $TOKEN"\n  agentwire test mcp-chat --only mcp-chat/sse --strict\n  agentwire test continue-remote --url http://127.0.0.1:8000 --profile cn-session --no-exit\n  agentwire test mcp-chat --fault sse-crlf\n${EXIT_HELP}`,
     )
     .action(async (protocol: string | undefined, o) => {
       const { runTest } = await import("./test.js");

@@ -14,6 +14,9 @@ export interface TestCliOptions {
   closeTimeout?: number;
   minGap?: number;
   keepConnection?: boolean;
+  /** false with --no-exit (commander's negated option). */
+  exit?: boolean;
+  pollInterval?: number;
   only?: string[];
   skip?: string[];
   strict?: boolean;
@@ -61,6 +64,8 @@ export async function runTest(protocolId: string | undefined, o: TestCliOptions)
     ...(o.closeTimeout !== undefined ? { closeTimeoutMs: o.closeTimeout } : {}),
     ...(o.minGap !== undefined ? { minGapMs: o.minGap } : {}),
     ...(o.keepConnection ? { keepConnection: true } : {}),
+    ...(o.exit === false ? { noExit: true } : {}),
+    ...(o.pollInterval !== undefined ? { pollIntervalMs: o.pollInterval } : {}),
   };
   // The built-in mock's options: its faults, and the catalogue the probes judge by.
   const builtInMock =

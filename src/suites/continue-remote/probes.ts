@@ -148,7 +148,10 @@ async function sequence(c: ProbeClient, ctx: ProbeContext, p: ContinueRemotePara
       c.note(NOTE.notApplicable, { topic: TOPIC.exit, reason: "--no-exit: POST /exit was not sent" });
       return;
     }
-    if (!alive) return;
+    if (!alive) {
+      c.note(NOTE.knockOn, { check: "continue-remote/exit/post-only", where: "GET /state after GET and HEAD /exit" });
+      return;
+    }
     const r = await c.request(L.postExit, "POST", "/exit");
     if (r.status === undefined) return;
     const start = performance.now();

@@ -198,12 +198,12 @@ export const PROCESSING_CHECKS: CheckDef[] = [
         stopped.observe,
         onStates(ctx, {
           state(next, prev) {
+            stopped.seen(next, prev);
             for (const e of next.entries) {
               if (e.kind !== "user" || (prev && prev.entries[e.index]?.kind === "user")) continue;
               if (e.index > 0) judge(next, turnStart(next.entries, e.index - 1), e.index - 1);
             }
             if (prev && !prev.isProcessing && !continued(prev, next)) judge(prev, turnStart(prev.entries), prev.entries.length - 1);
-            stopped.seen(next);
             last = next;
           },
         }),

@@ -85,12 +85,13 @@ export const MESSAGE_CHECKS: CheckDef[] = [
         stopped.observe,
         onStates(ctx, {
           state(next, prev) {
+            stopped.seen(next, prev);
             for (const s of tr.started(next, prev)) {
               if (!s.msg) continue;
               if (s.overtook > 0) {
                 t.fail(
                   `the oldest waiting message first`,
-                  `${where(next)}: ${excerpt(s.msg.text, 40)} (${s.msg.x.label}) started before ${s.overtook} message(s) accepted earlier`,
+                  `${where(next)}: ${JSON.stringify(s.msg.text.slice(0, 40))} (${s.msg.x.label}) started before ${s.overtook} message(s) accepted earlier`,
                   stateEvidence(next, s.entry.raw),
                 );
                 continue;
@@ -101,7 +102,6 @@ export const MESSAGE_CHECKS: CheckDef[] = [
               if (open) t.fail("the previous turn ended before the next user entry", `${where(next)}: ${s.msg.x.label}'s user entry appeared while entry ${before.index} was still ${before.streaming ? "streaming" : "unresolved"}`, stateEvidence(next, before.raw));
               else t.ok();
             }
-            stopped.seen(next);
           },
         }),
       );
@@ -138,7 +138,9 @@ export const MESSAGE_CHECKS: CheckDef[] = [
             if (!w.found) {
               const entry = freshEntries(next, prev).find((e) => e.kind === "user" && loose(e.content) === loose(w.text));
               if (entry) {
-                const went = next.entries.slice(Math.max(0, w.base - 1), entry.index).filter((e) => e.index >= w.base && e.kind !== "tool-error");
+                // Entries of the interrupted turn after the answer (another message's turn that started meanwhile aside).
+                const from = Math.max(w.base, turnStart(next.entries, entry.index - 1) + 1);
+                const went = next.entries.slice(from, entry.index).filter((e) => e.kind !== "tool-error");
                 if (went.length) {
                   t.fail("no new entry of the interrupted turn", `${where(next)}: after willInterrupt:true (${w.x.label}) the turn appended ${went.map((e) => `${e.kind} ${excerpt(e.content, 30)}`).join(", ")} before the new message ran`, stateEvidence(next, went[0]!.raw));
                   watch = undefined;

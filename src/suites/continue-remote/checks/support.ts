@@ -37,7 +37,7 @@ export function serverCheck(spec: CheckSpec & { only?: "seed" | "cn" }) {
     ...rest,
     create(ctx): CheckObserver {
       if (isCn(ctx.profile) === (only === "cn")) return spec.create(ctx);
-      const why = only === "cn" ? "a cn-session rule; the run judges the seed profile" : "a seed rule; the cn-session profile has no DisplayMessage entries";
+      const why = only === "cn" ? "a cn-session rule ([cn] in §4); the run judges the seed profile" : "a seed rule ([seed] in §4); the run judges the cn-session profile";
       return { observe: all(), finish: () => notApplicable(why) };
     },
   });
@@ -359,3 +359,24 @@ export const loose = (s: string): string => s.trim().normalize("NFC");
 
 /** Answers of the probes that must fail: a 2xx means the server took a bad request. */
 export const tookIt = (x: Exchange): boolean => is2xx(x.status);
+
+/** What a request without effect must leave alone: the history, the flag, the queue and the pending permission. */
+export function stateOf(raw: RawSnapshot, cn: boolean): string {
+  const j = raw.json;
+  const session = isObject(j.session) ? j.session : undefined;
+  return canon({ history: cn ? session?.history : j.chatHistory, isProcessing: j.isProcessing, queue: j.messageQueueLength, pending: j.pendingPermission });
+}
+
+/** How two snapshots differ, in a few words. */
+export function stateChange(a: RawSnapshot, b: RawSnapshot, cn: boolean): string {
+  const len = (r: RawSnapshot) => {
+    const h = cn ? (isObject(r.json.session) ? r.json.session.history : undefined) : r.json.chatHistory;
+    return Array.isArray(h) ? h.length : "?";
+  };
+  const parts: string[] = [];
+  if (len(a) !== len(b)) parts.push(`history ${len(a)} → ${len(b)} entries`);
+  if (a.json.isProcessing !== b.json.isProcessing) parts.push(`isProcessing ${String(a.json.isProcessing)} → ${String(b.json.isProcessing)}`);
+  if (a.json.messageQueueLength !== b.json.messageQueueLength) parts.push(`messageQueueLength ${String(a.json.messageQueueLength)} → ${String(b.json.messageQueueLength)}`);
+  if (canon(a.json.pendingPermission) !== canon(b.json.pendingPermission)) parts.push("pendingPermission changed");
+  return parts.join(", ") || "an entry changed";
+}

@@ -1,6 +1,6 @@
 /** How snapshots tell a turn's progress: whether it went on between two polls, and who ends a turn. */
 import { L } from "../labels.js";
-import { keyOf, onExchanges, tookIt, type Entry, type Listen, type State } from "./support.js";
+import { keyOf, loose, onExchanges, sentText, tookIt, type Entry, type Listen, type State } from "./support.js";
 
 /**
  * Did the turn shown in `p` go on in `n`? True when an entry of `p` changed or vanished, or
@@ -33,21 +33,35 @@ export function notAnEnding(e: Entry | undefined, cn: boolean): string | undefin
 }
 
 /**
- * Turns the kit stopped on purpose (a successful /pause, a willInterrupt:true message): the user
- * entry index of the turn that was running, from the last snapshot before the answer.
+ * Turns the kit stopped on purpose: the turn running when a /pause succeeded (the last user entry
+ * of the snapshot before the answer), and the turn a willInterrupt:true message replaced (the one
+ * before that message's user entry). Call `seen` with each snapshot before judging it.
  */
 export class StoppedTurns {
   readonly turns = new Set<number>();
-  last: State | undefined;
+  private last: State | undefined;
+  private readonly interrupters: string[] = [];
 
   readonly observe: Listen = onExchanges((x) => {
-    if (!tookIt(x) || !this.last) return;
+    if (!tookIt(x)) return;
     const body = x.json as { success?: unknown; willInterrupt?: unknown } | undefined;
-    const paused = x.label === L.pauseBusy && body?.success === true;
-    if (paused || (x.method === "POST" && body?.willInterrupt === true)) this.turns.add(turnStart(this.last.entries));
+    if (x.label === L.pauseBusy && body?.success === true && this.last) this.turns.add(turnStart(this.last.entries));
+    if (x.method === "POST" && body?.willInterrupt === true) {
+      const text = sentText(x);
+      if (text !== undefined) this.interrupters.push(loose(text));
+    }
   });
 
-  seen(s: State): void {
-    this.last = s;
+  seen(next: State, prev: State | undefined): void {
+    if (this.interrupters.length) {
+      for (const e of next.entries) {
+        if (e.kind !== "user" || (prev && prev.entries[e.index] && keyOf(prev.entries[e.index]!) === keyOf(e))) continue;
+        const i = this.interrupters.indexOf(loose(e.content));
+        if (i < 0) continue;
+        this.interrupters.splice(i, 1);
+        this.turns.add(turnStart(next.entries, e.index - 1));
+      }
+    }
+    this.last = next;
   }
 }
