@@ -56,6 +56,12 @@ describe.concurrent("examples/continue-remote-client.mjs under test-client", () 
     expect(r.exitCode).toBe(0);
   });
 
+  it.each(["chunked", "gzip", "etag", "shuffle-keys", "extra-fields"])("copes with the %s variant of the answers", async (variant) => {
+    const r = await run(["Write notes.txt"], { scenario: "permission", settings: { variant } });
+    expect(notPassed(r)).toEqual([]);
+    expect(r.error).toBeUndefined();
+  });
+
   it("polling every 20 ms is reported by poll-interval (INFO), without failing the run", async () => {
     const r = await run(["--poll-interval", "20"]);
     const c = r.checks.find((x) => x.id === "continue-remote/client/poll-interval")!;
