@@ -62,7 +62,7 @@ const isPost = (x: Exchange, route: string) => x.method === "POST" && routeOf(x.
 /** The states a client was served, in the order their answers were recorded (the last few). */
 class ServedLog {
   private readonly list: ServedState[] = [];
-  /** A permission id was ever shown. */
+  /** The first state that showed a pending permission. */
   firstPending: ServedState | undefined;
 
   add(s: ServedState): void {
@@ -122,8 +122,8 @@ export const pollsStateCheck = clientCheck({
           const polled = isPoll(req.method, req.path);
           due = due.filter((d) => {
             const overdue = req.t - d.since > POLL_DUE_MS;
-            if (polled) overdue ? late(d, req, true) : t.ok();
-            else if (overdue) late(d, req, false);
+            if (overdue) late(d, req, polled);
+            else if (polled) t.ok();
             return !polled && !overdue;
           });
           // A client shutting the server down owes it no more polls.
