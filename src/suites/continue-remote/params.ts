@@ -48,6 +48,7 @@ export const SELF_TEST: SelfTestPacing = {
     pollIntervalMs: 10,
     turnTimeoutMs: 10_000,
     getExitWaitMs: 100,
+    queuePrompts: ["#scenario:tool-error Read missing.txt こんにちは 👩‍💻", "List the files here.\nThen stop.", "#scenario:chat Reply with one word: done"],
     slowPrompt: "#scenario:read-file Read the README file, slowly",
     permissionPrompt: "#scenario:permission-twice Write the notes file twice",
   },

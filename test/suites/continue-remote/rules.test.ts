@@ -3,7 +3,7 @@
  * and fails the broken one with a message naming the poll and what changed.
  */
 import { describe, expect, it } from "vitest";
-import { cn, cnCall, cnSays, cnUser, CrScript, judge, result, says, seed, start, user } from "./synthetic.js";
+import { cn, cnCall, cnUser, CrScript, judge, result, says, seed, start, user } from "./synthetic.js";
 
 const verdict = (s: CrScript, id: string, profile: "seed" | "cn-session" = "seed") => {
   const c = judge(s, profile).get(id)!;
@@ -70,9 +70,11 @@ describe("tools/start-resolves", () => {
     expect(verdict(s, "tools/start-resolves")).toMatchObject({ v: "fail", m: expect.stringMatching(/start at 1 .* is followed by a assistant entry "Done\."/) });
   });
 
-  it("fails an unresolved start while the server says it is idle", () => {
-    const s = new CrScript().poll(seed([user("hi"), start()], false));
-    expect(verdict(s, "tools/start-resolves")).toMatchObject({ v: "fail", m: expect.stringMatching(/isProcessing false while it is unresolved/) });
+  it("fails an unresolved start while the server settles idle, and leaves a turn that went on to true-while-handling", () => {
+    const settled = new CrScript().poll(seed([user("hi"), start()], false)).poll(seed([user("hi"), start()], false));
+    expect(verdict(settled, "tools/start-resolves")).toMatchObject({ v: "fail", m: expect.stringMatching(/isProcessing false while it is unresolved, and the turn did not go on/) });
+    const wentOn = new CrScript().poll(seed([user("hi"), start()], false)).poll(seed([user("hi"), start(), result()], false));
+    expect(verdict(wentOn, "tools/start-resolves")).toMatchObject({ v: "skip", m: expect.stringMatching(/^not judged: continue-remote\/processing\/true-while-handling failed on poll #0/) });
   });
 });
 
@@ -138,5 +140,28 @@ describe("state/idempotent-get", () => {
   it("does not compare polls with another request between them", () => {
     const s = new CrScript().poll(seed([], false), "idle").post("turn", "x").poll(seed([user("x"), says("y")], false), "idle");
     expect(verdict(s, "state/idempotent-get").v).toBe("incomplete");
+  });
+});
+
+describe("an idle snapshot is judged by what follows it", () => {
+  const streamingIdle = () => new CrScript().poll(seed([user("hi"), says("Hel", true)], false));
+
+  it("a turn that goes on after isProcessing:false fails true-while-handling, not idle-invariants", () => {
+    const s = streamingIdle().poll(seed([user("hi"), says("Hello"), start()], false)).poll(seed([user("hi"), says("Hello"), start(), result(), says("Done.")], false)).poll(seed([user("hi"), says("Hello"), start(), result(), says("Done.")], false));
+    const r = judge(s);
+    expect(r.get("processing/true-while-handling")).toMatchObject({ verdict: "fail", message: expect.stringMatching(/poll #0 .* said isProcessing:false while entry 1 is streaming, and the turn went on/) });
+    expect(r.get("processing/idle-invariants")!.verdict).toBe("pass");
+  });
+
+  it("a settled idle snapshot left streaming fails idle-invariants, not true-while-handling", () => {
+    const s = streamingIdle().poll(seed([user("hi"), says("Hel", true)], false));
+    const r = judge(s);
+    expect(r.get("processing/idle-invariants")).toMatchObject({ verdict: "fail", message: expect.stringMatching(/isProcessing:false while entry 1 is streaming/) });
+    expect(r.get("processing/true-while-handling")!.verdict).not.toBe("fail");
+  });
+
+  it("the last poll of a run, never confirmed by another, is left undecided", () => {
+    const r = judge(streamingIdle());
+    expect(r.get("processing/idle-invariants")!.verdict).toBe("incomplete");
   });
 });

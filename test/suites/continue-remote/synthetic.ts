@@ -87,7 +87,6 @@ export const cnCall = (id: string, status: string, content = "I'll read it.") =>
     },
   ],
 });
-export const cnSays = (content: string) => ({ message: { role: "assistant", content }, contextItems: [] });
 
 /** Judges a script with the server checks under `profile` ("seed" or "cn-session"); results by id without the protocol prefix. */
 export function judge(s: CrScript, profile: "seed" | "cn-session" = "seed"): Map<string, CheckResult> {

@@ -19,6 +19,8 @@ export interface Started {
   /** The accepted message it starts, when one matches its text (exactly, or trimmed and NFC-normalised). */
   msg?: Accepted;
   exact: boolean;
+  /** Matched by order only (its text matched no waiting message, even loosely). */
+  fallback: boolean;
   /** How many accepted messages were waiting ahead of it (0 = it was the oldest). */
   overtook: number;
 }
@@ -64,16 +66,26 @@ export class MessageTracker {
       let i = this.waiting.findIndex((m) => m.text === e.content);
       const exact = i >= 0;
       if (i < 0) i = this.waiting.findIndex((m) => loose(m.text) === loose(e.content));
-      if (i < 0 && fifo && this.waiting.length > 0) i = 0;
+      const fallback = i < 0 && fifo && this.waiting.length > 0;
+      if (fallback) i = 0;
       if (i < 0) {
-        out.push({ entry: e, exact: false, overtook: 0 });
+        out.push({ entry: e, exact: false, fallback: false, overtook: 0 });
         continue;
       }
       const [msg] = this.waiting.splice(i, 1);
-      out.push({ entry: e, msg: msg!, exact, overtook: i });
+      out.push({ entry: e, msg: msg!, exact, fallback, overtook: i });
     }
     return out;
   }
+}
+
+/**
+ * Messages still waiting when a snapshot shows nothing running and nothing queued are lost
+ * (processing/message-not-lost's failure): they are dropped from the list, and returned.
+ */
+export function forgetLost(tr: MessageTracker, next: State): Accepted[] {
+  if (next.isProcessing || (next.queue ?? 0) > 0 || tr.waiting.length === 0) return [];
+  return tr.waiting.splice(0);
 }
 
 /** Entries of `next` that `prev` did not have at their index (all of them for the first snapshot). */

@@ -2,6 +2,7 @@
 import type { CheckDef } from "../../../core/check.js";
 import { formatSchemaErrors } from "../../../core/schema-registry.js";
 import { L, TOPIC } from "../labels.js";
+import { IdleWatch } from "./turns.js";
 import { all, describe, evidenceOf, excerpt, judgeExchanges, keyOf, onExchanges, onStates, requestJson, route, serverCheck, stateEvidence, Tally, tookIt, where, type Exchange, type State } from "./support.js";
 
 const NEVER_ASKED = [TOPIC.permission];
@@ -43,7 +44,12 @@ export const PERMISSION_CHECKS: CheckDef[] = [
     create(ctx) {
       const t = new Tally();
       let answered = false;
+      const watch = new IdleWatch<null>((fate, s) => {
+        if (fate === "went-on") t.knockOn("continue-remote/processing/true-while-handling", where(s));
+        else t.fail("isProcessing true while a permission is pending", `${where(s)}: isProcessing false with ${s.pendingId} pending, and the turn did not go on`, stateEvidence(s, s.pending));
+      });
       const observe = all(
+        watch.observe,
         onExchanges((x) => {
           if (isAnswer(x) && tookIt(x)) answered = true;
         }),
@@ -51,17 +57,24 @@ export const PERMISSION_CHECKS: CheckDef[] = [
           state(next, prev) {
             const wasAnswered = answered;
             answered = false;
+            watch.next(next);
             if (!next.pending) return;
             const r = ctx.validate("pending-permission", next.pending);
             if (!r.ok) t.fail("a valid pending-permission", `${where(next)}: ${formatSchemaErrors(r.errors)}`, stateEvidence(next, next.pending));
-            else if (!next.isProcessing) t.fail("isProcessing true while a permission is pending", `${where(next)}: isProcessing false with ${next.pendingId} pending`, stateEvidence(next, next.pending));
+            else if (!next.isProcessing) watch.hold(next, null);
             else if (prev?.pendingId && next.pendingId !== prev.pendingId && !wasAnswered) {
               t.fail(`requestId ${prev.pendingId} until it is answered`, `${where(next)}: the pending requestId became ${next.pendingId} with no answer since ${where(prev)}`, stateEvidence(next, next.pending));
             } else t.ok();
           },
         }),
       );
-      return { observe, finish: () => t.outcome(`${t.count} snapshot(s) with a pending permission were valid and stable`, "no snapshot had a pending permission") };
+      return {
+        observe,
+        finish: () => {
+          watch.finish();
+          return t.outcome(`${t.count} snapshot(s) with a pending permission were valid and stable`, "no snapshot had a pending permission");
+        },
+      };
     },
   }),
   serverCheck({
@@ -86,7 +99,8 @@ export const PERMISSION_CHECKS: CheckDef[] = [
           ctx,
           (x, next) => {
             const id = String(answerOf(x).requestId).replace(/^wrong-/, "");
-            if (x.status === 400 && next.pendingId !== id) t.fail(`request ${id} still pending after the refused answer`, `${where(next)}: pendingPermission is ${next.pendingId ?? "null"}`, stateEvidence(next, next.pending));
+            if (x.status === 400 && next.pendingId !== undefined && next.pendingId !== id) t.knockOn("continue-remote/permission/pending-shape", where(next));
+            else if (x.status === 400 && next.pendingId !== id) t.fail(`request ${id} still pending after the refused answer`, `${where(next)}: pendingPermission is ${next.pendingId ?? "null"}`, stateEvidence(next, next.pending));
           },
           (x) => x.label === L.permissionWrongId,
         ),
@@ -229,7 +243,8 @@ export const PERMISSION_CHECKS: CheckDef[] = [
           ctx,
           (x, next) => {
             const id = String(answerOf(x).requestId);
-            if (x.status === 400 && next.pendingId !== id) t.fail(`request ${id} still pending`, `${where(next)}: pendingPermission is ${next.pendingId ?? "null"} after the refused ${x.label}`, stateEvidence(next, next.pending));
+            if (x.status === 400 && next.pendingId !== undefined && next.pendingId !== id) t.knockOn("continue-remote/permission/pending-shape", where(next));
+            else if (x.status === 400 && next.pendingId !== id) t.fail(`request ${id} still pending`, `${where(next)}: pendingPermission is ${next.pendingId ?? "null"} after the refused ${x.label}`, stateEvidence(next, next.pending));
           },
           isProbe,
         ),

@@ -2,9 +2,9 @@
 import type { CheckDef } from "../../../core/check.js";
 import { L, NOTE } from "../labels.js";
 import { readParams } from "../params.js";
-import { MessageTracker } from "./messages.js";
-import { all, excerpt, onExchanges, onNote, onStates, openSigns, serverCheck, stateEvidence, Tally, tookIt, where, type State } from "./support.js";
-import { continued, notAnEnding, StoppedTurns, turnStart } from "./turns.js";
+import { forgetLost, MessageTracker } from "./messages.js";
+import { all, excerpt, onExchanges, onNote, onStates, openSigns, TERMINAL, UNSETTLED, serverCheck, stateEvidence, Tally, tookIt, where, type State } from "./support.js";
+import { IdleWatch, notAnEnding, openTurnSigns, StoppedTurns, turnStart } from "./turns.js";
 
 /** Stops a check's judging once POST /exit was accepted (the queue is then cleared on purpose). */
 function afterExit(off: () => void) {
@@ -30,7 +30,7 @@ export const PROCESSING_CHECKS: CheckDef[] = [
         afterExit(() => (exited = true)),
         onStates(ctx, {
           state(next, prev) {
-            for (const s of tr.started(next, prev, true)) if (s.msg) t.ok();
+            for (const s of tr.started(next, prev, true)) if (s.msg && !s.fallback) t.ok();
             if (exited || tr.waiting.length === 0 || next.isProcessing || (next.queue ?? 0) >= 1) return;
             const lost = tr.waiting.shift()!;
             t.fail(
@@ -53,26 +53,24 @@ export const PROCESSING_CHECKS: CheckDef[] = [
     probes: ["turn", "queue"],
     create(ctx) {
       const t = new Tally();
-      const signsOf = (s: State) => {
-        const out = openSigns(s);
-        if (s.entries.at(-1)?.kind === "user") out.unshift("the user entry is last");
-        return out;
-      };
-      const observe = onStates(ctx, {
-        state(next, prev) {
-          if (next.isProcessing && signsOf(next).length) t.ok();
-          if (!prev || prev.isProcessing) return;
-          const signs = signsOf(prev);
-          if (signs.length && continued(prev, next)) {
-            t.fail(
-              `isProcessing true while ${signs[0]}`,
-              `${where(prev)} said isProcessing:false while ${signs.join(", ")}, and the turn went on by ${where(next)}`,
-              stateEvidence(prev, { isProcessing: false, last: prev.entries.at(-1)?.raw }),
-            );
-          }
-        },
+      let after: State | undefined;
+      const watch = new IdleWatch<string[]>((fate, s, signs) => {
+        if (fate === "went-on")
+          t.fail(`isProcessing true while ${signs[0]}`, `${where(s)} said isProcessing:false while ${signs.join(", ")}, and the turn went on (${after ? where(after) : "later"})`, stateEvidence(s, { isProcessing: false, last: s.entries.at(-1)?.raw }));
       });
-      return { observe, finish: () => t.outcome(`${t.count} snapshot(s) of an open turn said isProcessing:true`, "no snapshot showed a turn in progress") };
+      const observe = all(
+        watch.observe,
+        onStates(ctx, {
+          state(next) {
+            after = next;
+            watch.next(next);
+            const signs = openTurnSigns(next);
+            if (next.isProcessing && signs.length) t.ok();
+            else if (!next.isProcessing && signs.length) watch.hold(next, signs);
+          },
+        }),
+      );
+      return { observe, finish: () => (watch.finish(), t.outcome(`${t.count} snapshot(s) of an open turn said isProcessing:true`, "no snapshot showed a turn in progress")) };
     },
   }),
   serverCheck({
@@ -118,23 +116,36 @@ export const PROCESSING_CHECKS: CheckDef[] = [
     probes: ["idle", "turn", "queue"],
     create(ctx) {
       const t = new Tally();
-      let last: State | undefined;
+      /** Tool calls once seen terminal: one shown unsettled again regressed (session/tool-status-forward). */
+      const ended = new Set<string>();
       const judge = (s: State) => {
+        const regressed = s.entries.flatMap((e) => e.states).find((st) => UNSETTLED.has(st.status) && ended.has(st.id));
+        if (regressed) {
+          t.knockOn("continue-remote/session/tool-status-forward", `${where(s)}, ${regressed.id}`);
+          return;
+        }
         const signs = openSigns(s);
         if (s.queue !== undefined && s.queue > 0) signs.push(`messageQueueLength is ${s.queue}`);
         if (signs.length) t.fail("an idle snapshot with nothing in progress", `${where(s)}: isProcessing:false while ${signs.join(", ")}`, stateEvidence(s, s.entries.at(-1)?.raw));
         else t.ok();
       };
-      const observe = onStates(ctx, {
-        state(next, prev) {
-          if (prev && !prev.isProcessing && !continued(prev, next)) judge(prev);
-          last = next;
-        },
+      const watch = new IdleWatch<null>((fate, s) => {
+        if (fate === "settled") judge(s);
       });
+      const observe = all(
+        watch.observe,
+        onStates(ctx, {
+          state(next) {
+            watch.next(next);
+            for (const e of next.entries) for (const st of e.states) if (TERMINAL.has(st.status)) ended.add(st.id);
+            if (!next.isProcessing) watch.hold(next, null);
+          },
+        }),
+      );
       return {
         observe,
         finish: () => {
-          if (last && !last.isProcessing) judge(last);
+          watch.finish();
           return t.outcome(`${t.count} settled idle snapshot(s) showed nothing in progress`, "no idle snapshot was seen");
         },
       };
@@ -154,7 +165,9 @@ export const PROCESSING_CHECKS: CheckDef[] = [
         tr.observe,
         onStates(ctx, {
           state(next, prev) {
-            for (const s of tr.started(next, prev, true)) {
+            const started = tr.started(next, prev, true);
+            forgetLost(tr, next);
+            for (const s of started) {
               if (!s.msg) continue;
               if (s.exact) t.ok();
               else
@@ -182,7 +195,6 @@ export const PROCESSING_CHECKS: CheckDef[] = [
       const stopped = new StoppedTurns();
       const judged = new Set<number>();
       let stoppedCount = 0;
-      let last: State | undefined;
       const judge = (s: State, start: number, end: number) => {
         if (start < 0 || judged.has(start)) return;
         judged.add(start);
@@ -194,24 +206,28 @@ export const PROCESSING_CHECKS: CheckDef[] = [
         if (why) t.fail("a non-empty assistant entry ending the turn", `${where(s)}: the turn of user entry ${start}: ${why}`, stateEvidence(s, s.entries[end]?.raw));
         else t.ok();
       };
+      const watch = new IdleWatch<null>((fate, s) => {
+        if (fate === "settled") judge(s, turnStart(s.entries), s.entries.length - 1);
+      });
       const observe = all(
         stopped.observe,
+        watch.observe,
         onStates(ctx, {
           state(next, prev) {
+            watch.next(next);
             stopped.seen(next, prev);
             for (const e of next.entries) {
               if (e.kind !== "user" || (prev && prev.entries[e.index]?.kind === "user")) continue;
               if (e.index > 0) judge(next, turnStart(next.entries, e.index - 1), e.index - 1);
             }
-            if (prev && !prev.isProcessing && !continued(prev, next)) judge(prev, turnStart(prev.entries), prev.entries.length - 1);
-            last = next;
+            if (!next.isProcessing) watch.hold(next, null);
           },
         }),
       );
       return {
         observe,
         finish: () => {
-          if (last && !last.isProcessing) judge(last, turnStart(last.entries), last.entries.length - 1);
+          watch.finish();
           const note = stoppedCount ? `; ${stoppedCount} paused or interrupted turn(s) exempt` : "";
           return t.outcome(`${t.count} turn(s) ended with a non-empty assistant entry${note}`, `no turn was seen to end${note}`);
         },

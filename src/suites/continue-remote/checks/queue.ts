@@ -2,7 +2,7 @@
 import type { CheckDef } from "../../../core/check.js";
 import { formatSchemaErrors } from "../../../core/schema-registry.js";
 import { isMessageLabel, NOTE, TOPIC } from "../labels.js";
-import { MessageTracker, freshEntries } from "./messages.js";
+import { forgetLost, MessageTracker, freshEntries } from "./messages.js";
 import { all, describe, evidenceOf, excerpt, judgeExchanges, keyOf, loose, onNote, onStates, sentText, serverCheck, stateEvidence, Tally, where, type Exchange, type State } from "./support.js";
 import { StoppedTurns, turnStart } from "./turns.js";
 
@@ -86,8 +86,11 @@ export const MESSAGE_CHECKS: CheckDef[] = [
         onStates(ctx, {
           state(next, prev) {
             stopped.seen(next, prev);
-            for (const s of tr.started(next, prev)) {
-              if (!s.msg) continue;
+            const started = tr.started(next, prev, true);
+            for (const lost of forgetLost(tr, next)) t.knockOn("continue-remote/processing/message-not-lost", `${lost.x.label} (${lost.x.id})`);
+            for (const s of started) {
+              // An entry recognised by order alone says nothing about the order.
+              if (!s.msg || s.fallback) continue;
               if (s.overtook > 0) {
                 t.fail(
                   `the oldest waiting message first`,
@@ -96,6 +99,7 @@ export const MESSAGE_CHECKS: CheckDef[] = [
                 );
                 continue;
               }
+
               const before = next.entries[s.entry.index - 1];
               const previousTurn = turnStart(next.entries, s.entry.index - 1);
               const open = before && previousTurn >= 0 && !s.msg.willInterrupt && !stopped.turns.has(previousTurn) && (before.streaming || before.kind === "tool-start" || before.states.some((st) => ["generating", "generated", "calling"].includes(st.status)));

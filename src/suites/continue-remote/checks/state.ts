@@ -8,6 +8,7 @@ import {
   all,
   canon,
   envelope,
+  keyOf,
   onExchanges,
   onPolls,
   onStates,
@@ -40,7 +41,7 @@ export const STATE_CHECKS: CheckDef[] = [
     level: "MUST",
     title: "/state validates the profile's state-response",
     rule: "Every `/state` snapshot validates the profile's `state-response` (its entries are judged by state/entry-schema).",
-    ref: ["§2 Messages", "Snapshot | `state-response.schema.json` | `chatHistory`: DisplayMessage[]; `isProcessing`: boolean"],
+    ref: ["Example Response", "Here's a complete example of a `/state` response with tool calls"],
     probes: ["every poll"],
     create(ctx) {
       const t = new Tally();
@@ -60,7 +61,7 @@ export const STATE_CHECKS: CheckDef[] = [
     level: "MUST",
     title: "Each history entry validates",
     rule: "Each entry validates `display-message` [seed] / `chat-history-item` [cn]. (A tool entry that also breaks its variant schema is tools/entry-format's.)",
-    ref: ["§2 Messages", "DisplayMessage | `display-message.schema.json` | `role`: `user|assistant|system`; `content`: string"],
+    ref: ["Message Structure", "Each message in the `chatHistory` array should follow this structure"],
     probes: ["every poll"],
     create(ctx) {
       const t = new Tally();
@@ -111,6 +112,8 @@ export const STATE_CHECKS: CheckDef[] = [
         onStates(ctx, {
           state(next, prev) {
             tr.started(next, prev, true);
+            // The field is optional in the seed (legacy): a server without it takes the other branch.
+            if (next.queue === undefined) t.notApplicable("the server does not send the optional messageQueueLength");
             if (off || next.queue === undefined) return;
             if (first) {
               first = false;
@@ -145,9 +148,10 @@ export const STATE_CHECKS: CheckDef[] = [
     rule: "Two consecutive idle `GET /state` with no other request between them return deep-equal bodies.",
     ref: ["§1 Timeouts", "Every endpoint resets that timer, `GET /state` included."],
     probes: ["idle"],
-    create() {
+    create(ctx) {
       const t = new Tally();
-      let prev: { n: number; key: string; x: import("./support.js").Exchange } | undefined;
+      const cn = isCn(ctx.profile);
+      let prev: { n: number; key: string; x: import("./support.js").Exchange; state: State } | undefined;
       const observe = all(
         onExchanges((x) => {
           if (!(x.method === "GET" && isPollLabel(x.label))) prev = undefined;
@@ -158,9 +162,13 @@ export const STATE_CHECKS: CheckDef[] = [
               prev = undefined;
               return;
             }
-            const key = canon(raw.json);
+            const key = canon(withoutSessionId(raw.json));
+            const state = readState(raw, n, cn);
             if (prev) {
               if (prev.key === key) t.ok();
+              else if (historyChanged(prev.state, state) || prev.state.queue !== state.queue || prev.state.pendingId !== state.pendingId)
+                // The turn went on between two idle polls: isProcessing's business (true-while-handling), not a side effect of reading.
+                t.untestable(`the history or queue changed between the idle polls ${where(prev)} and ${where({ n, x: raw.x })}: the server was still working`);
               else
                 t.fail(
                   `the same body as ${where(prev)}`,
@@ -168,7 +176,7 @@ export const STATE_CHECKS: CheckDef[] = [
                   stateEvidence(raw, raw.json),
                 );
             }
-            prev = { n, key, x: raw.x };
+            prev = { n, key, x: raw.x, state };
           },
           miss: () => (prev = undefined),
         }),
@@ -177,6 +185,16 @@ export const STATE_CHECKS: CheckDef[] = [
     },
   }),
 ];
+
+const historyChanged = (a: State, b: State): boolean => a.entries.length !== b.entries.length || a.entries.some((e, i) => keyOf(e) !== keyOf(b.entries[i]!));
+
+/** The body without `session.sessionId` (a new id is judged by session/id-stable only, §3.17). */
+function withoutSessionId(json: Record<string, unknown>): unknown {
+  const s = json.session;
+  if (!s || typeof s !== "object" || Array.isArray(s)) return json;
+  const { sessionId: _id, ...rest } = s as Record<string, unknown>;
+  return { ...json, session: rest };
+}
 
 /** Where two canonical texts part, with a little context. */
 function firstDifference(a: string, b: string): string {

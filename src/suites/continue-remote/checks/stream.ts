@@ -1,6 +1,6 @@
 /** §3.7 Streaming (seed): one streaming entry, last, growing by appending. */
 import type { CheckDef } from "../../../core/check.js";
-import { onStates, serverCheck, stateEvidence, Tally, where } from "./support.js";
+import { keyOf, onStates, serverCheck, stateEvidence, Tally, where } from "./support.js";
 
 export const STREAM_CHECKS: CheckDef[] = [
   serverCheck({
@@ -46,6 +46,9 @@ export const STREAM_CHECKS: CheckDef[] = [
             if (!n) continue;
             if (p.streaming) {
               if (n.content.startsWith(p.content)) t.ok();
+              else if (prev.entries.some((o) => o !== p && keyOf(o) === keyOf(n)))
+                // Another entry moved here: a reorder, which poll/append-only judges.
+                t.knockOn("continue-remote/poll/append-only", `${where(next)}, entry ${p.index}`);
               else
                 t.fail(
                   `entry ${p.index} extending ${JSON.stringify(p.content.slice(-40))}`,

@@ -2,7 +2,8 @@
 import type { CheckDef } from "../../../core/check.js";
 import { formatSchemaErrors } from "../../../core/schema-registry.js";
 import { freshEntries } from "./messages.js";
-import { NAME_TABLE, onStates, serverCheck, stateEvidence, Tally, toolLabel, where, type Entry, type State } from "./support.js";
+import { IdleWatch } from "./turns.js";
+import { all, NAME_TABLE, onStates, serverCheck, stateEvidence, Tally, toolLabel, where, type Entry, type State } from "./support.js";
 
 const VARIANT: Record<string, string> = { "tool-start": "tool-start-entry", "tool-result": "tool-result-entry", "tool-error": "tool-error-entry" };
 const isTool = (e: Entry): boolean => e.kind === "tool-start" || e.kind === "tool-result" || e.kind === "tool-error";
@@ -14,7 +15,7 @@ export const TOOLS_CHECKS: CheckDef[] = [
     only: "seed",
     title: "Tool entries validate their variant",
     rule: "[seed] Tool-start, tool-result and tool-error entries validate their variant schemas (`○ T(arg)`, `● T(arg)` with `toolResult`, `✗ Tool error: …`).",
-    ref: ["§2 Messages", "Tool start | `tool-start-entry.schema.json` | role `system`; content `^○ [^\\s(]+\\([\\s\\S]*\\)$`; `toolName` non-empty"],
+    ref: ["Tool Messages", "When the assistant uses tools, the server should send specific message types"],
     probes: ["turn", "queue", "permission"],
     create(ctx) {
       const t = new Tally();
@@ -66,7 +67,7 @@ export const TOOLS_CHECKS: CheckDef[] = [
     only: "seed",
     title: "toolName follows the seed's name table",
     rule: "[seed] A tool entry's `toolName` is the table name of its display name (Read → read_file, …); display names outside the table are listed, not judged.",
-    ref: ["§3.6 Naming (seed)", "`toolName` follows the table. Tools outside the table (Edit, Checklist, MCP tools) may appear."],
+    ref: ["Tool Name Mapping", "Tool display names should map to tool names as follows"],
     probes: ["turn", "queue"],
     create(ctx) {
       const t = new Tally();
@@ -103,7 +104,7 @@ export const TOOLS_CHECKS: CheckDef[] = [
     only: "seed",
     title: "Every tool-start resolves; until then it is last and the server busy",
     rule: "[seed] A tool-start at i becomes a tool-result with the same toolName (§3.5a) or is followed at i+1 by its tool-result or tool-error (§3.5b); until then it is the last entry and `isProcessing` is true.",
-    ref: ["§3.5 Resolution (seed)", "Until then the tool-start is the last entry and `isProcessing` is true."],
+    ref: ["Benefits", "**Proper State Tracking** - The UI can track which tools are running, completed, or errored"],
     probes: ["turn", "queue", "permission"],
     create(ctx) {
       const t = new Tally();
@@ -111,8 +112,14 @@ export const TOOLS_CHECKS: CheckDef[] = [
       const open = new Map<number, { entry: Entry; at: State }>();
       /** Indices already judged (a start stays in place once its result follows it). */
       const judged = new Set<number>();
-      const observe = onStates(ctx, {
+      /** An idle snapshot with an unresolved start last fails once settled; if its turn went on, isProcessing lied (true-while-handling's). */
+      const watch = new IdleWatch<{ i: number; start: Entry }>((fate, s, { i, start }) => {
+        if (fate === "went-on") t.knockOn("continue-remote/processing/true-while-handling", where(s));
+        else t.fail(`the unresolved start at ${i} (${JSON.stringify(start.content)}) last with isProcessing true`, `${where(s)}: isProcessing false while it is unresolved, and the turn did not go on`, stateEvidence(s, start.raw));
+      });
+      const observe = all(watch.observe, onStates(ctx, {
         state(next) {
+          watch.next(next);
           for (const e of next.entries) if (e.kind === "tool-start" && !open.has(e.index) && !judged.has(e.index)) open.set(e.index, { entry: e, at: next });
           for (const [i, { entry: start, at: first }] of open) {
             const now = next.entries[i];
@@ -140,12 +147,18 @@ export const TOOLS_CHECKS: CheckDef[] = [
                 );
             } else if (!next.isProcessing) {
               open.delete(i);
-              t.fail(`the unresolved start at ${i} (${JSON.stringify(start.content)}) last with isProcessing true`, `${where(next)}: isProcessing false while it is unresolved`, stateEvidence(next, now.raw));
+              watch.hold(next, { i, start });
             }
           }
         },
-      });
-      return { observe, finish: () => t.outcome(`every tool-start (${t.count}) resolved as §3.5 says`, "no tool-start was seen resolve") };
+      }));
+      return {
+        observe,
+        finish: () => {
+          watch.finish();
+          return t.outcome(`every tool-start (${t.count}) resolved as §3.5 says`, "no tool-start was seen resolve");
+        },
+      };
     },
   }),
   serverCheck({
@@ -172,6 +185,11 @@ export const TOOLS_CHECKS: CheckDef[] = [
             }
             const s = toolLabel(start.content);
             const r = toolLabel(e.content);
+            if (!s || !r) {
+              // Content that is no `○ T(arg)` / `● T(arg)` at all is tools/entry-format's failure.
+              t.knockOn("continue-remote/tools/entry-format", `${where(next)}, entry ${s ? e.index : start.index}`);
+              continue;
+            }
             const ok = !!s && !!r && s.display === r.display && (r.arg === undefined || r.arg === s.arg);
             if (ok) t.ok();
             else

@@ -1,6 +1,6 @@
 /** How snapshots tell a turn's progress: whether it went on between two polls, and who ends a turn. */
 import { L } from "../labels.js";
-import { keyOf, loose, onExchanges, sentText, tookIt, type Entry, type Listen, type State } from "./support.js";
+import { keyOf, loose, onExchanges, openSigns, route, sentText, tookIt, type Entry, type Listen, type State } from "./support.js";
 
 /**
  * Did the turn shown in `p` go on in `n`? True when an entry of `p` changed or vanished, or
@@ -9,10 +9,82 @@ import { keyOf, loose, onExchanges, sentText, tookIt, type Entry, type Listen, t
 export function continued(p: State, n: State): boolean {
   for (const e of p.entries) {
     const m = n.entries[e.index];
-    if (!m || keyOf(m) !== keyOf(e)) return true;
+    if (!m || !sameOrFinalised(e, m)) return true;
   }
   const added = n.entries[p.entries.length];
   return added !== undefined && added.kind !== "user";
+}
+
+/** `m` equals `e`, or only drops the streaming flag `e` had on the same text (finalising it is no progress). */
+function sameOrFinalised(e: Entry, m: Entry): boolean {
+  return keyOf(m) === keyOf(e) || (e.streaming && !m.streaming && m.content === e.content && m.role === e.role);
+}
+
+/** What shows a turn still open, for isProcessing: §3.8's idle invariants plus an unanswered user entry last. */
+export function openTurnSigns(s: State): string[] {
+  const out = openSigns(s);
+  if (s.entries.at(-1)?.kind === "user") out.unshift("the user entry is last");
+  return out;
+}
+
+export type IdleFate = "went-on" | "settled";
+
+/**
+ * Decides what an idle snapshot was by what follows it. If the turn it shows went on (an entry
+ * changed, a non-user entry was appended, the server turned busy again on the same history without
+ * a new message, or a permission was answered), isProcessing:false was wrong there, which is
+ * processing/true-while-handling's failure; if the history stayed until a new message's user entry
+ * or the end of the run, the snapshot is settled and the idle rules judge it.
+ */
+export class IdleWatch<T> {
+  private held: { s: State; data: T } | undefined;
+  private posted = false;
+  private answered = false;
+  /** A later idle poll showed the same history: the snapshot was not a passing moment. */
+  private confirmed = false;
+
+  constructor(private readonly decide: (fate: IdleFate, s: State, data: T) => void) {}
+
+  readonly observe: Listen = onExchanges((x) => {
+    if (x.method !== "POST" || !tookIt(x)) return;
+    const r = route(x);
+    if (r === "/message") this.posted = true;
+    if (r === "/permission") this.answered = true;
+  });
+
+  /** Holds an idle snapshot (the first of a run of identical ones). */
+  hold(s: State, data: T): void {
+    if (this.held) return;
+    this.held = { s, data };
+    this.posted = false;
+    this.answered = false;
+    this.confirmed = false;
+  }
+
+  /** Call with every snapshot, before holding it. */
+  next(n: State): void {
+    const h = this.held;
+    if (!h) return;
+    // A streaming flag dropped on the same text decides nothing: the next step shows whether the turn goes on.
+    const same = n.entries.length === h.s.entries.length && n.entries.every((e, i) => sameOrFinalised(h.s.entries[i]!, e));
+    if (same && !n.isProcessing && !this.answered) {
+      this.confirmed = true;
+      return;
+    }
+    this.held = undefined;
+    const fate: IdleFate = this.answered ? "went-on" : same ? (this.posted ? "settled" : "went-on") : continued(h.s, n) ? "went-on" : "settled";
+    this.decide(fate, h.s, h.data);
+  }
+
+  /**
+   * The end of the run: a snapshot still held is settled when a later idle poll confirmed it;
+   * one the run ended on is left undecided (the turn may have been going on).
+   */
+  finish(): void {
+    const h = this.held;
+    this.held = undefined;
+    if (h && this.confirmed) this.decide("settled", h.s, h.data);
+  }
 }
 
 /** Index of the last user entry at or before `i`, or -1. */
@@ -26,7 +98,6 @@ export function notAnEnding(e: Entry | undefined, cn: boolean): string | undefin
   if (!e) return "the turn has no entry after its user entry";
   if (e.kind === "user") return "the user entry was never answered";
   if (e.role !== "assistant" || (!cn && e.kind !== "assistant")) return `it ends with a ${e.kind} entry ${JSON.stringify(e.content.slice(0, 60))}`;
-  if (e.streaming) return "its last assistant entry is still streaming";
   if (e.content.trim() === "") return "its last assistant entry is empty";
   if (cn && e.calls.length > 0) return "its last assistant item still has toolCalls";
   return undefined;
