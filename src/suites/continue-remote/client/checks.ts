@@ -101,7 +101,7 @@ export const pollsStateCheck = clientCheck({
   level: "MUST",
   title: "Polls /state after a message and while busy",
   rule: "Polls `/state` within 2 s of each accepted POST and while the last state had `isProcessing:true`.",
-  ref: ["Example Response", "Here's a complete example of a `/state` response with tool calls"],
+  ref: ["Overview", "A remote client (terminal UI, web page, CI driver) sends user messages with `POST /message` and sees the conversation only by polling `GET /state`."],
   probes: ["message", "state"],
   create() {
     const t = new Tally();
@@ -195,7 +195,7 @@ export const pollIntervalCheck = clientCheck({
   level: "INFO",
   title: "Poll interval",
   rule: "Reports interval stats and overlaps; flags a median < 100 ms (also while `/state` fails).",
-  ref: ["Example Response", "Here's a complete example of a `/state` response with tool calls"],
+  ref: ["Real implementation", "The only real client, `cn remote`, polled every 500 ms."],
   probes: ["state"],
   create() {
     const intervals = new Intervals();
@@ -263,7 +263,7 @@ export const messageJsonCheck = clientCheck({
   level: "MUST",
   title: "Messages are JSON",
   rule: "`POST /message` is `application/json` with a string `message`.",
-  ref: ["§1 Wire: POST /message", "POST /message takes {\"message\": string} sent as application/json; other bodies are not parsed"],
+  ref: ["§1 Wire", "`POST /message` and `POST /permission` must send `application/json`; other bodies are not parsed."],
   probes: ["message"],
   create() {
     const t = new Tally();
@@ -294,7 +294,7 @@ export const messageNonemptyCheck = clientCheck({
   level: "SHOULD",
   title: "No empty messages",
   rule: "Never sends an empty or blank message, e.g. as an \"interrupt\" (cn: `/pause`).",
-  ref: ["§2 Messages: Send", "message: string, minLength 1 (the server answers 400 \"Message field is required\" to an empty one)"],
+  ref: ["§3.10 \"\" is not an interrupt", "The old notes call it one and the removed client sent it, but both servers answer 400."],
   probes: ["message"],
   create(ctx) {
     const t = new Tally();
@@ -324,7 +324,7 @@ export const permissionRequestIdCheck = clientCheck({
   level: "MUST",
   title: "Permission answers echo the served id",
   rule: "`POST /permission` is JSON `{requestId, approved:boolean}` with the last served `requestId`.",
-  ref: ["§3.11 Permission", "pendingPermission carries a requestId; a wrong id gets 400 and changes nothing"],
+  ref: ["§3.11 Permission", "`pendingPermission` carries a fresh `requestId`, stable until answered"],
   probes: ["permission", "state"],
   create(ctx) {
     const t = new Tally();
@@ -374,7 +374,7 @@ export const permissionOnlyWhenPendingCheck = clientCheck({
   level: "SHOULD",
   title: "Answers only a pending permission, once",
   rule: "Answers only a served non-null `pendingPermission`, once per id.",
-  ref: ["§3.11 Permission", "an answer with nothing pending gets 400 and changes nothing"],
+  ref: ["§3.11 Permission", "A wrong id, or an answer with nothing pending, gets 400 and changes nothing."],
   probes: ["permission", "state"],
   create() {
     const t = new Tally();
@@ -420,7 +420,7 @@ export const exitMethodCheck = clientCheck({
   level: "MUST",
   title: "Exit with POST",
   rule: "Shuts down with `POST /exit`, never GET.",
-  ref: ["§1 Wire: POST /exit", "POST /exit shuts the server down; it has no GET form, so a prefetch or a link must not stop it"],
+  ref: ["§1 Wire", "`POST /exit` | none | `{message:\"Server shutting down\", success:true}`"],
   probes: ["exit"],
   create() {
     const t = new Tally();
@@ -443,7 +443,7 @@ export const knownRoutesCheck = clientCheck({
   level: "SHOULD",
   title: "Only the profile's routes",
   rule: "Uses only the profile's methods and paths (seed: no `/pause`).",
-  ref: ["§1 Wire", "GET /state, POST /message, POST /permission, GET /diff, POST /exit; POST /pause only in the current cn serve"],
+  ref: ["§6 Reference mock", "Serves all of §1 for `--profile seed|cn-session`. Under `seed`, `/pause` answers 404."],
   probes: ["state", "message", "permission", "diff", "exit", "pause"],
   create(ctx) {
     const t = new Tally();
@@ -476,7 +476,7 @@ export const stopsAfterExitCheck = clientCheck({
   level: "SHOULD",
   title: "Quiet after exit",
   rule: "No request more than 2 s after a 200 from `/exit`.",
-  ref: ["§3.13 /exit", "the server answers /exit, then closes after about 100 ms and exits"],
+  ref: ["§3.13 `/exit`", "`/exit` answers first, then aborts the turn, clears the queue, closes after about 100 ms and exits 0."],
   probes: ["exit"],
   create() {
     const t = new Tally();
