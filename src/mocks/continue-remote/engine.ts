@@ -160,7 +160,8 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
     const url = new URL(request.url);
     // Every request counts as activity, GET /state included.
     lastRequest = opts.now();
-    const recorded = await recording.request(request, url, exited);
+    // Not recording, no await: the answers keep their timing.
+    const recorded = opts.bus ? await recording.request(request, url, exited) : null;
     if (recorded && gone) return recording.answered(recorded, encodeAnswer(503, SHUT_DOWN, request, opts.variant), { value: SHUT_DOWN });
     let answer: Answer;
     let body = "";
