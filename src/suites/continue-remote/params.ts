@@ -48,7 +48,8 @@ export const SELF_TEST: SelfTestPacing = {
     pollIntervalMs: 10,
     turnTimeoutMs: 10_000,
     getExitWaitMs: 100,
-    queuePrompts: ["#scenario:tool-error Read missing.txt こんにちは 👩‍💻", "List the files here.\nThen stop.", "#scenario:chat Reply with one word: done"],
+    // The first queued turn is long enough (two tools) for the next two to be sent while it runs; the others add a tool error and a plain chat.
+    queuePrompts: ["#scenario:multi-tool Read the README, then list the files: こんにちは 👩‍💻", "#scenario:tool-error Read missing.txt.\nThen stop.", "#scenario:chat Reply with one word: done"],
     slowPrompt: "#scenario:read-file Read the README file, slowly",
     permissionPrompt: "#scenario:permission-twice Write the notes file twice",
   },

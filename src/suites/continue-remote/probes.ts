@@ -105,24 +105,31 @@ async function sequence(c: ProbeClient, ctx: ProbeContext, p: ContinueRemotePara
   }
 
   if (!stuck) {
-    await c.group("interrupt", cn ? "a slow message, then POST /pause while it runs" : "a slow message, then a message while it runs (willInterrupt?)", async () => {
-      await send("slow", p.slowPrompt);
-      await c.pollNow("interrupt");
-      if (!c.last?.isProcessing) {
-        c.ctx.progress("continue-remote: the slow message's turn was over before the kit could interrupt it");
-        c.note(NOTE.notApplicable, { topic: cn ? TOPIC.pause : TOPIC.willInterrupt, reason: "the slow message's turn ended before the first poll, so nothing could be interrupted" });
-      } else if (cn) {
-        await c.request(L.pauseBusy, "POST", "/pause");
+    await c.group(
+      "interrupt",
+      cn ? "a slow message, then POST /pause while it runs" : "a slow message, then a message while it runs (willInterrupt?)",
+      async () => {
+        await send("slow", p.slowPrompt);
         await c.pollNow("interrupt");
-      } else {
-        const r = await send("interrupt", p.interruptPrompt);
-        if ((r.json as { willInterrupt?: unknown } | undefined)?.willInterrupt !== true) {
-          c.note(NOTE.notApplicable, { topic: TOPIC.willInterrupt, reason: "a message sent during a turn was queued without willInterrupt:true" });
+        if (!c.last?.isProcessing) {
+          c.ctx.progress("continue-remote: the slow message's turn was over before the kit could interrupt it");
+          c.note(NOTE.notApplicable, {
+            topic: cn ? TOPIC.pause : TOPIC.willInterrupt,
+            reason: "the slow message's turn ended before the first poll, so nothing could be interrupted",
+          });
+        } else if (cn) {
+          await c.request(L.pauseBusy, "POST", "/pause");
+          await c.pollNow("interrupt");
+        } else {
+          const r = await send("interrupt", p.interruptPrompt);
+          if ((r.json as { willInterrupt?: unknown } | undefined)?.willInterrupt !== true) {
+            c.note(NOTE.notApplicable, { topic: TOPIC.willInterrupt, reason: "a message sent during a turn was queued without willInterrupt:true" });
+          }
+          await c.pollNow("interrupt");
         }
-        await c.pollNow("interrupt");
-      }
-      await turn("interrupt");
-    });
+        await turn("interrupt");
+      },
+    );
   }
 
   if (!stuck && p.permissionPrompt) {
@@ -139,28 +146,32 @@ async function sequence(c: ProbeClient, ctx: ProbeContext, p: ContinueRemotePara
     await c.request(L.diff, "GET", "/diff", { maxBytes: 16 * 1024 * 1024 });
   });
 
-  await c.group("exit", p.noExit ? "GET and HEAD /exit; the server must keep running (--no-exit: no POST /exit)" : "GET and HEAD /exit, then POST /exit; the server must stop", async () => {
-    await c.request(L.getExit, "GET", "/exit");
-    await c.request(L.headExit, "HEAD", "/exit");
-    await sleep(p.getExitWaitMs, ctx.signal);
-    const alive = await c.pollNow(PHASE.afterGetExit);
-    if (p.noExit) {
-      c.note(NOTE.notApplicable, { topic: TOPIC.exit, reason: "--no-exit: POST /exit was not sent" });
-      return;
-    }
-    if (!alive) {
-      c.note(NOTE.knockOn, { check: "continue-remote/exit/post-only", where: "GET /state after GET and HEAD /exit" });
-      return;
-    }
-    const r = await c.request(L.postExit, "POST", "/exit");
-    if (r.status === undefined) return;
-    const start = performance.now();
-    while (performance.now() - start < EXIT_DEADLINE_MS + EXIT_RETRY_MS) {
-      await sleep(EXIT_RETRY_MS, ctx.signal);
-      const after = await c.request(L.afterExit, "GET", "/state", { mayFail: true, timeoutMs: 500 });
-      if (after.status === undefined) break;
-    }
-  });
+  await c.group(
+    "exit",
+    p.noExit ? "GET and HEAD /exit; the server must keep running (--no-exit: no POST /exit)" : "GET and HEAD /exit, then POST /exit; the server must stop",
+    async () => {
+      await c.request(L.getExit, "GET", "/exit");
+      await c.request(L.headExit, "HEAD", "/exit");
+      await sleep(p.getExitWaitMs, ctx.signal);
+      const alive = await c.pollNow(PHASE.afterGetExit);
+      if (p.noExit) {
+        c.note(NOTE.notApplicable, { topic: TOPIC.exit, reason: "--no-exit: POST /exit was not sent" });
+        return;
+      }
+      if (!alive) {
+        c.note(NOTE.knockOn, { check: "continue-remote/exit/post-only", where: "GET /state after GET and HEAD /exit" });
+        return;
+      }
+      const r = await c.request(L.postExit, "POST", "/exit");
+      if (r.status === undefined) return;
+      const start = performance.now();
+      while (performance.now() - start < EXIT_DEADLINE_MS + EXIT_RETRY_MS) {
+        await sleep(EXIT_RETRY_MS, ctx.signal);
+        const after = await c.request(L.afterExit, "GET", "/state", { mayFail: true, timeoutMs: 500 });
+        if (after.status === undefined) break;
+      }
+    },
+  );
 }
 
 /**
@@ -170,7 +181,7 @@ async function sequence(c: ProbeClient, ctx: ProbeContext, p: ContinueRemotePara
  * for the next one (§4 phase 6). Later requests are approved.
  */
 class PermissionProber {
-  private readonly steps = ["wrong-id", "non-boolean:\"false\"", "non-boolean:1", "approve", "deny"] as const;
+  private readonly steps = ["wrong-id", 'non-boolean:"false"', "non-boolean:1", "approve", "deny"] as const;
   private next = 0;
   private readonly handled = new Set<string>();
   private busy = false;
@@ -202,7 +213,7 @@ class PermissionProber {
     const post = (label: string, body: unknown) => this.c.request(label, "POST", "/permission", { body: JSON.stringify(body) });
     let r: ExchangeResult;
     if (step === "wrong-id") r = await post(L.permissionWrongId, { requestId: `wrong-${id}`, approved: true });
-    else if (step === "non-boolean:\"false\"") r = await post(L.permissionNonBoolean('"false"'), { requestId: id, approved: "false" });
+    else if (step === 'non-boolean:"false"') r = await post(L.permissionNonBoolean('"false"'), { requestId: id, approved: "false" });
     else if (step === "non-boolean:1") r = await post(L.permissionNonBoolean("1"), { requestId: id, approved: 1 });
     else {
       r = await post(L.permissionAnswer, { requestId: id, approved: step === "approve" });
@@ -217,7 +228,10 @@ class PermissionProber {
       this.c.note(NOTE.notApplicable, { topic: TOPIC.permission, reason: "the server never asked for permission (no snapshot had a pendingPermission)" });
       this.c.note(NOTE.notApplicable, { topic: TOPIC.deny, reason: "the server never asked for permission (no snapshot had a pendingPermission)" });
     } else if (this.next < this.steps.length) {
-      this.c.note(NOTE.notApplicable, { topic: TOPIC.deny, reason: `the server asked for permission ${this.handled.size} time(s); no request was left to deny` });
+      this.c.note(NOTE.notApplicable, {
+        topic: TOPIC.deny,
+        reason: `the server asked for permission ${this.handled.size} time(s); no request was left to deny`,
+      });
     }
   }
 }

@@ -13,7 +13,8 @@ const ok = (c: CheckResult) => c.verdict === "pass" || (c.level === "INFO" && c.
 /** Skips the reference mock earns: the other generation's rules, and the legacy willInterrupt it does not play by default. */
 const allowedSkip = (c: CheckResult, profile: "seed" | "cn-session") =>
   c.verdict === "skip" &&
-  (/^not applicable: a (seed|cn-session) rule/.test(c.message) || (profile === "seed" && c.id === "continue-remote/queue/will-interrupt-honoured" && /willInterrupt/.test(c.message)));
+  (/^not applicable: a (seed|cn-session) rule/.test(c.message) ||
+    (profile === "seed" && c.id === "continue-remote/queue/will-interrupt-honoured" && /willInterrupt/.test(c.message)));
 
 const runs: Record<string, RunResult> = {};
 

@@ -25,7 +25,15 @@ export class CrScript {
 
   exchange(label: string, method: string, path: string, status: number, answer?: unknown, requestBody?: string): this {
     const ref = { probe: "p", exchange: `x${++this.x}`, label };
-    this.emit({ kind: "http-request", ...ref, method, url: `http://127.0.0.1:8000${path}`, path, headers: {}, ...(requestBody !== undefined ? { body: requestBody } : {}) });
+    this.emit({
+      kind: "http-request",
+      ...ref,
+      method,
+      url: `http://127.0.0.1:8000${path}`,
+      path,
+      headers: {},
+      ...(requestBody !== undefined ? { body: requestBody } : {}),
+    });
     this.t += this.step / 2;
     this.emit({ kind: "http-response", ...ref, status, headers: { "content-type": "application/json; charset=utf-8" } });
     const text = answer === undefined ? "" : JSON.stringify(answer);
@@ -71,7 +79,13 @@ export const cn = (history: unknown[], isProcessing: boolean, extra: Record<stri
 export const user = (content: string) => ({ role: "user", content });
 export const says = (content: string, isStreaming = false) => ({ role: "assistant", content, isStreaming });
 export const start = (arg = "README.md") => ({ role: "system", content: `○ Read(${arg})`, messageType: "tool-start", toolName: "read_file" });
-export const result = (arg = "README.md") => ({ role: "system", content: `● Read(${arg})`, messageType: "tool-result", toolName: "read_file", toolResult: "# My Project" });
+export const result = (arg = "README.md") => ({
+  role: "system",
+  content: `● Read(${arg})`,
+  messageType: "tool-result",
+  toolName: "read_file",
+  toolResult: "# My Project",
+});
 
 export const cnUser = (content: string) => ({ message: { role: "user", content }, contextItems: [], editorState: content });
 export const cnCall = (id: string, status: string, content = "I'll read it.") => ({

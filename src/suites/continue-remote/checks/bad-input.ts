@@ -3,7 +3,24 @@ import type { CheckDef } from "../../../core/check.js";
 import { isBadInputLabel, L, PHASE } from "../labels.js";
 import { isCn } from "../profiles.js";
 import { acceptedBadInput } from "./state.js";
-import { all, describe, stateChange, stateOf, evidenceOf, excerpt, judgeExchanges, onExchanges, onPolls, serverCheck, stateEvidence, Tally, tookIt, where, type Exchange, type RawSnapshot } from "./support.js";
+import {
+  all,
+  describe,
+  stateChange,
+  stateOf,
+  evidenceOf,
+  excerpt,
+  judgeExchanges,
+  onExchanges,
+  onPolls,
+  serverCheck,
+  stateEvidence,
+  Tally,
+  tookIt,
+  where,
+  type Exchange,
+  type RawSnapshot,
+} from "./support.js";
 
 /** A rule over one group of bad-input probes: the statuses it accepts, judged per probe. */
 function statusRule(prefix: string, ok: (status: number) => boolean, expected: string) {
@@ -31,7 +48,7 @@ export const BAD_INPUT_CHECKS: CheckDef[] = [
     level: "MUST",
     title: "A missing or empty message gets 400",
     rule: '`{}`, `{"msg":"x"}` and `{"message":""}` to `POST /message` answer 400 (and queue nothing).',
-    ref: ["§3.10 \"\" is not an interrupt", "The old notes call it one and the removed client sent it, but both servers answer 400."],
+    ref: ['§3.10 "" is not an interrupt', "The old notes call it one and the removed client sent it, but both servers answer 400."],
     probes: ["bad-input"],
     create: statusRule("bad-input:missing:", (s) => s === 400, "400 {error}"),
   }),
@@ -112,7 +129,11 @@ export const BAD_INPUT_CHECKS: CheckDef[] = [
           },
         }),
       );
-      return { observe, finish: () => t.outcome("the state after the bad-input probes equalled the state before them", "the before/after polls of the bad-input probes were not both read") };
+      return {
+        observe,
+        finish: () =>
+          t.outcome("the state after the bad-input probes equalled the state before them", "the before/after polls of the bad-input probes were not both read"),
+      };
     },
   }),
 ];

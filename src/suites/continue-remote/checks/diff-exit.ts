@@ -12,8 +12,8 @@ export const DIFF_CHECKS: CheckDef[] = [
     id: "continue-remote/diff/shape",
     level: "SHOULD",
     title: "GET /diff answers {diff} or a JSON error",
-    rule: "`GET /diff` answers 200 JSON `{diff: string}`, or 404/500 JSON `{error}` (`diff:\"\"` optional).",
-    ref: ["§1 Wire", "`GET /diff` | – | `{diff}` (`git diff main` in the server's cwd) | 404/500 `{error, diff:\"\"}`"],
+    rule: '`GET /diff` answers 200 JSON `{diff: string}`, or 404/500 JSON `{error}` (`diff:""` optional).',
+    ref: ["§1 Wire", '`GET /diff` | – | `{diff}` (`git diff main` in the server\'s cwd) | 404/500 `{error, diff:""}`'],
     probes: ["diff"],
     create(ctx) {
       const t = new Tally();
@@ -59,7 +59,12 @@ export const EXIT_CHECKS: CheckDef[] = [
           (x) => {
             const r = x.status === 200 && x.isJson ? ctx.validate("exit-response", x.json) : undefined;
             if (r?.ok) answer = x;
-            else t.fail('200 {message:"Server shutting down", success:true}', `${describe(x)}${r && !r.ok ? `: ${formatSchemaErrors(r.errors)}` : ""}`, evidenceOf(x));
+            else
+              t.fail(
+                '200 {message:"Server shutting down", success:true}',
+                `${describe(x)}${r && !r.ok ? `: ${formatSchemaErrors(r.errors)}` : ""}`,
+                evidenceOf(x),
+              );
           },
         ),
         onExchanges((x) => {
@@ -75,8 +80,17 @@ export const EXIT_CHECKS: CheckDef[] = [
             const since = (x: Exchange) => Math.round(x.request.t - answeredAt(answer!));
             if (gone && since(gone) <= EXIT_DEADLINE_MS) t.ok();
             else if (lastAlive && since(lastAlive) >= EXIT_DEADLINE_MS)
-              t.fail(`connections refused within ${EXIT_DEADLINE_MS} ms`, `${describe(lastAlive)} still answered ${since(lastAlive)} ms after POST /exit`, evidenceOf(lastAlive));
-            else if (gone) t.fail(`connections refused within ${EXIT_DEADLINE_MS} ms`, `the first refused request came ${since(gone)} ms after POST /exit`, evidenceOf(gone));
+              t.fail(
+                `connections refused within ${EXIT_DEADLINE_MS} ms`,
+                `${describe(lastAlive)} still answered ${since(lastAlive)} ms after POST /exit`,
+                evidenceOf(lastAlive),
+              );
+            else if (gone)
+              t.fail(
+                `connections refused within ${EXIT_DEADLINE_MS} ms`,
+                `the first refused request came ${since(gone)} ms after POST /exit`,
+                evidenceOf(gone),
+              );
             else t.untestable("no request was tried after POST /exit");
           }
           return t.outcome("POST /exit answered and the server stopped answering within 2 s", "POST /exit was not answered");
@@ -98,7 +112,12 @@ export const EXIT_CHECKS: CheckDef[] = [
         if (x.label === L.getExit || x.label === L.headExit) probed++;
         if (x.label !== L.poll(PHASE.afterGetExit) || probed === 0) return;
         if (x.status === 200) t.ok();
-        else t.fail("GET /state → 200 after GET and HEAD /exit", `${describe(x)}: the server ${x.status === undefined ? "stopped answering" : "answered badly"} after GET/HEAD /exit`, evidenceOf(x));
+        else
+          t.fail(
+            "GET /state → 200 after GET and HEAD /exit",
+            `${describe(x)}: the server ${x.status === undefined ? "stopped answering" : "answered badly"} after GET/HEAD /exit`,
+            evidenceOf(x),
+          );
       });
       return { observe, finish: () => t.outcome("the server kept answering after GET and HEAD /exit", "GET and HEAD /exit were not probed") };
     },

@@ -2,7 +2,26 @@
 import type { CheckDef } from "../../../core/check.js";
 import { formatSchemaErrors } from "../../../core/schema-registry.js";
 import { L, PHASE, TOPIC } from "../labels.js";
-import { all, answeredAt, describe, evidenceOf, excerpt, onExchanges, onPolls, onStates, serverCheck, stateChange, stateEvidence, stateOf, Tally, where, type Exchange, type RawSnapshot, type State } from "./support.js";
+import { notAnEnding } from "./turns.js";
+import {
+  all,
+  answeredAt,
+  describe,
+  evidenceOf,
+  excerpt,
+  onExchanges,
+  onPolls,
+  onStates,
+  serverCheck,
+  stateChange,
+  stateEvidence,
+  stateOf,
+  Tally,
+  where,
+  type Exchange,
+  type RawSnapshot,
+  type State,
+} from "./support.js";
 
 /** §4 pause/semantics: the turn stops within 1 s. */
 const STOP_MS = 1000;
@@ -23,11 +42,17 @@ export const PAUSE_CHECKS: CheckDef[] = [
       let idleAnswer: Exchange | undefined;
       let last: State | undefined;
       let busy: { x: Exchange; base: State; stopped?: State } | undefined;
+      let raced: Exchange | undefined;
+      let stoppedOne = false;
       const shape = (x: Exchange, success: boolean): boolean => {
         const r = x.status === 200 && x.isJson ? ctx.validate("cn-session/pause-response", x.json) : undefined;
         const got = (x.json as { success?: unknown } | undefined)?.success;
         if (r?.ok && got === success) return true;
-        t.fail(`200 {success:${success}, message}`, `${describe(x)} (${x.label})${r && !r.ok ? `: ${formatSchemaErrors(r.errors)}` : `: success ${JSON.stringify(got)}`}`, evidenceOf(x));
+        t.fail(
+          `200 {success:${success}, message}`,
+          `${describe(x)} (${x.label})${r && !r.ok ? `: ${formatSchemaErrors(r.errors)}` : `: success ${JSON.stringify(got)}`}`,
+          evidenceOf(x),
+        );
         return false;
       };
       const observe = all(
@@ -35,41 +60,72 @@ export const PAUSE_CHECKS: CheckDef[] = [
           if (x.label === L.pauseIdle && x.status !== undefined) {
             if (shape(x, false)) idleAnswer = x;
           }
-          if (x.label === L.pauseBusy && x.status !== undefined && last && shape(x, true)) busy = { x, base: last };
+          if (x.label === L.pauseBusy && x.status !== undefined && last) {
+            // success:false may be honest: the turn can end between the kit's poll and its pause.
+            if (x.status === 200 && (x.json as { success?: unknown } | undefined)?.success === false) raced = x;
+            else if (shape(x, true)) busy = { x, base: last };
+          }
         }),
         onPolls({
           snapshot(raw, n) {
             if (raw.x.label === L.poll(PHASE.beforePause)) before = raw;
             if (raw.x.label !== L.poll(PHASE.afterPause) || !before || !idleAnswer) return;
             if (stateOf(raw, true) === stateOf(before, true)) t.ok();
-            else t.fail("no change from POST /pause while idle", `${where({ n, x: raw.x })}: ${stateChange(before, raw, true)}`, stateEvidence(raw, excerpt(raw.json)));
+            else
+              t.fail(
+                "no change from POST /pause while idle",
+                `${where({ n, x: raw.x })}: ${stateChange(before, raw, true)}`,
+                stateEvidence(raw, excerpt(raw.json)),
+              );
             idleAnswer = undefined;
           },
         }),
         onStates(ctx, {
           state(next) {
+            if (raced) {
+              const x = raced;
+              raced = undefined;
+              if (!next.isProcessing && !notAnEnding(next.entries.at(-1), true)) t.notApplicable("the turn had already ended when POST /pause arrived (success:false)");
+              else shape(x, true);
+            }
             last = next;
             const b = busy;
             if (!b) return;
             const since = next.at - answeredAt(b.x);
             const started = next.entries.slice(b.base.entries.length).some((e) => e.kind === "user");
             // The paused turn's reply: an assistant item without toolCalls appended after the pause, before any new user entry.
-            const reply = next.entries.slice(b.base.entries.length).find((e, i, rest) => e.role === "assistant" && e.calls.length === 0 && !rest.slice(0, i).some((r) => r.kind === "user"));
+            const reply = next.entries
+              .slice(b.base.entries.length)
+              .find((e, i, rest) => e.role === "assistant" && e.calls.length === 0 && !rest.slice(0, i).some((r) => r.kind === "user"));
             if (reply) {
-              t.fail("no reply to the paused turn", `${where(next)}: the paused turn went on to ${excerpt(reply.content, 50)} after ${b.x.label} answered success:true`, stateEvidence(next, reply.raw));
+              t.fail(
+                "no reply to the paused turn",
+                `${where(next)}: the paused turn went on to ${excerpt(reply.content, 50)} after ${b.x.label} answered success:true`,
+                stateEvidence(next, reply.raw),
+              );
               busy = undefined;
             } else if (!b.stopped && (!next.isProcessing || started)) {
               b.stopped = next;
+              stoppedOne = since <= STOP_MS;
               if (since <= STOP_MS) t.ok();
-              else t.fail(`isProcessing false within ${STOP_MS} ms`, `${where(next)}: the turn stopped ${Math.round(since)} ms after the pause`, stateEvidence(next));
+              else
+                t.fail(
+                  `isProcessing false within ${STOP_MS} ms`,
+                  `${where(next)}: the turn stopped ${Math.round(since)} ms after the pause`,
+                  stateEvidence(next),
+                );
             } else if (!b.stopped && since > STOP_MS) {
-              t.fail(`isProcessing false within ${STOP_MS} ms`, `${where(next)}: still busy ${Math.round(since)} ms after ${b.x.label} answered success:true`, stateEvidence(next));
+              t.fail(
+                `isProcessing false within ${STOP_MS} ms`,
+                `${where(next)}: still busy ${Math.round(since)} ms after ${b.x.label} answered success:true`,
+                stateEvidence(next),
+              );
               busy = undefined;
             } else if (b.stopped && started) busy = undefined;
           },
         }),
       );
-      return { observe, finish: () => t.outcome("POST /pause did nothing while idle and stopped the running turn", "POST /pause was not answered") };
+      return { observe, finish: () => t.outcome(stoppedOne ? "POST /pause did nothing while idle and stopped the running turn" : "POST /pause did nothing while idle (no running turn was paused)", "POST /pause was not answered") };
     },
   }),
 ];

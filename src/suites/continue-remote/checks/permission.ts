@@ -3,11 +3,30 @@ import type { CheckDef } from "../../../core/check.js";
 import { formatSchemaErrors } from "../../../core/schema-registry.js";
 import { L, TOPIC } from "../labels.js";
 import { IdleWatch } from "./turns.js";
-import { all, describe, evidenceOf, excerpt, judgeExchanges, keyOf, onExchanges, onStates, requestJson, route, serverCheck, stateEvidence, Tally, tookIt, where, type Exchange, type State } from "./support.js";
+import {
+  all,
+  describe,
+  evidenceOf,
+  excerpt,
+  judgeExchanges,
+  keyOf,
+  onExchanges,
+  onStates,
+  requestJson,
+  route,
+  serverCheck,
+  stateEvidence,
+  Tally,
+  tookIt,
+  where,
+  type Exchange,
+  type State,
+} from "./support.js";
 
 const NEVER_ASKED = [TOPIC.permission];
 const isAnswer = (x: Exchange): boolean => x.method === "POST" && route(x) === "/permission";
-const answerOf = (x: Exchange): { requestId?: unknown; approved?: unknown } => (requestJson(x) as { requestId?: unknown; approved?: unknown } | undefined) ?? {};
+const answerOf = (x: Exchange): { requestId?: unknown; approved?: unknown } =>
+  (requestJson(x) as { requestId?: unknown; approved?: unknown } | undefined) ?? {};
 /** A tool-result that says it did not run. */
 const DENIED = /denied|rejected|declined|not allowed|cancel/i;
 
@@ -46,7 +65,12 @@ export const PERMISSION_CHECKS: CheckDef[] = [
       let answered = false;
       const watch = new IdleWatch<null>((fate, s) => {
         if (fate === "went-on") t.knockOn("continue-remote/processing/true-while-handling", where(s));
-        else t.fail("isProcessing true while a permission is pending", `${where(s)}: isProcessing false with ${s.pendingId} pending, and the turn did not go on`, stateEvidence(s, s.pending));
+        else
+          t.fail(
+            "isProcessing true while a permission is pending",
+            `${where(s)}: isProcessing false with ${s.pendingId} pending, and the turn did not go on`,
+            stateEvidence(s, s.pending),
+          );
       });
       const observe = all(
         watch.observe,
@@ -63,7 +87,11 @@ export const PERMISSION_CHECKS: CheckDef[] = [
             if (!r.ok) t.fail("a valid pending-permission", `${where(next)}: ${formatSchemaErrors(r.errors)}`, stateEvidence(next, next.pending));
             else if (!next.isProcessing) watch.hold(next, null);
             else if (prev?.pendingId && next.pendingId !== prev.pendingId && !wasAnswered) {
-              t.fail(`requestId ${prev.pendingId} until it is answered`, `${where(next)}: the pending requestId became ${next.pendingId} with no answer since ${where(prev)}`, stateEvidence(next, next.pending));
+              t.fail(
+                `requestId ${prev.pendingId} until it is answered`,
+                `${where(next)}: the pending requestId became ${next.pendingId} with no answer since ${where(prev)}`,
+                stateEvidence(next, next.pending),
+              );
             } else t.ok();
           },
         }),
@@ -100,7 +128,12 @@ export const PERMISSION_CHECKS: CheckDef[] = [
           (x, next) => {
             const id = String(answerOf(x).requestId).replace(/^wrong-/, "");
             if (x.status === 400 && next.pendingId !== undefined && next.pendingId !== id) t.knockOn("continue-remote/permission/pending-shape", where(next));
-            else if (x.status === 400 && next.pendingId !== id) t.fail(`request ${id} still pending after the refused answer`, `${where(next)}: pendingPermission is ${next.pendingId ?? "null"}`, stateEvidence(next, next.pending));
+            else if (x.status === 400 && next.pendingId !== id)
+              t.fail(
+                `request ${id} still pending after the refused answer`,
+                `${where(next)}: pendingPermission is ${next.pendingId ?? "null"}`,
+                stateEvidence(next, next.pending),
+              );
           },
           (x) => x.label === L.permissionWrongId,
         ),
@@ -126,7 +159,11 @@ export const PERMISSION_CHECKS: CheckDef[] = [
           const body = x.isJson ? ctx.validate("permission-response", x.json) : undefined;
           const approved = (x.json as { approved?: unknown } | undefined)?.approved;
           if (x.status !== 200 || !body?.ok || approved !== true) {
-            t.fail("200 {success:true, approved:true}", `${describe(x)}: ${body && !body.ok ? formatSchemaErrors(body.errors) : `approved ${JSON.stringify(approved)}`}`, evidenceOf(x));
+            t.fail(
+              "200 {success:true, approved:true}",
+              `${describe(x)}: ${body && !body.ok ? formatSchemaErrors(body.errors) : `approved ${JSON.stringify(approved)}`}`,
+              evidenceOf(x),
+            );
             return;
           }
           waiting = { x, id: String(answerOf(x).requestId), ...(last ? { base: last } : {}) };
@@ -139,12 +176,19 @@ export const PERMISSION_CHECKS: CheckDef[] = [
             if (!w.next) {
               w.next = next;
               if (next.pendingId === w.id) {
-                t.fail(`request ${w.id} resolved by the next poll`, `${where(next)}: ${w.id} is still pending after the 200 (${w.x.id})`, stateEvidence(next, next.pending));
+                t.fail(
+                  `request ${w.id} resolved by the next poll`,
+                  `${where(next)}: ${w.id} is still pending after the 200 (${w.x.id})`,
+                  stateEvidence(next, next.pending),
+                );
                 waiting = undefined;
                 return;
               }
             }
-            const moved = !w.base || next.entries.length !== w.base.entries.length || next.entries.some((e, i) => w.base!.entries[i] && keyOf(w.base!.entries[i]!) !== keyOf(e));
+            const moved =
+              !w.base ||
+              next.entries.length !== w.base.entries.length ||
+              next.entries.some((e, i) => w.base!.entries[i] && keyOf(w.base!.entries[i]!) !== keyOf(e));
             if (moved) {
               t.ok();
               waiting = undefined;
@@ -155,7 +199,12 @@ export const PERMISSION_CHECKS: CheckDef[] = [
       return {
         observe,
         finish: () => {
-          if (waiting) t.fail(`the turn to resume after approving ${waiting.id}`, `no later snapshot changed the history after ${waiting.x.label} (${waiting.x.id})`, evidenceOf(waiting.x));
+          if (waiting)
+            t.fail(
+              `the turn to resume after approving ${waiting.id}`,
+              `no later snapshot changed the history after ${waiting.x.label} (${waiting.x.id})`,
+              evidenceOf(waiting.x),
+            );
           return t.outcome(`${t.count} approval(s) resolved their request and the turn went on`, "no request was approved");
         },
       };
@@ -184,7 +233,11 @@ export const PERMISSION_CHECKS: CheckDef[] = [
           if (!last) return;
           const end = last.entries.at(-1);
           if (!last.cn) waiting = end?.kind === "tool-start" ? { x, start: end.index } : { x };
-          else waiting = { x, calls: last.entries.flatMap((e) => e.states.filter((s) => ["generating", "generated", "calling"].includes(s.status)).map((s) => s.id)) };
+          else
+            waiting = {
+              x,
+              calls: last.entries.flatMap((e) => e.states.filter((s) => ["generating", "generated", "calling"].includes(s.status)).map((s) => s.id)),
+            };
           if (waiting.start === undefined && !waiting.calls?.length) {
             t.untestable(`the snapshot before ${x.label} (${x.id}) showed no waiting tool call to deny`);
             waiting = undefined;
@@ -198,18 +251,29 @@ export const PERMISSION_CHECKS: CheckDef[] = [
             if (w.start !== undefined) {
               const inPlace = next.entries[w.start];
               const after = next.entries[w.start + 1];
-              const res = inPlace?.kind === "tool-result" ? inPlace : after && (after.kind === "tool-result" || after.kind === "tool-error") ? after : undefined;
+              const res =
+                inPlace?.kind === "tool-result" ? inPlace : after && (after.kind === "tool-result" || after.kind === "tool-error") ? after : undefined;
               if (!res) return;
               waiting = undefined;
               if (res.kind === "tool-error" || DENIED.test(res.toolResult ?? "") || DENIED.test(res.content)) t.ok();
-              else t.fail("a result saying the tool was denied, or a tool-error", `${where(next)}: the denied tool resolved as ${excerpt(res.content, 40)} with toolResult ${excerpt(res.toolResult ?? "", 60)}`, stateEvidence(next, res.raw));
+              else
+                t.fail(
+                  "a result saying the tool was denied, or a tool-error",
+                  `${where(next)}: the denied tool resolved as ${excerpt(res.content, 40)} with toolResult ${excerpt(res.toolResult ?? "", 60)}`,
+                  stateEvidence(next, res.raw),
+                );
               return;
             }
             const states = next.entries.flatMap((e) => e.states).filter((s) => w.calls!.includes(s.id));
             if (states.some((s) => ["generating", "generated", "calling"].includes(s.status))) return;
             waiting = undefined;
             const ran = states.filter((s) => s.status !== "canceled" && s.status !== "errored");
-            if (ran.length) t.fail("canceled or errored", `${where(next)}: the denied call ${ran.map((s) => `${s.id} is ${s.status}`).join(", ")}`, stateEvidence(next, ran[0]));
+            if (ran.length)
+              t.fail(
+                "canceled or errored",
+                `${where(next)}: the denied call ${ran.map((s) => `${s.id} is ${s.status}`).join(", ")}`,
+                stateEvidence(next, ran[0]),
+              );
             else t.ok();
           },
         }),
@@ -237,14 +301,24 @@ export const PERMISSION_CHECKS: CheckDef[] = [
       const observe = all(
         judgeExchanges(t, isProbe, (x) => {
           if (x.status === 400) t.ok();
-          else t.fail("400 {error}", `${describe(x)}: approved ${JSON.stringify(answerOf(x).approved)} was ${tookIt(x) ? "taken as an answer" : "not refused with 400"}`, evidenceOf(x));
+          else
+            t.fail(
+              "400 {error}",
+              `${describe(x)}: approved ${JSON.stringify(answerOf(x).approved)} was ${tookIt(x) ? "taken as an answer" : "not refused with 400"}`,
+              evidenceOf(x),
+            );
         }),
         nextState(
           ctx,
           (x, next) => {
             const id = String(answerOf(x).requestId);
             if (x.status === 400 && next.pendingId !== undefined && next.pendingId !== id) t.knockOn("continue-remote/permission/pending-shape", where(next));
-            else if (x.status === 400 && next.pendingId !== id) t.fail(`request ${id} still pending`, `${where(next)}: pendingPermission is ${next.pendingId ?? "null"} after the refused ${x.label}`, stateEvidence(next, next.pending));
+            else if (x.status === 400 && next.pendingId !== id)
+              t.fail(
+                `request ${id} still pending`,
+                `${where(next)}: pendingPermission is ${next.pendingId ?? "null"} after the refused ${x.label}`,
+                stateEvidence(next, next.pending),
+              );
           },
           isProbe,
         ),

@@ -1,7 +1,7 @@
 /** §3.17 Snapshot consistency: the history only grows, and entries change only as §3.17 allows. */
 import type { CheckDef } from "../../../core/check.js";
 import { L } from "../labels.js";
-import { all, excerpt, fixedOf, keyOf, onExchanges, onStates, serverCheck, stateEvidence, Tally, tookIt, where, type Entry, type State } from "./support.js";
+import { all, excerpt, fixedOf, keyOf, onExchanges, onStates, sameTool, serverCheck, stateEvidence, Tally, tookIt, where, type Entry, type State } from "./support.js";
 
 /** Why `n` may not replace `p` at the same index, or undefined when §3.17 allows it. */
 export function changeProblem(p: Entry, n: Entry, cn: boolean): string | undefined {
@@ -9,14 +9,17 @@ export function changeProblem(p: Entry, n: Entry, cn: boolean): string | undefin
   if (cn) return fixedOf(p) === fixedOf(n) ? undefined : "its role, content or toolCalls changed";
   if (p.streaming) return n.role === "assistant" ? undefined : `a streaming entry became a ${n.role || "?"} entry`;
   if (p.kind === "tool-start") {
-    if (n.kind === "tool-result" && n.toolName === p.toolName) return undefined;
+    if (n.kind === "tool-result" && sameTool(n.toolName, p.toolName)) return undefined;
     return n.kind === "tool-result" ? `a tool-start (${p.toolName}) became a result of ${n.toolName ?? "no tool"}` : `a tool-start became a ${n.kind} entry`;
   }
   return "a finished entry changed";
 }
 
-/** May `e`, the last entry, vanish once after an interrupt or a pause (§3.17)? */
-const mayVanish = (e: Entry, cn: boolean): boolean => (cn ? e.role === "assistant" && e.content === "" : e.streaming);
+/**
+ * May `e`, the last entry, vanish once after an interrupt or a pause (§3.17)? A streaming entry
+ * (seed) or an empty assistant item (cn); an interrupt may also drop a trailing tool-start (§4).
+ */
+const mayVanish = (e: Entry, cn: boolean): boolean => (cn ? e.role === "assistant" && e.content === "" : e.streaming || e.kind === "tool-start");
 
 export const POLL_CHECKS: CheckDef[] = [
   serverCheck({
@@ -59,7 +62,11 @@ export const POLL_CHECKS: CheckDef[] = [
 
 function compare(base: Entry[], next: State): { expected: string; actual: string; what: unknown } | undefined {
   if (next.entries.length < base.length) {
-    return { expected: `at least ${base.length} entries`, actual: `the history shrank from ${base.length} to ${next.entries.length} entries`, what: next.entries.at(-1)?.raw ?? [] };
+    return {
+      expected: `at least ${base.length} entries`,
+      actual: `the history shrank from ${base.length} to ${next.entries.length} entries`,
+      what: next.entries.at(-1)?.raw ?? [],
+    };
   }
   for (const p of base) {
     const n = next.entries[p.index]!;

@@ -3,7 +3,24 @@ import type { CheckDef } from "../../../core/check.js";
 import { formatSchemaErrors } from "../../../core/schema-registry.js";
 import { isMessageLabel, NOTE, TOPIC } from "../labels.js";
 import { forgetLost, MessageTracker, freshEntries } from "./messages.js";
-import { all, describe, evidenceOf, excerpt, judgeExchanges, keyOf, loose, onNote, onStates, sentText, serverCheck, stateEvidence, Tally, where, type Exchange, type State } from "./support.js";
+import {
+  all,
+  describe,
+  evidenceOf,
+  excerpt,
+  judgeExchanges,
+  keyOf,
+  loose,
+  onNote,
+  onStates,
+  sentText,
+  serverCheck,
+  stateEvidence,
+  Tally,
+  where,
+  type Exchange,
+  type State,
+} from "./support.js";
 import { StoppedTurns, turnStart } from "./turns.js";
 
 /** The probes' "sending" notes: whether each valid message went out while the server was busy. */
@@ -37,11 +54,19 @@ export const MESSAGE_CHECKS: CheckDef[] = [
           (x) => {
             const r = x.status === 200 && x.isJson ? ctx.validate("message-response", x.json) : undefined;
             if (r?.ok) t.ok();
-            else t.fail("200 {queued:true, position ≥ 1}", `${describe(x)} (${x.label}): ${r ? formatSchemaErrors(r.errors) : x.status === 200 ? "not JSON" : `status ${x.status}`}`, evidenceOf(x));
+            else
+              t.fail(
+                "200 {queued:true, position ≥ 1}",
+                `${describe(x)} (${x.label}): ${r ? formatSchemaErrors(r.errors) : x.status === 200 ? "not JSON" : `status ${x.status}`}`,
+                evidenceOf(x),
+              );
           },
         ),
       );
-      return { observe, finish: () => t.outcome(`${t.count} message(s) sent while idle were accepted with a valid body`, "no valid message was sent while idle") };
+      return {
+        observe,
+        finish: () => t.outcome(`${t.count} message(s) sent while idle were accepted with a valid body`, "no valid message was sent while idle"),
+      };
     },
   }),
   serverCheck({
@@ -62,7 +87,12 @@ export const MESSAGE_CHECKS: CheckDef[] = [
           (x) => {
             const position = (x.json as { position?: unknown } | undefined)?.position;
             if (x.status === 200 && typeof position === "number" && Number.isInteger(position) && position >= 1) t.ok();
-            else t.fail("200 with position ≥ 1", `${describe(x)} (${x.label}) sent while busy: ${x.status === 200 ? `position ${JSON.stringify(position)}` : `status ${x.status}`}`, evidenceOf(x));
+            else
+              t.fail(
+                "200 with position ≥ 1",
+                `${describe(x)} (${x.label}) sent while busy: ${x.status === 200 ? `position ${JSON.stringify(position)}` : `status ${x.status}`}`,
+                evidenceOf(x),
+              );
           },
         ),
       );
@@ -102,8 +132,18 @@ export const MESSAGE_CHECKS: CheckDef[] = [
 
               const before = next.entries[s.entry.index - 1];
               const previousTurn = turnStart(next.entries, s.entry.index - 1);
-              const open = before && previousTurn >= 0 && !s.msg.willInterrupt && !stopped.turns.has(previousTurn) && (before.streaming || before.kind === "tool-start" || before.states.some((st) => ["generating", "generated", "calling"].includes(st.status)));
-              if (open) t.fail("the previous turn ended before the next user entry", `${where(next)}: ${s.msg.x.label}'s user entry appeared while entry ${before.index} was still ${before.streaming ? "streaming" : "unresolved"}`, stateEvidence(next, before.raw));
+              const open =
+                before &&
+                previousTurn >= 0 &&
+                !s.msg.willInterrupt &&
+                !stopped.turns.has(previousTurn) &&
+                (before.streaming || before.kind === "tool-start" || before.states.some((st) => ["generating", "generated", "calling"].includes(st.status)));
+              if (open)
+                t.fail(
+                  "the previous turn ended before the next user entry",
+                  `${where(next)}: ${s.msg.x.label}'s user entry appeared while entry ${before.index} was still ${before.streaming ? "streaming" : "unresolved"}`,
+                  stateEvidence(next, before.raw),
+                );
               else t.ok();
             }
           },
@@ -146,27 +186,42 @@ export const MESSAGE_CHECKS: CheckDef[] = [
                 const from = Math.max(w.base, turnStart(next.entries, entry.index - 1) + 1);
                 const went = next.entries.slice(from, entry.index).filter((e) => e.kind !== "tool-error");
                 if (went.length) {
-                  t.fail("no new entry of the interrupted turn", `${where(next)}: after willInterrupt:true (${w.x.label}) the turn appended ${went.map((e) => `${e.kind} ${excerpt(e.content, 30)}`).join(", ")} before the new message ran`, stateEvidence(next, went[0]!.raw));
+                  t.fail(
+                    "no new entry of the interrupted turn",
+                    `${where(next)}: after willInterrupt:true (${w.x.label}) the turn appended ${went.map((e) => `${e.kind} ${excerpt(e.content, 30)}`).join(", ")} before the new message ran`,
+                    stateEvidence(next, went[0]!.raw),
+                  );
                   watch = undefined;
                   return;
                 }
                 w.found = { index: entry.index, keys: next.entries.slice(0, entry.index).map(keyOf) };
                 t.ok();
               } else if (next.at > w.deadline) {
-                t.fail(`the new message's user entry within ${INTERRUPT_TOLERANCE_MS} ms`, `${where(next)}: ${Math.round(next.at - w.deadline + INTERRUPT_TOLERANCE_MS)} ms after willInterrupt:true (${w.x.label}) its user entry has not appeared`, stateEvidence(next, next.entries.at(-1)?.raw));
+                t.fail(
+                  `the new message's user entry within ${INTERRUPT_TOLERANCE_MS} ms`,
+                  `${where(next)}: ${Math.round(next.at - w.deadline + INTERRUPT_TOLERANCE_MS)} ms after willInterrupt:true (${w.x.label}) its user entry has not appeared`,
+                  stateEvidence(next, next.entries.at(-1)?.raw),
+                );
                 watch = undefined;
               }
               return;
             }
             const changed = w.found.keys.findIndex((k, i) => next.entries[i] === undefined || keyOf(next.entries[i]!) !== k);
             if (changed >= 0) {
-              t.fail("the interrupted turn frozen", `${where(next)}: entry ${changed} of the interrupted turn changed after the new message started`, stateEvidence(next, next.entries[changed]?.raw));
+              t.fail(
+                "the interrupted turn frozen",
+                `${where(next)}: entry ${changed} of the interrupted turn changed after the new message started`,
+                stateEvidence(next, next.entries[changed]?.raw),
+              );
               watch = undefined;
             }
           },
         }),
       );
-      return { observe, finish: () => t.outcome(`${t.count} interrupt(s) stopped the turn and ran the new message`, "no message was answered with willInterrupt:true") };
+      return {
+        observe,
+        finish: () => t.outcome(`${t.count} interrupt(s) stopped the turn and ran the new message`, "no message was answered with willInterrupt:true"),
+      };
     },
   }),
 ];

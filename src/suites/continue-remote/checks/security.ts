@@ -3,7 +3,23 @@ import type { CheckDef } from "../../../core/check.js";
 import { L, NOTE, PHASE, TOPIC } from "../labels.js";
 import { readParams } from "../params.js";
 import { isCn } from "../profiles.js";
-import { all, describe, evidenceOf, excerpt, judgeExchanges, onExchanges, onNote, onPolls, serverCheck, stateChange, stateEvidence, stateOf, Tally, where, type RawSnapshot } from "./support.js";
+import {
+  all,
+  describe,
+  evidenceOf,
+  excerpt,
+  judgeExchanges,
+  onExchanges,
+  onNote,
+  onPolls,
+  serverCheck,
+  stateChange,
+  stateEvidence,
+  stateOf,
+  Tally,
+  where,
+  type RawSnapshot,
+} from "./support.js";
 
 export const SECURITY_CHECKS: CheckDef[] = [
   serverCheck({
@@ -18,7 +34,12 @@ export const SECURITY_CHECKS: CheckDef[] = [
       const t = new Tally();
       const observe = onNote(NOTE.bindProbe, (v, ev) => {
         const n = v as { address?: unknown; port?: unknown; reachable?: unknown; error?: unknown };
-        if (n.reachable === true) t.fail("connections refused beyond loopback", `port ${String(n.port)} accepted a connection on ${String(n.address)}`, { probe: ev.probe, seq: ev.seq, at: ev.t });
+        if (n.reachable === true)
+          t.fail("connections refused beyond loopback", `port ${String(n.port)} accepted a connection on ${String(n.address)}`, {
+            probe: ev.probe,
+            seq: ev.seq,
+            at: ev.t,
+          });
         else t.ok();
       });
       return { observe, finish: () => t.outcome(`no non-loopback address accepted a connection (${t.count} tried)`, "no non-loopback address was tried") };
@@ -38,11 +59,19 @@ export const SECURITY_CHECKS: CheckDef[] = [
         t,
         (x) => x.label === L.foreignHost,
         (x) => {
-          if (x.status !== undefined && x.status >= 200 && x.status < 300) t.fail("401/403/421 without credentials or for a foreign Host", `${describe(x)}: answered without credentials and with Host: ${host}`, evidenceOf(x));
+          if (x.status !== undefined && x.status >= 200 && x.status < 300)
+            t.fail(
+              "401/403/421 without credentials or for a foreign Host",
+              `${describe(x)}: answered without credentials and with Host: ${host}`,
+              evidenceOf(x),
+            );
           else t.ok();
         },
       );
-      return { observe, finish: () => t.outcome(`a request without credentials and with Host: ${host} was refused`, "the foreign-Host probe was not answered") };
+      return {
+        observe,
+        finish: () => t.outcome(`a request without credentials and with Host: ${host} was refused`, "the foreign-Host probe was not answered"),
+      };
     },
   }),
   serverCheck({
@@ -60,10 +89,17 @@ export const SECURITY_CHECKS: CheckDef[] = [
         const allow = x.headers["access-control-allow-origin"]?.trim();
         const probed = x.origin === foreign;
         if (allow === "*" || (allow !== undefined && allow === x.origin && probed)) {
-          t.fail("no Access-Control-Allow-Origin for a foreign origin", `${describe(x)} (${x.label}) grants ${allow === "*" ? "every origin (*)" : allow}`, evidenceOf(x));
+          t.fail(
+            "no Access-Control-Allow-Origin for a foreign origin",
+            `${describe(x)} (${x.label}) grants ${allow === "*" ? "every origin (*)" : allow}`,
+            evidenceOf(x),
+          );
         } else if (probed) t.ok();
       });
-      return { observe, finish: () => t.outcome(`none of ${t.count} foreign-origin answer(s) granted access`, "no request with a foreign Origin was answered") };
+      return {
+        observe,
+        finish: () => t.outcome(`none of ${t.count} foreign-origin answer(s) granted access`, "no request with a foreign Origin was answered"),
+      };
     },
   }),
   serverCheck({
@@ -86,7 +122,12 @@ export const SECURITY_CHECKS: CheckDef[] = [
             if (raw.x.label === L.poll(PHASE.beforeSimple)) before = { raw, n };
             if (raw.x.label !== L.poll(PHASE.afterSimple) || !before) return;
             if (stateOf(raw, cn) === stateOf(before.raw, cn)) t.ok();
-            else t.fail(`the state of ${where({ n: before.n, x: before.raw.x })}`, `${where({ n, x: raw.x })} after the CORS-simple POSTs: ${stateChange(before.raw, raw, cn)}`, stateEvidence(raw, excerpt(raw.json)));
+            else
+              t.fail(
+                `the state of ${where({ n: before.n, x: before.raw.x })}`,
+                `${where({ n, x: raw.x })} after the CORS-simple POSTs: ${stateChange(before.raw, raw, cn)}`,
+                stateEvidence(raw, excerpt(raw.json)),
+              );
           },
         }),
       );

@@ -20,7 +20,8 @@ export const SESSION_CHECKS: CheckDef[] = [
       const observe = onStates(ctx, {
         state(next) {
           const id = next.sessionId;
-          if (typeof id !== "string" || id === "") t.fail("a non-empty sessionId", `${where(next)}: sessionId ${JSON.stringify(id ?? null)}`, stateEvidence(next, id ?? null));
+          if (typeof id !== "string" || id === "")
+            t.fail("a non-empty sessionId", `${where(next)}: sessionId ${JSON.stringify(id ?? null)}`, stateEvidence(next, id ?? null));
           else if (first && first.id !== id) {
             t.fail(`sessionId ${String(first.id)} (from ${first.where})`, `${where(next)}: sessionId ${id}`, stateEvidence(next, id));
             first = { id, where: where(next) };
@@ -78,7 +79,12 @@ export const SESSION_CHECKS: CheckDef[] = [
               status.set(s.id, { status: s.status, where: where(next) });
               if (!before || before.status === s.status) continue;
               const back = (RANK[s.status] ?? -1) < (RANK[before.status] ?? -1);
-              if (back || TERMINAL.has(before.status)) t.fail(`${s.id} to move forward from ${before.status}`, `${where(next)}: ${s.id} went ${before.status} → ${s.status} (was ${before.status} at ${before.where})`, stateEvidence(next, e.raw));
+              if (back || TERMINAL.has(before.status))
+                t.fail(
+                  `${s.id} to move forward from ${before.status}`,
+                  `${where(next)}: ${s.id} went ${before.status} → ${s.status} (was ${before.status} at ${before.where})`,
+                  stateEvidence(next, e.raw),
+                );
               else t.ok();
             }
           }
@@ -93,19 +99,28 @@ export const SESSION_CHECKS: CheckDef[] = [
     only: "cn",
     title: "Terminal states carry output; arguments parse to parsedArgs",
     rule: "[cn] A `done` or `errored` state has a non-empty `output` of `{content, name, description}` (a `canceled` one, if it has output, the same shape), and each call's `arguments` is JSON that equals its state's `parsedArgs`.",
-    ref: ["§2 Messages", "ToolCallState | `tool-call-state.schema.json` | `toolCallId`; `toolCall`; `status`; `parsedArgs`: object; `output`?: `[{content, name, description}]`"],
+    ref: [
+      "§2 Messages",
+      "ToolCallState | `tool-call-state.schema.json` | `toolCallId`; `toolCall`; `status`; `parsedArgs`: object; `output`?: `[{content, name, description}]`",
+    ],
     probes: ["turn", "queue"],
     create(ctx) {
       const t = new Tally();
       const goodOutput = (o: unknown) =>
-        Array.isArray(o) && o.length > 0 && o.every((c) => isObject(c) && typeof c.content === "string" && typeof c.name === "string" && typeof c.description === "string");
+        Array.isArray(o) &&
+        o.length > 0 &&
+        o.every((c) => isObject(c) && typeof c.content === "string" && typeof c.name === "string" && typeof c.description === "string");
       const observe = onStates(ctx, {
         state(next, prev) {
           for (const e of freshEntries(next, prev)) {
             for (const s of e.states) {
               const needs = s.status === "done" || s.status === "errored";
               if ((needs || (s.status === "canceled" && s.output !== undefined)) && !goodOutput(s.output)) {
-                t.fail("a non-empty output [{content, name, description}]", `${where(next)}: ${s.id} is ${s.status} with output ${JSON.stringify(s.output ?? null).slice(0, 80)}`, stateEvidence(next, e.raw));
+                t.fail(
+                  "a non-empty output [{content, name, description}]",
+                  `${where(next)}: ${s.id} is ${s.status} with output ${JSON.stringify(s.output ?? null).slice(0, 80)}`,
+                  stateEvidence(next, e.raw),
+                );
               } else if (TERMINAL.has(s.status)) t.ok();
               const call = e.calls.find((c) => c.id === s.id);
               if (!call) continue;
@@ -115,8 +130,18 @@ export const SESSION_CHECKS: CheckDef[] = [
               } catch {
                 parsed = undefined;
               }
-              if (!isObject(parsed)) t.fail("arguments that parse to an object", `${where(next)}: call ${call.id} has arguments ${JSON.stringify(call.arguments).slice(0, 80)}`, stateEvidence(next, e.raw));
-              else if (canon(parsed) !== canon(s.parsedArgs)) t.fail("parsedArgs equal to the parsed arguments", `${where(next)}: call ${call.id}: arguments ${canon(parsed).slice(0, 60)} but parsedArgs ${canon(s.parsedArgs).slice(0, 60)}`, stateEvidence(next, e.raw));
+              if (!isObject(parsed))
+                t.fail(
+                  "arguments that parse to an object",
+                  `${where(next)}: call ${call.id} has arguments ${JSON.stringify(call.arguments).slice(0, 80)}`,
+                  stateEvidence(next, e.raw),
+                );
+              else if (canon(parsed) !== canon(s.parsedArgs))
+                t.fail(
+                  "parsedArgs equal to the parsed arguments",
+                  `${where(next)}: call ${call.id}: arguments ${canon(parsed).slice(0, 60)} but parsedArgs ${canon(s.parsedArgs).slice(0, 60)}`,
+                  stateEvidence(next, e.raw),
+                );
               else t.ok();
             }
           }
@@ -138,7 +163,12 @@ export const SESSION_CHECKS: CheckDef[] = [
       const observe = onStates(ctx, {
         state(next, prev) {
           for (const e of freshEntries(next, prev)) {
-            if (e.role === "system") t.fail("no system items", `${where(next)}: item ${e.index} is a system message ${JSON.stringify(e.content.slice(0, 60))}`, stateEvidence(next, e.raw));
+            if (e.role === "system")
+              t.fail(
+                "no system items",
+                `${where(next)}: item ${e.index} is a system message ${JSON.stringify(e.content.slice(0, 60))}`,
+                stateEvidence(next, e.raw),
+              );
             else t.ok();
           }
         },

@@ -49,7 +49,12 @@ export const STATE_CHECKS: CheckDef[] = [
         snapshot(raw, n) {
           const r = envelope(ctx, raw);
           if (r.ok) t.ok();
-          else t.fail(`a ${ctx.profile.name === "cn-session" ? "cn-session" : "seed"} state-response`, `${where({ n, x: raw.x })}: ${formatSchemaErrors(r.errors)}`, stateEvidence(raw, raw.json));
+          else
+            t.fail(
+              `a ${ctx.profile.name === "cn-session" ? "cn-session" : "seed"} state-response`,
+              `${where({ n, x: raw.x })}: ${formatSchemaErrors(r.errors)}`,
+              stateEvidence(raw, raw.json),
+            );
         },
         miss: (x) => t.knockOn("continue-remote/wire/state-json", `${x.method} ${x.path} (${x.label}, status ${x.status ?? "none"})`),
       });
@@ -68,22 +73,34 @@ export const STATE_CHECKS: CheckDef[] = [
       const cn = isCn(ctx.profile);
       const message = cn ? "cn-session/chat-history-item" : "display-message";
       let prev: State | undefined;
-      const observe = onPolls({
-        snapshot(raw, n) {
-          const next = readState(raw, n, cn);
-          for (const e of freshEntries(next, prev)) {
-            const r = ctx.validate(message, e.raw);
-            if (r.ok) {
-              t.ok();
-              continue;
+      /** A bad-input message the server queued anyway: its user entry may carry a non-string content. */
+      let queuedBad: { check: string; label: string } | undefined;
+      const observe = all(
+        onExchanges((x) => {
+          const check = x.method === "POST" && route(x) === "/message" && tookIt(x) ? acceptedBadInput(x.label) : undefined;
+          if (check) queuedBad ??= { check, label: x.label };
+        }),
+        onPolls({
+          snapshot(raw, n) {
+            const next = readState(raw, n, cn);
+            for (const e of freshEntries(next, prev)) {
+              const r = ctx.validate(message, e.raw);
+              if (r.ok) {
+                t.ok();
+                continue;
+              }
+              const variant = cn ? undefined : VARIANT[e.kind];
+              if (variant && !ctx.validate(variant, e.raw).ok) continue;
+              if (queuedBad && e.role === "user") {
+                t.knockOn(queuedBad.check, `${queuedBad.label}, whose user entry is entry ${e.index}`);
+                continue;
+              }
+              t.fail(`entry ${e.index} a valid ${message}`, `${where(next)}: entry ${e.index}: ${formatSchemaErrors(r.errors)}`, stateEvidence(next, e.raw));
             }
-            const variant = cn ? undefined : VARIANT[e.kind];
-            if (variant && !ctx.validate(variant, e.raw).ok) continue;
-            t.fail(`entry ${e.index} a valid ${message}`, `${where(next)}: entry ${e.index}: ${formatSchemaErrors(r.errors)}`, stateEvidence(next, e.raw));
-          }
-          prev = next;
-        },
-      });
+            prev = next;
+          },
+        }),
+      );
       return { observe, finish: () => t.outcome(`every entry seen (${t.count} entry versions) validated ${message}`, "no history entry was seen") };
     },
   }),

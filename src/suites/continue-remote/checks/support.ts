@@ -37,7 +37,8 @@ export function serverCheck(spec: CheckSpec & { only?: "seed" | "cn" }) {
     ...rest,
     create(ctx): CheckObserver {
       if (isCn(ctx.profile) === (only === "cn")) return spec.create(ctx);
-      const why = only === "cn" ? "a cn-session rule ([cn] in §4); the run judges the seed profile" : "a seed rule ([seed] in §4); the run judges the cn-session profile";
+      const why =
+        only === "cn" ? "a cn-session rule ([cn] in §4); the run judges the seed profile" : "a seed rule ([seed] in §4); the run judges the cn-session profile";
       return { observe: all(), finish: () => notApplicable(why) };
     },
   });
@@ -216,7 +217,11 @@ function seedEntry(raw: unknown, index: number): Entry {
   const role = typeof e.role === "string" ? e.role : "";
   const type = e.messageType;
   const kind: EntryKind =
-    type === "tool-start" || type === "tool-result" || type === "tool-error" ? type : role === "user" || role === "assistant" || role === "system" ? role : "other";
+    type === "tool-start" || type === "tool-result" || type === "tool-error"
+      ? type
+      : role === "user" || role === "assistant" || role === "system"
+        ? role
+        : "other";
   return {
     index,
     role,
@@ -261,7 +266,10 @@ function textOf(content: unknown): string {
  * Valid snapshots of the series for the run's profile, each with the previous valid one. Snapshots
  * that fail state/schema are skipped (`invalid` is told), as §4 asks of semantic checks.
  */
-export function onStates(ctx: CheckContext, hooks: { state(next: State, prev: State | undefined): void; invalid?(raw: RawSnapshot): void; miss?(x: Exchange): void }): Listen {
+export function onStates(
+  ctx: CheckContext,
+  hooks: { state(next: State, prev: State | undefined): void; invalid?(raw: RawSnapshot): void; miss?(x: Exchange): void },
+): Listen {
   const cn = isCn(ctx.profile);
   let prev: State | undefined;
   return onPolls({
@@ -330,6 +338,12 @@ export const NAME_TABLE: Record<string, string> = {
   Exit: "exit",
 };
 
+/** Two toolNames of one tool: equal, or a display name and its table name (a wrong name is tools/name-map's). */
+export function sameTool(a: string | undefined, b: string | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a === b || NAME_TABLE[a] === b || NAME_TABLE[b] === a;
+}
+
 export const UNSETTLED = new Set(["generating", "generated", "calling"]);
 export const TERMINAL = new Set(["done", "errored", "canceled"]);
 
@@ -376,7 +390,8 @@ export function stateChange(a: RawSnapshot, b: RawSnapshot, cn: boolean): string
   const parts: string[] = [];
   if (len(a) !== len(b)) parts.push(`history ${len(a)} → ${len(b)} entries`);
   if (a.json.isProcessing !== b.json.isProcessing) parts.push(`isProcessing ${String(a.json.isProcessing)} → ${String(b.json.isProcessing)}`);
-  if (a.json.messageQueueLength !== b.json.messageQueueLength) parts.push(`messageQueueLength ${String(a.json.messageQueueLength)} → ${String(b.json.messageQueueLength)}`);
+  if (a.json.messageQueueLength !== b.json.messageQueueLength)
+    parts.push(`messageQueueLength ${String(a.json.messageQueueLength)} → ${String(b.json.messageQueueLength)}`);
   if (canon(a.json.pendingPermission) !== canon(b.json.pendingPermission)) parts.push("pendingPermission changed");
   return parts.join(", ") || "an entry changed";
 }

@@ -2,7 +2,21 @@
 import type { CheckDef } from "../../../core/check.js";
 import { isMessageLabel, isPollLabel } from "../labels.js";
 import { readParams } from "../params.js";
-import { all, answeredAt, describe, evidenceOf, loose, onExchanges, onStates, sentAt, sentText, serverCheck, Tally, type Exchange, type State } from "./support.js";
+import {
+  all,
+  answeredAt,
+  describe,
+  evidenceOf,
+  loose,
+  onExchanges,
+  onStates,
+  sentAt,
+  sentText,
+  serverCheck,
+  Tally,
+  type Exchange,
+  type State,
+} from "./support.js";
 import { StoppedTurns, turnStart } from "./turns.js";
 
 const p95 = (xs: number[]): number => {
@@ -49,7 +63,8 @@ export const TIMING_CHECKS: CheckDef[] = [
             polls.push(took);
             if (!slowest || took > answeredAt(slowest) - sentAt(slowest)) slowest = x;
           } else if (x.method === "POST" && isMessageLabel(x.label) && x.status === 200) {
-            if (took > p.messageMaxMs) t.fail(`POST /message within ${p.messageMaxMs} ms`, `${describe(x)} (${x.label}) took ${Math.round(took)} ms`, evidenceOf(x));
+            if (took > p.messageMaxMs)
+              t.fail(`POST /message within ${p.messageMaxMs} ms`, `${describe(x)} (${x.label}) took ${Math.round(took)} ms`, evidenceOf(x));
             else t.ok();
             const text = sentText(x);
             post = text !== undefined ? { x, text, took } : undefined;
@@ -73,14 +88,26 @@ export const TIMING_CHECKS: CheckDef[] = [
           // One slow answer after a quick turn is jitter; most answers arriving only after their turns is a server that waits for them.
           if (late.length >= 2 && late.length * 2 > judgedPosts) {
             const x = late[0]!;
-            t.fail("POST /message answered before its turn ends", `${late.length} of ${judgedPosts} POST /message were answered only after their turn was over (first: ${describe(x)}, ${x.label}, ${Math.round(answeredAt(x) - sentAt(x))} ms)`, evidenceOf(x));
+            t.fail(
+              "POST /message answered before its turn ends",
+              `${late.length} of ${judgedPosts} POST /message were answered only after their turn was over (first: ${describe(x)}, ${x.label}, ${Math.round(answeredAt(x) - sentAt(x))} ms)`,
+              evidenceOf(x),
+            );
           }
           if (polls.length) {
             const q = p95(polls);
-            if (q > p.stateP95Ms) t.fail(`GET /state p95 ≤ ${p.stateP95Ms} ms`, `p95 ${Math.round(q)} ms over ${polls.length} polls (slowest ${describe(slowest!)})`, evidenceOf(slowest!));
+            if (q > p.stateP95Ms)
+              t.fail(
+                `GET /state p95 ≤ ${p.stateP95Ms} ms`,
+                `p95 ${Math.round(q)} ms over ${polls.length} polls (slowest ${describe(slowest!)})`,
+                evidenceOf(slowest!),
+              );
             else t.ok();
           }
-          return t.outcome(`GET /state p95 ${Math.round(p95(polls))} ms over ${polls.length} polls; every POST /message answered in time`, "no poll or message was answered");
+          return t.outcome(
+            `GET /state p95 ${Math.round(p95(polls))} ms over ${polls.length} polls; every POST /message answered in time`,
+            "no poll or message was answered",
+          );
         },
       };
     },
@@ -90,7 +117,10 @@ export const TIMING_CHECKS: CheckDef[] = [
     level: "INFO",
     title: "What a poller sees of each turn",
     rule: "Reports, per turn, the intermediate states the poller saw (streaming, tool-start, generated/calling, permission); reports when most turns showed none.",
-    ref: ["§5 Where real implementations differ from the seed", "Partial text is never visible, so the stream checks are \"not exercised\" and `timing/intermediate-visible` reports the absence."],
+    ref: [
+      "§5 Where real implementations differ from the seed",
+      'Partial text is never visible, so the stream checks are "not exercised" and `timing/intermediate-visible` reports the absence.',
+    ],
     probes: ["turn", "queue", "permission"],
     create(ctx) {
       const t = new Tally();
@@ -149,7 +179,10 @@ export const TIMING_CHECKS: CheckDef[] = [
             if (what.size) showed++;
           }
           if (summary.length && showed * 2 < summary.length)
-            t.fail("intermediate states visible to a poller in most turns", `${showed} of ${summary.length} turn(s) showed an intermediate state (streaming, tool-start, generated/calling, permission) to the poller (${summary.join("; ")})`);
+            t.fail(
+              "intermediate states visible to a poller in most turns",
+              `${showed} of ${summary.length} turn(s) showed an intermediate state (streaming, tool-start, generated/calling, permission) to the poller (${summary.join("; ")})`,
+            );
           else if (summary.length) t.ok();
           return t.outcome(`${showed} of ${summary.length} turn(s) showed intermediate states (${summary.join("; ")})`, "no turn was seen from start to end");
         },

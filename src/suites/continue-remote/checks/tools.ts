@@ -3,10 +3,9 @@ import type { CheckDef } from "../../../core/check.js";
 import { formatSchemaErrors } from "../../../core/schema-registry.js";
 import { freshEntries } from "./messages.js";
 import { IdleWatch } from "./turns.js";
-import { all, NAME_TABLE, onStates, serverCheck, stateEvidence, Tally, toolLabel, where, type Entry, type State } from "./support.js";
+import { all, NAME_TABLE, onStates, sameTool, serverCheck, stateEvidence, Tally, toolLabel, where, type Entry, type State } from "./support.js";
 
 const VARIANT: Record<string, string> = { "tool-start": "tool-start-entry", "tool-result": "tool-result-entry", "tool-error": "tool-error-entry" };
-const isTool = (e: Entry): boolean => e.kind === "tool-start" || e.kind === "tool-result" || e.kind === "tool-error";
 
 export const TOOLS_CHECKS: CheckDef[] = [
   serverCheck({
@@ -28,7 +27,12 @@ export const TOOLS_CHECKS: CheckDef[] = [
             kinds.set(e.kind, (kinds.get(e.kind) ?? 0) + 1);
             const r = ctx.validate(variant, e.raw);
             if (r.ok) t.ok();
-            else t.fail(`entry ${e.index} a valid ${variant}`, `${where(next)}: ${e.kind} entry ${e.index}: ${formatSchemaErrors(r.errors)}`, stateEvidence(next, e.raw));
+            else
+              t.fail(
+                `entry ${e.index} a valid ${variant}`,
+                `${where(next)}: ${e.kind} entry ${e.index}: ${formatSchemaErrors(r.errors)}`,
+                stateEvidence(next, e.raw),
+              );
           }
         },
       });
@@ -53,7 +57,8 @@ export const TOOLS_CHECKS: CheckDef[] = [
           for (const e of freshEntries(next, prev)) {
             if (e.kind !== "tool-result") continue;
             const label = toolLabel(e.content);
-            if (label && label.arg === undefined) t.fail("`● <Display>(<arg>)`", `${where(next)}: entry ${e.index} is the legacy ${JSON.stringify(e.content)}`, stateEvidence(next, e.raw));
+            if (label && label.arg === undefined)
+              t.fail("`● <Display>(<arg>)`", `${where(next)}: entry ${e.index} is the legacy ${JSON.stringify(e.content)}`, stateEvidence(next, e.raw));
             else t.ok();
           }
         },
@@ -84,7 +89,12 @@ export const TOOLS_CHECKS: CheckDef[] = [
               continue;
             }
             if (e.toolName === want) t.ok();
-            else t.fail(`toolName "${want}" for ${display}`, `${where(next)}: ${e.kind} entry ${e.index} ${JSON.stringify(e.content.slice(0, 40))} has toolName ${JSON.stringify(e.toolName ?? null)}`, stateEvidence(next, e.raw));
+            else
+              t.fail(
+                `toolName "${want}" for ${display}`,
+                `${where(next)}: ${e.kind} entry ${e.index} ${JSON.stringify(e.content.slice(0, 40))} has toolName ${JSON.stringify(e.toolName ?? null)}`,
+                stateEvidence(next, e.raw),
+              );
           }
         },
       });
@@ -92,7 +102,10 @@ export const TOOLS_CHECKS: CheckDef[] = [
       return {
         observe,
         finish: () => {
-          const o = t.outcome(`every tool entry of a table tool (${t.count}) carried its table name${listed()}`, `no tool entry of a table tool was seen${listed()}`);
+          const o = t.outcome(
+            `every tool entry of a table tool (${t.count}) carried its table name${listed()}`,
+            `no tool entry of a table tool was seen${listed()}`,
+          );
           return o;
         },
       };
@@ -115,43 +128,52 @@ export const TOOLS_CHECKS: CheckDef[] = [
       /** An idle snapshot with an unresolved start last fails once settled; if its turn went on, isProcessing lied (true-while-handling's). */
       const watch = new IdleWatch<{ i: number; start: Entry }>((fate, s, { i, start }) => {
         if (fate === "went-on") t.knockOn("continue-remote/processing/true-while-handling", where(s));
-        else t.fail(`the unresolved start at ${i} (${JSON.stringify(start.content)}) last with isProcessing true`, `${where(s)}: isProcessing false while it is unresolved, and the turn did not go on`, stateEvidence(s, start.raw));
+        else
+          t.fail(
+            `the unresolved start at ${i} (${JSON.stringify(start.content)}) last with isProcessing true`,
+            `${where(s)}: isProcessing false while it is unresolved, and the turn did not go on`,
+            stateEvidence(s, start.raw),
+          );
       });
-      const observe = all(watch.observe, onStates(ctx, {
-        state(next) {
-          watch.next(next);
-          for (const e of next.entries) if (e.kind === "tool-start" && !open.has(e.index) && !judged.has(e.index)) open.set(e.index, { entry: e, at: next });
-          for (const [i, { entry: start, at: first }] of open) {
-            const now = next.entries[i];
-            const after = next.entries[i + 1];
-            if (!now) {
-              open.delete(i);
-              continue;
+      const observe = all(
+        watch.observe,
+        onStates(ctx, {
+          state(next) {
+            watch.next(next);
+            for (const e of next.entries) if (e.kind === "tool-start" && !open.has(e.index) && !judged.has(e.index)) open.set(e.index, { entry: e, at: next });
+            for (const [i, { entry: start, at: first }] of open) {
+              const now = next.entries[i];
+              const after = next.entries[i + 1];
+              if (!now) {
+                open.delete(i);
+                continue;
+              }
+              if (now.kind !== "tool-start" || after || !next.isProcessing) judged.add(i);
+              if (now.kind === "tool-result" && (sameTool(now.toolName, start.toolName) || start.toolName === undefined)) {
+                open.delete(i);
+                t.ok();
+              } else if (now.kind !== "tool-start") {
+                // Rewritten into something that is not its result: poll/append-only judges the change.
+                open.delete(i);
+              } else if (after) {
+                open.delete(i);
+                const pairs =
+                  (after.kind === "tool-result" || after.kind === "tool-error") && (after.toolName === undefined || sameTool(after.toolName, start.toolName));
+                if (pairs) t.ok();
+                else
+                  t.fail(
+                    `entry ${i + 1} the tool-result or tool-error of ${JSON.stringify(start.content)} (toolName ${start.toolName ?? "none"})`,
+                    `${where(next)}: the start at ${i} (seen first at ${where(first)}) is followed by a ${after.kind} entry ${JSON.stringify(after.content.slice(0, 60))}${after.toolName ? ` (toolName ${after.toolName})` : ""}`,
+                    stateEvidence(next, after.raw),
+                  );
+              } else if (!next.isProcessing) {
+                open.delete(i);
+                watch.hold(next, { i, start });
+              }
             }
-            if (now.kind !== "tool-start" || after || !next.isProcessing) judged.add(i);
-            if (now.kind === "tool-result" && (now.toolName === start.toolName || start.toolName === undefined)) {
-              open.delete(i);
-              t.ok();
-            } else if (now.kind !== "tool-start") {
-              // Rewritten into something that is not its result: poll/append-only judges the change.
-              open.delete(i);
-            } else if (after) {
-              open.delete(i);
-              const pairs = (after.kind === "tool-result" || after.kind === "tool-error") && (after.toolName === undefined || after.toolName === start.toolName);
-              if (pairs) t.ok();
-              else
-                t.fail(
-                  `entry ${i + 1} the tool-result or tool-error of ${JSON.stringify(start.content)} (toolName ${start.toolName ?? "none"})`,
-                  `${where(next)}: the start at ${i} (seen first at ${where(first)}) is followed by a ${after.kind} entry ${JSON.stringify(after.content.slice(0, 60))}${after.toolName ? ` (toolName ${after.toolName})` : ""}`,
-                  stateEvidence(next, after.raw),
-                );
-            } else if (!next.isProcessing) {
-              open.delete(i);
-              watch.hold(next, { i, start });
-            }
-          }
-        },
-      }));
+          },
+        }),
+      );
       return {
         observe,
         finish: () => {
@@ -213,4 +235,3 @@ export const TOOLS_CHECKS: CheckDef[] = [
   }),
 ];
 
-export { isTool };

@@ -65,7 +65,8 @@ export const WIRE_CHECKS: CheckDef[] = [
       });
       return {
         observe,
-        finish: () => t.outcome(`every error answer was JSON {error} (${[...statuses].map(([s, n]) => `${s} ×${n}`).join(", ")})`, "no error answer was observed"),
+        finish: () =>
+          t.outcome(`every error answer was JSON {error} (${[...statuses].map(([s, n]) => `${s} ×${n}`).join(", ")})`, "no error answer was observed"),
       };
     },
   }),
