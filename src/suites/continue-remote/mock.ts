@@ -16,10 +16,10 @@ export async function startMock(opts: MockStartOptions): Promise<RunningMock> {
     ...opts.settings,
   };
   return startContinueRemoteMock({
-    ...(opts.host !== undefined ? { host: opts.host } : {}),
-    ...(opts.port !== undefined ? { port: opts.port } : {}),
     // Judging clients: the mock records their traffic on the run's bus.
     ...(opts.bus ? { bus: opts.bus } : {}),
+    ...(opts.host !== undefined ? { host: opts.host } : {}),
+    ...(opts.port !== undefined ? { port: opts.port } : {}),
     settings,
   });
 }
