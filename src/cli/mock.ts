@@ -24,12 +24,14 @@ export interface MockCliOptions {
   reporter?: string;
   profile?: string;
   catalogue?: string;
+  baseline?: string;
 }
 
 export async function runMock(protocolId: string, o: MockCliOptions): Promise<number> {
   const id = requireProtocolId(protocolId);
   if (o.report && !o.checkClient) throw new UsageError("--report goes with --check-client");
   if (o.report) checkWritableFile(o.report, "--report");
+  if (o.baseline !== undefined && !o.checkClient) throw new UsageError("--baseline goes with --check-client");
   // The full protocol (checks, faults, profiles) only when an option needs checking against it.
   const needsProtocol = !!o.fault?.length || o.profile !== undefined || o.catalogue !== undefined || !!o.checkClient;
   const [mock, protocol] = await Promise.all([requireMock(id), needsProtocol ? requireProtocol(id) : undefined]);
@@ -71,11 +73,13 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
   let stop: () => Promise<number>;
   try {
     if (o.checkClient && protocol) {
-      const [{ startClientSession }, { formatReport }, { writeReports }] = await Promise.all([
+      const [{ startClientSession }, { formatReport }, { writeReports }, { loadBaselineOption, withBaseline }] = await Promise.all([
         import("../core/runner.js"),
         import("../core/reporters/index.js"),
         import("./report-output.js"),
+        import("./baseline.js"),
       ]);
+      const baseline = await loadBaselineOption(o.baseline, [protocol]);
       const session = await startClientSession(protocol, {
         mock: mockOptions,
         ...(o.profile ? { profile: o.profile } : {}),
@@ -86,7 +90,7 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
       });
       url = session.url;
       stop = async () => {
-        const result = await session.finish();
+        const [result] = await withBaseline([await session.finish()], baseline);
         if (o.report) writeReports([result], [{ reporter: "json", output: o.report }]);
         process.stderr.write(formatReport("console", [result]));
         if (o.report) process.stderr.write(`agentwire: client report written to ${o.report}\n`);

@@ -16,7 +16,7 @@ export class ProbeSession {
 
   constructor(
     readonly ctx: ProbeContext,
-    private readonly protocolId: string,
+    protected readonly protocolId: string,
   ) {}
 
   /** Runs one named probe (a group of exchanges) between probe-start and probe-end events. */

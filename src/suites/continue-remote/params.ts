@@ -50,7 +50,7 @@ export const SELF_TEST: SelfTestPacing = {
     getExitWaitMs: 100,
     // The first queued turn is long enough (two tools) for the next two to be sent while it runs; the others add a tool error and a plain chat.
     queuePrompts: ["#scenario:multi-tool Read the README, then list the files: こんにちは 👩‍💻", "#scenario:tool-error Read missing.txt.\nThen stop.", "#scenario:chat Reply with one word: done"],
-    slowPrompt: "#scenario:read-file Read the README file, slowly",
+    slowPrompt: "#scenario:multi-tool Read the README, then list the files, slowly",
     permissionPrompt: "#scenario:permission-twice Write the notes file twice",
   },
   timeouts: { request: 3000, headers: 3000, firstEvent: 3000, idle: 3000, stream: 10_000, close: 500 },

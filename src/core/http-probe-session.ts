@@ -1,0 +1,142 @@
+/**
+ * What every HTTP probe client shares: one recorded exchange per request with the time limits its
+ * kind calls for, a bounded wait on 429 Retry-After, and stopping the run when the target stops
+ * answering, so a dead or hanging target costs a few timeouts, not dozens. A protocol adds its
+ * headers, pacing, budgets and notes around `sendOnce`.
+ */
+import { exchange, isUnreachable, type ExchangeResult, type ExchangeSpec } from "./http-exchange.js";
+import { ProbeSession, StopProbing } from "./probe-session.js";
+import type { ProbeContext } from "./protocol.js";
+import { sleep } from "./timing.js";
+import type { BodyEndReason } from "./transcript.js";
+
+/** This many exchanges in a row without a complete answer means the target is not answering. */
+const MAX_CONSECUTIVE_FAILURES = 3;
+/** 429s honoured per request before its answer is taken as it is. */
+const MAX_RETRIES = 2;
+
+const FAILED_ENDS: ReadonlySet<BodyEndReason> = new Set(["timeout", "idle-timeout", "first-event-timeout", "error", "limit"]);
+
+export type HttpTiming =
+  /** A JSON endpoint that answers at once: the request timeout covers it all. */
+  | "quick"
+  /** A JSON answer that may wait for a model: the stream's head and total limits apply. */
+  | "slow"
+  /** An SSE stream: head, first-event, idle, total and close limits. */
+  | "stream";
+
+export interface HttpProbeRequest {
+  method: string;
+  /** The full URL. */
+  url: string;
+  /** The protocol's headers for this request (credentials, Origin...). */
+  headers: Record<string, string>;
+  /** Extra headers laid over the defaults (Accept, Content-Type). */
+  extraHeaders?: Record<string, string>;
+  body?: string;
+  timing: HttpTiming;
+  /** A cap the probe chose on purpose: reaching it is an answer, not a failure. */
+  maxBytes?: number;
+}
+
+export interface HttpProbeSettings {
+  /** The read cap of a JSON answer (bounds a flood on a JSON endpoint). */
+  jsonMaxBytes: number;
+  /** The longest Retry-After the probes wait for. */
+  maxRetryAfterMs(): number;
+  /** How long to keep reading a stream after its terminal event. */
+  closeWaitMs(): number;
+  /** What ends a stream (starts the close timeout). */
+  isTerminal?(data: string): boolean;
+}
+
+export class HttpProbeSession extends ProbeSession {
+  /** Exchanges sent so far. */
+  protected exchanges = 0;
+  private failuresInRow = 0;
+
+  constructor(
+    ctx: ProbeContext,
+    protocolId: string,
+    private readonly http: HttpProbeSettings,
+  ) {
+    super(ctx, protocolId);
+  }
+
+  /**
+   * Sends until the answer is not a 429 with a readable Retry-After, at most MAX_RETRIES times
+   * more, and never waits beyond the protocol's limit. `mayRetry` lets a request budget veto.
+   */
+  protected async retrying(label: string, send: () => Promise<ExchangeResult>, mayRetry: () => boolean = () => true): Promise<ExchangeResult> {
+    for (let attempt = 0; ; attempt++) {
+      const result = await send();
+      const wait = result.status === 429 ? retryAfterMs(result.headers?.["retry-after"]) : undefined;
+      if (wait === undefined || attempt >= MAX_RETRIES || !mayRetry()) return result;
+      const limit = this.http.maxRetryAfterMs();
+      if (wait > limit) {
+        this.ctx.progress(`${this.protocolId}: ${label} rate-limited; Retry-After ${wait} ms exceeds the ${limit} ms limit`);
+        return result;
+      }
+      this.ctx.progress(`${this.protocolId}: ${label} rate-limited; retrying in ${wait} ms`);
+      await sleep(wait, this.ctx.signal);
+    }
+  }
+
+  /**
+   * One recorded exchange. `answered` sees the result before the run may stop for a dead target,
+   * so a protocol can note what the failure means for its checks first.
+   */
+  protected async sendOnce(label: string, req: HttpProbeRequest, answered?: (r: ExchangeResult) => void): Promise<ExchangeResult> {
+    if (this.ctx.signal.aborted) throw new StopProbing("aborted");
+    const t = this.ctx.timeouts;
+    const stream = req.timing === "stream";
+    const spec: ExchangeSpec = {
+      probe: this.probe,
+      label,
+      method: req.method,
+      url: req.url,
+      headers: {
+        ...req.headers,
+        accept: stream ? "text/event-stream" : "application/json",
+        ...(req.body !== undefined ? { "content-type": "application/json" } : {}),
+        ...(req.extraHeaders ?? {}),
+      },
+      ...(req.body !== undefined ? { body: req.body } : {}),
+      signal: this.ctx.signal,
+      maxBytes: Math.min(this.ctx.maxBytes, req.maxBytes ?? (stream ? Infinity : this.http.jsonMaxBytes)),
+      timeouts: stream
+        ? { headers: t.headers, total: t.stream, firstEvent: t.firstEvent, idle: t.idle, close: this.http.closeWaitMs() }
+        : req.timing === "slow"
+          ? { headers: t.headers, total: t.stream }
+          : { headers: t.request, total: t.request },
+      ...(stream && this.http.isTerminal ? { stream: true, isTerminal: this.http.isTerminal } : stream ? { stream: true } : {}),
+    };
+    const result = await exchange(this.ctx.bus, spec);
+    this.exchanges++;
+    answered?.(result);
+    if (this.ctx.signal.aborted) throw new StopProbing("aborted");
+    this.track(label, result, req.maxBytes !== undefined);
+    return result;
+  }
+
+  /** Stops early when nothing answers: first request unanswered, or several failures in a row. */
+  private track(label: string, r: ExchangeResult, capped: boolean): void {
+    // Hitting a cap the probe chose on purpose (bad input answered with a stream) is an answer.
+    const limitOk = capped && r.endReason === "limit";
+    const failed = r.status === undefined || (r.endReason !== undefined && FAILED_ENDS.has(r.endReason) && !limitOk);
+    if (r.status === undefined && (this.exchanges === 1 || isUnreachable(r))) this.stop(`${label}: ${r.error ?? "no response"}`);
+    this.failuresInRow = failed ? this.failuresInRow + 1 : 0;
+    if (this.failuresInRow >= MAX_CONSECUTIVE_FAILURES) {
+      this.stop(`${MAX_CONSECUTIVE_FAILURES} exchanges in a row got no complete answer (last: ${label}, ${r.error ?? r.endReason})`);
+    }
+  }
+}
+
+/** Retry-After as delta-seconds or an HTTP date; undefined when absent or unreadable. */
+export function retryAfterMs(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  const date = Date.parse(v);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}

@@ -1,0 +1,124 @@
+/**
+ * The tRPC router of a chat agent (§1, §2): availability, state, messaging and chat; no toolCalling. Inputs are
+ * checked against the schemas (BAD_REQUEST, reason `invalid-input`) before a procedure runs; rejections carry their
+ * reason in `error.data.reason`; stacks never leave the process.
+ */
+import { initTRPC, TRPCError, tracked } from "@trpc/server";
+import superjson from "superjson";
+import type {
+  ApproveToolCallInput,
+  ChatIdInput,
+  CreateChatInput,
+  DeleteMessageInput,
+  MessagingUserMessage,
+  ReportToolResultInput,
+  SendMessageInput,
+  UpdateChatTitleInput,
+} from "../../generated/stagewise-chat.js";
+import type { ChatAgent, Validate } from "./chat-agent.js";
+import * as chat from "./chat-procedures.js";
+import type { SeqEvent } from "./chat-store.js";
+import { reasonOf, Rejection, toTrpcError } from "./rejection.js";
+import type { AvailabilityChannel, MessagingMirror, StateChannel } from "./side-channels.js";
+import { pushStream } from "./subscription-stream.js";
+import { fromWire, messagingUpdateToWire, updateToWire } from "./wire-dates.js";
+
+export interface RouterParts {
+  agent: ChatAgent;
+  availability: AvailabilityChannel;
+  state: StateChannel;
+  messaging: MessagingMirror;
+  validate: Validate;
+}
+
+export function createAgentRouter({ agent, availability, state, messaging, validate }: RouterParts) {
+  const t = initTRPC.create({
+    transformer: superjson,
+    isDev: false,
+    errorFormatter({ shape, error }) {
+      const reason = reasonOf(error);
+      const { stack: _stack, ...data } = shape.data as typeof shape.data & { stack?: string };
+      return { ...shape, data: reason ? { ...data, reason } : data };
+    },
+  });
+
+  /** A parser for tRPC: the deserialized value, Dates as ISO strings, checked against a schema. */
+  const input =
+    <T>(schema: string) =>
+    (raw: unknown): T => {
+      const value = fromWire(raw) ?? null;
+      const bad = validate(schema, value);
+      if (bad) throw new Rejection("invalid-input", `invalid input: ${bad}`);
+      return value as T;
+    };
+
+  /** Runs a procedure; its rejections become typed tRPC errors. */
+  const run = async <T>(fn: () => T | Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (error) {
+      if (error instanceof Rejection) throw toTrpcError(error);
+      if (error instanceof TRPCError) throw error;
+      agent.reportError(error);
+      throw new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: "the agent failed to handle the request" });
+    }
+  };
+
+  // One wire copy per update, whatever the number of subscribers.
+  const wireCopies = new WeakMap<SeqEvent, unknown>();
+  const wire = (event: SeqEvent) => {
+    let copy = wireCopies.get(event);
+    if (copy === undefined) wireCopies.set(event, (copy = updateToWire(event.update)));
+    return tracked(String(event.seq), copy);
+  };
+
+  const chatUpdates = pushStream<ReturnType<typeof wire>>((push) => {
+    // Anything coalesced goes out first, so the snapshot holds it and the next frame is S+1.
+    agent.flush();
+    const initial = agent.store.snapshot().map((event) => tracked(String(event.seq), updateToWire(event.update)));
+    const stop = agent.store.subscribe((event) => push(wire(event)));
+    return { initial, stop };
+  });
+
+  const mutation = t.procedure;
+  return t.router({
+    availability: t.router({
+      getAvailability: t.procedure.input(input<null>("void-input")).subscription(
+        pushStream((push) => ({ initial: [availability.get()], stop: availability.subscribe(push) })),
+      ),
+    }),
+    state: t.router({
+      getState: t.procedure.input(input<null>("void-input")).subscription(pushStream((push) => ({ initial: [state.get()], stop: state.subscribe(push) }))),
+    }),
+    messaging: t.router({
+      getMessage: t.procedure.input(input<null>("void-input")).subscription(
+        pushStream((push) => {
+          agent.flush();
+          return { initial: [messagingUpdateToWire(messaging.snapshot())], stop: messaging.subscribe((u) => push(messagingUpdateToWire(u))) };
+        }),
+      ),
+      sendUserMessage: mutation.input(input<MessagingUserMessage>("messaging-user-message")).mutation(({ input: message }) =>
+        run(() => {
+          if (agent.hooks.onMessagingMessage) agent.guard(() => agent.hooks.onMessagingMessage!(message));
+        }),
+      ),
+    }),
+    chat: t.router({
+      // Every subscribe gets a snapshot, whatever lastEventId says (r6), so its input is never refused.
+      getChatUpdates: t.procedure.input((raw: unknown) => raw).subscription(chatUpdates),
+      sendMessage: mutation.input(input<SendMessageInput>("send-message-input")).mutation(({ input: i }) => run(() => chat.sendMessage(agent, i))),
+      createChat: mutation.input(input<CreateChatInput>("create-chat-input")).mutation(({ input: i }) => run(() => chat.createChat(agent, i))),
+      deleteChat: mutation.input(input<ChatIdInput>("chat-id-input")).mutation(({ input: i }) => run(() => chat.deleteChat(agent, i))),
+      switchChat: mutation.input(input<ChatIdInput>("chat-id-input")).mutation(({ input: i }) => run(() => chat.switchChat(agent, i))),
+      updateChatTitle: mutation.input(input<UpdateChatTitleInput>("update-chat-title-input")).mutation(({ input: i }) => run(() => chat.updateChatTitle(agent, i))),
+      deleteMessageAndSubsequent: mutation
+        .input(input<DeleteMessageInput>("delete-message-input"))
+        .mutation(({ input: i }) => run(() => chat.deleteMessageAndSubsequent(agent, i))),
+      approveToolCall: mutation.input(input<ApproveToolCallInput>("approve-tool-call-input")).mutation(({ input: i }) => run(() => chat.approveToolCall(agent, i))),
+      reportToolResult: mutation.input(input<ReportToolResultInput>("report-tool-result-input")).mutation(({ input: i }) => run(() => chat.reportToolResult(agent, i))),
+      stop: mutation.input(input<null>("void-input")).mutation(() => run(() => chat.stop(agent))),
+    }),
+  });
+}
+
+export type AgentRouter = ReturnType<typeof createAgentRouter>;
