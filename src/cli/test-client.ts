@@ -1,5 +1,5 @@
 /** agentwire test-client <protocol> -- <command> [args...] */
-import { checkRunOptions, runClientTest } from "../core/runner.js";
+import { checkRunOptions, resolveProfile, runClientTest } from "../core/runner.js";
 import { checkCatalogueOption, checkFaults, checkWritableDir, credentialSetting, parseSettings, reportTargets, requireProtocol } from "./options.js";
 import { combinedExitCode, openReports } from "./report-output.js";
 import { UsageError } from "./errors.js";
@@ -38,6 +38,8 @@ export async function runTestClient(protocolId: string, command: string[], o: Te
   const reports = openReports(targets, await baselineMarker(baseline));
   if (o.saveTranscript) checkWritableDir(o.saveTranscript, "--save-transcript");
   const settings = {
+    // The mock plays the implementation the clients are judged against, as `mock --check-client --profile` does.
+    ...(p.mockSettingsFor?.(resolveProfile(p, o.profile)) ?? {}),
     ...parseSettings(o.set),
     ...(o.catalogue !== undefined ? { catalogue: o.catalogue } : {}),
     ...credentialSetting(p.id, o.token),

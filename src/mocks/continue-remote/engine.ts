@@ -16,6 +16,7 @@ import {
   type ContinueRemoteMockOptions,
   type ResolvedContinueRemoteOptions,
 } from "./options.js";
+import { clientRecording, SHUT_DOWN } from "./recording.js";
 import { matchRoute, type RouteName } from "./routes.js";
 import { encodeAnswer } from "./variants.js";
 import { findScenario, scenarioDirective, SCENARIOS, type ContinueRemoteScenario } from "./scenarios.js";
@@ -74,16 +75,23 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
   const transcript: TranscriptEntry[] = [];
   let listIndex = 0;
   let exited = false;
+  /** Past the exit delay: a real server is gone. A recording mock stays up to see who still calls. */
+  let gone = false;
   let exitTimer: ReturnType<typeof setTimeout> | undefined;
   let lastRequest = opts.now();
   let idleTimer: ReturnType<typeof setInterval> | undefined;
+  const recording = clientRecording(opts.bus, machine);
 
   function shutDown(delayMs: number): void {
     if (exited) return;
     exited = true;
     clearInterval(idleTimer);
     machine.exit();
-    exitTimer = setTimeout(() => opts.onExit?.(), delayMs);
+    exitTimer = setTimeout(() => {
+      gone = true;
+      // Judging clients, the mock outlives `/exit`: the checks must see requests a closed server would refuse.
+      if (!opts.bus) opts.onExit?.();
+    }, delayMs);
   }
 
   if (opts.idleTimeoutS > 0) {
@@ -219,6 +227,9 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
     const url = new URL(request.url);
     // Every request counts as activity, GET /state included.
     lastRequest = opts.now();
+    // Not recording, no await: the answers keep their timing.
+    const recorded = opts.bus ? await recording.request(request, url, exited) : null;
+    if (recorded && gone) return recording.answered(recorded, encodeAnswer(503, SHUT_DOWN, request, opts.variant), { value: SHUT_DOWN });
     let answer: Answer;
     let body = "";
     let hooks = baseHooks;
@@ -274,6 +285,7 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
       response.headers.set("access-control-allow-origin", corsOrigin);
       response.headers.set("vary", "Origin");
     }
+    recording.answered(recorded, response, answer);
     if (!control) {
       transcript.push({
         at: opts.now(),
@@ -290,6 +302,7 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
     // A restart: even a server told to exit is a fresh one afterwards.
     clearTimeout(exitTimer);
     exited = false;
+    gone = false;
     machine.reset();
     transcript.length = 0;
     listIndex = 0;

@@ -2,6 +2,7 @@
 import { MockOptionError } from "../../core/protocol.js";
 import { faultProfileProblem, findFault, unknownFault } from "./faults.js";
 import { isVariant, VARIANTS, type ContinueRemoteVariant } from "./variants.js";
+import type { TranscriptBus } from "../../core/transcript.js";
 
 export type ContinueRemoteProfile = "seed" | "cn-session";
 /** `time`: steps follow the pacing; `poll`: each busy GET /state applies one step; `manual`: POST /__agentwire/step does. */
@@ -58,10 +59,13 @@ export interface ContinueRemoteMockOptions extends Partial<ContinueRemotePacing>
   onExit?: () => void;
   /** The clock of `timestamp` (ms since the epoch). */
   now?: () => number;
+  /** Records client traffic for the client checks; the mock then outlives `/exit` (503, no onExit). */
+  bus?: TranscriptBus;
 }
 
-export type ResolvedContinueRemoteOptions = Required<Omit<ContinueRemoteMockOptions, "onExit" | "diff" | "initialPrompt" | "variant" | "token">> & {
+export type ResolvedContinueRemoteOptions = Required<Omit<ContinueRemoteMockOptions, "onExit" | "diff" | "initialPrompt" | "variant" | "token" | "bus">> & {
   token: string | undefined;
+  bus: TranscriptBus | undefined;
   variant: ContinueRemoteVariant | undefined;
   onExit: (() => void) | undefined;
   initialPrompt: string | undefined;
@@ -160,6 +164,7 @@ export function resolveContinueRemoteOptions(o: ContinueRemoteMockOptions = {}):
     initialPrompt: o.initialPrompt,
     variant: o.variant,
     token: o.token,
+    bus: o.bus,
     diff: o.diff === undefined ? DEFAULT_DIFF : o.diff,
   };
 }

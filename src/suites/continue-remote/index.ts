@@ -2,12 +2,14 @@
 import type { ProtocolDef } from "../../core/protocol.js";
 import { CONTINUE_REMOTE_FAULTS, CONTINUE_REMOTE_SCENARIOS, CONTINUE_REMOTE_VARIANTS } from "../../mocks/continue-remote/index.js";
 import { CONTINUE_REMOTE_SERVER_CHECKS } from "./checks/index.js";
+import { CONTINUE_REMOTE_CLIENT_CHECKS } from "./client/index.js";
 import { DEFAULT_PORT, startMock } from "./mock.js";
 import { DEFAULT_PARAMS, SELF_TEST } from "./params.js";
 import { runProbes } from "./probes.js";
 import { CONTINUE_REMOTE_PROFILES } from "./profiles.js";
 
 export { CONTINUE_REMOTE_SERVER_CHECKS } from "./checks/index.js";
+export { CONTINUE_REMOTE_CLIENT_CHECKS } from "./client/index.js";
 export { CONTINUE_REMOTE_PROFILES, CN_SESSION, SEED_PROFILE } from "./profiles.js";
 export { DEFAULT_PARAMS as CONTINUE_REMOTE_DEFAULT_PARAMS } from "./params.js";
 export { runProbes as runContinueRemoteProbes } from "./probes.js";
@@ -16,7 +18,7 @@ export const continueRemote: ProtocolDef = {
   id: "continue-remote",
   title: "Continue CLI remote server (cn serve) polled API",
   seed: "000_7e761de32b24bfaa.txt",
-  checks: [...CONTINUE_REMOTE_SERVER_CHECKS],
+  checks: [...CONTINUE_REMOTE_SERVER_CHECKS, ...CONTINUE_REMOTE_CLIENT_CHECKS],
   scenarios: CONTINUE_REMOTE_SCENARIOS,
   faults: CONTINUE_REMOTE_FAULTS,
   // The HTTP variants play the role of framings: how the same answers are put on the wire.
@@ -33,5 +35,6 @@ export const continueRemote: ProtocolDef = {
   mockSettingsFor: (profile) => (profile.name === "default" ? {} : { profile: profile.name }),
   // `agentwire test continue-remote --profile cn-session` judges the mock speaking that generation.
   selfTestMockFor: (profile) => (profile.name === "cn-session" ? { profile: "cn-session" } : {}),
+  // The example client reads it (examples/continue-remote-client.mjs), besides AGENTWIRE_URL.
   clientEnv: (url) => ({ CONTINUE_REMOTE_URL: url }),
 };

@@ -16,6 +16,8 @@ export async function startMock(opts: MockStartOptions): Promise<RunningMock> {
     ...opts.settings,
   };
   return startContinueRemoteMock({
+    // Judging clients: the mock records their traffic on the run's bus.
+    ...(opts.bus ? { bus: opts.bus } : {}),
     ...(opts.host !== undefined ? { host: opts.host } : {}),
     ...(opts.port !== undefined ? { port: opts.port } : {}),
     ...(opts.faults?.length ? { faults: opts.faults } : {}),
