@@ -3,7 +3,7 @@
  * fixtures/continue-remote/transcripts/client/: the reference mock, over real HTTP and quickly
  * paced, records small scripted clients. One behaves; each other breaks one client rule (an `""`
  * interrupt, `GET /exit`, a stale requestId, 20 ms polling, ...) and otherwise behaves. The
- * verdicts each must give are in expected.json there, written by hand.
+ * verdicts each must give (by full check id) are in expected.json there, written by hand.
  *
  *   npx tsx scripts/make-continue-remote-client-fixtures.ts [name...]
  */
@@ -245,6 +245,11 @@ for (const [name, f] of Object.entries(FIXTURES)) {
   if (only.length && !only.includes(name)) continue;
   const events = await record(f);
   const file = join(OUT, `${name}.jsonl`);
-  writeFileSync(file, events.map((e) => eventToJsonLine(e) + "\n").join(""));
+  // A fixture recorded under another profile says so in a header, so replay judges it the same way.
+  const profile = f.mock?.profile;
+  const header = profile
+    ? `${JSON.stringify({ agentwire: "transcript", version: 1, protocol: "continue-remote", side: "client", profile, params: {}, target: "a scripted client of the reference mock", startedAt: new Date().toISOString() })}\n`
+    : "";
+  writeFileSync(file, header + events.map((e) => eventToJsonLine(e) + "\n").join(""));
   console.log(`wrote ${file} (${events.length} events)`);
 }
