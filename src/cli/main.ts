@@ -176,7 +176,7 @@ ${EXIT_HELP}`,
 
   program
     .command("mock")
-    .description("run a protocol's reference mock until Ctrl-C (first stdout line: its URL)")
+    .description("run a protocol's reference mock until Ctrl-C (first stdout line: the URL a client uses; others follow)")
     .argument("<protocol>")
     .option("--host <host>", "address to bind (beyond loopback, anyone who can reach it can use the mock)", "127.0.0.1")
     .option("--port <n>", "port (0 = any free port; default: the protocol's usual port)", intOption("--port", 0, 65535))

@@ -69,7 +69,7 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
     settings,
   };
 
-  let url: string;
+  let urls: string[];
   let stop: () => Promise<number>;
   try {
     if (o.checkClient && protocol) {
@@ -88,7 +88,7 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
         ...(o.token ? { secrets: [o.token] } : {}),
         target: `clients of agentwire mock ${p.id}`,
       });
-      url = session.url;
+      urls = session.urls;
       stop = async () => {
         const [result] = await withBaseline([await session.finish()], baseline);
         if (o.report) writeReports([result], [{ reporter: "json", output: o.report }]);
@@ -98,7 +98,7 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
       };
     } else {
       const mock = await p.startMock(mockOptions);
-      url = mock.url;
+      urls = mock.urls ?? [mock.url];
       stop = async () => {
         await mock.close();
         return 0;
@@ -129,10 +129,10 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
   });
 
   if (!isLoopback(mockOptions.host!)) process.stderr.write(exposureWarning(p.id, mockOptions.host!, !!o.token));
-  // First stdout line: the URL alone, so scripts can read it.
-  process.stdout.write(`${url}\n`);
+  // First stdout line: the URL a client is pointed at, alone, so scripts can read it; others follow.
+  process.stdout.write(urls.map((u) => `${u}\n`).join(""));
   process.stderr.write(
-    `agentwire: ${p.id} mock listening on ${url}` +
+    `agentwire: ${p.id} mock listening on ${urls.join(" and ")}` +
       `${o.scenario ? `, scenario ${o.scenario}` : ""}${o.fault?.length ? `, faults ${o.fault.join(",")}` : ""}` +
       `${o.profile ? `, profile ${o.profile}` : ""}${o.checkClient ? ", judging clients" : ""}; Ctrl-C stops\n`,
   );

@@ -77,6 +77,11 @@ export interface MockStartOptions {
 export interface RunningMock {
   /** Base URL, e.g. http://127.0.0.1:8000 */
   url: string;
+  /**
+   * What `agentwire mock` prints, one a line: first the URL a client is pointed at (e.g.
+   * http://127.0.0.1:8000/v1, ws://127.0.0.1:4781/ws), then any others. Absent: the base URL.
+   */
+  urls?: string[];
   /** The credential the mock requires, when it chose one (see MockStartOptions.suite). */
   token?: string;
   close(): Promise<void>;

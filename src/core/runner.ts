@@ -300,6 +300,8 @@ export interface ClientTestOptions extends CommonOptions {
 
 export interface ClientSession {
   url: string;
+  /** The mock's URLs to show (RunningMock.urls). */
+  urls: string[];
   bus: TranscriptBus;
   finish(extraError?: string): Promise<RunResult>;
 }
@@ -314,6 +316,7 @@ export async function startClientSession(
   run.begin(mock.url, opts.target ?? `clients of ${mock.url}`);
   return {
     url: mock.url,
+    urls: mock.urls ?? [mock.url],
     bus: run.bus,
     async finish(extraError?: string) {
       await mock.close();

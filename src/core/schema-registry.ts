@@ -13,6 +13,8 @@ import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
+import { SchemaExplainer } from "./schema-explain.js";
+import { closestName } from "./closest-name.js";
 
 // ajv-formats is CommonJS; under nodenext its default import is the module object.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -35,7 +37,8 @@ export class UnknownMessageError extends Error {
     readonly messageName: string,
     readonly known: string[],
   ) {
-    super(`unknown message "${messageName}" for ${protocol}; known: ${known.join(", ")}`);
+    const near = closestName(messageName, known);
+    super(`unknown message "${messageName}" for ${protocol}${near ? `; did you mean "${near}"?` : ""} (known: ${known.join(", ")})`);
   }
 }
 
@@ -53,6 +56,7 @@ interface Loaded {
   full?: Ajv2020;
   fns: Map<string, ValidateFunction>;
   fullFns: Map<string, ValidateFunction>;
+  explainer?: SchemaExplainer;
 }
 
 /** The result of every successful validation (shared: it carries nothing of the value). */
@@ -89,6 +93,23 @@ export class SchemaRegistry {
     const full = this.compiled(protocol, message, profile, true);
     if (full(value)) return VALID;
     return { ok: false, errors: (full.errors ?? []).map(toSchemaError) };
+  }
+
+  /**
+   * The problems of an invalid value as a person reads them (see schema-explain.ts): each once, at
+   * its JSON pointer, unions explained by the branch the value meant. [] for a valid value. Slower
+   * than validate(): for reports on one value (`agentwire validate`), not for checks on a stream.
+   */
+  explain(protocol: string, message: string, value: unknown, profile = "default"): SchemaError[] {
+    if (this.validate(protocol, message, value, profile).ok) return [];
+    const l = this.load(protocol, profile);
+    const schema = l.schemas.get(message) as { $id?: string } | undefined;
+    if (!schema?.$id) throw new UnknownMessageError(protocol, message, [...l.schemas.keys()].sort());
+    l.explainer ??= new SchemaExplainer(
+      (l.full ??= newAjv(l.schemas, true)),
+      new Map([...l.schemas.values()].map((s) => [(s as { $id: string }).$id, s as Record<string, unknown>])),
+    );
+    return l.explainer.explain(schema.$id, value);
   }
 
   /** A message's validator, compiled the first time it is asked for (a run uses only some). */

@@ -40,5 +40,5 @@ export async function startMock(opts: MockStartOptions): Promise<RunningMock> {
     ...(routes ? { routes } : {}),
     ...(apiKey && !given ? { apiKey } : {}),
   });
-  return { url: mock.url, close: () => mock.close(), ...(apiKey ? { token: apiKey } : {}) };
+  return { ...mock, close: () => mock.close(), ...(apiKey ? { token: apiKey } : {}) };
 }
