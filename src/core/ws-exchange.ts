@@ -20,6 +20,7 @@
 import http from "node:http";
 import { isUtf8 } from "node:buffer";
 import WebSocket from "ws";
+import { REDACTED } from "./redaction.js";
 import type { TranscriptBus, TranscriptEvent } from "./transcript.js";
 
 export type WsFrameEvent = Extract<TranscriptEvent, { kind: "ws-frame" }>;
@@ -151,21 +152,17 @@ export function frameJson(ev: WsFrameEvent): { ok: true; value: unknown } | { ok
   return p;
 }
 
-/** The URL as recorded: listed query values redacted. */
+/**
+ * The URL as recorded: listed query values redacted, written as the transcript file writes them
+ * (a literal "[redacted]", not percent-encoded), so a saved transcript replays to the same messages.
+ */
 export function redactUrl(url: string, keys: string[] = ["token"]): string {
-  try {
-    const u = new URL(url);
-    let changed = false;
-    for (const k of keys) {
-      if (u.searchParams.has(k)) {
-        u.searchParams.set(k, "[redacted]");
-        changed = true;
-      }
-    }
-    return changed ? u.href : url;
-  } catch {
-    return url;
+  let out = url;
+  for (const k of keys) {
+    const name = k.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    out = out.replace(new RegExp(`([?&]${name}=)[^&#]*`, "g"), `$1${REDACTED}`);
   }
+  return out;
 }
 
 const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "cookie", "x-api-key", "api-key"]);

@@ -103,7 +103,7 @@ describe("openWs", () => {
 
     expect(kinds(events)).toEqual(["ws-open", "ws-frame", "ws-frame", "ws-frame", "ws-frame", "ws-close"]);
     const open = events[0] as Extract<TranscriptEvent, { kind: "ws-open" }>;
-    expect(open.url).toBe(`${s.url}/ws?token=%5Bredacted%5D`);
+    expect(open.url).toBe(`${s.url}/ws?token=[redacted]`);
     expect(open.label).toBe("main");
     expect(open.headers?.origin).toBe("http://localhost:4781");
     expect(open.responseHeaders?.["upgrade"]).toMatch(/websocket/i);

@@ -1,8 +1,7 @@
 /** Runs of the pi-web suite against its mock, as the fault and profile proofs make them. */
 import type { CheckResult, RunResult } from "../../src/core/result.js";
-import { runSuite } from "../../src/core/runner.js";
 import { piWeb } from "../../src/suites/pi-web/index.js";
-import { serverSide } from "./run-results.js";
+import { runReplayed, serverSide } from "./run-results.js";
 
 /** A token (so conn/token-401 is tested) and a 10 s cap on every wait; the mock keeps the self-test pace. */
 export const FAULT_RUN = { timeout: 10_000, token: "s3cret" } as const;
@@ -57,7 +56,7 @@ export interface MockRun {
 export async function runMock(o: MockRun = {}): Promise<RunResult> {
   const faults = o.faults ?? [];
   const tuning = faults.map((f) => QUICK_PROOF[f] ?? {});
-  return runSuite(piWeb, {
+  return runReplayed(piWeb, {
     timeout: Math.min(FAULT_RUN.timeout, ...tuning.map((t) => t.timeout ?? FAULT_RUN.timeout)),
     token: FAULT_RUN.token,
     ...(o.profile ? { profile: o.profile } : {}),

@@ -1,5 +1,10 @@
 /** Small views of a RunResult for assertions and readable failure messages. */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ProtocolDef } from "../../src/core/protocol.js";
 import type { CheckResult, RunResult } from "../../src/core/result.js";
+import { replayTranscript, runSuite, type SuiteOptions } from "../../src/core/runner.js";
 
 export const serverSide = (r: RunResult): CheckResult[] => r.checks.filter((c) => c.side === "server");
 
@@ -33,4 +38,26 @@ export async function pool<T>(jobs: (() => Promise<T>)[], n: number): Promise<T[
     }),
   );
   return out;
+}
+
+/**
+ * A suite run whose saved transcript is re-judged at once (`agentwire replay`); it throws when the
+ * replay gives any check another verdict or message than the live run. Fault proofs run through it,
+ * so every fault proof is also a proof that replay agrees with the live run.
+ */
+export async function runReplayed(protocol: ProtocolDef, opts: SuiteOptions = {}): Promise<RunResult> {
+  const dir = mkdtempSync(join(tmpdir(), "agentwire-proof-"));
+  try {
+    const live = await runSuite(protocol, { ...opts, saveTranscript: dir });
+    const file = readdirSync(dir).find((f) => f.endsWith(".jsonl"));
+    if (!file) throw new Error(`${protocol.id}: the run saved no transcript`);
+    const replay = await replayTranscript(protocol, readFileSync(join(dir, file), "utf8"), { file });
+    const line = (c: CheckResult) => `${c.verdict}/${c.outcome}: ${c.message}`;
+    const liveById = new Map(live.checks.map((c) => [c.id, line(c)]));
+    const differ = replay.checks.filter((c) => liveById.get(c.id) !== line(c)).map((c) => `${c.id}\n  live:   ${liveById.get(c.id)}\n  replay: ${line(c)}`);
+    if (differ.length || replay.checks.length !== live.checks.length) throw new Error(`${protocol.id}: the replay disagrees with the live run:\n${differ.join("\n")}`);
+    return live;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -6,11 +6,10 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { CheckResult } from "../../../src/core/result.js";
-import { runSuite } from "../../../src/core/runner.js";
 import { FAULTS, type ContinueRemoteFault } from "../../../src/mocks/continue-remote/faults.js";
 import { CONTINUE_REMOTE_FAULTS } from "../../../src/mocks/continue-remote/index.js";
 import { CONTINUE_REMOTE_SERVER_CHECKS, continueRemote } from "../../../src/suites/continue-remote/index.js";
-import { explain, failedIds, pool, serverSide } from "../../helpers/run-results.js";
+import { explain, failedIds, pool, runReplayed, serverSide } from "../../helpers/run-results.js";
 
 const SUITE_IDS = new Set(CONTINUE_REMOTE_SERVER_CHECKS.map((c) => c.id));
 
@@ -77,7 +76,7 @@ const TOKEN = "s3cret";
 const PACE = { speed: 3 };
 
 function run({ fault, profile }: Run): Promise<CheckResult[]> {
-  return runSuite(continueRemote, {
+  return runReplayed(continueRemote, {
     ...(profile === "cn-session" ? { profile } : {}),
     ...(TUNING[fault.name]?.params ? { params: TUNING[fault.name]!.params } : {}),
     token: TOKEN,

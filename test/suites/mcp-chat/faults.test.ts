@@ -2,21 +2,21 @@
  * Proof that every server check can fail: for each fault of the mock, the checks whose outcome is
  * "fail" are exactly the ones the fault names (an INFO check's report counts by its outcome).
  * All faults run at once in beforeAll (each on its own mock), then each gets its own assertion.
+ * Each run is also replayed from its saved transcript, which must give the same verdicts.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { CheckResult } from "../../../src/core/result.js";
-import { runSuite } from "../../../src/core/runner.js";
 import { MCP_CHAT_FAULTS } from "../../../src/mocks/mcp-chat/index.js";
 import { MCP_CHAT_SERVER_CHECKS } from "../../../src/suites/mcp-chat/checks/index.js";
 import { mcpChat } from "../../../src/suites/mcp-chat/index.js";
-import { explain, failedIds, serverSide } from "../../helpers/run-results.js";
+import { explain, failedIds, runReplayed, serverSide } from "../../helpers/run-results.js";
 
 const results = new Map<string, CheckResult[]>();
 
 beforeAll(async () => {
   await Promise.all(
     MCP_CHAT_FAULTS.map(async (f) => {
-      const r = await runSuite(mcpChat, { mock: { faults: [f.name] } });
+      const r = await runReplayed(mcpChat, { mock: { faults: [f.name] } });
       results.set(f.name, serverSide(r));
     }),
   );

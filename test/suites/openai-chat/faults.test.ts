@@ -6,11 +6,10 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { CheckResult } from "../../../src/core/result.js";
-import { runSuite } from "../../../src/core/runner.js";
 import { OPENAI_CHAT_FAULTS } from "../../../src/mocks/openai-chat/index.js";
 import { OPENAI_CHAT_SERVER_CHECKS } from "../../../src/suites/openai-chat/checks/index.js";
 import { openaiChat } from "../../../src/suites/openai-chat/index.js";
-import { explain, failedIds, pool, serverSide } from "../../helpers/run-results.js";
+import { explain, failedIds, pool, runReplayed, serverSide } from "../../helpers/run-results.js";
 
 const results = new Map<string, CheckResult[]>();
 /** Waits out the close timeout on every stream: started first so it overlaps the rest. */
@@ -19,7 +18,7 @@ const SLOW = ["hold-open-after-done"];
 beforeAll(async () => {
   const order = [...OPENAI_CHAT_FAULTS].sort((a, b) => Number(SLOW.includes(b.name)) - Number(SLOW.includes(a.name)));
   await pool(
-    order.map((f) => async () => results.set(f.name, serverSide(await runSuite(openaiChat, { mock: { faults: [f.name] } })))),
+    order.map((f) => async () => results.set(f.name, serverSide(await runReplayed(openaiChat, { mock: { faults: [f.name] } })))),
     12,
   );
 }, 120_000);
