@@ -17,12 +17,14 @@ const SUITES: Record<string, () => Promise<ProtocolDef>> = {
   "mcp-chat": async () => (await import("./suites/mcp-chat/index.js")).mcpChat,
   "openai-chat": async () => (await import("./suites/openai-chat/index.js")).openaiChat,
   "pi-web": async () => (await import("./suites/pi-web/index.js")).piWeb,
+  "stagewise-chat": async () => (await import("./suites/stagewise-chat/index.js")).stagewiseChat,
 };
 
 const MOCKS: Record<string, () => Promise<MockEntry>> = {
   "mcp-chat": async () => mockEntry(await import("./suites/mcp-chat/mock.js")),
   "openai-chat": async () => mockEntry(await import("./suites/openai-chat/mock.js")),
   "pi-web": async () => mockEntry(await import("./suites/pi-web/mock.js")),
+  "stagewise-chat": async () => mockEntry(await import("./suites/stagewise-chat/echo-agent.js")),
 };
 
 const mockEntry = (m: { DEFAULT_PORT: number; startMock: MockEntry["startMock"] }): MockEntry => ({ defaultPort: m.DEFAULT_PORT, startMock: m.startMock });
