@@ -22,7 +22,7 @@ export const DEFAULT_PARAMS = {
   /** Overrides the turn prompt (--prompt). */
   prompt: "",
   promptText:
-    "Please answer in a few sentences: what makes a good commit message? Keep it short and plain, and do not use any tools. This sentence only makes the prompt long enough for an echo.",
+    "Please answer in a few sentences: what makes a good commit message? Keep it plain, and do not use any tools. (This prompt is deliberately a little long, so that an agent that only echoes it still streams a reply of more than two hundred characters.)",
   /** Overrides the tool prompt (--tool-prompt). */
   toolPrompt: "",
   toolPromptText: "Please write a file notes.txt containing the word hello. Use your file-writing tool; I will approve it.",

@@ -212,6 +212,8 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
 
   let firstUserMessage: string | undefined;
   await c.group("turn", "a turn, with rejections and fresh snapshots mid-stream", async () => {
+    // A second subscriber follows the whole turn (chat/seq-global compares its ids with A's).
+    const kept = await c.snapshot(fresh, M.subB("during-turn"), { keep: true });
     const r = await turn("send", prompt, async () => {
       const other = second && second !== c.a.activeChatId ? second : undefined;
       const gated: [string, string, unknown][] = [
@@ -230,6 +232,7 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
       }
     });
     firstUserMessage = r.messageId;
+    if (kept) c.stopSubscription(fresh, kept.id, M.stop("during-turn"));
     await c.quiet(quiet);
     await snapshotB("after-turn");
     // A messaging subscriber joining at rest (messaging/no-replay, messaging/reduced-equals-fresh).

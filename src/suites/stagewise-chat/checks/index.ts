@@ -1,5 +1,10 @@
 /** Every server-side check of stagewise-chat, in catalogue order (§4). */
 import type { CheckDef } from "../../../core/check.js";
+import { CHAT_CHECKS } from "./chat.js";
+import { CHAT_SYNC_CHECKS } from "./chat-sync.js";
+import { REJECT_CHECKS } from "./reject.js";
+import { SIDE_CHECKS } from "./side.js";
+import { TOOL_CHECKS } from "./tools.js";
 import { TRPC_CHECKS } from "./trpc.js";
 import { WIRE_CHECKS } from "./wire.js";
 
@@ -66,7 +71,7 @@ export const STAGEWISE_SERVER_ORDER = [
   "security/bind-address",
 ].map((id) => `stagewise-chat/${id}`);
 
-const ALL: CheckDef[] = [...WIRE_CHECKS, ...TRPC_CHECKS];
+const ALL: CheckDef[] = [...WIRE_CHECKS, ...TRPC_CHECKS, ...SIDE_CHECKS, ...CHAT_SYNC_CHECKS, ...CHAT_CHECKS, ...REJECT_CHECKS, ...TOOL_CHECKS];
 
 const rank = new Map(STAGEWISE_SERVER_ORDER.map((id, i) => [id, i]));
 for (const c of ALL) if (!rank.has(c.id)) throw new Error(`stagewise-chat: check ${c.id} is not in the catalogue order`);

@@ -9,7 +9,7 @@ import { checkMaker, type CheckSpec } from "../../../core/define-check.js";
 import type { TranscriptEvent } from "../../../core/transcript.js";
 import { frameJson, type WsFrameEvent } from "../../../core/ws-exchange.js";
 import { exchangeView, unanswered as unansweredBy, type Exchange } from "../../../core/views/exchange.js";
-import { each, on, type Listen } from "../../../core/views/hooks.js";
+import { all, each, on, type Guard, type Listen } from "../../../core/views/hooks.js";
 import { derivedView } from "../../../core/views/router.js";
 import { rpcHooks, rpcView, type RpcHandlers, type RpcIn, type RpcOut, type RpcProtocol, type RpcRequest } from "../../../core/views/rpc.js";
 import { wsConnectionView, type Conn } from "../../../core/views/ws-connection.js";
@@ -305,7 +305,7 @@ const isChatSubscribe = (call: Call): boolean => call.method === "subscription" 
 
 /** Every chat subscription, decoded and reduced once, before any check's hooks see the frame. */
 const CHAT_SUBS = derivedView<{ h: ChatSubHooks }>("stagewise-chat/chat-subs", { kinds: ["ws-open", "ws-frame", "ws-close"], rank: -1 }, () => {
-  const subs: { hooks: { h: ChatSubHooks }; guard: import("../../../core/views/hooks.js").Guard }[] = [];
+  const subs: { hooks: { h: ChatSubHooks }; guard: Guard }[] = [];
   const byConn = new Map<string, Map<string, ChatSub>>();
   const call = (fn: (h: ChatSubHooks) => void) => each(subs, (s) => fn(s.h));
 
@@ -496,3 +496,106 @@ export function inputOf(req: RpcRequest): unknown {
 }
 
 export { unanswered as unansweredExchange } from "../../../core/views/exchange.js";
+
+// ---------------------------------------------------------------------------------------------
+// Mutations and what subscription A saw around them
+
+/** One delta of subscription A, with the state before it and after it (null: the reduction broke). */
+export interface ADelta {
+  f: ChatFrame;
+  before: ChatState | null;
+  after: ChatState | null;
+}
+
+/** A mutation, its answer, A's state when it was sent and A's deltas from its send to the end of its window. */
+export interface Effect {
+  req: RpcRequest;
+  input: unknown;
+  answer?: { ev: FrameEvent; r: Result; ms: number };
+  /** Why no answer came. */
+  missing?: string;
+  /** A's state when the mutation was sent (null: not known). */
+  aBefore: ChatState | null;
+  deltas: ADelta[];
+  /** A's state at the end of the window. */
+  aAfter: ChatState | null;
+}
+
+const MAX_KEPT = 10_000;
+
+/**
+ * Follows the mutations `match` picks and A's deltas around them: a window opens when the mutation
+ * is sent and closes `graceMs` after its answer (r2: an update may follow its result by up to 2 s)
+ * or when the next mutation on the connection is sent, whichever comes first. `done` gets each
+ * closed window; windows still open at the end are closed by `end()` (call it from finish()).
+ */
+export function mutationEffects(match: (req: RpcRequest) => boolean, done: (e: Effect) => void, opts: { graceMs?: number } = {}) {
+  const grace = opts.graceMs ?? 2_000;
+  let a: ChatSub | undefined;
+  const open: Effect[] = [];
+  const close = (e: Effect) => {
+    open.splice(open.indexOf(e), 1);
+    e.aAfter = a?.state ?? null;
+    done(e);
+  };
+  const expire = (t: number) => {
+    for (const e of [...open]) if (e.answer && t - e.answer.ev.t > grace) close(e);
+  };
+  const m = onMutations({
+    request: (req) => {
+      expire(req.frame.t);
+      // The next mutation on the same connection ends the windows before it.
+      for (const e of [...open]) if (e.req.conn.id === req.conn.id && e.answer) close(e);
+      if (!match(req)) return;
+      open.push({ req, input: inputOf(req), aBefore: a?.state ?? null, deltas: [], aAfter: null });
+    },
+    answer: (req, ev, r, ms) => {
+      const e = open.find((x) => x.req === req);
+      if (e) e.answer = { ev, r, ms };
+    },
+    missing: (req, why) => {
+      const e = open.find((x) => x.req === req);
+      if (e) {
+        e.missing = why;
+        close(e);
+      }
+    },
+  });
+  const subs = onChatSubs({
+    snapshot: (sub) => {
+      if (isSubA(sub)) a = sub;
+    },
+    delta: (sub, f, before) => {
+      if (sub !== a) return;
+      expire(f.ev.t);
+      for (const e of open) if (e.deltas.length < MAX_KEPT) e.deltas.push({ f, before, after: sub.state });
+    },
+  });
+  return {
+    observe: all(m.observe, subs),
+    end(): void {
+      m.end();
+      for (const e of [...open]) close(e);
+    },
+  };
+}
+
+
+/** The rejection reasons of §1: their tRPC code, JSON-RPC code and HTTP status. */
+export const REASONS: Record<string, { code: string; json: number; http: number }> = {
+  "chat-not-found": { code: "NOT_FOUND", json: -32004, http: 404 },
+  "message-not-found": { code: "NOT_FOUND", json: -32004, http: 404 },
+  "tool-call-not-found": { code: "NOT_FOUND", json: -32004, http: 404 },
+  "agent-working": { code: "CONFLICT", json: -32009, http: 409 },
+  "chat-not-active": { code: "CONFLICT", json: -32009, http: 409 },
+  "tool-call-not-pending": { code: "CONFLICT", json: -32009, http: 409 },
+  "rejected-by-agent": { code: "FORBIDDEN", json: -32003, http: 403 },
+  "invalid-input": { code: "BAD_REQUEST", json: -32600, http: 400 },
+};
+
+/** Updates of a given type among a window's deltas. */
+export const ofType = <T extends ChatUpdate["type"]>(deltas: ADelta[], type: T): (ADelta & { f: { update: Extract<ChatUpdate, { type: T }> } })[] =>
+  deltas.filter((d) => d.f.update?.type === type) as never;
+
+/** Evidence for an effect: its answer, or the request when none came. */
+export const effectEvidence = (e: Effect, note?: string): Evidence => frameEvidence(e.answer?.ev ?? e.req.frame, note ? { note } : {});
