@@ -242,6 +242,19 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
   });
 
   // ---- tools ----
+  /** Awaited toolbar calls not yet run. */
+  const unrun = (s: ChatState) => toolCallsOf(s).filter((call) => call.runtime === "toolbar" && !reported.has(call.toolCallId) && !pendingApprovals(s).some((p) => p.toolCallId === call.toolCallId));
+  /** Runs toolbar calls as they come, until an approval is pending (true) or the turn ends (false). */
+  async function untilApproval(): Promise<boolean> {
+    for (;;) {
+      if (!(await c.waitA((s) => pendingApprovals(s).length > 0 || unrun(s).length > 0 || !s.isWorking, behaviourMs))) return false;
+      if (unrun(c.a).length) {
+        await toolbarCalls();
+        continue;
+      }
+      return pendingApprovals(c.a).length > 0;
+    }
+  }
   /** Runs every toolbar tool call still awaited: reports its result once. */
   const reported = new Set<string>();
   async function toolbarCalls(): Promise<void> {
@@ -255,14 +268,18 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
   await c.group("tools", "tool turns: approve, approve again, reject, report an unawaited result", async () => {
     let pending: ToolCallPart | undefined;
     const r = await turn("send-tool", toolPrompt, async () => {
-      if (!(await c.waitA((s) => pendingApprovals(s).length > 0 || !s.isWorking, behaviourMs))) return;
+      if (!(await untilApproval())) return;
       pending = pendingApprovals(c.a)[0];
       if (!pending) return;
       const chatId = c.a.activeChatId;
       await snapshotB("pending-approval");
       await c.mutate(M.ok("approve"), c.chat("approveToolCall"), { chatId, toolCallId: pending.toolCallId, approved: true, metadata: METADATA });
       await c.mutate(M.reject("tool-call-not-pending", "approve-again"), c.chat("approveToolCall"), { chatId, toolCallId: pending.toolCallId, approved: true, metadata: METADATA });
-      await toolbarCalls();
+      // Toolbar calls that follow the approval run as they come.
+      while (await c.waitA((s) => unrun(s).length > 0 || !s.isWorking, behaviourMs)) {
+        if (!unrun(c.a).length) break;
+        await toolbarCalls();
+      }
     });
     if (r.started && !pending) {
       c.note(NOTE.notApplicable, { topic: TOPIC.approval, reason: "the tool prompt brought no tool call that needs approval" });
@@ -276,13 +293,13 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
     }
     // The other answer: a refusal.
     await turn("send-tool-reject", toolPrompt, async () => {
-      if (!(await c.waitA((s) => pendingApprovals(s).length > 0 || !s.isWorking, behaviourMs))) return;
+      if (!(await untilApproval())) return;
       const call = pendingApprovals(c.a)[0];
       if (call) await c.mutate(M.ok("approve-reject"), c.chat("approveToolCall"), { chatId: c.a.activeChatId, toolCallId: call.toolCallId, approved: false, reason: "not now", metadata: METADATA });
     });
     // Stop while an approval is pending.
     await turn("send-tool-stop", toolPrompt, async () => {
-      if (!(await c.waitA((s) => pendingApprovals(s).length > 0 || !s.isWorking, behaviourMs))) return;
+      if (!(await untilApproval())) return;
       if (pendingApprovals(c.a).length) await c.mutate(M.ok("stop-pending"), c.chat("stop"), undefined);
     });
     await c.quiet(quiet);

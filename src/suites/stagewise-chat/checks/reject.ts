@@ -1,6 +1,6 @@
 /** chat/reject-*, chat/no-toolcalling, security/no-stack-leak: typed rejections without side effects (§1, §3 r11, r12). */
 import type { CheckDef } from "../../../core/check.js";
-import { isToolCallingLabel, rejectionOf } from "../labels.js";
+import { isToolCallingLabel, rejectionOf, TOPIC, type Topic } from "../labels.js";
 import {
   effectEvidence,
   errorData,
@@ -40,6 +40,7 @@ function rejectionCheck(spec: {
   judge: (t: Tally, req: RpcRequest, reason: string, r: ReturnType<typeof resultOf>) => void;
   pass: string;
   untested: string;
+  notApplicableWhen?: Topic[];
 }): CheckDef {
   return serverCheck({
     id: spec.id,
@@ -48,6 +49,7 @@ function rejectionCheck(spec: {
     rule: spec.rule,
     ref: spec.ref,
     probes: spec.probes,
+    ...(spec.notApplicableWhen ? { notApplicableWhen: spec.notApplicableWhen } : {}),
     create() {
       const t = new Tally();
       const m = onMutations({
@@ -122,6 +124,7 @@ export const REJECT_CHECKS: CheckDef[] = [
     ref: ["§3 r12", "non-active chat for sendMessage/approveToolCall/reportToolResult"],
     probes: ["reject-idle"],
     want: (reason) => reason === "chat-not-active",
+    notApplicableWhen: [TOPIC.createRefused],
     judge: expectReason,
     pass: "a message to a non-active chat was rejected chat-not-active",
     untested: "no second chat to send to (createChat did not make one)",
