@@ -64,7 +64,7 @@ describe.concurrent("stagewise-chat suite against adapter-built agents", () => {
           const reply = agent.chat.addMessage({ role: "assistant", content: [] });
           for (let i = 0; i < text.length; i += 40) {
             agent.chat.streamPart(reply, 0, text.slice(i, i + 40));
-            await new Promise((r) => setTimeout(r, 10));
+            await new Promise((r) => setTimeout(r, 30));
           }
           if (/file/i.test(text)) {
             const styles = agent.chat.addToolCall(reply, { toolName: "getSelectedElementStyles", input: {}, runtime: "toolbar" });
