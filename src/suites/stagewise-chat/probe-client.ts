@@ -248,7 +248,9 @@ export class ProbeClient extends ProbeSession {
     if (this.ctx.signal.aborted) throw new StopProbing("aborted");
     const conn = o.conn ?? (await this.ensureMain());
     const id = this.nextId();
-    const timeout = o.timeout ?? this.mutationTimeout;
+    const timeout = Math.min(o.timeout ?? this.mutationTimeout, this.ctx.timeouts.request);
+    // Malformed calls on a side connection may go unanswered without the agent being dead.
+    const counts = o.conn === undefined || o.conn === this.main;
     const t0 = performance.now();
     const answer = conn.until((m) => isObject(m.json) && m.json.id === id && ("result" in m.json || "error" in m.json), timeout);
     const frame = o.raw ?? { id, method: "mutation", params: { path, input: envelope(input) } };
@@ -259,11 +261,11 @@ export class ProbeClient extends ProbeSession {
     if (!m) {
       const timedOut = conn.isOpen;
       if (timedOut) this.note(REQUEST_TIMEOUT_NOTE, { connection: conn.id, id: idKey(id), command: `mutation ${path}`, waitedMs: timeout, label });
-      this.unansweredInRow++;
+      if (counts) this.unansweredInRow++;
       if (this.unansweredInRow >= MAX_UNANSWERED_IN_ROW) this.stop(`${MAX_UNANSWERED_IN_ROW} mutations in a row got no answer (last: ${label})`);
       return { ok: false, ...(timedOut ? { timedOut } : { closed: true }), ms };
     }
-    this.unansweredInRow = 0;
+    if (counts) this.unansweredInRow = 0;
     const result = resultOf(m.json as Json);
     return { ok: result.kind === "data", result, ms };
   }

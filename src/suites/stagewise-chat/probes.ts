@@ -120,10 +120,11 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
     if (!r.ok) return;
     const raw = r.conn;
     extra.push(raw);
-    const pong = raw.until((m) => m.frame.data === "PONG", 5_000);
+    const pong = raw.until((m) => m.frame.data === "PONG", Math.min(5_000, t.request));
     raw.sendRaw("PING", { label: M.ping });
     await pong;
-    const parseError = () => raw.until((m) => typeof m.json === "object" && m.json !== null && (m.json as { id?: unknown }).id === null, p.updateWaitMs);
+    const wait = Math.min(p.updateWaitMs, t.request);
+    const parseError = () => raw.until((m) => typeof m.json === "object" && m.json !== null && (m.json as { id?: unknown }).id === null, wait);
     let waitBad = parseError();
     raw.sendRaw('{"id":1,"method":"mutation","params":{"path":"chat.stop"', { label: M.badJson });
     await waitBad;
@@ -135,7 +136,7 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
     for (const path of TOOL_CALLING_PATHS) await c.mutate(M.toolCalling(path), path, undefined, { conn: raw, timeout: p.updateWaitMs * 2 });
     // The socket stays usable after all that: a subscription still answers.
     const id = c.subscribe(raw, M.afterBad, "state.getState", undefined);
-    await raw.until((m) => typeof m.json === "object" && m.json !== null && (m.json as { id?: unknown }).id === id && "result" in (m.json as object) && (m.json as { result: { type?: unknown } }).result.type === "data", p.updateWaitMs);
+    await raw.until((m) => typeof m.json === "object" && m.json !== null && (m.json as { id?: unknown }).id === id && "result" in (m.json as object) && (m.json as { result: { type?: unknown } }).result.type === "data", wait);
     await c.close(raw);
   });
 
