@@ -12,8 +12,10 @@ export async function startMock(opts: MockStartOptions): Promise<RunningMock> {
   const chunkDelay = opts.chunkDelayMs ?? (opts.suite ? 5 : 30);
   const sleep = (ms: number, signal: AbortSignal) =>
     new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(resolve, ms);
-      signal.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+      const onAbort = () => (clearTimeout(timer), reject(signal.reason));
+      // The listener goes with the timer: a turn sleeps many times on one signal.
+      const timer = setTimeout(() => (signal.removeEventListener("abort", onAbort), resolve()), ms);
+      signal.addEventListener("abort", onAbort, { once: true });
     });
   const stream = async (messageId: string, index: number, text: string, signal: AbortSignal) => {
     for (let i = 0; i < text.length; i += 8) {

@@ -11,7 +11,6 @@
  * mid-turn → deleting messages and the second chat → resubscriptions (known, unknown and bad
  * lastEventId, concurrent, after a drop) → the non-loopback address → the server's PING.
  */
-import { setMaxListeners } from "node:events";
 import os from "node:os";
 import type { ProbeContext } from "../../core/protocol.js";
 import type { WsConnection } from "../../core/ws-exchange.js";
@@ -41,8 +40,6 @@ const UNKNOWN = "agentwire-unknown-id";
 export async function runProbes(ctx: ProbeContext): Promise<void> {
   const params = readParams(ctx.params);
   const c = new ProbeClient(ctx, params);
-  // Every connection and wait listens for the run's abort: more than node's default of ten at once.
-  setMaxListeners(100, ctx.signal);
   const extra: WsConnection[] = [];
   try {
     await sequence(c, params, extra);

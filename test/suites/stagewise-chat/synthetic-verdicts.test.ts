@@ -131,3 +131,17 @@ describe("subscriptions and answers", () => {
     expect(evaluateStagewise(s.events).get("chat/snapshot-every-subscribe")!.verdict).toBe("fail");
   });
 });
+
+describe("profiles (§5)", () => {
+  it("stagewise-published reports the chat rules, stagewise-internal-2025-08 makes the sequence rules SHOULD", async () => {
+    const { STAGEWISE_INTERNAL, STAGEWISE_PUBLISHED } = await import("../../../src/suites/stagewise-chat/profiles.js");
+    const gap = conversation({ ids: [4, 5, 7, 8, 9] }).events;
+    expect(evaluateStagewise(gap).get("chat/seq-gap-free")!.verdict).toBe("fail");
+    expect(evaluateStagewise(gap, { profile: STAGEWISE_PUBLISHED }).get("chat/seq-gap-free")!.verdict).toBe("info");
+    expect(evaluateStagewise(gap, { profile: STAGEWISE_INTERNAL }).get("chat/seq-gap-free")!.verdict).toBe("warn");
+    // The messaging quirks are SHOULD for the published package; wire rules keep their level.
+    expect(STAGEWISE_PUBLISHED.levels!["stagewise-chat/messaging/no-replay"]).toBe("SHOULD");
+    expect(STAGEWISE_PUBLISHED.levels!["stagewise-chat/wire/info-shape"]).toBeUndefined();
+    expect(STAGEWISE_INTERNAL.params).toEqual({ chatPrefix: "" });
+  });
+});
