@@ -41,6 +41,7 @@ export const M = {
   stop: (of: string) => `stop:${of}`,
 
   ping: "keepalive:ping",
+  pong: "keepalive:pong",
   badJson: "bad:json",
   noInput: "bad:no-input",
   afterBad: "bad:after",

@@ -126,7 +126,7 @@ export class ProbeClient extends ProbeSession {
     const origin = o.origin === undefined ? this.params.origin : o.origin;
     const headers: Record<string, string> = { ...this.ctx.headers };
     if (origin !== null) headers["origin"] = origin;
-    return openWs(this.ctx.bus, {
+    const r = await openWs(this.ctx.bus, {
       probe: () => this.probe,
       label,
       url: `${o.base ?? this.target.ws}${this.params.wsPath}`,
@@ -138,6 +138,12 @@ export class ProbeClient extends ProbeSession {
       maxPayload: Math.min(this.ctx.maxBytes, 100 * 1024 * 1024),
       signal: this.ctx.signal,
     });
+    // A toolbar answers the server's PING at once (§1); the silent connection does so only after its first.
+    if (r.ok) {
+      const conn = r.conn;
+      conn.onMessage((m) => m.frame.data === "PING" && conn.sendRaw("PONG", { label: M.pong }));
+    }
+    return r;
   }
 
   /** The main connection with subscription A, reopened (a bounded number of times) after a server close. */
