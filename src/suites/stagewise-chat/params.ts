@@ -19,6 +19,8 @@ export const DEFAULT_PARAMS = {
   wsPath: "/stagewise/ws",
   /** Prefix of the chat procedures ("" for the private router's root paths). */
   chatPrefix: "chat.",
+  /** switchChat and deleteChat take the chat id bare ("c1"), not as {chatId}. */
+  chatIdAsString: false,
   /** Overrides the turn prompt (--prompt). */
   prompt: "",
   promptText:

@@ -231,7 +231,7 @@ export class ProbeClient extends ProbeSession {
         seq ??= parseEventId(r.eventId);
         return u.type === "agent-state";
       },
-      o.timeout ?? this.params.updateWaitMs,
+      Math.min(o.timeout ?? this.params.updateWaitMs, this.ctx.timeouts.request),
     );
     this.subscribe(conn, label, this.chat("getChatUpdates"), o.lastEventId !== undefined ? { lastEventId: o.lastEventId } : undefined, o.lastEventId !== undefined ? { id, lastEventId: o.lastEventId } : { id });
     const end = await done;

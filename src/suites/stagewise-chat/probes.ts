@@ -74,6 +74,8 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
   const quiet = p.quietMs;
   const prompt = p.prompt || p.promptText;
   const toolPrompt = p.toolPrompt || p.toolPromptText;
+  // The private router of stagewise-internal-2025-08 took switch and delete inputs as a bare id.
+  const chatRef = (chatId: string) => (p.chatIdAsString ? chatId : { chatId });
   const working = (want: boolean, ms: number) => c.waitA((s) => s.isWorking === want, ms);
 
   c.note(NOTE.target, { host: c.target.host, port: c.target.port });
@@ -160,9 +162,9 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
     await c.mutate(M.ok("title"), c.chat("updateChatTitle"), { chatId: id, title: "agentwire renamed" });
     await c.waitA((s) => s.chats.some((chat) => chat.id === id && chat.title === "agentwire renamed"), p.updateWaitMs);
     if (original) {
-      await c.mutate(M.ok("switch"), c.chat("switchChat"), { chatId: original });
+      await c.mutate(M.ok("switch"), c.chat("switchChat"), chatRef(original));
       await c.waitA((s) => s.activeChatId === original && s.pendingFullSync === null, p.updateWaitMs);
-      await c.mutate(M.ok("switch-to-active"), c.chat("switchChat"), { chatId: original });
+      await c.mutate(M.ok("switch-to-active"), c.chat("switchChat"), chatRef(original));
       await c.quiet(quiet);
     }
     await snapshotB("after-switch");
@@ -171,8 +173,8 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
   await c.group("reject-idle", "rejections while idle: unknown ids, invalid input, a non-active chat", async () => {
     const active = c.a.activeChatId ?? UNKNOWN;
     const rejections: [string, string, string, unknown][] = [
-      ["chat-not-found", "switch", "switchChat", { chatId: UNKNOWN }],
-      ["chat-not-found", "delete", "deleteChat", { chatId: UNKNOWN }],
+      ["chat-not-found", "switch", "switchChat", chatRef(UNKNOWN)],
+      ["chat-not-found", "delete", "deleteChat", chatRef(UNKNOWN)],
       ["chat-not-found", "title", "updateChatTitle", { chatId: UNKNOWN, title: "x" }],
       ["chat-not-found", "send", "sendMessage", { chatId: UNKNOWN, content: text("hi"), metadata: METADATA }],
       ["message-not-found", "delete-messages", "deleteMessageAndSubsequent", { chatId: active, messageId: UNKNOWN }],
@@ -218,7 +220,7 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
         ["create", "createChat", undefined],
         ["delete-messages", "deleteMessageAndSubsequent", { chatId: c.a.activeChatId, messageId: c.a.messages[0]?.id ?? UNKNOWN }],
       ];
-      if (other) gated.push(["switch", "switchChat", { chatId: other }], ["delete", "deleteChat", { chatId: other }]);
+      if (other) gated.push(["switch", "switchChat", chatRef(other)], ["delete", "deleteChat", chatRef(other)]);
       for (const [what, proc, input] of gated) {
         if (!c.a.isWorking) break;
         await c.mutate(M.reject("agent-working", what), c.chat(proc), input);
@@ -323,7 +325,7 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
       await c.waitA((s) => !s.messages.some((m) => m.id === from), p.updateWaitMs);
     }
     if (second && second !== c.a.activeChatId) {
-      await c.mutate(M.ok("delete"), c.chat("deleteChat"), { chatId: second });
+      await c.mutate(M.ok("delete"), c.chat("deleteChat"), chatRef(second));
       await c.waitA((s) => !s.chats.some((chat) => chat.id === second), p.updateWaitMs);
     }
     await c.quiet(quiet);

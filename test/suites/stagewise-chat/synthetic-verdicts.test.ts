@@ -142,6 +142,6 @@ describe("profiles (§5)", () => {
     // The messaging quirks are SHOULD for the published package; wire rules keep their level.
     expect(STAGEWISE_PUBLISHED.levels!["stagewise-chat/messaging/no-replay"]).toBe("SHOULD");
     expect(STAGEWISE_PUBLISHED.levels!["stagewise-chat/wire/info-shape"]).toBeUndefined();
-    expect(STAGEWISE_INTERNAL.params).toEqual({ chatPrefix: "" });
+    expect(STAGEWISE_INTERNAL.params).toEqual({ chatPrefix: "", chatIdAsString: true });
   });
 });

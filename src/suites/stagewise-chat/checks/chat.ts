@@ -8,6 +8,7 @@ import {
   all,
   effectEvidence,
   frameEvidence,
+  inputField,
   isObject,
   isSubA,
   mutationEffects,
@@ -22,7 +23,6 @@ import {
   type ChatSub,
   type Effect,
   type FrameEvent,
-  type Json,
 } from "./support.js";
 
 const UPDATE_WAIT_MS = 2_000;
@@ -31,7 +31,6 @@ const STREAM_MIN_CHARS = 200;
 const STREAM_MIN_MS = 100;
 
 const reasonOf = (e: Effect): unknown => (e.answer?.r.kind === "error" && isObject(e.answer.r.error?.data) ? e.answer.r.error.data.reason : undefined);
-const inputField = (e: Effect, k: string): unknown => (isObject(e.input) ? (e.input as Json)[k] : undefined);
 const typesIn = (deltas: ADelta[]) => (deltas.length ? deltas.map((d) => d.f.update?.type ?? "?").join(", ") : "no update");
 /** The common failures of a mutation expected to succeed: no answer, or an error. */
 function unanswered(t: Tally, e: Effect, what: string): boolean {

@@ -593,6 +593,9 @@ export const REASONS: Record<string, { code: string; json: number; http: number 
   "invalid-input": { code: "BAD_REQUEST", json: -32600, http: 400 },
 };
 
+/** A field of a mutation's input; a bare string input is the chat id (stagewise-internal-2025-08). */
+export const inputField = (e: Effect, k: string): unknown => (isObject(e.input) ? e.input[k] : k === "chatId" && typeof e.input === "string" ? e.input : undefined);
+
 /** Updates of a given type among a window's deltas. */
 export const ofType = <T extends ChatUpdate["type"]>(deltas: ADelta[], type: T): (ADelta & { f: { update: Extract<ChatUpdate, { type: T }> } })[] =>
   deltas.filter((d) => d.f.update?.type === type) as never;

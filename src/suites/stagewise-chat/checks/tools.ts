@@ -8,7 +8,7 @@ import {
   effectEvidence,
   errorData,
   frameEvidence,
-  isObject,
+  inputField,
   isSubA,
   mutationEffects,
   ofType,
@@ -19,8 +19,6 @@ import {
   showResult,
   Tally,
   where,
-  type Effect,
-  type Json,
 } from "./support.js";
 
 const STOP_MS = 5_000;
@@ -50,7 +48,6 @@ function newResults(prev: ChatState, next: ChatState): Located<ToolResultPart>[]
   return partsOf<ToolResultPart>(next, "tool-result").filter((x) => !old.has(`${x.message.id}/${x.at[1]}`));
 }
 
-const inputField = (e: Effect, k: string): unknown => (isObject(e.input) ? (e.input as Json)[k] : undefined);
 
 export const TOOL_CHECKS: CheckDef[] = [
   serverCheck({
