@@ -145,3 +145,57 @@ describe("profiles (§5)", () => {
     expect(STAGEWISE_INTERNAL.params).toEqual({ chatPrefix: "", chatIdAsString: true });
   });
 });
+
+describe("mutations, turns and tools on hand-written sequences", () => {
+  const base = () => new SwScript().open("w1", "main").subscribe("w1", "sub:chat:A", A).snapshot("w1", A, 3, [chat("c1", true)]);
+  const call = (id: string, requiresApproval: boolean) => ({ type: "tool-call", toolCallId: id, toolName: "writeFile", input: {}, runtime: "backend", requiresApproval });
+  const result = (id: string, isError = false) => ({ type: "tool-result", toolCallId: id, toolName: "writeFile", output: "ok", ...(isError ? { isError } : {}) });
+  const approval = (id: string, approved: boolean) => ({ id: `u-${id}`, role: "user", createdAt: "2025-08-08T10:00:00.000Z", content: [{ type: "tool-approval", toolCallId: id, approved }], metadata: {} });
+
+  it("chat/create-chat fails when the new chat is never announced, passes when it is", () => {
+    const silent = base().mutation("w1", "ok:create", 10, "chat.createChat", { title: "T" }).answer("w1", 10, "c2").wait(2_500);
+    expect(evaluateStagewise(silent.events).get("chat/create-chat")!.verdict).toBe("fail");
+    const told = base().mutation("w1", "ok:create", 10, "chat.createChat", { title: "T" }).answer("w1", 10, "c2").tracked("w1", A, 4, { type: "chat-created", chat: chat("c2", true, [], "T") });
+    expect(evaluateStagewise(told.events).get("chat/create-chat")!.verdict).toBe("pass");
+  });
+
+  it("chat/working-brackets-turn fails when a reply streams while isWorking is false", () => {
+    const s = base();
+    s.tracked("w1", A, 4, { type: "message-added", chatId: "c1", message: { id: "m1", role: "user", createdAt: "2025-08-08T10:00:00.000Z", content: [text("hi")], metadata: {} } });
+    s.tracked("w1", A, 5, { type: "message-added", chatId: "c1", message: assistant("a1") });
+    expect(evaluateStagewise(s.events).get("chat/working-brackets-turn")!.verdict).toBe("fail");
+  });
+
+  it("tools/result-linked fails on a result for a call that does not exist", () => {
+    const s = base().tracked("w1", A, 4, { type: "message-added", chatId: "c1", message: assistant("a1", [result("ghost")]) });
+    const c = evaluateStagewise(s.events).get("tools/result-linked")!;
+    expect(c.verdict).toBe("fail");
+    expect(c.message).toMatch(/no such call/);
+  });
+
+  it("tools/approval-respected fails on a successful result after a refusal, passes on an error result", () => {
+    const run = (isError: boolean) =>
+      base()
+        .tracked("w1", A, 4, { type: "message-added", chatId: "c1", message: assistant("a1", [call("t1", true)]) })
+        .tracked("w1", A, 5, { type: "message-added", chatId: "c1", message: approval("t1", false) })
+        .tracked("w1", A, 6, { type: "message-updated", chatId: "c1", update: { messageId: "a1", partIndex: 1, updateType: "create", content: result("t1", isError) } });
+    expect(evaluateStagewise(run(false).events).get("tools/approval-respected")!.verdict).toBe("fail");
+    expect(evaluateStagewise(run(true).events).get("tools/approval-respected")!.verdict).toBe("pass");
+    expect(evaluateStagewise(run(true).events).get("tools/result-linked")!.verdict).toBe("pass");
+  });
+
+  it("chat/stream-append warns when text grows by replacing the whole part", () => {
+    const s = base()
+      .tracked("w1", A, 4, { type: "message-added", chatId: "c1", message: assistant("a1", [text("Hel")]) })
+      .tracked("w1", A, 5, { type: "message-updated", chatId: "c1", update: { messageId: "a1", partIndex: 0, updateType: "replace", content: text("Hello") } });
+    const c = evaluateStagewise(s.events).get("chat/stream-append")!;
+    expect(c.verdict).toBe("warn");
+    expect(c.message).toMatch(/replace extends 3 characters to 5/);
+  });
+
+  it("messaging/initial-resync fails when a subscription starts with a delta", () => {
+    const s = new SwScript().open("w1", "main").send("w1", "sub:messaging", { id: 3, method: "subscription", params: { path: "messaging.getMessage", input: { json: null } } });
+    s.recv("w1", { id: 3, result: { type: "started" } }).recv("w1", { id: 3, result: { type: "data", data: { json: { messageId: "m", updateParts: [], createdAt: "2025-08-08T10:00:00.000Z", resync: false } } } });
+    expect(evaluateStagewise(s.events).get("messaging/initial-resync")!.verdict).toBe("fail");
+  });
+});
