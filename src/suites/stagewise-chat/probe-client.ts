@@ -76,6 +76,8 @@ export class ProbeClient extends ProbeSession {
   a: ChatState = initialChatState();
   aSeq: number | null = null;
   aId: number | undefined;
+  /** A's snapshot is complete (its agent-state arrived). */
+  aReady = false;
   /** Frames of A whose update did not apply (the state kept is the last good one). */
   aBroken = 0;
   private readonly aListeners = new Set<(u: ChatUpdate) => void>();
@@ -158,6 +160,7 @@ export class ProbeClient extends ProbeSession {
     this.aId = id;
     this.a = initialChatState();
     this.aSeq = null;
+    this.aReady = false;
     r.conn.onMessage((m) => this.followA(m, id));
     this.subscribe(r.conn, M.subA, this.chat("getChatUpdates"), undefined, { id });
     return r.conn;
@@ -176,6 +179,7 @@ export class ProbeClient extends ProbeSession {
     if (next.ok) this.a = next.state;
     else this.aBroken++;
     if (seq !== null) this.aSeq = seq;
+    if (update.type === "agent-state") this.aReady = true;
     for (const l of [...this.aListeners]) l(update);
   }
 

@@ -100,7 +100,7 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
     c.subscribe(main, M.subAvailability, "availability.getAvailability", undefined);
     c.subscribe(main, M.subState, "state.getState", undefined);
     c.subscribe(main, M.subMessaging, "messaging.getMessage", undefined);
-    if (!(await c.waitA((s) => s.lastSeq !== null && c.a.chats.length >= 0 && c.aSeq !== null, Math.max(p.updateWaitMs, 2_000)))) {
+    if (!(await c.waitA(() => c.aReady, Math.min(Math.max(p.updateWaitMs, 2_000), t.request)))) {
       c.stop("subscription A sent no snapshot");
     }
     await c.quiet(quiet);

@@ -53,7 +53,8 @@ describe.concurrent("stagewise-chat suite against adapter-built agents", () => {
     expect(byId(checks, "stagewise-chat/security/ws-foreign-origin").verdict).toBe("info");
   });
 
-  it("runs a toolbar tool and skips the second-chat rules when createChat is refused", async () => {
+  it("runs a toolbar tool and skips the second-chat rules when createChat is refused; --prompt and --tool-prompt reach the agent", async () => {
+    const heard: string[] = [];
     const agent = await createAgentServer({
       port: 0,
       coalesceMs: 0,
@@ -61,6 +62,7 @@ describe.concurrent("stagewise-chat suite against adapter-built agents", () => {
         onCreateChat: () => reject("one chat only"),
         async onUserMessage({ message }) {
           const text = message.content.map((p) => (p.type === "text" ? p.text : "")).join(" ");
+          heard.push(text);
           const reply = agent.chat.addMessage({ role: "assistant", content: [] });
           for (let i = 0; i < text.length; i += 40) {
             agent.chat.streamPart(reply, 0, text.slice(i, i + 40));
@@ -78,7 +80,11 @@ describe.concurrent("stagewise-chat suite against adapter-built agents", () => {
       },
     });
     try {
-      const checks = serverSide(await runSuite(stagewiseChat, { url: agent.url, ...quick }));
+      const prompt = `Tell me about CSS grid. ${"Keep it short. ".repeat(14)}`;
+      const toolPrompt = "Save my notes to a file, please.";
+      const checks = serverSide(await runSuite(stagewiseChat, { url: agent.url, ...quick, params: { ...quick.params, prompt, toolPrompt } }));
+      expect(heard).toContain(prompt);
+      expect(heard).toContain(toolPrompt);
       const bad = (c: CheckResult) => !ok(c) && c.id !== "stagewise-chat/wire/port-range";
       expect(checks.filter(bad), explain(checks, bad)).toEqual([]);
       expect(byId(checks, "stagewise-chat/tools/toolbar-result-recorded").verdict).toBe("pass");
