@@ -73,7 +73,11 @@ export async function startMock(opts: MockStartOptions): Promise<RunningMock> {
     messaging: new MessagingMirror(agent.store, () => ids("msg")),
     validate,
   });
-  const info = { name: "agentwire echo agent", description: "Echoes messages; asks before writing a file", capabilities: { toolCalling: false, chatHistory: true } };
+  const info = {
+    name: "agentwire echo agent",
+    description: "Echoes messages; asks before writing a file",
+    capabilities: { toolCalling: false, chatHistory: true },
+  };
   const http = createServer(discoveryHandler("/stagewise/info", info));
   const wss = new WebSocketServer({ server: http, path: "/stagewise/ws", maxPayload: 64 * 1024 * 1024 });
   applyWSSHandler({ wss, router, keepAlive: { enabled: true, pingMs: opts.suite ? 1_000 : 30_000, pongWaitMs: 5_000 }, onError: () => {} });

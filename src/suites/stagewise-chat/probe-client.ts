@@ -206,7 +206,10 @@ export class ProbeClient extends ProbeSession {
   /** Sends a subscription; returns its id. */
   subscribe(conn: WsConnection, label: string, path: string, input: unknown, o: { id?: number; lastEventId?: string } = {}): number {
     const id = o.id ?? this.nextId();
-    conn.send({ id, method: "subscription", params: { path, input: envelope(input), ...(o.lastEventId !== undefined ? { lastEventId: o.lastEventId } : {}) } }, { label });
+    conn.send(
+      { id, method: "subscription", params: { path, input: envelope(input), ...(o.lastEventId !== undefined ? { lastEventId: o.lastEventId } : {}) } },
+      { label },
+    );
     return id;
   }
 
@@ -237,7 +240,13 @@ export class ProbeClient extends ProbeSession {
       },
       Math.min(o.timeout ?? this.params.updateWaitMs, this.ctx.timeouts.request),
     );
-    this.subscribe(conn, label, this.chat("getChatUpdates"), o.lastEventId !== undefined ? { lastEventId: o.lastEventId } : undefined, o.lastEventId !== undefined ? { id, lastEventId: o.lastEventId } : { id });
+    this.subscribe(
+      conn,
+      label,
+      this.chat("getChatUpdates"),
+      o.lastEventId !== undefined ? { lastEventId: o.lastEventId } : undefined,
+      o.lastEventId !== undefined ? { id, lastEventId: o.lastEventId } : { id },
+    );
     const end = await done;
     if (!o.keep && conn.isOpen) this.stopSubscription(conn, id, M.stop(label));
     if (!end || !updates.length) return undefined;

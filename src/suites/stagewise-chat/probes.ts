@@ -131,16 +131,35 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
     raw.send({ id: c.nextId(), method: "mutation", params: { path: c.chat("stop") } }, { label: M.noInput });
     await waitBad;
     await c.mutate(M.unknownPath, "chat.agentwireNoSuchProcedure", undefined, { conn: raw, timeout: p.updateWaitMs * 2 });
-    await c.mutate(M.wrongKind, c.chat("stop"), undefined, { conn: raw, timeout: p.updateWaitMs * 2, raw: { method: "query", params: { path: c.chat("stop"), input: envelope(undefined) } } });
+    await c.mutate(M.wrongKind, c.chat("stop"), undefined, {
+      conn: raw,
+      timeout: p.updateWaitMs * 2,
+      raw: { method: "query", params: { path: c.chat("stop"), input: envelope(undefined) } },
+    });
     for (const path of TOOL_CALLING_PATHS) await c.mutate(M.toolCalling(path), path, undefined, { conn: raw, timeout: p.updateWaitMs * 2 });
     // The socket stays usable after all that: a subscription still answers.
     const id = c.subscribe(raw, M.afterBad, "state.getState", undefined);
-    await raw.until((m) => typeof m.json === "object" && m.json !== null && (m.json as { id?: unknown }).id === id && "result" in (m.json as object) && (m.json as { result: { type?: unknown } }).result.type === "data", wait);
+    await raw.until(
+      (m) =>
+        typeof m.json === "object" &&
+        m.json !== null &&
+        (m.json as { id?: unknown }).id === id &&
+        "result" in (m.json as object) &&
+        (m.json as { result: { type?: unknown } }).result.type === "data",
+      wait,
+    );
     await c.close(raw);
   });
 
   await c.group("messaging", "messaging: sendUserMessage valid and invalid", async () => {
-    const message = { id: "agentwire-m1", contentItems: text("hello from agentwire"), createdAt: new Date(), metadata: METADATA, pluginContent: {}, sentByPlugin: false };
+    const message = {
+      id: "agentwire-m1",
+      contentItems: text("hello from agentwire"),
+      createdAt: new Date(),
+      metadata: METADATA,
+      pluginContent: {},
+      sentByPlugin: false,
+    };
     await c.mutate(M.messagingSend, "messaging.sendUserMessage", message);
     await c.mutate(M.messagingInvalid, "messaging.sendUserMessage", { id: "agentwire-m2", contentItems: "not a list" });
   });
@@ -183,7 +202,12 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
       ["invalid-input", "create-empty-title", "createChat", { title: "" }],
       ["invalid-input", "send-empty-content", "sendMessage", { chatId: active, content: [], metadata: METADATA }],
       ["invalid-input", "send-no-metadata", "sendMessage", { chatId: active, content: text("hi") }],
-      ["invalid-input", "send-approval-part", "sendMessage", { chatId: active, content: [{ type: "tool-approval", toolCallId: "t1", approved: true }], metadata: METADATA }],
+      [
+        "invalid-input",
+        "send-approval-part",
+        "sendMessage",
+        { chatId: active, content: [{ type: "tool-approval", toolCallId: "t1", approved: true }], metadata: METADATA },
+      ],
       ["invalid-input", "approve-no-metadata", "approveToolCall", { chatId: active, toolCallId: UNKNOWN, approved: true }],
       ["invalid-input", "switch-no-chat-id", "switchChat", {}],
       ["invalid-input", "title-too-long", "updateChatTitle", { chatId: active, title: "x".repeat(300) }],
@@ -243,7 +267,10 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
 
   // ---- tools ----
   /** Awaited toolbar calls not yet run. */
-  const unrun = (s: ChatState) => toolCallsOf(s).filter((call) => call.runtime === "toolbar" && !reported.has(call.toolCallId) && !pendingApprovals(s).some((p) => p.toolCallId === call.toolCallId));
+  const unrun = (s: ChatState) =>
+    toolCallsOf(s).filter(
+      (call) => call.runtime === "toolbar" && !reported.has(call.toolCallId) && !pendingApprovals(s).some((p) => p.toolCallId === call.toolCallId),
+    );
   /** Runs toolbar calls as they come, until an approval is pending (true) or the turn ends (false). */
   async function untilApproval(): Promise<boolean> {
     for (;;) {
@@ -274,7 +301,12 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
       const chatId = c.a.activeChatId;
       await snapshotB("pending-approval");
       await c.mutate(M.ok("approve"), c.chat("approveToolCall"), { chatId, toolCallId: pending.toolCallId, approved: true, metadata: METADATA });
-      await c.mutate(M.reject("tool-call-not-pending", "approve-again"), c.chat("approveToolCall"), { chatId, toolCallId: pending.toolCallId, approved: true, metadata: METADATA });
+      await c.mutate(M.reject("tool-call-not-pending", "approve-again"), c.chat("approveToolCall"), {
+        chatId,
+        toolCallId: pending.toolCallId,
+        approved: true,
+        metadata: METADATA,
+      });
       // Toolbar calls that follow the approval run as they come.
       while (await c.waitA((s) => unrun(s).length > 0 || !s.isWorking, behaviourMs)) {
         if (!unrun(c.a).length) break;
@@ -289,13 +321,24 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
     await snapshotB("after-tool-turn");
     const chatId = c.a.activeChatId;
     if (pending.runtime !== "toolbar") {
-      await c.mutate(M.reject("tool-call-not-pending", "report-unawaited"), c.chat("reportToolResult"), { chatId, toolCallId: pending.toolCallId, output: "unasked" });
+      await c.mutate(M.reject("tool-call-not-pending", "report-unawaited"), c.chat("reportToolResult"), {
+        chatId,
+        toolCallId: pending.toolCallId,
+        output: "unasked",
+      });
     }
     // The other answer: a refusal.
     await turn("send-tool-reject", toolPrompt, async () => {
       if (!(await untilApproval())) return;
       const call = pendingApprovals(c.a)[0];
-      if (call) await c.mutate(M.ok("approve-reject"), c.chat("approveToolCall"), { chatId: c.a.activeChatId, toolCallId: call.toolCallId, approved: false, reason: "not now", metadata: METADATA });
+      if (call)
+        await c.mutate(M.ok("approve-reject"), c.chat("approveToolCall"), {
+          chatId: c.a.activeChatId,
+          toolCallId: call.toolCallId,
+          approved: false,
+          reason: "not now",
+          metadata: METADATA,
+        });
     });
     // Stop while an approval is pending.
     await turn("send-tool-stop", toolPrompt, async () => {
@@ -306,7 +349,7 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
     await snapshotB("after-stop-pending");
   });
 
-  if (!reported.size) c.note(NOTE.notApplicable, { topic: TOPIC.toolbarTool, reason: "no tool call ran in the toolbar (runtime \"toolbar\")" });
+  if (!reported.size) c.note(NOTE.notApplicable, { topic: TOPIC.toolbarTool, reason: 'no tool call ran in the toolbar (runtime "toolbar")' });
 
   await c.group("stop", "stop mid-turn", async () => {
     await turn("send-stop", prompt, async () => {

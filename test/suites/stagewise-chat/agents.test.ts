@@ -15,7 +15,8 @@ import { byId, explain, serverSide } from "../../helpers/run-results.js";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const PING = "stagewise-chat/trpc/keepalive-ping";
-const ok = (c: CheckResult) => c.verdict === "pass" || c.verdict === "skip" || (c.level === "INFO" && c.verdict === "info") || (c.id === PING && c.verdict === "incomplete");
+const ok = (c: CheckResult) =>
+  c.verdict === "pass" || c.verdict === "skip" || (c.level === "INFO" && c.verdict === "info") || (c.id === PING && c.verdict === "incomplete");
 const quick = { params: { quietMs: 100 }, timeout: 10_000 };
 
 const children: ChildProcess[] = [];
@@ -43,9 +44,20 @@ describe.concurrent("stagewise-chat suite against adapter-built agents", () => {
     const r = await runSuite(stagewiseChat, { url, ...quick });
     const checks = serverSide(r);
     expect(checks).toHaveLength(59);
-    expect(checks.filter((c) => !ok(c)), explain(checks, (c) => !ok(c))).toEqual([]);
+    expect(
+      checks.filter((c) => !ok(c)),
+      explain(checks, (c) => !ok(c)),
+    ).toEqual([]);
     // The judged core of the contract really was judged, not skipped.
-    for (const id of ["chat/snapshot-equals-reduced", "chat/seq-global", "chat/reject-while-working", "chat/stream-incremental", "tools/approval-recorded", "tools/stop-closes-pending", "tools/approval-respected"]) {
+    for (const id of [
+      "chat/snapshot-equals-reduced",
+      "chat/seq-global",
+      "chat/reject-while-working",
+      "chat/stream-incremental",
+      "tools/approval-recorded",
+      "tools/stop-closes-pending",
+      "tools/approval-respected",
+    ]) {
       expect(byId(checks, `stagewise-chat/${id}`).verdict, id).toBe("pass");
     }
     expect(byId(checks, "stagewise-chat/tools/toolbar-result-recorded").message).toMatch(/not applicable: no tool call ran in the toolbar/);

@@ -72,4 +72,37 @@ describe.concurrent("stagewise-chat against hostile agents", () => {
       await agent.close();
     }
   });
+
+  it("judges an agent that closes mid-snapshot and one that breaks superjson, within the waits", async () => {
+    const closing = await fakeAgent((ws, data) => {
+      const msg = JSON.parse(data) as { id?: unknown; method?: string; params?: { path?: string } };
+      if (msg.method !== "subscription" || msg.params?.path !== "chat.getChatUpdates") return;
+      ws.send(JSON.stringify({ id: msg.id, result: { type: "started" } }));
+      ws.send(JSON.stringify({ id: msg.id, result: { type: "data", id: "0", data: { json: { id: "0", data: { type: "chat-list", chats: [] } } } } }));
+      ws.close();
+    });
+    const raw = await fakeAgent((ws, data) => {
+      const msg = JSON.parse(data) as { id?: unknown; method?: string };
+      if (msg.method === "subscription") {
+        ws.send(JSON.stringify({ id: msg.id, result: { type: "started" } }));
+        // The update itself, not {json, meta}.
+        ws.send(JSON.stringify({ id: msg.id, result: { type: "data", id: "0", data: { type: "chat-list", chats: [] } } }));
+      }
+    });
+    try {
+      const t0 = performance.now();
+      const [a, b] = await Promise.all([
+        runSuite(stagewiseChat, { url: closing.url, timeout: 1_000 }),
+        runSuite(stagewiseChat, { url: raw.url, timeout: 1_000 }),
+      ]);
+      expect(performance.now() - t0).toBeLessThan(20_000);
+      const every = byId(serverSide(a), "stagewise-chat/chat/snapshot-every-subscribe");
+      expect(every.verdict).toBe("fail");
+      expect(every.message).toMatch(/the connection closed before a snapshot|no snapshot/);
+      const envelope = byId(serverSide(b), "stagewise-chat/trpc/response-envelope");
+      expect(envelope.verdict).toBe("fail");
+    } finally {
+      await Promise.all([closing.close(), raw.close()]);
+    }
+  });
 });

@@ -98,7 +98,11 @@ export const REJECT_CHECKS: CheckDef[] = [
           const row = typeof reason === "string" ? REASONS[reason] : undefined;
           if (!row) return t.fail("data.reason from the §1 table", `${showReq(req)}: ${showResult(r)}`, frameEvidence(ev));
           if (d?.code !== row.code || d?.httpStatus !== row.http || r.error?.code !== row.json) {
-            return t.fail(`${row.code}, ${row.json}, ${row.http} for ${String(reason)}`, `${String(d?.code)}, ${String(r.error?.code)}, ${String(d?.httpStatus)} for ${showReq(req)}`, frameEvidence(ev));
+            return t.fail(
+              `${row.code}, ${row.json}, ${row.http} for ${String(reason)}`,
+              `${String(d?.code)}, ${String(r.error?.code)}, ${String(d?.httpStatus)} for ${showReq(req)}`,
+              frameEvidence(ev),
+            );
           }
           t.ok();
         },
@@ -186,10 +190,18 @@ export const REJECT_CHECKS: CheckDef[] = [
           const what = rejectionOf(e.req.label)!.what;
           const windowEnd = e.answer.ev.t + QUIET_MS;
           const inWindow = e.deltas.filter((d) => d.f.ev.t <= windowEnd);
-          const bad = e.aBefore?.isWorking ? inWindow.filter((d) => (EFFECT_TYPES[what] ?? []).includes(d.f.update?.type ?? "")) : inWindow.filter((d) => d.f.update?.type !== "agent-state");
-          if (bad.length) return t.fail(`no update after the rejected ${showReq(e.req)}`, `${bad.map((d) => d.f.update?.type).join(", ")} at ${where(bad[0]!.f.ev)}`, frameEvidence(bad[0]!.f.ev));
+          const bad = e.aBefore?.isWorking
+            ? inWindow.filter((d) => (EFFECT_TYPES[what] ?? []).includes(d.f.update?.type ?? ""))
+            : inWindow.filter((d) => d.f.update?.type !== "agent-state");
+          if (bad.length)
+            return t.fail(
+              `no update after the rejected ${showReq(e.req)}`,
+              `${bad.map((d) => d.f.update?.type).join(", ")} at ${where(bad[0]!.f.ev)}`,
+              frameEvidence(bad[0]!.f.ev),
+            );
           const closed = e.req.conn.closed;
-          if (closed && closed.by === "server" && closed.t <= windowEnd) return t.fail("the socket stays open", `the server closed it after ${showReq(e.req)}`, effectEvidence(e));
+          if (closed && closed.by === "server" && closed.t <= windowEnd)
+            return t.fail("the socket stays open", `the server closed it after ${showReq(e.req)}`, effectEvidence(e));
           t.ok();
         },
         { graceMs: QUIET_MS },

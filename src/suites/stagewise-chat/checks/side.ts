@@ -36,7 +36,10 @@ const COHERENT_MS = 1_000;
 const WORKING_STATES = new Set(["thinking", "working", "calling_tool", "waiting_for_user_response"]);
 
 /** Data values of the subscriptions whose request label `match`es: (value, frame, subscription key, first?). */
-function onSubscriptionData(match: (label: string | undefined) => boolean, fn: (value: unknown, ev: FrameEvent, key: string, first: boolean, sentAt: FrameEvent, c: Conn) => void) {
+function onSubscriptionData(
+  match: (label: string | undefined) => boolean,
+  fn: (value: unknown, ev: FrameEvent, key: string, first: boolean, sentAt: FrameEvent, c: Conn) => void,
+) {
   const subs = new Map<string, { sent: FrameEvent; n: number }>();
   return onFrames((ev, f, c) => {
     if (f.kind !== "json") return;
@@ -79,7 +82,8 @@ export const SIDE_CHECKS: CheckDef[] = [
               waiting.delete(sent.label!);
               const v = ctx.validate(schema(sent.label), value);
               if (!v.ok) return t.fail(`a valid ${schema(sent.label)}`, `${formatSchemaErrors(v.errors)} (${sent.label})`, frameEvidence(ev));
-              if (ev.t - sent.t > FIRST_VALUE_MS) return t.fail(`a value within ${FIRST_VALUE_MS} ms`, `after ${Math.round(ev.t - sent.t)} ms (${sent.label})`, frameEvidence(ev));
+              if (ev.t - sent.t > FIRST_VALUE_MS)
+                return t.fail(`a value within ${FIRST_VALUE_MS} ms`, `after ${Math.round(ev.t - sent.t)} ms (${sent.label})`, frameEvidence(ev));
               t.ok();
             },
           ),
@@ -108,7 +112,8 @@ export const SIDE_CHECKS: CheckDef[] = [
       const update = (ev: FrameEvent) => {
         if (chat === undefined || state === undefined) return;
         if (chat === state) {
-          if (since && ev.t - since.t > COHERENT_MS) t.fail(`state within ${COHERENT_MS} ms of isWorking`, `they disagreed for ${Math.round(ev.t - since.t)} ms`, frameEvidence(since));
+          if (since && ev.t - since.t > COHERENT_MS)
+            t.fail(`state within ${COHERENT_MS} ms of isWorking`, `they disagreed for ${Math.round(ev.t - since.t)} ms`, frameEvidence(since));
           else if (since || !judged) t.ok();
           judged = true;
           since = undefined;
@@ -287,7 +292,8 @@ export const SIDE_CHECKS: CheckDef[] = [
             else t.fail("error BAD_REQUEST", `${showReq(req)} answered ${showResult(r)}`, frameEvidence(ev));
           }
         },
-        missing: (req, why) => (req.label === M.messagingSend || req.label === M.messagingInvalid) && t.fail("an answer", `${showReq(req)}: ${why}`, frameEvidence(req.frame)),
+        missing: (req, why) =>
+          (req.label === M.messagingSend || req.label === M.messagingInvalid) && t.fail("an answer", `${showReq(req)}: ${why}`, frameEvidence(req.frame)),
       });
       return {
         observe: m.observe,
@@ -310,7 +316,11 @@ export const SIDE_CHECKS: CheckDef[] = [
       return {
         observe: WIRE.on({
           accept: (l) => l === C.foreignOrigin,
-          open: (ev) => t.fail("the upgrade refused for a foreign Origin", `accepted an upgrade with Origin ${ev.headers?.["origin"] ?? "?"}`, { seq: ev.seq, probe: ev.probe }),
+          open: (ev) =>
+            t.fail("the upgrade refused for a foreign Origin", `accepted an upgrade with Origin ${ev.headers?.["origin"] ?? "?"}`, {
+              seq: ev.seq,
+              probe: ev.probe,
+            }),
           reject: (ev) => (ev.status !== undefined ? t.ok() : t.untestable(`the upgrade failed: ${ev.error ?? "?"}`)),
         }),
         finish: () => t.outcome("a foreign Origin was refused", "no foreign upgrade was tried"),

@@ -175,10 +175,12 @@ const TRPC: RpcProtocol<Frame> = {
   outgoing: (_ev, f) => {
     if (f.kind !== "json") return [];
     // subscription.stop reuses the subscription's id: it ends a request, it is not one.
-    return f.values.filter((v) => v.method !== "subscription.stop").map((v): RpcOut => {
-      const call = callOf(v);
-      return { kind: "request", rawId: v.id, hasId: "id" in v, type: `${call.method} ${call.path}`, value: v };
-    });
+    return f.values
+      .filter((v) => v.method !== "subscription.stop")
+      .map((v): RpcOut => {
+        const call = callOf(v);
+        return { kind: "request", rawId: v.id, hasId: "id" in v, type: `${call.method} ${call.path}`, value: v };
+      });
   },
   incoming: (_ev, f) => {
     if (f.kind !== "json") return [];
@@ -225,7 +227,14 @@ export function onMutations(h: MutationHooks) {
     unanswered: (req, why) => {
       if (!isMutation(req) || answered.has(req)) return;
       answered.add(req);
-      h.missing?.(req, req.timedOut !== undefined ? `no answer within ${req.timedOut} ms` : why === "end" ? "no answer before the run ended" : `the connection was ${why.replace(/-/g, " ")} before an answer`);
+      h.missing?.(
+        req,
+        req.timedOut !== undefined
+          ? `no answer within ${req.timedOut} ms`
+          : why === "end"
+            ? "no answer before the run ended"
+            : `the connection was ${why.replace(/-/g, " ")} before an answer`,
+      );
     },
   });
   return { observe: r.observe, end: r.end };
@@ -580,7 +589,6 @@ export function mutationEffects(match: (req: RpcRequest) => boolean, done: (e: E
   };
 }
 
-
 /** The rejection reasons of §1: their tRPC code, JSON-RPC code and HTTP status. */
 export const REASONS: Record<string, { code: string; json: number; http: number }> = {
   "chat-not-found": { code: "NOT_FOUND", json: -32004, http: 404 },
@@ -594,7 +602,8 @@ export const REASONS: Record<string, { code: string; json: number; http: number 
 };
 
 /** A field of a mutation's input; a bare string input is the chat id (stagewise-internal-2025-08). */
-export const inputField = (e: Effect, k: string): unknown => (isObject(e.input) ? e.input[k] : k === "chatId" && typeof e.input === "string" ? e.input : undefined);
+export const inputField = (e: Effect, k: string): unknown =>
+  isObject(e.input) ? e.input[k] : k === "chatId" && typeof e.input === "string" ? e.input : undefined;
 
 /** Updates of a given type among a window's deltas. */
 export const ofType = <T extends ChatUpdate["type"]>(deltas: ADelta[], type: T): (ADelta & { f: { update: Extract<ChatUpdate, { type: T }> } })[] =>

@@ -31,12 +31,16 @@ interface Located<P> {
 }
 
 const partsOf = <P>(s: ChatState, type: string): Located<P>[] =>
-  s.messages.flatMap((message, i) => (message.content as { type: string }[]).flatMap((part, j) => (part.type === type ? [{ part: part as P, message, at: [i, j] as [number, number] }] : [])));
+  s.messages.flatMap((message, i) =>
+    (message.content as { type: string }[]).flatMap((part, j) => (part.type === type ? [{ part: part as P, message, at: [i, j] as [number, number] }] : [])),
+  );
 const before = (a: [number, number], b: [number, number]) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
 
 /** Calls with requiresApproval:true that have neither an approval nor a result (r13). */
 export function pendingApprovals(s: ChatState): ToolCallPart[] {
-  const settled = new Set([...partsOf<{ toolCallId: string }>(s, "tool-approval"), ...partsOf<{ toolCallId: string }>(s, "tool-result")].map((x) => x.part.toolCallId));
+  const settled = new Set(
+    [...partsOf<{ toolCallId: string }>(s, "tool-approval"), ...partsOf<{ toolCallId: string }>(s, "tool-result")].map((x) => x.part.toolCallId),
+  );
   return partsOf<ToolCallPart>(s, "tool-call")
     .map((x) => x.part)
     .filter((c) => c.requiresApproval === true && !settled.has(c.toolCallId));
@@ -47,7 +51,6 @@ function newResults(prev: ChatState, next: ChatState): Located<ToolResultPart>[]
   const old = new Set(partsOf<ToolResultPart>(prev, "tool-result").map((x) => `${x.message.id}/${x.at[1]}`));
   return partsOf<ToolResultPart>(next, "tool-result").filter((x) => !old.has(`${x.message.id}/${x.at[1]}`));
 }
-
 
 export const TOOL_CHECKS: CheckDef[] = [
   serverCheck({
@@ -63,14 +66,25 @@ export const TOOL_CHECKS: CheckDef[] = [
       const fx = mutationEffects(
         (req) => isOk(req.label, "approve") || isOk(req.label, "approve-reject"),
         (e) => {
-          if (e.answer?.r.kind !== "data") return t.fail("a successful approval", `${showReq(e.req)}: ${e.answer ? showResult(e.answer.r) : e.missing}`, effectEvidence(e));
+          if (e.answer?.r.kind !== "data")
+            return t.fail("a successful approval", `${showReq(e.req)}: ${e.answer ? showResult(e.answer.r) : e.missing}`, effectEvidence(e));
           const id = inputField(e, "toolCallId");
-          const added = ofType(e.deltas, "message-added").find((d) => d.f.update.message.role === "user" && d.f.update.message.content.some((p) => p.type === "tool-approval" && p.toolCallId === id));
+          const added = ofType(e.deltas, "message-added").find(
+            (d) => d.f.update.message.role === "user" && d.f.update.message.content.some((p) => p.type === "tool-approval" && p.toolCallId === id),
+          );
           if (!added) return t.fail(`a user message with a tool-approval for "${String(id)}"`, "none", effectEvidence(e));
           const m = added.f.update.message as ChatMessage & { metadata?: unknown };
           const part = m.content[0] as { type: string; approved?: unknown; reason?: unknown };
-          if (m.content.length !== 1 || part.approved !== inputField(e, "approved") || (inputField(e, "reason") !== undefined && part.reason !== inputField(e, "reason"))) {
-            return t.fail(`one tool-approval part, approved:${String(inputField(e, "approved"))}`, JSON.stringify(m.content).slice(0, 160), frameEvidence(added.f.ev));
+          if (
+            m.content.length !== 1 ||
+            part.approved !== inputField(e, "approved") ||
+            (inputField(e, "reason") !== undefined && part.reason !== inputField(e, "reason"))
+          ) {
+            return t.fail(
+              `one tool-approval part, approved:${String(inputField(e, "approved"))}`,
+              JSON.stringify(m.content).slice(0, 160),
+              frameEvidence(added.f.ev),
+            );
           }
           const diff = firstJsonDifference(m.metadata, inputField(e, "metadata"), "/metadata");
           if (diff) return t.fail("the metadata as sent", `${diff.path}: ${JSON.stringify(diff.actual)}`, frameEvidence(added.f.ev));
@@ -111,7 +125,10 @@ export const TOOL_CHECKS: CheckDef[] = [
     level: "MUST",
     title: "Tool results belong to their calls",
     rule: "A tool result follows its call, names its toolName, is the call's only result, and sits in an assistant message for backend calls and in a tool message for cli and toolbar calls.",
-    ref: ["§3 r13", "backend → tool-result part in an assistant message; cli → agent's tool message; toolbar → … the agent appends a tool message … ≤1 result per call, after it."],
+    ref: [
+      "§3 r13",
+      "backend → tool-result part in an assistant message; cli → agent's tool message; toolbar → … the agent appends a tool message … ≤1 result per call, after it.",
+    ],
     probes: ["tools"],
     notApplicableWhen: [TOPIC.approval],
     create() {
@@ -131,10 +148,12 @@ export const TOOL_CHECKS: CheckDef[] = [
               }
               const count = partsOf<ToolResultPart>(next, "tool-result").filter((x) => x.part.toolCallId === id).length;
               if (count > 1) t.fail("one result per call", `${count} results for "${id}" ${w}`, frameEvidence(f.ev));
-              else if (r.part.toolName !== call.part.toolName) t.fail(`toolName "${call.part.toolName}"`, `toolName "${r.part.toolName}" ${w}`, frameEvidence(f.ev));
+              else if (r.part.toolName !== call.part.toolName)
+                t.fail(`toolName "${call.part.toolName}"`, `toolName "${r.part.toolName}" ${w}`, frameEvidence(f.ev));
               else {
                 const want = call.part.runtime === "backend" ? "assistant" : "tool";
-                if (r.message.role !== want) t.fail(`a ${call.part.runtime} result in a ${want} message`, `in a ${r.message.role} message ${w}`, frameEvidence(f.ev));
+                if (r.message.role !== want)
+                  t.fail(`a ${call.part.runtime} result in a ${want} message`, `in a ${r.message.role} message ${w}`, frameEvidence(f.ev));
                 else t.ok();
               }
             }
@@ -168,8 +187,18 @@ export const TOOL_CHECKS: CheckDef[] = [
                 t.ok();
                 continue;
               }
-              if (!approval) t.fail("an approval before a successful result", `a result for "${r.part.toolCallId}" without approval at ${where(f.ev, sub.conn)}`, frameEvidence(f.ev));
-              else if (!approval.part.approved) t.fail("no successful result after a refusal", `a successful result for the refused "${r.part.toolCallId}" at ${where(f.ev, sub.conn)}`, frameEvidence(f.ev));
+              if (!approval)
+                t.fail(
+                  "an approval before a successful result",
+                  `a result for "${r.part.toolCallId}" without approval at ${where(f.ev, sub.conn)}`,
+                  frameEvidence(f.ev),
+                );
+              else if (!approval.part.approved)
+                t.fail(
+                  "no successful result after a refusal",
+                  `a successful result for the refused "${r.part.toolCallId}" at ${where(f.ev, sub.conn)}`,
+                  frameEvidence(f.ev),
+                );
               else t.ok();
             }
           },
@@ -191,13 +220,17 @@ export const TOOL_CHECKS: CheckDef[] = [
       const fx = mutationEffects(
         (req) => isOk(req.label, "report"),
         (e) => {
-          if (e.answer?.r.kind !== "data") return t.fail("a successful report", `${showReq(e.req)}: ${e.answer ? showResult(e.answer.r) : e.missing}`, effectEvidence(e));
+          if (e.answer?.r.kind !== "data")
+            return t.fail("a successful report", `${showReq(e.req)}: ${e.answer ? showResult(e.answer.r) : e.missing}`, effectEvidence(e));
           const id = inputField(e, "toolCallId");
-          const added = ofType(e.deltas, "message-added").find((d) => d.f.update.message.role === "tool" && d.f.update.message.content.some((p) => p.type === "tool-result" && p.toolCallId === id));
+          const added = ofType(e.deltas, "message-added").find(
+            (d) => d.f.update.message.role === "tool" && d.f.update.message.content.some((p) => p.type === "tool-result" && p.toolCallId === id),
+          );
           if (!added) return t.fail(`a tool message with the result of "${String(id)}"`, "none", effectEvidence(e));
           const part = (added.f.update.message.content as ToolResultPart[]).find((p) => p.toolCallId === id)!;
           const call = e.aBefore ? partsOf<ToolCallPart>(e.aBefore, "tool-call").find((c) => c.part.toolCallId === id) : undefined;
-          if (call && part.toolName !== call.part.toolName) return t.fail(`toolName "${call.part.toolName}"`, `toolName "${part.toolName}"`, frameEvidence(added.f.ev));
+          if (call && part.toolName !== call.part.toolName)
+            return t.fail(`toolName "${call.part.toolName}"`, `toolName "${part.toolName}"`, frameEvidence(added.f.ev));
           const diff = firstJsonDifference(part.output, inputField(e, "output"), "/output");
           if (diff) return t.fail("the output as reported", `${diff.path}: ${JSON.stringify(diff.actual)}`, frameEvidence(added.f.ev));
           t.ok();
@@ -217,7 +250,7 @@ export const TOOL_CHECKS: CheckDef[] = [
     level: "SHOULD",
     title: "stop closes open approvals",
     rule: "After stop, no approval stays pending: each open call gets an isError result.",
-    ref: ["§3 r14", "open approvals/awaited calls SHOULD get an isError:true result \"cancelled\""],
+    ref: ["§3 r14", 'open approvals/awaited calls SHOULD get an isError:true result "cancelled"'],
     probes: ["tools"],
     notApplicableWhen: [TOPIC.approval],
     create() {
