@@ -184,6 +184,7 @@ class Correlator<M> {
         continue;
       }
       const { req, how } = this.match(c, r);
+      // An answer that matches no request counts as a last one (there is nothing for it to keep open).
       const final = typeof r.final === "function" ? (req ? r.final(req) : true) : r.final;
       if (req) {
         req.answers.push(ev);
