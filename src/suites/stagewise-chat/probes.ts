@@ -18,6 +18,7 @@ import type { ChatMessage, ToolCallPart, UserMessageMetadata } from "../../gener
 import type { ChatState } from "../../stagewise/chat-state.js";
 import { C, M, NOTE, TOPIC, X } from "./labels.js";
 import { readParams, type StagewiseParams } from "./params.js";
+import { isObject, resultOf } from "./checks/support.js";
 import { envelope, ProbeClient, StopProbing } from "./probe-client.js";
 
 /** Browser metadata as the toolbar sends it with every message (§2). */
@@ -96,15 +97,31 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
   });
 
   const main = await c.ensureMain();
+  let chatless = false;
+  let messagingId = 0;
   await c.group("subscribe", "subscriptions: availability, state, messaging, and A's snapshot", async () => {
-    c.subscribe(main, M.subAvailability, "availability.getAvailability", undefined);
-    c.subscribe(main, M.subState, "state.getState", undefined);
-    c.subscribe(main, M.subMessaging, "messaging.getMessage", undefined);
-    if (!(await c.waitA(() => c.aReady, Math.min(Math.max(p.updateWaitMs, 2_000), t.request)))) {
-      c.stop("subscription A sent no snapshot");
-    }
+    const side = new Set<number>();
+    let sideAnswers = 0;
+    const off = main.onMessage((m) => {
+      if (isObject(m.json) && side.has(m.json.id as number) && resultOf(m.json).kind === "data") sideAnswers++;
+    });
+    side.add(c.subscribe(main, M.subAvailability, "availability.getAvailability", undefined));
+    side.add(c.subscribe(main, M.subState, "state.getState", undefined));
+    messagingId = c.subscribe(main, M.subMessaging, "messaging.getMessage", undefined);
+    side.add(messagingId);
+    const ready = await c.waitA(() => c.aReady, Math.min(Math.max(p.updateWaitMs, 2_000), t.request));
     await c.quiet(quiet);
+    off();
+    if (!ready) {
+      if (!sideAnswers) c.stop("the agent answered no subscription (no chat snapshot, no availability, state or message)");
+      // An agent without the chat capability (the published package): the other capabilities are still judged.
+      chatless = true;
+      c.note(NOTE.notApplicable, { topic: TOPIC.chat, reason: "the agent has no chat capability (chat.getChatUpdates sent no snapshot)" });
+    }
   });
+  /** A group that needs the chat capability. */
+  const chatGroup = <T>(name: string, description: string, fn: () => Promise<T>): Promise<T | undefined> =>
+    chatless ? Promise.resolve(undefined) : c.group(name, description, fn);
 
   const fresh = await c.group("fresh", "a second connection for fresh snapshots (B)", async () => {
     const r = await c.open(C.fresh);
@@ -162,12 +179,24 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
     };
     await c.mutate(M.messagingSend, "messaging.sendUserMessage", message);
     await c.mutate(M.messagingInvalid, "messaging.sendUserMessage", { id: "agentwire-m2", contentItems: "not a list" });
+    if (!chatless) return;
+    // Without chat the prompt goes through messaging, as the published toolbar sends it; its reply
+    // streams on messaging.getMessage until the agent falls quiet.
+    await c.mutate(M.messagingPrompt, "messaging.sendUserMessage", { ...message, id: "agentwire-m3", contentItems: text(prompt), createdAt: new Date() });
+    const start = performance.now();
+    while (performance.now() - start < behaviourMs) {
+      const m = await main.until((x) => isObject(x.json) && x.json.id === messagingId, Math.min(1_500, t.request));
+      if (!m) break;
+    }
+    const id = c.subscribe(fresh, M.subMessagingB("after-turn"), "messaging.getMessage", undefined);
+    await c.quiet(quiet * 2);
+    c.stopSubscription(fresh, id, M.stop("messaging"));
   });
 
   // ---- chats, idle ----
   const original = c.a.activeChatId;
   let second: string | undefined;
-  await c.group("chats", "chats: stop while idle, create, title, switch, switch to the active chat", async () => {
+  await chatGroup("chats", "chats: stop while idle, create, title, switch, switch to the active chat", async () => {
     await c.mutate(M.ok("stop-idle"), c.chat("stop"), undefined);
     const created = await c.mutate(M.ok("create"), c.chat("createChat"), { title: "agentwire probe" });
     const id = ProbeClient.value(created);
@@ -189,7 +218,7 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
     await snapshotB("after-switch");
   });
 
-  await c.group("reject-idle", "rejections while idle: unknown ids, invalid input, a non-active chat", async () => {
+  await chatGroup("reject-idle", "rejections while idle: unknown ids, invalid input, a non-active chat", async () => {
     const active = c.a.activeChatId ?? UNKNOWN;
     const rejections: [string, string, string, unknown][] = [
       ["chat-not-found", "switch", "switchChat", chatRef(UNKNOWN)],
@@ -235,7 +264,7 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
   };
 
   let firstUserMessage: string | undefined;
-  await c.group("turn", "a turn, with rejections and fresh snapshots mid-stream", async () => {
+  await chatGroup("turn", "a turn, with rejections and fresh snapshots mid-stream", async () => {
     // A second subscriber follows the whole turn (chat/seq-global compares its ids with A's).
     const kept = await c.snapshot(fresh, M.subB("during-turn"), { keep: true });
     const r = await turn("send", prompt, async () => {
@@ -292,7 +321,7 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
       await c.mutate(M.ok("report"), c.chat("reportToolResult"), { chatId: c.a.activeChatId, toolCallId: call.toolCallId, output: { styles: "color: blue" } });
     }
   }
-  await c.group("tools", "tool turns: approve, approve again, reject, report an unawaited result", async () => {
+  await chatGroup("tools", "tool turns: approve, approve again, reject, report an unawaited result", async () => {
     let pending: ToolCallPart | undefined;
     const r = await turn("send-tool", toolPrompt, async () => {
       if (!(await untilApproval())) return;
@@ -351,7 +380,7 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
 
   if (!reported.size) c.note(NOTE.notApplicable, { topic: TOPIC.toolbarTool, reason: 'no tool call ran in the toolbar (runtime "toolbar")' });
 
-  await c.group("stop", "stop mid-turn", async () => {
+  await chatGroup("stop", "stop mid-turn", async () => {
     await turn("send-stop", prompt, async () => {
       await c.quiet(50);
       if (c.a.isWorking) await c.mutate(M.ok("stop-mid"), c.chat("stop"), undefined);
@@ -359,7 +388,7 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
     await snapshotB("after-stop");
   });
 
-  await c.group("delete", "delete messages, then the second chat", async () => {
+  await chatGroup("delete", "delete messages, then the second chat", async () => {
     await working(false, p.stopMs);
     const chatId = c.a.activeChatId;
     const from = firstUserMessage && c.a.messages.some((m) => m.id === firstUserMessage) ? firstUserMessage : c.a.messages.find((m) => m.role === "user")?.id;
@@ -375,7 +404,7 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
     await snapshotB("after-delete");
   });
 
-  await c.group("resubscribe", "resubscriptions: lastEventId known, unknown, malformed; concurrent; after a drop", async () => {
+  await chatGroup("resubscribe", "resubscriptions: lastEventId known, unknown, malformed; concurrent; after a drop", async () => {
     const head = c.aSeq;
     await c.snapshot(fresh, M.resume("known"), { lastEventId: String(head ?? 0) });
     await c.snapshot(fresh, M.resume("unknown"), { lastEventId: "999999999" });

@@ -15,7 +15,7 @@ import { rpcHooks, rpcView, type RpcHandlers, type RpcIn, type RpcOut, type RpcP
 import { wsConnectionView, type Conn } from "../../../core/views/ws-connection.js";
 import { applyChatUpdate, initialChatState, parseEventId, type ChatReduced, type ChatState } from "../../../stagewise/chat-state.js";
 import type { ChatUpdate } from "../../../generated/stagewise-chat.js";
-import { isProtocolConnection, NOTE, type Topic } from "../labels.js";
+import { isProtocolConnection, NOTE, TOPIC, type Topic } from "../labels.js";
 
 export const SEED = "003_69c02258757d0ed3.txt";
 
@@ -24,12 +24,18 @@ export { notApplicable, Tally };
 export type { Conn, Exchange, RpcRequest };
 
 /** A CheckDef of this suite: full id, server side, the seed reference; early stops and absent behaviours explained. */
-export const serverCheck: (spec: CheckSpec & { notApplicableWhen?: Topic[] }) => CheckDef = checkMaker({
+const makeCheck = checkMaker({
   seed: SEED,
   side: "server",
   reasons: { [NOTE.stopped]: (v) => `the probes stopped early: ${String(v)}` },
   notApplicableNote: NOTE.notApplicable,
 });
+
+/** Rules about the chat capability: moot for an agent without it (the probes then say so). */
+const NEEDS_CHAT = /^stagewise-chat\/(chat\/(?!no-toolcalling)|tools\/|state\/coherent-with-chat$)/;
+
+export const serverCheck = (spec: CheckSpec & { notApplicableWhen?: Topic[] }): CheckDef =>
+  makeCheck(NEEDS_CHAT.test(spec.id) ? { ...spec, notApplicableWhen: [...(spec.notApplicableWhen ?? []), TOPIC.chat] } : spec);
 
 export type FrameEvent = WsFrameEvent;
 export type Json = Record<string, unknown>;

@@ -146,14 +146,19 @@ export const TRPC_CHECKS: CheckDef[] = [
     create() {
       const t = new Tally();
       const stopped = new Set<string>();
+      /** Subscriptions that started: an error before `started` refuses a subscription, it does not end one. */
+      const open = new WeakSet<RpcRequest>();
       const r = rpc({
         request: (req) => isSubscription(req) && stopped.delete(`${req.conn.id} ${req.id}`),
         response: (ev, value, req, _how, c) => {
           if (!req || !isSubscription(req)) return;
           const res = resultOf(value);
-          if (res.kind === "started") return t.ok();
+          if (res.kind === "started") {
+            open.add(req);
+            return t.ok();
+          }
           if (res.kind !== "stopped" && res.kind !== "error") return;
-          if (stopped.has(`${c.id} ${req.id}`)) return;
+          if (stopped.has(`${c.id} ${req.id}`) || !open.has(req)) return;
           t.fail(
             "the subscription stays open until the client stops it",
             `${showReq(req)} ended by the server: ${showResult(res)} at ${where(ev, c)}`,
