@@ -27,6 +27,15 @@ async function fakeAgent(onFrame: (ws: WebSocket, data: string) => void): Promis
   };
 }
 
+/** A frame as JSON, or {} (PING and bad input are not these agents' concern). */
+function parse(data: string): unknown {
+  try {
+    return JSON.parse(data);
+  } catch {
+    return {};
+  }
+}
+
 describe.concurrent("stagewise-chat against hostile agents", () => {
   it("stops early when the agent never answers a subscription", async () => {
     const agent = await fakeAgent(() => {});
@@ -37,7 +46,7 @@ describe.concurrent("stagewise-chat against hostile agents", () => {
       expect(byId(checks, "stagewise-chat/wire/info-shape").verdict).toBe("pass");
       const sync = byId(checks, "stagewise-chat/chat/snapshot-equals-reduced");
       expect(sync.verdict).toBe("incomplete");
-      expect(sync.message).toMatch(/the probes stopped early: subscription A sent no snapshot/);
+      expect(sync.message).toMatch(/the probes stopped early: the agent answered no subscription/);
     } finally {
       await agent.close();
     }
@@ -75,14 +84,14 @@ describe.concurrent("stagewise-chat against hostile agents", () => {
 
   it("judges an agent that closes mid-snapshot and one that breaks superjson, within the waits", async () => {
     const closing = await fakeAgent((ws, data) => {
-      const msg = JSON.parse(data) as { id?: unknown; method?: string; params?: { path?: string } };
+      const msg = parse(data) as { id?: unknown; method?: string; params?: { path?: string } };
       if (msg.method !== "subscription" || msg.params?.path !== "chat.getChatUpdates") return;
       ws.send(JSON.stringify({ id: msg.id, result: { type: "started" } }));
       ws.send(JSON.stringify({ id: msg.id, result: { type: "data", id: "0", data: { json: { id: "0", data: { type: "chat-list", chats: [] } } } } }));
       ws.close();
     });
     const raw = await fakeAgent((ws, data) => {
-      const msg = JSON.parse(data) as { id?: unknown; method?: string };
+      const msg = parse(data) as { id?: unknown; method?: string };
       if (msg.method === "subscription") {
         ws.send(JSON.stringify({ id: msg.id, result: { type: "started" } }));
         // The update itself, not {json, meta}.
