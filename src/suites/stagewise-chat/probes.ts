@@ -147,13 +147,16 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
     waitBad = parseError();
     raw.send({ id: c.nextId(), method: "mutation", params: { path: c.chat("stop") } }, { label: M.noInput });
     await waitBad;
-    await c.mutate(M.unknownPath, "chat.agentwireNoSuchProcedure", undefined, { conn: raw, timeout: p.updateWaitMs * 2 });
-    await c.mutate(M.wrongKind, c.chat("stop"), undefined, {
-      conn: raw,
-      timeout: p.updateWaitMs * 2,
-      raw: { method: "query", params: { path: c.chat("stop"), input: envelope(undefined) } },
-    });
-    for (const path of TOOL_CALLING_PATHS) await c.mutate(M.toolCalling(path), path, undefined, { conn: raw, timeout: p.updateWaitMs * 2 });
+    // Sent together: an agent that ignores them costs one wait, not five.
+    await Promise.all([
+      c.mutate(M.unknownPath, "chat.agentwireNoSuchProcedure", undefined, { conn: raw, timeout: p.updateWaitMs * 2 }),
+      c.mutate(M.wrongKind, c.chat("stop"), undefined, {
+        conn: raw,
+        timeout: p.updateWaitMs * 2,
+        raw: { method: "query", params: { path: c.chat("stop"), input: envelope(undefined) } },
+      }),
+      ...TOOL_CALLING_PATHS.map((path) => c.mutate(M.toolCalling(path), path, undefined, { conn: raw, timeout: p.updateWaitMs * 2 })),
+    ]);
     // The socket stays usable after all that: a subscription still answers.
     const id = c.subscribe(raw, M.afterBad, "state.getState", undefined);
     await raw.until(

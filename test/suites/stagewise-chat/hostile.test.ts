@@ -114,4 +114,32 @@ describe.concurrent("stagewise-chat against hostile agents", () => {
       await Promise.all([closing.close(), raw.close()]);
     }
   });
+
+  it("cuts an agent that floods updates, and ends in verdicts", async () => {
+    const agent = await fakeAgent((ws, data) => {
+      const msg = parse(data) as { id?: unknown; method?: string; params?: { path?: string } };
+      if (msg.method !== "subscription" || msg.params?.path !== "chat.getChatUpdates") return;
+      const tracked = (seq: number, update: unknown) =>
+        JSON.stringify({ id: msg.id, result: { type: "data", id: String(seq), data: { json: { id: String(seq), data: update } } } });
+      ws.send(JSON.stringify({ id: msg.id, result: { type: "started" } }));
+      ws.send(tracked(0, { type: "chat-list", chats: [] }));
+      ws.send(tracked(0, { type: "agent-state", isWorking: false }));
+      let seq = 0;
+      const flood = () => {
+        if (ws.readyState !== ws.OPEN) return;
+        for (let i = 0; i < 2_000; i++) ws.send(tracked(++seq, { type: "agent-state", isWorking: seq % 2 === 1 }));
+        setImmediate(flood);
+      };
+      flood();
+    });
+    try {
+      const t0 = performance.now();
+      const checks = serverSide(await runSuite(stagewiseChat, { url: agent.url, timeout: 2_000 }));
+      expect(performance.now() - t0).toBeLessThan(30_000);
+      expect(byId(checks, "stagewise-chat/chat/seq-gap-free").verdict).toBe("pass");
+      expect(checks.some((c) => /stopped early/.test(c.message))).toBe(true);
+    } finally {
+      await agent.close();
+    }
+  });
 });
