@@ -169,8 +169,8 @@ export class ProbeClient extends ProbeSession {
   private followA(m: WsMessage, id: number): void {
     if (!isObject(m.json) || m.json.id !== id) return;
     const r = resultOf(m.json);
-    if (r.kind !== "data" || !r.envelope.ok || !isObject(r.envelope.value)) return;
-    const update = r.envelope.value.data as ChatUpdate;
+    if (r.kind !== "data" || !isObject(r.value)) return;
+    const update = (isObject(r.value.data) ? r.value.data : r.value) as unknown as ChatUpdate;
     if (!isObject(update)) return;
     const seq = parseEventId(r.eventId);
     // A new chat-list starts a snapshot again: the state is replaced (r6).
@@ -231,8 +231,8 @@ export class ProbeClient extends ProbeSession {
         if (!isObject(m.json) || m.json.id !== id) return false;
         const r = resultOf(m.json);
         if (r.kind === "error" || r.kind === "stopped") return true;
-        if (r.kind !== "data" || !r.envelope.ok || !isObject(r.envelope.value)) return false;
-        const u = r.envelope.value.data as ChatUpdate;
+        if (r.kind !== "data" || !isObject(r.value)) return false;
+        const u = (isObject(r.value.data) ? r.value.data : r.value) as unknown as ChatUpdate;
         if (!isObject(u) || !SNAPSHOT_TYPES.has(String(u.type))) return true;
         updates.push(u);
         seq ??= parseEventId(r.eventId);
@@ -291,7 +291,7 @@ export class ProbeClient extends ProbeSession {
 
   /** The data a successful mutation returned (deserialized). */
   static value(r: CallResult): unknown {
-    return r.result?.kind === "data" && r.result.envelope.ok ? r.result.envelope.value : undefined;
+    return r.result?.kind === "data" ? r.result.value : undefined;
   }
 
   /** Waits `ms` (bounded) for quiet. */

@@ -145,7 +145,8 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
     raw.sendRaw('{"id":1,"method":"mutation","params":{"path":"chat.stop"', { label: M.badJson });
     await waitBad;
     waitBad = parseError();
-    raw.send({ id: c.nextId(), method: "mutation", params: { path: c.chat("stop") } }, { label: M.noInput });
+    // A procedure with a harmless failure mode, should the input be read after all.
+    raw.send({ id: c.nextId(), method: "mutation", params: { path: c.chat("updateChatTitle") } }, { label: M.noInput });
     await waitBad;
     // Sent together: an agent that ignores them costs one wait, not five.
     await Promise.all([

@@ -44,7 +44,7 @@ function unanswered(t: Tally, e: Effect, what: string): boolean {
   }
   return false;
 }
-const dataOf = (e: Effect): unknown => (e.answer?.r.kind === "data" && e.answer.r.envelope.ok ? e.answer.r.envelope.value : undefined);
+const dataOf = (e: Effect): unknown => (e.answer?.r.kind === "data" ? e.answer.r.value : undefined);
 /** The delta came late: more than 2 s after the answer (r2). */
 const late = (e: Effect, d: ADelta): number | undefined => {
   const ms = e.answer ? d.f.ev.t - e.answer.ev.t : 0;
@@ -427,7 +427,8 @@ export const CHAT_CHECKS: CheckDef[] = [
         observe: onChatSubs({
           delta: (sub, f, before) => {
             if (!isSubA(sub) || !before || f.update?.type !== "message-updated") {
-              if (isSubA(sub) && f.update?.type === "chat-full-sync" && before?.isWorking)
+              // A switch's own full sync is no way of streaming (a switch while working is the gate's finding).
+              if (isSubA(sub) && f.update?.type === "chat-full-sync" && before?.isWorking && !before.pendingFullSync)
                 t.fail("append deltas during a turn", `a chat-full-sync while working at ${where(f.ev, sub.conn)}`, frameEvidence(f.ev));
               return;
             }

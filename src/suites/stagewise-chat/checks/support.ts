@@ -121,7 +121,16 @@ export function taggedDate(meta: Json | undefined, path: string): boolean {
 
 export type Result =
   | { kind: "started" | "stopped"; id: unknown }
-  | { kind: "data"; id: unknown; eventId: unknown; hasEventId: boolean; envelope: Envelope; raw: unknown }
+  | {
+      kind: "data";
+      id: unknown;
+      eventId: unknown;
+      hasEventId: boolean;
+      envelope: Envelope;
+      raw: unknown;
+      /** The value: the envelope's, or — when the server sent none (trpc/response-envelope's finding) — the data as sent. */
+      value: unknown;
+    }
   | { kind: "error"; id: unknown; envelope: Envelope; error: Json | undefined }
   | { kind: "reconnect" }
   | { kind: "other"; id: unknown; reason: string };
@@ -137,7 +146,8 @@ export function resultOf(v: Json): Result {
   if (!isObject(r)) return { kind: "other", id: v.id, reason: "neither result nor error" };
   if (r.type === "started" || r.type === "stopped") return { kind: r.type, id: v.id };
   if (r.type === "data" || r.type === undefined) {
-    return { kind: "data", id: v.id, eventId: r.id, hasEventId: "id" in r, envelope: readEnvelope(r.data), raw: r.data };
+    const envelope = readEnvelope(r.data);
+    return { kind: "data", id: v.id, eventId: r.id, hasEventId: "id" in r, envelope, raw: r.data, value: envelope.ok ? envelope.value : r.data };
   }
   return { kind: "other", id: v.id, reason: `result type ${JSON.stringify(r.type)}` };
 }
@@ -302,6 +312,10 @@ export interface ChatSub {
   stoppedByClient: boolean;
   /** Order of the frames applied (the reducer's own counter, independent of the ids sent). */
   applied: number;
+  /** The snapshot ended with its agent-state (else chat/snapshot-order failed on it). */
+  snapshotComplete: boolean;
+  /** Every snapshot frame carried the same id (else chat/seq-snapshot-head failed on it). */
+  snapshotIdsUniform: boolean;
 }
 
 export interface ChatSubHooks {
@@ -337,6 +351,8 @@ const CHAT_SUBS = derivedView<{ h: ChatSubHooks }>("stagewise-chat/chat-subs", {
       state = reduced.state;
     }
     sub.phase = "live";
+    sub.snapshotComplete = sub.snapshot[sub.snapshot.length - 1]?.update?.type === "agent-state";
+    sub.snapshotIdsUniform = sub.snapshot.every((f) => f.eventId === sub.snapshot[0]?.eventId);
     if (reduced?.ok) {
       sub.snapshotState = state;
       sub.state = state;
@@ -400,6 +416,8 @@ const CHAT_SUBS = derivedView<{ h: ChatSubHooks }>("stagewise-chat/chat-subs", {
             history: new Map(),
             stoppedByClient: false,
             applied: 0,
+            snapshotComplete: false,
+            snapshotIdsUniform: true,
           };
           mine.set(k, sub);
           call((h) => h.subscribe?.(sub));
@@ -418,8 +436,13 @@ const CHAT_SUBS = derivedView<{ h: ChatSubHooks }>("stagewise-chat/chat-subs", {
           sub.phase = "ended";
           call((h) => h.end?.(sub, ev, r.kind as "stopped" | "error"));
         } else if (r.kind === "data") {
-          const inner = r.envelope.ok && isObject(r.envelope.value) ? r.envelope.value : undefined;
-          const update = isObject(inner?.data) ? (inner!.data as unknown as ChatUpdate) : undefined;
+          const inner = isObject(r.value) ? r.value : undefined;
+          // Untracked frames carry the update itself (chat/seq-tracked's finding); read it all the same.
+          const update = isObject(inner?.data)
+            ? (inner!.data as unknown as ChatUpdate)
+            : typeof inner?.type === "string"
+              ? (inner as unknown as ChatUpdate)
+              : undefined;
           const seq = parseEventId(r.eventId);
           const cf: ChatFrame = { ev, eventId: r.eventId, seq: typeof r.eventId === "string" ? seq : null, innerId: inner?.id, update };
           if (cf.seq !== null) sub.lastSeq = cf.seq;
@@ -461,6 +484,21 @@ export function onChatSubs(h: ChatSubHooks): Listen {
 
 /** Subscription A: the one the probes keep since the start (its label). */
 export const isSubA = (sub: ChatSub): boolean => sub.label === "sub:chat:A";
+
+export const SNAPSHOT_ORDER = "stagewise-chat/chat/snapshot-order";
+export const SEQ_SNAPSHOT_HEAD = "stagewise-chat/chat/seq-snapshot-head";
+export const REJECT_ERROR_SHAPE = "stagewise-chat/chat/reject-error-shape";
+
+/**
+ * Names the snapshot rule that already failed on this subscription when its frames cannot be judged
+ * by a rule about what follows a snapshot (true: the caller skips the frame).
+ */
+export function snapshotKnockOn(t: Tally, sub: ChatSub, f: ChatFrame): boolean {
+  if (!sub.snapshotComplete) t.knockOn(SNAPSHOT_ORDER, where(f.ev, sub.conn));
+  else if (!sub.snapshotIdsUniform) t.knockOn(SEQ_SNAPSHOT_HEAD, where(f.ev, sub.conn));
+  else return false;
+  return true;
+}
 
 // ---------------------------------------------------------------------------------------------
 // HTTP (discovery)

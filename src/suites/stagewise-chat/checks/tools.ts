@@ -5,10 +5,13 @@ import type { ChatState } from "../../../stagewise/chat-state.js";
 import { firstJsonDifference } from "../../../stagewise/json-diff.js";
 import { isOk, rejectionOf, TOPIC } from "../labels.js";
 import {
+  all,
   effectEvidence,
   errorData,
   frameEvidence,
   inputField,
+  inputOf,
+  isObject,
   isSubA,
   mutationEffects,
   ofType,
@@ -114,6 +117,7 @@ export const TOOL_CHECKS: CheckDef[] = [
         answer: (req, ev, r) => {
           if (rejectionOf(req.label)?.reason !== "tool-call-not-pending") return;
           if (r.kind === "error" && errorData(r)?.reason === "tool-call-not-pending") t.ok();
+          else if (r.kind === "error" && errorData(r)?.reason === undefined) t.knockOn("stagewise-chat/chat/reject-error-shape", showReq(req));
           else t.fail("error CONFLICT reason tool-call-not-pending", `${showReq(req)} answered ${showResult(r)}`, frameEvidence(ev));
         },
       });
@@ -150,6 +154,8 @@ export const TOOL_CHECKS: CheckDef[] = [
               if (count > 1) t.fail("one result per call", `${count} results for "${id}" ${w}`, frameEvidence(f.ev));
               else if (r.part.toolName !== call.part.toolName)
                 t.fail(`toolName "${call.part.toolName}"`, `toolName "${r.part.toolName}" ${w}`, frameEvidence(f.ev));
+              else if (!["backend", "cli", "toolbar"].includes(call.part.runtime))
+                t.knockOn("stagewise-chat/chat/update-shape", `the runtime ${JSON.stringify(call.part.runtime)} of "${id}"`);
               else {
                 const want = call.part.runtime === "backend" ? "assistant" : "tool";
                 if (r.message.role !== want)
@@ -173,36 +179,50 @@ export const TOOL_CHECKS: CheckDef[] = [
     notApplicableWhen: [TOPIC.approval],
     create() {
       const t = new Tally();
+      /** Approvals the kit sent, by tool call: a result after one the agent did not record is approval-recorded's finding. */
+      const approvedByKit = new Map<string, boolean>();
+      const sent = onMutations({
+        request: (req) => {
+          const input = inputOf(req);
+          if (req.type.endsWith("approveToolCall") && isObject(input) && typeof input.toolCallId === "string")
+            approvedByKit.set(input.toolCallId, input.approved === true);
+        },
+      });
       return {
-        observe: onChatSubs({
-          delta: (sub, f, prev) => {
-            if (!isSubA(sub) || !prev || !sub.state || sub.state === prev) return;
-            const next = sub.state;
-            for (const r of newResults(prev, next)) {
-              const call = partsOf<ToolCallPart>(next, "tool-call").find((c) => c.part.toolCallId === r.part.toolCallId);
-              if (!call?.part.requiresApproval) continue;
-              // Recorded by now, wherever it sits (a backend result lands in the call's message, before the approval's).
-              const approval = partsOf<{ toolCallId: string; approved: boolean }>(next, "tool-approval").find((a) => a.part.toolCallId === r.part.toolCallId);
-              if (r.part.isError === true) {
-                t.ok();
-                continue;
+        observe: all(
+          sent.observe,
+          onChatSubs({
+            delta: (sub, f, prev) => {
+              if (!isSubA(sub) || !prev || !sub.state || sub.state === prev) return;
+              const next = sub.state;
+              for (const r of newResults(prev, next)) {
+                const call = partsOf<ToolCallPart>(next, "tool-call").find((c) => c.part.toolCallId === r.part.toolCallId);
+                if (!call?.part.requiresApproval) continue;
+                // Recorded by now, wherever it sits (a backend result lands in the call's message, before the approval's).
+                const approval = partsOf<{ toolCallId: string; approved: boolean }>(next, "tool-approval").find((a) => a.part.toolCallId === r.part.toolCallId);
+                if (r.part.isError === true) {
+                  t.ok();
+                  continue;
+                }
+                if (!approval && approvedByKit.get(r.part.toolCallId) === true)
+                  t.knockOn("stagewise-chat/tools/approval-recorded", `the approval of "${r.part.toolCallId}"`);
+                else if (!approval)
+                  t.fail(
+                    "an approval before a successful result",
+                    `a result for "${r.part.toolCallId}" without approval at ${where(f.ev, sub.conn)}`,
+                    frameEvidence(f.ev),
+                  );
+                else if (!approval.part.approved)
+                  t.fail(
+                    "no successful result after a refusal",
+                    `a successful result for the refused "${r.part.toolCallId}" at ${where(f.ev, sub.conn)}`,
+                    frameEvidence(f.ev),
+                  );
+                else t.ok();
               }
-              if (!approval)
-                t.fail(
-                  "an approval before a successful result",
-                  `a result for "${r.part.toolCallId}" without approval at ${where(f.ev, sub.conn)}`,
-                  frameEvidence(f.ev),
-                );
-              else if (!approval.part.approved)
-                t.fail(
-                  "no successful result after a refusal",
-                  `a successful result for the refused "${r.part.toolCallId}" at ${where(f.ev, sub.conn)}`,
-                  frameEvidence(f.ev),
-                );
-              else t.ok();
-            }
-          },
-        }),
+            },
+          }),
+        ),
         finish: () => t.outcome("results respected the approvals", "no result for a call that needed approval came"),
       };
     },
