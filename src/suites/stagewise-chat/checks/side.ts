@@ -320,6 +320,9 @@ export const SIDE_CHECKS: CheckDef[] = [
             else t.fail("a void result", `${showReq(req)} answered ${showResult(r)}`, frameEvidence(ev));
           } else if (req.label === M.messagingInvalid) {
             if (r.kind === "error" && errorData(r)?.code === "BAD_REQUEST") t.ok();
+            // Refused as an internal error without a reason: the agent's errors are untyped (chat/reject-error-shape's finding).
+            else if (r.kind === "error" && errorData(r)?.code === "INTERNAL_SERVER_ERROR" && errorData(r)?.reason === undefined)
+              t.knockOn("stagewise-chat/chat/reject-error-shape", showReq(req));
             else t.fail("error BAD_REQUEST", `${showReq(req)} answered ${showResult(r)}`, frameEvidence(ev));
           }
         },
