@@ -85,6 +85,7 @@ function effectCheck(spec: {
     create() {
       const t = new Tally();
       const fx = mutationEffects(
+        t,
         (req) => spec.match(req.label),
         (e) => spec.judge(t, e),
         spec.graceMs !== undefined ? { graceMs: spec.graceMs } : {},
@@ -182,6 +183,7 @@ export const CHAT_CHECKS: CheckDef[] = [
       const t = new Tally();
       const deleted = new Map<string, FrameEvent>();
       const fx = mutationEffects(
+        t,
         (req) => isOk(req.label, "delete"),
         (e) => {
           if (reasonOf(e) === "rejected-by-agent") return t.notApplicable("the agent refused deleteChat (rejected-by-agent)");

@@ -149,6 +149,7 @@ export const REJECT_CHECKS: CheckDef[] = [
     create() {
       const t = new Tally();
       const fx = mutationEffects(
+        t,
         (req) => rejectionOf(req.label)?.reason === "agent-working",
         (e: Effect) => {
           if (!e.answer) return t.untestable(`${showReq(e.req)}: ${e.missing ?? "no answer"}`);
@@ -192,6 +193,7 @@ export const REJECT_CHECKS: CheckDef[] = [
     create() {
       const t = new Tally();
       const fx = mutationEffects(
+        t,
         (req) => !!rejectionOf(req.label),
         (e: Effect) => {
           if (!e.answer || e.answer.r.kind !== "error") return;
