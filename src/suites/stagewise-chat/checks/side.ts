@@ -24,6 +24,7 @@ import {
   serverCheck,
   showReq,
   showResult,
+  showSub,
   Tally,
   where,
   WIRE,
@@ -146,6 +147,14 @@ export const SIDE_CHECKS: CheckDef[] = [
               if (!isSubA(sub) || f.update?.type !== "agent-state") return;
               chat = f.update.isWorking;
               update(f.ev);
+            },
+            end: (sub, ev, how) => {
+              // Without A the chat's flag is no longer known: what follows is subscription-stays-open's finding.
+              if (!isSubA(sub) || sub.stoppedByClient || (how === "closed" && !(ev.kind === "ws-close" && ev.by === "server"))) return;
+              chat = undefined;
+              since = undefined;
+              period = undefined;
+              t.knockOn("stagewise-chat/trpc/subscription-stays-open", `${showSub(sub)} (${how})`);
             },
           }),
           onSubscriptionData(
