@@ -150,7 +150,7 @@ export const SIDE_CHECKS: CheckDef[] = [
             },
             end: (sub, ev, how) => {
               // Without A the chat's flag is no longer known: what follows is subscription-stays-open's finding.
-              if (!isSubA(sub) || sub.stoppedByClient || (how === "closed" && !(ev.kind === "ws-close" && ev.by === "server"))) return;
+              if (!isSubA(sub) || !sub.started || sub.stoppedByClient || (how === "closed" && !(ev.kind === "ws-close" && ev.by === "server"))) return;
               chat = undefined;
               since = undefined;
               period = undefined;
