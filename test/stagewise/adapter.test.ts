@@ -161,13 +161,15 @@ describe("stagewise agent adapter: sync", () => {
 describe("stagewise agent adapter: toolbar requests", () => {
   /** An agent whose turn waits until released, so the gate can be probed. */
   async function busyAgent(hooks: AgentHooks = {}) {
-    let release!: () => void;
+    // The hook may start a moment after the working state is broadcast: release waits for it.
+    let entered!: (release: () => void) => void;
+    const hookEntered = new Promise<() => void>((resolve) => (entered = resolve));
     const s = await agent({
       hooks: {
         ...hooks,
         onUserMessage: ({ signal }) =>
           new Promise<void>((resolve) => {
-            release = resolve;
+            entered(resolve);
             signal.addEventListener("abort", () => resolve());
           }),
       },
@@ -175,7 +177,7 @@ describe("stagewise agent adapter: toolbar requests", () => {
     const t = toolbar(s);
     const f = new Follower(t);
     await f.waitFor((e) => e.update.type === "agent-state");
-    return { s, t, f, release: () => release() };
+    return { s, t, f, release: async () => (await hookEntered)() };
   }
 
   it("a turn: user message stored and echoed, working brackets the hook, the id comes back", async () => {
@@ -187,7 +189,7 @@ describe("stagewise agent adapter: toolbar requests", () => {
     await f.waitFor((e) => e.update.type === "agent-state" && e.update.isWorking, 3_000, 3);
     expect(s.chat.isWorking).toBe(true);
     expect(s.state.get().state).toBe("working");
-    release();
+    await release();
     await f.waitFor((e) => e.update.type === "agent-state" && !e.update.isWorking, 3_000, 5);
     expect(s.state.get().state).toBe("idle");
   });
@@ -222,7 +224,7 @@ describe("stagewise agent adapter: toolbar requests", () => {
     expect(s.chat.state()).toBe(before);
     await t.trpc.chat.updateChatTitle.mutate({ chatId, title: "Renamed" });
     expect(s.chat.seq).toBe(head + 1);
-    release();
+    await release();
     await f.waitFor((e) => e.update.type === "agent-state" && !e.update.isWorking, 3_000, 3 + (head - 2));
     // Idle again: a non-active chat refuses messages, the gate opens.
     expect(await rejection(t.trpc.chat.sendMessage.mutate({ ...text("x"), chatId: other }))).toMatchObject({ code: "CONFLICT", reason: "chat-not-active" });
