@@ -18,6 +18,7 @@ const SUITES: Record<string, () => Promise<ProtocolDef>> = {
   "openai-chat": async () => (await import("./suites/openai-chat/index.js")).openaiChat,
   "pi-web": async () => (await import("./suites/pi-web/index.js")).piWeb,
   "continue-remote": async () => (await import("./suites/continue-remote/index.js")).continueRemote,
+  "stagewise-chat": async () => (await import("./suites/stagewise-chat/index.js")).stagewiseChat,
 };
 
 const MOCKS: Record<string, () => Promise<MockEntry>> = {
@@ -25,6 +26,7 @@ const MOCKS: Record<string, () => Promise<MockEntry>> = {
   "openai-chat": async () => mockEntry(await import("./suites/openai-chat/mock.js")),
   "pi-web": async () => mockEntry(await import("./suites/pi-web/mock.js")),
   "continue-remote": async () => mockEntry(await import("./suites/continue-remote/mock.js")),
+  "stagewise-chat": async () => mockEntry(await import("./suites/stagewise-chat/echo-agent.js")),
 };
 
 const mockEntry = (m: { DEFAULT_PORT: number; startMock: MockEntry["startMock"] }): MockEntry => ({ defaultPort: m.DEFAULT_PORT, startMock: m.startMock });

@@ -30,6 +30,8 @@ export interface TestCliOptions {
   token?: string;
   origin?: string;
   prompt?: string;
+  toolPrompt?: string;
+  slow?: boolean;
   model?: string;
   maxRequests?: number;
   set?: string[];
@@ -76,6 +78,8 @@ async function runTestSuites(protocolId: string | undefined, o: TestCliOptions):
     ...parseSettings(o.set),
     ...(o.origin ? { origin: o.origin } : {}),
     ...(o.prompt ? { prompt: o.prompt } : {}),
+    ...(o.toolPrompt ? { toolPrompt: o.toolPrompt } : {}),
+    ...(o.slow ? { slow: true } : {}),
     ...(o.model ? { model: o.model } : {}),
     ...(o.catalogue !== undefined ? { catalogue: o.catalogue } : {}),
     ...(o.maxRequests !== undefined ? { maxRequests: o.maxRequests } : {}),
