@@ -82,7 +82,6 @@ describe.concurrent("agentwire CLI", () => {
 
   it.each([
     [["test", "nope"], /unknown protocol "nope"/],
-    [["test", "stagewise-chat"], /not implemented/],
     [["test", "mcp-chat", "--only", "mcp-chat/nothing-here"], /no server-side check/],
     [["test", "mcp-chat", "--reporter", "xml"], /unknown reporter/],
     [["test", "mcp-chat", "--timeout", "soon"], /whole number/],
