@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, startCli, waitExit } from "../helpers/cli.js";
 
-const PROTOCOLS = ["mcp-chat", "openai-chat", "pi-web"];
+const PROTOCOLS = ["mcp-chat", "openai-chat", "pi-web", "continue-remote"];
 /** A path that can never be written: its parent is a file. */
 const UNWRITABLE = "package.json/report.json";
 /** The client command of test-client: it would leave a file behind if it ever ran. */
@@ -27,7 +27,7 @@ async function expectUsage(args: string[], message: RegExp): Promise<string> {
   return r.stderr;
 }
 
-describe.each(PROTOCOLS)("%s: usage errors stop every command before it runs", (id) => {
+describe.concurrent.each(PROTOCOLS)("%s: usage errors stop every command before it runs", (id) => {
   it("an unknown --fault", async () => {
     await expectUsage(["mock", id, "--fault", "no-such-fault", "--port", "0"], /unknown --fault no-such-fault/);
     await expectUsage(["test", id, "--fault", "no-such-fault"], /unknown --fault no-such-fault/);
