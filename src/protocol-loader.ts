@@ -23,6 +23,7 @@ const MOCKS: Record<string, () => Promise<MockEntry>> = {
   "mcp-chat": async () => mockEntry(await import("./suites/mcp-chat/mock.js")),
   "openai-chat": async () => mockEntry(await import("./suites/openai-chat/mock.js")),
   "pi-web": async () => mockEntry(await import("./suites/pi-web/mock.js")),
+  "stagewise-chat": async () => mockEntry(await import("./suites/stagewise-chat/mock.js")),
 };
 
 const mockEntry = (m: { DEFAULT_PORT: number; startMock: MockEntry["startMock"] }): MockEntry => ({ defaultPort: m.DEFAULT_PORT, startMock: m.startMock });

@@ -18,7 +18,14 @@ export const LAST_PORT = 5776;
 const MAX_FRAME_BYTES = 64 * 1024 * 1024;
 
 /** What tRPC's connection handler uses of a socket: `ws`'s WebSocket, or a wrapper that behaves like one. */
-export type TrpcSocket = Pick<WebSocket, "send" | "close" | "terminate" | "on" | "once" | "readyState">;
+export interface TrpcSocket {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  terminate(): void;
+  on(event: string, listener: (...args: any[]) => void): unknown; // eslint-disable-line @typescript-eslint/no-explicit-any
+  once(event: string, listener: (...args: any[]) => void): unknown; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
 
 /**
  * Hook points for servers built on the adapter that must shape the wire themselves (the kit's reference mock): a
@@ -64,7 +71,7 @@ export async function startAgentServer(options: AgentServerOptions, validate: Va
     const socket = extras.socket ? extras.socket(ws, req) : ws;
     sockets.add(socket);
     ws.once("close", () => sockets.delete(socket));
-    onConnection(socket as WebSocket, req);
+    onConnection(socket as unknown as WebSocket, req);
   });
 
   const port = await listen(http, host, options.port);
