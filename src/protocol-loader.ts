@@ -39,6 +39,9 @@ export function loadProtocol(id: string): Promise<ProtocolDef> {
   return load();
 }
 
+/** Whether a protocol has a reference mock (it may come before the protocol's suite). */
+export const hasMock = (id: string): boolean => Object.hasOwn(MOCKS, id);
+
 export function loadMock(id: string): Promise<MockEntry> {
   const load = MOCKS[id];
   if (!load) throw new Error(`protocol "${id}" is not implemented`);
