@@ -38,10 +38,10 @@ function answerOn(path: string, fn: (input: Json, request: Request, conn: Connec
 const valid = (conn: Connection, schema: string, input: unknown) => conn.ctx.validate(schema, input) === null;
 const chatExists = (conn: Connection, chatId: unknown) => typeof chatId === "string" && conn.ctx.agent.chats().some((c) => c.id === chatId);
 
-/** Waits until the agent is idle (at most a minute). */
+/** Waits until the agent is idle (at most a minute), and a little longer, so the turn's last update goes first. */
 function idle(conn: Connection): Promise<void> {
   const agent = conn.ctx.agent;
-  return new Promise((resolve) => {
+  return new Promise<void>((resolve) => {
     if (!agent.isWorking) return resolve();
     const timer = setTimeout(done, 60_000);
     const stop = agent.store.subscribe(() => {
@@ -52,7 +52,7 @@ function idle(conn: Connection): Promise<void> {
       stop();
       resolve();
     }
-  });
+  }).then(() => new Promise((resolve) => setTimeout(resolve, 50)));
 }
 
 const snapshotFrames = (frame: Frame) => frame.kind === "event" && frame.sub?.path === CHAT_PATH && frame.snapshot === true;
@@ -228,7 +228,9 @@ export const FAULTS: readonly StagewiseFault[] = [
     outgoing: onChat((update, frame, conn) => {
       if (!frame.snapshot || update.type === "chat-list") return undefined;
       const last = conn.ctx.lastChatEvent;
-      if (update.type !== "agent-state" || !last) return [];
+      // Before any delta there is nothing to replay: the snapshot is then the list and the agent state.
+      if (!last) return update.type === "agent-state" ? undefined : [];
+      if (update.type !== "agent-state") return [];
       return [{ ...frame, json: { id: frame.json!.id, result: { type: "data", id: (last.json as Json).id, data: structuredClone(last) } } }];
     }),
   },

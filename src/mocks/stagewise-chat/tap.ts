@@ -190,14 +190,21 @@ export class TapSocket implements Connection {
       this.holdTimer ??= setTimeout(() => this.release(), HOLD_MS);
       return;
     }
+    if (frame.waitFor) {
+      // Held on its own: the frames after it go on (an answer that waits for the turn lets the turn through).
+      void frame
+        .waitFor()
+        .then(() => this.write(frame, hooks))
+        .catch(() => {});
+      return;
+    }
     const wait = frame.delayMs ?? 0;
-    if (wait <= 0 && !frame.waitFor && this.queued === 0) {
+    if (wait <= 0 && this.queued === 0) {
       this.write(frame, hooks);
       return;
     }
     this.queued++;
     this.queue = this.queue
-      .then(() => (frame.waitFor ? frame.waitFor() : undefined))
       .then(() => (wait > 0 ? new Promise((resolve) => setTimeout(resolve, wait)) : undefined))
       .then(() => this.write(frame, hooks))
       .catch(() => {})

@@ -47,7 +47,7 @@ export interface Frame {
   delayMs?: number;
   /** The connection closes after this frame. */
   closeAfter?: boolean;
-  /** Sent only once this settles (later frames wait behind it). */
+  /** Sent only once this settles (later frames do not wait for it). */
   waitFor?: () => Promise<void>;
   /** The exact text to send, when a hook wrote it itself (padding, superjson references). */
   raw?: string;

@@ -124,7 +124,11 @@ export const CHAT = "chat.getChatUpdates";
 /** Subscribes to chat updates and waits for the snapshot's end (agent-state). */
 export async function following(raw: Raw, options: { lastEventId?: string } = {}): Promise<number> {
   const id = raw.subscribe(CHAT, options);
-  await raw.waitFor((f) => f.json?.id === id && ((f.json.result?.data?.json ?? f.json.result?.data)?.data?.type === "agent-state" || f.json.result?.type === "stopped"));
+  await raw.waitFor((f) => {
+    const value = f.json?.result?.data?.json ?? f.json?.result?.data;
+    // Tracked events wrap the update ({id, data}); untracked ones (a fault) are the update.
+    return f.json?.id === id && ((value?.data ?? value)?.type === "agent-state" || f.json.result?.type === "stopped");
+  });
   return id;
 }
 
