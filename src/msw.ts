@@ -5,3 +5,4 @@
 export { mcpChatHandlers } from "./mocks/mcp-chat/msw.js";
 export { piWebHandlers } from "./mocks/pi-web/msw.js";
 export { openaiChatHandlers } from "./mocks/openai-chat/msw.js";
+export { stagewiseChatHandlers, type StagewiseChatHandlerOptions } from "./mocks/stagewise-chat/msw.js";

@@ -39,6 +39,12 @@ export interface StagewiseEngine {
   close(): void;
 }
 
+function counterIds(): (kind: "chat" | "message" | "tool-call") => string {
+  let n = 0;
+  const prefix = { chat: "chat", message: "msg", "tool-call": "call" };
+  return (kind) => `${prefix[kind]}-${++n}`;
+}
+
 const CORS = { "access-control-allow-origin": "*", "access-control-allow-methods": "GET, POST, OPTIONS", "access-control-allow-headers": "*" };
 
 export function createStagewiseEngine(options: ResolvedStagewiseOptions, validate: Validate): StagewiseEngine {
@@ -73,6 +79,8 @@ export function createStagewiseEngine(options: ResolvedStagewiseOptions, validat
       description: "The reference stagewise chat agent of agentwire",
       // Every delta goes out as the scenario makes it: the pace is the mock's knob.
       coalesceMs: 0,
+      // Ids by count: two runs of the mock (node and msw) send the same frames, timestamps aside.
+      idGenerator: counterIds(),
       ...(start.initialChats ? { initialChats: start.initialChats() } : {}),
       hooks: {
         onUserMessage: (turn) => playTurn(turn.chatId, turn.message, turn.signal),
