@@ -176,7 +176,12 @@ describe("stagewise agent adapter: toolbar requests", () => {
     const t = toolbar(s);
     const f = new Follower(t);
     await f.waitFor((e) => e.update.type === "agent-state");
-    return { s, t, f, release: () => release() };
+    // The hook runs a tick after the turn is marked working: a release may come before it.
+    const releaseSoon = async () => {
+      for (let waited = 0; release === undefined && waited < 3_000; waited += 5) await sleep(5);
+      release();
+    };
+    return { s, t, f, release: () => void releaseSoon() };
   }
 
   it("a turn: user message stored and echoed, working brackets the hook, the id comes back", async () => {
