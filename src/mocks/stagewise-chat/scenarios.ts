@@ -234,8 +234,15 @@ function richChats(): Chat[] {
   ];
 }
 
+/** A message that asks for a file gets the writeFile tool, as the example agent does. */
+const ASKS_FOR_FILE = /\bfile\b/i;
+
 export const SCENARIOS: readonly Scenario[] = [
-  { name: "echo", description: 'Replies "Echo: <text>", streamed by append (the default)', play: echo },
+  {
+    name: "echo",
+    description: 'Replies "Echo: <text>", streamed by append (the default); a message that mentions a file asks to run writeFile first, as tool-approval',
+    play: (t) => (ASKS_FOR_FILE.test(t.text) ? toolApprovalTurn(t) : echo(t)),
+  },
   { name: "reasoning", description: "A reasoning part first, then the echo", play: (t) => echoTurn(t, undefined, `Thinking about "${t.text}".`).then(() => undefined) },
   {
     name: "tool-approval",

@@ -10,5 +10,6 @@ export const DEFAULT_PORT = STAGEWISE_DEFAULT_PORT;
 
 export function startMock(opts: MockStartOptions): Promise<RunningMock> {
   // As the suite's own target the mock streams faster: the rules judge order and sequence, not speed.
-  return startStagewiseMock(opts.suite ? { ...opts, settings: { ...SELF_TEST_MOCK_PACE, ...opts.settings } } : opts);
+  // As the suite's target it also takes the first free port from 5746, as a real agent does (wire/port-range).
+  return startStagewiseMock(opts.suite ? { ...opts, port: STAGEWISE_DEFAULT_PORT, settings: { ...SELF_TEST_MOCK_PACE, ...opts.settings } } : opts);
 }
