@@ -17,6 +17,7 @@ const SUITES: Record<string, () => Promise<ProtocolDef>> = {
   "mcp-chat": async () => (await import("./suites/mcp-chat/index.js")).mcpChat,
   "openai-chat": async () => (await import("./suites/openai-chat/index.js")).openaiChat,
   "pi-web": async () => (await import("./suites/pi-web/index.js")).piWeb,
+  "stagewise-chat": async () => (await import("./suites/stagewise-chat/index.js")).stagewiseChat,
 };
 
 const MOCKS: Record<string, () => Promise<MockEntry>> = {

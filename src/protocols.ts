@@ -3,8 +3,9 @@ import type { ProtocolDef } from "./core/protocol.js";
 import { mcpChat } from "./suites/mcp-chat/index.js";
 import { openaiChat } from "./suites/openai-chat/index.js";
 import { piWeb } from "./suites/pi-web/index.js";
+import { stagewiseChat } from "./suites/stagewise-chat/index.js";
 
-export const PROTOCOLS: ProtocolDef[] = [mcpChat, openaiChat, piWeb];
+export const PROTOCOLS: ProtocolDef[] = [mcpChat, openaiChat, piWeb, stagewiseChat];
 
 export { ALL_PROTOCOL_IDS } from "./protocol-loader.js";
 

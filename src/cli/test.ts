@@ -26,6 +26,7 @@ export interface TestCliOptions {
   token?: string;
   origin?: string;
   prompt?: string;
+  toolPrompt?: string;
   model?: string;
   maxRequests?: number;
   set?: string[];
@@ -55,6 +56,7 @@ export async function runTest(protocolId: string | undefined, o: TestCliOptions)
     ...parseSettings(o.set),
     ...(o.origin ? { origin: o.origin } : {}),
     ...(o.prompt ? { prompt: o.prompt } : {}),
+    ...(o.toolPrompt ? { toolPrompt: o.toolPrompt } : {}),
     ...(o.model ? { model: o.model } : {}),
     ...(o.catalogue !== undefined ? { catalogue: o.catalogue } : {}),
     ...(o.maxRequests !== undefined ? { maxRequests: o.maxRequests } : {}),

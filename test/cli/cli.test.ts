@@ -37,8 +37,8 @@ describe.concurrent("agentwire CLI", () => {
     expect(r.stdout).toMatch(/PASS\s+mcp-chat\/sse\/lf-only/);
     // One report per protocol, in the catalogue's order, each clean (the suites run side by side).
     const reports = [...r.stdout.matchAll(/^agentwire (\S+) \(server side\) — built-in mock/gm)].map((m) => m[1]);
-    expect(reports).toEqual(["mcp-chat", "openai-chat", "pi-web"]);
-    expect(r.stdout.match(/^\d+ passed, 0 failed, 0 warnings, .* 0 incomplete .* exit 0$/gm)).toHaveLength(3);
+    expect(reports).toEqual(["mcp-chat", "openai-chat", "pi-web", "stagewise-chat"]);
+    expect(r.stdout.match(/^\d+ passed, 0 failed, 0 warnings, .* 0 incomplete .* exit 0$/gm)).toHaveLength(4);
   });
 
   it("writes a JSON report that follows schemas/report.schema.json, and JUnit with one testcase per check", async () => {

@@ -7,8 +7,9 @@
 import { at, excerpt, notApplicable, Tally, type CheckDef, type Evidence } from "../../../core/check.js";
 import { checkMaker, type CheckSpec } from "../../../core/define-check.js";
 import type { TranscriptEvent } from "../../../core/transcript.js";
-import { frameJson, frameValues, REQUEST_TIMEOUT_NOTE, type WsFrameEvent } from "../../../core/ws-exchange.js";
-import { all, each, on, tap, type Guard, type Listen, type ViewDef } from "../../../core/views/hooks.js";
+import { frameJson, frameValues, type WsFrameEvent } from "../../../core/ws-exchange.js";
+import { all, on, tap, type Listen } from "../../../core/views/hooks.js";
+import { rpcHooks, rpcView, type RpcIn, type RpcMatch, type RpcProtocol, type RpcRequest } from "../../../core/views/rpc.js";
 import { derivedView } from "../../../core/views/router.js";
 import { wsConnectionView, type Conn } from "../../../core/views/ws-connection.js";
 import { isClientConnection, NOTE, type Topic } from "../labels.js";
@@ -154,36 +155,11 @@ export const COMMANDS = ["prompt", "abort", "clear_queue", "get_state", "get_mes
 export const QUERY_COMMANDS: ReadonlySet<string> = new Set(["get_state", "get_messages", "list_sessions", "get_context_usage"]);
 export const isKnownCommand = (t: unknown): boolean => typeof t === "string" && (COMMANDS as readonly string[]).includes(t);
 
-export interface Command {
-  conn: Conn;
-  /** The command's id when it is a string. */
-  id: string | undefined;
-  /** Raw `id` value (may be a non-string). */
-  rawId: unknown;
-  hasId: boolean;
-  /** `type` when it is a string, "" otherwise. */
-  type: string;
-  label: string | undefined;
-  frame: FrameEvent;
-  value: Json;
-  answers: FrameEvent[];
-  /** The kit stopped waiting (its request timeout). */
-  timedOut?: number;
-}
+/** A command the kit sent, and what answered it so far (core's request record). */
+export type Command = RpcRequest;
 
 /** How a response relates to the commands of its connection. */
-export type Match =
-  /** First answer, id (or its absence) as sent. */
-  | "exact"
-  /** First answer, matched by `command` because the id differs. */
-  | "inexact"
-  /** Another answer to a command already answered. */
-  | "duplicate"
-  /** The id is that of a command another connection sent. */
-  | "foreign"
-  /** The id is that of an extension_ui_response the kit sent. */
-  | "reply"
-  | "unmatched";
+export type Match = RpcMatch;
 
 export interface RpcHandlers {
   command?(cmd: Command): void;
@@ -198,168 +174,51 @@ export interface RpcHandlers {
   close?(ev: CloseEvent, c: Conn): void;
 }
 
-const DONE_KEEP = 2000;
-
-interface CorrelationState {
-  pending: Command[];
-  done: Map<string, Command>;
-  doneOrder: string[];
-  replies: Set<string>;
-}
-
-type RpcSub = { h: RpcHandlers; correlator?: Correlator };
-type RpcEntry = { hooks: RpcSub; guard: Guard };
-
 /**
- * Correlates commands and responses per connection, as the kit's client does: by id; a response
- * whose id was never sent here but whose `command` names exactly one waiting command counts as
- * that command's (inexact) answer. One correlator per connection scope (client connections only,
- * or all), shared by every check of that scope.
+ * pi-web's commands and responses as core's correlation reads them: a command is any object the
+ * kit sends except an extension_ui_response (a reply); a `response` answers by id, or — when the
+ * server mangles the id — by the `command` it names, as the kit's client does; each of a batched
+ * frame's messages counts on its own.
  */
-class Correlator {
-  readonly state = new Map<string, CorrelationState>();
-  /** Command ids by the connection that sent them (for "foreign" answers). */
-  private readonly sentBy = new Map<string, string>();
-  readonly subs: RpcEntry[] = [];
-
-  private each(fn: (h: RpcHandlers) => void): void {
-    each(this.subs, (sub) => fn(sub.h));
-  }
-
-  private st(c: Conn): CorrelationState {
-    let s = this.state.get(c.id);
-    if (!s) this.state.set(c.id, (s = { pending: [], done: new Map(), doneOrder: [], replies: new Set() }));
-    return s;
-  }
-
-  private settle(s: CorrelationState, cmd: Command): void {
-    s.pending.splice(s.pending.indexOf(cmd), 1);
-    if (cmd.id !== undefined) {
-      s.done.set(cmd.id, cmd);
-      s.doneOrder.push(cmd.id);
-      if (s.doneOrder.length > DONE_KEEP) s.done.delete(s.doneOrder.shift()!);
-    }
-  }
-
-  readonly wire: WireHandlers = {
-    open: (ev, c) => this.each((h) => h.open?.(ev, c)),
-    out: (ev, m, c) => {
-      if (m.kind !== "object") return;
+const PI_RPC: RpcProtocol<Msg> = {
+  name: "pi-web",
+  connections: WIRE,
+  key: (id) => (typeof id === "string" ? id : undefined),
+  matchByType: true,
+  outgoing: (_ev, m) => {
+    if (m.kind !== "object") return [];
+    const v = m.value;
+    if (v.type === "extension_ui_response") return [{ kind: "reply", rawId: v.id, value: v }];
+    return [{ kind: "request", rawId: v.id, hasId: "id" in v, type: typeof v.type === "string" ? v.type : "", value: v }];
+  },
+  incoming: (ev) =>
+    messagesOf(ev).flatMap((m): RpcIn[] => {
+      if (m.kind !== "object") return [];
       const v = m.value;
-      if (v.type === "extension_ui_response") {
-        if (typeof v.id === "string") this.st(c).replies.add(v.id);
-        this.each((h) => h.reply?.(ev, v, c));
-        return;
-      }
-      const cmd: Command = {
-        conn: c,
-        id: typeof v.id === "string" ? v.id : undefined,
-        rawId: v.id,
-        hasId: "id" in v,
-        type: typeof v.type === "string" ? v.type : "",
-        label: ev.label,
-        frame: ev,
-        value: v,
-        answers: [],
-      };
-      this.st(c).pending.push(cmd);
-      if (cmd.id !== undefined) this.sentBy.set(cmd.id, c.id);
-      this.each((h) => h.command?.(cmd));
-    },
-    in: (ev, m, c) => {
-      if (m.kind !== "object") return;
-      if (m.type !== "response") {
-        const type = m.type;
-        if (typeof type === "string") this.each((h) => h.event?.(ev, type, m.value, c));
-        return;
-      }
-      const resp = m.value;
-      const s = this.st(c);
-      const id = typeof resp.id === "string" ? resp.id : undefined;
-      const command = typeof resp.command === "string" ? resp.command : undefined;
-      let cmd: Command | undefined;
-      let how: Match = "unmatched";
-      if (id !== undefined) {
-        cmd = s.pending.find((p) => p.id === id);
-        if (cmd) how = "exact";
-        else if (s.done.has(id)) {
-          const earlier = s.done.get(id)!;
-          // The id of an answered command on a response naming another type that is still waiting:
-          // a wrong echo of the waiting command's id (rpc/response-echo's), not a second answer.
-          const waiting = command !== undefined && command !== earlier.type ? s.pending.filter((p) => p.type === command) : [];
-          cmd = waiting.length === 1 ? waiting[0] : earlier;
-          how = waiting.length === 1 ? "inexact" : "duplicate";
-        } else if (s.replies.has(id)) how = "reply";
-        else if (this.sentBy.has(id) && this.sentBy.get(id) !== c.id) how = "foreign";
-      } else {
-        cmd = s.pending.find((p) => !p.hasId && (command === undefined || p.type === command));
-        if (cmd) how = "exact";
-      }
-      if (!cmd && how === "unmatched") {
-        // By `command`; a response without one can only answer a command without a string type.
-        const same = s.pending.filter((p) => p.type === (command ?? ""));
-        if (same.length === 1) {
-          cmd = same[0];
-          how = "inexact";
-        }
-      }
-      if (cmd) {
-        cmd.answers.push(ev);
-        if (how === "exact" || how === "inexact") this.settle(s, cmd);
-      }
-      const answered = cmd;
-      this.each((h) => h.response?.(ev, resp, answered, how, c));
-    },
-    close: (ev, c) => {
-      const s = this.state.get(c.id);
-      if (s) {
-        for (const cmd of [...s.pending]) this.each((h) => h.unanswered?.(cmd, ev.by === "kit" ? "closed-by-kit" : "closed-by-server", ev));
-        this.state.delete(c.id);
-      }
-      this.each((h) => h.close?.(ev, c));
-    },
-    note: (ev) => {
-      const v = ev.value;
-      if (ev.name !== REQUEST_TIMEOUT_NOTE || !isObject(v)) return;
-      const s = this.state.get(String(v.connection));
-      const id = v.id;
-      const cmd = s?.pending.find((p) => (typeof id === "string" ? p.id === id : !p.hasId && p.type === v.command));
-      if (cmd) cmd.timedOut = Number(v.waitedMs);
-    },
-  };
-}
+      if (m.type !== "response") return typeof m.type === "string" ? [{ kind: "event", type: m.type, value: v }] : [];
+      return [{ kind: "response", rawId: v.id, hasId: "id" in v, ...(typeof v.command === "string" ? { type: v.command } : {}), final: true, value: v }];
+    }),
+};
 
 /** The command ↔ response views of this suite, one per connection scope, whatever the number of checks. */
-const rpcView = (clientsOnly: boolean): ViewDef<RpcSub> =>
-  derivedView<RpcSub>(`pi-web/rpc${clientsOnly ? "/clients" : ""}`, { kinds: ["ws-open", "ws-reject", "ws-frame", "ws-close", "note"] }, () => {
-    const correlator = new Correlator();
-    return {
-      reads: onWire(correlator.wire, { clientsOnly }),
-      add(hooks, guard) {
-        correlator.subs.push({ hooks, guard });
-        hooks.correlator = correlator;
-      },
-    };
-  });
-const RPC_CLIENTS = rpcView(true);
-const RPC_ALL = rpcView(false);
+const RPC_CLIENTS = rpcView(PI_RPC, { name: "clients", accept: isClientConnection });
+const RPC_ALL = rpcView(PI_RPC, { name: "" });
 
 /**
- * Correlates commands and responses per connection (see {@link Correlator}). Call `end()` from
- * finish() to hear of the commands still unanswered at the end of the transcript.
+ * Correlates commands and responses per connection (core's rpc view). Call `end()` from finish()
+ * to hear of the commands still unanswered at the end of the transcript.
  */
 export function rpc(h: RpcHandlers, opts: { clientsOnly?: boolean } = { clientsOnly: true }) {
-  const sub: RpcSub = { h };
-  let ended = false;
-  return {
-    observe: on(opts.clientsOnly ? RPC_CLIENTS : RPC_ALL, sub),
-    /** Reports the commands still unanswered at the end of the transcript. */
-    end(): void {
-      if (ended || !sub.correlator) return;
-      ended = true;
-      for (const s of sub.correlator.state.values()) for (const cmd of [...s.pending]) h.unanswered?.(cmd, "end", undefined);
-    },
-  };
+  const event = h.event;
+  return rpcHooks(opts.clientsOnly ? RPC_CLIENTS : RPC_ALL, {
+    request: h.command,
+    reply: h.reply,
+    response: h.response,
+    unanswered: h.unanswered,
+    event: event && ((ev, value, c, type) => type !== undefined && event(ev, type, value, c)),
+    open: h.open,
+    close: h.close,
+  });
 }
 
 /** The rule that fails when a command's answer never came. */

@@ -1,0 +1,335 @@
+/** chat/snapshot-*, chat/seq-*, chat/update-*: the sync model of `chat.getChatUpdates` (§3 r5–r8). */
+import type { CheckDef } from "../../../core/check.js";
+import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import { parseEventId, sequenceVerdict, type ChatState } from "../../../stagewise/chat-state.js";
+import { firstJsonDifference } from "../../../stagewise/json-diff.js";
+import { describeViolation } from "../../../stagewise/reduced.js";
+import { compareChatStates } from "../../../stagewise/snapshot-compare.js";
+import { isResume } from "../labels.js";
+import { frameEvidence, isObject, isSubA, onChatSubs, serverCheck, showSub, Tally, where, type ChatFrame, type ChatSub, type FrameEvent } from "./support.js";
+
+const UPDATE_APPLICABLE = "stagewise-chat/chat/update-applicable";
+
+const typesOf = (frames: ChatFrame[]) => frames.map((f) => f.update?.type ?? "?").join(", ");
+
+export const CHAT_SYNC_CHECKS: CheckDef[] = [
+  serverCheck({
+    id: "stagewise-chat/chat/snapshot-order",
+    level: "MUST",
+    title: "Snapshot order",
+    rule: "Every subscription starts with `chat-list`, then the active chat's `chat-full-sync` exactly when a chat is active, then `agent-state`, and only then deltas.",
+    ref: ["§3 r6", "Snapshot on every subscribe … chat-list, chat-full-sync of the active chat if any, agent-state"],
+    probes: ["subscribe", "fresh", "resubscribe"],
+    create() {
+      const t = new Tally();
+      return {
+        observe: onChatSubs({
+          snapshot: (sub, frames) => {
+            if (!frames.length) return;
+            const types = frames.map((f) => f.update?.type);
+            const list = frames[0]?.update;
+            const active = list?.type === "chat-list" && Array.isArray(list.chats) ? list.chats.find((c) => isObject(c) && c.isActive === true) : undefined;
+            const want = ["chat-list", ...(active ? ["chat-full-sync"] : []), "agent-state"];
+            const last = frames[frames.length - 1]!.ev;
+            if (types.join() !== want.join()) return t.fail(want.join(", "), `${typesOf(frames)} on ${showSub(sub)}`, frameEvidence(last));
+            if (active && isObject(frames[1]?.update) && (frames[1]!.update as { chat?: { id?: unknown } }).chat?.id !== active.id) {
+              return t.fail(`the full sync of the active chat "${String(active.id)}"`, `the full sync of "${String((frames[1]!.update as { chat?: { id?: unknown } }).chat?.id)}"`, frameEvidence(frames[1]!.ev));
+            }
+            t.ok();
+          },
+        }),
+        finish: () => t.outcome("every snapshot came in order", "no chat subscription got a snapshot"),
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/chat/snapshot-every-subscribe",
+    level: "MUST",
+    title: "A snapshot on every subscribe",
+    rule: "Every subscription — concurrent, repeated, resumed with a known, unknown or malformed lastEventId — gets a snapshot, never an error.",
+    ref: ["§3 r6", "Snapshot on every subscribe, with or without lastEventId (any value, never an error)"],
+    probes: ["fresh", "resubscribe"],
+    create() {
+      const t = new Tally();
+      const waiting = new Set<ChatSub>();
+      const miss = (sub: ChatSub, ev: FrameEvent | undefined, what: string) => {
+        waiting.delete(sub);
+        t.fail(`a snapshot (chat-list first) for ${showSub(sub)}${sub.lastEventId !== undefined ? ` with lastEventId ${JSON.stringify(sub.lastEventId)}` : ""}`, what, frameEvidence(ev ?? sub.request));
+      };
+      return {
+        observe: onChatSubs({
+          subscribe: (sub) => waiting.add(sub),
+          snapshot: (sub, frames) => {
+            if (!waiting.has(sub)) return;
+            if (frames[0]?.update?.type !== "chat-list") return miss(sub, frames[0]?.ev, frames.length ? `the snapshot starts with ${typesOf(frames)}` : "no snapshot: the first frame is a delta");
+            waiting.delete(sub);
+            t.ok();
+          },
+          delta: (sub, f) => waiting.has(sub) && miss(sub, f.ev, `a ${f.update?.type ?? "?"} delta came first`),
+          end: (sub, ev, how) => waiting.has(sub) && miss(sub, ev.kind === "ws-frame" ? ev : undefined, how === "closed" ? "the connection closed before a snapshot" : `the server ended the subscription (${how}) before a snapshot`),
+        }),
+        finish: () => {
+          for (const sub of [...waiting]) miss(sub, undefined, "no snapshot while the kit waited");
+          return t.outcome("every subscription got a snapshot", "no chat subscription was made");
+        },
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/chat/snapshot-coherent",
+    level: "MUST",
+    title: "Snapshots are coherent",
+    rule: "A snapshot lists at most one active chat, and its chat-full-sync matches that chat's list item (title, message count).",
+    ref: ["§3 r4", "Agent state: chats {id, title, createdAt, messages}, ≤1 active"],
+    probes: ["fresh"],
+    create() {
+      const t = new Tally();
+      return {
+        observe: onChatSubs({
+          snapshot: (sub, frames) => {
+            const list = frames.find((f) => f.update?.type === "chat-list");
+            if (!list || list.update?.type !== "chat-list" || !Array.isArray(list.update.chats)) return;
+            const active = list.update.chats.filter((c) => isObject(c) && c.isActive === true);
+            if (active.length > 1) return t.fail("at most one active chat", `${active.length} active chats (${active.map((c) => c.id).join(", ")}) on ${showSub(sub)}`, frameEvidence(list.ev));
+            const full = frames.find((f) => f.update?.type === "chat-full-sync");
+            if (full?.update?.type === "chat-full-sync" && active[0]) {
+              const chat = full.update.chat;
+              const item = active[0];
+              if (chat.id !== item.id) return t.fail(`the full sync of "${item.id}"`, `the full sync of "${String(chat.id)}"`, frameEvidence(full.ev));
+              if (chat.title !== item.title) return t.fail(`title ${JSON.stringify(item.title)} as listed`, `title ${JSON.stringify(chat.title)}`, frameEvidence(full.ev));
+              if (Array.isArray(chat.messages) && chat.messages.length !== item.messageCount) {
+                return t.fail(`${item.messageCount} messages as listed`, `${chat.messages.length} messages in the full sync`, frameEvidence(full.ev));
+              }
+            }
+            t.ok();
+          },
+        }),
+        finish: () => t.outcome("every snapshot was coherent", "no snapshot came"),
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/chat/seq-tracked",
+    level: "MUST",
+    title: "Every chat frame is tracked",
+    rule: "Every data frame of chat.getChatUpdates carries a decimal `result.id` equal to the tracked envelope's `data.id`.",
+    ref: ["§3 r5", "a copy taken now goes to every subscriber as tracked(String(seq), update)"],
+    probes: ["subscribe", "turn"],
+    create() {
+      const t = new Tally();
+      const judge = (sub: ChatSub, f: ChatFrame) => {
+        if (typeof f.eventId !== "string" || parseEventId(f.eventId) === null) {
+          return t.fail('result.id a decimal string ("0", "42")', `result.id ${JSON.stringify(f.eventId)} at ${where(f.ev, sub.conn)}`, frameEvidence(f.ev));
+        }
+        if (f.innerId !== f.eventId) return t.fail(`data.id ${JSON.stringify(f.eventId)} (= result.id)`, `data.id ${JSON.stringify(f.innerId)} at ${where(f.ev, sub.conn)}`, frameEvidence(f.ev));
+        t.ok();
+      };
+      return {
+        observe: onChatSubs({ snapshot: (sub, frames) => frames.forEach((f) => judge(sub, f)), delta: judge }),
+        finish: () => t.outcome("every chat frame carried its event id", "no chat frame came"),
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/chat/seq-snapshot-head",
+    level: "MUST",
+    title: "Snapshot frames carry the head",
+    rule: "A snapshot's frames all carry the head S, the next frame S+1; a resubscription with an id the agent sent gets S ≥ that id.",
+    ref: ["§3 r6", "all with id S = head at that instant, taken atomically with registration so the next frame is S+1 … Within one agent instance S ≥ lastEventId."],
+    probes: ["fresh", "resubscribe", "turn"],
+    create() {
+      const t = new Tally();
+      const head = new Map<ChatSub, number>();
+      /** The highest seq the agent sent on any subscription: a lastEventId up to it is one the agent issued. */
+      let highest = -1;
+      return {
+        observe: onChatSubs({
+          snapshot: (sub, frames) => {
+            const ids = frames.map((f) => f.seq);
+            const s = ids[0];
+            if (s === null || s === undefined) return;
+            const other = frames.find((f) => f.seq !== s);
+            if (other) return t.fail(`every snapshot frame with id ${s}`, `${typesOf(frames)} with ids ${frames.map((f) => JSON.stringify(f.eventId)).join(", ")} on ${showSub(sub)}`, frameEvidence(other.ev));
+            const last = parseEventId(sub.lastEventId);
+            if (isResume(sub.label) && last !== null && last <= highest && s < last) {
+              return t.fail(`S ≥ lastEventId ${last}`, `snapshot at ${s} on ${showSub(sub)} (the agent had sent ${highest})`, frameEvidence(frames[0]!.ev));
+            }
+            highest = Math.max(highest, s);
+            head.set(sub, s);
+            t.ok();
+          },
+          delta: (sub, f) => {
+            if (f.seq !== null) highest = Math.max(highest, f.seq);
+            const s = head.get(sub);
+            if (s === undefined) return;
+            head.delete(sub);
+            if (f.seq !== s + 1) t.fail(`the first delta after a snapshot at ${s} with id ${s + 1}`, `id ${JSON.stringify(f.eventId)} on ${showSub(sub)}`, frameEvidence(f.ev));
+            else t.ok();
+          },
+        }),
+        finish: () => t.outcome("snapshots carried the head, the next frame came at S+1", "no snapshot came"),
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/chat/seq-gap-free",
+    level: "MUST",
+    title: "Deltas are numbered without gaps",
+    rule: "Each delta's id is the previous frame's id plus one.",
+    ref: ["§3 r6", "Delta id ≠ last+1 → gap → resubscribe"],
+    probes: ["turn"],
+    create() {
+      const t = new Tally();
+      const last = new Map<ChatSub, number>();
+      return {
+        observe: onChatSubs({
+          snapshot: (sub, frames) => {
+            const s = frames[0]?.seq;
+            if (s !== null && s !== undefined) last.set(sub, s);
+          },
+          delta: (sub, f) => {
+            const prev = last.get(sub);
+            if (f.seq === null) return last.delete(sub);
+            last.set(sub, f.seq);
+            if (prev === undefined) return;
+            const v = sequenceVerdict(prev, f.seq);
+            if (v === "next") t.ok();
+            else t.fail(`id ${prev + 1} after ${prev}`, `id ${f.seq} (${v}) on ${showSub(sub)} at ${where(f.ev, sub.conn)}`, frameEvidence(f.ev));
+          },
+          end: (sub) => last.delete(sub),
+        }),
+        finish: () => t.outcome("every delta followed its predecessor by one", "no delta came"),
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/chat/seq-global",
+    level: "MUST",
+    title: "One log for every subscriber",
+    rule: "A delta id seen on two subscriptions carries the same update on both.",
+    ref: ["§3 r5", "Every change is a delta: applied to stored state, seq+1, then a copy taken now goes to every subscriber"],
+    probes: ["turn", "fresh"],
+    create() {
+      const t = new Tally();
+      const seen = new Map<number, { sub: ChatSub; f: ChatFrame }>();
+      return {
+        observe: onChatSubs({
+          delta: (sub, f) => {
+            if (f.seq === null || !f.update) return;
+            const first = seen.get(f.seq);
+            if (!first) {
+              seen.set(f.seq, { sub, f });
+              if (seen.size > 4096) seen.delete(seen.keys().next().value!);
+              return;
+            }
+            if (first.sub === sub) return;
+            const d = firstJsonDifference(f.update, first.f.update);
+            if (d) t.fail(`id ${f.seq} with the update ${showSub(first.sub)} got`, `another update on ${showSub(sub)}: ${d.path || "/"} ${JSON.stringify(d.actual)} vs ${JSON.stringify(d.expected)}`, frameEvidence(f.ev));
+            else t.ok();
+          },
+        }),
+        finish: () => t.outcome("every id carried one update on every subscription", "no delta id was seen on two subscriptions"),
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/chat/update-shape",
+    level: "MUST",
+    title: "Chat updates match their schema",
+    rule: "Every update of chat.getChatUpdates matches the ChatUpdate schema.",
+    ref: ["§2 Messages", "ChatUpdate: oneOf on type"],
+    probes: ["subscribe", "turn", "tools"],
+    create(ctx) {
+      const t = new Tally();
+      const judge = (sub: ChatSub, f: ChatFrame) => {
+        const v = ctx.validate("chat-update", f.update ?? null);
+        if (v.ok) t.ok();
+        else t.fail("a ChatUpdate", `${formatSchemaErrors(v.errors)} at ${where(f.ev, sub.conn)}`, frameEvidence(f.ev));
+      };
+      return {
+        observe: onChatSubs({ snapshot: (sub, frames) => frames.forEach((f) => judge(sub, f)), delta: judge }),
+        finish: () => t.outcome("every update matched ChatUpdate", "no chat update came"),
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/chat/update-applicable",
+    level: "MUST",
+    title: "Every delta applies",
+    rule: "Every delta applies to the state reduced so far under the normative reducer (r7).",
+    ref: ["§3 r7", "Reducer (normative; anything else is an error)"],
+    probes: ["turn", "chats", "tools"],
+    create() {
+      const t = new Tally();
+      return {
+        observe: onChatSubs({
+          delta: (sub, f, _before, reduced) => {
+            if (!reduced) return;
+            if (reduced.ok) t.ok();
+            else t.fail("an update the reducer applies", `${describeViolation(reduced.violation)} (id ${JSON.stringify(f.eventId)} on ${showSub(sub)})`, frameEvidence(f.ev));
+          },
+        }),
+        finish: () => t.outcome("every delta applied", "no delta came"),
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/chat/snapshot-equals-reduced",
+    level: "MUST",
+    title: "Reduced state equals a fresh snapshot",
+    rule: "The state subscription A reduced up to S equals a fresh subscription's snapshot at S (chats by id, the active chat, its messages, isWorking).",
+    ref: ["§3 r8", "Invariant: reduce(snapshot@S₀ + deltas to S) = snapshot@S"],
+    probes: ["fresh", "turn", "tools"],
+    create() {
+      const t = new Tally();
+      let a: ChatSub | undefined;
+      /** Fresh snapshots ahead of A, compared when A reaches their S. */
+      const ahead: { s: number; fresh: ChatState; sub: ChatSub; ev: FrameEvent }[] = [];
+      const compare = (reduced: ChatState, fresh: ChatState, s: number, sub: ChatSub, ev: FrameEvent) => {
+        const d = compareChatStates(reduced, fresh);
+        if (d) t.fail(`A's state at ${s} equal to ${showSub(sub)}'s snapshot`, d.message, frameEvidence(ev, { note: `snapshot at ${s}` }));
+        else t.ok();
+      };
+      const brokenA = (): boolean => {
+        if (a && a.state === null && a.broken) {
+          t.knockOn(UPDATE_APPLICABLE, where(a.broken.ev, a.conn));
+          return true;
+        }
+        return false;
+      };
+      return {
+        observe: onChatSubs({
+          snapshot: (sub, frames) => {
+            if (isSubA(sub)) {
+              a = sub;
+              ahead.length = 0;
+              return;
+            }
+            const s = frames[0]?.seq;
+            if (!a || s === null || s === undefined || !sub.snapshotState) return;
+            if (brokenA()) return;
+            const at = a.history.get(s);
+            if (at) return compare(at, sub.snapshotState, s, sub, frames[frames.length - 1]!.ev);
+            if (a.lastSeq !== null && s > a.lastSeq) ahead.push({ s, fresh: sub.snapshotState, sub, ev: frames[frames.length - 1]!.ev });
+            else t.untestable(`A's state at ${s} is no longer kept`);
+          },
+          delta: (sub, f) => {
+            if (sub !== a || f.seq === null) return;
+            for (let i = ahead.length - 1; i >= 0; i--) {
+              const x = ahead[i]!;
+              if (x.s > f.seq) continue;
+              ahead.splice(i, 1);
+              if (brokenA()) continue;
+              if (x.s === f.seq && a.state) compare(a.state, x.fresh, x.s, x.sub, x.ev);
+              else t.untestable(`A skipped ${x.s}`);
+            }
+          },
+        }),
+        finish: () => {
+          for (const x of ahead) t.untestable(`A never reached ${x.s} (a fresh snapshot's head)`);
+          return t.outcome("A's reduced state equalled every fresh snapshot", "no fresh snapshot was taken while A was followed");
+        },
+      };
+    },
+  }),
+];

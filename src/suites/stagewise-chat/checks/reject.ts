@@ -1,0 +1,253 @@
+/** chat/reject-*, chat/no-toolcalling, security/no-stack-leak: typed rejections without side effects (§1, §3 r11, r12). */
+import type { CheckDef } from "../../../core/check.js";
+import { isToolCallingLabel, rejectionOf, TOPIC, type Topic } from "../labels.js";
+import {
+  effectEvidence,
+  errorData,
+  frameEvidence,
+  mutationEffects,
+  onMutations,
+  REASONS,
+  rpc,
+  resultOf,
+  serverCheck,
+  showReq,
+  showResult,
+  Tally,
+  where,
+  type Effect,
+  type RpcRequest,
+} from "./support.js";
+
+const QUIET_MS = 300;
+
+/** Updates a gated mutation would have caused (what must not appear after its rejection mid-turn). */
+const EFFECT_TYPES: Record<string, string[]> = {
+  create: ["chat-created"],
+  switch: ["chat-switched", "chat-full-sync"],
+  delete: ["chat-deleted"],
+  "delete-messages": ["messages-deleted"],
+};
+
+/** A check over the rejections the probes asked for: `want` says which labels, `judge` each answer. */
+function rejectionCheck(spec: {
+  id: string;
+  title: string;
+  rule: string;
+  ref: [string, string];
+  probes: string[];
+  want: (reason: string) => boolean;
+  judge: (t: Tally, req: RpcRequest, reason: string, r: ReturnType<typeof resultOf>) => void;
+  pass: string;
+  untested: string;
+  notApplicableWhen?: Topic[];
+}): CheckDef {
+  return serverCheck({
+    id: spec.id,
+    level: "MUST",
+    title: spec.title,
+    rule: spec.rule,
+    ref: spec.ref,
+    probes: spec.probes,
+    ...(spec.notApplicableWhen ? { notApplicableWhen: spec.notApplicableWhen } : {}),
+    create() {
+      const t = new Tally();
+      const m = onMutations({
+        answer: (req, _ev, r) => {
+          const want = rejectionOf(req.label);
+          if (want && spec.want(want.reason)) spec.judge(t, req, want.reason, r);
+        },
+        missing: (req, why) => {
+          const want = rejectionOf(req.label);
+          if (want && spec.want(want.reason)) t.untestable(`${showReq(req)}: ${why}`);
+        },
+      });
+      return {
+        observe: m.observe,
+        finish: () => {
+          m.end();
+          return t.outcome(spec.pass, spec.untested);
+        },
+      };
+    },
+  });
+}
+
+/** The rejection with `reason` (and its code), or why the answer is not it. */
+function expectReason(t: Tally, req: RpcRequest, reason: string, r: ReturnType<typeof resultOf>): void {
+  const d = errorData(r);
+  if (r.kind === "error" && d?.reason === reason) return t.ok();
+  t.fail(`error ${REASONS[reason]?.code ?? "?"} reason ${reason}`, `${showReq(req)} answered ${showResult(r)}`, frameEvidence(req.answers[0] ?? req.frame));
+}
+
+export const REJECT_CHECKS: CheckDef[] = [
+  serverCheck({
+    id: "stagewise-chat/chat/reject-error-shape",
+    level: "MUST",
+    title: "Rejections carry their code, status and reason",
+    rule: "A rejection's error has the JSON-RPC code, data.code, data.httpStatus and data.reason of the §1 table.",
+    ref: ["§1 Wire", "Rejections (error.json.data.reason, via the agent's errorFormatter)"],
+    probes: ["reject-idle", "turn", "tools"],
+    create() {
+      const t = new Tally();
+      const m = onMutations({
+        answer: (req, ev, r) => {
+          if (!rejectionOf(req.label) || r.kind !== "error") return;
+          const d = errorData(r);
+          const reason = d?.reason;
+          const row = typeof reason === "string" ? REASONS[reason] : undefined;
+          if (!row) return t.fail("data.reason from the §1 table", `${showReq(req)}: ${showResult(r)}`, frameEvidence(ev));
+          if (d?.code !== row.code || d?.httpStatus !== row.http || r.error?.code !== row.json) {
+            return t.fail(`${row.code}, ${row.json}, ${row.http} for ${String(reason)}`, `${String(d?.code)}, ${String(r.error?.code)}, ${String(d?.httpStatus)} for ${showReq(req)}`, frameEvidence(ev));
+          }
+          t.ok();
+        },
+      });
+      return { observe: m.observe, finish: () => t.outcome("every rejection had its code, status and reason", "no rejection came") };
+    },
+  }),
+  rejectionCheck({
+    id: "stagewise-chat/chat/reject-unknown-ids",
+    title: "Unknown ids are NOT_FOUND",
+    rule: "A chat, message or tool-call id unknown in that chat is rejected NOT_FOUND with chat-not-found, message-not-found or tool-call-not-found.",
+    ref: ["§1 Wire", "chat-not-found, message-not-found, tool-call-not-found | NOT_FOUND (-32004, 404) | id unknown in that chat"],
+    probes: ["reject-idle"],
+    want: (reason) => reason.endsWith("-not-found"),
+    judge: expectReason,
+    pass: "unknown ids were rejected with their reason",
+    untested: "no unknown id was sent",
+  }),
+  rejectionCheck({
+    id: "stagewise-chat/chat/reject-not-active",
+    title: "Only the active chat takes messages",
+    rule: "sendMessage, approveToolCall and reportToolResult for a chat that is not active are rejected chat-not-active.",
+    ref: ["§3 r12", "non-active chat for sendMessage/approveToolCall/reportToolResult"],
+    probes: ["reject-idle"],
+    want: (reason) => reason === "chat-not-active",
+    notApplicableWhen: [TOPIC.createRefused],
+    judge: expectReason,
+    pass: "a message to a non-active chat was rejected chat-not-active",
+    untested: "no second chat to send to (createChat did not make one)",
+  }),
+  serverCheck({
+    id: "stagewise-chat/chat/reject-while-working",
+    level: "MUST",
+    title: "The working gate",
+    rule: "While the agent works, createChat, switchChat to another chat, deleteChat and deleteMessageAndSubsequent are rejected agent-working.",
+    ref: ["§3 r11", "while working, createChat, switchChat to another chat, deleteChat, deleteMessageAndSubsequent → CONFLICT agent-working"],
+    probes: ["turn"],
+    create() {
+      const t = new Tally();
+      const fx = mutationEffects(
+        (req) => rejectionOf(req.label)?.reason === "agent-working",
+        (e: Effect) => {
+          if (!e.answer) return t.untestable(`${showReq(e.req)}: ${e.missing ?? "no answer"}`);
+          if (!e.aBefore?.isWorking) return t.untestable(`the turn had ended when ${showReq(e.req)} was sent`);
+          expectReason(t, e.req, "agent-working", e.answer.r);
+        },
+      );
+      return {
+        observe: fx.observe,
+        finish: () => {
+          fx.end();
+          return t.outcome("gated calls were rejected while working", "no gated call was sent while the agent worked");
+        },
+      };
+    },
+  }),
+  rejectionCheck({
+    id: "stagewise-chat/chat/reject-invalid-input",
+    title: "Invalid input is BAD_REQUEST",
+    rule: "An input that breaks its §2 schema is rejected BAD_REQUEST.",
+    ref: ["§3 r12", "Order: schema (BAD_REQUEST) → unknown ids (NOT_FOUND) → …"],
+    probes: ["reject-idle"],
+    want: (reason) => reason === "invalid-input",
+    judge(t, req, _reason, r) {
+      const d = errorData(r);
+      if (r.kind === "error" && d?.code === "BAD_REQUEST") return t.ok();
+      t.fail("error BAD_REQUEST", `${showReq(req)} answered ${showResult(r)}`, frameEvidence(req.answers[0] ?? req.frame));
+    },
+    pass: "invalid inputs were rejected BAD_REQUEST",
+    untested: "no invalid input was sent",
+  }),
+  serverCheck({
+    id: "stagewise-chat/chat/reject-no-side-effects",
+    level: "MUST",
+    title: "A rejection changes nothing",
+    rule: "A rejected mutation emits no update (mid-turn: none of the kind it would have caused) and leaves the socket open.",
+    ref: ["§3 r12", "A rejected mutation changes and emits nothing; socket and subscriptions stay open."],
+    probes: ["reject-idle", "turn", "tools"],
+    create() {
+      const t = new Tally();
+      const fx = mutationEffects(
+        (req) => !!rejectionOf(req.label),
+        (e: Effect) => {
+          if (!e.answer || e.answer.r.kind !== "error") return;
+          const what = rejectionOf(e.req.label)!.what;
+          const windowEnd = e.answer.ev.t + QUIET_MS;
+          const inWindow = e.deltas.filter((d) => d.f.ev.t <= windowEnd);
+          const bad = e.aBefore?.isWorking ? inWindow.filter((d) => (EFFECT_TYPES[what] ?? []).includes(d.f.update?.type ?? "")) : inWindow.filter((d) => d.f.update?.type !== "agent-state");
+          if (bad.length) return t.fail(`no update after the rejected ${showReq(e.req)}`, `${bad.map((d) => d.f.update?.type).join(", ")} at ${where(bad[0]!.f.ev)}`, frameEvidence(bad[0]!.f.ev));
+          const closed = e.req.conn.closed;
+          if (closed && closed.by === "server" && closed.t <= windowEnd) return t.fail("the socket stays open", `the server closed it after ${showReq(e.req)}`, effectEvidence(e));
+          t.ok();
+        },
+        { graceMs: QUIET_MS },
+      );
+      return {
+        observe: fx.observe,
+        finish: () => {
+          fx.end();
+          return t.outcome("no rejection had a side effect", "no mutation was rejected");
+        },
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/chat/no-toolcalling",
+    level: "MUST",
+    title: "toolCalling is gone",
+    rule: "The three toolCalling procedures answer NOT_FOUND.",
+    ref: ["§1 Wire", "no toolCalling.*"],
+    probes: ["raw"],
+    create() {
+      const t = new Tally();
+      const m = onMutations({
+        answer: (req, ev, r) => {
+          if (!isToolCallingLabel(req.label)) return;
+          if (r.kind === "error" && errorData(r)?.code === "NOT_FOUND") t.ok();
+          else t.fail("error NOT_FOUND", `${showReq(req)} answered ${showResult(r)}`, frameEvidence(ev));
+        },
+        missing: (req, why) => isToolCallingLabel(req.label) && t.fail("error NOT_FOUND", `${showReq(req)}: ${why}`, frameEvidence(req.frame)),
+      });
+      return {
+        observe: m.observe,
+        finish: () => {
+          m.end();
+          return t.outcome("toolCalling answered NOT_FOUND", "toolCalling was never called");
+        },
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/security/no-stack-leak",
+    level: "INFO",
+    title: "Errors carry no stack",
+    rule: "No error answer carries data.stack (a stack names paths on the developer's machine).",
+    ref: ["§5 Where real implementations differ", "errors carry data.stack unless the agent runs with NODE_ENV=production"],
+    probes: ["raw", "reject-idle"],
+    create() {
+      const t = new Tally();
+      const r = rpc({
+        response: (ev, value, _req, _how, c) => {
+          const res = resultOf(value);
+          if (res.kind !== "error") return;
+          const stack = errorData(res)?.stack;
+          if (stack !== undefined) t.fail("no data.stack", `data.stack (${String(stack).slice(0, 60)}…) at ${where(ev, c)}`, frameEvidence(ev));
+          else t.ok();
+        },
+      });
+      return { observe: r.observe, finish: () => t.outcome("no error carried a stack", "no error came") };
+    },
+  }),
+];

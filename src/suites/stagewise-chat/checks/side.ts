@@ -1,0 +1,353 @@
+/** state/*, messaging/*, security/ws-foreign-origin and security/bind-address (§1, §3 r15–r18, §5). */
+import type { CheckDef } from "../../../core/check.js";
+import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import type { AgentMessageUpdate } from "../../../generated/stagewise-chat.js";
+import { tap } from "../../../core/views/hooks.js";
+import { applyMessageUpdate, compareMessagingStates, type MessagingState } from "../../../stagewise/messaging-state.js";
+import { describeViolation } from "../../../stagewise/reduced.js";
+import { C, M, NOTE, X } from "../labels.js";
+import {
+  all,
+  describeExchange,
+  errorData,
+  exchangeEvidence,
+  frameEvidence,
+  idKey,
+  isObject,
+  isSubA,
+  onChatSubs,
+  onFrames,
+  onInfo,
+  onMutations,
+  onNote,
+  resultOf,
+  serverCheck,
+  showReq,
+  showResult,
+  Tally,
+  where,
+  WIRE,
+  type Conn,
+  type FrameEvent,
+} from "./support.js";
+
+const FIRST_VALUE_MS = 1_000;
+const COHERENT_MS = 1_000;
+const WORKING_STATES = new Set(["thinking", "working", "calling_tool", "waiting_for_user_response"]);
+
+/** Data values of the subscriptions whose request label `match`es: (value, frame, subscription key, first?). */
+function onSubscriptionData(match: (label: string | undefined) => boolean, fn: (value: unknown, ev: FrameEvent, key: string, first: boolean, sentAt: FrameEvent, c: Conn) => void) {
+  const subs = new Map<string, { sent: FrameEvent; n: number }>();
+  return onFrames((ev, f, c) => {
+    if (f.kind !== "json") return;
+    for (const v of f.values) {
+      const key = `${c.id} ${idKey(v.id)}`;
+      if (ev.direction === "out") {
+        if (v.method === "subscription" && match(ev.label)) subs.set(key, { sent: ev, n: 0 });
+        continue;
+      }
+      const s = subs.get(key);
+      if (!s) continue;
+      const r = resultOf(v);
+      if (r.kind !== "data" || !r.envelope.ok) continue;
+      fn(r.envelope.value, ev, key, s.n++ === 0, s.sent, c);
+    }
+  });
+}
+
+const isMessagingSub = (l: string | undefined) => !!l && l.startsWith("sub:messaging");
+
+export const SIDE_CHECKS: CheckDef[] = [
+  serverCheck({
+    id: "stagewise-chat/state/initial-values",
+    level: "MUST",
+    title: "availability and state answer at once",
+    rule: "availability.getAvailability and state.getState each yield a valid value within 1 s of subscribing.",
+    ref: ["§3 r1", "availability/state yield a value ≤1 s"],
+    probes: ["subscribe"],
+    create(ctx) {
+      const t = new Tally();
+      const waiting = new Map<string, FrameEvent>();
+      const schema = (l: string | undefined) => (l === M.subAvailability ? "agent-availability" : "agent-state");
+      return {
+        observe: all(
+          onFrames((ev) => ev.direction === "out" && (ev.label === M.subAvailability || ev.label === M.subState) && waiting.set(ev.label, ev)),
+          onSubscriptionData(
+            (l) => l === M.subAvailability || l === M.subState,
+            (value, ev, _k, first, sent) => {
+              if (!first) return;
+              waiting.delete(sent.label!);
+              const v = ctx.validate(schema(sent.label), value);
+              if (!v.ok) return t.fail(`a valid ${schema(sent.label)}`, `${formatSchemaErrors(v.errors)} (${sent.label})`, frameEvidence(ev));
+              if (ev.t - sent.t > FIRST_VALUE_MS) return t.fail(`a value within ${FIRST_VALUE_MS} ms`, `after ${Math.round(ev.t - sent.t)} ms (${sent.label})`, frameEvidence(ev));
+              t.ok();
+            },
+          ),
+        ),
+        finish: () => {
+          for (const [label, ev] of waiting) t.fail(`a value within ${FIRST_VALUE_MS} ms`, `no value for ${label}`, frameEvidence(ev));
+          return t.outcome("availability and state answered valid values at once", "neither was subscribed");
+        },
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/state/coherent-with-chat",
+    level: "SHOULD",
+    title: "state agrees with isWorking",
+    rule: "state.getState says thinking, working, calling_tool or waiting_for_user_response exactly while the chat's isWorking is true, within 1 s of each change.",
+    ref: ["§3 r15", "The state capability mirrors isWorking (true ⇔ thinking, working, calling_tool, waiting_for_user_response)."],
+    probes: ["turn"],
+    create() {
+      const t = new Tally();
+      let chat: boolean | undefined;
+      let state: boolean | undefined;
+      /** Since when the two disagree (undefined: they agree). */
+      let since: FrameEvent | undefined;
+      let judged = false;
+      const update = (ev: FrameEvent) => {
+        if (chat === undefined || state === undefined) return;
+        if (chat === state) {
+          if (since && ev.t - since.t > COHERENT_MS) t.fail(`state within ${COHERENT_MS} ms of isWorking`, `they disagreed for ${Math.round(ev.t - since.t)} ms`, frameEvidence(since));
+          else if (since || !judged) t.ok();
+          judged = true;
+          since = undefined;
+        } else since ??= ev;
+      };
+      return {
+        observe: all(
+          onChatSubs({
+            snapshot: (sub) => {
+              if (isSubA(sub) && sub.state) chat = sub.state.isWorking;
+            },
+            delta: (sub, f) => {
+              if (!isSubA(sub) || f.update?.type !== "agent-state") return;
+              chat = f.update.isWorking;
+              update(f.ev);
+            },
+          }),
+          onSubscriptionData(
+            (l) => l === M.subState,
+            (value, ev) => {
+              if (!isObject(value)) return;
+              state = WORKING_STATES.has(String(value.state));
+              update(ev);
+            },
+          ),
+        ),
+        finish: () => {
+          if (since) t.fail(`state within ${COHERENT_MS} ms of isWorking`, "they disagreed at the end of the run", frameEvidence(since));
+          return t.outcome("state mirrored isWorking", "state and the chat were not both followed");
+        },
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/messaging/update-shape",
+    level: "MUST",
+    title: "Messaging updates match their schema",
+    rule: "Every value of messaging.getMessage matches AgentMessageUpdate.",
+    ref: ["§2 Messages", "AgentMessageUpdate: messageId; updateParts {contentIndex, part}[]; createdAt Date; resync bool"],
+    probes: ["subscribe", "turn"],
+    create(ctx) {
+      const t = new Tally();
+      return {
+        observe: onSubscriptionData(isMessagingSub, (value, ev, _k, _first, _s, c) => {
+          const v = ctx.validate("agent-message-update", value);
+          if (v.ok) t.ok();
+          else t.fail("an AgentMessageUpdate", `${formatSchemaErrors(v.errors)} at ${where(ev, c)}`, frameEvidence(ev));
+        }),
+        finish: () => t.outcome("every messaging update matched", "messaging sent no update"),
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/messaging/initial-resync",
+    level: "MUST",
+    title: "Messaging starts with a resync",
+    rule: "The first value of every messaging.getMessage subscription has resync:true.",
+    ref: ["§3 r16", "Each subscribe yields resync:true with all parts of the current message (maybe [])"],
+    probes: ["subscribe", "turn"],
+    create() {
+      const t = new Tally();
+      return {
+        observe: onSubscriptionData(isMessagingSub, (value, ev, _k, first, sent) => {
+          if (!first) return;
+          if (isObject(value) && value.resync === true) t.ok();
+          else t.fail("resync:true first", `resync:${JSON.stringify(isObject(value) ? value.resync : value)} (${sent.label})`, frameEvidence(ev));
+        }),
+        finish: () => t.outcome("every messaging subscription started with a resync", "messaging was not subscribed"),
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/messaging/no-replay",
+    level: "MUST",
+    title: "Joining at rest yields one frame",
+    rule: "A messaging subscription joining while nothing changes gets its resync and nothing else.",
+    ref: ["§3 r16", "then only new updates; no replay of the last delta"],
+    probes: ["turn"],
+    create() {
+      const t = new Tally();
+      const counts = new Map<string, { n: number; ev: FrameEvent }>();
+      return {
+        observe: onSubscriptionData(
+          (l) => l === M.subMessagingB("after-turn"),
+          (_v, ev, key) => {
+            const c = counts.get(key);
+            if (c) c.n++;
+            else counts.set(key, { n: 1, ev });
+          },
+        ),
+        finish: () => {
+          for (const { n, ev } of counts.values()) {
+            if (n === 1) t.ok();
+            else t.fail("one frame (the resync)", `${n} frames`, frameEvidence(ev));
+          }
+          return t.outcome("a subscriber joining at rest got one frame", "no messaging subscription joined at rest");
+        },
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/messaging/applicable",
+    level: "MUST",
+    title: "Messaging updates apply",
+    rule: "A resync's indices are exactly 0..n−1 and every update applies under the messaging reducer (r17).",
+    ref: ["§3 r17", "type mismatch or index > length → error"],
+    probes: ["turn"],
+    create() {
+      const t = new Tally();
+      const states = new Map<string, MessagingState | "broken">();
+      return {
+        observe: onSubscriptionData(isMessagingSub, (value, ev, key, _f, _s, c) => {
+          const s = states.get(key) ?? null;
+          if (s === "broken") return;
+          const r = applyMessageUpdate(s, value as AgentMessageUpdate);
+          if (r.ok) {
+            states.set(key, r.state);
+            t.ok();
+          } else {
+            states.set(key, "broken");
+            t.fail("an update the messaging reducer applies", `${describeViolation(r.violation)} at ${where(ev, c)}`, frameEvidence(ev));
+          }
+        }),
+        finish: () => t.outcome("every messaging update applied", "messaging sent no update"),
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/messaging/reduced-equals-fresh",
+    level: "MUST",
+    title: "Reduced message equals a fresh resync",
+    rule: "The message the first subscriber reduced equals a fresh subscriber's resync at rest.",
+    ref: ["§3 r18", "resync:true carries the whole message … Frames are copies at emit time"],
+    probes: ["turn"],
+    create() {
+      const t = new Tally();
+      let main: MessagingState | "broken" = null;
+      let mainKey: string | undefined;
+      return {
+        observe: onSubscriptionData(isMessagingSub, (value, ev, key, first, sent) => {
+          if (sent.label === M.subMessaging) {
+            mainKey ??= key;
+            if (key !== mainKey || main === "broken") return;
+            const r = applyMessageUpdate(main, value as AgentMessageUpdate);
+            main = r.ok ? r.state : "broken";
+            return;
+          }
+          if (!first || sent.label !== M.subMessagingB("after-turn")) return;
+          if (main === "broken") return t.untestable("the first subscriber's updates did not apply (messaging/applicable)");
+          const fresh = applyMessageUpdate(null, value as AgentMessageUpdate);
+          if (!fresh.ok) return t.untestable("the fresh resync did not apply");
+          const d = compareMessagingStates(main, fresh.state);
+          if (d) t.fail("the reduced message equal to the fresh resync", d.message, frameEvidence(ev));
+          else t.ok();
+        }),
+        finish: () => t.outcome("the reduced message equalled the fresh resync", "no fresh messaging subscriber joined at rest"),
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/messaging/send-user-message",
+    level: "MUST",
+    title: "sendUserMessage validates",
+    rule: "A valid UserMessage gets a void result; an invalid one BAD_REQUEST.",
+    ref: ["§2 Messages", "messaging.sendUserMessage: id; contentItems; createdAt Date; metadata; pluginContent; sentByPlugin"],
+    probes: ["messaging"],
+    create() {
+      const t = new Tally();
+      const m = onMutations({
+        answer: (req, ev, r) => {
+          if (req.label === M.messagingSend) {
+            if (r.kind === "data" && r.envelope.ok && r.envelope.value === undefined) t.ok();
+            else t.fail("a void result", `${showReq(req)} answered ${showResult(r)}`, frameEvidence(ev));
+          } else if (req.label === M.messagingInvalid) {
+            if (r.kind === "error" && errorData(r)?.code === "BAD_REQUEST") t.ok();
+            else t.fail("error BAD_REQUEST", `${showReq(req)} answered ${showResult(r)}`, frameEvidence(ev));
+          }
+        },
+        missing: (req, why) => (req.label === M.messagingSend || req.label === M.messagingInvalid) && t.fail("an answer", `${showReq(req)}: ${why}`, frameEvidence(req.frame)),
+      });
+      return {
+        observe: m.observe,
+        finish: () => {
+          m.end();
+          return t.outcome("sendUserMessage took the valid message and refused the invalid one", "sendUserMessage was never sent");
+        },
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/security/ws-foreign-origin",
+    level: "INFO",
+    title: "Upgrades from a foreign Origin",
+    rule: "Reports whether the WebSocket accepts an upgrade with Origin https://evil.example (any page could then drive the agent).",
+    ref: ["§1 Wire", "WebSocket ws://<host>:<port>/stagewise/ws: no subprotocol, no auth"],
+    probes: ["connect"],
+    create() {
+      const t = new Tally();
+      return {
+        observe: WIRE.on({
+          accept: (l) => l === C.foreignOrigin,
+          open: (ev) => t.fail("the upgrade refused for a foreign Origin", `accepted an upgrade with Origin ${ev.headers?.["origin"] ?? "?"}`, { seq: ev.seq, probe: ev.probe }),
+          reject: (ev) => (ev.status !== undefined ? t.ok() : t.untestable(`the upgrade failed: ${ev.error ?? "?"}`)),
+        }),
+        finish: () => t.outcome("a foreign Origin was refused", "no foreign upgrade was tried"),
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/security/bind-address",
+    level: "INFO",
+    title: "Reachable beyond loopback",
+    rule: "Reports whether the agent answers on a non-loopback address of the machine (anyone on the network could drive it).",
+    ref: ["§5 Where real implementations differ", "binds all interfaces, any Origin → security/*"],
+    probes: ["security"],
+    create() {
+      const t = new Tally();
+      return {
+        observe: all(
+          onNote(NOTE.lan, (v, ev) => {
+            if (!isObject(v)) return;
+            if (typeof v.reason === "string") return t.untestable(v.reason);
+            if (v.loopbackTarget === false) t.fail("the agent on loopback only", "the target itself was reached on a non-loopback address", { seq: ev.seq });
+          }),
+          onInfo(t, X.infoLan, (x) => t.fail("no answer on a non-loopback address", `answered there: ${describeExchange(x)}`, exchangeEvidence(x))),
+          // A refused connection is the answer this rule hopes for.
+          onHttpError(X.infoLan, () => t.ok()),
+        ),
+        finish: () => t.outcome("the agent answered on loopback only", "no non-loopback address was tried"),
+      };
+    },
+  }),
+];
+
+/** An HTTP exchange of that label that failed at the transport (connection refused...). */
+function onHttpError(label: string, fn: () => void) {
+  const labels = new Map<string, string>();
+  return tap(["http-request", "http-error"], (ev) => {
+    if (ev.kind === "http-request") labels.set(ev.exchange, ev.label);
+    else if (ev.kind === "http-error" && labels.get(ev.exchange) === label) fn();
+  });
+}

@@ -1,0 +1,601 @@
+/**
+ * What the stagewise-chat checks share: the contract reference, the frames of each connection
+ * decoded once (keep-alive text, tRPC messages, superjson envelopes), request ↔ answer correlation
+ * by tRPC id (core's rpc view), and one record per chat subscription: its snapshot, its sequence
+ * numbers and the state reduced with the normative reducer, so no check reduces twice.
+ */
+import { at, excerpt, notApplicable, Tally, type CheckDef, type Evidence } from "../../../core/check.js";
+import { checkMaker, type CheckSpec } from "../../../core/define-check.js";
+import type { TranscriptEvent } from "../../../core/transcript.js";
+import { frameJson, type WsFrameEvent } from "../../../core/ws-exchange.js";
+import { exchangeView, unanswered as unansweredBy, type Exchange } from "../../../core/views/exchange.js";
+import { all, each, on, type Guard, type Listen } from "../../../core/views/hooks.js";
+import { derivedView } from "../../../core/views/router.js";
+import { rpcHooks, rpcView, type RpcHandlers, type RpcIn, type RpcOut, type RpcProtocol, type RpcRequest } from "../../../core/views/rpc.js";
+import { wsConnectionView, type Conn } from "../../../core/views/ws-connection.js";
+import { applyChatUpdate, initialChatState, parseEventId, type ChatReduced, type ChatState } from "../../../stagewise/chat-state.js";
+import type { ChatUpdate } from "../../../generated/stagewise-chat.js";
+import { isProtocolConnection, NOTE, type Topic } from "../labels.js";
+
+export const SEED = "003_69c02258757d0ed3.txt";
+
+export { all, onNote } from "../../../core/views/hooks.js";
+export { notApplicable, Tally };
+export type { Conn, Exchange, RpcRequest };
+
+/** A CheckDef of this suite: full id, server side, the seed reference; early stops and absent behaviours explained. */
+export const serverCheck: (spec: CheckSpec & { notApplicableWhen?: Topic[] }) => CheckDef = checkMaker({
+  seed: SEED,
+  side: "server",
+  reasons: { [NOTE.stopped]: (v) => `the probes stopped early: ${String(v)}` },
+  notApplicableNote: NOTE.notApplicable,
+});
+
+export type FrameEvent = WsFrameEvent;
+export type Json = Record<string, unknown>;
+export const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+// ---------------------------------------------------------------------------------------------
+// Frames
+
+/** A frame as the checks read it. */
+export type Frame =
+  | { kind: "keepalive"; text: "PING" | "PONG" }
+  /** One tRPC message, or (outgoing) a batch of them. */
+  | { kind: "json"; values: Json[]; batch: boolean }
+  | { kind: "bad"; reason: string };
+
+const frames = new WeakMap<object, Frame>();
+
+export function frameOf(ev: FrameEvent): Frame {
+  let f = frames.get(ev);
+  if (!f) {
+    if (ev.data === "PING" || ev.data === "PONG") f = { kind: "keepalive", text: ev.data };
+    else {
+      const p = frameJson(ev);
+      if (!p.ok) f = { kind: "bad", reason: `not JSON (${p.error})` };
+      else if (isObject(p.value)) f = { kind: "json", values: [p.value], batch: false };
+      else if (Array.isArray(p.value) && ev.direction === "out") f = { kind: "json", values: p.value.filter(isObject), batch: true };
+      else f = { kind: "bad", reason: `JSON ${p.value === null ? "null" : Array.isArray(p.value) ? "array" : typeof p.value}, not a tRPC message` };
+    }
+    frames.set(ev, f);
+  }
+  return f;
+}
+
+/** This suite's connections, each frame decoded once for every check. */
+export const WIRE = wsConnectionView<Frame>({ name: "stagewise-chat/connections", decode: (ev) => frameOf(ev) });
+
+/** Frames of the protocol connections (not the upgrade probes). */
+export function onFrames(fn: (ev: FrameEvent, f: Frame, c: Conn) => void, opts: { all?: boolean } = {}): Listen {
+  return WIRE.on({ ...(opts.all ? {} : { accept: isProtocolConnection }), frame: fn });
+}
+
+// ---------------------------------------------------------------------------------------------
+// superjson
+
+/** A superjson envelope read back: the value with Dates left as ISO strings, `undefined` for tagged nulls. */
+export type Envelope = { ok: true; value: unknown; meta: Json | undefined } | { ok: false; reason: string };
+
+export function readEnvelope(env: unknown): Envelope {
+  if (!isObject(env) || !("json" in env)) return { ok: false, reason: "not a superjson envelope {json, meta?}" };
+  const meta = env.meta;
+  if (meta !== undefined && !isObject(meta)) return { ok: false, reason: "meta is not an object" };
+  const values = meta?.values;
+  // Top level `undefined`: {"json":null,"meta":{"values":["undefined"]}}.
+  if (Array.isArray(values) && values[0] === "undefined") return { ok: true, value: undefined, meta };
+  return { ok: true, value: env.json, meta };
+}
+
+/** The dotted superjson path of a JSON pointer-ish key list (dots in keys escaped). */
+export const dotted = (keys: (string | number)[]): string => keys.map((k) => String(k).replace(/\./g, "\\.")).join(".");
+
+/** Paths (dotted) of every `createdAt` string in a value: the Dates of §2. */
+export function datePaths(value: unknown, keys: (string | number)[] = [], out: string[] = []): string[] {
+  if (Array.isArray(value)) value.forEach((v, i) => datePaths(v, [...keys, i], out));
+  else if (isObject(value)) {
+    for (const [k, v] of Object.entries(value)) {
+      if (k === "createdAt" && typeof v === "string") out.push(dotted([...keys, k]));
+      else datePaths(v, [...keys, k], out);
+    }
+  }
+  return out;
+}
+
+/** Whether `meta.values` tags `path` as a Date (flat form, as superjson writes it). */
+export function taggedDate(meta: Json | undefined, path: string): boolean {
+  const values = meta?.values;
+  if (!isObject(values)) return false;
+  const tag = values[path];
+  return Array.isArray(tag) && tag[0] === "Date";
+}
+
+// ---------------------------------------------------------------------------------------------
+// tRPC messages
+
+export type Result =
+  | { kind: "started" | "stopped"; id: unknown }
+  | { kind: "data"; id: unknown; eventId: unknown; hasEventId: boolean; envelope: Envelope; raw: unknown }
+  | { kind: "error"; id: unknown; envelope: Envelope; error: Json | undefined }
+  | { kind: "reconnect" }
+  | { kind: "other"; id: unknown; reason: string };
+
+/** What one server message says. */
+export function resultOf(v: Json): Result {
+  if (v.method === "reconnect") return { kind: "reconnect" };
+  if ("error" in v) {
+    const envelope = readEnvelope(v.error);
+    return { kind: "error", id: v.id, envelope, error: envelope.ok && isObject(envelope.value) ? envelope.value : undefined };
+  }
+  const r = v.result;
+  if (!isObject(r)) return { kind: "other", id: v.id, reason: "neither result nor error" };
+  if (r.type === "started" || r.type === "stopped") return { kind: r.type, id: v.id };
+  if (r.type === "data" || r.type === undefined) {
+    return { kind: "data", id: v.id, eventId: r.id, hasEventId: "id" in r, envelope: readEnvelope(r.data), raw: r.data };
+  }
+  return { kind: "other", id: v.id, reason: `result type ${JSON.stringify(r.type)}` };
+}
+
+/** A request the kit sent: method, path, input read back. */
+export interface Call {
+  id: unknown;
+  method: string;
+  path: string;
+  input: Envelope | undefined;
+  lastEventId: unknown;
+}
+
+export function callOf(v: Json): Call {
+  const params = isObject(v.params) ? v.params : {};
+  const input = isObject(params) && "input" in params ? readEnvelope(params.input) : undefined;
+  const inputValue = input?.ok && isObject(input.value) ? input.value : undefined;
+  return {
+    id: v.id,
+    method: typeof v.method === "string" ? v.method : "",
+    path: typeof params.path === "string" ? params.path : "",
+    input,
+    lastEventId: params.lastEventId ?? inputValue?.lastEventId,
+  };
+}
+
+/** The procedure a path names, without the router prefix (`chat.createChat` → `createChat`). */
+export const procedure = (path: string): string => path.slice(path.lastIndexOf(".") + 1);
+
+// ---------------------------------------------------------------------------------------------
+// Requests and answers (core's rpc view, by tRPC id)
+
+/** tRPC ids are numbers or strings; 1 and "1" are different ids. */
+const keyOf = (id: unknown): string | undefined => (typeof id === "number" ? `#${id}` : typeof id === "string" ? `'${id}` : undefined);
+export const idKey = keyOf;
+
+const TRPC: RpcProtocol<Frame> = {
+  name: "stagewise-chat",
+  connections: WIRE,
+  key: keyOf,
+  outgoing: (_ev, f) => {
+    if (f.kind !== "json") return [];
+    // subscription.stop reuses the subscription's id: it ends a request, it is not one.
+    return f.values.filter((v) => v.method !== "subscription.stop").map((v): RpcOut => {
+      const call = callOf(v);
+      return { kind: "request", rawId: v.id, hasId: "id" in v, type: `${call.method} ${call.path}`, value: v };
+    });
+  },
+  incoming: (_ev, f) => {
+    if (f.kind !== "json") return [];
+    return f.values.map((v): RpcIn => {
+      const r = resultOf(v);
+      if (r.kind === "reconnect" || r.kind === "other") return { kind: "event", value: v };
+      // A subscription's started and data frames keep it open; a mutation's data is its one answer.
+      return { kind: "response", rawId: v.id, hasId: "id" in v, final: r.kind === "data" ? (req) => isMutation(req) : r.kind !== "started", value: v };
+    });
+  },
+};
+
+const RPC = rpcView(TRPC, { name: "", accept: isProtocolConnection });
+
+/**
+ * Requests and their answers. A mutation's request closes with its first answer only as far as the
+ * check says: `response` gets `final` from the protocol (error or stopped); a data answer to a
+ * mutation is its answer too, which the check reads off `req.type`.
+ */
+export function rpc(h: RpcHandlers) {
+  return rpcHooks(RPC, h);
+}
+
+export const isMutation = (req: RpcRequest): boolean => req.type.startsWith("mutation ");
+export const isSubscription = (req: RpcRequest): boolean => req.type.startsWith("subscription ");
+
+/** The mutations the kit sent and their first answers (data or error), with the time between. */
+export interface MutationHooks {
+  answer?(req: RpcRequest, ev: FrameEvent, r: Result, ms: number): void;
+  /** Never answered: the connection closed, the kit gave up, or the transcript ended. */
+  missing?(req: RpcRequest, why: string): void;
+  request?(req: RpcRequest): void;
+}
+
+export function onMutations(h: MutationHooks) {
+  const answered = new WeakSet<RpcRequest>();
+  const r = rpc({
+    request: (req) => isMutation(req) && h.request?.(req),
+    response: (ev, value, req) => {
+      if (!req || !isMutation(req) || answered.has(req)) return;
+      answered.add(req);
+      h.answer?.(req, ev, resultOf(value), ev.t - req.frame.t);
+    },
+    unanswered: (req, why) => {
+      if (!isMutation(req) || answered.has(req)) return;
+      answered.add(req);
+      h.missing?.(req, req.timedOut !== undefined ? `no answer within ${req.timedOut} ms` : why === "end" ? "no answer before the run ended" : `the connection was ${why.replace(/-/g, " ")} before an answer`);
+    },
+  });
+  return { observe: r.observe, end: r.end };
+}
+
+/** `error.json.data` of an error answer. */
+export function errorData(r: Result): Json | undefined {
+  return r.kind === "error" && isObject(r.error?.data) ? r.error!.data : undefined;
+}
+
+/** "error CONFLICT/409 reason agent-working" or "data …". */
+export function showResult(r: Result): string {
+  if (r.kind === "error") {
+    const d = errorData(r);
+    return `error ${String(d?.code ?? r.error?.code ?? "?")}/${String(d?.httpStatus ?? "?")}${d?.reason !== undefined ? ` reason ${String(d.reason)}` : " (no reason)"}: ${excerpt(r.error?.message ?? "", 80)}`;
+  }
+  if (r.kind === "data") return `data ${excerpt(r.envelope.ok ? r.envelope.value : r.raw, 80)}`;
+  return r.kind;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Chat subscriptions
+
+const SNAPSHOT_TYPES = new Set(["chat-list", "chat-full-sync", "agent-state"]);
+
+/** One data frame of a chat subscription. */
+export interface ChatFrame {
+  ev: FrameEvent;
+  /** `result.id` as sent. */
+  eventId: unknown;
+  /** Its seq, or null when it is not a decimal event id. */
+  seq: number | null;
+  /** `data.json.id` (the tracked envelope's id). */
+  innerId: unknown;
+  update: ChatUpdate | undefined;
+}
+
+export interface ChatSub {
+  conn: Conn;
+  /** tRPC id of the subscribe request. */
+  id: unknown;
+  label: string | undefined;
+  request: FrameEvent;
+  lastEventId: unknown;
+  started: boolean;
+  phase: "snapshot" | "live" | "ended";
+  snapshot: ChatFrame[];
+  /** The snapshot's state (null until complete, or when it did not reduce). */
+  snapshotState: ChatState | null;
+  /** The reduced state now; null once an update did not apply (the reduction is broken from there). */
+  state: ChatState | null;
+  /** Why `state` is null. */
+  broken?: { ev: FrameEvent; message: string };
+  /** Seq of the last data frame with a valid id. */
+  lastSeq: number | null;
+  /** Reduced states by seq, the most recent few (for comparing a later snapshot with this one). */
+  history: Map<number, ChatState>;
+  /** The kit sent subscription.stop. */
+  stoppedByClient: boolean;
+  /** Order of the frames applied (the reducer's own counter, independent of the ids sent). */
+  applied: number;
+}
+
+export interface ChatSubHooks {
+  subscribe?(sub: ChatSub): void;
+  /** The snapshot is complete: its frames (ids, updates) and the state they reduce to (or the violation). */
+  snapshot?(sub: ChatSub, frames: ChatFrame[], reduced: ChatReduced | undefined): void;
+  /** A frame after the snapshot: the state before, and the reducer's outcome (undefined: state already broken). */
+  delta?(sub: ChatSub, f: ChatFrame, before: ChatState | null, reduced: ChatReduced | undefined): void;
+  /** The server ended the subscription (`stopped` or an error) or closed its connection. */
+  end?(sub: ChatSub, ev: TranscriptEvent, how: "stopped" | "error" | "closed"): void;
+}
+
+const HISTORY = 64;
+
+const isChatSubscribe = (call: Call): boolean => call.method === "subscription" && procedure(call.path) === "getChatUpdates";
+
+/** Every chat subscription, decoded and reduced once, before any check's hooks see the frame. */
+const CHAT_SUBS = derivedView<{ h: ChatSubHooks }>("stagewise-chat/chat-subs", { kinds: ["ws-open", "ws-frame", "ws-close"], rank: -1 }, () => {
+  const subs: { hooks: { h: ChatSubHooks }; guard: Guard }[] = [];
+  const byConn = new Map<string, Map<string, ChatSub>>();
+  const call = (fn: (h: ChatSubHooks) => void) => each(subs, (s) => fn(s.h));
+
+  const finishSnapshot = (sub: ChatSub) => {
+    let state: ChatState = initialChatState();
+    let reduced: ChatReduced | undefined;
+    for (const f of sub.snapshot) {
+      if (!f.update) {
+        reduced = { ok: false, violation: { rule: "r6", clause: "snapshot", path: "", message: "a snapshot frame carries no update" } };
+        break;
+      }
+      reduced = applyChatUpdate(state, f.update, sub.applied++);
+      if (!reduced.ok) break;
+      state = reduced.state;
+    }
+    sub.phase = "live";
+    if (reduced?.ok) {
+      sub.snapshotState = state;
+      sub.state = state;
+      const s = sub.snapshot[0]?.seq;
+      if (s !== null && s !== undefined) sub.history.set(s, state);
+    } else {
+      sub.state = null;
+      sub.broken = { ev: sub.snapshot[sub.snapshot.length - 1]?.ev ?? sub.request, message: reduced ? reduced.violation.message : "empty snapshot" };
+    }
+    call((h) => h.snapshot?.(sub, sub.snapshot, reduced));
+  };
+
+  const delta = (sub: ChatSub, f: ChatFrame) => {
+    const before = sub.state;
+    let reduced: ChatReduced | undefined;
+    if (before && f.update) {
+      reduced = applyChatUpdate(before, f.update, sub.applied++);
+      if (reduced.ok) {
+        sub.state = reduced.state;
+        if (f.seq !== null) {
+          sub.history.set(f.seq, reduced.state);
+          if (sub.history.size > HISTORY) sub.history.delete(sub.history.keys().next().value!);
+        }
+      } else {
+        sub.state = null;
+        sub.broken = { ev: f.ev, message: reduced.violation.message };
+      }
+    }
+    call((h) => h.delta?.(sub, f, before, reduced));
+  };
+
+  const reads = WIRE.on({
+    accept: isProtocolConnection,
+    frame: (ev, f, c) => {
+      if (f.kind !== "json") return;
+      let mine = byConn.get(c.id);
+      if (ev.direction === "out") {
+        for (const v of f.values) {
+          const k = keyOf(v.id);
+          if (k === undefined) continue;
+          if (v.method === "subscription.stop") {
+            const s = mine?.get(k);
+            if (s) s.stoppedByClient = true;
+            continue;
+          }
+          const cl = callOf(v);
+          if (!isChatSubscribe(cl)) continue;
+          if (!mine) byConn.set(c.id, (mine = new Map()));
+          const sub: ChatSub = {
+            conn: c,
+            id: v.id,
+            label: ev.label,
+            request: ev,
+            lastEventId: cl.lastEventId,
+            started: false,
+            phase: "snapshot",
+            snapshot: [],
+            snapshotState: null,
+            state: null,
+            lastSeq: null,
+            history: new Map(),
+            stoppedByClient: false,
+            applied: 0,
+          };
+          mine.set(k, sub);
+          call((h) => h.subscribe?.(sub));
+        }
+        return;
+      }
+      if (!mine) return;
+      for (const v of f.values) {
+        const k = keyOf(v.id);
+        const sub = k === undefined ? undefined : mine.get(k);
+        if (!sub || sub.phase === "ended") continue;
+        const r = resultOf(v);
+        if (r.kind === "started") sub.started = true;
+        else if (r.kind === "stopped" || r.kind === "error") {
+          if (sub.phase === "snapshot" && sub.snapshot.length) finishSnapshot(sub);
+          sub.phase = "ended";
+          call((h) => h.end?.(sub, ev, r.kind as "stopped" | "error"));
+        } else if (r.kind === "data") {
+          const inner = r.envelope.ok && isObject(r.envelope.value) ? r.envelope.value : undefined;
+          const update = isObject(inner?.data) ? (inner!.data as unknown as ChatUpdate) : undefined;
+          const seq = parseEventId(r.eventId);
+          const cf: ChatFrame = { ev, eventId: r.eventId, seq: typeof r.eventId === "string" ? seq : null, innerId: inner?.id, update };
+          if (cf.seq !== null) sub.lastSeq = cf.seq;
+          const type = update?.type;
+          if (sub.phase === "snapshot") {
+            if (typeof type === "string" && SNAPSHOT_TYPES.has(type) && !(type === "chat-list" && sub.snapshot.some((s) => s.update?.type === "chat-list"))) {
+              sub.snapshot.push(cf);
+              if (type === "agent-state") finishSnapshot(sub);
+              continue;
+            }
+            // The snapshot ended before this frame (it lacked its agent-state: chat/snapshot-order's).
+            finishSnapshot(sub);
+          }
+          delta(sub, cf);
+        }
+      }
+    },
+    close: (ev, c) => {
+      const mine = byConn.get(c.id);
+      byConn.delete(c.id);
+      for (const sub of mine?.values() ?? []) {
+        if (sub.phase === "ended") continue;
+        sub.phase = "ended";
+        call((h) => h.end?.(sub, ev, "closed"));
+      }
+    },
+  });
+  return {
+    reads,
+    add(hooks, guard) {
+      subs.push({ hooks, guard });
+    },
+  };
+});
+
+export function onChatSubs(h: ChatSubHooks): Listen {
+  return on(CHAT_SUBS, { h });
+}
+
+/** Subscription A: the one the probes keep since the start (its label). */
+export const isSubA = (sub: ChatSub): boolean => sub.label === "sub:chat:A";
+
+// ---------------------------------------------------------------------------------------------
+// HTTP (discovery)
+
+const EXCHANGES = exchangeView({ name: "stagewise-chat/exchanges", errorBodyFromLines: () => false });
+
+/** Judges every answered discovery exchange; unanswered ones explain an incomplete. */
+export function onInfo(t: Tally, label: string, judge: (x: Exchange) => void): Listen {
+  return EXCHANGES.on((x) => {
+    if (x.label !== label) return;
+    const why = unansweredBy(x, { brokenBodyIsAnswer: true });
+    if (why) t.untestable(why);
+    else judge(x);
+  });
+}
+
+export { describe as describeExchange, evidenceOf as exchangeEvidence } from "../../../core/views/exchange.js";
+
+// ---------------------------------------------------------------------------------------------
+// Evidence
+
+/** Evidence for a frame, with its payload as the excerpt. */
+export function frameEvidence(ev: FrameEvent, extra: Partial<Evidence> = {}): Evidence {
+  return at(ev, { excerpt: excerpt(ev.data), ...extra });
+}
+
+/** "main ← [sub:chat:A] (seq 12, at 40 ms)". */
+export function where(ev: FrameEvent, c?: Conn, what?: string): string {
+  const arrow = ev.direction === "out" ? "→" : "←";
+  const label = ev.label ? ` [${ev.label}]` : "";
+  return `${c?.label ?? ev.connection} ${arrow}${what ? ` ${what}` : ""}${label} (transcript seq ${ev.seq}, at ${Math.round(ev.t)} ms)`;
+}
+
+/** A subscription as it reads in a message: `sub:chat:A on main`. */
+export const showSub = (sub: ChatSub): string => `${sub.label ?? `subscription ${String(sub.id)}`} on ${sub.conn.label}`;
+
+/** A request as it reads in a message: `mutation chat.createChat [ok:create]`. */
+export const showReq = (req: RpcRequest): string => `${req.type || "(no method)"}${req.label ? ` [${req.label}]` : ""}`;
+
+export function evidenceOfReq(req: RpcRequest, extra: Partial<Evidence> = {}): Evidence {
+  return frameEvidence(req.frame, extra);
+}
+
+/** The input a request carried (deserialized), or undefined. */
+export function inputOf(req: RpcRequest): unknown {
+  const c = callOf(req.value);
+  return c.input?.ok ? c.input.value : undefined;
+}
+
+export { unanswered as unansweredExchange } from "../../../core/views/exchange.js";
+
+// ---------------------------------------------------------------------------------------------
+// Mutations and what subscription A saw around them
+
+/** One delta of subscription A, with the state before it and after it (null: the reduction broke). */
+export interface ADelta {
+  f: ChatFrame;
+  before: ChatState | null;
+  after: ChatState | null;
+}
+
+/** A mutation, its answer, A's state when it was sent and A's deltas from its send to the end of its window. */
+export interface Effect {
+  req: RpcRequest;
+  input: unknown;
+  answer?: { ev: FrameEvent; r: Result; ms: number };
+  /** Why no answer came. */
+  missing?: string;
+  /** A's state when the mutation was sent (null: not known). */
+  aBefore: ChatState | null;
+  deltas: ADelta[];
+  /** A's state at the end of the window. */
+  aAfter: ChatState | null;
+}
+
+const MAX_KEPT = 10_000;
+
+/**
+ * Follows the mutations `match` picks and A's deltas around them: a window opens when the mutation
+ * is sent and closes `graceMs` after its answer (r2: an update may follow its result by up to 2 s)
+ * or when the next mutation on the connection is sent, whichever comes first. `done` gets each
+ * closed window; windows still open at the end are closed by `end()` (call it from finish()).
+ */
+export function mutationEffects(match: (req: RpcRequest) => boolean, done: (e: Effect) => void, opts: { graceMs?: number } = {}) {
+  const grace = opts.graceMs ?? 2_000;
+  let a: ChatSub | undefined;
+  const open: Effect[] = [];
+  const close = (e: Effect) => {
+    open.splice(open.indexOf(e), 1);
+    e.aAfter = a?.state ?? null;
+    done(e);
+  };
+  const expire = (t: number) => {
+    for (const e of [...open]) if (e.answer && t - e.answer.ev.t > grace) close(e);
+  };
+  const m = onMutations({
+    request: (req) => {
+      expire(req.frame.t);
+      // The next mutation on the same connection ends the windows before it.
+      for (const e of [...open]) if (e.req.conn.id === req.conn.id && e.answer) close(e);
+      if (!match(req)) return;
+      open.push({ req, input: inputOf(req), aBefore: a?.state ?? null, deltas: [], aAfter: null });
+    },
+    answer: (req, ev, r, ms) => {
+      const e = open.find((x) => x.req === req);
+      if (e) e.answer = { ev, r, ms };
+    },
+    missing: (req, why) => {
+      const e = open.find((x) => x.req === req);
+      if (e) {
+        e.missing = why;
+        close(e);
+      }
+    },
+  });
+  const subs = onChatSubs({
+    snapshot: (sub) => {
+      if (isSubA(sub)) a = sub;
+    },
+    delta: (sub, f, before) => {
+      if (sub !== a) return;
+      expire(f.ev.t);
+      for (const e of open) if (e.deltas.length < MAX_KEPT) e.deltas.push({ f, before, after: sub.state });
+    },
+  });
+  return {
+    observe: all(m.observe, subs),
+    end(): void {
+      m.end();
+      for (const e of [...open]) close(e);
+    },
+  };
+}
+
+
+/** The rejection reasons of §1: their tRPC code, JSON-RPC code and HTTP status. */
+export const REASONS: Record<string, { code: string; json: number; http: number }> = {
+  "chat-not-found": { code: "NOT_FOUND", json: -32004, http: 404 },
+  "message-not-found": { code: "NOT_FOUND", json: -32004, http: 404 },
+  "tool-call-not-found": { code: "NOT_FOUND", json: -32004, http: 404 },
+  "agent-working": { code: "CONFLICT", json: -32009, http: 409 },
+  "chat-not-active": { code: "CONFLICT", json: -32009, http: 409 },
+  "tool-call-not-pending": { code: "CONFLICT", json: -32009, http: 409 },
+  "rejected-by-agent": { code: "FORBIDDEN", json: -32003, http: 403 },
+  "invalid-input": { code: "BAD_REQUEST", json: -32600, http: 400 },
+};
+
+/** Updates of a given type among a window's deltas. */
+export const ofType = <T extends ChatUpdate["type"]>(deltas: ADelta[], type: T): (ADelta & { f: { update: Extract<ChatUpdate, { type: T }> } })[] =>
+  deltas.filter((d) => d.f.update?.type === type) as never;
+
+/** Evidence for an effect: its answer, or the request when none came. */
+export const effectEvidence = (e: Effect, note?: string): Evidence => frameEvidence(e.answer?.ev ?? e.req.frame, note ? { note } : {});

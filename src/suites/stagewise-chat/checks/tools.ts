@@ -1,0 +1,249 @@
+/** tools/*: approvals, results and their placement (§3 r13, r14). */
+import type { CheckDef } from "../../../core/check.js";
+import type { ChatMessage, ToolCallPart, ToolResultPart } from "../../../generated/stagewise-chat.js";
+import type { ChatState } from "../../../stagewise/chat-state.js";
+import { firstJsonDifference } from "../../../stagewise/json-diff.js";
+import { isOk, rejectionOf, TOPIC } from "../labels.js";
+import {
+  effectEvidence,
+  errorData,
+  frameEvidence,
+  isObject,
+  isSubA,
+  mutationEffects,
+  ofType,
+  onChatSubs,
+  onMutations,
+  serverCheck,
+  showReq,
+  showResult,
+  Tally,
+  where,
+  type Effect,
+  type Json,
+} from "./support.js";
+
+const STOP_MS = 5_000;
+
+interface Located<P> {
+  part: P;
+  message: ChatMessage;
+  /** Position: message index, then part index. */
+  at: [number, number];
+}
+
+const partsOf = <P>(s: ChatState, type: string): Located<P>[] =>
+  s.messages.flatMap((message, i) => (message.content as { type: string }[]).flatMap((part, j) => (part.type === type ? [{ part: part as P, message, at: [i, j] as [number, number] }] : [])));
+const before = (a: [number, number], b: [number, number]) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
+
+/** Calls with requiresApproval:true that have neither an approval nor a result (r13). */
+export function pendingApprovals(s: ChatState): ToolCallPart[] {
+  const settled = new Set([...partsOf<{ toolCallId: string }>(s, "tool-approval"), ...partsOf<{ toolCallId: string }>(s, "tool-result")].map((x) => x.part.toolCallId));
+  return partsOf<ToolCallPart>(s, "tool-call")
+    .map((x) => x.part)
+    .filter((c) => c.requiresApproval === true && !settled.has(c.toolCallId));
+}
+
+/** The tool-result parts a delta added to A's state (new ones, by position). */
+function newResults(prev: ChatState, next: ChatState): Located<ToolResultPart>[] {
+  const old = new Set(partsOf<ToolResultPart>(prev, "tool-result").map((x) => `${x.message.id}/${x.at[1]}`));
+  return partsOf<ToolResultPart>(next, "tool-result").filter((x) => !old.has(`${x.message.id}/${x.at[1]}`));
+}
+
+const inputField = (e: Effect, k: string): unknown => (isObject(e.input) ? (e.input as Json)[k] : undefined);
+
+export const TOOL_CHECKS: CheckDef[] = [
+  serverCheck({
+    id: "stagewise-chat/tools/approval-recorded",
+    level: "MUST",
+    title: "An approval is recorded as a user message",
+    rule: "approveToolCall on a pending call appends a user message with one tool-approval part (toolCallId, approved, reason) and the input's metadata.",
+    ref: ["§3 r13", "approveToolCall on it appends a user message with one tool-approval part and the input's metadata"],
+    probes: ["tools"],
+    notApplicableWhen: [TOPIC.approval],
+    create() {
+      const t = new Tally();
+      const fx = mutationEffects(
+        (req) => isOk(req.label, "approve") || isOk(req.label, "approve-reject"),
+        (e) => {
+          if (e.answer?.r.kind !== "data") return t.fail("a successful approval", `${showReq(e.req)}: ${e.answer ? showResult(e.answer.r) : e.missing}`, effectEvidence(e));
+          const id = inputField(e, "toolCallId");
+          const added = ofType(e.deltas, "message-added").find((d) => d.f.update.message.role === "user" && d.f.update.message.content.some((p) => p.type === "tool-approval" && p.toolCallId === id));
+          if (!added) return t.fail(`a user message with a tool-approval for "${String(id)}"`, "none", effectEvidence(e));
+          const m = added.f.update.message as ChatMessage & { metadata?: unknown };
+          const part = m.content[0] as { type: string; approved?: unknown; reason?: unknown };
+          if (m.content.length !== 1 || part.approved !== inputField(e, "approved") || (inputField(e, "reason") !== undefined && part.reason !== inputField(e, "reason"))) {
+            return t.fail(`one tool-approval part, approved:${String(inputField(e, "approved"))}`, JSON.stringify(m.content).slice(0, 160), frameEvidence(added.f.ev));
+          }
+          const diff = firstJsonDifference(m.metadata, inputField(e, "metadata"), "/metadata");
+          if (diff) return t.fail("the metadata as sent", `${diff.path}: ${JSON.stringify(diff.actual)}`, frameEvidence(added.f.ev));
+          t.ok();
+        },
+      );
+      return {
+        observe: fx.observe,
+        finish: () => {
+          fx.end();
+          return t.outcome("every approval was recorded", "no approval was sent");
+        },
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/tools/reject-not-pending",
+    level: "MUST",
+    title: "Only pending calls take approvals and awaited ones results",
+    rule: "A second approval, an approval nobody asked for, or a result the agent does not await is rejected tool-call-not-pending.",
+    ref: ["§3 r13", "otherwise tool-call-not-pending … only these results are awaited"],
+    probes: ["tools"],
+    notApplicableWhen: [TOPIC.approval],
+    create() {
+      const t = new Tally();
+      const m = onMutations({
+        answer: (req, ev, r) => {
+          if (rejectionOf(req.label)?.reason !== "tool-call-not-pending") return;
+          if (r.kind === "error" && errorData(r)?.reason === "tool-call-not-pending") t.ok();
+          else t.fail("error CONFLICT reason tool-call-not-pending", `${showReq(req)} answered ${showResult(r)}`, frameEvidence(ev));
+        },
+      });
+      return { observe: m.observe, finish: () => t.outcome("calls not pending were refused", "no repeated approval or unawaited result was sent") };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/tools/result-linked",
+    level: "MUST",
+    title: "Tool results belong to their calls",
+    rule: "A tool result follows its call, names its toolName, is the call's only result, and sits in an assistant message for backend calls and in a tool message for cli and toolbar calls.",
+    ref: ["§3 r13", "backend → tool-result part in an assistant message; cli → agent's tool message; toolbar → … the agent appends a tool message … ≤1 result per call, after it."],
+    probes: ["tools"],
+    notApplicableWhen: [TOPIC.approval],
+    create() {
+      const t = new Tally();
+      return {
+        observe: onChatSubs({
+          delta: (sub, f, prev) => {
+            if (!isSubA(sub) || !prev || !sub.state || sub.state === prev) return;
+            const next = sub.state;
+            for (const r of newResults(prev, next)) {
+              const id = r.part.toolCallId;
+              const call = partsOf<ToolCallPart>(next, "tool-call").find((c) => c.part.toolCallId === id);
+              const w = `at ${where(f.ev, sub.conn)}`;
+              if (!call || !before(call.at, r.at)) {
+                t.fail(`a tool-call "${id}" before its result`, `${call ? "the call comes after it" : "no such call"} ${w}`, frameEvidence(f.ev));
+                continue;
+              }
+              const count = partsOf<ToolResultPart>(next, "tool-result").filter((x) => x.part.toolCallId === id).length;
+              if (count > 1) t.fail("one result per call", `${count} results for "${id}" ${w}`, frameEvidence(f.ev));
+              else if (r.part.toolName !== call.part.toolName) t.fail(`toolName "${call.part.toolName}"`, `toolName "${r.part.toolName}" ${w}`, frameEvidence(f.ev));
+              else {
+                const want = call.part.runtime === "backend" ? "assistant" : "tool";
+                if (r.message.role !== want) t.fail(`a ${call.part.runtime} result in a ${want} message`, `in a ${r.message.role} message ${w}`, frameEvidence(f.ev));
+                else t.ok();
+              }
+            }
+          },
+        }),
+        finish: () => t.outcome("every result followed its call, in the right place", "no tool result came"),
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/tools/approval-respected",
+    level: "MUST",
+    title: "No result without approval",
+    rule: "A call that requires approval gets no non-error result before it is approved, nor after it is refused.",
+    ref: ["§3 r13", "Rejected calls get no non-error result."],
+    probes: ["tools"],
+    notApplicableWhen: [TOPIC.approval],
+    create() {
+      const t = new Tally();
+      return {
+        observe: onChatSubs({
+          delta: (sub, f, prev) => {
+            if (!isSubA(sub) || !prev || !sub.state || sub.state === prev) return;
+            const next = sub.state;
+            for (const r of newResults(prev, next)) {
+              const call = partsOf<ToolCallPart>(next, "tool-call").find((c) => c.part.toolCallId === r.part.toolCallId);
+              if (!call?.part.requiresApproval) continue;
+              // Recorded by now, wherever it sits (a backend result lands in the call's message, before the approval's).
+              const approval = partsOf<{ toolCallId: string; approved: boolean }>(next, "tool-approval").find((a) => a.part.toolCallId === r.part.toolCallId);
+              if (r.part.isError === true) {
+                t.ok();
+                continue;
+              }
+              if (!approval) t.fail("an approval before a successful result", `a result for "${r.part.toolCallId}" without approval at ${where(f.ev, sub.conn)}`, frameEvidence(f.ev));
+              else if (!approval.part.approved) t.fail("no successful result after a refusal", `a successful result for the refused "${r.part.toolCallId}" at ${where(f.ev, sub.conn)}`, frameEvidence(f.ev));
+              else t.ok();
+            }
+          },
+        }),
+        finish: () => t.outcome("results respected the approvals", "no result for a call that needed approval came"),
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/tools/toolbar-result-recorded",
+    level: "MUST",
+    title: "A toolbar result becomes a tool message",
+    rule: "reportToolResult for an awaited toolbar call appends a tool message with its tool-result: the call's toolName and the output as reported.",
+    ref: ["§3 r13", "toolbar → the toolbar runs it once, calls reportToolResult, the agent appends a tool message (toolName from the call)"],
+    probes: ["tools"],
+    notApplicableWhen: [TOPIC.toolbarTool, TOPIC.approval],
+    create() {
+      const t = new Tally();
+      const fx = mutationEffects(
+        (req) => isOk(req.label, "report"),
+        (e) => {
+          if (e.answer?.r.kind !== "data") return t.fail("a successful report", `${showReq(e.req)}: ${e.answer ? showResult(e.answer.r) : e.missing}`, effectEvidence(e));
+          const id = inputField(e, "toolCallId");
+          const added = ofType(e.deltas, "message-added").find((d) => d.f.update.message.role === "tool" && d.f.update.message.content.some((p) => p.type === "tool-result" && p.toolCallId === id));
+          if (!added) return t.fail(`a tool message with the result of "${String(id)}"`, "none", effectEvidence(e));
+          const part = (added.f.update.message.content as ToolResultPart[]).find((p) => p.toolCallId === id)!;
+          const call = e.aBefore ? partsOf<ToolCallPart>(e.aBefore, "tool-call").find((c) => c.part.toolCallId === id) : undefined;
+          if (call && part.toolName !== call.part.toolName) return t.fail(`toolName "${call.part.toolName}"`, `toolName "${part.toolName}"`, frameEvidence(added.f.ev));
+          const diff = firstJsonDifference(part.output, inputField(e, "output"), "/output");
+          if (diff) return t.fail("the output as reported", `${diff.path}: ${JSON.stringify(diff.actual)}`, frameEvidence(added.f.ev));
+          t.ok();
+        },
+      );
+      return {
+        observe: fx.observe,
+        finish: () => {
+          fx.end();
+          return t.outcome("toolbar results were recorded", "no toolbar result was reported");
+        },
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/tools/stop-closes-pending",
+    level: "SHOULD",
+    title: "stop closes open approvals",
+    rule: "After stop, no approval stays pending: each open call gets an isError result.",
+    ref: ["§3 r14", "open approvals/awaited calls SHOULD get an isError:true result \"cancelled\""],
+    probes: ["tools"],
+    notApplicableWhen: [TOPIC.approval],
+    create() {
+      const t = new Tally();
+      const fx = mutationEffects(
+        (req) => isOk(req.label, "stop-pending"),
+        (e) => {
+          const open = e.aBefore ? pendingApprovals(e.aBefore) : [];
+          if (!open.length) return t.untestable("no approval was pending when stop was sent");
+          if (!e.aAfter) return t.untestable("A's state was not known after the stop");
+          const still = pendingApprovals(e.aAfter).filter((c) => open.some((o) => o.toolCallId === c.toolCallId));
+          if (still.length) t.fail("no pending approval after stop", `"${still[0]!.toolCallId}" still pending ${STOP_MS} ms after stop`, effectEvidence(e));
+          else t.ok();
+        },
+        { graceMs: STOP_MS },
+      );
+      return {
+        observe: fx.observe,
+        finish: () => {
+          fx.end();
+          return t.outcome("stop closed the open approvals", "stop was never sent while an approval was pending");
+        },
+      };
+    },
+  }),
+];

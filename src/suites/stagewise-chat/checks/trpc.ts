@@ -1,0 +1,298 @@
+/** trpc/*: envelopes, superjson Dates, answers, subscriptions, parse errors, unknown procedures, keep-alive (§1). */
+import type { CheckDef } from "../../../core/check.js";
+import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import { C, M, NOTE } from "../labels.js";
+import {
+  all,
+  datePaths,
+  errorData,
+  frameEvidence,
+  idKey,
+  isObject,
+  isSubscription,
+  onFrames,
+  onMutations,
+  onNote,
+  resultOf,
+  rpc,
+  serverCheck,
+  showReq,
+  showResult,
+  taggedDate,
+  Tally,
+  where,
+  type FrameEvent,
+  type RpcRequest,
+} from "./support.js";
+
+const MUTATION_MS = 10_000;
+const PONG_MS = 5_000;
+const PING_AFTER_MS = 35_000;
+
+export const TRPC_CHECKS: CheckDef[] = [
+  serverCheck({
+    id: "stagewise-chat/trpc/response-envelope",
+    level: "MUST",
+    title: "tRPC response envelopes",
+    rule: "Every server message matches the tRPC response shape (superjson envelopes included), and a subscription's `started` comes before its data.",
+    ref: ["§1 Wire", "S {\"id\":1,\"result\":{\"type\":\"started\"}} (first)"],
+    probes: ["subscribe", "turn"],
+    create(ctx) {
+      const t = new Tally();
+      /** Subscriptions sent, by connection and id: false until their `started`. */
+      const subs = new Map<string, boolean>();
+      return {
+        observe: onFrames((ev, f, c) => {
+          if (f.kind !== "json") return;
+          if (ev.direction === "out") {
+            for (const v of f.values) if (v.method === "subscription") subs.set(`${c.id} ${idKey(v.id)}`, false);
+            return;
+          }
+          for (const v of f.values) {
+            const check = ctx.validate("trpc-response", v);
+            if (!check.ok) {
+              t.fail("a tRPC response", `${formatSchemaErrors(check.errors)} at ${where(ev, c)}`, frameEvidence(ev));
+              continue;
+            }
+            const r = resultOf(v);
+            if (r.kind === "reconnect") continue;
+            const k = `${c.id} ${idKey(r.id)}`;
+            if (r.kind === "started") subs.set(k, true);
+            else if (r.kind === "data" && subs.get(k) === false) {
+              subs.delete(k);
+              t.fail("`started` before a subscription's first data", `data before started at ${where(ev, c)}`, frameEvidence(ev));
+              continue;
+            }
+            if (r.kind === "data" && !r.envelope.ok) {
+              t.fail("result.data as a superjson envelope {json, meta?}", `${r.envelope.reason} at ${where(ev, c)}`, frameEvidence(ev));
+              continue;
+            }
+            t.ok();
+          }
+        }),
+        finish: () => t.outcome("every server message was a tRPC response; started came first", "the server sent no message"),
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/trpc/date-annotations",
+    level: "MUST",
+    title: "Dates are tagged for superjson",
+    rule: "Every Date field (`createdAt`) in a result's superjson envelope is tagged `Date` in meta.values.",
+    ref: ["§1 Wire", "Dates are ISO strings tagged Date"],
+    probes: ["subscribe", "turn"],
+    create() {
+      const t = new Tally();
+      return {
+        observe: onFrames((ev, f, c) => {
+          if (ev.direction !== "in" || f.kind !== "json") return;
+          for (const v of f.values) {
+            const r = resultOf(v);
+            if (r.kind !== "data" || !r.envelope.ok) continue;
+            const paths = datePaths(r.envelope.value);
+            if (!paths.length) continue;
+            const untagged = paths.filter((p) => !taggedDate(r.envelope.ok ? r.envelope.meta : undefined, p));
+            if (untagged.length) t.fail(`meta.values["${untagged[0]}"] = ["Date"]`, `${untagged.length} Date field(s) untagged (first: ${untagged[0]}) at ${where(ev, c)}`, frameEvidence(ev));
+            else t.ok();
+          }
+        }),
+        finish: () => t.outcome("every Date field was tagged Date", "no result carried a Date"),
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/trpc/mutation-answered",
+    level: "MUST",
+    title: "One answer per mutation",
+    rule: "Every mutation gets exactly one result or error, within 10 s.",
+    ref: ["§1 Wire", "C, S {\"id\":5,\"method\":\"mutation\",…} → {\"id\":5,\"result\":{\"type\":\"data\",…}}"],
+    probes: ["chats", "turn", "tools"],
+    create() {
+      const t = new Tally();
+      const m = onMutations({
+        answer: (req, ev, _r, ms) => (ms > MUTATION_MS ? t.fail(`an answer within ${MUTATION_MS} ms`, `${showReq(req)} answered after ${Math.round(ms)} ms`, frameEvidence(ev)) : t.ok()),
+        missing: (req, why) => (why.includes("closed by kit") ? t.untestable(`${showReq(req)}: ${why}`) : t.fail("one answer", `${showReq(req)}: ${why}`, frameEvidence(req.frame))),
+      });
+      const dup = rpc({
+        response: (ev, _v, req, how, c) => {
+          if (req && how === "duplicate" && req.type.startsWith("mutation ")) t.fail("exactly one answer", `a second answer to ${showReq(req)} at ${where(ev, c)}`, frameEvidence(ev));
+        },
+      });
+      return {
+        observe: all(m.observe, dup.observe),
+        finish: () => {
+          m.end();
+          return t.outcome("every mutation was answered once, in time", "no mutation was sent");
+        },
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/trpc/subscription-stays-open",
+    level: "MUST",
+    title: "Subscriptions never end on their own",
+    rule: "The server sends no `stopped` or error for a subscription the client did not stop.",
+    ref: ["§3 r1", "Subscriptions never end on their own"],
+    probes: ["subscribe", "turn"],
+    create() {
+      const t = new Tally();
+      const stopped = new Set<string>();
+      const r = rpc({
+        request: (req) => isSubscription(req) && stopped.delete(`${req.conn.id} ${req.id}`),
+        response: (ev, value, req, _how, c) => {
+          if (!req || !isSubscription(req)) return;
+          const res = resultOf(value);
+          if (res.kind === "started") return t.ok();
+          if (res.kind !== "stopped" && res.kind !== "error") return;
+          if (stopped.has(`${c.id} ${req.id}`)) return;
+          t.fail("the subscription stays open until the client stops it", `${showReq(req)} ended by the server: ${showResult(res)} at ${where(ev, c)}`, frameEvidence(ev));
+        },
+      });
+      return {
+        observe: all(
+          r.observe,
+          onFrames((ev, f, c) => {
+            if (ev.direction === "out" && f.kind === "json") for (const v of f.values) if (v.method === "subscription.stop") stopped.add(`${c.id} ${idKey(v.id)}`);
+          }),
+        ),
+        finish: () => t.outcome("no subscription ended unless the kit stopped it", "no subscription was started"),
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/trpc/parse-error",
+    level: "MUST",
+    title: "Bad JSON and a missing input get PARSE_ERROR",
+    rule: "A frame that is not JSON, or a request without `input`, gets an error with id null and code PARSE_ERROR (-32700), and the socket stays usable.",
+    ref: ["§1 Wire", "bad JSON / no input: {\"id\":null,\"error\":{\"json\":{…,\"code\":-32700,\"data\":{\"code\":\"PARSE_ERROR\",\"httpStatus\":400}}}}"],
+    probes: ["raw"],
+    create() {
+      const t = new Tally();
+      /** Bad frames sent on each connection still waiting for their error. */
+      const waiting = new Map<string, FrameEvent[]>();
+      let usable: boolean | undefined;
+      const pending = () => [...waiting.values()].flat();
+      return {
+        observe: onFrames((ev, f, c) => {
+          if (ev.direction === "out") {
+            if (ev.label === M.badJson || ev.label === M.noInput) waiting.set(c.id, [...(waiting.get(c.id) ?? []), ev]);
+            if (ev.label === M.afterBad) usable = false;
+            return;
+          }
+          if (f.kind !== "json") return;
+          for (const v of f.values) {
+            if (v.id === null && "error" in v) {
+              const sent = waiting.get(c.id)?.shift();
+              if (!sent) continue;
+              const r = resultOf(v);
+              const code = r.kind === "error" ? r.error?.code : undefined;
+              const name = errorData(r)?.code;
+              if (code === -32700 && name === "PARSE_ERROR") t.ok();
+              else t.fail("code -32700, data.code PARSE_ERROR", `${showResult(r)} for [${sent.label}] at ${where(ev, c)}`, frameEvidence(ev));
+            } else if (usable === false && c.label === C.raw) {
+              const r = resultOf(v);
+              if (r.kind === "data" || r.kind === "started") usable = true;
+            }
+          }
+        }, { all: true }),
+        finish: () => {
+          for (const ev of pending()) t.fail("an error with id null", `no PARSE_ERROR answer to [${ev.label}]`, frameEvidence(ev));
+          if (usable === false && t.wasExercised) t.fail("the socket stays usable after bad input", "a subscription after the bad frames got no answer");
+          return t.outcome("bad frames got PARSE_ERROR and the socket stayed usable", "no bad frame was sent");
+        },
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/trpc/unknown-procedure",
+    level: "MUST",
+    title: "Unknown procedures get NOT_FOUND",
+    rule: "A request for an unknown path, or for a path with the wrong kind (a query of a mutation), gets NOT_FOUND (-32004) with the request's id.",
+    ref: ["§1 Wire", "unknown path or wrong kind: -32004 NOT_FOUND, No \"mutation\"-procedure on path \"…\""],
+    probes: ["raw"],
+    create() {
+      const t = new Tally();
+      const mine = (req: RpcRequest) => req.label === M.unknownPath || req.label === M.wrongKind;
+      const seen = new Set<RpcRequest>();
+      const r = rpc({
+        response: (ev, value, req, how, c) => {
+          if (!req || !mine(req) || seen.has(req)) return;
+          seen.add(req);
+          const res = resultOf(value);
+          const d = errorData(res);
+          if (res.kind === "error" && d?.code === "NOT_FOUND" && res.error?.code === -32004 && how === "exact") t.ok();
+          else t.fail("error NOT_FOUND (-32004) with the request's id", `${showResult(res)} for ${showReq(req)} at ${where(ev, c)}`, frameEvidence(ev));
+        },
+        unanswered: (req) => mine(req) && !seen.has(req) && t.fail("error NOT_FOUND (-32004)", `no answer to ${showReq(req)}`, frameEvidence(req.frame)),
+      });
+      return {
+        observe: r.observe,
+        finish: () => {
+          r.end();
+          return t.outcome("unknown paths and wrong kinds got NOT_FOUND", "no unknown procedure was called");
+        },
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/trpc/keepalive-pong",
+    level: "MUST",
+    title: "PING is answered with PONG",
+    rule: "A text `PING` from the client gets a text `PONG` within 5 s.",
+    ref: ["§1 Wire", "both sides answer PING with PONG at once"],
+    probes: ["raw"],
+    create() {
+      const t = new Tally();
+      const pings = new Map<string, FrameEvent>();
+      return {
+        observe: onFrames((ev, f, c) => {
+          if (ev.direction === "out" && f.kind === "keepalive" && f.text === "PING") pings.set(c.id, ev);
+          else if (ev.direction === "in" && f.kind === "keepalive" && f.text === "PONG") {
+            const ping = pings.get(c.id);
+            if (!ping) return;
+            pings.delete(c.id);
+            if (ev.t - ping.t > PONG_MS) t.fail(`PONG within ${PONG_MS} ms`, `PONG after ${Math.round(ev.t - ping.t)} ms`, frameEvidence(ev));
+            else t.ok();
+          }
+        }),
+        finish: () => {
+          for (const ping of pings.values()) t.fail(`PONG within ${PONG_MS} ms`, "no PONG", frameEvidence(ping));
+          return t.outcome("PING got PONG", "no PING was sent");
+        },
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/trpc/keepalive-ping",
+    level: "SHOULD",
+    title: "The server pings a silent client",
+    rule: "After at most 35 s without a client frame, the server sends `PING`.",
+    ref: ["§1 Wire", "The server pings after 30 000 ms without a client frame and terminates if nothing follows within 5 000 ms"],
+    probes: ["keepalive"],
+    create() {
+      const t = new Tally();
+      let opened: number | undefined;
+      let pinged = false;
+      return {
+        observe: all(
+          onFrames((ev, f, c) => {
+            if (c.label !== C.silent) return;
+            opened ??= c.openedAt;
+            if (ev.direction === "in" && f.kind === "keepalive" && f.text === "PING" && !pinged) {
+              pinged = true;
+              if (ev.t - c.openedAt > PING_AFTER_MS) t.fail(`PING within ${PING_AFTER_MS} ms of silence`, `PING after ${Math.round(ev.t - c.openedAt)} ms`, frameEvidence(ev));
+              else t.ok();
+            }
+          }),
+          onNote(NOTE.silent, (v) => {
+            if (pinged || !isObject(v)) return;
+            const waited = Number(v.waitedMs);
+            if (waited >= PING_AFTER_MS) t.fail(`PING within ${PING_AFTER_MS} ms of silence`, `no PING in ${waited} ms of silence`);
+            else t.untestable(`the silent connection waited ${waited} ms, less than the 35 s this needs (run with --set slow=true)`);
+          }),
+        ),
+        finish: () => t.outcome("the server pinged the silent connection", "the silent connection was not opened"),
+      };
+    },
+  }),
+];

@@ -1,0 +1,144 @@
+/** wire/*: discovery, CORS, the port, the upgrade, text frames (§1). */
+import type { CheckDef } from "../../../core/check.js";
+import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import { C, NOTE, X } from "../labels.js";
+import { describeExchange, exchangeEvidence, frameEvidence, isObject, onFrames, onInfo, onNote, serverCheck, Tally, where, WIRE } from "./support.js";
+
+const DISCOVERY_MS = 2_000;
+const FIRST_PORT = 5746;
+const LAST_PORT = 5776;
+
+export const WIRE_CHECKS: CheckDef[] = [
+  serverCheck({
+    id: "stagewise-chat/wire/info-shape",
+    level: "MUST",
+    title: "Discovery answers StagewiseInfo",
+    rule: "GET on the info path answers 200 with a JSON StagewiseInfo {name, description, capabilities} within 2 s.",
+    ref: ["§1 Wire", "Discovery: GET /stagewise/info → 200 JSON {name, description, capabilities:{toolCalling:false, chatHistory:true}} … the toolbar asks the page's hostname, 2 s timeout."],
+    probes: ["discovery"],
+    create(ctx) {
+      const t = new Tally();
+      return {
+        observe: onInfo(t, X.info, (x) => {
+          const ms = (x.response?.t ?? x.request.t) - x.request.t;
+          if (x.status !== 200) return t.fail("200", describeExchange(x), exchangeEvidence(x));
+          if (!x.isJson) return t.fail("a JSON body", `the body is not JSON: ${describeExchange(x)}`, exchangeEvidence(x));
+          const v = ctx.validate("stagewise-info", x.json);
+          if (!v.ok) return t.fail("a StagewiseInfo", `the body does not match StagewiseInfo: ${formatSchemaErrors(v.errors)}`, exchangeEvidence(x));
+          if (ms > DISCOVERY_MS) return t.fail(`an answer within ${DISCOVERY_MS} ms`, `the head came after ${Math.round(ms)} ms`, exchangeEvidence(x));
+          t.ok();
+        }),
+        finish: () => t.outcome("discovery answered a valid StagewiseInfo within 2 s", "discovery was never asked"),
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/wire/info-capabilities",
+    level: "MUST",
+    title: "Discovery advertises chat history, not toolCalling",
+    rule: "StagewiseInfo.capabilities has toolCalling:false and chatHistory:true.",
+    ref: ["§1 Wire", "capabilities:{toolCalling:false, chatHistory:true}"],
+    probes: ["discovery"],
+    create() {
+      const t = new Tally();
+      return {
+        observe: onInfo(t, X.info, (x) => {
+          const caps = isObject(x.json) && isObject(x.json.capabilities) ? x.json.capabilities : undefined;
+          if (!caps) return t.untestable(`no capabilities object in ${describeExchange(x)}`);
+          if (caps.toolCalling !== false || caps.chatHistory !== true) {
+            return t.fail("toolCalling:false, chatHistory:true", `toolCalling:${JSON.stringify(caps.toolCalling)}, chatHistory:${JSON.stringify(caps.chatHistory)}`, exchangeEvidence(x));
+          }
+          t.ok();
+        }),
+        finish: () => t.outcome("toolCalling:false, chatHistory:true", "discovery answered no capabilities"),
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/wire/info-cors",
+    level: "MUST",
+    title: "Discovery is readable from the page's origin",
+    rule: "A discovery request with Origin http://localhost:3000 gets Access-Control-Allow-Origin `*` or that origin.",
+    ref: ["§1 Wire", "CORS Access-Control-Allow-Origin: * (GET/POST, OPTIONS → 204)"],
+    probes: ["discovery"],
+    create() {
+      const t = new Tally();
+      return {
+        observe: onInfo(t, X.info, (x) => {
+          const acao = x.headers["access-control-allow-origin"];
+          if (acao === "*" || (x.origin !== undefined && acao === x.origin)) return t.ok();
+          t.fail(`Access-Control-Allow-Origin "*" or "${x.origin ?? ""}"`, acao === undefined ? "no Access-Control-Allow-Origin header" : `Access-Control-Allow-Origin "${acao}"`, exchangeEvidence(x));
+        }),
+        finish: () => t.outcome("the page's origin may read discovery", "discovery was never asked"),
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/wire/port-range",
+    level: "SHOULD",
+    title: "The agent listens where the toolbar looks",
+    rule: "The agent's port is within 5746..5776, the range the toolbar scans.",
+    ref: ["§1 Wire", "Port: first free in 5746..5776 (toolbar probes upward, stops after two misses)."],
+    probes: ["discovery"],
+    create() {
+      const t = new Tally();
+      return {
+        observe: onNote(NOTE.target, (v, ev) => {
+          const port = isObject(v) ? Number(v.port) : NaN;
+          if (port >= FIRST_PORT && port <= LAST_PORT) t.ok();
+          else t.fail(`a port in ${FIRST_PORT}..${LAST_PORT}`, `port ${port}`, { seq: ev.seq });
+        }),
+        finish: () => t.outcome("the port is in the toolbar's range", "the target's port was not recorded"),
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/wire/ws-upgrade",
+    level: "MUST",
+    title: "The WebSocket path upgrades",
+    rule: "The WebSocket path upgrades a request with the page's localhost Origin.",
+    ref: ["§1 Wire", "WebSocket ws://<host>:<port>/stagewise/ws: no subprotocol, no auth, UTF-8 text frames."],
+    probes: ["connect"],
+    create() {
+      const t = new Tally();
+      return {
+        observe: onWsOpen(t),
+        finish: () => t.outcome("the WebSocket path upgraded", "no upgrade was attempted"),
+      };
+    },
+  }),
+  serverCheck({
+    id: "stagewise-chat/wire/text-frames",
+    level: "MUST",
+    title: "Text frames, JSON besides keep-alive",
+    rule: "Every frame the server sends is a UTF-8 text frame, and every one that is not PING/PONG is JSON.",
+    ref: ["§1 Wire", "UTF-8 text frames … the server sends one message per frame."],
+    probes: ["subscribe", "turn"],
+    create() {
+      const t = new Tally();
+      return {
+        observe: onFrames((ev, f, c) => {
+          if (ev.direction !== "in") return;
+          if (ev.binary) return t.fail("a text frame", `a binary frame of ${ev.bytes ?? "?"} bytes at ${where(ev, c)}`, frameEvidence(ev));
+          if (ev.invalidUtf8) return t.fail("UTF-8 text", `invalid UTF-8 at ${where(ev, c)}`, frameEvidence(ev));
+          if (f.kind === "bad") return t.fail("JSON (or PING/PONG)", `${f.reason} at ${where(ev, c)}`, frameEvidence(ev));
+          t.ok();
+        }),
+        finish: () => t.outcome("every server frame was JSON text or keep-alive", "the server sent no frame"),
+      };
+    },
+  }),
+];
+
+function onWsOpen(t: Tally) {
+  return WIRE.on({
+    accept: (label) => label === C.main,
+    open: () => t.ok(),
+    reject: (ev) =>
+      t.fail(
+        "101 Switching Protocols",
+        ev.status !== undefined ? `HTTP ${ev.status}${ev.body ? `: ${ev.body.slice(0, 80)}` : ""}` : `no upgrade: ${ev.error ?? "?"}`,
+        { seq: ev.seq, probe: ev.probe, note: ev.url },
+      ),
+  });
+}

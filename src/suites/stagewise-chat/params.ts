@@ -1,0 +1,55 @@
+/**
+ * Parameters of the stagewise-chat suite: defaults and typed access. Probes and checks read them
+ * from ctx.params, filled by the runner from these defaults, the profile and the command line
+ * (`--origin`, `--prompt`, `--tool-prompt`, `--set key=value`).
+ *
+ * The prompts go out through `chat.sendMessage`. An echo agent echoes them, so the default prompt
+ * is long enough for a reply of 200 characters (chat/stream-incremental), and the tool prompt asks
+ * for a file to be written, which an agent is expected to do through a tool that needs approval.
+ */
+import { paramReader } from "../../core/params.js";
+import type { SelfTestPacing } from "../../core/protocol.js";
+
+export const DEFAULT_PARAMS = {
+  /** Origin of discovery and upgrades: the toolbar runs in the developer's page (§1). */
+  origin: "http://localhost:3000",
+  /** An Origin no page of the developer has (security/ws-foreign-origin). */
+  foreignOrigin: "https://evil.example",
+  infoPath: "/stagewise/info",
+  wsPath: "/stagewise/ws",
+  /** Prefix of the chat procedures ("" for the private router's root paths). */
+  chatPrefix: "chat.",
+  /** Overrides the turn prompt (--prompt). */
+  prompt: "",
+  promptText:
+    "Please answer in a few sentences: what makes a good commit message? Keep it plain, and do not use any tools. (This prompt is deliberately a little long, so that an agent that only echoes it still streams a reply of more than two hundred characters.)",
+  /** Overrides the tool prompt (--tool-prompt). */
+  toolPrompt: "",
+  toolPromptText: "Please write a file notes.txt containing the word hello. Use your file-writing tool; I will approve it.",
+  /** Longest wait for a behaviour the probes asked for (§4: unseen in 60 s is not exercised) (ms). */
+  behaviourMs: 60_000,
+  /** r2: a mutation's update may come up to this long after its result (ms). */
+  updateWaitMs: 2_000,
+  /** r14: stop while working → isWorking false within this long (ms). */
+  stopMs: 5_000,
+  /** Quiet time that proves "nothing was emitted" (rejections, no-op switch) (ms). */
+  quietMs: 300,
+  /** Wait for the server's PING on a silent connection until 35 s (trpc/keepalive-ping). */
+  slow: false,
+  /** Fresh snapshots taken at random points mid-stream (§4: five). */
+  midStreamSnapshots: 5,
+  /** Inbound messages per connection before the kit stops reading (flood protection). */
+  maxFrames: 2_000_000,
+  /** Inbound messages per connection within one second before the kit cuts it as a flood. */
+  maxFramesPerSecond: 20_000,
+};
+
+export type StagewiseParams = typeof DEFAULT_PARAMS;
+
+/** Against the built-in mock: quiet times shrink, the limits the checks judge by stay. */
+export const SELF_TEST: SelfTestPacing = {
+  params: { quietMs: 80 },
+  timeouts: { request: 5_000, headers: 2_000, firstEvent: 2_000, idle: 5_000, stream: 30_000, close: 250 },
+};
+
+export const readParams = paramReader(DEFAULT_PARAMS);

@@ -1,0 +1,375 @@
+/**
+ * The probes that drive a stagewise-chat agent. One main connection holds subscription A (chat
+ * since the start) and the side subscriptions, and sends every mutation; fresh subscriptions B on
+ * another connection take snapshots at rest, after mutations and at random points mid-stream, for
+ * the checks to compare with A. Every frame carries a label from labels.ts; checks key on those.
+ *
+ * Sequence: discovery → upgrades (main, silent, foreign Origin) → subscriptions → raw frames
+ * (PING, bad JSON, no input, unknown path, wrong kind, toolCalling) → messaging → idle chat
+ * mutations and the rejections they allow (unknown ids, invalid input, a non-active chat) → a turn
+ * with mid-turn rejections and snapshots → tool turns (approve, reject, stop while pending) → stop
+ * mid-turn → deleting messages and the second chat → resubscriptions (known, unknown and bad
+ * lastEventId, concurrent, after a drop) → the non-loopback address → the server's PING.
+ */
+import os from "node:os";
+import type { ProbeContext } from "../../core/protocol.js";
+import type { WsConnection } from "../../core/ws-exchange.js";
+import type { ChatMessage, ToolCallPart, UserMessageMetadata } from "../../generated/stagewise-chat.js";
+import type { ChatState } from "../../stagewise/chat-state.js";
+import { C, M, NOTE, TOPIC, X } from "./labels.js";
+import { readParams, type StagewiseParams } from "./params.js";
+import { envelope, ProbeClient, StopProbing } from "./probe-client.js";
+
+/** Browser metadata as the toolbar sends it with every message (§2). */
+export const METADATA: UserMessageMetadata = {
+  currentUrl: "http://localhost:3000/",
+  currentTitle: "agentwire probe page",
+  currentZoomLevel: 1,
+  viewportResolution: { width: 1280, height: 800 },
+  devicePixelRatio: 1,
+  userAgent: "agentwire",
+  locale: "en-US",
+  selectedElements: [],
+};
+
+/** The three procedures of the published toolCalling capability (must be gone). */
+export const TOOL_CALLING_PATHS = ["toolCalling.getAvailableTools", "toolCalling.onToolCall", "toolCalling.reportToolResult"];
+
+const UNKNOWN = "agentwire-unknown-id";
+
+export async function runProbes(ctx: ProbeContext): Promise<void> {
+  const params = readParams(ctx.params);
+  const c = new ProbeClient(ctx, params);
+  const extra: WsConnection[] = [];
+  try {
+    await sequence(c, params, extra);
+  } catch (e) {
+    // An early stop is a result (checks that saw nothing end incomplete), not a crash.
+    if (!(e instanceof StopProbing)) throw e;
+  } finally {
+    await Promise.all([...extra, c.main].map((conn) => c.close(conn)));
+  }
+}
+
+const text = (t: string) => [{ type: "text", text: t }];
+
+const pendingApprovals = (s: ChatState): ToolCallPart[] => {
+  const calls: ToolCallPart[] = [];
+  const settled = new Set<string>();
+  for (const m of s.messages) {
+    for (const p of m.content as { type: string; toolCallId?: string }[]) {
+      if (p.type === "tool-call" && (p as ToolCallPart).requiresApproval) calls.push(p as ToolCallPart);
+      if ((p.type === "tool-approval" || p.type === "tool-result") && p.toolCallId) settled.add(p.toolCallId);
+    }
+  }
+  return calls.filter((call) => !settled.has(call.toolCallId));
+};
+
+const toolCallsOf = (s: ChatState): ToolCallPart[] =>
+  s.messages.flatMap((m: ChatMessage) => (m.content as { type: string }[]).filter((p): p is ToolCallPart => p.type === "tool-call"));
+
+async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[]): Promise<void> {
+  const t = c.ctx.timeouts;
+  const behaviourMs = Math.min(p.behaviourMs, t.stream);
+  const quiet = p.quietMs;
+  const prompt = p.prompt || p.promptText;
+  const toolPrompt = p.toolPrompt || p.toolPromptText;
+  const working = (want: boolean, ms: number) => c.waitA((s) => s.isWorking === want, ms);
+
+  c.note(NOTE.target, { host: c.target.host, port: c.target.port });
+
+  await c.group("discovery", "discovery: GET the info path with the page's Origin", async () => {
+    const r = await c.get(X.info, p.infoPath);
+    if (c.unreachable(r)) c.stop(`the target is not reachable: ${r.error ?? "no answer"}`);
+  });
+
+  let silent: WsConnection | undefined;
+  const silentOpened = performance.now();
+  await c.group("connect", "upgrades: main, a silent connection, a foreign Origin", async () => {
+    await c.ensureMain();
+    const s = await c.open(C.silent);
+    if (s.ok) extra.push((silent = s.conn));
+    const foreign = await c.open(C.foreignOrigin, { origin: p.foreignOrigin });
+    if (foreign.ok) await c.close(foreign.conn);
+  });
+
+  const main = await c.ensureMain();
+  await c.group("subscribe", "subscriptions: availability, state, messaging, and A's snapshot", async () => {
+    c.subscribe(main, M.subAvailability, "availability.getAvailability", undefined);
+    c.subscribe(main, M.subState, "state.getState", undefined);
+    c.subscribe(main, M.subMessaging, "messaging.getMessage", undefined);
+    if (!(await c.waitA((s) => s.lastSeq !== null && c.a.chats.length >= 0 && c.aSeq !== null, Math.max(p.updateWaitMs, 2_000)))) {
+      c.stop("subscription A sent no snapshot");
+    }
+    await c.quiet(quiet);
+  });
+
+  const fresh = await c.group("fresh", "a second connection for fresh snapshots (B)", async () => {
+    const r = await c.open(C.fresh);
+    if (!r.ok) c.stop(`a second connection was refused: ${r.status ?? r.error}`);
+    extra.push(r.conn);
+    return r.conn;
+  });
+  const snapshotB = (why: string) => c.snapshot(fresh, M.subB(why));
+
+  await c.group("raw", "raw frames: PING, bad JSON, no input, unknown path, wrong kind, toolCalling", async () => {
+    const r = await c.open(C.raw);
+    if (!r.ok) return;
+    const raw = r.conn;
+    extra.push(raw);
+    const pong = raw.until((m) => m.frame.data === "PONG", Math.min(5_000, t.request));
+    raw.sendRaw("PING", { label: M.ping });
+    await pong;
+    const wait = Math.min(p.updateWaitMs, t.request);
+    const parseError = () => raw.until((m) => typeof m.json === "object" && m.json !== null && (m.json as { id?: unknown }).id === null, wait);
+    let waitBad = parseError();
+    raw.sendRaw('{"id":1,"method":"mutation","params":{"path":"chat.stop"', { label: M.badJson });
+    await waitBad;
+    waitBad = parseError();
+    raw.send({ id: c.nextId(), method: "mutation", params: { path: c.chat("stop") } }, { label: M.noInput });
+    await waitBad;
+    await c.mutate(M.unknownPath, "chat.agentwireNoSuchProcedure", undefined, { conn: raw, timeout: p.updateWaitMs * 2 });
+    await c.mutate(M.wrongKind, c.chat("stop"), undefined, { conn: raw, timeout: p.updateWaitMs * 2, raw: { method: "query", params: { path: c.chat("stop"), input: envelope(undefined) } } });
+    for (const path of TOOL_CALLING_PATHS) await c.mutate(M.toolCalling(path), path, undefined, { conn: raw, timeout: p.updateWaitMs * 2 });
+    // The socket stays usable after all that: a subscription still answers.
+    const id = c.subscribe(raw, M.afterBad, "state.getState", undefined);
+    await raw.until((m) => typeof m.json === "object" && m.json !== null && (m.json as { id?: unknown }).id === id && "result" in (m.json as object) && (m.json as { result: { type?: unknown } }).result.type === "data", wait);
+    await c.close(raw);
+  });
+
+  await c.group("messaging", "messaging: sendUserMessage valid and invalid", async () => {
+    const message = { id: "agentwire-m1", contentItems: text("hello from agentwire"), createdAt: new Date(), metadata: METADATA, pluginContent: {}, sentByPlugin: false };
+    await c.mutate(M.messagingSend, "messaging.sendUserMessage", message);
+    await c.mutate(M.messagingInvalid, "messaging.sendUserMessage", { id: "agentwire-m2", contentItems: "not a list" });
+  });
+
+  // ---- chats, idle ----
+  const original = c.a.activeChatId;
+  let second: string | undefined;
+  await c.group("chats", "chats: stop while idle, create, title, switch, switch to the active chat", async () => {
+    await c.mutate(M.ok("stop-idle"), c.chat("stop"), undefined);
+    const created = await c.mutate(M.ok("create"), c.chat("createChat"), { title: "agentwire probe" });
+    const id = ProbeClient.value(created);
+    if (created.result && errorReason(created) === "rejected-by-agent") {
+      c.note(NOTE.notApplicable, { topic: TOPIC.createRefused, reason: "the agent refused createChat (rejected-by-agent)" });
+    }
+    if (typeof id !== "string") return;
+    second = id;
+    await c.waitA((s) => s.activeChatId === id, p.updateWaitMs);
+    await snapshotB("after-create");
+    await c.mutate(M.ok("title"), c.chat("updateChatTitle"), { chatId: id, title: "agentwire renamed" });
+    await c.waitA((s) => s.chats.some((chat) => chat.id === id && chat.title === "agentwire renamed"), p.updateWaitMs);
+    if (original) {
+      await c.mutate(M.ok("switch"), c.chat("switchChat"), { chatId: original });
+      await c.waitA((s) => s.activeChatId === original && s.pendingFullSync === null, p.updateWaitMs);
+      await c.mutate(M.ok("switch-to-active"), c.chat("switchChat"), { chatId: original });
+      await c.quiet(quiet);
+    }
+    await snapshotB("after-switch");
+  });
+
+  await c.group("reject-idle", "rejections while idle: unknown ids, invalid input, a non-active chat", async () => {
+    const active = c.a.activeChatId ?? UNKNOWN;
+    const rejections: [string, string, string, unknown][] = [
+      ["chat-not-found", "switch", "switchChat", { chatId: UNKNOWN }],
+      ["chat-not-found", "delete", "deleteChat", { chatId: UNKNOWN }],
+      ["chat-not-found", "title", "updateChatTitle", { chatId: UNKNOWN, title: "x" }],
+      ["chat-not-found", "send", "sendMessage", { chatId: UNKNOWN, content: text("hi"), metadata: METADATA }],
+      ["message-not-found", "delete-messages", "deleteMessageAndSubsequent", { chatId: active, messageId: UNKNOWN }],
+      ["tool-call-not-found", "approve", "approveToolCall", { chatId: active, toolCallId: UNKNOWN, approved: true, metadata: METADATA }],
+      ["tool-call-not-found", "report", "reportToolResult", { chatId: active, toolCallId: UNKNOWN, output: "x" }],
+      ["invalid-input", "create-empty-title", "createChat", { title: "" }],
+      ["invalid-input", "send-empty-content", "sendMessage", { chatId: active, content: [], metadata: METADATA }],
+      ["invalid-input", "send-no-metadata", "sendMessage", { chatId: active, content: text("hi") }],
+      ["invalid-input", "send-approval-part", "sendMessage", { chatId: active, content: [{ type: "tool-approval", toolCallId: "t1", approved: true }], metadata: METADATA }],
+      ["invalid-input", "approve-no-metadata", "approveToolCall", { chatId: active, toolCallId: UNKNOWN, approved: true }],
+      ["invalid-input", "switch-no-chat-id", "switchChat", {}],
+      ["invalid-input", "title-too-long", "updateChatTitle", { chatId: active, title: "x".repeat(300) }],
+    ];
+    if (second && second !== active) rejections.push(["chat-not-active", "send", "sendMessage", { chatId: second, content: text("hi"), metadata: METADATA }]);
+    for (const [reason, what, proc, input] of rejections) {
+      await c.mutate(M.reject(reason, what), c.chat(proc), input);
+      await c.quiet(quiet);
+    }
+    await snapshotB("after-rejections");
+  });
+
+  // ---- a turn ----
+  const turn = async (label: string, message: string, during?: () => Promise<void>): Promise<{ started: boolean; ended: boolean; messageId?: string }> => {
+    await working(false, p.stopMs);
+    const chatId = c.a.activeChatId;
+    if (!chatId) return { started: false, ended: false };
+    const started = working(true, behaviourMs);
+    const sent = await c.mutate(M.ok(label), c.chat("sendMessage"), { chatId, content: text(message), metadata: METADATA });
+    const messageId = ProbeClient.value(sent);
+    if (!sent.ok || !(await started)) return { started: false, ended: false, ...(typeof messageId === "string" ? { messageId } : {}) };
+    if (during) await during();
+    const ended = await working(false, behaviourMs);
+    return { started: true, ended, ...(typeof messageId === "string" ? { messageId } : {}) };
+  };
+
+  let firstUserMessage: string | undefined;
+  await c.group("turn", "a turn, with rejections and fresh snapshots mid-stream", async () => {
+    // A second subscriber follows the whole turn (chat/seq-global compares its ids with A's).
+    const kept = await c.snapshot(fresh, M.subB("during-turn"), { keep: true });
+    const r = await turn("send", prompt, async () => {
+      const other = second && second !== c.a.activeChatId ? second : undefined;
+      const gated: [string, string, unknown][] = [
+        ["create", "createChat", undefined],
+        ["delete-messages", "deleteMessageAndSubsequent", { chatId: c.a.activeChatId, messageId: c.a.messages[0]?.id ?? UNKNOWN }],
+      ];
+      if (other) gated.push(["switch", "switchChat", { chatId: other }], ["delete", "deleteChat", { chatId: other }]);
+      for (const [what, proc, input] of gated) {
+        if (!c.a.isWorking) break;
+        await c.mutate(M.reject("agent-working", what), c.chat(proc), input);
+      }
+      if (c.a.isWorking && other) await c.mutate(M.ok("title-while-working"), c.chat("updateChatTitle"), { chatId: other, title: "agentwire while working" });
+      for (let i = 0; i < p.midStreamSnapshots && c.a.isWorking; i++) {
+        await c.quiet(Math.floor(Math.random() * 60));
+        await snapshotB(`mid-stream-${i + 1}`);
+      }
+    });
+    firstUserMessage = r.messageId;
+    if (kept) c.stopSubscription(fresh, kept.id, M.stop("during-turn"));
+    await c.quiet(quiet);
+    await snapshotB("after-turn");
+    // A messaging subscriber joining at rest (messaging/no-replay, messaging/reduced-equals-fresh).
+    const id = c.subscribe(fresh, M.subMessagingB("after-turn"), "messaging.getMessage", undefined);
+    await c.quiet(quiet * 2);
+    c.stopSubscription(fresh, id, M.stop("messaging"));
+  });
+
+  // ---- tools ----
+  /** Awaited toolbar calls not yet run. */
+  const unrun = (s: ChatState) => toolCallsOf(s).filter((call) => call.runtime === "toolbar" && !reported.has(call.toolCallId) && !pendingApprovals(s).some((p) => p.toolCallId === call.toolCallId));
+  /** Runs toolbar calls as they come, until an approval is pending (true) or the turn ends (false). */
+  async function untilApproval(): Promise<boolean> {
+    for (;;) {
+      if (!(await c.waitA((s) => pendingApprovals(s).length > 0 || unrun(s).length > 0 || !s.isWorking, behaviourMs))) return false;
+      if (unrun(c.a).length) {
+        await toolbarCalls();
+        continue;
+      }
+      return pendingApprovals(c.a).length > 0;
+    }
+  }
+  /** Runs every toolbar tool call still awaited: reports its result once. */
+  const reported = new Set<string>();
+  async function toolbarCalls(): Promise<void> {
+    for (const call of toolCallsOf(c.a)) {
+      if (call.runtime !== "toolbar" || reported.has(call.toolCallId)) continue;
+      if (call.requiresApproval && pendingApprovals(c.a).some((p) => p.toolCallId === call.toolCallId)) continue;
+      reported.add(call.toolCallId);
+      await c.mutate(M.ok("report"), c.chat("reportToolResult"), { chatId: c.a.activeChatId, toolCallId: call.toolCallId, output: { styles: "color: blue" } });
+    }
+  }
+  await c.group("tools", "tool turns: approve, approve again, reject, report an unawaited result", async () => {
+    let pending: ToolCallPart | undefined;
+    const r = await turn("send-tool", toolPrompt, async () => {
+      if (!(await untilApproval())) return;
+      pending = pendingApprovals(c.a)[0];
+      if (!pending) return;
+      const chatId = c.a.activeChatId;
+      await snapshotB("pending-approval");
+      await c.mutate(M.ok("approve"), c.chat("approveToolCall"), { chatId, toolCallId: pending.toolCallId, approved: true, metadata: METADATA });
+      await c.mutate(M.reject("tool-call-not-pending", "approve-again"), c.chat("approveToolCall"), { chatId, toolCallId: pending.toolCallId, approved: true, metadata: METADATA });
+      // Toolbar calls that follow the approval run as they come.
+      while (await c.waitA((s) => unrun(s).length > 0 || !s.isWorking, behaviourMs)) {
+        if (!unrun(c.a).length) break;
+        await toolbarCalls();
+      }
+    });
+    if (r.started && !pending) {
+      c.note(NOTE.notApplicable, { topic: TOPIC.approval, reason: "the tool prompt brought no tool call that needs approval" });
+      return;
+    }
+    if (!pending) return;
+    await snapshotB("after-tool-turn");
+    const chatId = c.a.activeChatId;
+    if (pending.runtime !== "toolbar") {
+      await c.mutate(M.reject("tool-call-not-pending", "report-unawaited"), c.chat("reportToolResult"), { chatId, toolCallId: pending.toolCallId, output: "unasked" });
+    }
+    // The other answer: a refusal.
+    await turn("send-tool-reject", toolPrompt, async () => {
+      if (!(await untilApproval())) return;
+      const call = pendingApprovals(c.a)[0];
+      if (call) await c.mutate(M.ok("approve-reject"), c.chat("approveToolCall"), { chatId: c.a.activeChatId, toolCallId: call.toolCallId, approved: false, reason: "not now", metadata: METADATA });
+    });
+    // Stop while an approval is pending.
+    await turn("send-tool-stop", toolPrompt, async () => {
+      if (!(await untilApproval())) return;
+      if (pendingApprovals(c.a).length) await c.mutate(M.ok("stop-pending"), c.chat("stop"), undefined);
+    });
+    await c.quiet(quiet);
+    await snapshotB("after-stop-pending");
+  });
+
+  if (!reported.size) c.note(NOTE.notApplicable, { topic: TOPIC.toolbarTool, reason: "no tool call ran in the toolbar (runtime \"toolbar\")" });
+
+  await c.group("stop", "stop mid-turn", async () => {
+    await turn("send-stop", prompt, async () => {
+      await c.quiet(50);
+      if (c.a.isWorking) await c.mutate(M.ok("stop-mid"), c.chat("stop"), undefined);
+    });
+    await snapshotB("after-stop");
+  });
+
+  await c.group("delete", "delete messages, then the second chat", async () => {
+    await working(false, p.stopMs);
+    const chatId = c.a.activeChatId;
+    const from = firstUserMessage && c.a.messages.some((m) => m.id === firstUserMessage) ? firstUserMessage : c.a.messages.find((m) => m.role === "user")?.id;
+    if (chatId && from) {
+      await c.mutate(M.ok("delete-messages"), c.chat("deleteMessageAndSubsequent"), { chatId, messageId: from });
+      await c.waitA((s) => !s.messages.some((m) => m.id === from), p.updateWaitMs);
+    }
+    if (second && second !== c.a.activeChatId) {
+      await c.mutate(M.ok("delete"), c.chat("deleteChat"), { chatId: second });
+      await c.waitA((s) => !s.chats.some((chat) => chat.id === second), p.updateWaitMs);
+    }
+    await c.quiet(quiet);
+    await snapshotB("after-delete");
+  });
+
+  await c.group("resubscribe", "resubscriptions: lastEventId known, unknown, malformed; concurrent; after a drop", async () => {
+    const head = c.aSeq;
+    await c.snapshot(fresh, M.resume("known"), { lastEventId: String(head ?? 0) });
+    await c.snapshot(fresh, M.resume("unknown"), { lastEventId: "999999999" });
+    await c.snapshot(fresh, M.resume("malformed"), { lastEventId: "x" });
+    await Promise.all([c.snapshot(fresh, M.resume("concurrent-1")), c.snapshot(fresh, M.resume("concurrent-2"))]);
+    // The toolbar drops and comes back with the last id it saw.
+    const r = await c.open(C.resume);
+    if (r.ok) {
+      extra.push(r.conn);
+      await c.snapshot(r.conn, M.resume("after-drop"), { lastEventId: String(head ?? 0) });
+    }
+  });
+
+  await c.group("security", "the target on a non-loopback address", async () => {
+    const lan = lanAddress();
+    if (!lan) {
+      c.note(NOTE.lan, { reason: "this machine has no non-loopback IPv4 address" });
+      return;
+    }
+    const loopback = c.target.host === "127.0.0.1" || c.target.host === "localhost" || c.target.host === "::1" || c.target.host === "[::1]";
+    c.note(NOTE.lan, { address: lan, loopbackTarget: loopback });
+    if (loopback) await c.get(X.infoLan, p.infoPath, `http://${lan}:${c.target.port}`).catch(() => undefined);
+  });
+
+  await c.group("keepalive", "the server's PING on a silent connection", async () => {
+    if (silent && p.slow) await silent.until((m) => m.frame.data === "PING", Math.max(0, 35_000 - (performance.now() - silentOpened)));
+    c.note(NOTE.silent, { waitedMs: Math.round(performance.now() - silentOpened), slow: p.slow });
+  });
+}
+
+function errorReason(r: { result?: import("./checks/support.js").Result }): unknown {
+  const e = r.result?.kind === "error" ? r.result.error : undefined;
+  return e && typeof e.data === "object" && e.data !== null ? (e.data as { reason?: unknown }).reason : undefined;
+}
+
+/** A non-loopback IPv4 address of this machine, if any. */
+function lanAddress(): string | undefined {
+  for (const list of Object.values(os.networkInterfaces())) {
+    for (const a of list ?? []) if (a.family === "IPv4" && !a.internal) return a.address;
+  }
+  return undefined;
+}

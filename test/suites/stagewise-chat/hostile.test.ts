@@ -1,0 +1,75 @@
+/** Targets that do not play along end in verdicts within the waits, never a hang: a silent agent, a mutation never answered. */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { describe, expect, it } from "vitest";
+import { WebSocketServer, type WebSocket } from "ws";
+import { runSuite } from "../../../src/core/runner.js";
+import { stagewiseChat } from "../../../src/suites/stagewise-chat/index.js";
+import { byId, serverSide } from "../../helpers/run-results.js";
+
+/** Discovery and an upgrade; every frame goes to `onFrame`. */
+async function fakeAgent(onFrame: (ws: WebSocket, data: string) => void): Promise<{ url: string; close(): Promise<void> }> {
+  const http = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "application/json", "access-control-allow-origin": "*" });
+    res.end(JSON.stringify({ name: "x", description: "y", capabilities: { toolCalling: false, chatHistory: true } }));
+  });
+  const wss = new WebSocketServer({ server: http, path: "/stagewise/ws" });
+  wss.on("connection", (ws) => ws.on("message", (d) => onFrame(ws, d.toString())));
+  await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
+  return {
+    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((r) => {
+        for (const c of wss.clients) c.terminate();
+        wss.close();
+        http.close(() => r());
+      }),
+  };
+}
+
+describe.concurrent("stagewise-chat against hostile agents", () => {
+  it("stops early when the agent never answers a subscription", async () => {
+    const agent = await fakeAgent(() => {});
+    try {
+      const t0 = performance.now();
+      const checks = serverSide(await runSuite(stagewiseChat, { url: agent.url, timeout: 3_000 }));
+      expect(performance.now() - t0).toBeLessThan(15_000);
+      expect(byId(checks, "stagewise-chat/wire/info-shape").verdict).toBe("pass");
+      const sync = byId(checks, "stagewise-chat/chat/snapshot-equals-reduced");
+      expect(sync.verdict).toBe("incomplete");
+      expect(sync.message).toMatch(/the probes stopped early: subscription A sent no snapshot/);
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it("fails the mutations an agent leaves unanswered, and gives up after three", async () => {
+    // Subscriptions get a snapshot; mutations are swallowed.
+    const agent = await fakeAgent((ws, data) => {
+      let msg: { id?: unknown; method?: string; params?: { path?: string } };
+      try {
+        msg = JSON.parse(data);
+      } catch {
+        return;
+      }
+      if (msg.method !== "subscription") return;
+      const send = (v: unknown) => ws.send(JSON.stringify(v));
+      send({ id: msg.id, result: { type: "started" } });
+      if (msg.params?.path !== "chat.getChatUpdates") return;
+      const tracked = (data: unknown) => send({ id: msg.id, result: { type: "data", id: "0", data: { json: { id: "0", data } } } });
+      tracked({ type: "chat-list", chats: [] });
+      tracked({ type: "agent-state", isWorking: false });
+    });
+    try {
+      const t0 = performance.now();
+      const checks = serverSide(await runSuite(stagewiseChat, { url: agent.url, timeout: 1_000 }));
+      expect(performance.now() - t0).toBeLessThan(20_000);
+      const answered = byId(checks, "stagewise-chat/trpc/mutation-answered");
+      expect(answered.verdict).toBe("fail");
+      expect(answered.message).toMatch(/no answer within 1000 ms/);
+      expect(byId(checks, "stagewise-chat/chat/create-chat").message).toMatch(/the probes stopped early: 3 mutations in a row got no answer/);
+    } finally {
+      await agent.close();
+    }
+  });
+});

@@ -1,0 +1,147 @@
+/**
+ * The logic-heavy rules on hand-written frame sequences: each rule passes on a correct sequence and
+ * fails on the one broken thing (a gap, a snapshot that differs from the reduced state, an update
+ * the reducer refuses, a rejection with a side effect, a subscription the server ended, a second
+ * answer to a mutation).
+ */
+import { describe, expect, it } from "vitest";
+import { assistant, chat, evaluateStagewise, SwScript } from "../../helpers/stagewise-synthetic.js";
+
+const A = 1;
+const B = 2;
+const text = (t: string) => ({ type: "text", text: t });
+
+/** A at S=3 with one empty active chat, then a reply streamed as deltas 4.., then B's snapshot. */
+function conversation(o: { ids?: number[]; bSnapshotText?: string; updates?: unknown[] } = {}) {
+  const s = new SwScript().open("w1", "main").subscribe("w1", "sub:chat:A", A).snapshot("w1", A, 3, [chat("c1", true)]);
+  const updates = o.updates ?? [
+    { type: "agent-state", isWorking: true },
+    { type: "message-added", chatId: "c1", message: assistant("a1") },
+    { type: "message-updated", chatId: "c1", update: { messageId: "a1", partIndex: 0, updateType: "create", content: text("Hel") } },
+    { type: "message-updated", chatId: "c1", update: { messageId: "a1", partIndex: 0, updateType: "append", content: text("lo") } },
+    { type: "agent-state", isWorking: false },
+  ];
+  const ids = o.ids ?? updates.map((_, i) => 4 + i);
+  updates.forEach((u, i) => s.tracked("w1", A, ids[i]!, u));
+  const head = ids[ids.length - 1]!;
+  s.open("w2", "fresh").subscribe("w2", "sub:chat:B:after-turn", B).snapshot("w2", B, head, [chat("c1", true, [assistant("a1", [text(o.bSnapshotText ?? "Hello")])])]);
+  return s;
+}
+
+describe("chat sequence numbers and the reducer invariant", () => {
+  it("pass on a correct conversation", () => {
+    const r = evaluateStagewise(conversation().events);
+    for (const id of ["chat/seq-gap-free", "chat/seq-tracked", "chat/seq-snapshot-head", "chat/update-applicable", "chat/snapshot-equals-reduced", "chat/snapshot-order", "chat/snapshot-coherent"]) {
+      expect(r.get(id)!.verdict, `${id}: ${r.get(id)!.message}`).toBe("pass");
+    }
+  });
+
+  it("chat/seq-gap-free fails on a skipped id", () => {
+    const r = evaluateStagewise(conversation({ ids: [4, 5, 7, 8, 9] }).events);
+    expect(r.get("chat/seq-gap-free")!.verdict).toBe("fail");
+    expect(r.get("chat/seq-gap-free")!.message).toMatch(/id 7 \(gap\)/);
+    expect(r.get("chat/update-applicable")!.verdict).toBe("pass");
+  });
+
+  it("chat/seq-snapshot-head fails when the first delta is not S+1", () => {
+    const r = evaluateStagewise(conversation({ ids: [5, 6, 7, 8, 9] }).events);
+    expect(r.get("chat/seq-snapshot-head")!.verdict).toBe("fail");
+  });
+
+  it("chat/snapshot-equals-reduced fails when a fresh snapshot differs from what A reduced", () => {
+    const r = evaluateStagewise(conversation({ bSnapshotText: "Hello world" }).events);
+    const c = r.get("chat/snapshot-equals-reduced")!;
+    expect(c.verdict).toBe("fail");
+    expect(c.message).toContain("/messages/0/content/0/text");
+    expect(c.expected).toMatch(/A's state at 8/);
+  });
+
+  it("chat/update-applicable fails on an append onto a tool-call, and the invariant is then not judged", () => {
+    const call = { type: "tool-call", toolCallId: "t1", toolName: "writeFile", input: {}, runtime: "backend", requiresApproval: false };
+    const r = evaluateStagewise(
+      conversation({
+        updates: [
+          { type: "message-added", chatId: "c1", message: assistant("a1", [call]) },
+          { type: "message-updated", chatId: "c1", update: { messageId: "a1", partIndex: 0, updateType: "append", content: text("x") } },
+        ],
+      }).events,
+    );
+    expect(r.get("chat/update-applicable")!.verdict).toBe("fail");
+    expect(r.get("chat/update-applicable")!.message).toMatch(/tool-call-immutable/);
+    expect(r.get("chat/snapshot-equals-reduced")!.verdict).toBe("skip");
+    expect(r.get("chat/snapshot-equals-reduced")!.message).toMatch(/not judged: stagewise-chat\/chat\/update-applicable failed/);
+  });
+});
+
+describe("rejections", () => {
+  const rejected = (sideEffect: boolean) => {
+    const s = new SwScript().open("w1", "main").subscribe("w1", "sub:chat:A", A).snapshot("w1", A, 3, [chat("c1", true), chat("c2", false)]);
+    s.mutation("w1", "reject:chat-not-found:switch", 10, "chat.switchChat", { chatId: "nope" }).reject("w1", 10, "chat-not-found");
+    if (sideEffect) s.tracked("w1", A, 4, { type: "chat-switched", chatId: "c2" }).tracked("w1", A, 5, { type: "chat-full-sync", chat: chat("c2", true) });
+    return evaluateStagewise(s.wait(1_000).events);
+  };
+
+  it("chat/reject-no-side-effects passes when a rejection changes nothing", () => {
+    const r = rejected(false);
+    expect(r.get("chat/reject-no-side-effects")!.verdict).toBe("pass");
+    expect(r.get("chat/reject-unknown-ids")!.verdict).toBe("pass");
+    expect(r.get("chat/reject-error-shape")!.verdict).toBe("pass");
+  });
+
+  it("chat/reject-no-side-effects fails when a rejected switch still switched", () => {
+    const r = rejected(true);
+    expect(r.get("chat/reject-no-side-effects")!.verdict).toBe("fail");
+    expect(r.get("chat/reject-no-side-effects")!.message).toMatch(/chat-switched, chat-full-sync/);
+  });
+
+  it("chat/reject-error-shape fails on a reason with the wrong code", () => {
+    const s = new SwScript().open("w1", "main");
+    s.mutation("w1", "reject:chat-not-found:switch", 10, "chat.switchChat", { chatId: "nope" }).reject("w1", 10, "chat-not-found", "INTERNAL_SERVER_ERROR", -32603, 500);
+    expect(evaluateStagewise(s.events).get("chat/reject-error-shape")!.verdict).toBe("fail");
+  });
+});
+
+describe("subscriptions and answers", () => {
+  it("trpc/subscription-stays-open fails when the server stops a subscription on its own", () => {
+    const s = new SwScript().open("w1", "main").subscribe("w1", "sub:chat:A", A).snapshot("w1", A, 0, [chat("c1", true)]).recv("w1", { id: A, result: { type: "stopped" } });
+    const c = evaluateStagewise(s.events).get("trpc/subscription-stays-open")!;
+    expect(c.verdict).toBe("fail");
+    expect(c.message).toMatch(/ended by the server: stopped/);
+  });
+
+  it("trpc/subscription-stays-open accepts a stopped frame after the kit stopped the subscription", () => {
+    const s = new SwScript().open("w1", "main").subscribe("w1", "sub:chat:A", A).snapshot("w1", A, 0, [chat("c1", true)]);
+    s.send("w1", "stop:A", { id: A, method: "subscription.stop" }).recv("w1", { id: A, result: { type: "stopped" } });
+    expect(evaluateStagewise(s.events).get("trpc/subscription-stays-open")!.verdict).toBe("pass");
+  });
+
+  it("trpc/mutation-answered fails on a second answer to one mutation", () => {
+    const s = new SwScript().open("w1", "main").mutation("w1", "ok:title", 7, "chat.updateChatTitle", { chatId: "c1", title: "x" });
+    s.answer("w1", 7, null);
+    expect(evaluateStagewise(s.events).get("trpc/mutation-answered")!.verdict).toBe("pass");
+    s.answer("w1", 7, null);
+    const c = evaluateStagewise(s.events).get("trpc/mutation-answered")!;
+    expect(c.verdict).toBe("fail");
+    expect(c.message).toMatch(/a second answer to mutation chat.updateChatTitle \[ok:title\]/);
+  });
+
+  it("chat/snapshot-every-subscribe fails when a resubscription gets deltas only", () => {
+    const s = new SwScript().open("w1", "main").subscribe("w1", "sub:chat:A", A).snapshot("w1", A, 3, [chat("c1", true)]);
+    s.open("w2", "resume").subscribe("w2", "sub:chat:resume:known", B).tracked("w2", B, 4, { type: "agent-state", isWorking: true });
+    expect(evaluateStagewise(s.events).get("chat/snapshot-every-subscribe")!.verdict).toBe("fail");
+  });
+});
+
+describe("profiles (§5)", () => {
+  it("stagewise-published reports the chat rules, stagewise-internal-2025-08 makes the sequence rules SHOULD", async () => {
+    const { STAGEWISE_INTERNAL, STAGEWISE_PUBLISHED } = await import("../../../src/suites/stagewise-chat/profiles.js");
+    const gap = conversation({ ids: [4, 5, 7, 8, 9] }).events;
+    expect(evaluateStagewise(gap).get("chat/seq-gap-free")!.verdict).toBe("fail");
+    expect(evaluateStagewise(gap, { profile: STAGEWISE_PUBLISHED }).get("chat/seq-gap-free")!.verdict).toBe("info");
+    expect(evaluateStagewise(gap, { profile: STAGEWISE_INTERNAL }).get("chat/seq-gap-free")!.verdict).toBe("warn");
+    // The messaging quirks are SHOULD for the published package; wire rules keep their level.
+    expect(STAGEWISE_PUBLISHED.levels!["stagewise-chat/messaging/no-replay"]).toBe("SHOULD");
+    expect(STAGEWISE_PUBLISHED.levels!["stagewise-chat/wire/info-shape"]).toBeUndefined();
+    expect(STAGEWISE_INTERNAL.params).toEqual({ chatPrefix: "" });
+  });
+});
