@@ -7,11 +7,13 @@
 import superjson from "superjson";
 import type { UserChatMessage } from "../../generated/stagewise-chat.js";
 import type { FaultInfo } from "../../core/protocol.js";
-import { awaitsApproval, toolCallStatus } from "../../stagewise/adapter/tool-calls.js";
+import { awaitsApproval, awaitsToolbarResult, toolCalls, toolCallStatus } from "../../stagewise/adapter/tool-calls.js";
 import { updateToWire } from "../../stagewise/adapter/wire-dates.js";
 import { messagesOf, onChat, onKind, onValue } from "./events.js";
 import type { Connection, StagewiseHooks } from "./hooks.js";
-import { CHAT_PATH, copyFrame, errorFrame, resultFrame, seqOf, setSeq, type Frame, type Json, type Request } from "./wire.js";
+import { CHAT_PATH, chatUpdateOf, copyFrame, errorFrame, MESSAGING_PATH, resultFrame, seqOf, setSeq, type Frame, type Json, type Request, type Sub } from "./wire.js";
+
+const BUSY = new Set(["thinking", "working", "calling_tool", "waiting_for_user_response"]);
 
 export interface StagewiseFault extends FaultInfo, StagewiseHooks {}
 
@@ -30,6 +32,17 @@ const INPUT_SCHEMAS = [
   "messaging-user-message",
 ];
 
+/** The input schema of each chat mutation that names ids. */
+const INPUT_OF: Record<string, string> = {
+  "chat.sendMessage": "send-message-input",
+  "chat.deleteChat": "chat-id-input",
+  "chat.switchChat": "chat-id-input",
+  "chat.updateChatTitle": "update-chat-title-input",
+  "chat.deleteMessageAndSubsequent": "delete-message-input",
+  "chat.approveToolCall": "approve-tool-call-input",
+  "chat.reportToolResult": "report-tool-result-input",
+};
+
 /** Answers only requests of one path (a mutation), when `when` holds. */
 function answerOn(path: string, fn: (input: Json, request: Request, conn: Connection) => string[] | undefined): StagewiseHooks["answer"] {
   return (request, conn) => (request.method === "mutation" && request.path === path ? fn((request.input ?? {}) as Json, request, conn) : undefined);
@@ -38,14 +51,18 @@ function answerOn(path: string, fn: (input: Json, request: Request, conn: Connec
 const valid = (conn: Connection, schema: string, input: unknown) => conn.ctx.validate(schema, input) === null;
 const chatExists = (conn: Connection, chatId: unknown) => typeof chatId === "string" && conn.ctx.agent.chats().some((c) => c.id === chatId);
 
-/** Waits until the agent is idle (at most a minute), and a little longer, so the turn's last update goes first. */
+/**
+ * Waits until the turn is over or waits on the toolbar (an approval, a toolbar tool: holding the answer longer would
+ * only deadlock), at most a minute, and a little longer, so the turn's last update goes first.
+ */
 function idle(conn: Connection): Promise<void> {
   const agent = conn.ctx.agent;
+  const over = () => !agent.isWorking || toolCalls(agent.messages()).some((s) => awaitsApproval(s) || awaitsToolbarResult(s));
   return new Promise<void>((resolve) => {
-    if (!agent.isWorking) return resolve();
+    if (over()) return resolve();
     const timer = setTimeout(done, 60_000);
     const stop = agent.store.subscribe(() => {
-      if (!agent.isWorking) done();
+      if (over()) done();
     });
     function done() {
       clearTimeout(timer);
@@ -142,7 +159,8 @@ export const FAULTS: readonly StagewiseFault[] = [
     violates: ids("trpc/unknown-procedure"),
     outgoing: onKind("error", (frame) => {
       const e = frame.json!.error.json as Json;
-      if (e?.data?.code === "NOT_FOUND" && e.data.reason === undefined) Object.assign(e, { code: -32603, data: { ...e.data, code: "INTERNAL_SERVER_ERROR", httpStatus: 500 } });
+      // toolCalling.* stays NOT_FOUND: that procedure family is chat/no-toolcalling's rule, not this fault's.
+      if (e?.data?.code === "NOT_FOUND" && e.data.reason === undefined && !String(e.data.path ?? "").startsWith("toolCalling.")) Object.assign(e, { code: -32603, data: { ...e.data, code: "INTERNAL_SERVER_ERROR", httpStatus: 500 } });
       return [frame];
     }),
   },
@@ -159,11 +177,12 @@ export const FAULTS: readonly StagewiseFault[] = [
   },
   {
     name: "state-incoherent",
-    description: "state.getState says idle while the chat is working",
+    description: "state.getState says idle while the chat is working, and working while it is idle",
     violates: ids("state/coherent-with-chat"),
     outgoing: onValue("state.getState", (value) => {
+      const busy = BUSY.has(String(value.state));
       for (const k of Object.keys(value)) delete value[k];
-      value.state = "idle";
+      value.state = busy ? "idle" : "working";
     }),
   },
   // ---- messaging (§3 r16–r18) ----
@@ -188,11 +207,17 @@ export const FAULTS: readonly StagewiseFault[] = [
     description: "After the subscribe resync, the last delta is sent again",
     violates: ids("messaging/no-replay", "messaging/reduced-equals-fresh"),
     outgoing: (frame, conn) => {
-      if (frame.kind !== "event" || frame.sub?.path !== "messaging.getMessage" || frame.sub.sent !== 1) return [frame];
       const last = conn.ctx.lastMessagingDelta;
-      const current = frame.json?.result?.data?.json as Json | undefined;
-      if (!last || (last.json as Json).messageId !== current?.messageId) return [frame];
-      return [frame, { ...frame, json: { id: frame.json!.id, result: { type: "data", data: structuredClone(last) } } }];
+      const replay = (sub: Sub): Frame => ({ kind: "event", text: "", sub, json: { id: sub.id, result: { type: "data", data: structuredClone(last) } } });
+      // A subscriber joining gets the last delta again after its resync.
+      if (frame.kind === "event" && frame.sub?.path === MESSAGING_PATH && frame.sub.sent === 1) {
+        const current = frame.json?.result?.data?.json as Json | undefined;
+        return last && (last.json as Json).messageId === current?.messageId ? [frame, replay(frame.sub)] : [frame];
+      }
+      // And the turn's last delta goes out twice to those already following (after the turn's end).
+      const update = chatUpdateOf(frame);
+      if (!last || frame.snapshot || update?.type !== "agent-state" || update.isWorking) return [frame];
+      return [frame, ...[...conn.subs.values()].filter((s) => s.path === MESSAGING_PATH && !s.stopped).map(replay)];
     },
   },
   {
@@ -309,14 +334,15 @@ export const FAULTS: readonly StagewiseFault[] = [
   },
   {
     name: "seq-per-subscriber",
-    description: "Each subscription counts its own event ids",
+    description: "Each subscription counts its own event ids (from 0, or from the lastEventId it resumes at)",
     violates: ids("chat/seq-global"),
     outgoing: (frame) => {
       const seq = seqOf(frame);
       if (frame.kind !== "event" || frame.sub?.path !== CHAT_PATH || seq === undefined) return [frame];
-      const sub = frame.sub as typeof frame.sub & { base?: number; count?: number };
-      if (frame.snapshot) sub.count = 0;
-      else sub.count = (sub.count ?? 0) + 1;
+      const sub = frame.sub as typeof frame.sub & { count?: number };
+      const base = /^(0|[1-9][0-9]*)$/.test(sub.lastEventId ?? "") ? Number(sub.lastEventId) : 0;
+      if (frame.snapshot) sub.count = base;
+      else sub.count = (sub.count ?? base) + 1;
       const out = copyFrame(frame);
       setSeq(out, sub.count);
       return [out];
@@ -512,6 +538,9 @@ export const FAULTS: readonly StagewiseFault[] = [
     answer: (r, conn) => {
       if (r.method !== "mutation" || !r.path.startsWith("chat.")) return undefined;
       const input = (r.input ?? {}) as Json;
+      // Bad input is still refused first (r12): only well-formed calls with unknown ids succeed.
+      const schema = INPUT_OF[r.path];
+      if (!schema || !valid(conn, schema, r.input ?? null)) return undefined;
       const agent = conn.ctx.agent;
       if (typeof input.chatId !== "string") return undefined;
       const unknown =
@@ -553,8 +582,9 @@ export const FAULTS: readonly StagewiseFault[] = [
     outgoing: (frame, conn) => {
       if (frame.kind !== "error" || frame.request?.method !== "mutation" || frame.json?.error?.json?.data?.reason === undefined) return [frame];
       const agent = conn.ctx.agent;
-      const s = agent.state();
-      agent.emit(s.workingDescription === undefined ? { type: "agent-state", isWorking: s.isWorking } : { type: "agent-state", isWorking: s.isWorking, description: s.workingDescription });
+      const chat = agent.chats().find((c) => c.id === agent.activeChatId) ?? agent.chats()[0];
+      // A title update (to the same title) goes out although the mutation fails.
+      if (chat) agent.emit({ type: "chat-title-updated", chatId: chat.id, title: chat.title });
       // The update reaches the subscriptions first.
       return [{ ...frame, delayMs: 30 }];
     },

@@ -34,6 +34,7 @@ const PACE_KEYS = Object.keys(DEFAULT_PACE) as (keyof Pace)[];
 export function resolveStagewiseOptions(options: StagewiseMockOptions = {}): ResolvedStagewiseOptions {
   const pace = { ...DEFAULT_PACE, ...givenNumbers(PACE_KEYS, options, nonNegativeProblem(), fail) };
   if (!Number.isInteger(pace.chunkSize) || pace.chunkSize < 1) fail(`chunkSize must be an integer >= 1, got ${pace.chunkSize}`);
+  if (pace.pingMs < 100) fail(`pingMs must be at least 100, got ${pace.pingMs}`);
   const selection = checkedSelection(NAMES, options, { scenario: DEFAULT_SCENARIO, framing: DEFAULT_FRAMING });
   return { ...pace, ...selection };
 }

@@ -92,11 +92,13 @@ function chunksOf(t: Turn, text: string): string[] {
 /** Streams `text` into part `index` of an assistant message, as the turn's style says. */
 async function stream(t: Turn, messageId: string, index: number, text: string, type: "text" | "reasoning" = "text"): Promise<void> {
   const { agent, style } = t;
+  const chunks = chunksOf(t, text);
   if (style.buffered) {
+    // As long as streaming would take, then all at once.
+    await sleep(t.pace.chunkDelayMs * (chunks.length - 1), t.signal);
     agent.setPart(messageId, index, { type, text });
     return;
   }
-  const chunks = chunksOf(t, text);
   let sent = "";
   for (const [i, chunk] of chunks.entries()) {
     if (i > 0) await sleep(t.pace.chunkDelayMs, t.signal);
@@ -138,7 +140,7 @@ function placeResult(t: Turn, toolCallId: string, output: unknown, isError: bool
   t.agent.storeResult(found.chatId, status, output, isError);
 }
 
-async function toolApprovalTurn(t: Turn): Promise<void> {
+async function toolApprovalTurn(t: Turn): Promise<boolean> {
   await sleep(t.pace.firstDelayMs, t.signal);
   const { agent } = t;
   const id = agent.addMessage({ role: "assistant", content: [] }, { chatId: t.chatId });
@@ -146,7 +148,7 @@ async function toolApprovalTurn(t: Turn): Promise<void> {
   const approval = agent.requestApproval(id, { toolName: "writeFile", input: { path: "b.css", content: "body { color: blue; }" }, runtime: "backend" });
   approval.catch(() => {});
   const answer = await race(approval, t.signal);
-  if (!answer) return;
+  if (!answer) return false;
   const length = () => agent.messages(t.chatId).find((m) => m.id === id)!.content.length;
   const ok = answer.approved || t.style.executeRejected;
   placeResult(t, approval.toolCallId, ok ? "wrote b.css" : `rejected${answer.reason ? `: ${answer.reason}` : ""}`, !ok, t.style.backendResultInToolMessage);
@@ -155,11 +157,17 @@ async function toolApprovalTurn(t: Turn): Promise<void> {
   }
   if (t.style.backendResultInToolMessage) {
     await echoTurn({ ...t, pace: { ...t.pace, firstDelayMs: 0 } }, ok ? "Done: wrote b.css." : "Cancelled.");
-    return;
+    return answer.approved;
   }
   await sleep(t.pace.chunkDelayMs, t.signal);
   await stream(t, id, length(), ok ? "Done: wrote b.css." : "Cancelled.");
   agent.finishMessage(id);
+  return answer.approved;
+}
+
+/** The default scenario's tool turn: writeFile with approval, then (approved) a toolbar tool, so both runtimes show. */
+async function fileTurn(t: Turn): Promise<void> {
+  if (await toolApprovalTurn(t)) await toolbarToolTurn({ ...t, pace: { ...t.pace, firstDelayMs: 0 } });
 }
 
 async function toolbarToolTurn(t: Turn): Promise<void> {
@@ -240,14 +248,15 @@ const ASKS_FOR_FILE = /\bfile\b/i;
 export const SCENARIOS: readonly Scenario[] = [
   {
     name: "echo",
-    description: 'Replies "Echo: <text>", streamed by append (the default); a message that mentions a file asks to run writeFile first, as tool-approval',
-    play: (t) => (ASKS_FOR_FILE.test(t.text) ? toolApprovalTurn(t) : echo(t)),
+    description:
+      'Replies "Echo: <text>", streamed by append (the default); a message that mentions a file runs writeFile as tool-approval does, then (approved) getSelectedElementStyles in the toolbar',
+    play: (t) => (ASKS_FOR_FILE.test(t.text) ? fileTurn(t) : echo(t)),
   },
   { name: "reasoning", description: "A reasoning part first, then the echo", play: (t) => echoTurn(t, undefined, `Thinking about "${t.text}".`).then(() => undefined) },
   {
     name: "tool-approval",
     description: 'writeFile (backend, requiresApproval): approved → a result part and "Done…", rejected → an error result and "Cancelled."',
-    play: toolApprovalTurn,
+    play: (t) => toolApprovalTurn(t).then(() => undefined),
   },
   { name: "toolbar-tool", description: "getSelectedElementStyles runs in the toolbar; the agent waits 30 s for reportToolResult", play: toolbarToolTurn },
   { name: "cli-tool", description: "runCommand runs in the cli: its tool message 300 ms after the call", play: cliToolTurn },

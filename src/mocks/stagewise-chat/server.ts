@@ -42,7 +42,7 @@ export async function startStagewiseMock(options: StagewiseStartOptions = {}): P
   const { hooks } = engine;
   // The default port means the toolbar's scan: the first free one from 5746 (§1).
   const port = hooks.port ?? (start.port === STAGEWISE_DEFAULT_PORT ? undefined : start.port);
-  const keepAlive = hooks.keepAlive === false ? { ...KEEP_ALIVE, enabled: false } : hooks.keepAlive ? { ...KEEP_ALIVE, pingMs: hooks.keepAlive.pingMs } : KEEP_ALIVE;
+  const keepAlive = hooks.keepAlive === false ? { ...KEEP_ALIVE, enabled: false } : { ...KEEP_ALIVE, pingMs: hooks.keepAlive ? hooks.keepAlive.pingMs : resolved.pingMs };
 
   let server;
   try {

@@ -9,6 +9,7 @@ const Settings = z.strictObject({
   firstDelayMs: ms.optional(),
   chunkDelayMs: ms.optional(),
   chunkSize: z.number().int().min(1).optional(),
+  pingMs: z.number().int().min(100).optional(),
 });
 
 export function parseSettings(settings: Record<string, unknown>): StagewiseMockOptions {

@@ -109,7 +109,8 @@ export class TapSocket implements Connection {
     const forward: unknown[] = [];
     parsed.requests.forEach((request, i) => {
       this.follow(request);
-      const answer = request.method === "subscription.stop" ? undefined : hooks.answer?.(request, this);
+      // Malformed requests are tRPC's to refuse (PARSE_ERROR), whatever a fault would answer.
+      const answer = request.method === "subscription.stop" || !request.wellFormed ? undefined : hooks.answer?.(request, this);
       if (answer) {
         this.requests.delete(String(request.id));
         for (const frame of answer) this.outgoing(frame);
@@ -131,7 +132,15 @@ export class TapSocket implements Connection {
   private follow(r: Request): void {
     const key = String(r.id);
     if (r.method === "subscription") {
-      this.subs.set(key, { id: r.id as string | number, path: r.path, resumed: r.lastEventId !== undefined, sent: 0, snapshotOver: false, stopped: false });
+      this.subs.set(key, {
+        id: r.id as string | number,
+        path: r.path,
+        resumed: r.lastEventId !== undefined,
+        ...(r.lastEventId !== undefined ? { lastEventId: r.lastEventId } : {}),
+        sent: 0,
+        snapshotOver: false,
+        stopped: false,
+      });
     } else if (r.method === "subscription.stop") {
       const sub = this.subs.get(key);
       if (sub) sub.stopped = true;

@@ -14,6 +14,8 @@ export interface Request {
   path: string;
   /** The superjson envelope's `json`. */
   input: unknown;
+  /** tRPC would parse it: an id, and an input envelope (mandatory, §1). Only such requests are answered by hooks. */
+  wellFormed: boolean;
   lastEventId?: string;
 }
 
@@ -23,6 +25,7 @@ export interface Sub {
   path: string;
   /** The toolbar resumed (lastEventId in params or input). */
   resumed: boolean;
+  lastEventId?: string;
   /** Data frames sent so far. */
   sent: number;
   /** chat.getChatUpdates: the snapshot is over (its agent-state went out). */
@@ -108,6 +111,7 @@ export function parseRequests(text: string): { requests: Request[]; raw: unknown
       method: String(o.method ?? ""),
       path: typeof params.path === "string" ? params.path : "",
       input,
+      wellFormed: (typeof o.id === "number" || typeof o.id === "string") && typeof params.path === "string" && params.input !== null && typeof params.input === "object" && "json" in params.input,
       ...(typeof lastEventId === "string" ? { lastEventId } : {}),
     });
   }

@@ -133,8 +133,12 @@ const ROWS: Record<string, Row> = {
   "state-incoherent": {
     seen: async (e) => {
       const s = e.raw.subscribe("state.getState");
+      await e.raw.waitFor((f) => f.json?.id === s && f.json.result?.type === "data");
       await turn(e.raw, e.mock, "hi", e.sub);
-      return !e.raw.values(s).some((v) => v.state === "working");
+      await pause(50);
+      const states = e.raw.values(s).map((v) => v.state);
+      // Idle at rest, working in the turn, idle again; the fault says the opposite.
+      return states[0] !== "idle" || !states.includes("working") || states.at(-1) !== "idle";
     },
   },
   "messaging-extra-field": {
