@@ -86,11 +86,26 @@ function serveHttp(engine: StagewiseEngine, req: IncomingMessage, res: ServerRes
     } else chunks.push(chunk);
   });
   req.on("end", () => {
+    const json = (status: number, error: string) => send(status, { "content-type": "application/json" }, JSON.stringify({ error }));
+    if (!validTarget(req)) return json(400, "malformed Host header or request target");
+    if (!["GET", "HEAD", "OPTIONS", "POST"].includes(req.method ?? "")) return json(405, `${req.method ?? ""} is not served here; discovery is GET ${INFO_PATH}`);
     const path = (req.url ?? "/").split("?")[0] ?? "/";
     const answer = engine.http(req.method ?? "GET", path, Buffer.concat(chunks).toString("utf8"));
     send(answer.status, answer.headers, answer.body);
   });
   req.on("error", () => res.destroy());
+}
+
+/** Whether the Host header and the request target make a URL. */
+function validTarget(req: IncomingMessage): boolean {
+  const target = req.url ?? "/";
+  if (!target.startsWith("/") || target.startsWith("//")) return false;
+  try {
+    new URL(`http://${req.headers.host ?? "localhost"}${target}`);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function tap(engine: StagewiseEngine, ws: WebSocket, req: IncomingMessage): TrpcSocket {
