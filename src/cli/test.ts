@@ -27,6 +27,7 @@ export interface TestCliOptions {
   origin?: string;
   prompt?: string;
   toolPrompt?: string;
+  slow?: boolean;
   model?: string;
   maxRequests?: number;
   set?: string[];
@@ -57,6 +58,7 @@ export async function runTest(protocolId: string | undefined, o: TestCliOptions)
     ...(o.origin ? { origin: o.origin } : {}),
     ...(o.prompt ? { prompt: o.prompt } : {}),
     ...(o.toolPrompt ? { toolPrompt: o.toolPrompt } : {}),
+    ...(o.slow ? { slow: true } : {}),
     ...(o.model ? { model: o.model } : {}),
     ...(o.catalogue !== undefined ? { catalogue: o.catalogue } : {}),
     ...(o.maxRequests !== undefined ? { maxRequests: o.maxRequests } : {}),

@@ -56,7 +56,11 @@ export class SwScript {
 
   /** A chat subscription and its `started`. */
   subscribe(conn: string, label: string, id: number): this {
-    return this.send(conn, label, { id, method: "subscription", params: { path: "chat.getChatUpdates", input: { json: null, meta: { values: ["undefined"] } } } }).recv(conn, { id, result: { type: "started" } });
+    return this.send(conn, label, {
+      id,
+      method: "subscription",
+      params: { path: "chat.getChatUpdates", input: { json: null, meta: { values: ["undefined"] } } },
+    }).recv(conn, { id, result: { type: "started" } });
   }
 
   tracked(conn: string, sub: number, seq: number, update: unknown): this {

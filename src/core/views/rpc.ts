@@ -160,7 +160,17 @@ class Correlator<M> {
         this.each((h) => h.reply?.(ev, o.value, c));
         continue;
       }
-      const req: RpcRequest = { conn: c, id: this.proto.key(o.rawId), rawId: o.rawId, hasId: o.hasId, type: o.type, label: ev.label, frame: ev, value: o.value, answers: [] };
+      const req: RpcRequest = {
+        conn: c,
+        id: this.proto.key(o.rawId),
+        rawId: o.rawId,
+        hasId: o.hasId,
+        type: o.type,
+        label: ev.label,
+        frame: ev,
+        value: o.value,
+        answers: [],
+      };
       this.st(c).pending.push(req);
       if (req.id !== undefined) this.sentBy.set(req.id, c.id);
       this.each((h) => h.request?.(req));
@@ -174,6 +184,7 @@ class Correlator<M> {
         continue;
       }
       const { req, how } = this.match(c, r);
+      // An answer that matches no request counts as a last one (there is nothing for it to keep open).
       const final = typeof r.final === "function" ? (req ? r.final(req) : true) : r.final;
       if (req) {
         req.answers.push(ev);
@@ -225,20 +236,24 @@ class Correlator<M> {
 
 /** A protocol's correlation view for one connection scope (`accept`: the connections it follows). */
 export function rpcView<M>(proto: RpcProtocol<M>, scope: { name: string; accept?: (label: string | undefined) => boolean }): ViewDef<RpcSub> {
-  return derivedView<RpcSub>(`${proto.name}/rpc${scope.name ? `/${scope.name}` : ""}`, { kinds: ["ws-open", "ws-reject", "ws-frame", "ws-close", "note"] }, () => {
-    const correlator = new Correlator(proto);
-    const reads: Listen = all(
-      proto.connections.on({ ...(scope.accept ? { accept: scope.accept } : {}), ...correlator.hooks }),
-      tap(["note"], (ev) => ev.kind === "note" && correlator.note(ev)),
-    );
-    return {
-      reads,
-      add(hooks, guard) {
-        correlator.subs.push({ hooks, guard });
-        hooks.correlator = correlator as Correlator<unknown>;
-      },
-    };
-  });
+  return derivedView<RpcSub>(
+    `${proto.name}/rpc${scope.name ? `/${scope.name}` : ""}`,
+    { kinds: ["ws-open", "ws-reject", "ws-frame", "ws-close", "note"] },
+    () => {
+      const correlator = new Correlator(proto);
+      const reads: Listen = all(
+        proto.connections.on({ ...(scope.accept ? { accept: scope.accept } : {}), ...correlator.hooks }),
+        tap(["note"], (ev) => ev.kind === "note" && correlator.note(ev)),
+      );
+      return {
+        reads,
+        add(hooks, guard) {
+          correlator.subs.push({ hooks, guard });
+          hooks.correlator = correlator as Correlator<unknown>;
+        },
+      };
+    },
+  );
 }
 
 /**

@@ -73,9 +73,34 @@ export async function startMock(opts: MockStartOptions): Promise<RunningMock> {
     messaging: new MessagingMirror(agent.store, () => ids("msg")),
     validate,
   });
-  const info = { name: "agentwire echo agent", description: "Echoes messages; asks before writing a file", capabilities: { toolCalling: false, chatHistory: true } };
-  const http = createServer(discoveryHandler("/stagewise/info", info));
-  const wss = new WebSocketServer({ server: http, path: "/stagewise/ws", maxPayload: 64 * 1024 * 1024 });
+  const info = {
+    name: "agentwire echo agent",
+    description: "Echoes messages; asks before writing a file",
+    capabilities: { toolCalling: false, chatHistory: true },
+  };
+  const discovery = discoveryHandler("/stagewise/info", info);
+  const http = createServer((req, res) => {
+    // A user's malformed request gets a 4xx in the adapter's error shape, never a crash.
+    const refuse = (status: number, error: string) => {
+      const body = JSON.stringify({ error });
+      res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), "access-control-allow-origin": "*" });
+      res.end(body);
+    };
+    if (!validHost(req.headers.host)) return refuse(400, "malformed Host header");
+    if (!["GET", "HEAD", "OPTIONS"].includes(req.method ?? "")) return refuse(405, "discovery answers GET");
+    discovery(req, res);
+  });
+  // Upgrades are taken by hand: a WebSocketServer bound to the server would re-emit its listen errors (a busy port while scanning).
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 * 1024 });
+  http.on("upgrade", (req, socket, head) => {
+    if ((req.url ?? "").split("?")[0] !== "/stagewise/ws") {
+      socket.end(
+        "HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n" + JSON.stringify({ error: "WebSocket is on /stagewise/ws" }),
+      );
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req));
+  });
   applyWSSHandler({ wss, router, keepAlive: { enabled: true, pingMs: opts.suite ? 1_000 : 30_000, pongWaitMs: 5_000 }, onError: () => {} });
   const host = opts.host ?? "127.0.0.1";
   // As the suite's target it takes the first free port from 5746, as a real agent does (wire/port-range).
@@ -104,4 +129,14 @@ async function listen(server: import("node:http").Server, host: string, port: nu
     if (ok) return (server.address() as AddressInfo).port;
   }
   throw new Error(`no free port in ${FIRST_PORT}..${LAST_PORT} on ${host}`);
+}
+
+/** A Host header that names a host (and maybe a port), as URL parsing reads it. */
+function validHost(host: string | undefined): boolean {
+  if (!host) return false;
+  try {
+    return new URL(`http://${host}/`).host !== "";
+  } catch {
+    return false;
+  }
 }

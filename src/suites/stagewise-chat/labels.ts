@@ -50,6 +50,8 @@ export const M = {
   toolCalling: (name: string) => `unknown:toolcalling:${name}`,
 
   messagingSend: "messaging:send",
+  /** The prompt, through messaging, for an agent without chat. */
+  messagingPrompt: "messaging:prompt",
   messagingInvalid: "messaging:send-invalid",
 
   /** A mutation expected to succeed. */
@@ -89,6 +91,8 @@ export const NOTE = {
 
 /** Behaviours a target may legally never show (contract §4: "behaviour unseen in 60 s is not exercised"). */
 export const TOPIC = {
+  /** The agent has no chat capability (the published package): every chat rule is moot. */
+  chat: "chat",
   /** The tool prompt brought no tool call that needs approval. */
   approval: "approval",
   /** No tool call ran in the toolbar. */

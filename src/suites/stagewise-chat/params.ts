@@ -19,6 +19,8 @@ export const DEFAULT_PARAMS = {
   wsPath: "/stagewise/ws",
   /** Prefix of the chat procedures ("" for the private router's root paths). */
   chatPrefix: "chat.",
+  /** switchChat and deleteChat take the chat id bare ("c1"), not as {chatId}. */
+  chatIdAsString: false,
   /** Overrides the turn prompt (--prompt). */
   prompt: "",
   promptText:
@@ -34,7 +36,7 @@ export const DEFAULT_PARAMS = {
   stopMs: 5_000,
   /** Quiet time that proves "nothing was emitted" (rejections, no-op switch) (ms). */
   quietMs: 300,
-  /** Wait for the server's PING on a silent connection until 35 s (trpc/keepalive-ping). */
+  /** Wait for the server's PING on a silent connection until 35 s (trpc/keepalive-ping; --slow). */
   slow: false,
   /** Fresh snapshots taken at random points mid-stream (§4: five). */
   midStreamSnapshots: 5,

@@ -76,6 +76,8 @@ export class ProbeClient extends ProbeSession {
   a: ChatState = initialChatState();
   aSeq: number | null = null;
   aId: number | undefined;
+  /** A's snapshot is complete (its agent-state arrived). */
+  aReady = false;
   /** Frames of A whose update did not apply (the state kept is the last good one). */
   aBroken = 0;
   private readonly aListeners = new Set<(u: ChatUpdate) => void>();
@@ -158,6 +160,7 @@ export class ProbeClient extends ProbeSession {
     this.aId = id;
     this.a = initialChatState();
     this.aSeq = null;
+    this.aReady = false;
     r.conn.onMessage((m) => this.followA(m, id));
     this.subscribe(r.conn, M.subA, this.chat("getChatUpdates"), undefined, { id });
     return r.conn;
@@ -166,8 +169,8 @@ export class ProbeClient extends ProbeSession {
   private followA(m: WsMessage, id: number): void {
     if (!isObject(m.json) || m.json.id !== id) return;
     const r = resultOf(m.json);
-    if (r.kind !== "data" || !r.envelope.ok || !isObject(r.envelope.value)) return;
-    const update = r.envelope.value.data as ChatUpdate;
+    if (r.kind !== "data" || !isObject(r.value)) return;
+    const update = (isObject(r.value.data) ? r.value.data : r.value) as unknown as ChatUpdate;
     if (!isObject(update)) return;
     const seq = parseEventId(r.eventId);
     // A new chat-list starts a snapshot again: the state is replaced (r6).
@@ -176,6 +179,7 @@ export class ProbeClient extends ProbeSession {
     if (next.ok) this.a = next.state;
     else this.aBroken++;
     if (seq !== null) this.aSeq = seq;
+    if (update.type === "agent-state") this.aReady = true;
     for (const l of [...this.aListeners]) l(update);
   }
 
@@ -202,7 +206,10 @@ export class ProbeClient extends ProbeSession {
   /** Sends a subscription; returns its id. */
   subscribe(conn: WsConnection, label: string, path: string, input: unknown, o: { id?: number; lastEventId?: string } = {}): number {
     const id = o.id ?? this.nextId();
-    conn.send({ id, method: "subscription", params: { path, input: envelope(input), ...(o.lastEventId !== undefined ? { lastEventId: o.lastEventId } : {}) } }, { label });
+    conn.send(
+      { id, method: "subscription", params: { path, input: envelope(input), ...(o.lastEventId !== undefined ? { lastEventId: o.lastEventId } : {}) } },
+      { label },
+    );
     return id;
   }
 
@@ -224,16 +231,22 @@ export class ProbeClient extends ProbeSession {
         if (!isObject(m.json) || m.json.id !== id) return false;
         const r = resultOf(m.json);
         if (r.kind === "error" || r.kind === "stopped") return true;
-        if (r.kind !== "data" || !r.envelope.ok || !isObject(r.envelope.value)) return false;
-        const u = r.envelope.value.data as ChatUpdate;
+        if (r.kind !== "data" || !isObject(r.value)) return false;
+        const u = (isObject(r.value.data) ? r.value.data : r.value) as unknown as ChatUpdate;
         if (!isObject(u) || !SNAPSHOT_TYPES.has(String(u.type))) return true;
         updates.push(u);
         seq ??= parseEventId(r.eventId);
         return u.type === "agent-state";
       },
-      o.timeout ?? this.params.updateWaitMs,
+      Math.min(o.timeout ?? this.params.updateWaitMs, this.ctx.timeouts.request),
     );
-    this.subscribe(conn, label, this.chat("getChatUpdates"), o.lastEventId !== undefined ? { lastEventId: o.lastEventId } : undefined, o.lastEventId !== undefined ? { id, lastEventId: o.lastEventId } : { id });
+    this.subscribe(
+      conn,
+      label,
+      this.chat("getChatUpdates"),
+      o.lastEventId !== undefined ? { lastEventId: o.lastEventId } : undefined,
+      o.lastEventId !== undefined ? { id, lastEventId: o.lastEventId } : { id },
+    );
     const end = await done;
     if (!o.keep && conn.isOpen) this.stopSubscription(conn, id, M.stop(label));
     if (!end || !updates.length) return undefined;
@@ -278,7 +291,7 @@ export class ProbeClient extends ProbeSession {
 
   /** The data a successful mutation returned (deserialized). */
   static value(r: CallResult): unknown {
-    return r.result?.kind === "data" && r.result.envelope.ok ? r.result.envelope.value : undefined;
+    return r.result?.kind === "data" ? r.result.value : undefined;
   }
 
   /** Waits `ms` (bounded) for quiet. */

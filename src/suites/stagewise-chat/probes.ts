@@ -18,6 +18,7 @@ import type { ChatMessage, ToolCallPart, UserMessageMetadata } from "../../gener
 import type { ChatState } from "../../stagewise/chat-state.js";
 import { C, M, NOTE, TOPIC, X } from "./labels.js";
 import { readParams, type StagewiseParams } from "./params.js";
+import { isObject, resultOf } from "./checks/support.js";
 import { envelope, ProbeClient, StopProbing } from "./probe-client.js";
 
 /** Browser metadata as the toolbar sends it with every message (§2). */
@@ -74,6 +75,8 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
   const quiet = p.quietMs;
   const prompt = p.prompt || p.promptText;
   const toolPrompt = p.toolPrompt || p.toolPromptText;
+  // The private router of stagewise-internal-2025-08 took switch and delete inputs as a bare id.
+  const chatRef = (chatId: string) => (p.chatIdAsString ? chatId : { chatId });
   const working = (want: boolean, ms: number) => c.waitA((s) => s.isWorking === want, ms);
 
   c.note(NOTE.target, { host: c.target.host, port: c.target.port });
@@ -94,15 +97,31 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
   });
 
   const main = await c.ensureMain();
+  let chatless = false;
+  let messagingId = 0;
   await c.group("subscribe", "subscriptions: availability, state, messaging, and A's snapshot", async () => {
-    c.subscribe(main, M.subAvailability, "availability.getAvailability", undefined);
-    c.subscribe(main, M.subState, "state.getState", undefined);
-    c.subscribe(main, M.subMessaging, "messaging.getMessage", undefined);
-    if (!(await c.waitA((s) => s.lastSeq !== null && c.a.chats.length >= 0 && c.aSeq !== null, Math.max(p.updateWaitMs, 2_000)))) {
-      c.stop("subscription A sent no snapshot");
-    }
+    const side = new Set<number>();
+    let sideAnswers = 0;
+    const off = main.onMessage((m) => {
+      if (isObject(m.json) && side.has(m.json.id as number) && resultOf(m.json).kind === "data") sideAnswers++;
+    });
+    side.add(c.subscribe(main, M.subAvailability, "availability.getAvailability", undefined));
+    side.add(c.subscribe(main, M.subState, "state.getState", undefined));
+    messagingId = c.subscribe(main, M.subMessaging, "messaging.getMessage", undefined);
+    side.add(messagingId);
+    const ready = await c.waitA(() => c.aReady, Math.min(Math.max(p.updateWaitMs, 2_000), t.request));
     await c.quiet(quiet);
+    off();
+    if (!ready) {
+      if (!sideAnswers) c.stop("the agent answered no subscription (no chat snapshot, no availability, state or message)");
+      // An agent without the chat capability (the published package): the other capabilities are still judged.
+      chatless = true;
+      c.note(NOTE.notApplicable, { topic: TOPIC.chat, reason: "the agent has no chat capability (chat.getChatUpdates sent no snapshot)" });
+    }
   });
+  /** A group that needs the chat capability. */
+  const chatGroup = <T>(name: string, description: string, fn: () => Promise<T>): Promise<T | undefined> =>
+    chatless ? Promise.resolve(undefined) : c.group(name, description, fn);
 
   const fresh = await c.group("fresh", "a second connection for fresh snapshots (B)", async () => {
     const r = await c.open(C.fresh);
@@ -126,27 +145,62 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
     raw.sendRaw('{"id":1,"method":"mutation","params":{"path":"chat.stop"', { label: M.badJson });
     await waitBad;
     waitBad = parseError();
-    raw.send({ id: c.nextId(), method: "mutation", params: { path: c.chat("stop") } }, { label: M.noInput });
+    // A procedure with a harmless failure mode, should the input be read after all.
+    raw.send({ id: c.nextId(), method: "mutation", params: { path: c.chat("updateChatTitle") } }, { label: M.noInput });
     await waitBad;
-    await c.mutate(M.unknownPath, "chat.agentwireNoSuchProcedure", undefined, { conn: raw, timeout: p.updateWaitMs * 2 });
-    await c.mutate(M.wrongKind, c.chat("stop"), undefined, { conn: raw, timeout: p.updateWaitMs * 2, raw: { method: "query", params: { path: c.chat("stop"), input: envelope(undefined) } } });
-    for (const path of TOOL_CALLING_PATHS) await c.mutate(M.toolCalling(path), path, undefined, { conn: raw, timeout: p.updateWaitMs * 2 });
+    // Sent together: an agent that ignores them costs one wait, not five.
+    await Promise.all([
+      c.mutate(M.unknownPath, "chat.agentwireNoSuchProcedure", undefined, { conn: raw, timeout: p.updateWaitMs * 2 }),
+      c.mutate(M.wrongKind, c.chat("stop"), undefined, {
+        conn: raw,
+        timeout: p.updateWaitMs * 2,
+        raw: { method: "query", params: { path: c.chat("stop"), input: envelope(undefined) } },
+      }),
+      ...TOOL_CALLING_PATHS.map((path) => c.mutate(M.toolCalling(path), path, undefined, { conn: raw, timeout: p.updateWaitMs * 2 })),
+    ]);
     // The socket stays usable after all that: a subscription still answers.
     const id = c.subscribe(raw, M.afterBad, "state.getState", undefined);
-    await raw.until((m) => typeof m.json === "object" && m.json !== null && (m.json as { id?: unknown }).id === id && "result" in (m.json as object) && (m.json as { result: { type?: unknown } }).result.type === "data", wait);
+    await raw.until(
+      (m) =>
+        typeof m.json === "object" &&
+        m.json !== null &&
+        (m.json as { id?: unknown }).id === id &&
+        "result" in (m.json as object) &&
+        (m.json as { result: { type?: unknown } }).result.type === "data",
+      wait,
+    );
     await c.close(raw);
   });
 
   await c.group("messaging", "messaging: sendUserMessage valid and invalid", async () => {
-    const message = { id: "agentwire-m1", contentItems: text("hello from agentwire"), createdAt: new Date(), metadata: METADATA, pluginContent: {}, sentByPlugin: false };
+    const message = {
+      id: "agentwire-m1",
+      contentItems: text("hello from agentwire"),
+      createdAt: new Date(),
+      metadata: METADATA,
+      pluginContent: {},
+      sentByPlugin: false,
+    };
     await c.mutate(M.messagingSend, "messaging.sendUserMessage", message);
     await c.mutate(M.messagingInvalid, "messaging.sendUserMessage", { id: "agentwire-m2", contentItems: "not a list" });
+    if (!chatless) return;
+    // Without chat the prompt goes through messaging, as the published toolbar sends it; its reply
+    // streams on messaging.getMessage until the agent falls quiet.
+    await c.mutate(M.messagingPrompt, "messaging.sendUserMessage", { ...message, id: "agentwire-m3", contentItems: text(prompt), createdAt: new Date() });
+    const start = performance.now();
+    while (performance.now() - start < behaviourMs) {
+      const m = await main.until((x) => isObject(x.json) && x.json.id === messagingId, Math.min(1_500, t.request));
+      if (!m) break;
+    }
+    const id = c.subscribe(fresh, M.subMessagingB("after-turn"), "messaging.getMessage", undefined);
+    await c.quiet(quiet * 2);
+    c.stopSubscription(fresh, id, M.stop("messaging"));
   });
 
   // ---- chats, idle ----
   const original = c.a.activeChatId;
   let second: string | undefined;
-  await c.group("chats", "chats: stop while idle, create, title, switch, switch to the active chat", async () => {
+  await chatGroup("chats", "chats: stop while idle, create, title, switch, switch to the active chat", async () => {
     await c.mutate(M.ok("stop-idle"), c.chat("stop"), undefined);
     const created = await c.mutate(M.ok("create"), c.chat("createChat"), { title: "agentwire probe" });
     const id = ProbeClient.value(created);
@@ -160,19 +214,19 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
     await c.mutate(M.ok("title"), c.chat("updateChatTitle"), { chatId: id, title: "agentwire renamed" });
     await c.waitA((s) => s.chats.some((chat) => chat.id === id && chat.title === "agentwire renamed"), p.updateWaitMs);
     if (original) {
-      await c.mutate(M.ok("switch"), c.chat("switchChat"), { chatId: original });
+      await c.mutate(M.ok("switch"), c.chat("switchChat"), chatRef(original));
       await c.waitA((s) => s.activeChatId === original && s.pendingFullSync === null, p.updateWaitMs);
-      await c.mutate(M.ok("switch-to-active"), c.chat("switchChat"), { chatId: original });
+      await c.mutate(M.ok("switch-to-active"), c.chat("switchChat"), chatRef(original));
       await c.quiet(quiet);
     }
     await snapshotB("after-switch");
   });
 
-  await c.group("reject-idle", "rejections while idle: unknown ids, invalid input, a non-active chat", async () => {
+  await chatGroup("reject-idle", "rejections while idle: unknown ids, invalid input, a non-active chat", async () => {
     const active = c.a.activeChatId ?? UNKNOWN;
     const rejections: [string, string, string, unknown][] = [
-      ["chat-not-found", "switch", "switchChat", { chatId: UNKNOWN }],
-      ["chat-not-found", "delete", "deleteChat", { chatId: UNKNOWN }],
+      ["chat-not-found", "switch", "switchChat", chatRef(UNKNOWN)],
+      ["chat-not-found", "delete", "deleteChat", chatRef(UNKNOWN)],
       ["chat-not-found", "title", "updateChatTitle", { chatId: UNKNOWN, title: "x" }],
       ["chat-not-found", "send", "sendMessage", { chatId: UNKNOWN, content: text("hi"), metadata: METADATA }],
       ["message-not-found", "delete-messages", "deleteMessageAndSubsequent", { chatId: active, messageId: UNKNOWN }],
@@ -181,7 +235,12 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
       ["invalid-input", "create-empty-title", "createChat", { title: "" }],
       ["invalid-input", "send-empty-content", "sendMessage", { chatId: active, content: [], metadata: METADATA }],
       ["invalid-input", "send-no-metadata", "sendMessage", { chatId: active, content: text("hi") }],
-      ["invalid-input", "send-approval-part", "sendMessage", { chatId: active, content: [{ type: "tool-approval", toolCallId: "t1", approved: true }], metadata: METADATA }],
+      [
+        "invalid-input",
+        "send-approval-part",
+        "sendMessage",
+        { chatId: active, content: [{ type: "tool-approval", toolCallId: "t1", approved: true }], metadata: METADATA },
+      ],
       ["invalid-input", "approve-no-metadata", "approveToolCall", { chatId: active, toolCallId: UNKNOWN, approved: true }],
       ["invalid-input", "switch-no-chat-id", "switchChat", {}],
       ["invalid-input", "title-too-long", "updateChatTitle", { chatId: active, title: "x".repeat(300) }],
@@ -209,7 +268,7 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
   };
 
   let firstUserMessage: string | undefined;
-  await c.group("turn", "a turn, with rejections and fresh snapshots mid-stream", async () => {
+  await chatGroup("turn", "a turn, with rejections and fresh snapshots mid-stream", async () => {
     // A second subscriber follows the whole turn (chat/seq-global compares its ids with A's).
     const kept = await c.snapshot(fresh, M.subB("during-turn"), { keep: true });
     const r = await turn("send", prompt, async () => {
@@ -218,7 +277,7 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
         ["create", "createChat", undefined],
         ["delete-messages", "deleteMessageAndSubsequent", { chatId: c.a.activeChatId, messageId: c.a.messages[0]?.id ?? UNKNOWN }],
       ];
-      if (other) gated.push(["switch", "switchChat", { chatId: other }], ["delete", "deleteChat", { chatId: other }]);
+      if (other) gated.push(["switch", "switchChat", chatRef(other)], ["delete", "deleteChat", chatRef(other)]);
       for (const [what, proc, input] of gated) {
         if (!c.a.isWorking) break;
         await c.mutate(M.reject("agent-working", what), c.chat(proc), input);
@@ -241,7 +300,10 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
 
   // ---- tools ----
   /** Awaited toolbar calls not yet run. */
-  const unrun = (s: ChatState) => toolCallsOf(s).filter((call) => call.runtime === "toolbar" && !reported.has(call.toolCallId) && !pendingApprovals(s).some((p) => p.toolCallId === call.toolCallId));
+  const unrun = (s: ChatState) =>
+    toolCallsOf(s).filter(
+      (call) => call.runtime === "toolbar" && !reported.has(call.toolCallId) && !pendingApprovals(s).some((p) => p.toolCallId === call.toolCallId),
+    );
   /** Runs toolbar calls as they come, until an approval is pending (true) or the turn ends (false). */
   async function untilApproval(): Promise<boolean> {
     for (;;) {
@@ -263,7 +325,7 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
       await c.mutate(M.ok("report"), c.chat("reportToolResult"), { chatId: c.a.activeChatId, toolCallId: call.toolCallId, output: { styles: "color: blue" } });
     }
   }
-  await c.group("tools", "tool turns: approve, approve again, reject, report an unawaited result", async () => {
+  await chatGroup("tools", "tool turns: approve, approve again, reject, report an unawaited result", async () => {
     let pending: ToolCallPart | undefined;
     const r = await turn("send-tool", toolPrompt, async () => {
       if (!(await untilApproval())) return;
@@ -272,7 +334,12 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
       const chatId = c.a.activeChatId;
       await snapshotB("pending-approval");
       await c.mutate(M.ok("approve"), c.chat("approveToolCall"), { chatId, toolCallId: pending.toolCallId, approved: true, metadata: METADATA });
-      await c.mutate(M.reject("tool-call-not-pending", "approve-again"), c.chat("approveToolCall"), { chatId, toolCallId: pending.toolCallId, approved: true, metadata: METADATA });
+      await c.mutate(M.reject("tool-call-not-pending", "approve-again"), c.chat("approveToolCall"), {
+        chatId,
+        toolCallId: pending.toolCallId,
+        approved: true,
+        metadata: METADATA,
+      });
       // Toolbar calls that follow the approval run as they come.
       while (await c.waitA((s) => unrun(s).length > 0 || !s.isWorking, behaviourMs)) {
         if (!unrun(c.a).length) break;
@@ -287,13 +354,24 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
     await snapshotB("after-tool-turn");
     const chatId = c.a.activeChatId;
     if (pending.runtime !== "toolbar") {
-      await c.mutate(M.reject("tool-call-not-pending", "report-unawaited"), c.chat("reportToolResult"), { chatId, toolCallId: pending.toolCallId, output: "unasked" });
+      await c.mutate(M.reject("tool-call-not-pending", "report-unawaited"), c.chat("reportToolResult"), {
+        chatId,
+        toolCallId: pending.toolCallId,
+        output: "unasked",
+      });
     }
     // The other answer: a refusal.
     await turn("send-tool-reject", toolPrompt, async () => {
       if (!(await untilApproval())) return;
       const call = pendingApprovals(c.a)[0];
-      if (call) await c.mutate(M.ok("approve-reject"), c.chat("approveToolCall"), { chatId: c.a.activeChatId, toolCallId: call.toolCallId, approved: false, reason: "not now", metadata: METADATA });
+      if (call)
+        await c.mutate(M.ok("approve-reject"), c.chat("approveToolCall"), {
+          chatId: c.a.activeChatId,
+          toolCallId: call.toolCallId,
+          approved: false,
+          reason: "not now",
+          metadata: METADATA,
+        });
     });
     // Stop while an approval is pending.
     await turn("send-tool-stop", toolPrompt, async () => {
@@ -304,9 +382,9 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
     await snapshotB("after-stop-pending");
   });
 
-  if (!reported.size) c.note(NOTE.notApplicable, { topic: TOPIC.toolbarTool, reason: "no tool call ran in the toolbar (runtime \"toolbar\")" });
+  if (!reported.size) c.note(NOTE.notApplicable, { topic: TOPIC.toolbarTool, reason: 'no tool call ran in the toolbar (runtime "toolbar")' });
 
-  await c.group("stop", "stop mid-turn", async () => {
+  await chatGroup("stop", "stop mid-turn", async () => {
     await turn("send-stop", prompt, async () => {
       await c.quiet(50);
       if (c.a.isWorking) await c.mutate(M.ok("stop-mid"), c.chat("stop"), undefined);
@@ -314,7 +392,7 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
     await snapshotB("after-stop");
   });
 
-  await c.group("delete", "delete messages, then the second chat", async () => {
+  await chatGroup("delete", "delete messages, then the second chat", async () => {
     await working(false, p.stopMs);
     const chatId = c.a.activeChatId;
     const from = firstUserMessage && c.a.messages.some((m) => m.id === firstUserMessage) ? firstUserMessage : c.a.messages.find((m) => m.role === "user")?.id;
@@ -323,14 +401,14 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
       await c.waitA((s) => !s.messages.some((m) => m.id === from), p.updateWaitMs);
     }
     if (second && second !== c.a.activeChatId) {
-      await c.mutate(M.ok("delete"), c.chat("deleteChat"), { chatId: second });
+      await c.mutate(M.ok("delete"), c.chat("deleteChat"), chatRef(second));
       await c.waitA((s) => !s.chats.some((chat) => chat.id === second), p.updateWaitMs);
     }
     await c.quiet(quiet);
     await snapshotB("after-delete");
   });
 
-  await c.group("resubscribe", "resubscriptions: lastEventId known, unknown, malformed; concurrent; after a drop", async () => {
+  await chatGroup("resubscribe", "resubscriptions: lastEventId known, unknown, malformed; concurrent; after a drop", async () => {
     const head = c.aSeq;
     await c.snapshot(fresh, M.resume("known"), { lastEventId: String(head ?? 0) });
     await c.snapshot(fresh, M.resume("unknown"), { lastEventId: "999999999" });

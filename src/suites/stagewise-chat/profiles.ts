@@ -85,7 +85,7 @@ export const STAGEWISE_INTERNAL: ProfileDef = {
     ],
     "SHOULD",
   ),
-  params: { chatPrefix: "" },
+  params: { chatPrefix: "", chatIdAsString: true },
 };
 
 export const STAGEWISE_PROFILES: ProfileDef[] = [STAGEWISE_PUBLISHED, STAGEWISE_INTERNAL];

@@ -15,7 +15,8 @@ import { byId, explain, serverSide } from "../../helpers/run-results.js";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const PING = "stagewise-chat/trpc/keepalive-ping";
-const ok = (c: CheckResult) => c.verdict === "pass" || c.verdict === "skip" || (c.level === "INFO" && c.verdict === "info") || (c.id === PING && c.verdict === "incomplete");
+const ok = (c: CheckResult) =>
+  c.verdict === "pass" || c.verdict === "skip" || (c.level === "INFO" && c.verdict === "info") || (c.id === PING && c.verdict === "incomplete");
 const quick = { params: { quietMs: 100 }, timeout: 10_000 };
 
 const children: ChildProcess[] = [];
@@ -43,9 +44,20 @@ describe.concurrent("stagewise-chat suite against adapter-built agents", () => {
     const r = await runSuite(stagewiseChat, { url, ...quick });
     const checks = serverSide(r);
     expect(checks).toHaveLength(59);
-    expect(checks.filter((c) => !ok(c)), explain(checks, (c) => !ok(c))).toEqual([]);
+    expect(
+      checks.filter((c) => !ok(c)),
+      explain(checks, (c) => !ok(c)),
+    ).toEqual([]);
     // The judged core of the contract really was judged, not skipped.
-    for (const id of ["chat/snapshot-equals-reduced", "chat/seq-global", "chat/reject-while-working", "chat/stream-incremental", "tools/approval-recorded", "tools/stop-closes-pending", "tools/approval-respected"]) {
+    for (const id of [
+      "chat/snapshot-equals-reduced",
+      "chat/seq-global",
+      "chat/reject-while-working",
+      "chat/stream-incremental",
+      "tools/approval-recorded",
+      "tools/stop-closes-pending",
+      "tools/approval-respected",
+    ]) {
       expect(byId(checks, `stagewise-chat/${id}`).verdict, id).toBe("pass");
     }
     expect(byId(checks, "stagewise-chat/tools/toolbar-result-recorded").message).toMatch(/not applicable: no tool call ran in the toolbar/);
@@ -53,7 +65,8 @@ describe.concurrent("stagewise-chat suite against adapter-built agents", () => {
     expect(byId(checks, "stagewise-chat/security/ws-foreign-origin").verdict).toBe("info");
   });
 
-  it("runs a toolbar tool and skips the second-chat rules when createChat is refused", async () => {
+  it("runs a toolbar tool and skips the second-chat rules when createChat is refused; --prompt and --tool-prompt reach the agent", async () => {
+    const heard: string[] = [];
     const agent = await createAgentServer({
       port: 0,
       coalesceMs: 0,
@@ -61,6 +74,7 @@ describe.concurrent("stagewise-chat suite against adapter-built agents", () => {
         onCreateChat: () => reject("one chat only"),
         async onUserMessage({ message }) {
           const text = message.content.map((p) => (p.type === "text" ? p.text : "")).join(" ");
+          heard.push(text);
           const reply = agent.chat.addMessage({ role: "assistant", content: [] });
           for (let i = 0; i < text.length; i += 40) {
             agent.chat.streamPart(reply, 0, text.slice(i, i + 40));
@@ -78,7 +92,11 @@ describe.concurrent("stagewise-chat suite against adapter-built agents", () => {
       },
     });
     try {
-      const checks = serverSide(await runSuite(stagewiseChat, { url: agent.url, ...quick }));
+      const prompt = `Tell me about CSS grid. ${"Keep it short. ".repeat(14)}`;
+      const toolPrompt = "Save my notes to a file, please.";
+      const checks = serverSide(await runSuite(stagewiseChat, { url: agent.url, ...quick, params: { ...quick.params, prompt, toolPrompt } }));
+      expect(heard).toContain(prompt);
+      expect(heard).toContain(toolPrompt);
       const bad = (c: CheckResult) => !ok(c) && c.id !== "stagewise-chat/wire/port-range";
       expect(checks.filter(bad), explain(checks, bad)).toEqual([]);
       expect(byId(checks, "stagewise-chat/tools/toolbar-result-recorded").verdict).toBe("pass");

@@ -27,6 +27,15 @@ async function fakeAgent(onFrame: (ws: WebSocket, data: string) => void): Promis
   };
 }
 
+/** A frame as JSON, or {} (PING and bad input are not these agents' concern). */
+function parse(data: string): unknown {
+  try {
+    return JSON.parse(data);
+  } catch {
+    return {};
+  }
+}
+
 describe.concurrent("stagewise-chat against hostile agents", () => {
   it("stops early when the agent never answers a subscription", async () => {
     const agent = await fakeAgent(() => {});
@@ -37,7 +46,7 @@ describe.concurrent("stagewise-chat against hostile agents", () => {
       expect(byId(checks, "stagewise-chat/wire/info-shape").verdict).toBe("pass");
       const sync = byId(checks, "stagewise-chat/chat/snapshot-equals-reduced");
       expect(sync.verdict).toBe("incomplete");
-      expect(sync.message).toMatch(/the probes stopped early: subscription A sent no snapshot/);
+      expect(sync.message).toMatch(/the probes stopped early: the agent answered no subscription/);
     } finally {
       await agent.close();
     }
@@ -68,6 +77,67 @@ describe.concurrent("stagewise-chat against hostile agents", () => {
       expect(answered.verdict).toBe("fail");
       expect(answered.message).toMatch(/no answer within 1000 ms/);
       expect(byId(checks, "stagewise-chat/chat/create-chat").message).toMatch(/the probes stopped early: 3 mutations in a row got no answer/);
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it("judges an agent that closes mid-snapshot and one that breaks superjson, within the waits", async () => {
+    const closing = await fakeAgent((ws, data) => {
+      const msg = parse(data) as { id?: unknown; method?: string; params?: { path?: string } };
+      if (msg.method !== "subscription" || msg.params?.path !== "chat.getChatUpdates") return;
+      ws.send(JSON.stringify({ id: msg.id, result: { type: "started" } }));
+      ws.send(JSON.stringify({ id: msg.id, result: { type: "data", id: "0", data: { json: { id: "0", data: { type: "chat-list", chats: [] } } } } }));
+      ws.close();
+    });
+    const raw = await fakeAgent((ws, data) => {
+      const msg = parse(data) as { id?: unknown; method?: string };
+      if (msg.method === "subscription") {
+        ws.send(JSON.stringify({ id: msg.id, result: { type: "started" } }));
+        // The update itself, not {json, meta}.
+        ws.send(JSON.stringify({ id: msg.id, result: { type: "data", id: "0", data: { type: "chat-list", chats: [] } } }));
+      }
+    });
+    try {
+      const t0 = performance.now();
+      const [a, b] = await Promise.all([
+        runSuite(stagewiseChat, { url: closing.url, timeout: 1_000 }),
+        runSuite(stagewiseChat, { url: raw.url, timeout: 1_000 }),
+      ]);
+      expect(performance.now() - t0).toBeLessThan(20_000);
+      const every = byId(serverSide(a), "stagewise-chat/chat/snapshot-every-subscribe");
+      expect(every.verdict).toBe("fail");
+      expect(every.message).toMatch(/the connection closed before a snapshot|no snapshot/);
+      const envelope = byId(serverSide(b), "stagewise-chat/trpc/response-envelope");
+      expect(envelope.verdict).toBe("fail");
+    } finally {
+      await Promise.all([closing.close(), raw.close()]);
+    }
+  });
+
+  it("cuts an agent that floods updates, and ends in verdicts", async () => {
+    const agent = await fakeAgent((ws, data) => {
+      const msg = parse(data) as { id?: unknown; method?: string; params?: { path?: string } };
+      if (msg.method !== "subscription" || msg.params?.path !== "chat.getChatUpdates") return;
+      const tracked = (seq: number, update: unknown) =>
+        JSON.stringify({ id: msg.id, result: { type: "data", id: String(seq), data: { json: { id: String(seq), data: update } } } });
+      ws.send(JSON.stringify({ id: msg.id, result: { type: "started" } }));
+      ws.send(tracked(0, { type: "chat-list", chats: [] }));
+      ws.send(tracked(0, { type: "agent-state", isWorking: false }));
+      let seq = 0;
+      const flood = () => {
+        if (ws.readyState !== ws.OPEN) return;
+        for (let i = 0; i < 2_000; i++) ws.send(tracked(++seq, { type: "agent-state", isWorking: seq % 2 === 1 }));
+        setImmediate(flood);
+      };
+      flood();
+    });
+    try {
+      const t0 = performance.now();
+      const checks = serverSide(await runSuite(stagewiseChat, { url: agent.url, timeout: 2_000 }));
+      expect(performance.now() - t0).toBeLessThan(30_000);
+      expect(byId(checks, "stagewise-chat/chat/seq-gap-free").verdict).toBe("pass");
+      expect(checks.some((c) => /stopped early/.test(c.message))).toBe(true);
     } finally {
       await agent.close();
     }

@@ -13,7 +13,10 @@ const text = (t: string) => ({ type: "text", text: t });
 
 /** A at S=3 with one empty active chat, then a reply streamed as deltas 4.., then B's snapshot. */
 function conversation(o: { ids?: number[]; bSnapshotText?: string; updates?: unknown[] } = {}) {
-  const s = new SwScript().open("w1", "main").subscribe("w1", "sub:chat:A", A).snapshot("w1", A, 3, [chat("c1", true)]);
+  const s = new SwScript()
+    .open("w1", "main")
+    .subscribe("w1", "sub:chat:A", A)
+    .snapshot("w1", A, 3, [chat("c1", true)]);
   const updates = o.updates ?? [
     { type: "agent-state", isWorking: true },
     { type: "message-added", chatId: "c1", message: assistant("a1") },
@@ -24,14 +27,24 @@ function conversation(o: { ids?: number[]; bSnapshotText?: string; updates?: unk
   const ids = o.ids ?? updates.map((_, i) => 4 + i);
   updates.forEach((u, i) => s.tracked("w1", A, ids[i]!, u));
   const head = ids[ids.length - 1]!;
-  s.open("w2", "fresh").subscribe("w2", "sub:chat:B:after-turn", B).snapshot("w2", B, head, [chat("c1", true, [assistant("a1", [text(o.bSnapshotText ?? "Hello")])])]);
+  s.open("w2", "fresh")
+    .subscribe("w2", "sub:chat:B:after-turn", B)
+    .snapshot("w2", B, head, [chat("c1", true, [assistant("a1", [text(o.bSnapshotText ?? "Hello")])])]);
   return s;
 }
 
 describe("chat sequence numbers and the reducer invariant", () => {
   it("pass on a correct conversation", () => {
     const r = evaluateStagewise(conversation().events);
-    for (const id of ["chat/seq-gap-free", "chat/seq-tracked", "chat/seq-snapshot-head", "chat/update-applicable", "chat/snapshot-equals-reduced", "chat/snapshot-order", "chat/snapshot-coherent"]) {
+    for (const id of [
+      "chat/seq-gap-free",
+      "chat/seq-tracked",
+      "chat/seq-snapshot-head",
+      "chat/update-applicable",
+      "chat/snapshot-equals-reduced",
+      "chat/snapshot-order",
+      "chat/snapshot-coherent",
+    ]) {
       expect(r.get(id)!.verdict, `${id}: ${r.get(id)!.message}`).toBe("pass");
     }
   });
@@ -75,7 +88,10 @@ describe("chat sequence numbers and the reducer invariant", () => {
 
 describe("rejections", () => {
   const rejected = (sideEffect: boolean) => {
-    const s = new SwScript().open("w1", "main").subscribe("w1", "sub:chat:A", A).snapshot("w1", A, 3, [chat("c1", true), chat("c2", false)]);
+    const s = new SwScript()
+      .open("w1", "main")
+      .subscribe("w1", "sub:chat:A", A)
+      .snapshot("w1", A, 3, [chat("c1", true), chat("c2", false)]);
     s.mutation("w1", "reject:chat-not-found:switch", 10, "chat.switchChat", { chatId: "nope" }).reject("w1", 10, "chat-not-found");
     if (sideEffect) s.tracked("w1", A, 4, { type: "chat-switched", chatId: "c2" }).tracked("w1", A, 5, { type: "chat-full-sync", chat: chat("c2", true) });
     return evaluateStagewise(s.wait(1_000).events);
@@ -96,21 +112,35 @@ describe("rejections", () => {
 
   it("chat/reject-error-shape fails on a reason with the wrong code", () => {
     const s = new SwScript().open("w1", "main");
-    s.mutation("w1", "reject:chat-not-found:switch", 10, "chat.switchChat", { chatId: "nope" }).reject("w1", 10, "chat-not-found", "INTERNAL_SERVER_ERROR", -32603, 500);
+    s.mutation("w1", "reject:chat-not-found:switch", 10, "chat.switchChat", { chatId: "nope" }).reject(
+      "w1",
+      10,
+      "chat-not-found",
+      "INTERNAL_SERVER_ERROR",
+      -32603,
+      500,
+    );
     expect(evaluateStagewise(s.events).get("chat/reject-error-shape")!.verdict).toBe("fail");
   });
 });
 
 describe("subscriptions and answers", () => {
   it("trpc/subscription-stays-open fails when the server stops a subscription on its own", () => {
-    const s = new SwScript().open("w1", "main").subscribe("w1", "sub:chat:A", A).snapshot("w1", A, 0, [chat("c1", true)]).recv("w1", { id: A, result: { type: "stopped" } });
+    const s = new SwScript()
+      .open("w1", "main")
+      .subscribe("w1", "sub:chat:A", A)
+      .snapshot("w1", A, 0, [chat("c1", true)])
+      .recv("w1", { id: A, result: { type: "stopped" } });
     const c = evaluateStagewise(s.events).get("trpc/subscription-stays-open")!;
     expect(c.verdict).toBe("fail");
     expect(c.message).toMatch(/ended by the server: stopped/);
   });
 
   it("trpc/subscription-stays-open accepts a stopped frame after the kit stopped the subscription", () => {
-    const s = new SwScript().open("w1", "main").subscribe("w1", "sub:chat:A", A).snapshot("w1", A, 0, [chat("c1", true)]);
+    const s = new SwScript()
+      .open("w1", "main")
+      .subscribe("w1", "sub:chat:A", A)
+      .snapshot("w1", A, 0, [chat("c1", true)]);
     s.send("w1", "stop:A", { id: A, method: "subscription.stop" }).recv("w1", { id: A, result: { type: "stopped" } });
     expect(evaluateStagewise(s.events).get("trpc/subscription-stays-open")!.verdict).toBe("pass");
   });
@@ -126,7 +156,10 @@ describe("subscriptions and answers", () => {
   });
 
   it("chat/snapshot-every-subscribe fails when a resubscription gets deltas only", () => {
-    const s = new SwScript().open("w1", "main").subscribe("w1", "sub:chat:A", A).snapshot("w1", A, 3, [chat("c1", true)]);
+    const s = new SwScript()
+      .open("w1", "main")
+      .subscribe("w1", "sub:chat:A", A)
+      .snapshot("w1", A, 3, [chat("c1", true)]);
     s.open("w2", "resume").subscribe("w2", "sub:chat:resume:known", B).tracked("w2", B, 4, { type: "agent-state", isWorking: true });
     expect(evaluateStagewise(s.events).get("chat/snapshot-every-subscribe")!.verdict).toBe("fail");
   });
@@ -142,6 +175,99 @@ describe("profiles (§5)", () => {
     // The messaging quirks are SHOULD for the published package; wire rules keep their level.
     expect(STAGEWISE_PUBLISHED.levels!["stagewise-chat/messaging/no-replay"]).toBe("SHOULD");
     expect(STAGEWISE_PUBLISHED.levels!["stagewise-chat/wire/info-shape"]).toBeUndefined();
-    expect(STAGEWISE_INTERNAL.params).toEqual({ chatPrefix: "" });
+    expect(STAGEWISE_INTERNAL.params).toEqual({ chatPrefix: "", chatIdAsString: true });
+  });
+});
+
+describe("mutations, turns and tools on hand-written sequences", () => {
+  const base = () =>
+    new SwScript()
+      .open("w1", "main")
+      .subscribe("w1", "sub:chat:A", A)
+      .snapshot("w1", A, 3, [chat("c1", true)]);
+  const call = (id: string, requiresApproval: boolean) => ({
+    type: "tool-call",
+    toolCallId: id,
+    toolName: "writeFile",
+    input: {},
+    runtime: "backend",
+    requiresApproval,
+  });
+  const result = (id: string, isError = false) => ({
+    type: "tool-result",
+    toolCallId: id,
+    toolName: "writeFile",
+    output: "ok",
+    ...(isError ? { isError } : {}),
+  });
+  const approval = (id: string, approved: boolean) => ({
+    id: `u-${id}`,
+    role: "user",
+    createdAt: "2025-08-08T10:00:00.000Z",
+    content: [{ type: "tool-approval", toolCallId: id, approved }],
+    metadata: {},
+  });
+
+  it("chat/create-chat fails when the new chat is never announced, passes when it is", () => {
+    const silent = base().mutation("w1", "ok:create", 10, "chat.createChat", { title: "T" }).answer("w1", 10, "c2").wait(2_500);
+    expect(evaluateStagewise(silent.events).get("chat/create-chat")!.verdict).toBe("fail");
+    const told = base()
+      .mutation("w1", "ok:create", 10, "chat.createChat", { title: "T" })
+      .answer("w1", 10, "c2")
+      .tracked("w1", A, 4, { type: "chat-created", chat: chat("c2", true, [], "T") });
+    expect(evaluateStagewise(told.events).get("chat/create-chat")!.verdict).toBe("pass");
+  });
+
+  it("chat/working-brackets-turn fails when a reply streams while isWorking is false", () => {
+    const s = base();
+    s.tracked("w1", A, 4, {
+      type: "message-added",
+      chatId: "c1",
+      message: { id: "m1", role: "user", createdAt: "2025-08-08T10:00:00.000Z", content: [text("hi")], metadata: {} },
+    });
+    s.tracked("w1", A, 5, { type: "message-added", chatId: "c1", message: assistant("a1") });
+    expect(evaluateStagewise(s.events).get("chat/working-brackets-turn")!.verdict).toBe("fail");
+  });
+
+  it("tools/result-linked fails on a result for a call that does not exist", () => {
+    const s = base().tracked("w1", A, 4, { type: "message-added", chatId: "c1", message: assistant("a1", [result("ghost")]) });
+    const c = evaluateStagewise(s.events).get("tools/result-linked")!;
+    expect(c.verdict).toBe("fail");
+    expect(c.message).toMatch(/no such call/);
+  });
+
+  it("tools/approval-respected fails on a successful result after a refusal, passes on an error result", () => {
+    const run = (isError: boolean) =>
+      base()
+        .tracked("w1", A, 4, { type: "message-added", chatId: "c1", message: assistant("a1", [call("t1", true)]) })
+        .tracked("w1", A, 5, { type: "message-added", chatId: "c1", message: approval("t1", false) })
+        .tracked("w1", A, 6, {
+          type: "message-updated",
+          chatId: "c1",
+          update: { messageId: "a1", partIndex: 1, updateType: "create", content: result("t1", isError) },
+        });
+    expect(evaluateStagewise(run(false).events).get("tools/approval-respected")!.verdict).toBe("fail");
+    expect(evaluateStagewise(run(true).events).get("tools/approval-respected")!.verdict).toBe("pass");
+    expect(evaluateStagewise(run(true).events).get("tools/result-linked")!.verdict).toBe("pass");
+  });
+
+  it("chat/stream-append warns when text grows by replacing the whole part", () => {
+    const s = base()
+      .tracked("w1", A, 4, { type: "message-added", chatId: "c1", message: assistant("a1", [text("Hel")]) })
+      .tracked("w1", A, 5, { type: "message-updated", chatId: "c1", update: { messageId: "a1", partIndex: 0, updateType: "replace", content: text("Hello") } });
+    const c = evaluateStagewise(s.events).get("chat/stream-append")!;
+    expect(c.verdict).toBe("warn");
+    expect(c.message).toMatch(/replace extends 3 characters to 5/);
+  });
+
+  it("messaging/initial-resync fails when a subscription starts with a delta", () => {
+    const s = new SwScript()
+      .open("w1", "main")
+      .send("w1", "sub:messaging", { id: 3, method: "subscription", params: { path: "messaging.getMessage", input: { json: null } } });
+    s.recv("w1", { id: 3, result: { type: "started" } }).recv("w1", {
+      id: 3,
+      result: { type: "data", data: { json: { messageId: "m", updateParts: [], createdAt: "2025-08-08T10:00:00.000Z", resync: false } } },
+    });
+    expect(evaluateStagewise(s.events).get("messaging/initial-resync")!.verdict).toBe("fail");
   });
 });

@@ -8,6 +8,7 @@ import {
   all,
   effectEvidence,
   frameEvidence,
+  inputField,
   isObject,
   isSubA,
   mutationEffects,
@@ -22,7 +23,6 @@ import {
   type ChatSub,
   type Effect,
   type FrameEvent,
-  type Json,
 } from "./support.js";
 
 const UPDATE_WAIT_MS = 2_000;
@@ -31,7 +31,6 @@ const STREAM_MIN_CHARS = 200;
 const STREAM_MIN_MS = 100;
 
 const reasonOf = (e: Effect): unknown => (e.answer?.r.kind === "error" && isObject(e.answer.r.error?.data) ? e.answer.r.error.data.reason : undefined);
-const inputField = (e: Effect, k: string): unknown => (isObject(e.input) ? (e.input as Json)[k] : undefined);
 const typesIn = (deltas: ADelta[]) => (deltas.length ? deltas.map((d) => d.f.update?.type ?? "?").join(", ") : "no update");
 /** The common failures of a mutation expected to succeed: no answer, or an error. */
 function unanswered(t: Tally, e: Effect, what: string): boolean {
@@ -45,7 +44,7 @@ function unanswered(t: Tally, e: Effect, what: string): boolean {
   }
   return false;
 }
-const dataOf = (e: Effect): unknown => (e.answer?.r.kind === "data" && e.answer.r.envelope.ok ? e.answer.r.envelope.value : undefined);
+const dataOf = (e: Effect): unknown => (e.answer?.r.kind === "data" ? e.answer.r.value : undefined);
 /** The delta came late: more than 2 s after the answer (r2). */
 const late = (e: Effect, d: ADelta): number | undefined => {
   const ms = e.answer ? d.f.ev.t - e.answer.ev.t : 0;
@@ -77,7 +76,11 @@ function effectCheck(spec: {
     ...(spec.notApplicableWhen ? { notApplicableWhen: spec.notApplicableWhen } : {}),
     create() {
       const t = new Tally();
-      const fx = mutationEffects((req) => spec.match(req.label), (e) => spec.judge(t, e), spec.graceMs !== undefined ? { graceMs: spec.graceMs } : {});
+      const fx = mutationEffects(
+        (req) => spec.match(req.label),
+        (e) => spec.judge(t, e),
+        spec.graceMs !== undefined ? { graceMs: spec.graceMs } : {},
+      );
       return {
         observe: fx.observe,
         finish: () => {
@@ -89,13 +92,12 @@ function effectCheck(spec: {
   });
 }
 
-
 export const CHAT_CHECKS: CheckDef[] = [
   effectCheck({
     id: "stagewise-chat/chat/create-chat",
     title: "createChat makes a new active chat",
     rule: "An idle createChat returns the new chat's id and emits one chat-created with that id, isActive:true, no messages and a title — or is refused with rejected-by-agent.",
-    ref: ["§3 r9", "createChat → new active chat (default \"New chat\"), one chat-created {isActive:true, messages:[]}, id returned."],
+    ref: ["§3 r9", 'createChat → new active chat (default "New chat"), one chat-created {isActive:true, messages:[]}, id returned.'],
     probes: ["chats"],
     what: "the new chat's id",
     match: (l) => isOk(l, "create"),
@@ -110,7 +112,11 @@ export const CHAT_CHECKS: CheckDef[] = [
       const d = mine[0]!;
       const c = d.f.update.chat;
       if (c.isActive !== true || !Array.isArray(c.messages) || c.messages.length !== 0 || typeof c.title !== "string" || !c.title) {
-        return t.fail("isActive:true, messages:[], a title", `isActive:${JSON.stringify(c.isActive)}, ${Array.isArray(c.messages) ? c.messages.length : "no"} messages, title ${JSON.stringify(c.title)}`, frameEvidence(d.f.ev));
+        return t.fail(
+          "isActive:true, messages:[], a title",
+          `isActive:${JSON.stringify(c.isActive)}, ${Array.isArray(c.messages) ? c.messages.length : "no"} messages, title ${JSON.stringify(c.title)}`,
+          frameEvidence(d.f.ev),
+        );
       }
       const ms = late(e, d);
       if (ms !== undefined) return t.fail(`chat-created within ${UPDATE_WAIT_MS} ms of the answer`, `after ${Math.round(ms)} ms`, frameEvidence(d.f.ev));
@@ -142,9 +148,14 @@ export const CHAT_CHECKS: CheckDef[] = [
       const next = chatDeltas[i + 1];
       const sw = chatDeltas[i]!;
       if (!next || next.f.update?.type !== "chat-full-sync" || next.f.update.chat.id !== chatId) {
-        return t.fail(`chat-full-sync of "${String(chatId)}" right after chat-switched`, next ? `${next.f.update?.type ?? "?"}` : "nothing", frameEvidence(next?.f.ev ?? sw.f.ev));
+        return t.fail(
+          `chat-full-sync of "${String(chatId)}" right after chat-switched`,
+          next ? `${next.f.update?.type ?? "?"}` : "nothing",
+          frameEvidence(next?.f.ev ?? sw.f.ev),
+        );
       }
-      if (sw.f.seq !== null && next.f.seq !== null && next.f.seq !== sw.f.seq + 1) return t.fail(`the full sync at ${sw.f.seq + 1}`, `at ${next.f.seq}`, frameEvidence(next.f.ev));
+      if (sw.f.seq !== null && next.f.seq !== null && next.f.seq !== sw.f.seq + 1)
+        return t.fail(`the full sync at ${sw.f.seq + 1}`, `at ${next.f.seq}`, frameEvidence(next.f.ev));
       t.ok();
     },
     pass: "switchChat emitted chat-switched and the full sync; a switch to the active chat emitted nothing",
@@ -177,7 +188,12 @@ export const CHAT_CHECKS: CheckDef[] = [
         snapshot: (sub: ChatSub) => {
           if (isSubA(sub) || !sub.snapshotState) return;
           for (const [id, ev] of deleted) {
-            if (sub.snapshotState.chats.some((c) => c.id === id)) t.fail(`"${id}" gone from later snapshots`, `${sub.label ?? "a snapshot"} still lists it`, frameEvidence(sub.snapshot[0]!.ev, { note: `deleted at transcript seq ${ev.seq}` }));
+            if (sub.snapshotState.chats.some((c) => c.id === id))
+              t.fail(
+                `"${id}" gone from later snapshots`,
+                `${sub.label ?? "a snapshot"} still lists it`,
+                frameEvidence(sub.snapshot[0]!.ev, { note: `deleted at transcript seq ${ev.seq}` }),
+              );
           }
         },
       });
@@ -228,9 +244,16 @@ export const CHAT_CHECKS: CheckDef[] = [
       if (!d) return t.fail(`a user message-added with id "${id}"`, typesIn(e.deltas.slice(0, 6)), effectEvidence(e));
       const m = d.f.update.message as ChatMessage & { metadata?: unknown };
       if (m.role !== "user") return t.fail("role user", `role ${String(m.role)}`, frameEvidence(d.f.ev));
-      const diff = firstJsonDifference(m.content, inputField(e, "content"), "/content") ?? firstJsonDifference(m.metadata, inputField(e, "metadata"), "/metadata");
-      if (diff) return t.fail("the content and metadata as sent", `${diff.path}: ${JSON.stringify(diff.actual)} vs sent ${JSON.stringify(diff.expected)}`, frameEvidence(d.f.ev));
-      if (d.f.update.chatId !== inputField(e, "chatId")) return t.fail(`chatId "${String(inputField(e, "chatId"))}"`, `chatId "${d.f.update.chatId}"`, frameEvidence(d.f.ev));
+      const diff =
+        firstJsonDifference(m.content, inputField(e, "content"), "/content") ?? firstJsonDifference(m.metadata, inputField(e, "metadata"), "/metadata");
+      if (diff)
+        return t.fail(
+          "the content and metadata as sent",
+          `${diff.path}: ${JSON.stringify(diff.actual)} vs sent ${JSON.stringify(diff.expected)}`,
+          frameEvidence(d.f.ev),
+        );
+      if (d.f.update.chatId !== inputField(e, "chatId"))
+        return t.fail(`chatId "${String(inputField(e, "chatId"))}"`, `chatId "${d.f.update.chatId}"`, frameEvidence(d.f.ev));
       const ms = late(e, d);
       if (ms !== undefined) return t.fail(`message-added within ${UPDATE_WAIT_MS} ms`, `after ${Math.round(ms)} ms`, frameEvidence(d.f.ev));
       t.ok();
@@ -252,7 +275,8 @@ export const CHAT_CHECKS: CheckDef[] = [
       if (e.answer.ms > UPDATE_WAIT_MS) return t.fail(`an answer within ${UPDATE_WAIT_MS} ms`, `after ${Math.round(e.answer.ms)} ms`, effectEvidence(e));
       const started = e.deltas.findIndex((d) => d.f.update?.type === "agent-state" && d.f.update.isWorking === true);
       const ended = e.deltas.findIndex((d, i) => i > started && started >= 0 && d.f.update?.type === "agent-state" && d.f.update.isWorking === false);
-      if (ended >= 0 && e.deltas[ended]!.f.ev.t < e.answer.ev.t) return t.fail("the answer before the turn's end", "the turn ended before sendMessage answered", frameEvidence(e.deltas[ended]!.f.ev));
+      if (ended >= 0 && e.deltas[ended]!.f.ev.t < e.answer.ev.t)
+        return t.fail("the answer before the turn's end", "the turn ended before sendMessage answered", frameEvidence(e.deltas[ended]!.f.ev));
       t.ok();
     },
     pass: "sendMessage answered promptly",
@@ -324,7 +348,8 @@ export const CHAT_CHECKS: CheckDef[] = [
             }
             const isContent = (u.type === "message-added" && u.message.role !== "user") || u.type === "message-updated";
             if (isContent && inTurn) {
-              if (!before.isWorking) t.fail("isWorking:true before the turn's deltas", `${u.type} while isWorking is false at ${where(f.ev, sub.conn)}`, frameEvidence(f.ev));
+              if (!before.isWorking)
+                t.fail("isWorking:true before the turn's deltas", `${u.type} while isWorking is false at ${where(f.ev, sub.conn)}`, frameEvidence(f.ev));
               content++;
             }
             if (u.type === "agent-state" && !u.isWorking && before.isWorking && inTurn) {
@@ -356,7 +381,12 @@ export const CHAT_CHECKS: CheckDef[] = [
           longest = Math.max(longest, text.length);
           if (text.length < STREAM_MIN_CHARS) continue;
           const span = r.last.t - r.first.t;
-          if (r.n < 2 || span < STREAM_MIN_MS) t.fail(`≥2 deltas over ≥${STREAM_MIN_MS} ms`, `${r.n} delta(s) over ${Math.round(span)} ms for a ${text.length}-character reply`, frameEvidence(r.last));
+          if (r.n < 2 || span < STREAM_MIN_MS)
+            t.fail(
+              `≥2 deltas over ≥${STREAM_MIN_MS} ms`,
+              `${r.n} delta(s) over ${Math.round(span)} ms for a ${text.length}-character reply`,
+              frameEvidence(r.last),
+            );
           else if (r.first.t >= endEv.t) t.fail("the first delta before the turn ends", "all deltas after the turn ended", frameEvidence(r.first));
           else t.ok();
         }
@@ -367,7 +397,8 @@ export const CHAT_CHECKS: CheckDef[] = [
           delta: (sub, f, before) => {
             if (!isSubA(sub) || !f.update) return;
             const u = f.update as ChatUpdate;
-            const id = u.type === "message-updated" ? u.update.messageId : u.type === "message-added" && u.message.role === "assistant" ? u.message.id : undefined;
+            const id =
+              u.type === "message-updated" ? u.update.messageId : u.type === "message-added" && u.message.role === "assistant" ? u.message.id : undefined;
             if (id !== undefined) {
               const r = replies.get(id);
               if (r) {
@@ -396,7 +427,9 @@ export const CHAT_CHECKS: CheckDef[] = [
         observe: onChatSubs({
           delta: (sub, f, before) => {
             if (!isSubA(sub) || !before || f.update?.type !== "message-updated") {
-              if (isSubA(sub) && f.update?.type === "chat-full-sync" && before?.isWorking) t.fail("append deltas during a turn", `a chat-full-sync while working at ${where(f.ev, sub.conn)}`, frameEvidence(f.ev));
+              // A switch's own full sync is no way of streaming (a switch while working is the gate's finding).
+              if (isSubA(sub) && f.update?.type === "chat-full-sync" && before?.isWorking && !before.pendingFullSync)
+                t.fail("append deltas during a turn", `a chat-full-sync while working at ${where(f.ev, sub.conn)}`, frameEvidence(f.ev));
               return;
             }
             const u = f.update.update;
@@ -405,8 +438,20 @@ export const CHAT_CHECKS: CheckDef[] = [
             const m = before.messages.find((x) => x.id === u.messageId);
             const old = m?.content[u.partIndex] as { type?: string; text?: string } | undefined;
             const next = u.content as { type?: string; text?: string };
-            if (old && (old.type === "text" || old.type === "reasoning") && next.type === old.type && typeof next.text === "string" && typeof old.text === "string" && next.text.length > old.text.length && next.text.startsWith(old.text)) {
-              t.fail("append of the new text", `replace extends ${old.text.length} characters to ${next.text.length} at ${where(f.ev, sub.conn)}`, frameEvidence(f.ev));
+            if (
+              old &&
+              (old.type === "text" || old.type === "reasoning") &&
+              next.type === old.type &&
+              typeof next.text === "string" &&
+              typeof old.text === "string" &&
+              next.text.length > old.text.length &&
+              next.text.startsWith(old.text)
+            ) {
+              t.fail(
+                "append of the new text",
+                `replace extends ${old.text.length} characters to ${next.text.length} at ${where(f.ev, sub.conn)}`,
+                frameEvidence(f.ev),
+              );
             }
           },
         }),

@@ -8,6 +8,7 @@ import {
   mutationEffects,
   onMutations,
   REASONS,
+  REJECT_ERROR_SHAPE,
   rpc,
   resultOf,
   serverCheck,
@@ -77,6 +78,8 @@ function rejectionCheck(spec: {
 function expectReason(t: Tally, req: RpcRequest, reason: string, r: ReturnType<typeof resultOf>): void {
   const d = errorData(r);
   if (r.kind === "error" && d?.reason === reason) return t.ok();
+  // A rejection without any reason is chat/reject-error-shape's finding.
+  if (r.kind === "error" && d?.reason === undefined) return t.knockOn(REJECT_ERROR_SHAPE, showReq(req));
   t.fail(`error ${REASONS[reason]?.code ?? "?"} reason ${reason}`, `${showReq(req)} answered ${showResult(r)}`, frameEvidence(req.answers[0] ?? req.frame));
 }
 
@@ -98,7 +101,11 @@ export const REJECT_CHECKS: CheckDef[] = [
           const row = typeof reason === "string" ? REASONS[reason] : undefined;
           if (!row) return t.fail("data.reason from the §1 table", `${showReq(req)}: ${showResult(r)}`, frameEvidence(ev));
           if (d?.code !== row.code || d?.httpStatus !== row.http || r.error?.code !== row.json) {
-            return t.fail(`${row.code}, ${row.json}, ${row.http} for ${String(reason)}`, `${String(d?.code)}, ${String(r.error?.code)}, ${String(d?.httpStatus)} for ${showReq(req)}`, frameEvidence(ev));
+            return t.fail(
+              `${row.code}, ${row.json}, ${row.http} for ${String(reason)}`,
+              `${String(d?.code)}, ${String(r.error?.code)}, ${String(d?.httpStatus)} for ${showReq(req)}`,
+              frameEvidence(ev),
+            );
           }
           t.ok();
         },
@@ -165,6 +172,8 @@ export const REJECT_CHECKS: CheckDef[] = [
     judge(t, req, _reason, r) {
       const d = errorData(r);
       if (r.kind === "error" && d?.code === "BAD_REQUEST") return t.ok();
+      // Refused as an internal error without a reason: chat/reject-error-shape's finding.
+      if (r.kind === "error" && d?.reason === undefined && d?.code === "INTERNAL_SERVER_ERROR") return t.knockOn(REJECT_ERROR_SHAPE, showReq(req));
       t.fail("error BAD_REQUEST", `${showReq(req)} answered ${showResult(r)}`, frameEvidence(req.answers[0] ?? req.frame));
     },
     pass: "invalid inputs were rejected BAD_REQUEST",
@@ -186,10 +195,16 @@ export const REJECT_CHECKS: CheckDef[] = [
           const what = rejectionOf(e.req.label)!.what;
           const windowEnd = e.answer.ev.t + QUIET_MS;
           const inWindow = e.deltas.filter((d) => d.f.ev.t <= windowEnd);
-          const bad = e.aBefore?.isWorking ? inWindow.filter((d) => (EFFECT_TYPES[what] ?? []).includes(d.f.update?.type ?? "")) : inWindow.filter((d) => d.f.update?.type !== "agent-state");
-          if (bad.length) return t.fail(`no update after the rejected ${showReq(e.req)}`, `${bad.map((d) => d.f.update?.type).join(", ")} at ${where(bad[0]!.f.ev)}`, frameEvidence(bad[0]!.f.ev));
+          const bad = e.aBefore?.isWorking ? inWindow.filter((d) => (EFFECT_TYPES[what] ?? []).includes(d.f.update?.type ?? "")) : inWindow;
+          if (bad.length)
+            return t.fail(
+              `no update after the rejected ${showReq(e.req)}`,
+              `${bad.map((d) => d.f.update?.type).join(", ")} at ${where(bad[0]!.f.ev)}`,
+              frameEvidence(bad[0]!.f.ev),
+            );
           const closed = e.req.conn.closed;
-          if (closed && closed.by === "server" && closed.t <= windowEnd) return t.fail("the socket stays open", `the server closed it after ${showReq(e.req)}`, effectEvidence(e));
+          if (closed && closed.by === "server" && closed.t <= windowEnd)
+            return t.fail("the socket stays open", `the server closed it after ${showReq(e.req)}`, effectEvidence(e));
           t.ok();
         },
         { graceMs: QUIET_MS },
@@ -216,6 +231,8 @@ export const REJECT_CHECKS: CheckDef[] = [
         answer: (req, ev, r) => {
           if (!isToolCallingLabel(req.label)) return;
           if (r.kind === "error" && errorData(r)?.code === "NOT_FOUND") t.ok();
+          // Refused, but not as NOT_FOUND: how unknown paths are answered is trpc/unknown-procedure's rule.
+          else if (r.kind === "error") t.knockOn("stagewise-chat/trpc/unknown-procedure", `${showReq(req)} (${showResult(r)})`);
           else t.fail("error NOT_FOUND", `${showReq(req)} answered ${showResult(r)}`, frameEvidence(ev));
         },
         missing: (req, why) => isToolCallingLabel(req.label) && t.fail("error NOT_FOUND", `${showReq(req)}: ${why}`, frameEvidence(req.frame)),

@@ -15,7 +15,7 @@ import { rpcHooks, rpcView, type RpcHandlers, type RpcIn, type RpcOut, type RpcP
 import { wsConnectionView, type Conn } from "../../../core/views/ws-connection.js";
 import { applyChatUpdate, initialChatState, parseEventId, type ChatReduced, type ChatState } from "../../../stagewise/chat-state.js";
 import type { ChatUpdate } from "../../../generated/stagewise-chat.js";
-import { isProtocolConnection, NOTE, type Topic } from "../labels.js";
+import { isProtocolConnection, NOTE, TOPIC, type Topic } from "../labels.js";
 
 export const SEED = "003_69c02258757d0ed3.txt";
 
@@ -24,12 +24,18 @@ export { notApplicable, Tally };
 export type { Conn, Exchange, RpcRequest };
 
 /** A CheckDef of this suite: full id, server side, the seed reference; early stops and absent behaviours explained. */
-export const serverCheck: (spec: CheckSpec & { notApplicableWhen?: Topic[] }) => CheckDef = checkMaker({
+const makeCheck = checkMaker({
   seed: SEED,
   side: "server",
   reasons: { [NOTE.stopped]: (v) => `the probes stopped early: ${String(v)}` },
   notApplicableNote: NOTE.notApplicable,
 });
+
+/** Rules about the chat capability: moot for an agent without it (the probes then say so). */
+const NEEDS_CHAT = /^stagewise-chat\/(chat\/(?!no-toolcalling)|tools\/|state\/coherent-with-chat$)/;
+
+export const serverCheck = (spec: CheckSpec & { notApplicableWhen?: Topic[] }): CheckDef =>
+  makeCheck(NEEDS_CHAT.test(spec.id) ? { ...spec, notApplicableWhen: [...(spec.notApplicableWhen ?? []), TOPIC.chat] } : spec);
 
 export type FrameEvent = WsFrameEvent;
 export type Json = Record<string, unknown>;
@@ -115,7 +121,16 @@ export function taggedDate(meta: Json | undefined, path: string): boolean {
 
 export type Result =
   | { kind: "started" | "stopped"; id: unknown }
-  | { kind: "data"; id: unknown; eventId: unknown; hasEventId: boolean; envelope: Envelope; raw: unknown }
+  | {
+      kind: "data";
+      id: unknown;
+      eventId: unknown;
+      hasEventId: boolean;
+      envelope: Envelope;
+      raw: unknown;
+      /** The value: the envelope's, or — when the server sent none (trpc/response-envelope's finding) — the data as sent. */
+      value: unknown;
+    }
   | { kind: "error"; id: unknown; envelope: Envelope; error: Json | undefined }
   | { kind: "reconnect" }
   | { kind: "other"; id: unknown; reason: string };
@@ -131,7 +146,8 @@ export function resultOf(v: Json): Result {
   if (!isObject(r)) return { kind: "other", id: v.id, reason: "neither result nor error" };
   if (r.type === "started" || r.type === "stopped") return { kind: r.type, id: v.id };
   if (r.type === "data" || r.type === undefined) {
-    return { kind: "data", id: v.id, eventId: r.id, hasEventId: "id" in r, envelope: readEnvelope(r.data), raw: r.data };
+    const envelope = readEnvelope(r.data);
+    return { kind: "data", id: v.id, eventId: r.id, hasEventId: "id" in r, envelope, raw: r.data, value: envelope.ok ? envelope.value : r.data };
   }
   return { kind: "other", id: v.id, reason: `result type ${JSON.stringify(r.type)}` };
 }
@@ -175,10 +191,12 @@ const TRPC: RpcProtocol<Frame> = {
   outgoing: (_ev, f) => {
     if (f.kind !== "json") return [];
     // subscription.stop reuses the subscription's id: it ends a request, it is not one.
-    return f.values.filter((v) => v.method !== "subscription.stop").map((v): RpcOut => {
-      const call = callOf(v);
-      return { kind: "request", rawId: v.id, hasId: "id" in v, type: `${call.method} ${call.path}`, value: v };
-    });
+    return f.values
+      .filter((v) => v.method !== "subscription.stop")
+      .map((v): RpcOut => {
+        const call = callOf(v);
+        return { kind: "request", rawId: v.id, hasId: "id" in v, type: `${call.method} ${call.path}`, value: v };
+      });
   },
   incoming: (_ev, f) => {
     if (f.kind !== "json") return [];
@@ -225,7 +243,14 @@ export function onMutations(h: MutationHooks) {
     unanswered: (req, why) => {
       if (!isMutation(req) || answered.has(req)) return;
       answered.add(req);
-      h.missing?.(req, req.timedOut !== undefined ? `no answer within ${req.timedOut} ms` : why === "end" ? "no answer before the run ended" : `the connection was ${why.replace(/-/g, " ")} before an answer`);
+      h.missing?.(
+        req,
+        req.timedOut !== undefined
+          ? `no answer within ${req.timedOut} ms`
+          : why === "end"
+            ? "no answer before the run ended"
+            : `the connection was ${why.replace(/-/g, " ")} before an answer`,
+      );
     },
   });
   return { observe: r.observe, end: r.end };
@@ -287,6 +312,10 @@ export interface ChatSub {
   stoppedByClient: boolean;
   /** Order of the frames applied (the reducer's own counter, independent of the ids sent). */
   applied: number;
+  /** The snapshot ended with its agent-state (else chat/snapshot-order failed on it). */
+  snapshotComplete: boolean;
+  /** Every snapshot frame carried the same id (else chat/seq-snapshot-head failed on it). */
+  snapshotIdsUniform: boolean;
 }
 
 export interface ChatSubHooks {
@@ -322,6 +351,8 @@ const CHAT_SUBS = derivedView<{ h: ChatSubHooks }>("stagewise-chat/chat-subs", {
       state = reduced.state;
     }
     sub.phase = "live";
+    sub.snapshotComplete = sub.snapshot[sub.snapshot.length - 1]?.update?.type === "agent-state";
+    sub.snapshotIdsUniform = sub.snapshot.every((f) => f.eventId === sub.snapshot[0]?.eventId);
     if (reduced?.ok) {
       sub.snapshotState = state;
       sub.state = state;
@@ -385,6 +416,8 @@ const CHAT_SUBS = derivedView<{ h: ChatSubHooks }>("stagewise-chat/chat-subs", {
             history: new Map(),
             stoppedByClient: false,
             applied: 0,
+            snapshotComplete: false,
+            snapshotIdsUniform: true,
           };
           mine.set(k, sub);
           call((h) => h.subscribe?.(sub));
@@ -403,8 +436,13 @@ const CHAT_SUBS = derivedView<{ h: ChatSubHooks }>("stagewise-chat/chat-subs", {
           sub.phase = "ended";
           call((h) => h.end?.(sub, ev, r.kind as "stopped" | "error"));
         } else if (r.kind === "data") {
-          const inner = r.envelope.ok && isObject(r.envelope.value) ? r.envelope.value : undefined;
-          const update = isObject(inner?.data) ? (inner!.data as unknown as ChatUpdate) : undefined;
+          const inner = isObject(r.value) ? r.value : undefined;
+          // Untracked frames carry the update itself (chat/seq-tracked's finding); read it all the same.
+          const update = isObject(inner?.data)
+            ? (inner!.data as unknown as ChatUpdate)
+            : typeof inner?.type === "string"
+              ? (inner as unknown as ChatUpdate)
+              : undefined;
           const seq = parseEventId(r.eventId);
           const cf: ChatFrame = { ev, eventId: r.eventId, seq: typeof r.eventId === "string" ? seq : null, innerId: inner?.id, update };
           if (cf.seq !== null) sub.lastSeq = cf.seq;
@@ -446,6 +484,21 @@ export function onChatSubs(h: ChatSubHooks): Listen {
 
 /** Subscription A: the one the probes keep since the start (its label). */
 export const isSubA = (sub: ChatSub): boolean => sub.label === "sub:chat:A";
+
+export const SNAPSHOT_ORDER = "stagewise-chat/chat/snapshot-order";
+export const SEQ_SNAPSHOT_HEAD = "stagewise-chat/chat/seq-snapshot-head";
+export const REJECT_ERROR_SHAPE = "stagewise-chat/chat/reject-error-shape";
+
+/**
+ * Names the snapshot rule that already failed on this subscription when its frames cannot be judged
+ * by a rule about what follows a snapshot (true: the caller skips the frame).
+ */
+export function snapshotKnockOn(t: Tally, sub: ChatSub, f: ChatFrame): boolean {
+  if (!sub.snapshotComplete) t.knockOn(SNAPSHOT_ORDER, where(f.ev, sub.conn));
+  else if (!sub.snapshotIdsUniform) t.knockOn(SEQ_SNAPSHOT_HEAD, where(f.ev, sub.conn));
+  else return false;
+  return true;
+}
 
 // ---------------------------------------------------------------------------------------------
 // HTTP (discovery)
@@ -580,7 +633,6 @@ export function mutationEffects(match: (req: RpcRequest) => boolean, done: (e: E
   };
 }
 
-
 /** The rejection reasons of §1: their tRPC code, JSON-RPC code and HTTP status. */
 export const REASONS: Record<string, { code: string; json: number; http: number }> = {
   "chat-not-found": { code: "NOT_FOUND", json: -32004, http: 404 },
@@ -592,6 +644,10 @@ export const REASONS: Record<string, { code: string; json: number; http: number 
   "rejected-by-agent": { code: "FORBIDDEN", json: -32003, http: 403 },
   "invalid-input": { code: "BAD_REQUEST", json: -32600, http: 400 },
 };
+
+/** A field of a mutation's input; a bare string input is the chat id (stagewise-internal-2025-08). */
+export const inputField = (e: Effect, k: string): unknown =>
+  isObject(e.input) ? e.input[k] : k === "chatId" && typeof e.input === "string" ? e.input : undefined;
 
 /** Updates of a given type among a window's deltas. */
 export const ofType = <T extends ChatUpdate["type"]>(deltas: ADelta[], type: T): (ADelta & { f: { update: Extract<ChatUpdate, { type: T }> } })[] =>

@@ -5,9 +5,12 @@ import type { ChatState } from "../../../stagewise/chat-state.js";
 import { firstJsonDifference } from "../../../stagewise/json-diff.js";
 import { isOk, rejectionOf, TOPIC } from "../labels.js";
 import {
+  all,
   effectEvidence,
   errorData,
   frameEvidence,
+  inputField,
+  inputOf,
   isObject,
   isSubA,
   mutationEffects,
@@ -19,8 +22,6 @@ import {
   showResult,
   Tally,
   where,
-  type Effect,
-  type Json,
 } from "./support.js";
 
 const STOP_MS = 5_000;
@@ -33,12 +34,16 @@ interface Located<P> {
 }
 
 const partsOf = <P>(s: ChatState, type: string): Located<P>[] =>
-  s.messages.flatMap((message, i) => (message.content as { type: string }[]).flatMap((part, j) => (part.type === type ? [{ part: part as P, message, at: [i, j] as [number, number] }] : [])));
+  s.messages.flatMap((message, i) =>
+    (message.content as { type: string }[]).flatMap((part, j) => (part.type === type ? [{ part: part as P, message, at: [i, j] as [number, number] }] : [])),
+  );
 const before = (a: [number, number], b: [number, number]) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
 
 /** Calls with requiresApproval:true that have neither an approval nor a result (r13). */
 export function pendingApprovals(s: ChatState): ToolCallPart[] {
-  const settled = new Set([...partsOf<{ toolCallId: string }>(s, "tool-approval"), ...partsOf<{ toolCallId: string }>(s, "tool-result")].map((x) => x.part.toolCallId));
+  const settled = new Set(
+    [...partsOf<{ toolCallId: string }>(s, "tool-approval"), ...partsOf<{ toolCallId: string }>(s, "tool-result")].map((x) => x.part.toolCallId),
+  );
   return partsOf<ToolCallPart>(s, "tool-call")
     .map((x) => x.part)
     .filter((c) => c.requiresApproval === true && !settled.has(c.toolCallId));
@@ -49,8 +54,6 @@ function newResults(prev: ChatState, next: ChatState): Located<ToolResultPart>[]
   const old = new Set(partsOf<ToolResultPart>(prev, "tool-result").map((x) => `${x.message.id}/${x.at[1]}`));
   return partsOf<ToolResultPart>(next, "tool-result").filter((x) => !old.has(`${x.message.id}/${x.at[1]}`));
 }
-
-const inputField = (e: Effect, k: string): unknown => (isObject(e.input) ? (e.input as Json)[k] : undefined);
 
 export const TOOL_CHECKS: CheckDef[] = [
   serverCheck({
@@ -66,14 +69,25 @@ export const TOOL_CHECKS: CheckDef[] = [
       const fx = mutationEffects(
         (req) => isOk(req.label, "approve") || isOk(req.label, "approve-reject"),
         (e) => {
-          if (e.answer?.r.kind !== "data") return t.fail("a successful approval", `${showReq(e.req)}: ${e.answer ? showResult(e.answer.r) : e.missing}`, effectEvidence(e));
+          if (e.answer?.r.kind !== "data")
+            return t.fail("a successful approval", `${showReq(e.req)}: ${e.answer ? showResult(e.answer.r) : e.missing}`, effectEvidence(e));
           const id = inputField(e, "toolCallId");
-          const added = ofType(e.deltas, "message-added").find((d) => d.f.update.message.role === "user" && d.f.update.message.content.some((p) => p.type === "tool-approval" && p.toolCallId === id));
+          const added = ofType(e.deltas, "message-added").find(
+            (d) => d.f.update.message.role === "user" && d.f.update.message.content.some((p) => p.type === "tool-approval" && p.toolCallId === id),
+          );
           if (!added) return t.fail(`a user message with a tool-approval for "${String(id)}"`, "none", effectEvidence(e));
           const m = added.f.update.message as ChatMessage & { metadata?: unknown };
           const part = m.content[0] as { type: string; approved?: unknown; reason?: unknown };
-          if (m.content.length !== 1 || part.approved !== inputField(e, "approved") || (inputField(e, "reason") !== undefined && part.reason !== inputField(e, "reason"))) {
-            return t.fail(`one tool-approval part, approved:${String(inputField(e, "approved"))}`, JSON.stringify(m.content).slice(0, 160), frameEvidence(added.f.ev));
+          if (
+            m.content.length !== 1 ||
+            part.approved !== inputField(e, "approved") ||
+            (inputField(e, "reason") !== undefined && part.reason !== inputField(e, "reason"))
+          ) {
+            return t.fail(
+              `one tool-approval part, approved:${String(inputField(e, "approved"))}`,
+              JSON.stringify(m.content).slice(0, 160),
+              frameEvidence(added.f.ev),
+            );
           }
           const diff = firstJsonDifference(m.metadata, inputField(e, "metadata"), "/metadata");
           if (diff) return t.fail("the metadata as sent", `${diff.path}: ${JSON.stringify(diff.actual)}`, frameEvidence(added.f.ev));
@@ -103,6 +117,7 @@ export const TOOL_CHECKS: CheckDef[] = [
         answer: (req, ev, r) => {
           if (rejectionOf(req.label)?.reason !== "tool-call-not-pending") return;
           if (r.kind === "error" && errorData(r)?.reason === "tool-call-not-pending") t.ok();
+          else if (r.kind === "error" && errorData(r)?.reason === undefined) t.knockOn("stagewise-chat/chat/reject-error-shape", showReq(req));
           else t.fail("error CONFLICT reason tool-call-not-pending", `${showReq(req)} answered ${showResult(r)}`, frameEvidence(ev));
         },
       });
@@ -114,7 +129,10 @@ export const TOOL_CHECKS: CheckDef[] = [
     level: "MUST",
     title: "Tool results belong to their calls",
     rule: "A tool result follows its call, names its toolName, is the call's only result, and sits in an assistant message for backend calls and in a tool message for cli and toolbar calls.",
-    ref: ["§3 r13", "backend → tool-result part in an assistant message; cli → agent's tool message; toolbar → … the agent appends a tool message … ≤1 result per call, after it."],
+    ref: [
+      "§3 r13",
+      "backend → tool-result part in an assistant message; cli → agent's tool message; toolbar → … the agent appends a tool message … ≤1 result per call, after it.",
+    ],
     probes: ["tools"],
     notApplicableWhen: [TOPIC.approval],
     create() {
@@ -134,10 +152,14 @@ export const TOOL_CHECKS: CheckDef[] = [
               }
               const count = partsOf<ToolResultPart>(next, "tool-result").filter((x) => x.part.toolCallId === id).length;
               if (count > 1) t.fail("one result per call", `${count} results for "${id}" ${w}`, frameEvidence(f.ev));
-              else if (r.part.toolName !== call.part.toolName) t.fail(`toolName "${call.part.toolName}"`, `toolName "${r.part.toolName}" ${w}`, frameEvidence(f.ev));
+              else if (r.part.toolName !== call.part.toolName)
+                t.fail(`toolName "${call.part.toolName}"`, `toolName "${r.part.toolName}" ${w}`, frameEvidence(f.ev));
+              else if (!["backend", "cli", "toolbar"].includes(call.part.runtime))
+                t.knockOn("stagewise-chat/chat/update-shape", `the runtime ${JSON.stringify(call.part.runtime)} of "${id}"`);
               else {
                 const want = call.part.runtime === "backend" ? "assistant" : "tool";
-                if (r.message.role !== want) t.fail(`a ${call.part.runtime} result in a ${want} message`, `in a ${r.message.role} message ${w}`, frameEvidence(f.ev));
+                if (r.message.role !== want)
+                  t.fail(`a ${call.part.runtime} result in a ${want} message`, `in a ${r.message.role} message ${w}`, frameEvidence(f.ev));
                 else t.ok();
               }
             }
@@ -157,26 +179,50 @@ export const TOOL_CHECKS: CheckDef[] = [
     notApplicableWhen: [TOPIC.approval],
     create() {
       const t = new Tally();
+      /** Approvals the kit sent, by tool call: a result after one the agent did not record is approval-recorded's finding. */
+      const approvedByKit = new Map<string, boolean>();
+      const sent = onMutations({
+        request: (req) => {
+          const input = inputOf(req);
+          if (req.type.endsWith("approveToolCall") && isObject(input) && typeof input.toolCallId === "string")
+            approvedByKit.set(input.toolCallId, input.approved === true);
+        },
+      });
       return {
-        observe: onChatSubs({
-          delta: (sub, f, prev) => {
-            if (!isSubA(sub) || !prev || !sub.state || sub.state === prev) return;
-            const next = sub.state;
-            for (const r of newResults(prev, next)) {
-              const call = partsOf<ToolCallPart>(next, "tool-call").find((c) => c.part.toolCallId === r.part.toolCallId);
-              if (!call?.part.requiresApproval) continue;
-              // Recorded by now, wherever it sits (a backend result lands in the call's message, before the approval's).
-              const approval = partsOf<{ toolCallId: string; approved: boolean }>(next, "tool-approval").find((a) => a.part.toolCallId === r.part.toolCallId);
-              if (r.part.isError === true) {
-                t.ok();
-                continue;
+        observe: all(
+          sent.observe,
+          onChatSubs({
+            delta: (sub, f, prev) => {
+              if (!isSubA(sub) || !prev || !sub.state || sub.state === prev) return;
+              const next = sub.state;
+              for (const r of newResults(prev, next)) {
+                const call = partsOf<ToolCallPart>(next, "tool-call").find((c) => c.part.toolCallId === r.part.toolCallId);
+                if (!call?.part.requiresApproval) continue;
+                // Recorded by now, wherever it sits (a backend result lands in the call's message, before the approval's).
+                const approval = partsOf<{ toolCallId: string; approved: boolean }>(next, "tool-approval").find((a) => a.part.toolCallId === r.part.toolCallId);
+                if (r.part.isError === true) {
+                  t.ok();
+                  continue;
+                }
+                if (!approval && approvedByKit.get(r.part.toolCallId) === true)
+                  t.knockOn("stagewise-chat/tools/approval-recorded", `the approval of "${r.part.toolCallId}"`);
+                else if (!approval)
+                  t.fail(
+                    "an approval before a successful result",
+                    `a result for "${r.part.toolCallId}" without approval at ${where(f.ev, sub.conn)}`,
+                    frameEvidence(f.ev),
+                  );
+                else if (!approval.part.approved)
+                  t.fail(
+                    "no successful result after a refusal",
+                    `a successful result for the refused "${r.part.toolCallId}" at ${where(f.ev, sub.conn)}`,
+                    frameEvidence(f.ev),
+                  );
+                else t.ok();
               }
-              if (!approval) t.fail("an approval before a successful result", `a result for "${r.part.toolCallId}" without approval at ${where(f.ev, sub.conn)}`, frameEvidence(f.ev));
-              else if (!approval.part.approved) t.fail("no successful result after a refusal", `a successful result for the refused "${r.part.toolCallId}" at ${where(f.ev, sub.conn)}`, frameEvidence(f.ev));
-              else t.ok();
-            }
-          },
-        }),
+            },
+          }),
+        ),
         finish: () => t.outcome("results respected the approvals", "no result for a call that needed approval came"),
       };
     },
@@ -194,13 +240,17 @@ export const TOOL_CHECKS: CheckDef[] = [
       const fx = mutationEffects(
         (req) => isOk(req.label, "report"),
         (e) => {
-          if (e.answer?.r.kind !== "data") return t.fail("a successful report", `${showReq(e.req)}: ${e.answer ? showResult(e.answer.r) : e.missing}`, effectEvidence(e));
+          if (e.answer?.r.kind !== "data")
+            return t.fail("a successful report", `${showReq(e.req)}: ${e.answer ? showResult(e.answer.r) : e.missing}`, effectEvidence(e));
           const id = inputField(e, "toolCallId");
-          const added = ofType(e.deltas, "message-added").find((d) => d.f.update.message.role === "tool" && d.f.update.message.content.some((p) => p.type === "tool-result" && p.toolCallId === id));
+          const added = ofType(e.deltas, "message-added").find(
+            (d) => d.f.update.message.role === "tool" && d.f.update.message.content.some((p) => p.type === "tool-result" && p.toolCallId === id),
+          );
           if (!added) return t.fail(`a tool message with the result of "${String(id)}"`, "none", effectEvidence(e));
           const part = (added.f.update.message.content as ToolResultPart[]).find((p) => p.toolCallId === id)!;
           const call = e.aBefore ? partsOf<ToolCallPart>(e.aBefore, "tool-call").find((c) => c.part.toolCallId === id) : undefined;
-          if (call && part.toolName !== call.part.toolName) return t.fail(`toolName "${call.part.toolName}"`, `toolName "${part.toolName}"`, frameEvidence(added.f.ev));
+          if (call && part.toolName !== call.part.toolName)
+            return t.fail(`toolName "${call.part.toolName}"`, `toolName "${part.toolName}"`, frameEvidence(added.f.ev));
           const diff = firstJsonDifference(part.output, inputField(e, "output"), "/output");
           if (diff) return t.fail("the output as reported", `${diff.path}: ${JSON.stringify(diff.actual)}`, frameEvidence(added.f.ev));
           t.ok();
@@ -220,7 +270,7 @@ export const TOOL_CHECKS: CheckDef[] = [
     level: "SHOULD",
     title: "stop closes open approvals",
     rule: "After stop, no approval stays pending: each open call gets an isError result.",
-    ref: ["§3 r14", "open approvals/awaited calls SHOULD get an isError:true result \"cancelled\""],
+    ref: ["§3 r14", 'open approvals/awaited calls SHOULD get an isError:true result "cancelled"'],
     probes: ["tools"],
     notApplicableWhen: [TOPIC.approval],
     create() {

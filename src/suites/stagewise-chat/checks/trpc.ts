@@ -21,6 +21,7 @@ import {
   taggedDate,
   Tally,
   where,
+  WIRE,
   type FrameEvent,
   type RpcRequest,
 } from "./support.js";
@@ -35,7 +36,7 @@ export const TRPC_CHECKS: CheckDef[] = [
     level: "MUST",
     title: "tRPC response envelopes",
     rule: "Every server message matches the tRPC response shape (superjson envelopes included), and a subscription's `started` comes before its data.",
-    ref: ["§1 Wire", "S {\"id\":1,\"result\":{\"type\":\"started\"}} (first)"],
+    ref: ["§1 Wire", 'S {"id":1,"result":{"type":"started"}} (first)'],
     probes: ["subscribe", "turn"],
     create(ctx) {
       const t = new Tally();
@@ -92,7 +93,12 @@ export const TRPC_CHECKS: CheckDef[] = [
             const paths = datePaths(r.envelope.value);
             if (!paths.length) continue;
             const untagged = paths.filter((p) => !taggedDate(r.envelope.ok ? r.envelope.meta : undefined, p));
-            if (untagged.length) t.fail(`meta.values["${untagged[0]}"] = ["Date"]`, `${untagged.length} Date field(s) untagged (first: ${untagged[0]}) at ${where(ev, c)}`, frameEvidence(ev));
+            if (untagged.length)
+              t.fail(
+                `meta.values["${untagged[0]}"] = ["Date"]`,
+                `${untagged.length} Date field(s) untagged (first: ${untagged[0]}) at ${where(ev, c)}`,
+                frameEvidence(ev),
+              );
             else t.ok();
           }
         }),
@@ -105,17 +111,20 @@ export const TRPC_CHECKS: CheckDef[] = [
     level: "MUST",
     title: "One answer per mutation",
     rule: "Every mutation gets exactly one result or error, within 10 s.",
-    ref: ["§1 Wire", "C, S {\"id\":5,\"method\":\"mutation\",…} → {\"id\":5,\"result\":{\"type\":\"data\",…}}"],
+    ref: ["§1 Wire", 'C, S {"id":5,"method":"mutation",…} → {"id":5,"result":{"type":"data",…}}'],
     probes: ["chats", "turn", "tools"],
     create() {
       const t = new Tally();
       const m = onMutations({
-        answer: (req, ev, _r, ms) => (ms > MUTATION_MS ? t.fail(`an answer within ${MUTATION_MS} ms`, `${showReq(req)} answered after ${Math.round(ms)} ms`, frameEvidence(ev)) : t.ok()),
-        missing: (req, why) => (why.includes("closed by kit") ? t.untestable(`${showReq(req)}: ${why}`) : t.fail("one answer", `${showReq(req)}: ${why}`, frameEvidence(req.frame))),
+        answer: (req, ev, _r, ms) =>
+          ms > MUTATION_MS ? t.fail(`an answer within ${MUTATION_MS} ms`, `${showReq(req)} answered after ${Math.round(ms)} ms`, frameEvidence(ev)) : t.ok(),
+        missing: (req, why) =>
+          why.includes("closed by kit") ? t.untestable(`${showReq(req)}: ${why}`) : t.fail("one answer", `${showReq(req)}: ${why}`, frameEvidence(req.frame)),
       });
       const dup = rpc({
         response: (ev, _v, req, how, c) => {
-          if (req && how === "duplicate" && req.type.startsWith("mutation ")) t.fail("exactly one answer", `a second answer to ${showReq(req)} at ${where(ev, c)}`, frameEvidence(ev));
+          if (req && how === "duplicate" && req.type.startsWith("mutation "))
+            t.fail("exactly one answer", `a second answer to ${showReq(req)} at ${where(ev, c)}`, frameEvidence(ev));
         },
       });
       return {
@@ -137,22 +146,32 @@ export const TRPC_CHECKS: CheckDef[] = [
     create() {
       const t = new Tally();
       const stopped = new Set<string>();
+      /** Subscriptions that started: an error before `started` refuses a subscription, it does not end one. */
+      const open = new WeakSet<RpcRequest>();
       const r = rpc({
         request: (req) => isSubscription(req) && stopped.delete(`${req.conn.id} ${req.id}`),
         response: (ev, value, req, _how, c) => {
           if (!req || !isSubscription(req)) return;
           const res = resultOf(value);
-          if (res.kind === "started") return t.ok();
+          if (res.kind === "started") {
+            open.add(req);
+            return t.ok();
+          }
           if (res.kind !== "stopped" && res.kind !== "error") return;
-          if (stopped.has(`${c.id} ${req.id}`)) return;
-          t.fail("the subscription stays open until the client stops it", `${showReq(req)} ended by the server: ${showResult(res)} at ${where(ev, c)}`, frameEvidence(ev));
+          if (stopped.has(`${c.id} ${req.id}`) || !open.has(req)) return;
+          t.fail(
+            "the subscription stays open until the client stops it",
+            `${showReq(req)} ended by the server: ${showResult(res)} at ${where(ev, c)}`,
+            frameEvidence(ev),
+          );
         },
       });
       return {
         observe: all(
           r.observe,
           onFrames((ev, f, c) => {
-            if (ev.direction === "out" && f.kind === "json") for (const v of f.values) if (v.method === "subscription.stop") stopped.add(`${c.id} ${idKey(v.id)}`);
+            if (ev.direction === "out" && f.kind === "json")
+              for (const v of f.values) if (v.method === "subscription.stop") stopped.add(`${c.id} ${idKey(v.id)}`);
           }),
         ),
         finish: () => t.outcome("no subscription ended unless the kit stopped it", "no subscription was started"),
@@ -164,18 +183,29 @@ export const TRPC_CHECKS: CheckDef[] = [
     level: "MUST",
     title: "Bad JSON and a missing input get PARSE_ERROR",
     rule: "A frame that is not JSON, or a request without `input`, gets an error with id null and code PARSE_ERROR (-32700), and the socket stays usable.",
-    ref: ["§1 Wire", "bad JSON / no input: {\"id\":null,\"error\":{\"json\":{…,\"code\":-32700,\"data\":{\"code\":\"PARSE_ERROR\",\"httpStatus\":400}}}}"],
+    ref: ["§1 Wire", 'bad JSON / no input: {"id":null,"error":{"json":{…,"code":-32700,"data":{"code":"PARSE_ERROR","httpStatus":400}}}}'],
     probes: ["raw"],
     create() {
       const t = new Tally();
       /** Bad frames sent on each connection still waiting for their error. */
       const waiting = new Map<string, FrameEvent[]>();
       let usable: boolean | undefined;
+      let sentBad = false;
       const pending = () => [...waiting.values()].flat();
-      return {
-        observe: onFrames((ev, f, c) => {
+      const closed = WIRE.on({
+        accept: (l) => l === C.raw,
+        close: (ev) => {
+          if (ev.by === "server" && sentBad && usable !== true)
+            t.fail("the socket stays usable after bad input", `the server closed it (code ${ev.code ?? "none"})`, { seq: ev.seq, probe: ev.probe });
+        },
+      });
+      const frames = onFrames(
+        (ev, f, c) => {
           if (ev.direction === "out") {
-            if (ev.label === M.badJson || ev.label === M.noInput) waiting.set(c.id, [...(waiting.get(c.id) ?? []), ev]);
+            if (ev.label === M.badJson || ev.label === M.noInput) {
+              sentBad = true;
+              waiting.set(c.id, [...(waiting.get(c.id) ?? []), ev]);
+            }
             if (ev.label === M.afterBad) usable = false;
             return;
           }
@@ -194,7 +224,11 @@ export const TRPC_CHECKS: CheckDef[] = [
               if (r.kind === "data" || r.kind === "started") usable = true;
             }
           }
-        }, { all: true }),
+        },
+        { all: true },
+      );
+      return {
+        observe: all(frames, closed),
         finish: () => {
           for (const ev of pending()) t.fail("an error with id null", `no PARSE_ERROR answer to [${ev.label}]`, frameEvidence(ev));
           if (usable === false && t.wasExercised) t.fail("the socket stays usable after bad input", "a subscription after the bad frames got no answer");
@@ -208,7 +242,7 @@ export const TRPC_CHECKS: CheckDef[] = [
     level: "MUST",
     title: "Unknown procedures get NOT_FOUND",
     rule: "A request for an unknown path, or for a path with the wrong kind (a query of a mutation), gets NOT_FOUND (-32004) with the request's id.",
-    ref: ["§1 Wire", "unknown path or wrong kind: -32004 NOT_FOUND, No \"mutation\"-procedure on path \"…\""],
+    ref: ["§1 Wire", 'unknown path or wrong kind: -32004 NOT_FOUND, No "mutation"-procedure on path "…"'],
     probes: ["raw"],
     create() {
       const t = new Tally();
@@ -280,7 +314,8 @@ export const TRPC_CHECKS: CheckDef[] = [
             opened ??= c.openedAt;
             if (ev.direction === "in" && f.kind === "keepalive" && f.text === "PING" && !pinged) {
               pinged = true;
-              if (ev.t - c.openedAt > PING_AFTER_MS) t.fail(`PING within ${PING_AFTER_MS} ms of silence`, `PING after ${Math.round(ev.t - c.openedAt)} ms`, frameEvidence(ev));
+              if (ev.t - c.openedAt > PING_AFTER_MS)
+                t.fail(`PING within ${PING_AFTER_MS} ms of silence`, `PING after ${Math.round(ev.t - c.openedAt)} ms`, frameEvidence(ev));
               else t.ok();
             }
           }),
@@ -288,7 +323,7 @@ export const TRPC_CHECKS: CheckDef[] = [
             if (pinged || !isObject(v)) return;
             const waited = Number(v.waitedMs);
             if (waited >= PING_AFTER_MS) t.fail(`PING within ${PING_AFTER_MS} ms of silence`, `no PING in ${waited} ms of silence`);
-            else t.untestable(`the silent connection waited ${waited} ms, less than the 35 s this needs (run with --set slow=true)`);
+            else t.untestable(`the silent connection waited ${waited} ms, less than the 35 s this needs (run with --slow)`);
           }),
         ),
         finish: () => t.outcome("the server pinged the silent connection", "the silent connection was not opened"),

@@ -14,7 +14,10 @@ export const WIRE_CHECKS: CheckDef[] = [
     level: "MUST",
     title: "Discovery answers StagewiseInfo",
     rule: "GET on the info path answers 200 with a JSON StagewiseInfo {name, description, capabilities} within 2 s.",
-    ref: ["§1 Wire", "Discovery: GET /stagewise/info → 200 JSON {name, description, capabilities:{toolCalling:false, chatHistory:true}} … the toolbar asks the page's hostname, 2 s timeout."],
+    ref: [
+      "§1 Wire",
+      "Discovery: GET /stagewise/info → 200 JSON {name, description, capabilities:{toolCalling:false, chatHistory:true}} … the toolbar asks the page's hostname, 2 s timeout.",
+    ],
     probes: ["discovery"],
     create(ctx) {
       const t = new Tally();
@@ -46,7 +49,11 @@ export const WIRE_CHECKS: CheckDef[] = [
           const caps = isObject(x.json) && isObject(x.json.capabilities) ? x.json.capabilities : undefined;
           if (!caps) return t.untestable(`no capabilities object in ${describeExchange(x)}`);
           if (caps.toolCalling !== false || caps.chatHistory !== true) {
-            return t.fail("toolCalling:false, chatHistory:true", `toolCalling:${JSON.stringify(caps.toolCalling)}, chatHistory:${JSON.stringify(caps.chatHistory)}`, exchangeEvidence(x));
+            return t.fail(
+              "toolCalling:false, chatHistory:true",
+              `toolCalling:${JSON.stringify(caps.toolCalling)}, chatHistory:${JSON.stringify(caps.chatHistory)}`,
+              exchangeEvidence(x),
+            );
           }
           t.ok();
         }),
@@ -67,7 +74,11 @@ export const WIRE_CHECKS: CheckDef[] = [
         observe: onInfo(t, X.info, (x) => {
           const acao = x.headers["access-control-allow-origin"];
           if (acao === "*" || (x.origin !== undefined && acao === x.origin)) return t.ok();
-          t.fail(`Access-Control-Allow-Origin "*" or "${x.origin ?? ""}"`, acao === undefined ? "no Access-Control-Allow-Origin header" : `Access-Control-Allow-Origin "${acao}"`, exchangeEvidence(x));
+          t.fail(
+            `Access-Control-Allow-Origin "*" or "${x.origin ?? ""}"`,
+            acao === undefined ? "no Access-Control-Allow-Origin header" : `Access-Control-Allow-Origin "${acao}"`,
+            exchangeEvidence(x),
+          );
         }),
         finish: () => t.outcome("the page's origin may read discovery", "discovery was never asked"),
       };
