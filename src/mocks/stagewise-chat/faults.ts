@@ -11,7 +11,7 @@ import { awaitsApproval, awaitsToolbarResult, toolCalls, toolCallStatus } from "
 import { updateToWire } from "../../stagewise/adapter/wire-dates.js";
 import { messagesOf, onChat, onKind, onValue } from "./events.js";
 import type { Connection, StagewiseHooks } from "./hooks.js";
-import { CHAT_PATH, chatUpdateOf, copyFrame, errorFrame, MESSAGING_PATH, resultFrame, seqOf, setSeq, type Frame, type Json, type Request, type Sub } from "./wire.js";
+import { CHAT_PATH, copyFrame, errorFrame, MESSAGING_PATH, resultFrame, seqOf, setSeq, type Frame, type Json, type Request, type Sub } from "./wire.js";
 
 const BUSY = new Set(["thinking", "working", "calling_tool", "waiting_for_user_response"]);
 
@@ -209,15 +209,10 @@ export const FAULTS: readonly StagewiseFault[] = [
     outgoing: (frame, conn) => {
       const last = conn.ctx.lastMessagingDelta;
       const replay = (sub: Sub): Frame => ({ kind: "event", text: "", sub, json: { id: sub.id, result: { type: "data", data: structuredClone(last) } } });
-      // A subscriber joining gets the last delta again after its resync.
-      if (frame.kind === "event" && frame.sub?.path === MESSAGING_PATH && frame.sub.sent === 1) {
-        const current = frame.json?.result?.data?.json as Json | undefined;
-        return last && (last.json as Json).messageId === current?.messageId ? [frame, replay(frame.sub)] : [frame];
-      }
-      // And the turn's last delta goes out twice to those already following (after the turn's end).
-      const update = chatUpdateOf(frame);
-      if (!last || frame.snapshot || update?.type !== "agent-state" || update.isWorking) return [frame];
-      return [frame, ...[...conn.subs.values()].filter((s) => s.path === MESSAGING_PATH && !s.stopped).map(replay)];
+      // A subscriber joining gets the last delta again after its resync ("Hello world world").
+      if (frame.kind !== "event" || frame.sub?.path !== MESSAGING_PATH || frame.sub.sent !== 1) return [frame];
+      const current = frame.json?.result?.data?.json as Json | undefined;
+      return last && (last.json as Json).messageId === current?.messageId ? [frame, replay(frame.sub)] : [frame];
     },
   },
   {
