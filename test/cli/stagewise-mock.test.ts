@@ -26,11 +26,21 @@ describe("agentwire mock stagewise-chat", () => {
     expect(await waitExit(child)).toBe(0);
   });
 
-  it("exits 2 on an unknown scenario, framing or setting", async () => {
-    for (const args of [["--scenario", "nope"], ["--framing", "nope"], ["--set", "chunkSize=0"], ["--set", "colour=blue"]]) {
+  it("serves a fault by name: discovery without toolCalling:false", async () => {
+    const { child, firstLine } = await startCli(["mock", "stagewise-chat", "--port", "0", "--fault", "info-advertises-toolcalling"]);
+    try {
+      expect(await (await fetch(`${firstLine}/stagewise/info`)).json()).toMatchObject({ capabilities: { toolCalling: true } });
+    } finally {
+      child.kill("SIGTERM");
+    }
+    expect(await waitExit(child)).toBe(0);
+  });
+
+  it("exits 2 on an unknown scenario, framing, fault or setting", async () => {
+    for (const args of [["--scenario", "nope"], ["--framing", "nope"], ["--fault", "nope"], ["--set", "chunkSize=0"], ["--set", "colour=blue"]]) {
       const r = await runCli(["mock", "stagewise-chat", "--port", "0", ...args]);
       expect(r.code, args.join(" ")).toBe(2);
-      expect(r.stderr).toMatch(/stagewise-chat mock: /);
+      expect(r.stderr).toMatch(/stagewise-chat mock: |fault/);
       expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
     }
   });
