@@ -97,7 +97,7 @@ export const FAULTS: readonly StagewiseFault[] = [
     info: (info) => ({ ...info, capabilities: { ...(info.capabilities as Json), toolCalling: true } }),
   },
   { name: "info-no-cors", description: "Discovery sends no Access-Control-Allow-Origin", violates: ids("wire/info-cors"), noCors: true },
-  { name: "port-outside-range", description: "Listens on port 5800, outside 5746..5776", violates: ids("wire/port-range"), port: 5800 },
+  { name: "port-outside-range", description: "Listens on port 5800 (or the next free one), outside 5746..5776", violates: ids("wire/port-range"), port: 5800 },
   { name: "ws-wrong-path", description: "The WebSocket is on /ws only (/stagewise/ws answers 404)", violates: ids("wire/ws-upgrade"), wsPath: "/ws" },
   {
     name: "binary-frames",

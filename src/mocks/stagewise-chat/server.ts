@@ -44,9 +44,8 @@ export async function startStagewiseMock(options: StagewiseStartOptions = {}): P
   const port = hooks.port ?? (start.port === STAGEWISE_DEFAULT_PORT ? undefined : start.port);
   const keepAlive = hooks.keepAlive === false ? { ...KEEP_ALIVE, enabled: false } : { ...KEEP_ALIVE, pingMs: hooks.keepAlive ? hooks.keepAlive.pingMs : resolved.pingMs };
 
-  let server;
-  try {
-    server = await startAgentServer({ host: start.host, ...(port !== undefined ? { port } : {}), infoPath: INFO_PATH, wsPath: hooks.wsPath ?? WS_PATH }, nodeValidate, {
+  const listen = (at: number | undefined) =>
+    startAgentServer({ host: start.host, ...(at !== undefined ? { port: at } : {}), infoPath: INFO_PATH, wsPath: hooks.wsPath ?? WS_PATH }, nodeValidate, {
       core: engine.core,
       keepAlive,
       http: (req, res) => {
@@ -55,6 +54,17 @@ export async function startStagewiseMock(options: StagewiseStartOptions = {}): P
       },
       socket: (ws, req) => tap(engine, ws, req),
     });
+  let server;
+  try {
+    // A fault's port is a place outside the toolbar's range, not one exact port: the next free one will do.
+    for (let at = port, tries = 0; ; at = (at ?? 0) + 1, tries++) {
+      try {
+        server = await listen(at);
+        break;
+      } catch (error) {
+        if (hooks.port === undefined || tries >= 30 || (error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
+      }
+    }
   } catch (error) {
     engine.close();
     throw error;

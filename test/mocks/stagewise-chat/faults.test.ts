@@ -77,7 +77,7 @@ const ROWS: Record<string, Row> = {
   "info-missing-description": { seen: async (e) => !("description" in ((await (await fetch(`${e.mock.url}/stagewise/info`)).json()) as Json)) },
   "info-advertises-toolcalling": { seen: async (e) => ((await (await fetch(`${e.mock.url}/stagewise/info`)).json()) as Json).capabilities.toolCalling === true },
   "info-no-cors": { seen: async (e) => (await fetch(`${e.mock.url}/stagewise/info`, { headers: { origin: "http://localhost:3000" } })).headers.get("access-control-allow-origin") === null },
-  "port-outside-range": { seen: async (e) => new URL(e.mock.url).port === "5800" },
+  "port-outside-range": { seen: async (e) => Number(new URL(e.mock.url).port) >= 5800 && Number(new URL(e.mock.url).port) < 5831 },
   "ws-wrong-path": {
     seen: (e) =>
       new Promise((resolve) => {
