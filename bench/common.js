@@ -126,7 +126,7 @@ export function feedSseChecks(protocol, { recorded = [], label, body = "{}", chu
   let i = 0;
   let bytes = 0;
   for (const c of chunks) {
-    bus.emit({ kind: "body-chunk", ...ref, index: i, bytes: c });
+    bus.emit({ kind: "body-chunk", probe: ref.probe, exchange: ref.exchange, label: ref.label, index: i, bytes: c });
     reader.push(c, i++);
     bytes += c.byteLength;
   }

@@ -9,14 +9,18 @@
  *
  * The SSE tokeniser on its own: events/s against a bare decode-and-split reader.
  *
- * Options: --quick (smaller sizes), --events N (memory run size), --only <protocol | sse-tokeniser>.
+ * Mock start-up: spawn of `agentwire mock <protocol>` to its first answer, against `node -e`
+ * serving a bare http server.
+ *
+ * Options: --quick (smaller sizes), --events N (memory run size), --only <protocol | sse-tokeniser | startup>.
  */
 import { benchMcpChat } from "./mcp-chat.js";
 import { benchOpenaiChat } from "./openai-chat.js";
 import { benchPiWeb } from "./pi-web.js";
 import { benchSseTokeniser } from "./sse.js";
+import { benchStartup } from "./startup.js";
 
-const BENCHES = { "sse-tokeniser": benchSseTokeniser, "mcp-chat": benchMcpChat, "openai-chat": benchOpenaiChat, "pi-web": benchPiWeb };
+const BENCHES = { "sse-tokeniser": benchSseTokeniser, "mcp-chat": benchMcpChat, "openai-chat": benchOpenaiChat, "pi-web": benchPiWeb, startup: benchStartup };
 
 const onlyArg = process.argv.indexOf("--only");
 const only = onlyArg >= 0 ? process.argv[onlyArg + 1] : undefined;
@@ -33,4 +37,4 @@ const fmt = (r, v) => (r.unit ? v.toFixed(1) : Math.round(v).toLocaleString("en"
 console.log(row(["measure", "kit", "baseline", "baseline is", "ratio", "work measured"]));
 console.log(row(widths.map((w) => "-".repeat(w))));
 for (const r of rows) console.log(row([r.name, fmt(r, r.kit), fmt(r, r.base), r.baseName, (r.kit / r.base).toFixed(2), r.work ?? ""]));
-console.log("\nratio = kit / baseline: above 1 the kit is faster (or, for RSS, uses more memory).");
+console.log("\nratio = kit / baseline: above 1 the kit is faster (or, for RSS and start-up, uses more memory or time).");

@@ -32,4 +32,13 @@ export type { SuiteOptions, RunResult, MockStartOptions, RunningMock, Validation
 export type { CheckDef, CheckContext, Outcome, Verdict, Level, Side } from "./core/check.js";
 export type { TranscriptEvent } from "./core/transcript.js";
 export { runClientTest, startClientSession } from "./core/runner.js";
+
+/** Re-judges a transcript saved with --save-transcript (`agentwire replay`): the live run's verdicts. */
+export async function replayTranscript(text: string, options: { file: string; protocol?: string } & Omit<SuiteOptions, "url">): Promise<RunResult> {
+  const { readTranscript } = await import("./core/transcript.js");
+  const { replayTranscript: replay } = await import("./core/runner.js");
+  const id = readTranscript(text).header?.protocol ?? options.protocol;
+  if (!id) throw new UsageError(`${options.file} has no header saying which protocol it was recorded with; give options.protocol`);
+  return replay(protocol(id), text, options);
+}
 export { formatReport } from "./core/reporters/index.js";

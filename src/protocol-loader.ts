@@ -17,6 +17,7 @@ const SUITES: Record<string, () => Promise<ProtocolDef>> = {
   "mcp-chat": async () => (await import("./suites/mcp-chat/index.js")).mcpChat,
   "openai-chat": async () => (await import("./suites/openai-chat/index.js")).openaiChat,
   "pi-web": async () => (await import("./suites/pi-web/index.js")).piWeb,
+  "continue-remote": async () => (await import("./suites/continue-remote/index.js")).continueRemote,
   "stagewise-chat": async () => (await import("./suites/stagewise-chat/index.js")).stagewiseChat,
 };
 
@@ -24,6 +25,7 @@ const MOCKS: Record<string, () => Promise<MockEntry>> = {
   "mcp-chat": async () => mockEntry(await import("./suites/mcp-chat/mock.js")),
   "openai-chat": async () => mockEntry(await import("./suites/openai-chat/mock.js")),
   "pi-web": async () => mockEntry(await import("./suites/pi-web/mock.js")),
+  "continue-remote": async () => mockEntry(await import("./suites/continue-remote/mock.js")),
   "stagewise-chat": async () => mockEntry(await import("./suites/stagewise-chat/mock.js")),
 };
 

@@ -3,9 +3,10 @@ import type { ProtocolDef } from "./core/protocol.js";
 import { mcpChat } from "./suites/mcp-chat/index.js";
 import { openaiChat } from "./suites/openai-chat/index.js";
 import { piWeb } from "./suites/pi-web/index.js";
+import { continueRemote } from "./suites/continue-remote/index.js";
 import { stagewiseChat } from "./suites/stagewise-chat/index.js";
 
-export const PROTOCOLS: ProtocolDef[] = [mcpChat, openaiChat, piWeb, stagewiseChat];
+export const PROTOCOLS: ProtocolDef[] = [mcpChat, openaiChat, piWeb, continueRemote, stagewiseChat];
 
 export { ALL_PROTOCOL_IDS } from "./protocol-loader.js";
 

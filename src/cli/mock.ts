@@ -25,6 +25,7 @@ export interface MockCliOptions {
   reporter?: string;
   profile?: string;
   catalogue?: string;
+  baseline?: string;
 }
 
 export async function runMock(protocolId: string, o: MockCliOptions): Promise<number> {
@@ -32,6 +33,7 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
   const id = hasMock(protocolId) ? protocolId : requireProtocolId(protocolId);
   if (o.report && !o.checkClient) throw new UsageError("--report goes with --check-client");
   if (o.report) checkWritableFile(o.report, "--report");
+  if (o.baseline !== undefined && !o.checkClient) throw new UsageError("--baseline goes with --check-client");
   // The full protocol (checks, faults, profiles) only when an option needs checking against it.
   const needsProtocol = !!o.fault?.length || o.profile !== undefined || o.catalogue !== undefined || !!o.checkClient;
   const [mock, protocol] = await Promise.all([requireMock(id), needsProtocol ? requireProtocol(id) : undefined]);
@@ -69,15 +71,17 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
     settings,
   };
 
-  let url: string;
+  let urls: string[];
   let stop: () => Promise<number>;
   try {
     if (o.checkClient && protocol) {
-      const [{ startClientSession }, { formatReport }, { writeReports }] = await Promise.all([
+      const [{ startClientSession }, { formatReport }, { writeReports }, { loadBaselineOption, withBaseline }] = await Promise.all([
         import("../core/runner.js"),
         import("../core/reporters/index.js"),
         import("./report-output.js"),
+        import("./baseline.js"),
       ]);
+      const baseline = await loadBaselineOption(o.baseline, [protocol]);
       const session = await startClientSession(protocol, {
         mock: mockOptions,
         ...(o.profile ? { profile: o.profile } : {}),
@@ -86,9 +90,9 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
         ...(o.token ? { secrets: [o.token] } : {}),
         target: `clients of agentwire mock ${p.id}`,
       });
-      url = session.url;
+      urls = session.urls;
       stop = async () => {
-        const result = await session.finish();
+        const [result] = await withBaseline([await session.finish()], baseline);
         if (o.report) writeReports([result], [{ reporter: "json", output: o.report }]);
         process.stderr.write(formatReport("console", [result]));
         if (o.report) process.stderr.write(`agentwire: client report written to ${o.report}\n`);
@@ -96,7 +100,7 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
       };
     } else {
       const mock = await p.startMock(mockOptions);
-      url = mock.url;
+      urls = mock.urls ?? [mock.url];
       stop = async () => {
         await mock.close();
         return 0;
@@ -127,10 +131,10 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
   });
 
   if (!isLoopback(mockOptions.host!)) process.stderr.write(exposureWarning(p.id, mockOptions.host!, !!o.token));
-  // First stdout line: the URL alone, so scripts can read it.
-  process.stdout.write(`${url}\n`);
+  // First stdout line: the URL a client is pointed at, alone, so scripts can read it; others follow.
+  process.stdout.write(urls.map((u) => `${u}\n`).join(""));
   process.stderr.write(
-    `agentwire: ${p.id} mock listening on ${url}` +
+    `agentwire: ${p.id} mock listening on ${urls.join(" and ")}` +
       `${o.scenario ? `, scenario ${o.scenario}` : ""}${o.fault?.length ? `, faults ${o.fault.join(",")}` : ""}` +
       `${o.profile ? `, profile ${o.profile}` : ""}${o.checkClient ? ", judging clients" : ""}; Ctrl-C stops\n`,
   );

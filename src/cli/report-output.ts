@@ -1,18 +1,59 @@
 /** Writes reports where the user asked, and picks the process exit code for several runs. */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
+import type { Side } from "../core/check.js";
+import { colourWanted } from "../core/reporters/colour.js";
 import { formatReport } from "../core/reporters/index.js";
-import type { RunResult } from "../core/result.js";
+import { NEEDS_CONTEXT } from "../core/reporters/names.js";
+import { ndjsonRun, ndjsonSummary, ndjsonVerdict } from "../core/reporters/ndjson.js";
+import type { CheckResult, RunResult } from "../core/result.js";
 import type { ReportTarget } from "./options.js";
 
 export function writeReports(results: RunResult[], targets: ReportTarget[]): void {
   for (const t of targets) {
-    const text = formatReport(t.reporter, results, { colour: !t.output && process.stdout.isTTY === true });
+    const text = formatReport(t.reporter, results, { colour: !t.output && colourWanted(process.stdout) });
     if (t.output) {
       mkdirSync(dirname(t.output), { recursive: true });
       writeFileSync(t.output, text);
     } else process.stdout.write(text);
   }
+}
+
+/** What the runs need to know of the reports before they start, and the writing at the end. */
+export interface ReportSession {
+  /** Streams each verdict to the ndjson reports as it is decided. */
+  onVerdict?: (check: CheckResult, run: { protocol: string; side: Side }) => void;
+  /** Some report shows the events around each failure. */
+  context: boolean;
+  /** Writes every report (the ndjson ones: the closing lines). */
+  finish(results: RunResult[]): void;
+}
+
+/**
+ * Opens the streaming reports (ndjson) now, so their verdict lines go out while the runs go on;
+ * `mark` adds what the verdict lines carry besides the check (its baseline entry).
+ */
+export function openReports(targets: ReportTarget[], mark: (c: CheckResult) => CheckResult = (c) => c): ReportSession {
+  const streams = targets
+    .filter((t) => t.reporter === "ndjson")
+    .map((t) => {
+      if (!t.output) return { write: (s: string) => void process.stdout.write(s), close: () => undefined };
+      mkdirSync(dirname(t.output), { recursive: true });
+      const fd = openSync(t.output, "w");
+      return { write: (s: string) => void writeSync(fd, s), close: () => closeSync(fd) };
+    });
+  const rest = targets.filter((t) => t.reporter !== "ndjson");
+  return {
+    ...(streams.length ? { onVerdict: (c: CheckResult, run: { protocol: string; side: Side }) => streams.forEach((s) => s.write(ndjsonVerdict(mark(c), run))) } : {}),
+    context: targets.some((t) => NEEDS_CONTEXT.has(t.reporter)),
+    finish(results) {
+      for (const s of streams) {
+        s.write(results.map(ndjsonRun).join("") + ndjsonSummary(results));
+        s.close();
+      }
+      writeReports(results, rest);
+    },
+  };
 }
 
 export function combinedExitCode(results: RunResult[]): number {

@@ -1,8 +1,9 @@
 /** agentwire test-client <protocol> -- <command> [args...] */
-import { checkRunOptions, runClientTest } from "../core/runner.js";
+import { checkRunOptions, resolveProfile, runClientTest } from "../core/runner.js";
 import { checkCatalogueOption, checkFaults, checkWritableDir, credentialSetting, parseSettings, reportTargets, requireProtocol } from "./options.js";
-import { combinedExitCode, writeReports } from "./report-output.js";
+import { combinedExitCode, openReports } from "./report-output.js";
 import { UsageError } from "./errors.js";
+import { baselineMarker, loadBaselineOption, withBaseline } from "./baseline.js";
 
 export interface TestClientCliOptions {
   scenario?: string;
@@ -21,6 +22,7 @@ export interface TestClientCliOptions {
   quiet?: boolean;
   redact?: boolean;
   catalogue?: string;
+  baseline?: string;
 }
 
 export async function runTestClient(protocolId: string, command: string[], o: TestClientCliOptions): Promise<number> {
@@ -32,8 +34,12 @@ export async function runTestClient(protocolId: string, command: string[], o: Te
   checkFaults(p, o.fault);
   await checkCatalogueOption(p, o.catalogue);
   const targets = reportTargets(o.reporter, o.output);
+  const baseline = await loadBaselineOption(o.baseline, [p]);
+  const reports = openReports(targets, await baselineMarker(baseline));
   if (o.saveTranscript) checkWritableDir(o.saveTranscript, "--save-transcript");
   const settings = {
+    // The mock plays the implementation the clients are judged against, as `mock --check-client --profile` does.
+    ...(p.mockSettingsFor?.(resolveProfile(p, o.profile)) ?? {}),
     ...parseSettings(o.set),
     ...(o.catalogue !== undefined ? { catalogue: o.catalogue } : {}),
     ...credentialSetting(p.id, o.token),
@@ -59,8 +65,11 @@ export async function runTestClient(protocolId: string, command: string[], o: Te
     ...(o.timeout ? { timeout: o.timeout } : {}),
     ...(o.saveTranscript ? { saveTranscript: o.saveTranscript } : {}),
     ...(progress ? { progress } : {}),
+    ...(reports.onVerdict ? { onVerdict: reports.onVerdict } : {}),
+    context: reports.context,
   });
   if (result.error?.startsWith("command not found")) throw new UsageError(result.error);
-  writeReports([result], targets);
-  return combinedExitCode([result]);
+  const results = await withBaseline([result], baseline);
+  reports.finish(results);
+  return combinedExitCode(results);
 }

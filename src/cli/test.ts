@@ -4,8 +4,9 @@ import { selectChecks } from "../core/evaluation.js";
 import type { ProtocolDef } from "../core/protocol.js";
 import type { RunResult } from "../core/result.js";
 import { loadAllProtocols } from "../protocol-loader.js";
-import { checkCatalogueOption, checkFaults, checkUrl, checkWritableDir, intOption, parseHeaders, parseSettings, reportTargets, requireProtocol } from "./options.js";
-import { combinedExitCode, writeReports } from "./report-output.js";
+import { checkCatalogueOption, checkFaults, checkUrl, checkWritableDir, checkWritableFile, intOption, parseHeaders, parseSettings, reportTargets, requireProtocol } from "./options.js";
+import { baselineMarker, loadBaselineOption, withBaseline, writeBaseline } from "./baseline.js";
+import { combinedExitCode, openReports, type ReportSession } from "./report-output.js";
 import { UsageError } from "./errors.js";
 
 export interface TestCliOptions {
@@ -14,6 +15,9 @@ export interface TestCliOptions {
   closeTimeout?: number;
   minGap?: number;
   keepConnection?: boolean;
+  /** false with --no-exit (commander's negated option). */
+  exit?: boolean;
+  pollInterval?: number;
   only?: string[];
   skip?: string[];
   strict?: boolean;
@@ -36,9 +40,24 @@ export interface TestCliOptions {
   quiet?: boolean;
   redact?: boolean;
   catalogue?: string;
+  baseline?: string;
 }
 
 export async function runTest(protocolId: string | undefined, o: TestCliOptions): Promise<number> {
+  const { results, reports } = await runTestSuites(protocolId, o);
+  reports.finish(results);
+  return combinedExitCode(results);
+}
+
+/** `agentwire baseline write`: the same run, its failures written as a baseline file. */
+export async function runBaselineWrite(protocolId: string | undefined, o: TestCliOptions & { output?: string }): Promise<number> {
+  const output = o.output ?? "agentwire-baseline.yaml";
+  checkWritableFile(output, "--output");
+  const { results } = await runTestSuites(protocolId, { ...o, output: [], reporter: [], baseline: undefined });
+  return writeBaseline(results, output);
+}
+
+async function runTestSuites(protocolId: string | undefined, o: TestCliOptions): Promise<{ results: RunResult[]; reports: ReportSession }> {
   if (o.baseUrl && o.url && o.baseUrl !== o.url) throw new UsageError("--base-url and --url disagree; give one");
   o = { ...o, ...(o.baseUrl ? { url: o.baseUrl } : {}) };
   if (o.url && !protocolId) throw new UsageError("--url needs a protocol: agentwire test <protocol> --url URL");
@@ -51,6 +70,8 @@ export async function runTest(protocolId: string | undefined, o: TestCliOptions)
   for (const p of protocols) checkFaults(p, o.fault);
   for (const p of protocols) await checkCatalogueOption(p, o.catalogue);
   const targets = reportTargets(o.reporter, o.output);
+  const baseline = await loadBaselineOption(o.baseline, protocols);
+  const reports = openReports(targets, await baselineMarker(baseline));
   if (o.saveTranscript) checkWritableDir(o.saveTranscript, "--save-transcript");
   const headers = parseHeaders(o.header);
   const params = {
@@ -65,6 +86,8 @@ export async function runTest(protocolId: string | undefined, o: TestCliOptions)
     ...(o.closeTimeout !== undefined ? { closeTimeoutMs: o.closeTimeout } : {}),
     ...(o.minGap !== undefined ? { minGapMs: o.minGap } : {}),
     ...(o.keepConnection ? { keepConnection: true } : {}),
+    ...(o.exit === false ? { noExit: true } : {}),
+    ...(o.pollInterval !== undefined ? { pollIntervalMs: o.pollInterval } : {}),
   };
   // The built-in mock's options: its faults, and the catalogue the probes judge by.
   const builtInMock =
@@ -97,14 +120,15 @@ export async function runTest(protocolId: string | undefined, o: TestCliOptions)
           ...(progress ? { progress } : {}),
           signal: sigint.signal,
           redact: o.redact !== false,
+          ...(reports.onVerdict ? { onVerdict: reports.onVerdict } : {}),
+          context: reports.context,
         });
       }),
     );
   } finally {
     process.off("SIGINT", onSig);
   }
-  writeReports(results, targets);
-  return combinedExitCode(results);
+  return { results: await withBaseline(results, baseline), reports };
 }
 
 /**

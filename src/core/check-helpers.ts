@@ -8,10 +8,23 @@ import type { TranscriptEvent } from "./transcript.js";
 type SseEventEvent = Extract<TranscriptEvent, { kind: "sse-event" }>;
 type SseLineEvent = Extract<TranscriptEvent, { kind: "sse-line" }>;
 
+/** Where a data line's value starts: after "data:" and one optional space. */
+const valueStart = (line: string): number => (line.charCodeAt(5) === 32 ? 6 : 5);
+
 /** The value of a data line, after "data:" and one optional space. */
 export function dataValue(line: string): string {
-  const v = line.slice(5);
-  return v.startsWith(" ") ? v.slice(1) : v;
+  return line.slice(valueStart(line));
+}
+
+/** `dataValue(line).startsWith(prefix)`, without cutting the line (line hooks run for every line). */
+export function dataStartsWith(line: string, prefix: string): boolean {
+  return line.startsWith(prefix, valueStart(line));
+}
+
+/** `dataValue(line) === value`, without cutting the line. */
+export function dataIs(line: string, value: string): boolean {
+  const from = valueStart(line);
+  return line.length - from === value.length && line.startsWith(value, from);
 }
 
 /** Evidence for an SSE event, with its payload as the excerpt. */

@@ -52,6 +52,16 @@ export class ClientRecorder {
       headers: headersOf(response.headers),
     });
   }
+
+  /**
+   * The end of the answer, with the body as served (`text`, when the mock records it), for client
+   * rules that read what the client was told (a polled state, an id it must echo).
+   */
+  end(exchange: string | null, label: string, text: string | undefined): void {
+    if (!this.bus || exchange === null) return;
+    const bytes = text === undefined ? 0 : new TextEncoder().encode(text).byteLength;
+    this.bus.emit({ kind: "body-end", probe: "client", exchange, label, reason: "eof", bytes, ...(text !== undefined ? { text } : {}) });
+  }
 }
 
 function headersOf(headers: Headers): Record<string, string> {

@@ -77,6 +77,11 @@ export interface MockStartOptions {
 export interface RunningMock {
   /** Base URL, e.g. http://127.0.0.1:8000 */
   url: string;
+  /**
+   * What `agentwire mock` prints, one a line: first the URL a client is pointed at (e.g.
+   * http://127.0.0.1:8000/v1, ws://127.0.0.1:4781/ws), then any others. Absent: the base URL.
+   */
+  urls?: string[];
   /** The credential the mock requires, when it chose one (see MockStartOptions.suite). */
   token?: string;
   close(): Promise<void>;
@@ -124,6 +129,11 @@ export interface ProtocolDef {
    * absent, or {} for a profile, when the mock has no such mode and plays the contract.
    */
   mockSettingsFor?(profile: ProfileDef): Record<string, unknown>;
+  /**
+   * Mock settings for the embedded target of `agentwire test --profile P` (no --url), when the mock
+   * must speak the generation the run judges; absent, the embedded mock plays its default.
+   */
+  selfTestMockFor?(profile: ProfileDef): Record<string, unknown>;
   /** Environment variables given to a client under test, besides AGENTWIRE_URL. */
   /** (`mock` is what the mock was started with, e.g. a token the client must present.) */
   clientEnv?(mockUrl: string, mock?: MockStartOptions): Record<string, string>;

@@ -16,6 +16,43 @@ export interface CheckResult {
   expected?: string;
   actual?: string;
   evidence: Evidence[];
+  /** Wire time behind the check (its probes' span in the transcript), in ms. */
+  durationMs?: number;
+  /** Set when a baseline file lists the check. */
+  baseline?: BaselineMark;
+}
+
+/** How a baseline entry applies to a check. */
+export interface BaselineMark {
+  /** The entry's id or prefix. */
+  entry: string;
+  reason: string;
+  link?: string;
+  expires?: string;
+  /** known: it fails as listed; fixed: it passes now (remove the entry); expired: the entry is past its date. */
+  status: "known" | "fixed" | "expired" | "listed";
+}
+
+/** One exchange (HTTP) or connection (WebSocket) a failure came from, as a report shows it. */
+export interface ExchangeRecord {
+  /** Exchange or connection id, as evidence names it. */
+  id: string;
+  kind: "http" | "ws";
+  probe: string;
+  label?: string;
+  request?: { method: string; url: string; headers: Record<string, string>; body?: string };
+  response?: { status: number; headers: Record<string, string>; body?: string };
+  error?: string;
+  /** The events or frames around the offending ones. */
+  events?: ExchangeEventLine[];
+}
+
+export interface ExchangeEventLine {
+  seq: number;
+  t: number;
+  kind: string;
+  text: string;
+  offending?: boolean;
 }
 
 export type Summary = Record<Verdict, number>;
@@ -35,6 +72,14 @@ export interface RunResult {
   exitCode: 0 | 1 | 3;
   /** Set when the target could not be reached at all. */
   error?: string;
+  /** The saved transcript of the run, or the file a replay read. */
+  transcript?: string;
+  /** Set when the run re-judged a saved transcript. */
+  replay?: boolean;
+  /** The exchanges the failures point at (reports that show them; not part of the JSON report). */
+  exchanges?: ExchangeRecord[];
+  /** Baseline problems that fail the run (entries to remove), with the file they come from. */
+  baseline?: { file: string; known: number; problems: string[] };
 }
 
 export function emptySummary(): Summary {

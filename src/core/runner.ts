@@ -4,14 +4,19 @@
  * client. Both feed one transcript bus into one Evaluation.
  */
 import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { DEFAULT_PROFILE, type CheckContext, type Outcome, type ProfileDef, type Side } from "./check.js";
 import { Evaluation, selectChecks } from "./evaluation.js";
 import { MockOptionError, type MockStartOptions, type ProtocolDef, type RunningMock, type Timeouts } from "./protocol.js";
 import { queryCredentials, redactQuery, scrubDeep, secretsOf, type Secrets } from "./redaction.js";
-import { exitCodeFor, summarise, type RunResult } from "./result.js";
+import { exitCodeFor, summarise, type CheckResult, type RunResult } from "./result.js";
 import { registry } from "./schema-registry.js";
-import { openTranscriptFile, type TranscriptFile } from "./transcript-file.js";
-import { TranscriptBus, type TranscriptEvent } from "./transcript.js";
+import { CheckClock } from "./check-timing.js";
+import { exchangeRecords, explained, HeadLog } from "./exchange-context.js";
+import { openTranscriptFile, redact, type TranscriptFile } from "./transcript-file.js";
+import { readTranscript, TranscriptBus, type TranscriptEvent, type TranscriptHeader } from "./transcript.js";
 import { UsageError } from "./usage-error.js";
 
 export { UsageError };
@@ -31,6 +36,13 @@ export interface CommonOptions {
   redact?: boolean;
   /** Further literal secrets to hide (a mock's token...); a suite adds its headers and token itself. */
   secrets?: string[];
+  /** Called with each verdict as the run decides it (streaming reporters). */
+  onVerdict?: (check: CheckResult, run: { protocol: string; side: Side }) => void;
+  /**
+   * Keep the events around each failure for the report (the html reporter): the transcript is
+   * written to a temporary file when none is saved, and read back after the run.
+   */
+  context?: boolean;
 }
 
 export interface SuiteOptions extends CommonOptions {
@@ -103,15 +115,19 @@ export async function runSuite(protocol: ProtocolDef, opts: SuiteOptions = {}): 
   const secrets = secretsOf(opts.headers, [opts.token, ...queryCredentials(opts.url), ...(opts.secrets ?? [])]);
   // Against its own mock the suite waits less; a real target gets the contract's waits.
   const selfTest = opts.url ? undefined : protocol.selfTest;
-  const run = prepareRun(protocol, opts, "server", secrets, selfTest?.params);
+  const run = prepareRun(protocol, opts, "server", { secrets, quick: selfTest?.params });
   const { profile, params, bus } = run;
 
   let mock: RunningMock | undefined;
   let url = opts.url;
   if (!url) {
-    mock = await startMockChecked(protocol, { ...opts.mock, host: "127.0.0.1", port: 0, suite: true });
+    const played = protocol.selfTestMockFor?.(profile);
+    const settings = played ? { ...played, ...opts.mock?.settings } : opts.mock?.settings;
+    mock = await startMockChecked(protocol, { ...opts.mock, ...(settings ? { settings } : {}), host: "127.0.0.1", port: 0, suite: true });
     url = mock.url;
   }
+  const target = opts.url ?? `built-in mock (${url})`;
+  run.begin(url, target);
   const reach = trackReachability(bus);
 
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
@@ -142,13 +158,13 @@ export async function runSuite(protocol: ProtocolDef, opts: SuiteOptions = {}): 
   } finally {
     await mock?.close();
   }
-  const unreachable = !reach.reached && reach.lastError !== undefined;
-  if (unreachable) error = `target unreachable at ${url}: ${reach.lastError}`;
-  return run.finish(
-    opts.url ?? `built-in mock (${url})`,
-    error,
-    unreachable ? { verdict: "incomplete", message: error! } : undefined,
-  );
+  const unreachable = unreachableError(reach, url);
+  return run.finish(target, unreachable ?? error, unreachable ? { verdict: "incomplete", message: unreachable } : undefined);
+}
+
+/** Why every check is untestable: nothing answered at all (the same reading live and in a replay). */
+function unreachableError(reach: { reached: boolean; lastError?: string | undefined }, url: string): string | undefined {
+  return !reach.reached && reach.lastError !== undefined ? `target unreachable at ${url}: ${reach.lastError}` : undefined;
 }
 
 interface PreparedRun {
@@ -156,45 +172,85 @@ interface PreparedRun {
   params: Record<string, unknown>;
   bus: TranscriptBus;
   evaluation: Evaluation;
+  /** The run has its target: writes the transcript's header (before the first event). */
+  begin(url: string, target: string): void;
   /** Ends the run: closes the transcript file, judges, and builds the result. */
   finish(target: string, error?: string, override?: Outcome): Promise<RunResult>;
+}
+
+interface PrepareOptions {
+  secrets?: Secrets;
+  /** Self-test pacing (the built-in mock). */
+  quick?: Record<string, unknown> | undefined;
+  /** Parameters as recorded (a replay of the same profile): they replace defaults, pacing and profile. */
+  recorded?: Record<string, unknown>;
+  /** Set by a replay: nothing is written, the transcript is the one read. */
+  replayOf?: { file: string; events: readonly TranscriptEvent[] };
 }
 
 /**
  * What every run shares: profile, parameters, the bus, the evaluation and the transcript file.
  * Parameters: the protocol's defaults, then `quick` (self-test pacing), the profile, the caller.
  */
-function prepareRun(
-  protocol: ProtocolDef,
-  opts: CommonOptions,
-  side: Side,
-  secrets: Secrets = secretsOf({}, opts.secrets),
-  quick?: Record<string, unknown>,
-): PreparedRun {
+function prepareRun(protocol: ProtocolDef, opts: CommonOptions, side: Side, prep: PrepareOptions = {}): PreparedRun {
+  const secrets = prep.secrets ?? secretsOf({}, opts.secrets);
   const redacting = opts.redact !== false;
   const profile = resolveProfile(protocol, opts.profile);
   const selected = validatePrefixes(protocol, opts, side);
-  const params = { ...protocol.defaultParams, ...(quick ?? {}), ...(profile.params ?? {}), ...(opts.params ?? {}) };
+  const caller = opts.params ?? {};
+  const params = prep.recorded
+    ? { ...prep.recorded, ...caller }
+    : { ...protocol.defaultParams, ...(prep.quick ?? {}), ...(profile.params ?? {}), ...caller };
   const startedAt = new Date();
   const t0 = performance.now();
   const bus = new TranscriptBus();
   const evaluation = new Evaluation(selected, checkContext(protocol, profile, params), opts.strict);
   bus.subscribe(evaluation.observe);
+  const clock = new CheckClock();
+  bus.subscribe(clock.observe);
+  const heads = new HeadLog();
+  if (!prep.replayOf) bus.subscribe(heads.observe);
   let file: TranscriptFile | undefined;
-  if (opts.saveTranscript) {
-    file = openTranscriptFile(opts.saveTranscript, side === "server" ? protocol.id : `${protocol.id}-client`, redacting ? secrets : null);
+  let temporary: string | undefined;
+  const dir = opts.saveTranscript ?? (opts.context && !prep.replayOf ? (temporary = mkdtempSync(join(tmpdir(), "agentwire-context-"))) : undefined);
+  if (dir && !prep.replayOf) {
+    file = openTranscriptFile(dir, side === "server" ? protocol.id : `${protocol.id}-client`, redacting ? secrets : null);
     bus.subscribe(file.observer);
   }
+  const probesOf = new Map(selected.map((c) => [c.id, c.probes]));
   return {
     profile,
     params,
     bus,
     evaluation,
+    begin(url, target) {
+      file?.header({
+        agentwire: "transcript",
+        version: 1,
+        protocol: protocol.id,
+        side,
+        profile: profile.name,
+        params,
+        ...(Object.keys(caller).length ? { callerParams: caller } : {}),
+        ...(prep.quick && Object.keys(prep.quick).length ? { quickParams: prep.quick } : {}),
+        url: redacting ? redactQuery(url) : url,
+        target: redacting ? redactQuery(target) : target,
+        startedAt: startedAt.toISOString(),
+      });
+    },
     async finish(target, error, override) {
       await file?.close();
-      if (file) opts.progress?.(`transcript saved to ${file.path}`);
-      const checks = evaluation.finish(override);
+      if (file && !temporary) opts.progress?.(`transcript saved to ${file.path}`);
+      const judged = evaluation.finish(override).map((c) => ({ ...c, durationMs: clock.durationOf(probesOf.get(c.id) ?? []) }));
+      const checks = redacting ? scrubDeep(judged, secrets) : judged;
+      for (const c of checks) opts.onVerdict?.(c, { protocol: protocol.id, side });
       const summary = summarise(checks);
+      // The failures' exchanges: from the whole transcript when there is one, else from the heads kept.
+      let source: readonly TranscriptEvent[] = prep.replayOf?.events ?? heads.events;
+      const transcriptPath = prep.replayOf?.file ?? file?.path;
+      if (checks.some(explained) && file && opts.context) source = readTranscript(readFileSync(file.path, "utf8")).events;
+      const exchanges = exchangeRecords(redacting && source === heads.events ? source.map((e) => redact(e, secrets)) : source, checks);
+      if (temporary) rmSync(temporary, { recursive: true, force: true });
       const result: RunResult = {
         protocol: protocol.id,
         target: redacting ? redactQuery(target) : target,
@@ -207,6 +263,9 @@ function prepareRun(
         checks,
         exitCode: exitCodeFor(summary),
         ...(error ? { error } : {}),
+        ...(transcriptPath && !temporary ? { transcript: transcriptPath } : {}),
+        ...(prep.replayOf ? { replay: true } : {}),
+        ...(exchanges.length ? { exchanges } : {}),
       };
       // Reports are written from the result: a secret a server echoed must not reach them either.
       return redacting ? scrubDeep(result, secrets) : result;
@@ -241,6 +300,8 @@ export interface ClientTestOptions extends CommonOptions {
 
 export interface ClientSession {
   url: string;
+  /** The mock's URLs to show (RunningMock.urls). */
+  urls: string[];
   bus: TranscriptBus;
   finish(extraError?: string): Promise<RunResult>;
 }
@@ -252,8 +313,10 @@ export async function startClientSession(
 ): Promise<ClientSession> {
   const run = prepareRun(protocol, opts, "client");
   const mock = await startMockChecked(protocol, { host: "127.0.0.1", port: 0, ...opts.mock, bus: run.bus });
+  run.begin(mock.url, opts.target ?? `clients of ${mock.url}`);
   return {
     url: mock.url,
+    urls: mock.urls ?? [mock.url],
     bus: run.bus,
     async finish(extraError?: string) {
       await mock.close();
@@ -298,3 +361,38 @@ export async function runClientTest(protocol: ProtocolDef, opts: ClientTestOptio
   opts.progress?.(error ? `client: ${error}` : "client command finished");
   return session.finish(error);
 }
+
+export interface ReplayOptions extends CommonOptions {
+  /** The transcript file (shown in the report and in its replay commands). */
+  file: string;
+}
+
+/**
+ * Re-judges a saved transcript as the live run judged it: the side, profile and parameters come
+ * from its header (another --profile re-resolves the parameters; --set adds to them). A file saved
+ * before headers existed needs the protocol from the caller and gets the protocol's defaults.
+ */
+export async function replayTranscript(protocol: ProtocolDef, text: string, opts: ReplayOptions): Promise<RunResult> {
+  const { header, events } = readTranscript(text);
+  if (header && header.protocol !== protocol.id) {
+    throw new UsageError(`${opts.file} was recorded with ${header.protocol}, not ${protocol.id}`);
+  }
+  const side: Side = header?.side ?? (events.some((e) => e.probe === "client") ? "client" : "server");
+  const profileName = opts.profile ?? header?.profile;
+  const sameProfile = (profileName ?? "default") === (header?.profile ?? "default");
+  // Another profile: its own parameters, under what the caller of the recorded run gave.
+  const params = { ...(header && !sameProfile ? header.callerParams : {}), ...(opts.params ?? {}) };
+  const { saveTranscript: _unused, ...rest } = opts;
+  const run = prepareRun(protocol, { ...rest, ...(profileName ? { profile: profileName } : {}), params }, side, {
+    ...(header && sameProfile ? { recorded: header.params } : { quick: header?.quickParams }),
+    replayOf: { file: opts.file, events },
+  });
+  const reach = trackReachability(run.bus);
+  for (const ev of events) run.bus.replay(ev);
+  const url = header?.url ?? header?.target ?? "the recorded target";
+  const unreachable = side === "server" ? unreachableError(reach, url) : undefined;
+  const target = `${header?.target ?? "an unknown target"} (replayed from ${opts.file})`;
+  return run.finish(target, unreachable, unreachable ? { verdict: "incomplete", message: unreachable } : undefined);
+}
+
+export type { TranscriptHeader };

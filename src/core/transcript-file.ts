@@ -2,7 +2,7 @@
 import { createWriteStream, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_SECRETS, redactHeaders, redactQuery, scrubDeep, type Secrets } from "./redaction.js";
-import { eventToJsonLine, type Observer, type TranscriptEvent } from "./transcript.js";
+import { eventToJsonLine, type Observer, type TranscriptEvent, type TranscriptHeader } from "./transcript.js";
 
 /**
  * Replaces credentials in header values and URL queries, and the user's secret values wherever
@@ -20,6 +20,8 @@ export function redact(event: TranscriptEvent, secrets: Secrets = DEFAULT_SECRET
 
 export interface TranscriptFile {
   path: string;
+  /** Writes the header line; called once, before the first event. */
+  header(header: TranscriptHeader): void;
   observer: Observer;
   close(): Promise<void>;
 }
@@ -31,6 +33,9 @@ export function openTranscriptFile(dir: string, name: string, secrets: Secrets |
   const out = createWriteStream(path);
   return {
     path,
+    header: (h) => {
+      out.write(`${JSON.stringify(secrets ? scrubDeep(h, secrets) : h)}\n`);
+    },
     observer: (ev) => {
       out.write(`${eventToJsonLine(secrets ? redact(ev, secrets) : ev)}\n`);
     },

@@ -224,11 +224,60 @@ export function eventFromJsonLine(line: string): TranscriptEvent {
   return raw as unknown as TranscriptEvent;
 }
 
+/**
+ * The first line of a saved transcript: what the run was, so `agentwire replay` judges it as the
+ * live run did. It has no `kind`, so readers that predate it can tell it from an event.
+ */
+export interface TranscriptHeader {
+  agentwire: "transcript";
+  version: 1;
+  protocol: string;
+  side: "server" | "client";
+  profile: string;
+  /** The parameters the checks read, as the run resolved them (defaults, pacing, profile, caller). */
+  params: Record<string, unknown>;
+  /** The parameters the caller gave (--set, --origin...), kept apart so another --profile can be replayed. */
+  callerParams?: Record<string, unknown>;
+  /** The self-test pacing used against the built-in mock, if any. */
+  quickParams?: Record<string, unknown>;
+  /** The URL the run talked to (the target, or the mock that played the server). */
+  url?: string;
+  /** The report's target line. */
+  target: string;
+  startedAt: string;
+}
+
+export function isTranscriptHeader(value: unknown): value is TranscriptHeader {
+  return !!value && typeof value === "object" && (value as { agentwire?: unknown }).agentwire === "transcript";
+}
+
+/** The events of a JSON Lines transcript; a header line, when there is one, is left out. */
 export function parseJsonLines(text: string): TranscriptEvent[] {
-  return text
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map(eventFromJsonLine);
+  return readTranscript(text).events;
+}
+
+/** A saved transcript: its header (absent in files written before headers existed) and its events. */
+export function readTranscript(text: string): { header?: TranscriptHeader; events: TranscriptEvent[] } {
+  let header: TranscriptHeader | undefined;
+  const events: TranscriptEvent[] = [];
+  const lines = text.split("\n");
+  for (let n = 0; n < lines.length; n++) {
+    const line = lines[n]!;
+    if (line.trim() === "") continue;
+    if (header === undefined && events.length === 0 && line.startsWith('{"agentwire":')) {
+      const raw = JSON.parse(line) as unknown;
+      if (isTranscriptHeader(raw)) {
+        header = raw;
+        continue;
+      }
+    }
+    try {
+      events.push(eventFromJsonLine(line));
+    } catch (e) {
+      throw new SyntaxError(`line ${n + 1} is not a transcript event: ${(e as Error).message}`);
+    }
+  }
+  return { ...(header ? { header } : {}), events };
 }
 
 // Browser-safe base64 (no Buffer): the msw entry shares this module.

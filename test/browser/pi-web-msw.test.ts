@@ -1,6 +1,6 @@
 /**
- * agentwire/msw's pi-web handlers in a real browser: the BUILT entry (dist/msw.js, built by the
- * global setup) is bundled for the browser with esbuild, which also proves it pulls in no node
+ * agentwire/msw/pi-web in a real browser: the BUILT per-protocol entry (dist/mocks/pi-web/msw.js,
+ * built by the global setup) is bundled for the browser with esbuild, which also proves it pulls in no node
  * built-ins, and run under msw's `setupWorker` in headless Chromium. The page opens
  * `new WebSocket("ws://localhost:4781/ws")`; msw's `ws.link` handlers answer in the page, so
  * nothing needs to listen on port 4781. The same flow against the node mock (from node, with `ws`)
@@ -87,10 +87,11 @@ describe("agentwire/msw pi-web handlers (ws.link) in headless Chromium", () => {
     }
   }
 
-  it("bundles the built entry (dist/msw.js) for the browser without node built-ins", () => {
+  it("bundles the built pi-web entry alone for the browser, without node built-ins", () => {
     const inputs = Object.keys(metafile.inputs);
-    expect(inputs).toContain("dist/msw.js");
-    expect(inputs.some((i) => i.startsWith("dist/mocks/pi-web/"))).toBe(true);
+    expect(inputs).toContain("dist/mocks/pi-web/msw.js");
+    // The per-protocol entry brings one protocol's engine, not the others'.
+    expect(inputs.filter((i) => i === "dist/msw.js" || /^dist\/mocks\/(?!pi-web\/)/.test(i))).toEqual([]);
     expect(inputs.filter((i) => i.startsWith("node:") || i.startsWith("src/"))).toEqual([]);
   });
 

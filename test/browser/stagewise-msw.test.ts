@@ -1,5 +1,5 @@
 /**
- * agentwire/msw's stagewise-chat handlers in a real browser: the BUILT entry (dist/msw.js) bundled for the browser
+ * agentwire/msw/stagewise-chat in a real browser: the BUILT per-protocol entry (dist/mocks/stagewise-chat/msw.js) bundled for the browser
  * (which proves it pulls in no node built-ins) and run under msw's `setupWorker` in headless Chromium. The page
  * fetches discovery, subscribes to chat.getChatUpdates, sends a message and must see the same snapshot and delta
  * frames as a toolbar of the node mock, timestamps aside.
@@ -83,7 +83,7 @@ describe("agentwire/msw stagewise-chat handlers (http.get + ws.link) in headless
     }
   }
 
-  it("bundles the built entry (dist/msw.js) with the stagewise-chat mock and no node built-ins", () => {
+  it("bundles the built entry with the stagewise-chat mock and no node built-ins", () => {
     const inputs = Object.keys(metafile.inputs);
     expect(inputs.some((i) => i.startsWith("dist/mocks/stagewise-chat/"))).toBe(true);
     expect(inputs.filter((i) => i.startsWith("node:") || i.startsWith("src/"))).toEqual([]);

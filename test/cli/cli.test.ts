@@ -37,8 +37,14 @@ describe.concurrent("agentwire CLI", () => {
     expect(r.stdout).toMatch(/PASS\s+mcp-chat\/sse\/lf-only/);
     // One report per protocol, in the catalogue's order, each clean (the suites run side by side).
     const reports = [...r.stdout.matchAll(/^agentwire (\S+) \(server side\) — built-in mock/gm)].map((m) => m[1]);
-    expect(reports).toEqual(["mcp-chat", "openai-chat", "pi-web", "stagewise-chat"]);
-    expect(r.stdout.match(/^\d+ passed, 0 failed, 0 warnings, .* 0 incomplete .* exit 0$/gm)).toHaveLength(4);
+    expect(reports).toEqual(["mcp-chat", "openai-chat", "pi-web", "continue-remote", "stagewise-chat"]);
+    expect(r.stdout.match(/^\d+ passed, 0 failed, 0 warnings, .* 0 incomplete .* exit 0$/gm)).toHaveLength(5);
+  });
+
+  it("runs the continue-remote suite on its mock in the cn-session profile with exit 0", async () => {
+    const r = await runCli(["test", "continue-remote", "--quiet", "--profile", "cn-session", "--strict", "--poll-interval", "10"]);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toMatch(/PASS\s+continue-remote\/pause\/semantics/);
   });
 
   it("writes a JSON report that follows schemas/report.schema.json, and JUnit with one testcase per check", async () => {
@@ -76,7 +82,7 @@ describe.concurrent("agentwire CLI", () => {
 
   it.each([
     [["test", "nope"], /unknown protocol "nope"/],
-    [["test", "continue-remote"], /not implemented/],
+    [["test", "stagewise-chat"], /not implemented/],
     [["test", "mcp-chat", "--only", "mcp-chat/nothing-here"], /no server-side check/],
     [["test", "mcp-chat", "--reporter", "xml"], /unknown reporter/],
     [["test", "mcp-chat", "--timeout", "soon"], /whole number/],

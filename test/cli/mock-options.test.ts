@@ -15,9 +15,9 @@ async function stop(child: import("node:child_process").ChildProcess): Promise<n
   return waitExit(child, 20_000);
 }
 
-/** One command over a fresh pi-web connection; resolves with its response. */
+/** One command over a fresh pi-web connection (the mock's ws:// URL); resolves with its response. */
 async function piCommand(url: string, command: Record<string, unknown>): Promise<Record<string, any>> {
-  const ws = new WebSocket(`${url.replace(/^http/, "ws")}/ws`, { headers: { origin: url } });
+  const ws = new WebSocket(url, { headers: { origin: new URL(url.replace(/^ws/, "http")).origin } });
   try {
     await new Promise<void>((resolve, reject) => {
       ws.once("open", () => resolve());
@@ -36,9 +36,9 @@ async function piCommand(url: string, command: Record<string, unknown>): Promise
   }
 }
 
-/** A client that offers the seed tool read_file with the wrong parameters. */
-async function offerMisshapedReadFile(url: string): Promise<void> {
-  const res = await fetch(`${url}/v1/chat/completions`, {
+/** A client (given the mock's /v1 base URL) that offers the seed tool read_file with the wrong parameters. */
+async function offerMisshapedReadFile(baseUrl: string): Promise<void> {
+  const res = await fetch(`${baseUrl}/chat/completions`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: "Bearer k" },
     body: JSON.stringify({
@@ -69,8 +69,8 @@ describe("agentwire mock: --catalogue and --profile", () => {
       ["--set", "catalogue=none"],
     ]) {
       const { child, firstLine } = await startCli(["mock", "openai-chat", "--port", "0", ...args]);
-      expect(firstLine).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      const models = await fetch(`${firstLine}/v1/models`);
+      expect(firstLine).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+      const models = await fetch(`${firstLine}/models`);
       expect(models.status).toBe(200);
       await stop(child);
     }

@@ -16,7 +16,8 @@ interface Tuning {
 /**
  * Faults whose proof waits out a limit: for their run only, the limit they break is lowered (and
  * the mock's delay with it), so it is crossed in a fraction of the contract's seconds. The check
- * judges the same way; only checks the fault already fails read the lowered limit.
+ * judges the same way; only checks the fault already fails read the lowered limit. (One entry
+ * instead slows the mock, to keep a race out of the proof.)
  */
 export const QUICK_PROOF: Record<string, Tuning> = {
   // Every query is held: 80 ms over a 30 ms limit instead of 3 s over 2 s, for ~30 queries in a row.
@@ -25,9 +26,15 @@ export const QUICK_PROOF: Record<string, Tuning> = {
   "no-agent-end-after-abort": { params: { abortEndMs: 300 } },
   // Accepted prompts that start nothing: each waits for an agent_start.
   "prompt-no-run": { params: { firstEventMs: 300 } },
-  // Commands never answered: each waits out the request timeout.
-  "drop-response": { timeout: 1_000 },
-  "missing-type-silent": { timeout: 1_000 },
+  // Commands never answered: each waits out the request timeout. Not lower: the cap bounds every
+  // wait of the run, and on a loaded machine a queue run can outlast 1 s (its next prompt then
+  // meets a busy agent and fails cmd/prompt-accepted besides the fault's own check).
+  "drop-response": { timeout: 2_000 },
+  "missing-type-silent": { timeout: 2_000 },
+  // Not a limit but a race: the fault injects a queued follow-up at the next turn, so the probes'
+  // abort must land before the running tool ends, or the queue it keeps is already empty and
+  // queue/abort-keeps-queue fails too. Slower tools give a loaded machine room for that.
+  "follow-up-as-steer": { settings: { toolDelay: 200 } },
 };
 
 /** The server checks after a run against the mock with `faults` (and the kit/mock profiles). */

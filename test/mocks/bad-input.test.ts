@@ -67,6 +67,7 @@ const ERROR_SHAPE: Record<string, (body: any) => boolean> = {
   "openai-chat": (b) =>
     typeof b.error?.message === "string" && typeof b.error?.type === "string" && "code" in b.error && !("detail" in b),
   "pi-web": (b) => typeof b.error === "string",
+  "continue-remote": (b) => typeof b.error === "string",
   "stagewise-chat": (b) => typeof b.error === "string",
 };
 

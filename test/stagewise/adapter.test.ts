@@ -145,8 +145,7 @@ describe("stagewise agent adapter: sync", () => {
     const t = toolbar(s);
     const frames: { messageId: string; resync: boolean; updateParts: unknown[] }[] = [];
     const sub = t.trpc.messaging.getMessage.subscribe(undefined, { onData: (u) => frames.push(u as never) });
-    // The connection takes its time on a loaded machine: wait for the resync rather than a fixed pause.
-    for (let waited = 0; frames.length === 0 && waited < 3_000; waited += 10) await sleep(10);
+    await sleep(50);
     expect(frames[0]).toMatchObject({ resync: true, updateParts: [] });
     const m = s.chat.addMessage({ role: "assistant", content: [] });
     s.chat.streamPart(m, 0, "Hi");
@@ -162,13 +161,15 @@ describe("stagewise agent adapter: sync", () => {
 describe("stagewise agent adapter: toolbar requests", () => {
   /** An agent whose turn waits until released, so the gate can be probed. */
   async function busyAgent(hooks: AgentHooks = {}) {
-    let release!: () => void;
+    // The hook may start a moment after the working state is broadcast: release waits for it.
+    let entered!: (release: () => void) => void;
+    const hookEntered = new Promise<() => void>((resolve) => (entered = resolve));
     const s = await agent({
       hooks: {
         ...hooks,
         onUserMessage: ({ signal }) =>
           new Promise<void>((resolve) => {
-            release = resolve;
+            entered(resolve);
             signal.addEventListener("abort", () => resolve());
           }),
       },
@@ -176,12 +177,7 @@ describe("stagewise agent adapter: toolbar requests", () => {
     const t = toolbar(s);
     const f = new Follower(t);
     await f.waitFor((e) => e.update.type === "agent-state");
-    // The hook runs a tick after the turn is marked working: a release may come before it.
-    const releaseSoon = async () => {
-      for (let waited = 0; release === undefined && waited < 3_000; waited += 5) await sleep(5);
-      release();
-    };
-    return { s, t, f, release: () => void releaseSoon() };
+    return { s, t, f, release: async () => (await hookEntered)() };
   }
 
   it("a turn: user message stored and echoed, working brackets the hook, the id comes back", async () => {
@@ -193,7 +189,7 @@ describe("stagewise agent adapter: toolbar requests", () => {
     await f.waitFor((e) => e.update.type === "agent-state" && e.update.isWorking, 3_000, 3);
     expect(s.chat.isWorking).toBe(true);
     expect(s.state.get().state).toBe("working");
-    release();
+    await release();
     await f.waitFor((e) => e.update.type === "agent-state" && !e.update.isWorking, 3_000, 5);
     expect(s.state.get().state).toBe("idle");
   });
@@ -228,7 +224,7 @@ describe("stagewise agent adapter: toolbar requests", () => {
     expect(s.chat.state()).toBe(before);
     await t.trpc.chat.updateChatTitle.mutate({ chatId, title: "Renamed" });
     expect(s.chat.seq).toBe(head + 1);
-    release();
+    await release();
     await f.waitFor((e) => e.update.type === "agent-state" && !e.update.isWorking, 3_000, 3 + (head - 2));
     // Idle again: a non-active chat refuses messages, the gate opens.
     expect(await rejection(t.trpc.chat.sendMessage.mutate({ ...text("x"), chatId: other }))).toMatchObject({ code: "CONFLICT", reason: "chat-not-active" });

@@ -4,6 +4,7 @@
  * knobs in the query, the case named by its `case` parameter), and the case a recorded request
  * belongs to. A protocol supplies the rows and its endpoint. Browser-safe.
  */
+import { scaleMs } from "./time-scale.js";
 
 /** The kit's own endpoints on a mock (see `routes.ts`). */
 export const CASES_PATH = "/__agentwire/cases";
@@ -41,8 +42,8 @@ export interface CaseTable<C extends CaseRow<K>, K extends string> {
   caseOfPath(path: string): C | undefined;
   /** Full ids of the client-parse checks a case feeds. */
   checkIds(c: C): string[];
-  /** The case's deadline. */
-  timeoutOf(c: C): number;
+  /** The case's deadline; a deadline of its own follows the time scale (see `time-scale.ts`). */
+  timeoutOf(c: C, timeScale?: number): number;
 }
 
 /** The derived views of `cases`, sent to `endpoint` (e.g. "/chat/stream"), checks named `<prefix><short id>`. */
@@ -65,6 +66,7 @@ export function caseTable<C extends CaseRow<K>, K extends string>(cases: readonl
       return id === null ? undefined : findCase(id);
     },
     checkIds: (c) => c.checks.map((k) => checkPrefix + k),
-    timeoutOf: (c) => c.timeoutMs ?? DEFAULT_CASE_TIMEOUT_MS,
+    // The default deadline only guards against a hang: no case waits for it by design.
+    timeoutOf: (c, timeScale = 1) => (c.timeoutMs !== undefined ? scaleMs(c.timeoutMs, timeScale) : DEFAULT_CASE_TIMEOUT_MS),
   };
 }

@@ -1,6 +1,8 @@
-/** Human report: one line per check, details under failures, a summary line. */
+/** Human report: one line per check, details under failures, a summary line; a recap at the end. */
 import type { Evidence, Verdict } from "../check.js";
-import type { CheckResult, RunResult } from "../result.js";
+import { emptySummary, type CheckResult, type RunResult, type Summary } from "../result.js";
+import { colours, type Colours } from "./colour.js";
+import { curlCommand, exchangeOf, replayCommand } from "./reproduce.js";
 
 const MARK: Record<Verdict, string> = {
   pass: "PASS",
@@ -11,30 +13,71 @@ const MARK: Record<Verdict, string> = {
   incomplete: "INCOMPLETE",
 };
 
-const COLOUR: Record<Verdict, number> = { pass: 32, fail: 31, warn: 33, info: 36, skip: 90, incomplete: 35 };
+const PAINT: Record<Verdict, (c: Colours, s: string) => string> = {
+  pass: (c, s) => c.green(s),
+  fail: (c, s) => c.red(s),
+  warn: (c, s) => c.yellow(s),
+  info: (c, s) => c.cyan(s),
+  skip: (c, s) => c.gray(s),
+  incomplete: (c, s) => c.magenta(s),
+};
 
 export function formatConsole(result: RunResult, opts: { colour?: boolean; verbose?: boolean } = {}): string {
-  const paint = (v: Verdict, s: string) => (opts.colour ? `\x1b[${COLOUR[v]}m${s}\x1b[0m` : s);
+  const c = colours(!!opts.colour);
+  const paint = (v: Verdict, s: string) => PAINT[v](c, s);
   const lines: string[] = [];
-  lines.push(`agentwire ${result.protocol} (${result.side} side) — ${result.target}`);
+  lines.push(c.bold(`agentwire ${result.protocol} (${result.side} side) — ${result.target}`));
   lines.push(`profile ${result.profile}${result.strict ? ", strict" : ""}`);
   if (result.error) lines.push(`note: ${result.error}`);
   lines.push("");
-  for (const c of result.checks) {
-    lines.push(`${paint(c.verdict, MARK[c.verdict].padEnd(10))} ${c.id} [${c.level}]`);
-    if (c.verdict === "pass" && !opts.verbose) continue;
-    lines.push(...details(c).map((l) => `           ${l}`));
+  for (const check of result.checks) {
+    lines.push(`${paint(check.verdict, MARK[check.verdict].padEnd(10))} ${check.id} [${check.level}]${check.baseline ? c.dim(`  (${baselineNote(check.baseline)})`) : ""}`);
+    if (check.verdict === "pass" && !opts.verbose) continue;
+    lines.push(...details(check, result).map((l) => `           ${l}`));
   }
   lines.push("");
-  const s = result.summary;
-  lines.push(
-    `${s.pass} passed, ${s.fail} failed, ${s.warn} warnings, ${s.info} info, ${s.skip} skipped, ${s.incomplete} incomplete` +
-      ` (${result.durationMs} ms) — exit ${result.exitCode}`,
-  );
+  lines.push(summaryLine(result.summary, `(${result.durationMs} ms) — exit ${result.exitCode}`, c));
+  if (result.baseline) {
+    lines.push(`baseline ${result.baseline.file}: ${result.baseline.known} known failure(s) accepted`);
+    for (const p of result.baseline.problems) lines.push(c.red(`baseline problem: ${p}`));
+  }
   return lines.join("\n");
 }
 
-function details(c: CheckResult): string[] {
+/** "N passed, N failed, ..." with the non-zero counts that matter coloured. */
+function summaryLine(s: Summary, tail: string, c: Colours): string {
+  const part = (n: number, text: string, v: Verdict) => (n > 0 && v !== "pass" && v !== "skip" ? PAINT[v](c, `${n} ${text}`) : `${n} ${text}`);
+  return `${part(s.pass, "passed", "pass")}, ${part(s.fail, "failed", "fail")}, ${part(s.warn, "warnings", "warn")}, ${part(s.info, "info", "info")}, ${part(s.skip, "skipped", "skip")}, ${part(s.incomplete, "incomplete", "incomplete")} ${tail}`;
+}
+
+/**
+ * What ends a console report: the failures again, one line each with the command that replays
+ * them (as vitest recaps failed tests), and with several runs one overall line.
+ */
+export function formatRecap(results: readonly RunResult[], opts: { colour?: boolean } = {}): string {
+  const c = colours(!!opts.colour);
+  const lines: string[] = [];
+  const failed = results.flatMap((r) => r.checks.filter((x) => x.verdict === "fail" && x.baseline?.status !== "known").map((x) => ({ r, x })));
+  const problems = results.flatMap((r) => r.baseline?.problems ?? []);
+  if (failed.length || problems.length) {
+    const n = failed.length + problems.length;
+    lines.push("", c.red(c.bold(`⎯⎯⎯⎯ ${n} failure${n === 1 ? "" : "s"} ⎯⎯⎯⎯`)));
+    for (const { r, x } of failed) {
+      lines.push(`${c.red("FAIL")} ${x.id} — ${x.message}`);
+      lines.push(c.dim(`     ${replayCommand(r, x)}`));
+    }
+    for (const p of problems) lines.push(`${c.red("FAIL")} baseline — ${p}`);
+  }
+  if (results.length > 1) {
+    const total = emptySummary();
+    for (const r of results) for (const k of Object.keys(total) as Verdict[]) total[k] += r.summary[k];
+    const exit = results.some((r) => r.exitCode === 1) ? 1 : results.some((r) => r.exitCode === 3) ? 3 : 0;
+    lines.push("", c.bold(`all ${results.length} runs (${results.map((r) => r.protocol).join(", ")}): `) + summaryLine(total, `— exit ${exit}`, c));
+  }
+  return lines.join("\n");
+}
+
+function details(c: CheckResult, result: RunResult): string[] {
   const out = [`${c.message}`];
   if (c.verdict === "fail" || c.verdict === "warn") {
     out.push(`rule: ${c.rule}`);
@@ -43,6 +86,7 @@ function details(c: CheckResult): string[] {
     if (c.actual !== undefined) out.push(`actual:   ${c.actual}`);
     // The first piece of evidence usually restates "actual"; show only where it was then.
     for (const e of c.evidence.slice(0, 3)) out.push(`evidence: ${formatEvidence(e.note === c.actual ? { ...e, note: undefined } : e)}`);
+    out.push(...reproduce(c, result));
   }
   return out;
 }
@@ -60,4 +104,17 @@ export function formatEvidence(e: Evidence): string {
   return [where, e.excerpt ? `"${e.excerpt}"` : undefined, e.note && e.note !== e.excerpt ? e.note : undefined]
     .filter(Boolean)
     .join(" — ");
+}
+
+/** The lines that end a failure: the request again (the kit's own HTTP requests), and the replay. */
+export function reproduce(c: CheckResult, result: RunResult): string[] {
+  const x = result.side === "server" ? exchangeOf(result, c) : undefined;
+  const curl = x ? curlCommand(x) : undefined;
+  return [...(curl ? [`resend:   ${curl}`] : []), `replay:   ${replayCommand(result, c)}`];
+}
+
+/** How a baseline entry reads next to its check. */
+export function baselineNote(b: NonNullable<CheckResult["baseline"]>): string {
+  const status = { known: "known failure", fixed: "listed in the baseline, passes now: remove the entry", expired: `baseline entry expired ${b.expires}`, listed: "listed in the baseline" }[b.status];
+  return `${status}: ${b.reason}${b.link ? ` ${b.link}` : ""}`;
 }

@@ -1,5 +1,8 @@
 import type { RunResult } from "../result.js";
-import { formatConsole } from "./console.js";
+import { formatConsole, formatRecap } from "./console.js";
+import { formatHtml } from "./html.js";
+import { formatMarkdown } from "./markdown.js";
+import { formatNdjson } from "./ndjson.js";
 import { formatJson } from "./json.js";
 import { formatJunit } from "./junit.js";
 import type { ReporterName } from "./names.js";
@@ -10,11 +13,20 @@ export { REPORTERS, type ReporterName } from "./names.js";
 export function formatReport(name: ReporterName, results: RunResult[], opts: { colour?: boolean } = {}): string {
   switch (name) {
     case "console":
-      return `${results.map((r) => formatConsole(r, opts)).join("\n\n")}\n`;
+    {
+      const recap = formatRecap(results, opts);
+      return `${results.map((r) => formatConsole(r, opts)).join("\n\n")}${recap ? `\n${recap}` : ""}\n`;
+    }
     case "json":
       return results.length === 1 ? formatJson(results[0]!) : `${JSON.stringify(results.map((r) => JSON.parse(formatJson(r))), null, 2)}\n`;
     case "junit":
       return results.length === 1 ? formatJunit(results[0]!) : mergeJunit(results.map(formatJunit));
+    case "ndjson":
+      return formatNdjson(results);
+    case "markdown":
+      return formatMarkdown(results);
+    case "html":
+      return formatHtml(results);
   }
 }
 
@@ -23,4 +35,4 @@ function mergeJunit(docs: string[]): string {
   return [`<?xml version="1.0" encoding="UTF-8"?>`, `<testsuites name="agentwire">`, ...suites, `</testsuites>`, ""].join("\n");
 }
 
-export { formatConsole, formatJson, formatJunit };
+export { formatConsole, formatHtml, formatJson, formatJunit, formatMarkdown, formatNdjson };

@@ -2,5 +2,7 @@
 import type { RunResult } from "../result.js";
 
 export function formatJson(result: RunResult): string {
-  return `${JSON.stringify({ $schema: "https://agentwire.dev/schemas/report.schema.json", ...result }, null, 2)}\n`;
+  // The failures' exchanges are for the html report; the JSON report keeps to its schema.
+  const { exchanges: _exchanges, ...report } = result;
+  return `${JSON.stringify({ $schema: "https://agentwire.dev/schemas/report.schema.json", ...report }, null, 2)}\n`;
 }

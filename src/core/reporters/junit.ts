@@ -16,23 +16,36 @@ export function formatJunit(result: RunResult): string {
       ...c.evidence.map((e) => `evidence: ${formatEvidence(e)}`),
     ].join("\n");
     let inner = "";
-    if (c.verdict === "fail") inner = `<failure message="${attr(c.message)}" type="${c.level}">${text(body)}</failure>`;
+    if (c.verdict === "fail" && c.baseline?.status === "known") inner = `<skipped message="${attr(`known failure (baseline ${c.baseline.entry}): ${c.baseline.reason}`)}"/>`;
+    else if (c.verdict === "fail") inner = `<failure message="${attr(c.message)}" type="${c.level}">${text(body)}</failure>`;
     else if (c.verdict === "skip" || c.verdict === "incomplete")
       inner = `<skipped message="${attr(`${c.verdict}: ${c.message}`)}"/>`;
     else if (c.verdict === "warn" || c.verdict === "info") inner = `<system-out>${text(`${c.verdict}: ${body}`)}</system-out>`;
-    return `    <testcase name="${name}" classname="${cls}" time="0">${inner}</testcase>`;
+    return `    <testcase name="${name}" classname="${cls}" time="${seconds(c.durationMs ?? 0)}">${inner}</testcase>`;
   });
+  // Known failures (baseline) are reported as skipped; stale or expired entries as failures of their own.
+  const known = result.checks.filter((c) => c.verdict === "fail" && c.baseline?.status === "known").length;
+  const problems = (result.baseline?.problems ?? []).map(
+    (p, i) => `    <testcase name="${attr(`baseline ${i + 1}`)}" classname="${attr(`${result.protocol}.baseline`)}" time="0"><failure message="${attr(p)}" type="baseline">${text(p)}</failure></testcase>`,
+  );
+  const tests = result.checks.length + problems.length;
+  const failures = s.fail - known + problems.length;
+  const skipped = s.skip + s.incomplete + known;
   return [
     `<?xml version="1.0" encoding="UTF-8"?>`,
-    `<testsuites name="agentwire" tests="${result.checks.length}" failures="${s.fail}" skipped="${s.skip + s.incomplete}" time="${result.durationMs / 1000}">`,
-    `  <testsuite name="${attr(`${result.protocol} (${result.side})`)}" tests="${result.checks.length}" failures="${s.fail}" errors="0" skipped="${s.skip + s.incomplete}" timestamp="${result.startedAt}" time="${result.durationMs / 1000}">`,
+    `<testsuites name="agentwire" tests="${tests}" failures="${failures}" skipped="${skipped}" time="${seconds(result.durationMs)}">`,
+    `  <testsuite name="${attr(`${result.protocol} (${result.side})`)}" tests="${tests}" failures="${failures}" errors="0" skipped="${skipped}" timestamp="${result.startedAt}" time="${seconds(result.durationMs)}">`,
     `    <properties><property name="target" value="${attr(result.target)}"/><property name="profile" value="${attr(result.profile)}"/></properties>`,
     ...cases,
+    ...problems,
     `  </testsuite>`,
     `</testsuites>`,
     "",
   ].join("\n");
 }
+
+/** JUnit times are seconds; milliseconds to three decimals. */
+const seconds = (ms: number): string => (Math.round(ms) / 1000).toFixed(3);
 
 function attr(s: string): string {
   return text(s).replace(/"/g, "&quot;").replace(/\n/g, "&#10;");

@@ -46,7 +46,13 @@ export interface StreamHooks<S, V, St = unknown> {
 }
 
 type Sub<S, V> = { hooks: StreamHooks<S, V, unknown>; guard: Guard };
-type Live<S, V> = { s: S; subs: { hooks: StreamHooks<S, V, unknown>; guard: Guard; st: unknown }[] };
+/** One check on one stream: its hooks, guard and state. */
+type Bound<S, V> = { hooks: StreamHooks<S, V, unknown>; guard: Guard; st: unknown };
+/**
+ * A stream in progress, with its checks listed per hook once at the head: a long stream's events
+ * then visit only the checks that have a hook for them.
+ */
+type Live<S, V> = { s: S; events: Bound<S, V>[]; lines: Bound<S, V>[]; chunks: Bound<S, V>[]; ends: Bound<S, V>[] };
 
 export type StreamView<S, V> = ViewDef<StreamHooks<S, V, unknown>> & {
   on<St>(hooks: StreamHooks<S, V, St>): Listen;
@@ -60,6 +66,14 @@ export function sseStreamView<S, V>(decoder: StreamDecoder<S, V>): StreamView<S,
       const subs: Sub<S, V>[] = [];
       const pending = new Map<string, RequestEvent>();
       const live = new Map<string, Live<S, V>>();
+      // The stream of the previous event: a long stream's events come in runs of one exchange.
+      let lastId: string | undefined;
+      let last: Live<S, V> | undefined;
+      const find = (exchange: string): Live<S, V> | undefined => {
+        if (exchange === lastId) return last;
+        lastId = exchange;
+        return (last = live.get(exchange));
+      };
       let lines = false;
       let chunks = false;
       const fail = (sub: { guard: Guard }, e: unknown) => sub.guard.fail(e);
@@ -87,29 +101,34 @@ export function sseStreamView<S, V>(decoder: StreamDecoder<S, V>): StreamView<S,
               pending.delete(ev.exchange);
               if (!is2xx(ev.status)) return;
               const s = decoder.open(request, ev, ctx);
-              const l: Live<S, V> = { s, subs: [] };
+              const l: Live<S, V> = { s, events: [], lines: [], chunks: [], ends: [] };
               for (const sub of subs) {
                 if (sub.guard.dead) continue;
                 try {
-                  l.subs.push({ hooks: sub.hooks, guard: sub.guard, st: sub.hooks.start(s) });
+                  const b: Bound<S, V> = { hooks: sub.hooks, guard: sub.guard, st: sub.hooks.start(s) };
+                  if (b.hooks.event) l.events.push(b);
+                  if (b.hooks.line) l.lines.push(b);
+                  if (b.hooks.chunk) l.chunks.push(b);
+                  if (b.hooks.end) l.ends.push(b);
                 } catch (e) {
                   fail(sub, e);
                 }
               }
               live.set(ev.exchange, l);
+              if (ev.exchange === lastId) last = l;
               return;
             }
             case "http-error":
               pending.delete(ev.exchange);
               return;
             case "sse-event": {
-              const l = live.get(ev.exchange);
+              const l = find(ev.exchange);
               if (!l) return;
               const v = decoder.decode(ev, l.s);
-              for (const sub of l.subs) {
-                if (!sub.hooks.event || sub.guard.dead) continue;
+              for (const sub of l.events) {
+                if (sub.guard.dead) continue;
                 try {
-                  sub.hooks.event(ev, v, l.s, sub.st);
+                  sub.hooks.event!(ev, v, l.s, sub.st);
                 } catch (e) {
                   fail(sub, e);
                 }
@@ -117,13 +136,13 @@ export function sseStreamView<S, V>(decoder: StreamDecoder<S, V>): StreamView<S,
               return;
             }
             case "sse-line": {
-              const l = live.get(ev.exchange);
+              const l = find(ev.exchange);
               if (!l) return;
               decoder.line?.(ev, l.s);
-              for (const sub of l.subs) {
-                if (!sub.hooks.line || sub.guard.dead) continue;
+              for (const sub of l.lines) {
+                if (sub.guard.dead) continue;
                 try {
-                  sub.hooks.line(ev, l.s, sub.st);
+                  sub.hooks.line!(ev, l.s, sub.st);
                 } catch (e) {
                   fail(sub, e);
                 }
@@ -131,12 +150,12 @@ export function sseStreamView<S, V>(decoder: StreamDecoder<S, V>): StreamView<S,
               return;
             }
             case "body-chunk": {
-              const l = live.get(ev.exchange);
+              const l = find(ev.exchange);
               if (!l) return;
-              for (const sub of l.subs) {
-                if (!sub.hooks.chunk || sub.guard.dead) continue;
+              for (const sub of l.chunks) {
+                if (sub.guard.dead) continue;
                 try {
-                  sub.hooks.chunk(ev, l.s, sub.st);
+                  sub.hooks.chunk!(ev, l.s, sub.st);
                 } catch (e) {
                   fail(sub, e);
                 }
@@ -144,14 +163,15 @@ export function sseStreamView<S, V>(decoder: StreamDecoder<S, V>): StreamView<S,
               return;
             }
             case "body-end": {
-              const l = live.get(ev.exchange);
+              const l = find(ev.exchange);
               if (!l) return;
               live.delete(ev.exchange);
+              last = lastId = undefined;
               decoder.close?.(ev, l.s);
-              for (const sub of l.subs) {
-                if (!sub.hooks.end || sub.guard.dead) continue;
+              for (const sub of l.ends) {
+                if (sub.guard.dead) continue;
                 try {
-                  sub.hooks.end(ev, l.s, sub.st);
+                  sub.hooks.end!(ev, l.s, sub.st);
                 } catch (e) {
                   fail(sub, e);
                 }

@@ -1,5 +1,7 @@
 /** The continue-remote reference mock: the §3 state machine behind the §1 routes, in both profiles. */
-import type { NamedItem } from "../../core/protocol.js";
+import { faultInfos } from "../../core/mock/listing.js";
+import type { FaultInfo, NamedItem } from "../../core/protocol.js";
+import { FAULTS } from "./faults.js";
 import { SCENARIOS } from "./scenarios.js";
 import { VARIANTS } from "./variants.js";
 
@@ -21,7 +23,10 @@ export {
 } from "./options.js";
 export { ContinueRemoteMachine, SESSION_ID as CONTINUE_REMOTE_SESSION_ID } from "./machine.js";
 export type { ContinueRemoteScenario } from "./scenarios.js";
+export type { ContinueRemoteFault } from "./faults.js";
+export type { ContinueRemoteHooks } from "./hooks.js";
 export type { ContinueRemoteVariant } from "./variants.js";
 
 export const CONTINUE_REMOTE_SCENARIOS: NamedItem[] = SCENARIOS.map(({ name, description }) => ({ name, description }));
+export const CONTINUE_REMOTE_FAULTS: FaultInfo[] = faultInfos(FAULTS);
 export const CONTINUE_REMOTE_VARIANTS: NamedItem[] = VARIANTS.map(({ name, description }) => ({ name, description }));

@@ -9,6 +9,7 @@ import type {
   PendingPermission,
   SessionUsage,
 } from "../../generated/continue-remote.js";
+import type { MachineFaults } from "./hooks.js";
 import type { ResolvedContinueRemoteOptions } from "./options.js";
 import type { ContinueRemoteScenario } from "./scenarios.js";
 import { cnTurn } from "./turn-cn.js";
@@ -41,8 +42,13 @@ export class ContinueRemoteMachine {
   private decision: boolean | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private permissionTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the running turn was dequeued (`now()`). */
+  turnStartedAt = 0;
 
-  constructor(private readonly opts: ResolvedContinueRemoteOptions) {}
+  constructor(
+    private readonly opts: ResolvedContinueRemoteOptions,
+    private readonly faults: MachineFaults = {},
+  ) {}
 
   get cn(): boolean {
     return this.opts.profile === "cn-session";
@@ -124,12 +130,19 @@ export class ContinueRemoteMachine {
 
   /** §3.11: null when accepted, else the error to answer with 400 (and nothing changes). */
   answer(requestId: string, approved: boolean): string | null {
-    if (!this.pending) return "No pending permission request";
-    if (requestId !== this.pending.requestId) return "Invalid request ID";
+    const problem = this.answerProblem(requestId);
+    if (problem || !this.pending) return problem;
     clearTimeout(this.permissionTimer);
     this.pending = null;
     this.decision = approved;
     this.schedule(0);
+    return null;
+  }
+
+  /** Why an answer for `requestId` would be refused (§3.11); null when it would be taken. */
+  answerProblem(requestId: string): string | null {
+    if (!this.pending) return "No pending permission request";
+    if (requestId !== this.pending.requestId) return "Invalid request ID";
     return null;
   }
 
@@ -178,12 +191,13 @@ export class ContinueRemoteMachine {
 
   /** §3.3: the next message (if any) becomes the running turn; `isProcessing` never drops between turns. */
   private startNext(): void {
-    const next = this.queue.shift();
+    const next = this.faults.lifo ? this.queue.pop() : this.queue.shift();
     if (!next) {
       this.isProcessing = false;
       return;
     }
     this.isProcessing = true;
+    this.turnStartedAt = this.opts.now();
     const pacing = this.opts;
     if (this.cn) {
       const history = this.history as ChatHistoryItem[];

@@ -1,6 +1,8 @@
 /** Options of the continue-remote reference mock, with the contract's defaults (§6 knobs). */
 import { MockOptionError } from "../../core/protocol.js";
+import { faultProfileProblem, findFault, unknownFault } from "./faults.js";
 import { isVariant, VARIANTS, type ContinueRemoteVariant } from "./variants.js";
+import type { TranscriptBus } from "../../core/transcript.js";
 
 export type ContinueRemoteProfile = "seed" | "cn-session";
 /** `time`: steps follow the pacing; `poll`: each busy GET /state applies one step; `manual`: POST /__agentwire/step does. */
@@ -51,14 +53,19 @@ export interface ContinueRemoteMockOptions extends Partial<ContinueRemotePacing>
   bodyLimit?: number;
   /** What `/diff` answers; null plays a directory without a `main` branch (404). */
   diff?: string | null;
+  /** Faults (§7) active on every request; see faults.ts. */
+  faults?: string[];
   /** Called once `/exit` has answered and `exitDelayMs` has passed. */
   onExit?: () => void;
   /** The clock of `timestamp` (ms since the epoch). */
   now?: () => number;
+  /** Records client traffic for the client checks; the mock then outlives `/exit` (503, no onExit). */
+  bus?: TranscriptBus;
 }
 
-export type ResolvedContinueRemoteOptions = Required<Omit<ContinueRemoteMockOptions, "onExit" | "diff" | "initialPrompt" | "variant" | "token">> & {
+export type ResolvedContinueRemoteOptions = Required<Omit<ContinueRemoteMockOptions, "onExit" | "diff" | "initialPrompt" | "variant" | "token" | "bus">> & {
   token: string | undefined;
+  bus: TranscriptBus | undefined;
   variant: ContinueRemoteVariant | undefined;
   onExit: (() => void) | undefined;
   initialPrompt: string | undefined;
@@ -126,6 +133,12 @@ export function resolveContinueRemoteOptions(o: ContinueRemoteMockOptions = {}):
       `continue-remote mock: unknown variant "${String(o.variant)}" (known: ${VARIANTS.map((v) => v.name).join(", ")})`,
     );
   }
+  const profile = o.profile ?? "seed";
+  for (const name of o.faults ?? []) {
+    const fault = findFault(name);
+    const problem = fault ? faultProfileProblem(fault, profile) : unknownFault(name);
+    if (problem) throw new MockOptionError(`continue-remote mock: ${problem}`);
+  }
   return {
     ...DEFAULT_PACING,
     profile: "seed",
@@ -144,12 +157,14 @@ export function resolveContinueRemoteOptions(o: ContinueRemoteMockOptions = {}):
     reportPending: true,
     bodyLimit: 100 * 1024,
     cors: [],
+    faults: [],
     now: () => Date.now(),
     ...definedOnly(o),
     onExit: o.onExit,
     initialPrompt: o.initialPrompt,
     variant: o.variant,
     token: o.token,
+    bus: o.bus,
     diff: o.diff === undefined ? DEFAULT_DIFF : o.diff,
   };
 }

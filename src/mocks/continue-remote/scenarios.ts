@@ -38,6 +38,8 @@ export interface ContinueRemoteScenario {
   dropStreamingFlag?: boolean;
   /** The assistant text streams in exactly this many chunks (rather than by `chunkChars`). */
   chunkCount?: number;
+  /** The turn ends after its last tool, with no final text (a fault's doing). */
+  endsAtTool?: boolean;
 }
 
 /** The seed's name table; tools outside it keep their display name in lower case. */

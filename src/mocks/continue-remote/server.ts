@@ -25,8 +25,10 @@ export async function startContinueRemoteMock(options: ContinueRemoteStartOption
     settings && Object.keys(settings).length > 0 ? (await import("./settings.js")).parseSettings(settings) : {};
   let close: () => Promise<void> = () => Promise.resolve();
   const engine = createContinueRemoteEngine({ ...fromSettings, ...rest, onExit: () => void close() });
+  // A fault may bind elsewhere (all interfaces, as the real server); the URL stays a loopback one.
+  const faultHost = engine.hooks.server?.host;
   const served = await serveFetch(engine.handle, {
-    host,
+    host: faultHost ?? host,
     port,
     maxBodyBytes: engine.options.bodyLimit,
     errorBody: (_status, message) => ({ error: message }),
@@ -42,5 +44,6 @@ export async function startContinueRemoteMock(options: ContinueRemoteStartOption
     })();
     return closing;
   };
-  return { url: served.url, engine, closed, close: () => close() };
+  const url = faultHost ? `http://127.0.0.1:${new URL(served.url).port}` : served.url;
+  return { url, engine, closed, close: () => close() };
 }

@@ -58,6 +58,7 @@ export function* cnTurn(o: CnTurnOptions): TurnSteps {
     else finish(state, "done", t.result);
   }
   if (s.rounds.length) yield wait(p.thinkMs);
+  if (s.endsAtTool) return;
   history.push({
     message: { role: "assistant", content: denied && s.deniedFinal ? s.deniedFinal : s.final, usage: messageUsage(o) },
     contextItems: [],

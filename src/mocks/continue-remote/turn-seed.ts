@@ -41,6 +41,7 @@ export function* seedTurn(o: SeedTurnOptions): TurnSteps {
     resolve(o, start, t, toolName, result);
     yield wait(p.thinkMs);
   }
+  if (s.endsAtTool) return;
   yield* stream(o, denied && s.deniedFinal ? s.deniedFinal : s.final, s.dropStreamingFlag);
 }
 

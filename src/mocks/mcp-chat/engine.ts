@@ -11,6 +11,7 @@ import { fetchMockEngine } from "../../core/mock/engine.js";
 import { HEADER_FAULT, HEADER_FRAMING, HEADER_SCENARIO, requestedName, Selection } from "../../core/mock/selection.js";
 import { sseFormat } from "../../core/sse-framing.js";
 import { sleep } from "../../core/timing.js";
+import { scaleTimes } from "../../core/client-cases/time-scale.js";
 import { parseChatRequest, scenarioCommand, type ChatInput } from "./chat-request.js";
 import { chatSyncAnswer } from "./chat-sync.js";
 import type { Step } from "./events.js";
@@ -62,8 +63,9 @@ export function createMcpChatEngine(options: McpChatMockOptions = {}): McpChatEn
   const state = new ConnectionState();
   const recorder = new ClientRecorder(opts.bus);
   const baseFaults = opts.faults.map((n) => findFault(n) as McpChatFault);
+  const TIMING_KEYS = Object.keys(DEFAULT_TIMING) as (keyof McpChatTiming)[];
   const baseTiming: McpChatTiming = { ...DEFAULT_TIMING };
-  for (const k of Object.keys(DEFAULT_TIMING) as (keyof McpChatTiming)[]) baseTiming[k] = opts[k];
+  for (const k of TIMING_KEYS) baseTiming[k] = opts[k];
 
   async function handle(request: Request): Promise<Response> {
     const p = await prepare(request);
@@ -235,6 +237,7 @@ export function createMcpChatEngine(options: McpChatMockOptions = {}): McpChatEn
       format: sseFormat(framing.sse, hooks.sse),
       timing,
       seed: opts.seed,
+      timeScale: opts.timeScale,
       json: { ascii: flagOf(p, "asciiJson", opts.asciiJson), compact: flagOf(p, "compactJson", opts.compactJson) },
     });
     if (hooks.transformChunks) chunks = hooks.transformChunks(chunks);
@@ -252,7 +255,8 @@ export function createMcpChatEngine(options: McpChatMockOptions = {}): McpChatEn
   }
 
   function timingOf(p: Prepared): McpChatTiming {
-    const t = { ...baseTiming, ...p.framing.timing, ...p.hooks.timing };
+    // The waits a framing or fault imposes follow the time scale; the start options are taken as given.
+    const t = { ...baseTiming, ...scaleTimes(p.framing.timing, opts.timeScale, TIMING_KEYS), ...scaleTimes(p.hooks.timing, opts.timeScale, TIMING_KEYS) };
     if (p.framing.minChunkGap !== undefined) t.chunkGap = Math.max(t.chunkGap, p.framing.minChunkGap);
     return t;
   }

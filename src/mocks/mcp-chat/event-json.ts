@@ -12,23 +12,35 @@ export interface EventJsonStyle {
 }
 
 export function eventJson(value: unknown, style: EventJsonStyle = {}): string {
-  const comma = style.compact ? "," : ", ";
-  const colon = style.compact ? ":" : ": ";
-  const str = style.ascii ? asciiString : (s: string) => JSON.stringify(s);
-  const encode = (v: unknown): string => {
-    if (typeof v === "string") return str(v);
-    if (v === null || typeof v !== "object") return JSON.stringify(v) ?? "null";
-    if (Array.isArray(v)) return "[" + v.map(encode).join(comma) + "]";
-    return (
-      "{" +
-      Object.entries(v)
-        .filter(([, x]) => x !== undefined)
-        .map(([k, x]) => str(k) + colon + encode(x))
-        .join(comma) +
-      "}"
-    );
-  };
-  return encode(value);
+  return encodeJson(value, style.compact ? "," : ", ", style.compact ? ":" : ": ", style.ascii === true);
+}
+
+// Plain loops and concatenation, no closures or entry arrays: the mock encodes every event of a
+// stream with it.
+function encodeJson(v: unknown, comma: string, colon: string, ascii: boolean): string {
+  if (typeof v === "string") return ascii ? asciiString(v) : JSON.stringify(v);
+  if (v === null || typeof v !== "object") return JSON.stringify(v) ?? "null";
+  let out: string;
+  if (Array.isArray(v)) {
+    out = "[";
+    for (let i = 0; i < v.length; i++) {
+      if (i > 0) out += comma;
+      // A hole stays empty, as map-then-join leaves it.
+      if (i in v) out += encodeJson(v[i], comma, colon, ascii);
+    }
+    return out + "]";
+  }
+  out = "{";
+  let first = true;
+  const o = v as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    const x = o[k];
+    if (x === undefined) continue;
+    if (!first) out += comma;
+    first = false;
+    out += (ascii ? asciiString(k) : JSON.stringify(k)) + colon + encodeJson(x, comma, colon, ascii);
+  }
+  return out + "}";
 }
 
 function asciiString(s: string): string {

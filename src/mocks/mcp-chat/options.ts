@@ -11,6 +11,7 @@ import { DEFAULT_SCENARIO, findScenario, SCENARIOS } from "./scenarios.js";
 import { checkedSelection, mockNames } from "../../core/mock/names.js";
 import { givenNumbers, nonNegativeProblem, optionFailure } from "../../core/mock/option-checks.js";
 import { normalBasePath } from "../../core/mock/paths.js";
+import { isTimeScale } from "../../core/client-cases/time-scale.js";
 
 export type NotConnectedForm = "sse-error" | "http-409";
 
@@ -39,6 +40,11 @@ export interface McpChatMockOptions extends Partial<McpChatTiming> {
   allowedOrigins?: string[];
   /** Path prefix stripped before routing (e.g. "/api" for a base URL with a path). */
   basePath?: string;
+  /**
+   * Factor on the waits scenarios, framings and faults impose (a slow tool, streams held open
+   * after [DONE]); default 1. Quick test runs shrink it.
+   */
+  timeScale?: number;
   /** Records client traffic as http-request / http-response events (probe "client"). */
   bus?: TranscriptBus;
   /** Extension point consulted before the normal routes (e.g. /__agentwire/* endpoints). */
@@ -58,6 +64,7 @@ export interface ResolvedMcpChatOptions extends McpChatTiming {
   servers: McpServerEntry[];
   allowedOrigins: string[];
   basePath: string;
+  timeScale: number;
   bus?: TranscriptBus;
   routes?: (request: Request) => Promise<Response | undefined>;
 }
@@ -86,6 +93,7 @@ export function resolveMcpChatOptions(options: McpChatMockOptions = {}): Resolve
   if (notConnected !== "sse-error" && notConnected !== "http-409") {
     fail(`notConnected must be "sse-error" or "http-409", got "${String(notConnected)}"`);
   }
+  if (options.timeScale !== undefined && !isTimeScale(options.timeScale)) fail(`timeScale must be a number > 0, got ${String(options.timeScale)}`);
   const servers = options.servers ?? DEFAULT_SERVERS.map((s) => ({ ...s, tools: [...s.tools] }));
   const ids = new Set<string>();
   for (const s of servers) {
@@ -106,6 +114,7 @@ export function resolveMcpChatOptions(options: McpChatMockOptions = {}): Resolve
     servers,
     allowedOrigins: options.allowedOrigins ?? [...DEFAULT_ALLOWED_ORIGINS],
     basePath: normalBasePath(options.basePath),
+    timeScale: options.timeScale ?? 1,
     ...(options.bus ? { bus: options.bus } : {}),
     ...(options.routes ? { routes: options.routes } : {}),
   };

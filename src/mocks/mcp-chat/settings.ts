@@ -21,6 +21,7 @@ const Settings = z.strictObject({
   requireBearer: z.boolean().optional(),
   allowedOrigins: z.array(z.string()).optional(),
   basePath: z.string().optional(),
+  timeScale: z.number().positive().optional(),
   servers: z
     .array(
       z.object({

@@ -3,6 +3,7 @@
  * step's data becomes JSON and how long each step waits.
  */
 import { planSseWrites } from "../../core/mock/sse-writes.js";
+import { scaleMs } from "../../core/client-cases/time-scale.js";
 import type { SseFormat } from "../../core/sse-framing.js";
 import { eventJson, type EventJsonStyle } from "./event-json.js";
 import type { Step, StepData, Wait } from "./events.js";
@@ -13,6 +14,8 @@ export interface StreamPlan {
   format: SseFormat;
   timing: McpChatTiming;
   seed: number;
+  /** Factor on the waits a scenario sets itself (a slow tool); default 1. */
+  timeScale?: number;
   json: EventJsonStyle;
 }
 
@@ -20,8 +23,8 @@ export function payloadOf(data: StepData, style: EventJsonStyle): string | Uint8
   return typeof data === "string" || data instanceof Uint8Array ? data : eventJson(data, style);
 }
 
-function waitMs(wait: Wait | undefined, timing: McpChatTiming): number {
-  if (typeof wait === "number") return wait;
+function waitMs(wait: Wait | undefined, timing: McpChatTiming, timeScale: number): number {
+  if (typeof wait === "number") return scaleMs(wait, timeScale);
   return wait === "tool" ? timing.toolDuration : timing.eventDelay;
 }
 
@@ -33,7 +36,7 @@ export function planChunks(plan: StreamPlan): Generator<Chunk> {
     format: plan.format,
     seed: plan.seed,
     payload: (step) => payloadOf(step.data, plan.json),
-    wait: (step, index) => (index === 0 ? timing.firstEventDelay : waitMs(step.wait, timing)),
+    wait: (step, index) => (index === 0 ? timing.firstEventDelay : waitMs(step.wait, timing, plan.timeScale ?? 1)),
     jitter: timing.jitter,
     chunkGap: timing.chunkGap,
   });

@@ -30,6 +30,7 @@ import {
   type ResolvedOpenaiChatOptions,
 } from "./options.js";
 import { mergePacing, PACING_KEYS, pacingProblem, type OpenaiChatPacing } from "./pacing.js";
+import { scaleTimes, TIME_SCALE_KEY } from "../../core/client-cases/time-scale.js";
 import { ClientRecorder } from "../../core/http-client-recorder.js";
 import { watchAfterDone } from "./after-done.js";
 import {
@@ -60,6 +61,8 @@ export { HEADER_FAULT, HEADER_FRAMING, HEADER_SCENARIO };
 
 /** `created` of the listed models (2026-01-01). */
 const MODEL_CREATED = 1_767_225_600;
+/** The pacing knobs that are delays (the others are sizes). */
+const PACING_TIMES = PACING_KEYS.filter((k) => k.endsWith("Ms"));
 
 /** What the request selects before its body is read. */
 interface Selections {
@@ -81,6 +84,7 @@ interface Decision {
 
 export function createOpenaiChatEngine(options: OpenaiChatMockOptions = {}): OpenaiChatEngine {
   const opts = resolveOpenaiChatOptions(options);
+  const scaled = (layer: Partial<OpenaiChatPacing> | undefined) => scaleTimes(layer, opts.timeScale, PACING_TIMES);
   const catalogue = findCatalogue(opts.catalogue) ?? NO_CATALOGUE;
   const state = new MockState();
   const recorder = new ClientRecorder(opts.bus);
@@ -145,7 +149,7 @@ export function createOpenaiChatEngine(options: OpenaiChatMockOptions = {}): Ope
   function fixed(sel: Selections, response: Response, hooks: Hooks = combineHooks(sel.faults)): Decision {
     return {
       meta: baseMeta(sel),
-      headersDelayMs: mergePacing(opts.pacing, sel.pacing, hooks.pacing).headersDelayMs,
+      headersDelayMs: mergePacing(opts.pacing, sel.pacing, scaled(hooks.pacing)).headersDelayMs,
       render: () => response,
     };
   }
@@ -235,7 +239,7 @@ export function createOpenaiChatEngine(options: OpenaiChatMockOptions = {}): Ope
     if (!opts.anyModel && !opts.models.includes(chatRequest.model)) {
       const e = errors.unknownModel(chatRequest.model);
       if (stream && hooks.unknownModelAsStream) {
-        const pacing = mergePacing(opts.pacing, sel.pacing, sel.framing.pacing, hooks.pacing);
+        const pacing = mergePacing(opts.pacing, sel.pacing, scaled(sel.framing.pacing), scaled(hooks.pacing));
         return {
           meta: { ...meta, answer: "error" },
           headersDelayMs: pacing.headersDelayMs,
@@ -265,13 +269,15 @@ export function createOpenaiChatEngine(options: OpenaiChatMockOptions = {}): Ope
     let answer = chooseAnswer(ctx, scenario, opts.script);
     if (hooks.transformAnswer) answer = hooks.transformAnswer(answer, ctx);
 
+    // The waits a scenario, framing or fault imposes follow the time scale; the start options and
+    // the request's own knobs are taken as given.
     const pacing = mergePacing(
-      answer.pacingDefaults,
+      scaled(answer.pacingDefaults),
       opts.pacing,
-      answer.pacing,
+      scaled(answer.pacing),
       sel.pacing,
-      sel.framing.pacing,
-      hooks.pacing,
+      scaled(sel.framing.pacing),
+      scaled(hooks.pacing),
     );
     if (sel.framing.minChunkGap !== undefined) pacing.chunkGapMs = Math.max(pacing.chunkGapMs, sel.framing.minChunkGap);
 
@@ -285,6 +291,8 @@ export function createOpenaiChatEngine(options: OpenaiChatMockOptions = {}): Ope
       expectedCalls: answer.httpError ? [] : answer.calls.map((c) => ({ ...c })),
       // How long the body stays open after [DONE] (client/finishes-after-done judges held streams).
       holdAfterDoneMs: pacing.closeDelayMs,
+      // The checks' own limits scale with the waits (client/finishes-after-done).
+      ...(opts.timeScale !== 1 ? { [TIME_SCALE_KEY]: opts.timeScale } : {}),
     });
     if (answer.httpError) return { ...refuse(answer.httpError, hooks, faults, meta), headersDelayMs: pacing.headersDelayMs };
     state.logCalls(answer.calls, requestNo);

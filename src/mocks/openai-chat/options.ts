@@ -14,6 +14,7 @@ import { parseScenarioScript, type ScenarioScript } from "./script.js";
 import { checkedSelection, mockNames } from "../../core/mock/names.js";
 import { givenNumbers, optionFailure } from "../../core/mock/option-checks.js";
 import { normalBasePath } from "../../core/mock/paths.js";
+import { isTimeScale } from "../../core/client-cases/time-scale.js";
 
 export interface OpenaiChatMockOptions extends Partial<OpenaiChatPacing> {
   /** Default scenario (auto). */
@@ -44,6 +45,11 @@ export interface OpenaiChatMockOptions extends Partial<OpenaiChatPacing> {
   script?: ScenarioScript;
   /** Path prefix stripped before routing (e.g. "/openai" for http://host/openai/v1). */
   basePath?: string;
+  /**
+   * Factor on the waits scenarios, framings and faults impose (the slow scenario's late first
+   * chunk, streams held open after [DONE]); default 1. Quick test runs shrink it.
+   */
+  timeScale?: number;
   /** Records client traffic as http-request / http-response events (probe "client"). */
   bus?: TranscriptBus;
   /** Extension point consulted before the normal routes (e.g. /__agentwire/* endpoints); not recorded. */
@@ -65,6 +71,7 @@ export interface ResolvedOpenaiChatOptions {
   created?: number;
   script?: ScenarioScript;
   basePath: string;
+  timeScale: number;
   /** Only the pacing knobs given explicitly (defaults live in pacing.ts). */
   pacing: Partial<OpenaiChatPacing>;
   bus?: TranscriptBus;
@@ -97,6 +104,7 @@ export function resolveOpenaiChatOptions(options: OpenaiChatMockOptions = {}): R
   if (options.created !== undefined && !(Number.isInteger(options.created) && options.created >= 0)) {
     fail(`created must be an integer number of seconds, got ${String(options.created)}`);
   }
+  if (options.timeScale !== undefined && !isTimeScale(options.timeScale)) fail(`timeScale must be a number > 0, got ${String(options.timeScale)}`);
   const seed = options.seed ?? 1;
   if (!Number.isFinite(seed)) fail(`seed must be a number, got ${String(seed)}`);
   return {
@@ -114,6 +122,7 @@ export function resolveOpenaiChatOptions(options: OpenaiChatMockOptions = {}): R
     ...(options.created !== undefined ? { created: options.created } : {}),
     ...(options.script !== undefined ? { script: parseScenarioScript(options.script) } : {}),
     basePath: normalBasePath(options.basePath),
+    timeScale: options.timeScale ?? 1,
     pacing,
     ...(options.bus ? { bus: options.bus } : {}),
     ...(options.routes ? { routes: options.routes } : {}),

@@ -2,9 +2,10 @@
  * Validation of a ChatCompletionRequest (protocol doc §2): JSON, the schema rules, then the two
  * cross-field rules the mock enforces (`stream_options` only with `stream: true`; a named
  * `tool_choice` must be offered). Failures become 400 errors whose `param` is the dotted path.
- * Browser-safe: zod only.
+ * Browser-safe: zod/mini (the tree-shakable build) with English messages, the same as the full build's.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
+import { ENGLISH } from "../../core/mock/zod-english.js";
 import { errors, type ApiError } from "./errors.js";
 
 const TextPart = z.looseObject({ type: z.literal("text"), text: z.string() });
@@ -15,37 +16,43 @@ const ImagePart = z.looseObject({
 const ContentPart = z.discriminatedUnion("type", [TextPart, ImagePart]);
 const TextContent = z.union([z.string(), z.array(TextPart)]);
 
+const nonEmpty = () => z.string().check(z.minLength(1));
+/** Absent, or null where the API allows null. */
+const maybe = <T extends z.core.SomeType>(t: T) => z.optional(z.nullable(t));
+
 const ToolCall = z.looseObject({
-  id: z.string().min(1),
+  id: nonEmpty(),
   type: z.literal("function"),
-  function: z.looseObject({ name: z.string().min(1), arguments: z.string() }),
+  function: z.looseObject({ name: nonEmpty(), arguments: z.string() }),
 });
 
 const systemLike = (role: "system" | "developer") =>
-  z.looseObject({ role: z.literal(role), content: TextContent, name: z.string().optional() });
+  z.looseObject({ role: z.literal(role), content: TextContent, name: z.optional(z.string()) });
 
 const UserMessage = z.looseObject({
   role: z.literal("user"),
   content: z.union([z.string(), z.array(ContentPart)]),
-  name: z.string().optional(),
+  name: z.optional(z.string()),
 });
 
 const AssistantMessage = z
   .looseObject({
     role: z.literal("assistant"),
-    content: z.union([z.string(), z.array(TextPart), z.null()]).optional(),
-    tool_calls: z.array(ToolCall).min(1).optional(),
-    name: z.string().optional(),
-    reasoning_content: z.string().nullable().optional(),
+    content: z.optional(z.union([z.string(), z.array(TextPart), z.null()])),
+    tool_calls: z.optional(z.array(ToolCall).check(z.minLength(1))),
+    name: z.optional(z.string()),
+    reasoning_content: maybe(z.string()),
   })
-  .refine((m) => m.tool_calls !== undefined || (m.content !== undefined && m.content !== null), {
-    message: "An assistant message needs `content` unless it has `tool_calls`",
-    path: ["content"],
-  });
+  .check(
+    z.refine((m) => m.tool_calls !== undefined || (m.content !== undefined && m.content !== null), {
+      message: "An assistant message needs `content` unless it has `tool_calls`",
+      path: ["content"],
+    }),
+  );
 
 const ToolMessage = z.looseObject({
   role: z.literal("tool"),
-  tool_call_id: z.string().min(1),
+  tool_call_id: nonEmpty(),
   content: TextContent,
 });
 
@@ -60,33 +67,33 @@ const ChatMessage = z.discriminatedUnion("role", [
 const ToolDefinition = z.looseObject({
   type: z.literal("function"),
   function: z.looseObject({
-    name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must match ^[A-Za-z0-9_-]{1,64}$"),
-    description: z.string().optional(),
-    parameters: z.looseObject({ type: z.literal("object") }).optional(),
-    strict: z.boolean().nullable().optional(),
+    name: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, "must match ^[A-Za-z0-9_-]{1,64}$")),
+    description: z.optional(z.string()),
+    parameters: z.optional(z.looseObject({ type: z.literal("object") })),
+    strict: maybe(z.boolean()),
   }),
 });
 
-const NamedChoice = z.looseObject({ type: z.literal("function"), function: z.looseObject({ name: z.string().min(1) }) });
+const NamedChoice = z.looseObject({ type: z.literal("function"), function: z.looseObject({ name: nonEmpty() }) });
 const ToolChoice = z.union([z.enum(["none", "auto", "required"]), NamedChoice]);
 
-const int = z.number().int();
+const int = () => z.number().check(z.int());
 
 const ChatCompletionRequest = z.looseObject({
-  model: z.string().min(1),
-  messages: z.array(ChatMessage).min(1),
-  tools: z.array(ToolDefinition).optional(),
-  tool_choice: ToolChoice.optional(),
-  stream: z.boolean().nullable().optional(),
-  stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullable().optional(),
-  parallel_tool_calls: z.boolean().nullable().optional(),
-  max_tokens: int.nullable().optional(),
-  max_completion_tokens: int.nullable().optional(),
-  n: int.min(1).nullable().optional(),
-  seed: int.nullable().optional(),
-  temperature: z.number().nullable().optional(),
-  top_p: z.number().nullable().optional(),
-  stop: z.union([z.string(), z.array(z.string())]).nullable().optional(),
+  model: nonEmpty(),
+  messages: z.array(ChatMessage).check(z.minLength(1)),
+  tools: z.optional(z.array(ToolDefinition)),
+  tool_choice: z.optional(ToolChoice),
+  stream: maybe(z.boolean()),
+  stream_options: maybe(z.looseObject({ include_usage: z.optional(z.boolean()) })),
+  parallel_tool_calls: maybe(z.boolean()),
+  max_tokens: maybe(int()),
+  max_completion_tokens: maybe(int()),
+  n: maybe(int().check(z.gte(1))),
+  seed: maybe(int()),
+  temperature: maybe(z.number()),
+  top_p: maybe(z.number()),
+  stop: maybe(z.union([z.string(), z.array(z.string())])),
 });
 
 export type ChatRequest = z.infer<typeof ChatCompletionRequest>;
@@ -118,7 +125,7 @@ export function parseChatRequest(contentType: string | null, body: string, optio
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     return { ok: false, error: errors.invalidRequest("The request body must be a JSON object", null) };
   }
-  const parsed = ChatCompletionRequest.safeParse(raw);
+  const parsed = ChatCompletionRequest.safeParse(raw, ENGLISH);
   if (!parsed.success) {
     const issue = parsed.error.issues[0] as z.core.$ZodIssue;
     const param = issue.path.map(String).join(".");

@@ -3,6 +3,7 @@
  * CLI's `mock`, `test` and `test-client` commands use. Names are validated before the port opens.
  * Clients use `<url>/v1` as their base URL; the same paths also answer without `/v1`.
  */
+import { normalBasePath } from "../../core/mock/paths.js";
 import { startFetchMock } from "../../core/mock/start.js";
 import type { MockStartOptions, RunningMock } from "../../core/protocol.js";
 import { createOpenaiChatEngine } from "./engine.js";
@@ -23,6 +24,8 @@ export function startOpenaiChatMock(options: OpenaiChatStartOptions = {}): Promi
     chunkDelayKey: "chunkDelayMs",
     create: createOpenaiChatEngine,
     serve: { maxBodyBytes: MAX_BODY_BYTES, errorBody: openaiErrorBody },
+    // A client's base URL ends in /v1; the same paths also answer under the root.
+    urls: (url, o) => [`${url}${normalBasePath(o.basePath)}/v1`, `${url}${normalBasePath(o.basePath)}`],
   });
 }
 

@@ -28,6 +28,7 @@ const Settings = z.strictObject({
   rejectInvalidHistory: z.boolean().optional(),
   created: z.number().int().nonnegative().optional(),
   basePath: z.string().optional(),
+  timeScale: z.number().positive().optional(),
   /** A scenario script as data, or the path of a JSON file holding one. */
   script: z.unknown().optional(),
   scenarioFile: z.string().min(1).optional(),

@@ -13,7 +13,7 @@ import { startOptions } from "../../core/mock/start.js";
 import type { MockStartOptions, RunningMock } from "../../core/protocol.js";
 import type { PiWebTransport } from "./connection.js";
 import { createPiWebEngine, type PiWebEngine } from "./engine.js";
-import { PI_WEB_DEFAULT_PORT, resolvePiWebOptions, type PiWebMockOptions } from "./options.js";
+import { PI_WEB_DEFAULT_PORT, PI_WEB_WS_PATH, resolvePiWebOptions, type PiWebMockOptions } from "./options.js";
 
 export type PiWebStartOptions = MockStartOptions & Partial<PiWebMockOptions>;
 
@@ -70,8 +70,11 @@ export async function startPiWebMock(options: PiWebStartOptions = {}): Promise<R
   });
   const bound = (server.address() as AddressInfo).port;
   const shownHost = host.includes(":") ? `[${host}]` : host;
+  const url = `http://${shownHost}:${bound}`;
   return {
-    url: `http://${shownHost}:${bound}`,
+    url,
+    // Clients open the WebSocket; /health and / answer on the HTTP base.
+    urls: [`ws://${shownHost}:${bound}${engineOptions.wsPath ?? PI_WEB_WS_PATH}`, url],
     close: () =>
       new Promise<void>((resolve) => {
         engine?.dispose();

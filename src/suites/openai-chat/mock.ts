@@ -7,6 +7,7 @@ import type { MockStartOptions, RunningMock } from "../../core/protocol.js";
 import { OPENAI_CHAT_DEFAULT_PORT, startOpenaiChatMock } from "../../mocks/openai-chat/server.js";
 import type { ContentOptions } from "./client/index.js";
 import { SELF_TEST_MOCK_PACE } from "./params.js";
+import { TIME_SCALE_KEY, timeScaleOf } from "../../core/client-cases/time-scale.js";
 
 export const DEFAULT_PORT = OPENAI_CHAT_DEFAULT_PORT;
 
@@ -30,7 +31,8 @@ export async function startMock(opts: MockStartOptions): Promise<RunningMock> {
   const apiKey = given ?? (opts.suite ? `agentwire-mock-key-${Math.random().toString(36).slice(2, 12)}` : undefined);
   const { suite: _suite, ...rest } = opts;
   // The client cases (and their checks) load only when clients are judged.
-  const routes = opts.bus ? (await import("./client/index.js")).createClientCaseRoutes(opts.bus, { content: contentOf(opts) }) : undefined;
+  const timeScale = timeScaleOf(opts.settings?.[TIME_SCALE_KEY]);
+  const routes = opts.bus ? (await import("./client/index.js")).createClientCaseRoutes(opts.bus, { content: contentOf(opts), timeScale }) : undefined;
   const mock = await startOpenaiChatMock({
     ...rest,
     // As the suite's own target the mock streams faster: the rules judge shape and order, not speed.
@@ -38,5 +40,5 @@ export async function startMock(opts: MockStartOptions): Promise<RunningMock> {
     ...(routes ? { routes } : {}),
     ...(apiKey && !given ? { apiKey } : {}),
   });
-  return { url: mock.url, close: () => mock.close(), ...(apiKey ? { token: apiKey } : {}) };
+  return { ...mock, close: () => mock.close(), ...(apiKey ? { token: apiKey } : {}) };
 }

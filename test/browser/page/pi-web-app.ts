@@ -1,12 +1,13 @@
 /**
  * The pi-web browser test page: msw's `setupWorker` with agentwire's pi-web handlers, imported
- * from the BUILT package entry ("agentwire/msw" → dist/msw.js). The page opens two WebSockets to
- * ws://localhost:4781/ws, where nothing listens: msw's ws.link handlers answer in the page. Socket
- * A prompts `scenario:<name> hi` (`?scenario=`, default text), socket B only listens; then A
- * resyncs with get_state and get_messages. The outcome is left on window.__piWebResult.
+ * from the BUILT per-protocol entry ("agentwire/msw/pi-web" → dist/mocks/pi-web/msw.js). The page
+ * opens two WebSockets to ws://localhost:4781/ws, where nothing listens: msw's ws.link handlers
+ * answer in the page. Socket A prompts `scenario:<name> hi` (`?scenario=`, default text), socket B
+ * only listens; then A resyncs with get_state and get_messages. The outcome is left on
+ * window.__piWebResult.
  */
 import { setupWorker } from "msw/browser";
-import { piWebHandlers } from "agentwire/msw";
+import { piWebHandlers } from "agentwire/msw/pi-web";
 
 type Json = Record<string, any>;
 

@@ -1,11 +1,11 @@
 /**
  * The stagewise-chat browser test page: msw's `setupWorker` with agentwire's stagewise-chat handlers, imported from
- * the BUILT package entry ("agentwire/msw" → dist/msw.js). Nothing listens on localhost:5746: the page fetches
+ * the BUILT per-protocol entry ("agentwire/msw/stagewise-chat" → dist/mocks/stagewise-chat/msw.js). Nothing listens on localhost:5746: the page fetches
  * discovery, opens the WebSocket, subscribes to chat.getChatUpdates, sends a message and records every frame until
  * the turn is over. The outcome is left on window.__stagewiseResult.
  */
 import { setupWorker } from "msw/browser";
-import { stagewiseChatHandlers } from "agentwire/msw";
+import { stagewiseChatHandlers } from "agentwire/msw/stagewise-chat";
 import { PAGE_METADATA, PAGE_TEXT, type Json, type StagewisePageResult } from "./stagewise-shared.js";
 
 declare global {

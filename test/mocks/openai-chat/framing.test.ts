@@ -6,8 +6,13 @@ import { complete, engine, forcedRead, sseData, textStream, type Json } from "./
 const UNICODE = "Voilà: 東京は晴れ 😀, naïve résumé 🚀 北京 — ok! ".repeat(3);
 const script = { turns: [{ match: "^unicode$", answer: { text: UNICODE } }] };
 
-const withFraming = async (name: string, body: Json = textStream) =>
-  complete(engine({ script }), { stream: true, ...body }, {}, `/chat/completions?framing=${name}`);
+/** One stream per framing and body, shared by the tests that read it (split-1 takes seconds: a byte per ms). */
+const streams = new Map<string, ReturnType<typeof complete>>();
+const withFraming = (name: string, body: Json = textStream) => {
+  const key = `${name} ${JSON.stringify(body)}`;
+  if (!streams.has(key)) streams.set(key, complete(engine({ script }), { stream: true, ...body }, {}, `/chat/completions?framing=${name}`));
+  return streams.get(key)!;
+};
 
 const SCENARIO_LONG = { stream: true, messages: [{ role: "user", content: "unicode" }] };
 
@@ -23,29 +28,31 @@ describe("openai-chat framings", () => {
   });
 
   it("every valid SSE variant carries the same event data as canonical", async () => {
-    for (const body of [textStream, { ...forcedRead, stream: true }, SCENARIO_LONG]) {
-      const canonical = sseData((await withFraming("canonical", body)).chunks);
-      for (const name of ["split-1", "split-random", "split-utf8", "split-crlf", "coalesced", "crlf", "cr", "mixed-eol", "no-space", "comments", "multiline-data", "extra-fields", "bom"]) {
-        if (name === "split-1" && body !== textStream) continue; // one byte per ms: keep it short
-        const data = sseData((await withFraming(name, body)).chunks);
-        const norm = name === "multiline-data" ? data.map((d) => (d === "[DONE]" ? d : JSON.stringify(JSON.parse(d)))) : data;
-        expect(norm, name).toEqual(canonical);
-      }
-    }
+    // Each stream on its own engine, all at once: they mostly wait between split writes.
+    await Promise.all(
+      [textStream, { ...forcedRead, stream: true }, SCENARIO_LONG].map(async (body) => {
+        const canonical = sseData((await withFraming("canonical", body)).chunks);
+        const names = ["split-1", "split-random", "split-utf8", "split-crlf", "coalesced", "crlf", "cr", "mixed-eol", "no-space", "comments", "multiline-data", "extra-fields", "bom"];
+        // One byte per ms: keep it short.
+        const streams = await Promise.all(names.filter((n) => n !== "split-1" || body === textStream).map(async (name) => ({ name, data: sseData((await withFraming(name, body)).chunks) })));
+        for (const { name, data } of streams) {
+          const norm = name === "multiline-data" ? data.map((d) => (d === "[DONE]" ? d : JSON.stringify(JSON.parse(d)))) : data;
+          expect(norm, name).toEqual(canonical);
+        }
+      }),
+    );
   });
 
   it("the split framings really cut: one byte per write, cuts inside UTF-8, CR|LF apart, one coalesced write", async () => {
-    const one = await withFraming("split-1");
+    const [one, utf8Cut, crlf, coalesced] = await Promise.all([withFraming("split-1"), withFraming("split-utf8", SCENARIO_LONG), withFraming("split-crlf"), withFraming("coalesced")]);
     expect(one.chunks.every((c) => c.length === 1)).toBe(true);
-    const utf8Cut = await withFraming("split-utf8", SCENARIO_LONG);
     const dangling = utf8Cut.chunks.filter((c) => {
       const last = c[c.length - 1] as number;
       return last >= 0xc0 || (last >= 0x80 && last < 0xc0 && c.length < 4);
     });
     expect(dangling.length).toBeGreaterThan(10);
-    const crlf = await withFraming("split-crlf");
     expect(crlf.chunks.some((c) => c[c.length - 1] === 0x0d)).toBe(true);
-    expect((await withFraming("coalesced")).chunks).toHaveLength(1);
+    expect(coalesced.chunks).toHaveLength(1);
   });
 
   it("comments put `: ping` lines between events; crlf, no-space and extra-fields change the bytes as named", async () => {

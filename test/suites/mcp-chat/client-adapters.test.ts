@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { startClientSession } from "../../../src/core/runner.js";
+import { quickMock } from "../../helpers/quick-pacing.js";
 import { mcpChat } from "../../../src/suites/mcp-chat/index.js";
 import { mcpChatAdapters, runMcpChatCases, type AdapterResult } from "../../../src/adapters.js";
 
@@ -138,8 +139,12 @@ describe("defect adapters differ from spec in one place", () => {
 // ---------------------------------------------------------------------------------------------
 // Every adapter over every case, against the mock.
 
-/** Quick timing; a gap between split writes so each arrives as its own read over TCP. */
-const MOCK_SETTINGS = { firstEventDelay: 0, toolDuration: 0, eventDelay: 2, chunkGap: 1 };
+/**
+ * Quick timing; a gap between split writes so each arrives as its own read over TCP; the held
+ * stream of open-after-done (and its case deadline) scaled down. No cap over the case deadlines:
+ * the split cases need their full deadline on a loaded machine.
+ */
+const MOCK = quickMock("mcp-chat", { firstEventDelay: 0, toolDuration: 0, eventDelay: 2, chunkGap: 1 });
 
 const NAIVE_FAILS = ["split-chunks", "utf8-split", "sse-variants", "truncation-detected", "http-error-detail", "unexpected-payloads"];
 const EXPECTED_FAILS: Record<string, string[]> = {
@@ -153,10 +158,10 @@ const EXPECTED_FAILS: Record<string, string[]> = {
 describe.concurrent("adapters against the mock", () => {
   for (const [name, fails] of Object.entries(EXPECTED_FAILS)) {
     it(`${name} fails exactly ${fails.length ? fails.join(", ") : "nothing"}`, async () => {
-      const session = await startClientSession(mcpChat, { mock: { settings: MOCK_SETTINGS } });
+      const session = await startClientSession(mcpChat, { mock: MOCK });
       let runError: unknown;
       try {
-        await runMcpChatCases(session.url, mcpChatAdapters[name]!, { caseTimeoutMs: 3000 });
+        await runMcpChatCases(session.url, mcpChatAdapters[name]!);
       } catch (e) {
         runError = e;
       }
@@ -174,7 +179,7 @@ describe.concurrent("adapters against the mock", () => {
 
 describe("the mock serves each case as the case intends", () => {
   const ask = async (id: string) => {
-    const session = await startClientSession(mcpChat, { mock: { settings: MOCK_SETTINGS } });
+    const session = await startClientSession(mcpChat, { mock: MOCK });
     try {
       const base = session.url;
       await (await fetch(`${base}/connect/weather`, { method: "POST" })).arrayBuffer();

@@ -8,17 +8,20 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runClientTest } from "../../../src/core/runner.js";
 import { mcpChat } from "../../../src/suites/mcp-chat/index.js";
+import { quickMock } from "../../helpers/quick-pacing.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const EXAMPLE = fileURLToPath(new URL("../../../examples/mcp-chat-client.mjs", import.meta.url));
 
-// The mock as `agentwire test-client mcp-chat -- node examples/mcp-chat-client.mjs` starts it:
-// default timing, so the verdicts are the ones a user of the CLI gets.
-const run = (args: string[]) => runClientTest(mcpChat, { command: process.execPath, args: [EXAMPLE, ...args], stdio: "ignore", timeout: 50_000 });
+// `quick` false: the mock as `agentwire test-client mcp-chat -- node examples/mcp-chat-client.mjs`
+// starts it (default timing), so the verdicts are the ones a user of the CLI gets. Quick: the
+// self-test pace and the designed waits scaled down, for the same verdicts sooner.
+const run = (args: string[], quick: boolean) =>
+  runClientTest(mcpChat, { command: process.execPath, args: [EXAMPLE, ...args], stdio: "ignore", timeout: 50_000, ...(quick ? { mock: quickMock("mcp-chat") } : {}) });
 
 describe.concurrent("examples/mcp-chat-client.mjs under test-client", () => {
-  it("with the spec adapter passes every client check", async () => {
-    const result = await run([]);
+  it("with the spec adapter passes every client check, at the CLI's default timing", async () => {
+    const result = await run([], false);
     const notPassed = result.checks.filter((c) => c.verdict !== "pass").map((c) => [c.id, c.message]);
     expect(notPassed).toEqual([]);
     expect(result.error).toBeUndefined();
@@ -26,7 +29,7 @@ describe.concurrent("examples/mcp-chat-client.mjs under test-client", () => {
   });
 
   it("with --adapter naive-line-splitter fails exactly the checks of contract §5", async () => {
-    const result = await run(["--adapter", "naive-line-splitter"]);
+    const result = await run(["--adapter", "naive-line-splitter"], true);
     const failed = result.checks.filter((c) => c.outcome === "fail").map((c) => c.id.replace("mcp-chat/client-parse/", ""));
     expect(failed.sort()).toEqual(
       ["split-chunks", "utf8-split", "sse-variants", "truncation-detected", "http-error-detail", "unexpected-payloads"].sort(),

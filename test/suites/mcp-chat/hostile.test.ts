@@ -2,7 +2,7 @@
  * Hostile targets end in verdicts within a bounded time: no crash, no hang, no vacuous pass.
  * Each runs with --timeout 1500 and a 256 KiB read cap.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RunResult } from "../../../src/core/result.js";
 import { runSuite } from "../../../src/core/runner.js";
 import { mcpChat } from "../../../src/suites/mcp-chat/index.js";
@@ -13,17 +13,16 @@ const TIMEOUT = 1500;
 /** The probes stop after three unanswered exchanges in a row: a few timeouts, plus slack. */
 const BOUND = 4 * TIMEOUT + 3000;
 
-let open: Hostile | undefined;
-afterEach(async () => {
-  await open?.close();
-  open = undefined;
-});
-
+/** A run against its own hostile server, closed after the run (the tests run side by side: they mostly wait out timeouts). */
 async function against(handler: Handler): Promise<{ r: RunResult; ms: number }> {
-  open = await serve(handler);
-  const t0 = performance.now();
-  const r = await runSuite(mcpChat, { url: open.url, timeout: TIMEOUT, maxBytes: 256 * 1024 });
-  return { r, ms: performance.now() - t0 };
+  const open: Hostile = await serve(handler);
+  try {
+    const t0 = performance.now();
+    const r = await runSuite(mcpChat, { url: open.url, timeout: TIMEOUT, maxBytes: 256 * 1024 });
+    return { r, ms: performance.now() - t0 };
+  } finally {
+    await open.close();
+  }
 }
 
 const verdict = (r: RunResult, id: string) => byId(serverSide(r), `mcp-chat/${id}`).verdict;
@@ -31,7 +30,7 @@ const verdict = (r: RunResult, id: string) => byId(serverSide(r), `mcp-chat/${id
 /** Stream rules that a broken stream must never pass. */
 const STREAM_SEMANTICS = ["tools/all-ended-before-done", "text/answer-present", "terminal/last-event", "terminal/connection-closes"];
 
-describe("hostile targets", () => {
+describe.concurrent("hostile targets", () => {
   it("a closed port: every check incomplete, exit code 3", async () => {
     const url = await closedPortUrl();
     const r = await runSuite(mcpChat, { url, timeout: TIMEOUT });

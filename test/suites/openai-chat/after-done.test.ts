@@ -29,8 +29,8 @@ async function oneTurn(url: string, after: (stop: () => Promise<void>) => Promis
   });
 }
 
-async function judged(client: (url: string) => Promise<void>) {
-  const session = await startClientSession(openaiChat, { mock: { faults: ["hold-open-after-done"], settings: { ttftMs: 0, chunkDelayMs: 0 } } });
+async function judged(client: (url: string) => Promise<void>, settings: Record<string, unknown> = {}) {
+  const session = await startClientSession(openaiChat, { mock: { faults: ["hold-open-after-done"], settings: { ttftMs: 0, chunkDelayMs: 0, ...settings } } });
   try {
     await client(session.url);
   } finally {
@@ -57,6 +57,17 @@ describe.concurrent("client/finishes-after-done under hold-open-after-done", () 
     }));
     expect(r.verdict, r.message).toBe("warn");
     expect(r.message).toMatch(/closed the connection only \d+ ms after \[DONE\] while the server held the connection open/);
+  });
+
+  it("under a time scale the limit shrinks with the hold: 800 ms after [DONE] is late at 0.25, in time at full length", async () => {
+    const late = (url: string) => oneTurn(url, async (stop) => {
+      await new Promise((res) => setTimeout(res, 800));
+      await stop();
+    });
+    const [quick, full] = await Promise.all([judged(late, { timeScale: 0.25 }), judged(late)]);
+    expect(quick.verdict, quick.message).toBe("warn");
+    expect(quick.message).toMatch(/closed the connection only \d+ ms after \[DONE\]/);
+    expect(full.outcome, full.message).toBe("pass");
   });
 
   it("with no held stream the rule is not exercised, never passed", async () => {

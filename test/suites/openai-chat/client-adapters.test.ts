@@ -4,12 +4,14 @@
  * ProtocolDef), judged by the client checks. Each defect adapter must fail exactly the checks its
  * defect is about, and every adapter must leave the traffic checks green.
  */
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { renderSse } from "../../../src/core/sse-framing.js";
 import { startClientSession } from "../../../src/core/runner.js";
+import type { RunResult } from "../../../src/core/result.js";
 import { openaiChat } from "../../../src/suites/openai-chat/index.js";
 import { openaiChatAdapters, runOpenaiChatCases, type OpenaiChatAdapterResult } from "../../../src/adapters.js";
 import { QUIRKS } from "../../../src/suites/openai-chat/client/index.js";
+import { quickMock } from "../../helpers/quick-pacing.js";
 
 const enc = new TextEncoder();
 
@@ -206,8 +208,12 @@ describe("defect adapters differ from spec in one place", () => {
 // ---------------------------------------------------------------------------------------------
 // Every adapter over every case, against the mock.
 
-/** Quick timing (the `slow` scenario keeps its 5 s). */
-const MOCK_SETTINGS = { ttftMs: 0, chunkDelayMs: 2 };
+/**
+ * Quick timing, the designed waits (the `slow` scenario's 5 s, the held streams) scaled down with
+ * their limits and deadlines. No cap over the case deadlines: split-1 (a byte per ms) needs its
+ * full deadline on a loaded machine.
+ */
+const MOCK = quickMock("openai-chat");
 
 /** client-parse/<id>, or a full id under openai-chat/ (the wire-side rule a defect also breaks). */
 const EXPECTED_FAILS: Record<string, string[]> = {
@@ -220,21 +226,41 @@ const EXPECTED_FAILS: Record<string, string[]> = {
   "first-choice": ["usage-chunk"],
 };
 
+/** The run of one adapter over every case, started once: the tolerance report below reads the spec run too. */
+const runs = new Map<string, Promise<{ run: RunResult; runError: unknown }>>();
+function runOf(name: string) {
+  let p = runs.get(name);
+  if (!p) {
+    p = (async () => {
+      const session = await startClientSession(openaiChat, { mock: MOCK });
+      let runError: unknown;
+      try {
+        await runOpenaiChatCases(session.url, openaiChatAdapters[name]!);
+      } catch (e) {
+        runError = e;
+      }
+      return { run: await session.finish(), runError };
+    })();
+    // Awaited by its test; a failure must not surface earlier as an unhandled rejection.
+    p.catch(() => undefined);
+    runs.set(name, p);
+  }
+  return p;
+}
+
 describe.concurrent("adapters against the mock", () => {
+  // All runs at once: they mostly wait on the mock's pace, whatever the file's test concurrency.
+  beforeAll(() => {
+    for (const name of Object.keys(EXPECTED_FAILS)) void runOf(name);
+  });
+
   it("the list of adapters is the list under test", () => {
     expect(Object.keys(openaiChatAdapters).sort()).toEqual(Object.keys(EXPECTED_FAILS).sort());
   });
 
   for (const [name, fails] of Object.entries(EXPECTED_FAILS)) {
     it(`${name} fails exactly ${fails.length ? fails.join(", ") : "nothing"}`, async () => {
-      const session = await startClientSession(openaiChat, { mock: { settings: MOCK_SETTINGS } });
-      let runError: unknown;
-      try {
-        await runOpenaiChatCases(session.url, openaiChatAdapters[name]!, { caseTimeoutMs: 6000 });
-      } catch (e) {
-        runError = e;
-      }
-      const run = await session.finish();
+      const { run, runError } = await runOf(name);
       expect(runError).toBeUndefined();
       const notPassed = run.checks.filter((c) => c.outcome !== "pass" && c.outcome !== "info");
       expect(
@@ -250,9 +276,8 @@ describe.concurrent("adapters against the mock", () => {
 
 describe("the spec adapter's tolerance report", () => {
   it("survives every quirk but the ones no reader can undo", async () => {
-    const session = await startClientSession(openaiChat, { mock: { settings: MOCK_SETTINGS }, only: ["client-parse/quirk-tolerance"] });
-    await runOpenaiChatCases(session.url, openaiChatAdapters.spec!, { only: QUIRKS.map((q) => `quirk-${q.fault}`), caseTimeoutMs: 6000 });
-    const report = (await session.finish()).checks[0]!;
+    // The spec run above went through every quirk case; its report is the one to read.
+    const report = (await runOf("spec")).run.checks.find((c) => c.id === "openai-chat/client-parse/quirk-tolerance")!;
     expect(report.verdict).toBe("info");
     const lines = Object.fromEntries(
       report.message

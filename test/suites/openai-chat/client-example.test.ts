@@ -8,18 +8,20 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runClientTest } from "../../../src/core/runner.js";
 import { openaiChat } from "../../../src/suites/openai-chat/index.js";
+import { quickMock } from "../../helpers/quick-pacing.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const EXAMPLE = fileURLToPath(new URL("../../../examples/openai-chat-client.mjs", import.meta.url));
 
-// The mock as `agentwire test-client openai-chat -- node examples/openai-chat-client.mjs` starts
-// it (default timing), so the verdicts are the ones a user of the CLI gets.
-const run = (args: string[]) =>
-  runClientTest(openaiChat, { command: process.execPath, args: [EXAMPLE, ...args], stdio: "ignore", timeout: 110_000 });
+// `quick` false: the mock as `agentwire test-client openai-chat -- node examples/openai-chat-client.mjs`
+// starts it (default timing), so the verdicts are the ones a user of the CLI gets. Quick: the
+// self-test pace and the designed waits scaled down, for the same verdicts sooner.
+const run = (args: string[], quick: boolean) =>
+  runClientTest(openaiChat, { command: process.execPath, args: [EXAMPLE, ...args], stdio: "ignore", timeout: 110_000, ...(quick ? { mock: quickMock("openai-chat") } : {}) });
 
 describe.concurrent("examples/openai-chat-client.mjs under test-client", () => {
-  it("with the spec adapter passes every client check (the two reports give info)", async () => {
-    const result = await run([]);
+  it("with the spec adapter passes every client check (the two reports give info), at the CLI's default timing", async () => {
+    const result = await run([], false);
     const notPassed = result.checks.filter((c) => c.verdict !== "pass" && c.verdict !== "info").map((c) => [c.id, c.message]);
     expect(notPassed).toEqual([]);
     expect(result.checks.filter((c) => c.verdict === "info").map((c) => c.id).sort()).toEqual([
@@ -31,7 +33,7 @@ describe.concurrent("examples/openai-chat-client.mjs under test-client", () => {
   }, 120_000);
 
   it("with --adapter naive fails exactly the checks of contract §7", async () => {
-    const result = await run(["--adapter", "naive"]);
+    const result = await run(["--adapter", "naive"], true);
     const failed = result.checks.filter((c) => c.outcome === "fail").map((c) => c.id.replace("openai-chat/client-parse/", ""));
     // The naive reader reads to the end of the body, so the mock also sees it wait out held streams.
     expect(failed.sort()).toEqual(["split-chunks", "sse-variants", "termination", "tool-call-assembly", "usage-chunk", "openai-chat/client/finishes-after-done"].sort());

@@ -18,7 +18,7 @@ import { explain, failedIds, pool } from "../../helpers/run-results.js";
 const MOCK_MISMATCHES: Record<string, string[]> = {};
 
 /** Faults that wait out timeouts or slow answers: started first so they overlap the rest. */
-const SLOW = ["slow-queries", "no-agent-end-after-abort", "drop-response", "missing-type-silent", "switch-suppresses-agent-end"];
+const SLOW = ["slow-queries", "no-agent-end-after-abort", "drop-response", "missing-type-silent", "switch-suppresses-agent-end", "follow-up-as-steer"];
 /**
  * Faults judged by arrival times: run alone after the others, since fifteen other runs in the same
  * process would spread a burst over time as the kit takes turns reading them.

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { byId, explain } from "../../helpers/run-results.js";
 import { runAgainstMock } from "../../helpers/pi-web-runs.js";
 
-describe("cmd/list-sessions on a server with no stored session", () => {
+describe.concurrent("cmd/list-sessions on a server with no stored session", () => {
   it.each([
     ["default", {}],
     ["pi-fork-0.54", { profile: "pi-fork-0.54", mockProfile: "pi-fork-0.54" }],

@@ -2,7 +2,7 @@
  * Hostile WebSocket targets end in verdicts within a bounded time: no crash, no hang, no internal
  * error, no vacuous pass of the rules they break. Each runs with --timeout 1500 and a 256 KiB cap.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RunResult } from "../../../src/core/result.js";
 import { runSuite } from "../../../src/core/runner.js";
 import { piWeb } from "../../../src/suites/pi-web/index.js";
@@ -14,17 +14,16 @@ const TIMEOUT = 1500;
 /** Health, five upgrades, then at most three unanswered commands and two reconnects: a few timeouts, plus slack. */
 const BOUND = 12 * TIMEOUT + 3000;
 
-let open: HostileWs | undefined;
-afterEach(async () => {
-  await open?.close();
-  open = undefined;
-});
-
+/** A run against its own hostile server, closed after the run (the tests run side by side: they mostly wait out timeouts). */
 async function against(behaviour: WsBehaviour | "no-upgrade"): Promise<{ r: RunResult; ms: number }> {
-  open = await hostileWs(behaviour);
-  const t0 = performance.now();
-  const r = await runSuite(piWeb, { url: open.url, timeout: TIMEOUT, maxBytes: 256 * 1024 });
-  return { r, ms: performance.now() - t0 };
+  const open: HostileWs = await hostileWs(behaviour);
+  try {
+    const t0 = performance.now();
+    const r = await runSuite(piWeb, { url: open.url, timeout: TIMEOUT, maxBytes: 256 * 1024 });
+    return { r, ms: performance.now() - t0 };
+  } finally {
+    await open.close();
+  }
 }
 
 const verdict = (r: RunResult, id: string) => byId(serverSide(r), `pi-web/${id}`).verdict;
@@ -50,7 +49,7 @@ function sane(r: RunResult, ms: number, conversation = CONVERSATION): void {
   for (const id of conversation) expect(verdict(r, id), `${id}\n${explain(checks)}`).not.toBe("pass");
 }
 
-describe("hostile WebSocket targets", () => {
+describe.concurrent("hostile WebSocket targets", () => {
   it("a closed port: every check incomplete, exit code 3", async () => {
     const url = await closedPortUrl();
     const r = await runSuite(piWeb, { url, timeout: TIMEOUT });

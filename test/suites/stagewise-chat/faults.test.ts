@@ -33,14 +33,11 @@ const NOT_CAUGHT: Record<string, string[]> = {};
  * check knocks on).
  */
 const KNOCK_ONS: Record<string, string[]> = {
-  "subscription-completes": ["state/coherent-with-chat", "chat/create-chat", "chat/switch-chat", "chat/delete-chat", "chat/update-title", "chat/send-message"],
   "seq-per-subscriber": ["chat/snapshot-equals-reduced"],
   "switch-without-full-sync": ["chat/switch-chat", "chat/delete-chat", "chat/send-message"],
-  "create-chat-silent": ["chat/switch-chat", "chat/delete-chat", "chat/update-title", "chat/reject-not-active", "chat/reject-while-working"],
+  "create-chat-silent": ["chat/switch-chat", "chat/reject-not-active", "chat/reject-while-working"],
   "send-no-echo": ["chat/reject-while-working"],
   "no-working-state": ["chat/delete-chat", "chat/send-message", "chat/delete-messages"],
-  // Its invalid-input probe expects BAD_REQUEST, which the fault turns into INTERNAL_SERVER_ERROR.
-  "generic-errors": ["messaging/send-user-message"],
   "lenient-input": ["chat/update-shape", "chat/reject-error-shape"],
 };
 

@@ -6,7 +6,7 @@
 import { at, excerpt, type CheckDef } from "../../../core/check.js";
 import { L } from "../labels.js";
 import { Utf8Validator } from "./utf8.js";
-import { dataValue, eventEvidence, eventWhere, lineEvidence, lineKind, lineWhere, mediaType, onStreams, serverCheck, Tally, type SseLineEvent } from "./support.js";
+import { dataStartsWith, eventEvidence, eventWhere, lineEvidence, lineKind, lineWhere, mediaType, onStreams, serverCheck, Tally, type SseLineEvent } from "./support.js";
 
 const SECTION = "§5 Send Chat Message (Streaming)";
 const FORMAT = "data: {json_payload}\\n\\n";
@@ -52,7 +52,7 @@ export const SSE_CHECKS: CheckDef[] = [
           const kind = lineKind(ev.line);
           const sentinel = st.sentinel;
           if (kind === "blank") st.sentinel = undefined;
-          else if (kind === "data" && !st.inEvent && dataValue(ev.line).startsWith("[")) st.sentinel = ev;
+          else if (kind === "data" && !st.inEvent && dataStartsWith(ev.line, "[")) st.sentinel = ev;
           if (kind !== "comment") st.inEvent = kind !== "blank";
           if (kind === "comment") comments++;
           if (kind === "blank" || kind === "comment" || ev.line.startsWith("data: ")) t.ok();

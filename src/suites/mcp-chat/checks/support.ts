@@ -43,7 +43,7 @@ export type NoteEvent = Ev<"note">;
 
 /** Violations plus whether the rule was exercised (shared by every suite). */
 import { Tally } from "../../../core/check.js";
-export { dataValue, eventEvidence, eventWhere, is2xx, lineEvidence, lineWhere, mediaType, parseJson } from "../../../core/check-helpers.js";
+export { dataStartsWith, dataValue, eventEvidence, eventWhere, is2xx, lineEvidence, lineWhere, mediaType, parseJson } from "../../../core/check-helpers.js";
 import { dataValue, eventWhere, lineWhere, parseJson } from "../../../core/check-helpers.js";
 export { Tally };
 
@@ -165,16 +165,12 @@ export type Payload =
   | { kind: "object"; value: Record<string, unknown>; type: unknown }
   | { kind: "not-object"; reason: string };
 
-// Parsed once per event, shared by every check that looks at it; collected with the event.
-const payloads = new WeakMap<object, Payload>();
-
+/**
+ * What an event's data means. The stream view calls it once per event and hands the result to
+ * every check, so it keeps no cache (a WeakMap entry per event cost more than the parse).
+ */
 export function payloadOf(ev: SseEventEvent): Payload {
-  let p = payloads.get(ev);
-  if (!p) {
-    p = classifyPayload(ev.data);
-    payloads.set(ev, p);
-  }
-  return p;
+  return classifyPayload(ev.data);
 }
 
 export function classifyPayload(data: string): Payload {

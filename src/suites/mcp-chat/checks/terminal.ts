@@ -6,7 +6,7 @@ import { at, excerpt, type CheckDef } from "../../../core/check.js";
 import { formatSchemaErrors } from "../../../core/schema-registry.js";
 import { L } from "../labels.js";
 import { readParams } from "../params.js";
-import { dataValue, eventEvidence, eventWhere, lineEvidence, lineKind, lineWhere, missingSentinel, onStreams, serverCheck, Tally, unjudgedStream, type SseLineEvent } from "./support.js";
+import { dataStartsWith, dataValue, eventEvidence, eventWhere, lineEvidence, lineKind, lineWhere, missingSentinel, onStreams, serverCheck, Tally, unjudgedStream, type SseLineEvent } from "./support.js";
 
 const SECTION = "§5 Send Chat Message (Streaming)";
 const DONE_SIGNAL = "**4. Done Signal** - Indicates stream completion";
@@ -26,7 +26,7 @@ function advance(st: SentinelLines, ev: SseLineEvent): ReturnType<typeof lineKin
     if (st.state === "sentinel") st.state = "closed";
     st.inEvent = false;
   } else if (kind === "data") {
-    if (!st.inEvent && st.state === "before" && dataValue(ev.line).startsWith("[")) {
+    if (!st.inEvent && st.state === "before" && dataStartsWith(ev.line, "[")) {
       st.state = "sentinel";
       st.sentinel = ev;
     }
@@ -112,7 +112,7 @@ export const TERMINAL_CHECKS: CheckDef[] = [
           if (pending && kind !== "blank") {
             t.fail("the sentinel's data line followed by an empty line", `${lineWhere(ev)} continues the sentinel "${excerpt(dataValue(pending.line), 40)}" of line ${pending.lineNo}: a multi-line message leaks out of [ERROR]`, lineEvidence(ev));
           }
-          if (kind === "data" && startsEvent && dataValue(ev.line).startsWith("[")) st.pending = ev;
+          if (kind === "data" && startsEvent && dataStartsWith(ev.line, "[")) st.pending = ev;
         },
         end: (ev, s) => {
           if (!s.terminal && !s.bracket) unjudgedStream(t, s, ev);

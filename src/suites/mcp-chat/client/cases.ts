@@ -147,7 +147,8 @@ export function caseBody(c: ClientCase): unknown {
   return c.body === undefined ? { message: DEFAULT_MESSAGE } : c.body;
 }
 
-export function toWireCase(c: ClientCase): WireCase {
+/** `timeScale`: the mock's (see core/client-cases/time-scale.ts); the deadline follows it. */
+export function toWireCase(c: ClientCase, timeScale = 1): WireCase {
   return {
     id: c.id,
     description: c.description,
@@ -155,6 +156,6 @@ export function toWireCase(c: ClientCase): WireCase {
     path: casePath(c),
     body: caseBody(c),
     checks: table.checkIds(c),
-    timeoutMs: table.timeoutOf(c),
+    timeoutMs: table.timeoutOf(c, timeScale),
   };
 }

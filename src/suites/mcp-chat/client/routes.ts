@@ -13,6 +13,8 @@ import { defaultExpectedResult } from "./expected.js";
 export type { CaseRoutes };
 
 export interface CaseRoutesOptions {
+  /** The mock's time scale: the case deadlines it lists follow it (default 1). */
+  timeScale?: number;
   /** How the expected result of a case is computed (default: against the default mock content). */
   expected?: (c: ClientCase) => Promise<AdapterResult>;
 }
@@ -22,7 +24,7 @@ export function createClientCaseRoutes(bus: TranscriptBus, options: CaseRoutesOp
   return caseRoutes({
     bus,
     expectedNote: EXPECTED_NOTE,
-    wireCases: () => CLIENT_CASES.map(toWireCase),
+    wireCases: () => CLIENT_CASES.map((c) => toWireCase(c, options.timeScale)),
     findCase,
     parseResult: parseAdapterResult,
     resultShape: "{text, tools, outcome, error?}",

@@ -4,7 +4,7 @@ import { STREAM_PROBES } from "../labels.js";
 import { readParams } from "../params.js";
 import { NOT_RESET, onStreams, streamBroken } from "./model.js";
 import { STREAMING } from "./refs.js";
-import { dataValue, lineEvidence, lineKind, lineWhere, serverCheck, Tally, type SseLineEvent } from "./support.js";
+import { dataIs, lineEvidence, lineKind, lineWhere, serverCheck, Tally, type SseLineEvent } from "./support.js";
 
 export const DONE_CHECKS: CheckDef[] = [
   serverCheck({
@@ -57,7 +57,7 @@ export const DONE_CHECKS: CheckDef[] = [
             if (st.state === "done") st.state = "closed";
             st.inEvent = false;
           } else if (kind === "data") {
-            if (!st.inEvent && st.state === "before" && dataValue(ev.line) === "[DONE]") {
+            if (!st.inEvent && st.state === "before" && dataIs(ev.line, "[DONE]")) {
               st.state = "done";
               st.done = ev;
             }

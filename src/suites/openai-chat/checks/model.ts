@@ -3,9 +3,9 @@
  * assembled incrementally per choice and per index; for each non-streamed answer, the same view
  * built from the JSON body.
  *
- * One model per stream is shared by every check (it hangs off the request event in a WeakMap) and
- * each SSE event is applied once (its view is cached on the event), so twenty checks cost one
- * assembly. State per call is its identity, counters and the joined arguments (capped), so memory
+ * One model per stream is shared by every check of an evaluation (the stream view makes it when
+ * the stream opens) and each SSE event is applied once (the view decodes it once for every check),
+ * so twenty checks cost one assembly. State per call is its identity, counters and the joined arguments (capped), so memory
  * does not grow with the number of chunks.
  *
  * Grouping (§4): a tool-call delta starts a new call when its index is new, or when it carries a
@@ -140,16 +140,8 @@ export interface StreamModel {
   end?: BodyEndEvent;
 }
 
-const models = new WeakMap<RequestEvent, StreamModel>();
-const views = new WeakMap<SseEventEvent, EventView>();
-
-function modelFor(request: RequestEvent): StreamModel {
-  let m = models.get(request);
-  if (!m) {
-    m = { exchange: request.exchange, label: request.label, info: requestInfo(request), choices: new Map(), chunks: 0 };
-    models.set(request, m);
-  }
-  return m;
+function newModel(request: RequestEvent): StreamModel {
+  return { exchange: request.exchange, label: request.label, info: requestInfo(request), choices: new Map(), chunks: 0 };
 }
 
 function newChoice(index: number): ChoiceState {
@@ -185,10 +177,8 @@ function newCall(n: number, choice: number, eff: number, indexValid: boolean): C
   };
 }
 
-/** The view of one SSE event of a stream, applying it to the model the first time. */
+/** The view of one SSE event of a stream, applying it to the model (once per event: the view's decode). */
 export function analyse(m: StreamModel, ev: SseEventEvent): EventView {
-  let v = views.get(ev);
-  if (v) return v;
   const payload = payloadOf(ev);
   let phase: Phase;
   if (m.done || m.error) phase = "after";
@@ -199,9 +189,8 @@ export function analyse(m: StreamModel, ev: SseEventEvent): EventView {
     phase = "error";
     m.error = ev;
   } else phase = "before";
-  v = { payload, phase, choices: [] };
+  const v: EventView = { payload, phase, choices: [] };
   if (phase === "before" && payload.kind === "chunk") applyChunk(m, payload.value, ev, v);
-  views.set(ev, v);
   return v;
 }
 
@@ -319,7 +308,7 @@ export type StreamHandlers<S> = StreamHooks<Stream, EventView, S>;
 const STREAMS = sseStreamView<Stream, EventView>({
   name: "openai-chat/streams",
   select: (request) => isChatLabel(request.label) && requestInfo(request).stream,
-  open: (request, head) => ({ exchange: head.exchange, label: head.label, request, info: requestInfo(request), head, model: modelFor(request) }),
+  open: (request, head) => ({ exchange: head.exchange, label: head.label, request, info: requestInfo(request), head, model: newModel(request) }),
   decode: (ev, s) => analyse(s.model, ev),
   close(ev, s) {
     s.model.end = ev;

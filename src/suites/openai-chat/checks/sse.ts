@@ -3,6 +3,7 @@
  * their Content-Type, so one fault (a wrong type) trips one check.
  */
 import { at, excerpt, type CheckDef } from "../../../core/check.js";
+import { Utf8Validator } from "../../../core/utf8.js";
 import { STREAM_PROBES } from "../labels.js";
 import { onStreams } from "./model.js";
 import { STREAMING } from "./refs.js";
@@ -99,8 +100,10 @@ export const SSE_CHECKS: CheckDef[] = [
     create() {
       const t = new Tally();
       let bytes = 0;
-      const observe = onStreams<{ decoder: TextDecoder; head: number[]; bad: boolean; seen: number }>({
-        start: () => ({ decoder: new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }), head: [], bad: false, seen: 0 }),
+      // A byte validator, not a second (fatal) decode of every chunk: the same bytes pass (RFC 3629, as
+      // the WHATWG decoder reads them), at a fraction of the cost.
+      const observe = onStreams<{ v: Utf8Validator; head: number[]; bad: boolean; seen: number }>({
+        start: () => ({ v: new Utf8Validator(), head: [], bad: false, seen: 0 }),
         chunk: (ev, s, st) => {
           bytes += ev.bytes.length;
           for (let i = 0; st.head.length < 3 && i < ev.bytes.length; i++) {
@@ -110,10 +113,8 @@ export const SSE_CHECKS: CheckDef[] = [
             }
           }
           if (st.bad) return;
-          try {
-            st.decoder.decode(ev.bytes, { stream: true });
-            st.seen += ev.bytes.length;
-          } catch {
+          if (st.v.push(ev.bytes) < 0) st.seen += ev.bytes.length;
+          else {
             st.bad = true;
             const hex = [...ev.bytes.subarray(0, 24)].map((b) => b.toString(16).padStart(2, "0")).join(" ");
             t.fail("valid UTF-8", `${s.label}: invalid UTF-8 in body chunk ${ev.index} (body offset ${st.seen}–${st.seen + ev.bytes.length})`, at(ev, { excerpt: hex }));
@@ -121,12 +122,8 @@ export const SSE_CHECKS: CheckDef[] = [
         },
         end: (ev, s, st) => {
           if (st.bad || st.seen === 0) return;
-          try {
-            st.decoder.decode();
-            t.ok();
-          } catch {
-            if (ev.reason === "eof") t.fail("valid UTF-8", `${s.label}: the body ends inside a multi-byte character`, at(ev));
-          }
+          if (!st.v.truncated) t.ok();
+          else if (ev.reason === "eof") t.fail("valid UTF-8", `${s.label}: the body ends inside a multi-byte character`, at(ev));
         },
       });
       return { observe, finish: () => t.outcome(`${bytes} stream byte(s) were valid UTF-8 without a BOM`, "no stream byte was observed") };

@@ -4,8 +4,8 @@
  * the stream scope (which exchanges are streams, and their events in order).
  *
  * Everything is incremental: an exchange's record lives from its request to its end; a stream keeps
- * per-stream counters, never its events. Parsed payloads and requests are cached on the transcript
- * event objects (WeakMaps), so every check reads one parse.
+ * per-stream counters, never its events. Parsed requests are cached on the request events (a
+ * WeakMap) and each SSE payload is decoded once by the stream view, so every check reads one parse.
  */
 import type { Outcome } from "../../../core/check.js";
 import { checkMaker } from "../../../core/define-check.js";
@@ -52,7 +52,7 @@ export const serverCheck = checkMaker({
 
 /** Violations plus whether the rule was exercised (shared by every suite). */
 import { Tally } from "../../../core/check.js";
-export { dataValue, eventEvidence, eventWhere, is2xx, lineEvidence, lineWhere, mediaType, parseJson } from "../../../core/check-helpers.js";
+export { dataIs, dataValue, eventEvidence, eventWhere, is2xx, lineEvidence, lineWhere, mediaType, parseJson } from "../../../core/check-helpers.js";
 import { parseJson } from "../../../core/check-helpers.js";
 export { Tally, all, onNote, describe, evidenceOf, lastEvent, type Exchange };
 
@@ -173,15 +173,9 @@ export type Payload =
   | { kind: "json"; value: unknown }
   | { kind: "invalid"; reason: string };
 
-const payloads = new WeakMap<SseEventEvent, Payload>();
-
+/** What an event's data means (the stream view decodes each event once, so nothing is cached). */
 export function payloadOf(ev: SseEventEvent): Payload {
-  let p = payloads.get(ev);
-  if (!p) {
-    p = classify(ev.data);
-    payloads.set(ev, p);
-  }
-  return p;
+  return classify(ev.data);
 }
 
 function classify(data: string): Payload {

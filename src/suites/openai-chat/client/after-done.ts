@@ -8,6 +8,7 @@ import { at, Violations, type CheckDef, type CheckObserver, type Evidence } from
 import type { TranscriptEvent } from "../../../core/transcript.js";
 import { AFTER_DONE_NOTE } from "../../../mocks/openai-chat/after-done.js";
 import { isCompletionRequest } from "./traffic-checks.js";
+import { scaleMs, TIME_SCALE_KEY, timeScaleOf } from "../../../core/client-cases/time-scale.js";
 
 const SEED = "001_ba8f1763064c3ebc.txt";
 /** How long after [DONE] the client may take (the contract's 2 s, as for client-parse/termination). */
@@ -27,44 +28,48 @@ export const finishesAfterDoneCheck: CheckDef = {
     const v = new Violations();
     let judged = 0;
     let unfinished: string | undefined;
-    /** Streams the mock holds open after [DONE]. */
-    const held = new Set<string>();
-    /** Held streams whose [DONE] went out: exchange → the note. */
-    const waiting = new Map<string, TranscriptEvent>();
-    const late = (exchange: string, ms: number, how: string, ev: Evidence) =>
-      v.add(`the response finished within ${AFTER_DONE_LIMIT_MS} ms of [DONE]`, `exchange ${exchange}: ${how} ${Math.round(ms)} ms after [DONE] while the server held the connection open`, ev);
+    /** Streams the mock holds open after [DONE] → the limit, scaled as the mock scaled its hold. */
+    const held = new Map<string, number>();
+    /** Held streams whose [DONE] went out: exchange → the note and the limit. */
+    const waiting = new Map<string, { done: TranscriptEvent; limit: number }>();
+    const late = (exchange: string, limit: number, ms: number, how: string, ev: Evidence) =>
+      v.add(`the response finished within ${limit} ms of [DONE]`, `exchange ${exchange}: ${how} ${Math.round(ms)} ms after [DONE] while the server held the connection open`, ev);
     return {
       observe(event) {
         if (isCompletionRequest(event)) {
           // A next request finishes every response still waiting: the client has moved on.
-          for (const [exchange, done] of waiting) {
+          for (const [exchange, { done, limit }] of waiting) {
             judged++;
             const ms = event.t - done.t;
-            if (ms > AFTER_DONE_LIMIT_MS) late(exchange, ms, "the client sent its next request only", at(event));
+            if (ms > limit) late(exchange, limit, ms, "the client sent its next request only", at(event));
           }
           waiting.clear();
           const hold = event.meta?.holdAfterDoneMs;
-          if (typeof hold === "number" && hold > AFTER_DONE_LIMIT_MS) {
-            held.add(event.exchange);
-            if (held.size > MAX_HELD) held.delete(held.values().next().value as string);
+          // A mock that shortens its waits (a quick test run) shortens the limit with them.
+          const limit = scaleMs(AFTER_DONE_LIMIT_MS, timeScaleOf(event.meta?.[TIME_SCALE_KEY]));
+          if (typeof hold === "number" && hold > limit) {
+            held.set(event.exchange, limit);
+            if (held.size > MAX_HELD) held.delete(held.keys().next().value as string);
           }
           return;
         }
         if (event.kind !== "note" || event.name !== AFTER_DONE_NOTE) return;
         const n = event.value as { exchange?: string; event?: string; by?: string };
-        if (typeof n.exchange !== "string" || !held.has(n.exchange)) return;
+        const heldLimit = typeof n.exchange === "string" ? held.get(n.exchange) : undefined;
+        if (heldLimit === undefined) return;
+        const exchange = n.exchange as string;
         if (n.event === "done") {
-          waiting.set(n.exchange, event);
+          waiting.set(exchange, { done: event, limit: heldLimit });
           return;
         }
-        const done = waiting.get(n.exchange);
-        if (n.event !== "closed" || !done) return;
-        waiting.delete(n.exchange);
-        held.delete(n.exchange);
+        const w = waiting.get(exchange);
+        if (n.event !== "closed" || !w) return;
+        waiting.delete(exchange);
+        held.delete(exchange);
         judged++;
-        const ms = event.t - done.t;
-        if (n.by !== "client") late(n.exchange, ms, "the client waited for the server to close the connection,", at(event));
-        else if (ms > AFTER_DONE_LIMIT_MS) late(n.exchange, ms, "the client closed the connection only", at(event));
+        const ms = event.t - w.done.t;
+        if (n.by !== "client") late(exchange, w.limit, ms, "the client waited for the server to close the connection,", at(event));
+        else if (ms > w.limit) late(exchange, w.limit, ms, "the client closed the connection only", at(event));
       },
       finish() {
         if (waiting.size) unfinished = [...waiting.keys()].join(", ");

@@ -279,7 +279,8 @@ export function caseHeaders(x: ClientCase): Record<string, string> {
 
 export const TOOL_RESULT = "added 420 packages, and audited 421 packages in 3s\n\nfound 0 vulnerabilities";
 
-export function toWireCase(x: ClientCase): WireCase {
+/** `timeScale`: the mock's (see core/client-cases/time-scale.ts); the deadlines follow it. */
+export function toWireCase(x: ClientCase, timeScale = 1): WireCase {
   const body = caseBody(x);
   const next = x.followUp ? findCase(x.followUp) : undefined;
   return {
@@ -291,7 +292,7 @@ export function toWireCase(x: ClientCase): WireCase {
     body,
     stream: body.stream === true,
     checks: table.checkIds(x),
-    timeoutMs: table.timeoutOf(x),
+    timeoutMs: table.timeoutOf(x, timeScale),
     ...(next
       ? {
           followUp: {
@@ -301,7 +302,7 @@ export function toWireCase(x: ClientCase): WireCase {
             headers: caseHeaders(next),
             toolResult: TOOL_RESULT,
             checks: table.checkIds(next),
-            timeoutMs: table.timeoutOf(next),
+            timeoutMs: table.timeoutOf(next, timeScale),
           },
         }
       : {}),
@@ -309,6 +310,6 @@ export function toWireCase(x: ClientCase): WireCase {
 }
 
 /** The cases a client is handed: every case but the follow-up turns (listed inside their first turn). */
-export function wireCases(): WireCase[] {
-  return CLIENT_CASES.filter((x) => x.turn !== "follow-up").map(toWireCase);
+export function wireCases(timeScale = 1): WireCase[] {
+  return CLIENT_CASES.filter((x) => x.turn !== "follow-up").map((x) => toWireCase(x, timeScale));
 }

@@ -18,6 +18,8 @@ export type { CaseRoutes };
 export interface CaseRoutesOptions {
   /** Mock options that change what the mock says (when the mock was started with them). */
   content?: ContentOptions;
+  /** The mock's time scale: the case deadlines it lists follow it (default 1). */
+  timeScale?: number;
   /** How the expected result of a case is computed (default: replayed on a fresh engine). */
   expected?: (c: ClientCase, recorded: RecordedRequest | undefined) => Promise<Expectation>;
 }
@@ -41,7 +43,7 @@ export function createClientCaseRoutes(bus: TranscriptBus, options: CaseRoutesOp
   return caseRoutes({
     bus,
     expectedNote: EXPECTED_NOTE,
-    wireCases,
+    wireCases: () => wireCases(options.timeScale),
     findCase,
     parseResult: parseAdapterResult,
     resultShape: "{text, reasoning, toolCalls, finishReason, usage, outcome, error?}",

@@ -32,6 +32,14 @@ const STREAM_MIN_MS = 100;
 
 const reasonOf = (e: Effect): unknown => (e.answer?.r.kind === "error" && isObject(e.answer.r.error?.data) ? e.answer.r.error.data.reason : undefined);
 const typesIn = (deltas: ADelta[]) => (deltas.length ? deltas.map((d) => d.f.update?.type ?? "?").join(", ") : "no update");
+/** The chat a mutation names was never announced to A (chat/create-chat failed on it): true when knocked on. */
+function unseenChat(t: Tally, e: Effect): boolean {
+  const chatId = inputField(e, "chatId");
+  if (!e.aBefore || typeof chatId !== "string" || e.aBefore.chats.some((c) => c.id === chatId)) return false;
+  t.knockOn("stagewise-chat/chat/create-chat", `chat "${chatId}" (${showReq(e.req)})`);
+  return true;
+}
+
 /** The common failures of a mutation expected to succeed: no answer, or an error. */
 function unanswered(t: Tally, e: Effect, what: string): boolean {
   if (e.missing) {
@@ -77,6 +85,7 @@ function effectCheck(spec: {
     create() {
       const t = new Tally();
       const fx = mutationEffects(
+        t,
         (req) => spec.match(req.label),
         (e) => spec.judge(t, e),
         spec.graceMs !== undefined ? { graceMs: spec.graceMs } : {},
@@ -136,6 +145,7 @@ export const CHAT_CHECKS: CheckDef[] = [
     match: (l) => isOk(l, "switch") || isOk(l, "switch-to-active"),
     judge(t, e) {
       if (reasonOf(e) === "rejected-by-agent") return t.notApplicable("the agent refused switchChat (rejected-by-agent)");
+      if (unseenChat(t, e)) return;
       if (unanswered(t, e, "a successful switch")) return;
       const chatId = inputField(e, "chatId");
       const chatDeltas = e.deltas.filter((d) => d.f.update?.type !== "agent-state");
@@ -173,9 +183,11 @@ export const CHAT_CHECKS: CheckDef[] = [
       const t = new Tally();
       const deleted = new Map<string, FrameEvent>();
       const fx = mutationEffects(
+        t,
         (req) => isOk(req.label, "delete"),
         (e) => {
           if (reasonOf(e) === "rejected-by-agent") return t.notApplicable("the agent refused deleteChat (rejected-by-agent)");
+          if (unseenChat(t, e)) return;
           if (unanswered(t, e, "a successful delete")) return;
           const chatId = inputField(e, "chatId");
           const d = ofType(e.deltas, "chat-deleted").find((x) => x.f.update.chatId === chatId);
@@ -216,6 +228,7 @@ export const CHAT_CHECKS: CheckDef[] = [
     notApplicableWhen: [TOPIC.createRefused],
     match: (l) => isOk(l, "title") || isOk(l, "title-while-working"),
     judge(t, e) {
+      if (unseenChat(t, e)) return;
       if (unanswered(t, e, "a successful title update")) return;
       const chatId = inputField(e, "chatId");
       const title = inputField(e, "title");

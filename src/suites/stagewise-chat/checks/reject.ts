@@ -98,6 +98,9 @@ export const REJECT_CHECKS: CheckDef[] = [
           if (!rejectionOf(req.label) || r.kind !== "error") return;
           const d = errorData(r);
           const reason = d?.reason;
+          // Invalid input that got past validation and failed elsewhere is chat/reject-invalid-input's finding.
+          if (rejectionOf(req.label)!.reason === "invalid-input" && d?.code !== "BAD_REQUEST" && reason !== undefined)
+            return t.knockOn("stagewise-chat/chat/reject-invalid-input", showReq(req));
           const row = typeof reason === "string" ? REASONS[reason] : undefined;
           if (!row) return t.fail("data.reason from the §1 table", `${showReq(req)}: ${showResult(r)}`, frameEvidence(ev));
           if (d?.code !== row.code || d?.httpStatus !== row.http || r.error?.code !== row.json) {
@@ -146,6 +149,7 @@ export const REJECT_CHECKS: CheckDef[] = [
     create() {
       const t = new Tally();
       const fx = mutationEffects(
+        t,
         (req) => rejectionOf(req.label)?.reason === "agent-working",
         (e: Effect) => {
           if (!e.answer) return t.untestable(`${showReq(e.req)}: ${e.missing ?? "no answer"}`);
@@ -189,6 +193,7 @@ export const REJECT_CHECKS: CheckDef[] = [
     create() {
       const t = new Tally();
       const fx = mutationEffects(
+        t,
         (req) => !!rejectionOf(req.label),
         (e: Effect) => {
           if (!e.answer || e.answer.r.kind !== "error") return;

@@ -24,6 +24,7 @@ import {
   serverCheck,
   showReq,
   showResult,
+  showSub,
   Tally,
   where,
   WIRE,
@@ -146,6 +147,14 @@ export const SIDE_CHECKS: CheckDef[] = [
               if (!isSubA(sub) || f.update?.type !== "agent-state") return;
               chat = f.update.isWorking;
               update(f.ev);
+            },
+            end: (sub, ev, how) => {
+              // Without A the chat's flag is no longer known: what follows is subscription-stays-open's finding.
+              if (!isSubA(sub) || !sub.started || sub.stoppedByClient || (how === "closed" && !(ev.kind === "ws-close" && ev.by === "server"))) return;
+              chat = undefined;
+              since = undefined;
+              period = undefined;
+              t.knockOn("stagewise-chat/trpc/subscription-stays-open", `${showSub(sub)} (${how})`);
             },
           }),
           onSubscriptionData(
@@ -320,6 +329,9 @@ export const SIDE_CHECKS: CheckDef[] = [
             else t.fail("a void result", `${showReq(req)} answered ${showResult(r)}`, frameEvidence(ev));
           } else if (req.label === M.messagingInvalid) {
             if (r.kind === "error" && errorData(r)?.code === "BAD_REQUEST") t.ok();
+            // Refused as an internal error without a reason: the agent's errors are untyped (chat/reject-error-shape's finding).
+            else if (r.kind === "error" && errorData(r)?.code === "INTERNAL_SERVER_ERROR" && errorData(r)?.reason === undefined)
+              t.knockOn("stagewise-chat/chat/reject-error-shape", showReq(req));
             else t.fail("error BAD_REQUEST", `${showReq(req)} answered ${showResult(r)}`, frameEvidence(ev));
           }
         },

@@ -582,14 +582,17 @@ const MAX_KEPT = 10_000;
  * or when the next mutation on the connection is sent, whichever comes first. `done` gets each
  * closed window; windows still open at the end are closed by `end()` (call it from finish()).
  */
-export function mutationEffects(match: (req: RpcRequest) => boolean, done: (e: Effect) => void, opts: { graceMs?: number } = {}) {
+export function mutationEffects(t: Tally, match: (req: RpcRequest) => boolean, done: (e: Effect) => void, opts: { graceMs?: number } = {}) {
   const grace = opts.graceMs ?? 2_000;
   let a: ChatSub | undefined;
+  /** Where the server ended subscription A (nothing after it can be seen: trpc/subscription-stays-open's finding). */
+  let aEnded: string | undefined;
   const open: Effect[] = [];
   const close = (e: Effect) => {
     open.splice(open.indexOf(e), 1);
     e.aAfter = a?.state ?? null;
-    done(e);
+    if (aEnded !== undefined) t.knockOn("stagewise-chat/trpc/subscription-stays-open", aEnded);
+    else done(e);
   };
   const expire = (t: number) => {
     for (const e of [...open]) if (e.answer && t - e.answer.ev.t > grace) close(e);
@@ -616,7 +619,13 @@ export function mutationEffects(match: (req: RpcRequest) => boolean, done: (e: E
   });
   const subs = onChatSubs({
     snapshot: (sub) => {
-      if (isSubA(sub)) a = sub;
+      if (isSubA(sub)) {
+        a = sub;
+        aEnded = undefined;
+      }
+    },
+    end: (sub, ev, how) => {
+      if (sub === a && !sub.stoppedByClient && (how !== "closed" || (ev.kind === "ws-close" && ev.by === "server"))) aEnded = `${showSub(sub)} (${how})`;
     },
     delta: (sub, f, before) => {
       if (sub !== a) return;

@@ -67,6 +67,7 @@ export const TOOL_CHECKS: CheckDef[] = [
     create() {
       const t = new Tally();
       const fx = mutationEffects(
+        t,
         (req) => isOk(req.label, "approve") || isOk(req.label, "approve-reject"),
         (e) => {
           if (e.answer?.r.kind !== "data")
@@ -238,6 +239,7 @@ export const TOOL_CHECKS: CheckDef[] = [
     create() {
       const t = new Tally();
       const fx = mutationEffects(
+        t,
         (req) => isOk(req.label, "report"),
         (e) => {
           if (e.answer?.r.kind !== "data")
@@ -276,6 +278,7 @@ export const TOOL_CHECKS: CheckDef[] = [
     create() {
       const t = new Tally();
       const fx = mutationEffects(
+        t,
         (req) => isOk(req.label, "stop-pending"),
         (e) => {
           const open = e.aBefore ? pendingApprovals(e.aBefore) : [];

@@ -1,0 +1,68 @@
+/** agentwire replay <transcript.jsonl> — re-judges a saved transcript, without the target. */
+import { readFileSync } from "node:fs";
+import { readTranscript } from "../core/transcript.js";
+import { parseSettings, reportTargets, requireProtocol } from "./options.js";
+import { combinedExitCode, openReports } from "./report-output.js";
+import { UsageError } from "./errors.js";
+import { baselineMarker, loadBaselineOption, withBaseline } from "./baseline.js";
+
+export interface ReplayCliOptions {
+  only?: string[];
+  skip?: string[];
+  strict?: boolean;
+  profile?: string;
+  reporter?: string[];
+  output?: string[];
+  set?: string[];
+  protocol?: string;
+  quiet?: boolean;
+  baseline?: string;
+}
+
+export async function runReplay(file: string, o: ReplayCliOptions): Promise<number> {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot read transcript ${file}: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : (e as Error).message}`);
+  }
+  let header;
+  let events;
+  try {
+    ({ header, events } = readTranscript(text));
+  } catch (e) {
+    throw new UsageError(`${file} is not an agentwire transcript (JSON Lines from --save-transcript): ${(e as Error).message}`);
+  }
+  if (!header && events.length === 0) throw new UsageError(`${file} is empty: nothing to judge`);
+  if (!events.every((e) => typeof e === "object" && e !== null && typeof e.kind === "string" && typeof e.seq === "number")) {
+    throw new UsageError(`${file} is not an agentwire transcript: its lines are not transcript events`);
+  }
+  if (header && o.protocol && o.protocol !== header.protocol) {
+    throw new UsageError(`--protocol ${o.protocol}: ${file} was recorded with ${header.protocol}`);
+  }
+  const id = header?.protocol ?? o.protocol;
+  if (!id) {
+    throw new UsageError(`${file} has no header saying which protocol it was recorded with (saved by an older agentwire); give --protocol <id>`);
+  }
+  const protocol = await requireProtocol(id);
+  const targets = reportTargets(o.reporter, o.output);
+  const baseline = await loadBaselineOption(o.baseline, [protocol]);
+  const reports = openReports(targets, await baselineMarker(baseline));
+  const params = parseSettings(o.set);
+  const { replayTranscript } = await import("../core/runner.js");
+  if (!o.quiet && !header) process.stderr.write(`agentwire: ${file} has no header: judged with ${id}'s default parameters (add --set key=value to change them)\n`);
+  const result = await replayTranscript(protocol, text, {
+    file,
+    ...(o.only ? { only: o.only } : {}),
+    ...(o.skip ? { skip: o.skip } : {}),
+    strict: !!o.strict,
+    ...(o.profile ? { profile: o.profile } : {}),
+    ...(Object.keys(params).length ? { params } : {}),
+    ...(reports.onVerdict ? { onVerdict: reports.onVerdict } : {}),
+    context: reports.context,
+  });
+  const results = await withBaseline([result], baseline);
+  reports.finish(results);
+  return combinedExitCode(results);
+}

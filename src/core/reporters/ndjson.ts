@@ -1,0 +1,29 @@
+/**
+ * NDJSON: one JSON line per verdict as the run decides it, one line per finished run, and a
+ * closing summary line (schemas/report-line.schema.json). The CLI streams the verdict lines while
+ * the runs go on; formatNdjson gives the same lines for finished runs.
+ */
+import type { Side } from "../check.js";
+import { emptySummary, type CheckResult, type RunResult } from "../result.js";
+
+export function ndjsonVerdict(check: CheckResult, run: { protocol: string; side: Side }): string {
+  return `${JSON.stringify({ type: "verdict", protocol: run.protocol, ...check, side: check.side ?? run.side })}\n`;
+}
+
+export function ndjsonRun(result: RunResult): string {
+  const { checks: _checks, exchanges: _exchanges, ...run } = result;
+  return `${JSON.stringify({ type: "run", ...run })}\n`;
+}
+
+export function ndjsonSummary(results: readonly RunResult[]): string {
+  const summary = emptySummary();
+  for (const r of results) for (const k of Object.keys(summary) as (keyof typeof summary)[]) summary[k] += r.summary[k];
+  const exitCode = results.some((r) => r.exitCode === 1) ? 1 : results.some((r) => r.exitCode === 3) ? 3 : 0;
+  return `${JSON.stringify({ type: "summary", runs: results.length, protocols: results.map((r) => r.protocol), summary, exitCode })}\n`;
+}
+
+export function formatNdjson(results: readonly RunResult[]): string {
+  return (
+    results.map((r) => r.checks.map((c) => ndjsonVerdict(c, r)).join("") + ndjsonRun(r)).join("") + ndjsonSummary(results)
+  );
+}

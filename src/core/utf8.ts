@@ -1,0 +1,66 @@
+/**
+ * Incremental UTF-8 validation over body chunks (RFC 3629: no overlongs, no surrogates, nothing
+ * above U+10FFFF). Byte-level, so it names the offending byte and allocates nothing per chunk.
+ */
+export class Utf8Validator {
+  /** Continuation bytes still expected, and the allowed range of the next one. */
+  private need = 0;
+  private lo = 0x80;
+  private hi = 0xbf;
+  /** Bytes seen so far. */
+  offset = 0;
+
+  /** Feeds a chunk; returns the absolute offset of the first invalid byte, or -1. */
+  push(bytes: Uint8Array): number {
+    // State in locals for the loop (it runs for every byte of every stream), stored back at the end.
+    let need = this.need;
+    let lo = this.lo;
+    let hi = this.hi;
+    const n = bytes.length;
+    for (let i = 0; i < n; i++) {
+      const b = bytes[i]!;
+      if (need > 0) {
+        if (b < lo || b > hi) return this.fail(n, this.offset + i, need, lo, hi);
+        need--;
+        lo = 0x80;
+        hi = 0xbf;
+        continue;
+      }
+      if (b < 0x80) continue;
+      if (b >= 0xc2 && b <= 0xdf) need = 1;
+      else if (b === 0xe0) {
+        need = 2;
+        lo = 0xa0;
+      } else if ((b >= 0xe1 && b <= 0xec) || b === 0xee || b === 0xef) need = 2;
+      else if (b === 0xed) {
+        need = 2;
+        hi = 0x9f;
+      } else if (b === 0xf0) {
+        need = 3;
+        lo = 0x90;
+      } else if (b >= 0xf1 && b <= 0xf3) need = 3;
+      else if (b === 0xf4) {
+        need = 3;
+        hi = 0x8f;
+      } else return this.fail(n, this.offset + i, need, lo, hi);
+    }
+    this.need = need;
+    this.lo = lo;
+    this.hi = hi;
+    this.offset += n;
+    return -1;
+  }
+
+  /** True when the input ended inside a multi-byte character. */
+  get truncated(): boolean {
+    return this.need > 0;
+  }
+
+  private fail(chunkLength: number, at: number, need: number, lo: number, hi: number): number {
+    this.need = need;
+    this.lo = lo;
+    this.hi = hi;
+    this.offset += chunkLength;
+    return at;
+  }
+}

@@ -1,0 +1,329 @@
+/** §3.11 Permission: a stable requestId, 400 for wrong answers, approve and deny that do what they say. */
+import type { CheckDef } from "../../../core/check.js";
+import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import { L, TOPIC } from "../labels.js";
+import { IdleWatch } from "./turns.js";
+import {
+  all,
+  describe,
+  evidenceOf,
+  excerpt,
+  judgeExchanges,
+  keyOf,
+  onExchanges,
+  onStates,
+  requestJson,
+  route,
+  serverCheck,
+  stateEvidence,
+  Tally,
+  tookIt,
+  where,
+  type Exchange,
+  type State,
+} from "./support.js";
+
+const NEVER_ASKED = [TOPIC.permission];
+const isAnswer = (x: Exchange): boolean => x.method === "POST" && route(x) === "/permission";
+const answerOf = (x: Exchange): { requestId?: unknown; approved?: unknown } =>
+  (requestJson(x) as { requestId?: unknown; approved?: unknown } | undefined) ?? {};
+/** A tool-result that says it did not run. */
+const DENIED = /denied|rejected|declined|not allowed|cancel/i;
+
+/**
+ * A rejected probe must change nothing: the poll after it still shows request `id` pending. Calls
+ * `judge` with that next snapshot.
+ */
+function nextState(ctx: Parameters<CheckDef["create"]>[0], onNext: (x: Exchange, next: State) => void, match: (x: Exchange) => boolean) {
+  let waiting: Exchange | undefined;
+  return all(
+    onExchanges((x) => {
+      if (match(x)) waiting = x;
+    }),
+    onStates(ctx, {
+      state(next) {
+        if (!waiting) return;
+        const x = waiting;
+        waiting = undefined;
+        onNext(x, next);
+      },
+    }),
+  );
+}
+
+export const PERMISSION_CHECKS: CheckDef[] = [
+  serverCheck({
+    id: "continue-remote/permission/pending-shape",
+    level: "MUST",
+    title: "A pending permission validates and keeps its requestId",
+    rule: "A non-null `pendingPermission` validates `pending-permission`, keeps its `requestId` until it is answered, and comes with `isProcessing:true`.",
+    ref: ["§3.11 Permission", "`pendingPermission` carries a fresh `requestId`, stable until answered"],
+    probes: ["permission"],
+    notApplicableWhen: NEVER_ASKED,
+    create(ctx) {
+      const t = new Tally();
+      let answered = false;
+      const watch = new IdleWatch<null>((fate, s) => {
+        if (fate === "went-on") t.knockOn("continue-remote/processing/true-while-handling", where(s));
+        else
+          t.fail(
+            "isProcessing true while a permission is pending",
+            `${where(s)}: isProcessing false with ${s.pendingId} pending, and the turn did not go on`,
+            stateEvidence(s, s.pending),
+          );
+      });
+      const observe = all(
+        watch.observe,
+        onExchanges((x) => {
+          if (isAnswer(x) && tookIt(x)) answered = true;
+        }),
+        onStates(ctx, {
+          state(next, prev) {
+            const wasAnswered = answered;
+            answered = false;
+            watch.next(next);
+            if (!next.pending) return;
+            const r = ctx.validate("pending-permission", next.pending);
+            if (!r.ok) t.fail("a valid pending-permission", `${where(next)}: ${formatSchemaErrors(r.errors)}`, stateEvidence(next, next.pending));
+            else if (!next.isProcessing) watch.hold(next, null);
+            else if (prev?.pendingId && next.pendingId !== prev.pendingId && !wasAnswered) {
+              t.fail(
+                `requestId ${prev.pendingId} until it is answered`,
+                `${where(next)}: the pending requestId became ${next.pendingId} with no answer since ${where(prev)}`,
+                stateEvidence(next, next.pending),
+              );
+            } else t.ok();
+          },
+        }),
+      );
+      return {
+        observe,
+        finish: () => {
+          watch.finish();
+          return t.outcome(`${t.count} snapshot(s) with a pending permission were valid and stable`, "no snapshot had a pending permission");
+        },
+      };
+    },
+  }),
+  serverCheck({
+    id: "continue-remote/permission/wrong-id",
+    level: "MUST",
+    title: "A wrong requestId, or an answer with nothing pending, gets 400",
+    rule: "`POST /permission` with a foreign `requestId`, or with nothing pending, answers 400 and changes nothing (the pending request stays).",
+    ref: ["§3.11 Permission", "A wrong id, or an answer with nothing pending, gets 400 and changes nothing."],
+    probes: ["bad-input", "permission"],
+    create(ctx) {
+      const t = new Tally();
+      const observe = all(
+        judgeExchanges(
+          t,
+          (x) => x.label === L.permissionIdle || x.label === L.permissionWrongId,
+          (x) => {
+            if (x.status === 400) t.ok();
+            else t.fail("400 {error}", `${describe(x)} (${x.label === L.permissionIdle ? "nothing pending" : "a foreign requestId"})`, evidenceOf(x));
+          },
+        ),
+        nextState(
+          ctx,
+          (x, next) => {
+            const id = String(answerOf(x).requestId).replace(/^wrong-/, "");
+            if (x.status === 400 && next.pendingId !== undefined && next.pendingId !== id) t.knockOn("continue-remote/permission/pending-shape", where(next));
+            else if (x.status === 400 && next.pendingId !== id)
+              t.fail(
+                `request ${id} still pending after the refused answer`,
+                `${where(next)}: pendingPermission is ${next.pendingId ?? "null"}`,
+                stateEvidence(next, next.pending),
+              );
+          },
+          (x) => x.label === L.permissionWrongId,
+        ),
+      );
+      return { observe, finish: () => t.outcome(`${t.count} wrong answer(s) got 400`, "no wrong answer was sent") };
+    },
+  }),
+  serverCheck({
+    id: "continue-remote/permission/approve",
+    level: "MUST",
+    title: "Approving resolves the request and resumes the turn",
+    rule: "The matching answer with `approved:true` gets 200 `{success:true, approved:true}`; the next poll no longer shows that request, and the turn goes on.",
+    ref: ["§3.11 Permission", "A matching answer gets 200; the next poll shows null, and the turn resumes."],
+    probes: ["permission"],
+    notApplicableWhen: NEVER_ASKED,
+    create(ctx) {
+      const t = new Tally();
+      let last: State | undefined;
+      let waiting: { x: Exchange; id: string; base?: State; next?: State } | undefined;
+      const observe = all(
+        onExchanges((x) => {
+          if (x.label !== L.permissionAnswer || answerOf(x).approved !== true) return;
+          const body = x.isJson ? ctx.validate("permission-response", x.json) : undefined;
+          const approved = (x.json as { approved?: unknown } | undefined)?.approved;
+          if (x.status !== 200 || !body?.ok || approved !== true) {
+            t.fail(
+              "200 {success:true, approved:true}",
+              `${describe(x)}: ${body && !body.ok ? formatSchemaErrors(body.errors) : `approved ${JSON.stringify(approved)}`}`,
+              evidenceOf(x),
+            );
+            return;
+          }
+          waiting = { x, id: String(answerOf(x).requestId), ...(last ? { base: last } : {}) };
+        }),
+        onStates(ctx, {
+          state(next) {
+            last = next;
+            const w = waiting;
+            if (!w) return;
+            if (!w.next) {
+              w.next = next;
+              if (next.pendingId === w.id) {
+                t.fail(
+                  `request ${w.id} resolved by the next poll`,
+                  `${where(next)}: ${w.id} is still pending after the 200 (${w.x.id})`,
+                  stateEvidence(next, next.pending),
+                );
+                waiting = undefined;
+                return;
+              }
+            }
+            const moved =
+              !w.base ||
+              next.entries.length !== w.base.entries.length ||
+              next.entries.some((e, i) => w.base!.entries[i] && keyOf(w.base!.entries[i]!) !== keyOf(e));
+            if (moved) {
+              t.ok();
+              waiting = undefined;
+            }
+          },
+        }),
+      );
+      return {
+        observe,
+        finish: () => {
+          if (waiting)
+            t.fail(
+              `the turn to resume after approving ${waiting.id}`,
+              `no later snapshot changed the history after ${waiting.x.label} (${waiting.x.id})`,
+              evidenceOf(waiting.x),
+            );
+          return t.outcome(`${t.count} approval(s) resolved their request and the turn went on`, "no request was approved");
+        },
+      };
+    },
+  }),
+  serverCheck({
+    id: "continue-remote/permission/deny",
+    level: "SHOULD",
+    title: "Denying resolves the tool without running it",
+    rule: "`approved:false` gets 200 and the tool resolves denied without running: seed, a tool-result for it whose result says it was denied, or a tool-error; cn, its state `canceled` or `errored`.",
+    ref: ["§3.11 Permission", "A denial skips the tool: seed: a tool-result `Permission denied by user`; cn: `canceled`"],
+    probes: ["permission"],
+    notApplicableWhen: [TOPIC.permission, TOPIC.deny],
+    create(ctx) {
+      const t = new Tally();
+      let last: State | undefined;
+      let waiting: { x: Exchange; start?: number; calls?: string[] } | undefined;
+      const observe = all(
+        onExchanges((x) => {
+          if (x.label !== L.permissionAnswer || answerOf(x).approved !== false) return;
+          const approved = (x.json as { approved?: unknown } | undefined)?.approved;
+          if (x.status !== 200 || approved !== false) {
+            t.fail("200 {success:true, approved:false}", `${describe(x)}: approved ${JSON.stringify(approved)}`, evidenceOf(x));
+            return;
+          }
+          if (!last) return;
+          const end = last.entries.at(-1);
+          if (!last.cn) waiting = end?.kind === "tool-start" ? { x, start: end.index } : { x };
+          else
+            waiting = {
+              x,
+              calls: last.entries.flatMap((e) => e.states.filter((s) => ["generating", "generated", "calling"].includes(s.status)).map((s) => s.id)),
+            };
+          if (waiting.start === undefined && !waiting.calls?.length) {
+            t.untestable(`the snapshot before ${x.label} (${x.id}) showed no waiting tool call to deny`);
+            waiting = undefined;
+          }
+        }),
+        onStates(ctx, {
+          state(next) {
+            last = next;
+            const w = waiting;
+            if (!w) return;
+            if (w.start !== undefined) {
+              const inPlace = next.entries[w.start];
+              const after = next.entries[w.start + 1];
+              const res =
+                inPlace?.kind === "tool-result" ? inPlace : after && (after.kind === "tool-result" || after.kind === "tool-error") ? after : undefined;
+              if (!res) return;
+              waiting = undefined;
+              if (res.kind === "tool-error" || DENIED.test(res.toolResult ?? "") || DENIED.test(res.content)) t.ok();
+              else
+                t.fail(
+                  "a result saying the tool was denied, or a tool-error",
+                  `${where(next)}: the denied tool resolved as ${excerpt(res.content, 40)} with toolResult ${excerpt(res.toolResult ?? "", 60)}`,
+                  stateEvidence(next, res.raw),
+                );
+              return;
+            }
+            const states = next.entries.flatMap((e) => e.states).filter((s) => w.calls!.includes(s.id));
+            if (states.some((s) => ["generating", "generated", "calling"].includes(s.status))) return;
+            waiting = undefined;
+            const ran = states.filter((s) => s.status !== "canceled" && s.status !== "errored");
+            if (ran.length)
+              t.fail(
+                "canceled or errored",
+                `${where(next)}: the denied call ${ran.map((s) => `${s.id} is ${s.status}`).join(", ")}`,
+                stateEvidence(next, ran[0]),
+              );
+            else t.ok();
+          },
+        }),
+      );
+      return {
+        observe,
+        finish: () => {
+          if (waiting) t.untestable(`the denied tool had not resolved when polling stopped (${waiting.x.label})`);
+          return t.outcome(`${t.count} denial(s) resolved the tool without running it`, "no request was denied");
+        },
+      };
+    },
+  }),
+  serverCheck({
+    id: "continue-remote/permission/approved-boolean",
+    level: "SHOULD",
+    title: "A non-boolean approved gets 400",
+    rule: 'A matching answer with `approved` "false" or 1 answers 400 and the request stays pending (never relaxed: "false" that approves is a safety issue).',
+    ref: ["§2 Messages", "Permission answer | `permission-request.schema.json` | `requestId`: string, minLength 1; `approved`: boolean"],
+    probes: ["permission"],
+    notApplicableWhen: NEVER_ASKED,
+    create(ctx) {
+      const t = new Tally();
+      const isProbe = (x: Exchange) => x.label.startsWith("permission:non-boolean:");
+      const observe = all(
+        judgeExchanges(t, isProbe, (x) => {
+          if (x.status === 400) t.ok();
+          else
+            t.fail(
+              "400 {error}",
+              `${describe(x)}: approved ${JSON.stringify(answerOf(x).approved)} was ${tookIt(x) ? "taken as an answer" : "not refused with 400"}`,
+              evidenceOf(x),
+            );
+        }),
+        nextState(
+          ctx,
+          (x, next) => {
+            const id = String(answerOf(x).requestId);
+            if (x.status === 400 && next.pendingId !== undefined && next.pendingId !== id) t.knockOn("continue-remote/permission/pending-shape", where(next));
+            else if (x.status === 400 && next.pendingId !== id)
+              t.fail(
+                `request ${id} still pending`,
+                `${where(next)}: pendingPermission is ${next.pendingId ?? "null"} after the refused ${x.label}`,
+                stateEvidence(next, next.pending),
+              );
+          },
+          isProbe,
+        ),
+      );
+      return { observe, finish: () => t.outcome(`${t.count} non-boolean answer(s) got 400`, "no non-boolean answer was sent") };
+    },
+  }),
+];

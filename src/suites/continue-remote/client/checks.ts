@@ -1,0 +1,514 @@
+/**
+ * `continue-remote/client/*`: what a remote client (a terminal UI, a web page, a CI driver) sends
+ * the mock, judged from the mock's record of it: when it polls, what it posts, which permission it
+ * answers and how it shuts the server down. Requests are read as they arrive (for times and order);
+ * finished exchanges come from the client exchange view, with the answer the client was served.
+ *
+ * Each mistake has one owner, so one client mistake fails one check: `exit-method` owns every
+ * request to `/exit`, `known-routes` every other path; `message-json` owns the encoding of a
+ * message, `message-nonempty` its text; `permission-request-id` owns the id and shape of an
+ * answer, `permission-only-when-pending` whether there was anything (still) to answer.
+ */
+import { at, excerpt, notApplicable, Tally, type CheckDef, type Outcome } from "../../../core/check.js";
+import { is2xx, mediaType } from "../../../core/check-helpers.js";
+import { checkMaker } from "../../../core/define-check.js";
+import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import type { TranscriptEvent } from "../../../core/transcript.js";
+import { lastEvent, type Exchange } from "../../../core/views/exchange.js";
+import { all, tap } from "../../../core/views/hooks.js";
+import { isCn } from "../profiles.js";
+import {
+  clientExchanges,
+  isClientExchange,
+  isClientRequest,
+  isPoll,
+  ms,
+  profileRoute,
+  requestJson,
+  routeOf,
+  SEED,
+  servedStates,
+  where,
+  type RequestEvent,
+  type ServedState,
+} from "./traffic.js";
+
+const clientCheck = checkMaker({ seed: SEED, side: "client" });
+
+/** How long a client may leave a due poll, and may go on calling after `/exit` (contract §4). */
+export const POLL_DUE_MS = 2000;
+export const AFTER_EXIT_MS = 2000;
+/** A median poll interval below this floods the server (the removed `cn remote` polled every 500 ms). */
+export const MIN_MEDIAN_INTERVAL_MS = 100;
+/** A poll unanswered for longer than this is no longer in flight (the kit's request timeout). */
+const IN_FLIGHT_MS = 10_000;
+/** Served states kept to find the one shown before a request (answers are recorded in order). */
+const SERVED_KEPT = 64;
+
+/** Requests as they arrive, client traffic only. */
+const onRequests = (fn: (req: RequestEvent) => void) =>
+  tap(["http-request"], (e: TranscriptEvent) => {
+    if (isClientRequest(e)) fn(e);
+  });
+
+/** Finished client exchanges. */
+const onExchanges = (fn: (x: Exchange) => void) =>
+  clientExchanges.on((x) => {
+    if (isClientExchange(x)) fn(x);
+  });
+
+const isPost = (x: Exchange, route: string) => x.method === "POST" && routeOf(x.path) === route;
+
+/** The states a client was served, in the order their answers were recorded (the last few). */
+class ServedLog {
+  private readonly list: ServedState[] = [];
+  /** The first state that showed a pending permission. */
+  firstPending: ServedState | undefined;
+
+  add(s: ServedState): void {
+    this.list.push(s);
+    if (this.list.length > SERVED_KEPT) this.list.shift();
+    if (s.pending !== null) this.firstPending ??= s;
+  }
+
+  /** The last state served before the event `seq`. */
+  before(seq: number): ServedState | undefined {
+    for (let i = this.list.length - 1; i >= 0; i--) if (this.list[i]!.seq < seq) return this.list[i];
+    return undefined;
+  }
+
+  /** The last state served before `seq` that showed a pending permission. */
+  pendingBefore(seq: number): ServedState | undefined {
+    for (let i = this.list.length - 1; i >= 0; i--) {
+      const s = this.list[i]!;
+      if (s.seq < seq && s.pending !== null) return s;
+    }
+    return undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+interface Due {
+  since: number;
+  why: string;
+  /** An accepted message still owes a poll at the end; a busy state does not (the client stopped). */
+  owedAtEnd: boolean;
+}
+
+export const pollsStateCheck = clientCheck({
+  id: "continue-remote/client/polls-state",
+  level: "MUST",
+  title: "Polls /state after a message and while busy",
+  rule: "Polls `/state` within 2 s of each accepted POST and while the last state had `isProcessing:true`.",
+  ref: ["Overview", "A remote client (terminal UI, web page, CI driver) sends user messages with `POST /message` and sees the conversation only by polling `GET /state`."],
+  probes: ["message", "state"],
+  create() {
+    const t = new Tally();
+    let due: Due[] = [];
+    /** The last state served said isProcessing:true. */
+    let busy = false;
+    const late = (d: Due, req: RequestEvent, polled: boolean) =>
+      t.fail(
+        `a GET /state within ${ms(POLL_DUE_MS)} of ${d.why}`,
+        polled
+          ? `the next GET /state came ${ms(req.t - d.since)} after ${d.why}`
+          : `no GET /state for ${ms(req.t - d.since)} after ${d.why}; the client sent ${req.method} ${req.path} instead`,
+        at(req),
+      );
+    return {
+      observe: all(
+        onRequests((req) => {
+          const polled = isPoll(req.method, req.path);
+          due = due.filter((d) => {
+            const overdue = req.t - d.since > POLL_DUE_MS;
+            if (overdue) late(d, req, polled);
+            else if (polled) t.ok();
+            return !polled && !overdue;
+          });
+          // A client shutting the server down owes it no more polls.
+          if (req.method === "POST" && routeOf(req.path) === "exit") due = [];
+        }),
+        onExchanges((x) => {
+          if (isPost(x, "message") && is2xx(x.status)) {
+            due.push({ since: x.response!.t, why: `the message accepted by ${x.method} ${x.path} (${x.id}, at ${ms(x.response!.t)})`, owedAtEnd: true });
+          }
+        }),
+        servedStates.on({
+          snapshot: ({ value: s }) => {
+            busy = s.isProcessing;
+            if (s.isProcessing) due.push({ since: s.t, why: `the state served by ${s.exchange} at ${ms(s.t)} with isProcessing:true`, owedAtEnd: false });
+          },
+          // A poll that showed nothing new (an error, a 304) leaves the last state as it was: still busy, still owed.
+          miss: (x) => {
+            const t = lastEvent(x).t;
+            if (busy) due.push({ since: t, why: `${x.method} ${x.path} (${x.id}) answered ${x.status ?? "nothing"} at ${ms(t)} while the last state was busy`, owedAtEnd: false });
+          },
+        }),
+      ),
+      finish() {
+        for (const d of due) {
+          if (d.owedAtEnd) t.fail(`a GET /state within ${ms(POLL_DUE_MS)} of ${d.why}`, `the client never polled /state after ${d.why}`);
+        }
+        return t.outcome(
+          `every accepted message and every busy state was followed by a poll within ${ms(POLL_DUE_MS)}`,
+          "the client had no message accepted and never saw a busy state",
+        );
+      },
+    };
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Poll intervals counted per whole millisecond: the median of a client polled for hours costs as
+ * much memory as the number of distinct intervals, not of polls.
+ */
+class Intervals {
+  private readonly counts = new Map<number, number>();
+  size = 0;
+  min = Infinity;
+  max = -Infinity;
+
+  add(ms: number): void {
+    const k = Math.round(ms);
+    this.counts.set(k, (this.counts.get(k) ?? 0) + 1);
+    this.size++;
+    this.min = Math.min(this.min, k);
+    this.max = Math.max(this.max, k);
+  }
+
+  /** The lower median (the middle interval, or the lower of the two middle ones). */
+  median(): number {
+    let left = (this.size - 1) >> 1;
+    for (const k of [...this.counts.keys()].sort((a, b) => a - b)) {
+      left -= this.counts.get(k)!;
+      if (left < 0) return k;
+    }
+    return NaN;
+  }
+}
+
+export const pollIntervalCheck = clientCheck({
+  id: "continue-remote/client/poll-interval",
+  level: "INFO",
+  title: "Poll interval",
+  rule: "Reports interval stats and overlaps; flags a median < 100 ms (also while `/state` fails).",
+  ref: ["Real implementation", "The only real client, `cn remote`, polled every 500 ms."],
+  probes: ["state"],
+  create() {
+    const intervals = new Intervals();
+    /** Intervals that began with a failed poll: a client must not speed up while the server struggles. */
+    const afterFailure = new Intervals();
+    const inFlight = new Map<string, number>();
+    let polls = 0;
+    let overlaps = 0;
+    let lastStart: number | undefined;
+    let lastFailed = false;
+    let firstFast: RequestEvent | undefined;
+    let firstFastAfterFailure: RequestEvent | undefined;
+    return {
+      observe: all(
+        onRequests((req) => {
+          if (!isPoll(req.method, req.path)) return;
+          polls++;
+          for (const [id, start] of inFlight) if (req.t - start > IN_FLIGHT_MS) inFlight.delete(id);
+          if (inFlight.size > 0) overlaps++;
+          inFlight.set(req.exchange, req.t);
+          if (lastStart !== undefined) {
+            const gap = req.t - lastStart;
+            intervals.add(gap);
+            if (gap < MIN_MEDIAN_INTERVAL_MS) firstFast ??= req;
+            if (lastFailed) {
+              afterFailure.add(gap);
+              if (gap < MIN_MEDIAN_INTERVAL_MS) firstFastAfterFailure ??= req;
+            }
+          }
+          lastStart = req.t;
+        }),
+        onExchanges((x) => {
+          if (!isPoll(x.method, x.path)) return;
+          inFlight.delete(x.id);
+          lastFailed = x.status !== 200 && x.status !== 304;
+        }),
+      ),
+      finish(): Outcome {
+        if (intervals.size === 0) {
+          return { verdict: "incomplete", notExercised: true, message: "not exercised: the client polled /state fewer than twice" };
+        }
+        const m = intervals.median();
+        const stats =
+          `${polls} polls: median interval ${ms(m)} (min ${ms(intervals.min)}, max ${ms(intervals.max)}), ` +
+          `${overlaps} started while another was in flight` +
+          (afterFailure.size ? `; after a failed poll: median ${ms(afterFailure.median())} over ${afterFailure.size}` : "");
+        const expected = `a median interval of at least ${ms(MIN_MEDIAN_INTERVAL_MS)} (the removed cn remote polled every 500 ms)`;
+        if (m < MIN_MEDIAN_INTERVAL_MS) {
+          return { verdict: "fail", message: `polls /state too often: ${stats}`, expected, actual: `median ${ms(m)}`, evidence: [at(firstFast!, { note: stats })] };
+        }
+        if (afterFailure.size && afterFailure.median() < MIN_MEDIAN_INTERVAL_MS) {
+          const actual = `median ${ms(afterFailure.median())} after failed polls`;
+          return { verdict: "fail", message: `polls /state too often while it fails: ${stats}`, expected, actual, evidence: [at(firstFastAfterFailure!, { note: stats })] };
+        }
+        return { verdict: "pass", message: stats };
+      },
+    };
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+
+export const messageJsonCheck = clientCheck({
+  id: "continue-remote/client/message-json",
+  level: "MUST",
+  title: "Messages are JSON",
+  rule: "`POST /message` is `application/json` with a string `message`.",
+  ref: ["§1 Wire", "`POST /message` and `POST /permission` must send `application/json`; other bodies are not parsed."],
+  probes: ["message"],
+  create() {
+    const t = new Tally();
+    return {
+      observe: onExchanges((x) => {
+        if (!isPost(x, "message")) return;
+        const req = x.request;
+        const type = req.headers["content-type"];
+        const body = requestJson(req);
+        const evidence = at(req, { excerpt: excerpt(req.body ?? "") });
+        if (mediaType(type) !== "application/json") {
+          t.fail("Content-Type: application/json", `${where(req)} sent Content-Type ${JSON.stringify(type ?? "(none)")}`, evidence);
+        } else if (!body.ok) {
+          t.fail('a JSON body {"message": string}', `${where(req)} body is not JSON`, evidence);
+        } else {
+          const message = (body.value as { message?: unknown } | null)?.message;
+          if (typeof message === "string") t.ok();
+          else t.fail('a JSON body {"message": string}', `${where(req)} has ${message === undefined ? "no message field" : `message ${excerpt(message, 60)}`}`, evidence);
+        }
+      }),
+      finish: () => t.outcome("every POST /message was application/json with a string message", "the client sent no POST /message"),
+    };
+  },
+});
+
+export const messageNonemptyCheck = clientCheck({
+  id: "continue-remote/client/message-nonempty",
+  level: "SHOULD",
+  title: "No empty messages",
+  rule: "Never sends an empty or blank message, e.g. as an \"interrupt\" (cn: `/pause`).",
+  ref: ["§3.10 \"\" is not an interrupt", "The old notes call it one and the removed client sent it, but both servers answer 400."],
+  probes: ["message"],
+  create(ctx) {
+    const t = new Tally();
+    const instead = isCn(ctx.profile) ? "; to stop a turn, POST /pause" : "";
+    return {
+      observe: onExchanges((x) => {
+        if (!isPost(x, "message")) return;
+        const body = requestJson(x.request);
+        const message = body.ok ? (body.value as { message?: unknown } | null)?.message : undefined;
+        if (typeof message !== "string") return; // message-json's to judge
+        if (message.trim() !== "") return t.ok();
+        t.fail(
+          `a message with some text${instead}`,
+          `${where(x.request)} sent ${message === "" ? "an empty" : "a blank"} message ${JSON.stringify(message)} (the removed cn remote's "interrupt"); the server answered ${x.status ?? "nothing"}`,
+          at(x.request, { excerpt: excerpt(x.request.body ?? "") }),
+        );
+      }),
+      finish: () => t.outcome("every message had some text", "the client sent no message with a string text"),
+    };
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+
+export const permissionRequestIdCheck = clientCheck({
+  id: "continue-remote/client/permission-request-id",
+  level: "MUST",
+  title: "Permission answers echo the served id",
+  rule: "`POST /permission` is JSON `{requestId, approved:boolean}` with the last served `requestId`.",
+  ref: ["§3.11 Permission", "`pendingPermission` carries a fresh `requestId`, stable until answered"],
+  probes: ["permission", "state"],
+  create(ctx) {
+    const t = new Tally();
+    const served = new ServedLog();
+    return {
+      observe: all(
+        servedStates.on({ snapshot: ({ value }) => served.add(value) }),
+        onExchanges((x) => {
+          if (!isPost(x, "permission")) return;
+          const req = x.request;
+          const evidence = at(req, { excerpt: excerpt(req.body ?? "") });
+          const type = req.headers["content-type"];
+          if (mediaType(type) !== "application/json") {
+            return t.fail("Content-Type: application/json", `${where(req)} sent Content-Type ${JSON.stringify(type ?? "(none)")}`, evidence);
+          }
+          const body = requestJson(req);
+          if (!body.ok) return t.fail('a JSON body {"requestId": string, "approved": boolean}', `${where(req)} body is not JSON`, evidence);
+          const valid = ctx.validate("permission-request", body.value);
+          if (!valid.ok) {
+            return t.fail('{"requestId": non-empty string, "approved": boolean}', `${where(req)} body is no permission answer: ${formatSchemaErrors(valid.errors)}`, evidence);
+          }
+          const id = (body.value as { requestId: string }).requestId;
+          const shown = served.pendingBefore(req.seq);
+          // Nothing was ever shown: the id is a guess, which permission-only-when-pending judges.
+          if (!shown || shown.pending === id) return t.ok();
+          t.fail(
+            `requestId ${JSON.stringify(shown.pending)}, the last one served (${shown.exchange} at ${ms(shown.t)})`,
+            `${where(req)} answered requestId ${JSON.stringify(id)}`,
+            evidence,
+          );
+        }),
+      ),
+      finish() {
+        if (!t.wasExercised && !served.firstPending) return notApplicable("no permission request was pending in any state the client was served");
+        const first = served.firstPending;
+        return t.outcome(
+          "every permission answer was JSON with the last served requestId",
+          first ? `the client never answered the permission request ${first.pending} it was served (${first.exchange})` : undefined,
+        );
+      },
+    };
+  },
+});
+
+export const permissionOnlyWhenPendingCheck = clientCheck({
+  id: "continue-remote/client/permission-only-when-pending",
+  level: "SHOULD",
+  title: "Answers only a pending permission, once",
+  rule: "Answers only a served non-null `pendingPermission`, once per id.",
+  ref: ["§3.11 Permission", "A wrong id, or an answer with nothing pending, gets 400 and changes nothing."],
+  probes: ["permission", "state"],
+  create() {
+    const t = new Tally();
+    const served = new ServedLog();
+    /** Ids whose answer the server accepted, with the exchange that did. */
+    const answered = new Map<string, string>();
+    return {
+      observe: all(
+        servedStates.on({ snapshot: ({ value }) => served.add(value) }),
+        onExchanges((x) => {
+          if (!isPost(x, "permission")) return;
+          const req = x.request;
+          const last = served.before(req.seq);
+          const evidence = at(req, { excerpt: excerpt(req.body ?? "") });
+          const expected = "an answer only to the pendingPermission of the last state served, once";
+          if (!last) t.fail(expected, `${where(req)} answered before any state was served`, evidence);
+          else if (last.pending === null) {
+            t.fail(expected, `${where(req)} answered while the last state served (${last.exchange} at ${ms(last.t)}) had no pending permission`, evidence);
+          } else if (answered.has(last.pending)) {
+            t.fail(expected, `${where(req)} answered ${JSON.stringify(last.pending)} again; ${answered.get(last.pending)} had answered it already`, evidence);
+          } else t.ok();
+          const body = requestJson(req);
+          const id = body.ok ? (body.value as { requestId?: unknown } | null)?.requestId : undefined;
+          if (is2xx(x.status) && typeof id === "string") answered.set(id, req.exchange);
+        }),
+      ),
+      finish() {
+        if (!t.wasExercised && !served.firstPending) return notApplicable("no permission request was pending in any state the client was served");
+        const first = served.firstPending;
+        return t.outcome(
+          "every permission answer went to a pending request, once",
+          first ? `the client never answered the permission request ${first.pending} it was served (${first.exchange})` : undefined,
+        );
+      },
+    };
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+
+export const exitMethodCheck = clientCheck({
+  id: "continue-remote/client/exit-method",
+  level: "MUST",
+  title: "Exit with POST",
+  rule: "Shuts down with `POST /exit`, never GET.",
+  ref: ["§1 Wire", "`POST /exit` | none | `{message:\"Server shutting down\", success:true}`"],
+  probes: ["exit"],
+  create() {
+    const t = new Tally();
+    return {
+      observe: onRequests((req) => {
+        if (routeOf(req.path) !== "exit" || req.method === "OPTIONS") return; // a preflight is the browser's
+        if (req.method === "POST") return t.ok();
+        t.fail("POST /exit", `${where(req)}: the server exits only on POST (a GET is what prefetchers and links send)`, at(req));
+      }),
+      finish() {
+        if (!t.wasExercised) return notApplicable("the client never asked the server to exit");
+        return t.outcome("the client asked the server to exit with POST /exit only");
+      },
+    };
+  },
+});
+
+export const knownRoutesCheck = clientCheck({
+  id: "continue-remote/client/known-routes",
+  level: "SHOULD",
+  title: "Only the profile's routes",
+  rule: "Uses only the profile's methods and paths (seed: no `/pause`).",
+  ref: ["§6 Reference mock", "Serves all of §1 for `--profile seed|cn-session`. Under `seed`, `/pause` answers 404."],
+  probes: ["state", "message", "permission", "diff", "exit", "pause"],
+  create(ctx) {
+    const t = new Tally();
+    const cn = isCn(ctx.profile);
+    return {
+      observe: onRequests((req) => {
+        // Preflights are the browser's; /exit is exit-method's.
+        if (req.method === "OPTIONS" || routeOf(req.path) === "exit") return;
+        const route = profileRoute(req.path, cn);
+        if (!route) {
+          const pause = routeOf(req.path) === "pause";
+          return t.fail(
+            cn ? "a path of the cn-session server" : "a path of the seed server (no /pause)",
+            pause
+              ? `${where(req)}: /pause exists only in the current cn serve (--profile cn-session); a seed server answers 404`
+              : `${where(req)}: no such route`,
+            at(req),
+          );
+        }
+        if (req.method !== route.method) return t.fail(`${route.method} ${req.path.split("?")[0]}`, `${where(req)}: wrong method`, at(req));
+        t.ok();
+      }),
+      finish: () => t.outcome(`every request used a route of the ${cn ? "cn-session" : "seed"} server with its method`, "the client sent no request"),
+    };
+  },
+});
+
+export const stopsAfterExitCheck = clientCheck({
+  id: "continue-remote/client/stops-after-exit",
+  level: "SHOULD",
+  title: "Quiet after exit",
+  rule: "No request more than 2 s after a 200 from `/exit`.",
+  ref: ["§3.13 `/exit`", "`/exit` answers first, then aborts the turn, clears the queue, closes after about 100 ms and exits 0."],
+  probes: ["exit"],
+  create() {
+    const t = new Tally();
+    let exit: { t: number; id: string } | undefined;
+    return {
+      observe: all(
+        onExchanges((x) => {
+          if (!exit && isPost(x, "exit") && x.status === 200) exit = { t: x.response!.t, id: x.id };
+        }),
+        onRequests((req) => {
+          if (!exit || req.t - exit.t <= AFTER_EXIT_MS) return;
+          t.fail(`no request more than ${ms(AFTER_EXIT_MS)} after /exit answered (${exit.id} at ${ms(exit.t)})`, `${where(req)} came ${ms(req.t - exit.t)} after /exit answered`, at(req));
+        }),
+      ),
+      finish() {
+        if (!exit) return notApplicable("the client never shut the server down (no 200 from POST /exit)");
+        if (!t.wasExercised) t.ok();
+        return t.outcome(`no request came more than ${ms(AFTER_EXIT_MS)} after /exit answered`);
+      },
+    };
+  },
+});
+
+/** Every client-side check of continue-remote (contract §4). */
+export const CONTINUE_REMOTE_CLIENT_CHECKS: CheckDef[] = [
+  pollsStateCheck,
+  pollIntervalCheck,
+  messageJsonCheck,
+  messageNonemptyCheck,
+  permissionRequestIdCheck,
+  permissionOnlyWhenPendingCheck,
+  exitMethodCheck,
+  knownRoutesCheck,
+  stopsAfterExitCheck,
+];

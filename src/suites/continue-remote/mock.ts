@@ -1,0 +1,26 @@
+/**
+ * The reference mock as the kit starts it: quick as the suite's own target, and playing the
+ * generation the run judges (see selfTestMockFor). Light on purpose: `agentwire mock` imports this and not the checks.
+ */
+import type { MockStartOptions, RunningMock } from "../../core/protocol.js";
+import { CONTINUE_REMOTE_DEFAULT_PORT, startContinueRemoteMock } from "../../mocks/continue-remote/server.js";
+import { SELF_TEST_MOCK_PACE } from "./params.js";
+
+export const DEFAULT_PORT = CONTINUE_REMOTE_DEFAULT_PORT;
+
+export async function startMock(opts: MockStartOptions): Promise<RunningMock> {
+  const settings: Record<string, unknown> = {
+    // As the suite's own target the mock runs its turns faster: the rules judge order, not speed.
+    ...(opts.suite ? SELF_TEST_MOCK_PACE : {}),
+    ...(opts.scenario ? { defaultScenario: opts.scenario } : {}),
+    ...opts.settings,
+  };
+  return startContinueRemoteMock({
+    // Judging clients: the mock records their traffic on the run's bus.
+    ...(opts.bus ? { bus: opts.bus } : {}),
+    ...(opts.host !== undefined ? { host: opts.host } : {}),
+    ...(opts.port !== undefined ? { port: opts.port } : {}),
+    ...(opts.faults?.length ? { faults: opts.faults } : {}),
+    settings,
+  });
+}

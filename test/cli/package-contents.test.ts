@@ -1,0 +1,58 @@
+/**
+ * The published tarball as `npm pack --dry-run --json` lists it (the built dist/ from the global
+ * setup; scripts skipped so nothing rebuilds): every entry point it declares is in it, and it
+ * carries no source map, nor a pointer to one, naming sources it does not ship.
+ */
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ROOT } from "../helpers/cli.js";
+
+interface PackEntry {
+  path: string;
+}
+
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+let packed: Set<string>;
+
+beforeAll(async () => {
+  const { stdout } = await promisify(execFile)(npm, ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+    cwd: ROOT,
+    timeout: 60_000,
+    maxBuffer: 32 * 1024 * 1024,
+  });
+  const [info] = JSON.parse(stdout) as [{ files: PackEntry[] }];
+  packed = new Set(info.files.map((f) => f.path));
+});
+
+describe("the npm package", () => {
+  it("ships every file its exports and bin point at", () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+      bin: Record<string, string>;
+      exports: Record<string, string | Record<string, string>>;
+    };
+    const targets = [
+      ...Object.values(pkg.bin),
+      ...Object.values(pkg.exports).flatMap((t) => (typeof t === "string" ? [t] : Object.values(t))),
+    ]
+      .filter((t) => !t.includes("*"))
+      .map((t) => t.replace(/^\.\//, ""));
+    expect(targets.length).toBeGreaterThan(10);
+    expect(targets.filter((t) => !packed.has(t))).toEqual([]);
+    expect(packed.has("dist/mocks/openai-chat/msw.js")).toBe(true);
+  });
+
+  it("carries no source maps and no sourceMappingURL to a file it lacks", () => {
+    expect([...packed].filter((p) => p.endsWith(".map"))).toEqual([]);
+    expect([...packed].some((p) => p.startsWith("src/"))).toBe(false);
+    const dangling: string[] = [];
+    for (const path of packed) {
+      if (!/\.(c|m)?js$|\.d\.ts$/.test(path)) continue;
+      const url = /[#@] sourceMappingURL=(\S+)\s*$/.exec(readFileSync(join(ROOT, path), "utf8"))?.[1];
+      if (url !== undefined && !url.startsWith("data:") && !packed.has(join(path, "..", url))) dangling.push(`${path} → ${url}`);
+    }
+    expect(dangling).toEqual([]);
+  });
+});

@@ -1,0 +1,150 @@
+/**
+ * `agentwire replay` gives the live run's verdicts: every implemented protocol (new ones join
+ * through IMPLEMENTED_IDS) is run against its built-in mock with --save-transcript, clean and with
+ * one of its faults, then its transcript is re-judged, and the two reports agree check by check.
+ */
+import { describe, expect, it } from "vitest";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { IMPLEMENTED_IDS, loadProtocol } from "../../src/protocol-loader.js";
+import { replayTranscript } from "../../src/core/runner.js";
+import { runCli, ROOT } from "../helpers/cli.js";
+
+const tmp = () => mkdtempSync(join(tmpdir(), "agentwire-replay-"));
+
+interface Report {
+  protocol: string;
+  side: string;
+  exitCode: number;
+  checks: { id: string; verdict: string; outcome: string; message: string; durationMs?: number }[];
+}
+
+const byId = (r: Report) => Object.fromEntries(r.checks.map((c) => [c.id, `${c.verdict}/${c.outcome}: ${c.message}`]));
+
+/** Runs `args` saving the transcript, then replays it; returns both reports and the file. */
+async function liveThenReplay(args: string[], replayArgs: string[] = []) {
+  const dir = tmp();
+  // Options go before a client command's "--".
+  const cut = args.includes("--") ? args.indexOf("--") : args.length;
+  const options = ["--quiet", "--save-transcript", join(dir, "t"), "--reporter", "json", "--output", join(dir, "live.json")];
+  const live = await runCli([...args.slice(0, cut), ...options, ...args.slice(cut)], { timeoutMs: 120_000 });
+  expect(live.code, live.stderr).not.toBe(2);
+  const file = join(dir, "t", readdirSync(join(dir, "t")).find((f) => f.endsWith(".jsonl"))!);
+  const replay = await runCli(["replay", file, "--quiet", "--reporter", "json", "--output", join(dir, "replay.json"), ...replayArgs]);
+  expect(replay.code, replay.stderr).toBe(live.code);
+  const read = (f: string) => JSON.parse(readFileSync(join(dir, f), "utf8")) as Report;
+  return { live: read("live.json"), replay: read("replay.json"), file, dir };
+}
+
+describe.concurrent("agentwire replay", () => {
+  it.each(IMPLEMENTED_IDS)("%s: a clean run and a fault run replay to the same verdicts, check by check", async (id) => {
+    const protocol = await loadProtocol(id);
+    const fault = protocol.faults[0]!;
+    for (const extra of [[], ["--fault", fault.name]]) {
+      const { live, replay } = await liveThenReplay(["test", id, ...extra]);
+      expect(replay.checks.length).toBe(live.checks.length);
+      expect(byId(replay)).toEqual(byId(live));
+      // Times come from the transcript's clock: the replay reports the live run's.
+      expect(replay.checks.map((c) => c.durationMs)).toEqual(live.checks.map((c) => c.durationMs));
+      if (extra.length) expect(live.checks.filter((c) => c.outcome === "fail").map((c) => c.id)).toEqual(expect.arrayContaining(fault.violates));
+    }
+  });
+
+  it("replays a client-side transcript (test-client) to the same verdicts", async () => {
+    const { live, replay } = await liveThenReplay(["test-client", "mcp-chat", "--", process.execPath, "examples/mcp-chat-client.mjs"]);
+    expect(live.side).toBe("client");
+    expect(byId(replay)).toEqual(byId(live));
+  });
+
+  it("an unreachable target replays as unreachable: every check incomplete, exit 3", async () => {
+    const { createServer } = await import("node:net");
+    const srv = createServer();
+    await new Promise<void>((r) => srv.listen(0, "127.0.0.1", () => r()));
+    const port = (srv.address() as { port: number }).port;
+    await new Promise<void>((r) => srv.close(() => r()));
+    const { live, replay } = await liveThenReplay(["test", "mcp-chat", "--url", `http://127.0.0.1:${port}`, "--timeout", "3000"]);
+    expect(live.exitCode).toBe(3);
+    expect(replay.checks.every((c) => c.verdict === "incomplete" && c.message.startsWith("target unreachable"))).toBe(true);
+    expect(byId(replay)).toEqual(byId(live));
+  });
+
+  it("takes --only, --strict and another reporter, and ends a failure's console text with its replay and curl commands", async () => {
+    const { file } = await liveThenReplay(["test", "mcp-chat", "--fault", "sse-crlf", "--only", "mcp-chat/sse"]);
+    const r = await runCli(["replay", file, "--only", "mcp-chat/sse/lf-only"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/FAIL\s+mcp-chat\/sse\/lf-only/);
+    expect(r.stdout).not.toContain("mcp-chat/sse/utf8");
+    const failure = r.stdout.slice(r.stdout.indexOf("FAIL"), r.stdout.indexOf("\n\n", r.stdout.indexOf("FAIL")));
+    expect(failure.trimEnd().split("\n").at(-1)).toContain(`replay:   agentwire replay ${file} --only mcp-chat/sse/lf-only`);
+    expect(failure).toMatch(/resend: +curl -sS -i -N -X POST .*--data-binary .*http:\/\/127\.0\.0\.1:\d+\/chat\/stream/);
+  });
+
+  it("redacts credentials in the curl command it prints", async () => {
+    // The openai-chat mock requires a key when the suite runs against it; a fault makes a check fail.
+    const { file } = await liveThenReplay(["test", "openai-chat", "--fault", "sse-crlf"]);
+    const r = await runCli(["replay", file]);
+    expect(r.stdout).toMatch(/resend: +curl /);
+    const curls = r.stdout.split("\n").filter((l) => l.includes("curl "));
+    expect(curls.some((c) => c.includes("-H 'authorization: [redacted]'")), curls.join("\n")).toBe(true);
+    for (const c of curls) expect(c).not.toMatch(/Bearer/i);
+  });
+
+  it("reads a transcript saved before headers existed when told its protocol, and says why it needs it otherwise", async () => {
+    const { file, dir } = await liveThenReplay(["test", "mcp-chat", "--only", "mcp-chat/sse"]);
+    const old = join(dir, "old.jsonl");
+    writeFileSync(old, readFileSync(file, "utf8").split("\n").slice(1).join("\n"));
+    const without = await runCli(["replay", old]);
+    expect(without.code).toBe(2);
+    expect(without.stderr).toMatch(/no header .* give --protocol/);
+    const withId = await runCli(["replay", old, "--protocol", "mcp-chat", "--only", "mcp-chat/sse/lf-only", "--quiet"]);
+    expect(withId.code, withId.stdout).toBe(0);
+    expect(withId.stdout).toMatch(/PASS\s+mcp-chat\/sse\/lf-only/);
+  });
+
+  it.each([
+    [["replay", "/nonexistent/x.jsonl"], /cannot read transcript .*no such file/],
+    [["replay", "README.md"], /not an agentwire transcript .*line 1/],
+    [["replay", "fixtures/mcp-chat/transcripts/client/clean.jsonl", "--protocol", "nope"], /unknown protocol "nope"/],
+    [["replay", "fixtures/mcp-chat/transcripts/client/clean.jsonl", "--protocol", "mcp-chat", "--only", "mcp-chat/nothing"], /no client-side check/],
+  ])("%j is a usage error (exit 2)", async (args, message) => {
+    const r = await runCli(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+  });
+
+  it("has help with examples", async () => {
+    const r = await runCli(["replay", "--help"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Examples:");
+    expect(r.stdout).toContain("--protocol <id>");
+  });
+});
+
+describe("replay of the recorded client fixtures", () => {
+  const withFixtures = IMPLEMENTED_IDS.filter((id) => existsSync(join(ROOT, "fixtures", id, "transcripts", "client", "expected.json")));
+  // Fixture transcripts predate headers: the protocol is given, the side read from the traffic.
+  it.each(withFixtures)("%s: each fixture replays to its expected outcomes", async (id) => {
+    const dir = join(ROOT, "fixtures", id, "transcripts", "client");
+    const expected = JSON.parse(readFileSync(join(dir, "expected.json"), "utf8")) as Record<string, Record<string, string>>;
+    const protocol = await loadProtocol(id);
+    expect(Object.keys(expected).length).toBeGreaterThan(0);
+    for (const [file, outcomes] of Object.entries(expected)) {
+      const r = await replayTranscript(protocol, readFileSync(join(dir, file), "utf8"), { file });
+      expect(r.side, file).toBe("client");
+      expect(Object.fromEntries(r.checks.map((c) => [c.id, c.outcome])), file).toEqual(outcomes);
+    }
+  });
+});
+
+describe("replayTranscript (library)", () => {
+  it("re-judges a transcript given as text; a headerless one needs its protocol", async () => {
+    const lib = await import("../../src/index.js");
+    const text = readFileSync(join(ROOT, "fixtures/mcp-chat/transcripts/client/connect-unknown-id.jsonl"), "utf8");
+    await expect(lib.replayTranscript(text, { file: "x.jsonl" })).rejects.toThrow(/no header/);
+    const r = await lib.replayTranscript(text, { file: "x.jsonl", protocol: "mcp-chat" });
+    expect(r.checks.find((c) => c.id === "mcp-chat/client/connect-known-id")!.outcome).toBe("fail");
+    expect(r.replay).toBe(true);
+  });
+});
