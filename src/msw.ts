@@ -6,3 +6,4 @@ export { mcpChatHandlers } from "./mocks/mcp-chat/msw.js";
 export { piWebHandlers } from "./mocks/pi-web/msw.js";
 export { openaiChatHandlers } from "./mocks/openai-chat/msw.js";
 export { continueRemoteHandlers, type ContinueRemoteHandlerOptions } from "./mocks/continue-remote/msw.js";
+export { stagewiseChatHandlers, type StagewiseChatHandlerOptions } from "./mocks/stagewise-chat/msw.js";

@@ -26,7 +26,7 @@ const MOCKS: Record<string, () => Promise<MockEntry>> = {
   "openai-chat": async () => mockEntry(await import("./suites/openai-chat/mock.js")),
   "pi-web": async () => mockEntry(await import("./suites/pi-web/mock.js")),
   "continue-remote": async () => mockEntry(await import("./suites/continue-remote/mock.js")),
-  "stagewise-chat": async () => mockEntry(await import("./suites/stagewise-chat/echo-agent.js")),
+  "stagewise-chat": async () => mockEntry(await import("./suites/stagewise-chat/mock.js")),
 };
 
 const mockEntry = (m: { DEFAULT_PORT: number; startMock: MockEntry["startMock"] }): MockEntry => ({ defaultPort: m.DEFAULT_PORT, startMock: m.startMock });
@@ -41,6 +41,9 @@ export function loadProtocol(id: string): Promise<ProtocolDef> {
   if (!load) throw new Error(`protocol "${id}" is not implemented`);
   return load();
 }
+
+/** Whether a protocol has a reference mock (it may come before the protocol's suite). */
+export const hasMock = (id: string): boolean => Object.hasOwn(MOCKS, id);
 
 export function loadMock(id: string): Promise<MockEntry> {
   const load = MOCKS[id];

@@ -6,6 +6,7 @@
 import { MockOptionError, type MockStartOptions } from "../core/protocol.js";
 import { checkCatalogueOption, checkFaults, checkWritableFile, credentialSetting, parseSettings, requireMock, requireProtocol, requireProtocolId, takesToken } from "./options.js";
 import { UsageError } from "./errors.js";
+import { hasMock } from "../protocol-loader.js";
 
 export interface MockCliOptions {
   host?: string;
@@ -28,7 +29,8 @@ export interface MockCliOptions {
 }
 
 export async function runMock(protocolId: string, o: MockCliOptions): Promise<number> {
-  const id = requireProtocolId(protocolId);
+  // A mock may come before its protocol's suite: it serves without one unless an option needs the suite.
+  const id = hasMock(protocolId) ? protocolId : requireProtocolId(protocolId);
   if (o.report && !o.checkClient) throw new UsageError("--report goes with --check-client");
   if (o.report) checkWritableFile(o.report, "--report");
   if (o.baseline !== undefined && !o.checkClient) throw new UsageError("--baseline goes with --check-client");

@@ -1,7 +1,7 @@
 /** Parsing and checking of options shared by several commands. */
 import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, statSync, unlinkSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { ALL_PROTOCOL_IDS, IMPLEMENTED_IDS, isImplemented, loadMock, loadProtocol, type MockEntry } from "../protocol-loader.js";
+import { ALL_PROTOCOL_IDS, IMPLEMENTED_IDS, hasMock, isImplemented, loadMock, loadProtocol, type MockEntry } from "../protocol-loader.js";
 import type { ProtocolDef } from "../core/protocol.js";
 import { REPORTERS, type ReporterName } from "../core/reporters/names.js";
 import { UsageError } from "./errors.js";
@@ -26,7 +26,7 @@ export function requireProtocol(id: string | undefined): Promise<ProtocolDef> {
 
 /** An implemented protocol's mock, loaded without its checks. */
 export function requireMock(id: string | undefined): Promise<MockEntry> {
-  return loadMock(requireProtocolId(id));
+  return loadMock(id !== undefined && hasMock(id) ? id : requireProtocolId(id));
 }
 
 export function intOption(name: string, min = 0, max = Number.MAX_SAFE_INTEGER): (value: string) => number {

@@ -22,6 +22,12 @@ const pkg = JSON.parse(readFileSync(new URL("package.json", `file://${ROOT}`), "
 /** Minified bytes: one protocol's engine, and every protocol's together. */
 const PROTOCOL_BUDGET = 128 * 1024;
 const ALL_BUDGET = 400 * 1024;
+/**
+ * stagewise-chat's engine is the agent adapter itself: it carries @trpc/server's core, superjson and ajv with the
+ * protocol's schemas (input validation in the page), which the other engines do not need.
+ */
+const STAGEWISE_EXTRA = 192 * 1024;
+const BUDGET: Record<string, number> = { "./msw": ALL_BUDGET + STAGEWISE_EXTRA, "./msw/stagewise-chat": PROTOCOL_BUDGET + STAGEWISE_EXTRA };
 
 const mswEntries = Object.entries(pkg.exports)
   .filter(([key]) => key === "./msw" || key.startsWith("./msw/"))
@@ -68,7 +74,7 @@ describe("msw entries of the package", () => {
 
   it.each(mswEntries)("$key bundles for the browser within its budget, with no node built-in and no full zod", async ({ key, file }) => {
     const { bytes, metafile } = await bundle(file);
-    const budget = key === "./msw" ? ALL_BUDGET : PROTOCOL_BUDGET;
+    const budget = BUDGET[key] ?? PROTOCOL_BUDGET;
     expect(bytes, `${key} weighs ${bytes} bytes minified`).toBeLessThanOrEqual(budget);
     const output = Object.values(metafile.outputs)[0]!;
     const external = output.imports.filter((i) => i.external).map((i) => i.path);

@@ -35,6 +35,8 @@ export function createAgentRouter({ agent, availability, state, messaging, valid
   const t = initTRPC.create({
     transformer: superjson,
     isDev: false,
+    // The same router also runs in a page (the msw handlers drive it through a socket shim).
+    allowOutsideOfServer: true,
     errorFormatter({ shape, error }) {
       const reason = reasonOf(error);
       const { stack: _stack, ...data } = shape.data as typeof shape.data & { stack?: string };

@@ -2,15 +2,14 @@
  * `createAgentServer`: a stagewise-chat agent on node's http and `ws` — discovery, the tRPC router on the WebSocket
  * path with keep-alive, on the first free port from 5746 on loopback (§1).
  */
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { applyWSSHandler } from "@trpc/server/adapters/ws";
-import { WebSocketServer } from "ws";
-import { ChatAgent, type Validate } from "./chat-agent.js";
+import { getWSConnectionHandler } from "@trpc/server/adapters/ws";
+import { WebSocketServer, type WebSocket } from "ws";
+import { createAgentCore, type AgentCore } from "./agent-core.js";
+import type { Validate } from "./chat-agent.js";
 import { discoveryHandler } from "./discovery.js";
-import { createAgentRouter } from "./router.js";
-import { AvailabilityChannel, MessagingMirror, StateChannel } from "./side-channels.js";
-import type { AgentServer, AgentServerOptions, IdKind } from "./types.js";
+import type { AgentServer, AgentServerOptions } from "./types.js";
 
 /** The toolbar scans upward from here (§1). */
 export const FIRST_PORT = 5746;
@@ -18,38 +17,40 @@ export const LAST_PORT = 5776;
 /** A frame larger than this closes the socket (ws answers 1009) rather than filling memory. */
 const MAX_FRAME_BYTES = 64 * 1024 * 1024;
 
-const PREFIX: Record<IdKind, string> = { chat: "chat", message: "msg", "tool-call": "call" };
-
-function defaultIds(): (kind: IdKind) => string {
-  let n = 0;
-  // A random stem per run keeps ids from a restarted agent's persisted chats from colliding.
-  const stem = Math.random().toString(36).slice(2, 8);
-  return (kind) => `${PREFIX[kind]}-${stem}${(++n).toString(36)}`;
+/** What tRPC's connection handler uses of a socket: `ws`'s WebSocket, or a wrapper that behaves like one. */
+export interface TrpcSocket {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  terminate(): void;
+  on(event: string, listener: (...args: any[]) => void): unknown; // eslint-disable-line @typescript-eslint/no-explicit-any
+  once(event: string, listener: (...args: any[]) => void): unknown; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
-export async function startAgentServer(options: AgentServerOptions, validate: Validate): Promise<AgentServer> {
+/**
+ * Hook points for servers built on the adapter that must shape the wire themselves (the kit's reference mock): a
+ * core built beforehand, extra HTTP routes, a wrapper around each socket and the keep-alive. Agents never need them.
+ */
+export interface ServerExtras {
+  core?: AgentCore;
+  /** Answers a request before discovery does; returns true when it did. */
+  http?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /** The socket tRPC talks through, in place of the accepted one. */
+  socket?: (ws: WebSocket, req: IncomingMessage) => TrpcSocket;
+  keepAlive?: { enabled: boolean; pingMs: number; pongWaitMs: number };
+}
+
+export async function startAgentServer(options: AgentServerOptions, validate: Validate, extras: ServerExtras = {}): Promise<AgentServer> {
   const host = options.host ?? "127.0.0.1";
   const infoPath = options.infoPath ?? "/stagewise/info";
   const wsPath = options.wsPath ?? "/stagewise/ws";
-  const ids = options.idGenerator ?? defaultIds();
-  const initialChats = options.initialChats ?? [
-    { id: ids("chat"), title: options.defaultChatTitle ?? "New chat", createdAt: new Date().toISOString(), isActive: true, messages: [] },
-  ];
-  const agent = new ChatAgent({
-    defaultChatTitle: options.defaultChatTitle ?? "New chat",
-    coalesceMs: options.coalesceMs ?? 20,
-    idGenerator: ids,
-    initialChats,
-    hooks: options.hooks ?? {},
-    validate,
-  });
-  const availability = new AvailabilityChannel(validate);
-  const state = new StateChannel(agent.store, validate);
-  const messaging = new MessagingMirror(agent.store, () => ids("message"));
-  const router = createAgentRouter({ agent, availability, state, messaging, validate });
+  const core = extras.core ?? createAgentCore(options, validate);
+  const { agent, availability, state, messaging, router } = core;
 
-  const info = { name: options.name ?? "agentwire agent", description: options.description ?? "A stagewise chat agent", capabilities: { toolCalling: false, chatHistory: true } };
-  const http = createServer(discoveryHandler(infoPath, info));
+  const discovery = discoveryHandler(infoPath, core.info);
+  const http = createServer((req, res) => {
+    if (!extras.http?.(req, res)) discovery(req, res);
+  });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   http.on("upgrade", (req, socket: Duplex, head) => {
     if ((req.url ?? "").split("?")[0] !== wsPath) {
@@ -58,12 +59,19 @@ export async function startAgentServer(options: AgentServerOptions, validate: Va
     }
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req));
   });
-  const handler = applyWSSHandler({
+  const onConnection = getWSConnectionHandler({
     wss,
     router,
-    keepAlive: { enabled: true, pingMs: 30_000, pongWaitMs: 5_000 },
+    keepAlive: extras.keepAlive ?? { enabled: true, pingMs: 30_000, pongWaitMs: 5_000 },
     // Rejections and bad input are the toolbar's business, not the agent's log.
     onError: () => {},
+  });
+  const sockets = new Set<TrpcSocket>();
+  wss.on("connection", (ws: WebSocket, req: IncomingMessage) => {
+    const socket = extras.socket ? extras.socket(ws, req) : ws;
+    sockets.add(socket);
+    ws.once("close", () => sockets.delete(socket));
+    onConnection(socket as unknown as WebSocket, req);
   });
 
   const port = await listen(http, host, options.port);
@@ -79,7 +87,10 @@ export async function startAgentServer(options: AgentServerOptions, validate: Va
     availability,
     state,
     messaging,
-    requestReconnect: () => handler.broadcastReconnectNotification(),
+    // What tRPC's broadcastReconnectNotification sends, through each socket (and so through its wrapper).
+    requestReconnect: () => {
+      for (const socket of sockets) if (socket.readyState === 1) socket.send(JSON.stringify({ id: null, method: "reconnect" }));
+    },
     close() {
       closing ??= new Promise<void>((resolve) => {
         agent.close();

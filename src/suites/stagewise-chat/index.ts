@@ -1,7 +1,8 @@
 /** The stagewise-chat protocol: the stagewise toolbar ↔ agent interface with the chat capability (seed 003). */
 import type { ProtocolDef } from "../../core/protocol.js";
 import { STAGEWISE_SERVER_CHECKS } from "./checks/index.js";
-import { DEFAULT_PORT, startMock } from "./echo-agent.js";
+import { STAGEWISE_FAULTS, STAGEWISE_FRAMING_LIST, STAGEWISE_SCENARIOS } from "../../mocks/stagewise-chat/index.js";
+import { DEFAULT_PORT, startMock } from "./mock.js";
 import { DEFAULT_PARAMS, SELF_TEST } from "./params.js";
 import { runProbes } from "./probes.js";
 import { STAGEWISE_PROFILES } from "./profiles.js";
@@ -16,9 +17,9 @@ export const stagewiseChat: ProtocolDef = {
   title: "stagewise agent interface with chat (tRPC over WebSocket)",
   seed: "003_69c02258757d0ed3.txt",
   checks: [...STAGEWISE_SERVER_CHECKS],
-  scenarios: [],
-  faults: [],
-  framings: [],
+  scenarios: STAGEWISE_SCENARIOS,
+  faults: STAGEWISE_FAULTS,
+  framings: STAGEWISE_FRAMING_LIST,
   profiles: STAGEWISE_PROFILES,
   defaultPort: DEFAULT_PORT,
   defaultParams: { ...DEFAULT_PARAMS },

@@ -1,0 +1,19 @@
+/**
+ * The stagewise-chat reference mock: the kit's agent adapter playing the §6 scenarios, framings and §7 faults. The
+ * msw handlers live in ./msw.js only (msw is an optional peer dependency).
+ */
+import { faultInfos, namedItems } from "../../core/mock/listing.js";
+import type { FaultInfo, NamedItem } from "../../core/protocol.js";
+import { FAULTS } from "./faults.js";
+import { STAGEWISE_FRAMINGS } from "./framing.js";
+import { SCENARIOS } from "./scenarios.js";
+
+export { createStagewiseEngine, type StagewiseEngine } from "./engine.js";
+export { startStagewiseMock, type RunningStagewiseMock, type StagewiseStartOptions } from "./server.js";
+export { resolveStagewiseOptions, type StagewiseMockOptions } from "./options.js";
+export { DEFAULT_PACE, SELF_TEST_MOCK_PACE, STAGEWISE_DEFAULT_PORT, type Pace } from "./pace.js";
+export type { StagewiseFault } from "./faults.js";
+
+export const STAGEWISE_SCENARIOS: NamedItem[] = namedItems(SCENARIOS);
+export const STAGEWISE_FRAMING_LIST: NamedItem[] = namedItems(STAGEWISE_FRAMINGS);
+export const STAGEWISE_FAULTS: FaultInfo[] = faultInfos(FAULTS);

@@ -1,0 +1,152 @@
+/**
+ * The stagewise-chat mock as a real server: the kit's agent adapter (node's http, `ws`, the real @trpc/server
+ * connection handler with its keep-alive, the first free port from 5746 on loopback) around the mock's engine, whose
+ * tapped sockets and discovery carry the faults and framings. Names and knobs are checked before the port opens.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { WebSocket } from "ws";
+import { startOptions } from "../../core/mock/start.js";
+import type { MockStartOptions, RunningMock } from "../../core/protocol.js";
+import { formatSchemaErrors, registry } from "../../core/schema-registry.js";
+import type { Validate } from "../../stagewise/adapter/chat-agent.js";
+import { startAgentServer, type TrpcSocket } from "../../stagewise/adapter/server.js";
+import { createStagewiseEngine, type StagewiseEngine } from "./engine.js";
+import { resolveStagewiseOptions, type StagewiseMockOptions } from "./options.js";
+import { INFO_PATH, STAGEWISE_DEFAULT_PORT, WS_PATH } from "./pace.js";
+
+export type StagewiseStartOptions = MockStartOptions & Partial<StagewiseMockOptions>;
+
+/** Control bodies are tiny; anything longer is refused unread. */
+const MAX_BODY = 64 * 1024;
+const KEEP_ALIVE = { enabled: true, pingMs: 30_000, pongWaitMs: 5_000 };
+
+export const nodeValidate: Validate = (schema, value) => {
+  const result = registry.validate("stagewise-chat", schema, value);
+  return result.ok ? null : formatSchemaErrors(result.errors);
+};
+
+export interface RunningStagewiseMock extends RunningMock {
+  engine: StagewiseEngine;
+  wsUrl: string;
+}
+
+export async function startStagewiseMock(options: StagewiseStartOptions = {}): Promise<RunningStagewiseMock> {
+  const start = await startOptions<StagewiseMockOptions>(options, {
+    defaultPort: STAGEWISE_DEFAULT_PORT,
+    settings: () => import("./settings.js"),
+    firstByteKey: "firstDelayMs",
+    chunkDelayKey: "chunkDelayMs",
+  });
+  const resolved = resolveStagewiseOptions(start.engine);
+  const engine = createStagewiseEngine(resolved, nodeValidate);
+  const { hooks } = engine;
+  // The default port means the toolbar's scan: the first free one from 5746 (§1).
+  const port = hooks.port ?? (start.port === STAGEWISE_DEFAULT_PORT ? undefined : start.port);
+  const keepAlive = hooks.keepAlive === false ? { ...KEEP_ALIVE, enabled: false } : { ...KEEP_ALIVE, pingMs: hooks.keepAlive ? hooks.keepAlive.pingMs : resolved.pingMs };
+
+  const listen = (at: number | undefined) =>
+    startAgentServer({ host: start.host, ...(at !== undefined ? { port: at } : {}), infoPath: INFO_PATH, wsPath: hooks.wsPath ?? WS_PATH }, nodeValidate, {
+      core: engine.core,
+      keepAlive,
+      http: (req, res) => {
+        serveHttp(engine, req, res);
+        return true;
+      },
+      socket: (ws, req) => tap(engine, ws, req),
+    });
+  let server;
+  try {
+    // A fault's port is a place outside the toolbar's range, not one exact port: the next free one will do.
+    for (let at = port, tries = 0; ; at = (at ?? 0) + 1, tries++) {
+      try {
+        server = await listen(at);
+        break;
+      } catch (error) {
+        if (hooks.port === undefined || tries >= 30 || (error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
+      }
+    }
+  } catch (error) {
+    engine.close();
+    throw error;
+  }
+  return {
+    url: server.url,
+    wsUrl: server.wsUrl,
+    engine,
+    close: async () => {
+      engine.close();
+      await server.close();
+    },
+  };
+}
+
+function serveHttp(engine: StagewiseEngine, req: IncomingMessage, res: ServerResponse): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const send = (status: number, headers: Record<string, string>, body: string) => {
+    if (res.headersSent) return;
+    res.writeHead(status, { ...headers, "content-length": String(Buffer.byteLength(body)) });
+    res.end(req.method === "HEAD" ? undefined : body);
+  };
+  req.on("data", (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > MAX_BODY) {
+      send(413, { "content-type": "application/json", connection: "close" }, JSON.stringify({ error: `request body over ${MAX_BODY} bytes` }));
+      req.destroy();
+    } else chunks.push(chunk);
+  });
+  req.on("end", () => {
+    const json = (status: number, error: string) => send(status, { "content-type": "application/json" }, JSON.stringify({ error }));
+    if (!validTarget(req)) return json(400, "malformed Host header or request target");
+    if (!["GET", "HEAD", "OPTIONS", "POST"].includes(req.method ?? "")) return json(405, `${req.method ?? ""} is not served here; discovery is GET ${INFO_PATH}`);
+    const path = (req.url ?? "/").split("?")[0] ?? "/";
+    const answer = engine.http(req.method ?? "GET", path, Buffer.concat(chunks).toString("utf8"));
+    send(answer.status, answer.headers, answer.body);
+  });
+  req.on("error", () => res.destroy());
+}
+
+/** Whether the Host header and the request target make a URL. */
+function validTarget(req: IncomingMessage): boolean {
+  const target = req.url ?? "/";
+  if (!target.startsWith("/") || target.startsWith("//")) return false;
+  try {
+    new URL(`http://${req.headers.host ?? "localhost"}${target}`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function tap(engine: StagewiseEngine, ws: WebSocket, req: IncomingMessage): TrpcSocket {
+  const socket = engine.connect(
+    {
+      send(data, { binary, fragment }) {
+        if (ws.readyState !== ws.OPEN) return;
+        if (fragment <= 0) {
+          ws.send(binary ? Buffer.from(data, "utf8") : data, { binary, compress: false });
+          return;
+        }
+        // Continuation frames of `fragment` bytes; they may cut a UTF-8 sequence, which is valid.
+        const bytes = Buffer.from(data, "utf8");
+        for (let at = 0; at < bytes.length; at += fragment) ws.send(bytes.subarray(at, at + fragment), { binary, fin: at + fragment >= bytes.length, compress: false });
+      },
+      close: (code, reason) => ws.close(code, reason),
+      terminate: () => ws.terminate(),
+    },
+    req.url ?? "/",
+    (text) => Buffer.from(text, "utf8"),
+  );
+  if ("error" in socket) {
+    // The selection is refused before anything else crosses the socket.
+    ws.close(1008, socket.error.slice(0, 120));
+    return ws;
+  }
+  ws.on("message", (data: Buffer | Buffer[] | ArrayBuffer, isBinary: boolean) => {
+    const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer);
+    socket.receive(bytes.toString("utf8"), isBinary);
+  });
+  ws.on("close", (code: number, reason: Buffer) => socket.closed(code, reason.toString("utf8")));
+  ws.on("error", () => ws.terminate());
+  return socket;
+}
