@@ -42,6 +42,9 @@ async function sequence(c: ProbeClient, ctx: ProbeContext, p: ContinueRemotePara
   const turn = async (phase: string) => {
     if (!(await settle(phase))) stuck ??= phase;
   };
+  const sendNonString = async () => {
+    for (const b of NON_STRING) await c.request(L.nonString(b.name), "POST", "/message", { body: b.body });
+  };
   const send = (name: string, text: string) => {
     const busy = c.last?.isProcessing === true;
     c.note(NOTE.sending, { label: L.message(name), busy });
@@ -63,7 +66,7 @@ async function sequence(c: ProbeClient, ctx: ProbeContext, p: ContinueRemotePara
   await c.group("bad-input", "malformed messages, unknown routes and a permission answer with nothing pending; the state must not change", async () => {
     await c.poll(PHASE.beforeBadInput);
     for (const b of MISSING_OR_EMPTY) await c.request(L.missingOrEmpty(b.name), "POST", "/message", { body: b.body });
-    for (const b of NON_STRING) await c.request(L.nonString(b.name), "POST", "/message", { body: b.body });
+    if (!cn) await sendNonString();
     for (const b of UNPARSEABLE) await c.request(L.unparseable(b.name), "POST", "/message", { body: b.body, contentType: b.contentType ?? null });
     for (const r of UNKNOWN_ROUTES) await c.request(L.unknownRoute(r.name), r.method, r.path, r.method === "POST" ? { body: "{}" } : {});
     await c.request(L.permissionIdle, "POST", "/permission", { body: JSON.stringify({ requestId: "agentwire-none", approved: true }) });
@@ -145,6 +148,18 @@ async function sequence(c: ProbeClient, ctx: ProbeContext, p: ContinueRemotePara
   await c.group("diff", "GET /diff", async () => {
     await c.request(L.diff, "GET", "/diff", { maxBytes: 16 * 1024 * 1024 });
   });
+
+  if (cn) {
+    // cn serve 1.5.47 queues a non-string message, and its history then fails every later turn
+    // ("Unsupported content type: number"): sent with the other bad input, they would leave
+    // nothing for the turn, queue, pause and tool probes to judge. So under cn-session they go last.
+    await c.group("late-input", "non-string messages, sent last under cn-session (a server that queues them may break its session)", async () => {
+      await c.poll(PHASE.beforeLateInput);
+      await sendNonString();
+      await c.pollNow(PHASE.afterLateInput);
+      await turn(PHASE.afterLateInput);
+    });
+  }
 
   await c.group(
     "exit",
