@@ -1,6 +1,7 @@
 /**
- * A run against a real `cn serve` 1.5.47 (the kit's openai-chat mock as its model, the prompt
- * `call Read {"filepath": "README.md"}`, POST /exit at the end), saved with --save-transcript:
+ * A run against a real `cn serve` 1.5.47 (`--allow Bash`, the kit's openai-chat mock as its model,
+ * the prompt `call Bash {"command": "sleep 2; echo hi"}` so the poller sees the call running,
+ * POST /exit at the end), saved with --save-transcript:
  * re-judged, it gives the verdicts established for that build (expected.json beside it). What
  * 1.5.47 really does differently (§5) is INFO under cn-session; judged as the seed, the same run
  * fails the documented API.
@@ -12,7 +13,7 @@ import { replayTranscript } from "../../../src/core/runner.js";
 import { continueRemote } from "../../../src/suites/continue-remote/index.js";
 
 const DIR = fileURLToPath(new URL("../../../fixtures/continue-remote/transcripts/cn-1.5.47/", import.meta.url));
-const FILE = `${DIR}read-file-then-exit.jsonl`;
+const FILE = `${DIR}bash-then-exit.jsonl`;
 const text = readFileSync(FILE, "utf8");
 const expected = JSON.parse(readFileSync(`${DIR}expected.json`, "utf8")) as Record<string, string>;
 const verdicts = async (profile?: string) =>
@@ -31,6 +32,8 @@ describe("continue-remote: a recorded cn serve 1.5.47", () => {
     expect(got["continue-remote/permission/approved-boolean"]).toBe("skip");
     // The non-string messages went last, so the tool call and the pause were judged on a healthy session.
     expect(got["continue-remote/session/tool-state-per-call"]).toBe("pass");
+    expect(got["continue-remote/session/tool-status-forward"]).toBe("pass");
+    expect(Object.values(got)).not.toContain("incomplete");
     expect(got["continue-remote/pause/semantics"]).toBe("pass");
     expect(got["continue-remote/bad-input/server-survives"]).toBe("pass");
   });
