@@ -1,7 +1,8 @@
 /**
  * The probes that drive a continue-remote server, in the eight phases of §4: idle polls, bad input
  * (the state must not change), a turn, three queued messages, an interrupt (seed) or `/pause`
- * (cn-session), permissions whenever one is pending, `/diff`, and the shutdown routes last. Every
+ * (cn-session), permissions whenever one is pending, `/diff`, under cn-session the non-string
+ * messages (they break a real 1.5.47 session), and the shutdown routes last. Every
  * GET /state goes through the client's single-flight poller; every wait ends at the turn timeout.
  * Branches a legal server may not take (it never asks for permission, never says `willInterrupt`)
  * are published as not-applicable notes, so their checks end `skip` with the reason.
