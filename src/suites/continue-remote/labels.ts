@@ -80,6 +80,8 @@ export const PHASE = {
   beforePause: "before-pause-idle",
   afterPause: "after-pause-idle",
   afterGetExit: "after-get-exit",
+  beforeLateInput: "before-late-input",
+  afterLateInput: "after-late-input",
 } as const;
 
 /** Facts the probes publish as note events. */

@@ -1,7 +1,8 @@
 /**
  * The probes that drive a continue-remote server, in the eight phases of §4: idle polls, bad input
  * (the state must not change), a turn, three queued messages, an interrupt (seed) or `/pause`
- * (cn-session), permissions whenever one is pending, `/diff`, and the shutdown routes last. Every
+ * (cn-session), permissions whenever one is pending, `/diff`, under cn-session the non-string
+ * messages (they break a real 1.5.47 session), and the shutdown routes last. Every
  * GET /state goes through the client's single-flight poller; every wait ends at the turn timeout.
  * Branches a legal server may not take (it never asks for permission, never says `willInterrupt`)
  * are published as not-applicable notes, so their checks end `skip` with the reason.
@@ -42,6 +43,9 @@ async function sequence(c: ProbeClient, ctx: ProbeContext, p: ContinueRemotePara
   const turn = async (phase: string) => {
     if (!(await settle(phase))) stuck ??= phase;
   };
+  const sendNonString = async () => {
+    for (const b of NON_STRING) await c.request(L.nonString(b.name), "POST", "/message", { body: b.body });
+  };
   const send = (name: string, text: string) => {
     const busy = c.last?.isProcessing === true;
     c.note(NOTE.sending, { label: L.message(name), busy });
@@ -63,7 +67,7 @@ async function sequence(c: ProbeClient, ctx: ProbeContext, p: ContinueRemotePara
   await c.group("bad-input", "malformed messages, unknown routes and a permission answer with nothing pending; the state must not change", async () => {
     await c.poll(PHASE.beforeBadInput);
     for (const b of MISSING_OR_EMPTY) await c.request(L.missingOrEmpty(b.name), "POST", "/message", { body: b.body });
-    for (const b of NON_STRING) await c.request(L.nonString(b.name), "POST", "/message", { body: b.body });
+    if (!cn) await sendNonString();
     for (const b of UNPARSEABLE) await c.request(L.unparseable(b.name), "POST", "/message", { body: b.body, contentType: b.contentType ?? null });
     for (const r of UNKNOWN_ROUTES) await c.request(L.unknownRoute(r.name), r.method, r.path, r.method === "POST" ? { body: "{}" } : {});
     await c.request(L.permissionIdle, "POST", "/permission", { body: JSON.stringify({ requestId: "agentwire-none", approved: true }) });
@@ -145,6 +149,18 @@ async function sequence(c: ProbeClient, ctx: ProbeContext, p: ContinueRemotePara
   await c.group("diff", "GET /diff", async () => {
     await c.request(L.diff, "GET", "/diff", { maxBytes: 16 * 1024 * 1024 });
   });
+
+  if (cn) {
+    // cn serve 1.5.47 queues a non-string message, and its history then fails every later turn
+    // ("Unsupported content type: number"): sent with the other bad input, they would leave
+    // nothing for the turn, queue, pause and tool probes to judge. So under cn-session they go last.
+    await c.group("late-input", "non-string messages, sent last under cn-session (a server that queues them may break its session)", async () => {
+      await c.poll(PHASE.beforeLateInput);
+      await sendNonString();
+      await c.pollNow(PHASE.afterLateInput);
+      await turn(PHASE.afterLateInput);
+    });
+  }
 
   await c.group(
     "exit",

@@ -40,6 +40,7 @@ describe("continue-remote probes", () => {
     const events = await probe({ ...DEFAULT_PROFILE, name: "seed" });
     expect(groups(events)).toEqual(["idle", "bad-input", "security", "turn", "queue", "interrupt", "permission", "diff", "exit"]);
     const labels = requests(events).map((r) => r.label);
+    expect(requests(events).filter((r) => r.label.startsWith("bad-input:non-string:")).every((r) => r.probe === "bad-input")).toBe(true);
     expect(labels.some((l) => l.startsWith("pause:"))).toBe(false);
     const permission = labels.filter((l) => l.startsWith("permission:") && l !== "permission:idle");
     expect(permission).toEqual(["permission:wrong-id", 'permission:non-boolean:"false"', "permission:non-boolean:1", "permission:answer", "permission:answer"]);
@@ -68,6 +69,12 @@ describe("continue-remote probes", () => {
     const events = await probe(CN_SESSION);
     const labels = requests(events).map((r) => r.label);
     expect(labels.filter((l) => l.startsWith("pause:"))).toEqual(["pause:idle", "pause:busy"]);
+    // cn serve 1.5.47 queues non-string messages and then fails every later turn: under cn-session
+    // they are sent after every turn the kit judges, just before the shutdown routes.
+    expect(groups(events)).toEqual(["idle", "bad-input", "security", "turn", "queue", "interrupt", "permission", "diff", "late-input", "exit"]);
+    const nonString = requests(events).filter((r) => r.label.startsWith("bad-input:non-string:"));
+    expect(nonString.length).toBeGreaterThan(0);
+    expect(nonString.every((r) => r.probe === "late-input")).toBe(true);
     const bus = new TranscriptBus();
     const seen: string[] = [];
     bus.subscribe((e) => e.kind === "http-request" && seen.push(e.label));

@@ -58,7 +58,7 @@ export const BAD_INPUT_CHECKS: CheckDef[] = [
     title: "A non-string message gets 400",
     rule: "`message` as 42, true, `{}`, `[]` or null answers 400 (and queues nothing). [cn: INFO]",
     ref: ["§2 Messages", "Send | `message-request.schema.json` | `message`: string, minLength 1"],
-    probes: ["bad-input"],
+    probes: ["bad-input", "late-input"],
     create: statusRule("bad-input:non-string:", (s) => s === 400, "400 {error}"),
   }),
   serverCheck({
