@@ -40,6 +40,8 @@ const EXPECTED: Record<string, { lines: string[]; client: (first: string) => Pro
   "openai-chat": { lines: [`${HTTP}/v1`, `${HTTP}`], client: (u) => ok(`${u}/models`) },
   "pi-web": { lines: [String.raw`ws://127\.0\.0\.1:(\d+)/ws`, `${HTTP}`], client: pi },
   "continue-remote": { lines: [`${HTTP}`], client: (u) => ok(`${u}/state`) },
+  // The toolbar is given the agent's origin and finds the WebSocket through discovery.
+  "stagewise-chat": { lines: [`${HTTP}`], client: (u) => ok(`${u}/stagewise/info`) },
 };
 
 /** Starts the mock and waits for its listening line (written after the URLs). */
