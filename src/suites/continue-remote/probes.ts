@@ -166,8 +166,10 @@ async function sequence(c: ProbeClient, ctx: ProbeContext, p: ContinueRemotePara
     "exit",
     p.noExit ? "GET and HEAD /exit; the server must keep running (--no-exit: no POST /exit)" : "GET and HEAD /exit, then POST /exit; the server must stop",
     async () => {
+      // A server that GET /exit shuts down refuses the HEAD: that must not end the probes before
+      // the poll that shows it (exit/post-only's evidence).
       await c.request(L.getExit, "GET", "/exit");
-      await c.request(L.headExit, "HEAD", "/exit");
+      await c.request(L.headExit, "HEAD", "/exit", { mayFail: true });
       await sleep(p.getExitWaitMs, ctx.signal);
       const alive = await c.pollNow(PHASE.afterGetExit);
       if (p.noExit) {

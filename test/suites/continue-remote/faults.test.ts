@@ -75,10 +75,18 @@ const TOKEN = "s3cret";
  */
 const PACE = { speed: 3 };
 
+/**
+ * Runs of faults that are not about timing judge timing/responsive with room for a loaded machine
+ * (ten runs go at once beside other test files): a slow answer there is the machine's, not the
+ * fault's. The timing faults keep the contract's limits.
+ */
+const ROOMY_TIMING = { stateP95Ms: 2000, messageMaxMs: 3000, blockingMs: 1000 };
+
 function run({ fault, profile }: Run): Promise<CheckResult[]> {
+  const timing = fault.violates.includes("continue-remote/timing/responsive") ? {} : ROOMY_TIMING;
   return runReplayed(continueRemote, {
     ...(profile === "cn-session" ? { profile } : {}),
-    ...(TUNING[fault.name]?.params ? { params: TUNING[fault.name]!.params } : {}),
+    params: { ...timing, ...TUNING[fault.name]?.params },
     token: TOKEN,
     mock: { faults: [fault.name], settings: { token: TOKEN, ...PACE, ...TUNING[fault.name]?.settings } },
   }).then(serverSide);
