@@ -7,6 +7,20 @@ import type { ProbeContext } from "./protocol.js";
 /** Thrown to end the probe sequence early; a protocol's runProbes catches it. */
 export class StopProbing extends Error {}
 
+/**
+ * Runs a protocol's probe sequence: an early stop is a result (the checks that saw nothing end
+ * incomplete and say why), not a crash; `cleanup` runs either way.
+ */
+export async function untilStopped(sequence: () => Promise<void>, cleanup?: () => unknown): Promise<void> {
+  try {
+    await sequence();
+  } catch (e) {
+    if (!(e instanceof StopProbing)) throw e;
+  } finally {
+    await cleanup?.();
+  }
+}
+
 /** The note that says why the probes stopped early (incomplete verdicts repeat it). */
 export const STOPPED_NOTE = "probes-stopped";
 

@@ -7,6 +7,7 @@
  * Branches a legal server may not take (it never asks for permission, never says `willInterrupt`)
  * are published as not-applicable notes, so their checks end `skip` with the reason.
  */
+import { untilStopped } from "../../core/probe-session.js";
 import { connect } from "node:net";
 import { networkInterfaces } from "node:os";
 import type { ExchangeResult } from "../../core/http-exchange.js";
@@ -14,7 +15,7 @@ import type { ProbeContext } from "../../core/protocol.js";
 import { sleep } from "../../core/timing.js";
 import { L, MISSING_OR_EMPTY, NON_STRING, NOTE, PHASE, SIMPLE_REQUESTS, TOPIC, UNKNOWN_ROUTES, UNPARSEABLE } from "./labels.js";
 import { readParams, type ContinueRemoteParams } from "./params.js";
-import { ProbeClient, StopProbing, type Seen } from "./probe-client.js";
+import { ProbeClient, type Seen } from "./probe-client.js";
 import { isCn } from "./profiles.js";
 
 /** How long after POST /exit the server must refuse connections (§4 exit/shuts-down), and how often to try. */
@@ -25,12 +26,7 @@ const BIND_CONNECT_MS = 1000;
 export async function runProbes(ctx: ProbeContext): Promise<void> {
   const params = readParams(ctx.params);
   const client = new ProbeClient(ctx, params);
-  try {
-    await sequence(client, ctx, params);
-  } catch (e) {
-    // An early stop is a result (checks that saw nothing end incomplete), not a crash.
-    if (!(e instanceof StopProbing)) throw e;
-  }
+  await untilStopped(() => sequence(client, ctx, params));
 }
 
 async function sequence(c: ProbeClient, ctx: ProbeContext, p: ContinueRemoteParams): Promise<void> {

@@ -8,10 +8,11 @@
  * Budget (§3.11): one happy stream, one disconnected stream, five bad-input POSTs and at most
  * one real POST /chat — the only requests that may cost a model call.
  */
+import { untilStopped } from "../../core/probe-session.js";
 import type { ProbeContext } from "../../core/protocol.js";
 import { BAD_INPUTS, CONTRACT_PATHS, L, NOTE } from "./labels.js";
 import { readParams, type McpChatParams } from "./params.js";
-import { BAD_INPUT_MAX_BYTES, ProbeClient, StopProbing } from "./probe-client.js";
+import { BAD_INPUT_MAX_BYTES, ProbeClient } from "./probe-client.js";
 
 interface Listed {
   id: string;
@@ -21,12 +22,7 @@ interface Listed {
 export async function runProbes(ctx: ProbeContext): Promise<void> {
   const params = readParams(ctx.params);
   const client = new ProbeClient(ctx, params);
-  try {
-    await sequence(client, ctx, params);
-  } catch (e) {
-    // An early stop is a result (checks that saw nothing end incomplete), not a crash.
-    if (!(e instanceof StopProbing)) throw e;
-  }
+  await untilStopped(() => sequence(client, ctx, params));
 }
 
 async function sequence(c: ProbeClient, ctx: ProbeContext, p: McpChatParams): Promise<void> {

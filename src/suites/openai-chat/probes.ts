@@ -11,11 +11,12 @@
  * stop at --max-requests; the probes not sent are published in a note so their checks say why they
  * are incomplete. GET /models is free and comes first.
  */
+import { untilStopped } from "../../core/probe-session.js";
 import type { ProbeContext } from "../../core/protocol.js";
 import { activeCatalogue, isParameterless, offeredTools, toolDefinitions, type CatalogueTool } from "./catalogue.js";
 import { attemptLabel, BAD_INPUT_NAMES, L, NOTE, type BadInputName } from "./labels.js";
 import { readParams, type OpenaiChatParams } from "./params.js";
-import { ProbeClient, REJECTION_MAX_BYTES, StopProbing, type Answer, type Timing } from "./probe-client.js";
+import { ProbeClient, REJECTION_MAX_BYTES, type Answer, type Timing } from "./probe-client.js";
 import { findCatalogue } from "../../mocks/openai-chat/catalogues.js";
 
 const CHAT = "/chat/completions";
@@ -79,14 +80,10 @@ export async function runProbes(ctx: ProbeContext): Promise<void> {
   const headers = { ...ctx.headers };
   const authenticated = !!ctx.token || Object.keys(ctx.headers).some((k) => k.toLowerCase() === "authorization");
   const client = new ProbeClient(ctx, params, base, headers);
-  try {
-    await sequence(client, params, headers, authenticated);
-  } catch (e) {
-    // An early stop is a result (checks that saw nothing end incomplete), not a crash.
-    if (!(e instanceof StopProbing)) throw e;
-  } finally {
-    client.finish();
-  }
+  await untilStopped(
+    () => sequence(client, params, headers, authenticated),
+    () => client.finish(),
+  );
 }
 
 /** The API base: the URL as given, with /v1 when its path is empty. */

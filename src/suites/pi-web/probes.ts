@@ -16,12 +16,13 @@
  * provider failure, no dialog), a NOTE.notApplicable tells the checks about it that they do not
  * apply; where it could not be driven at all, they end incomplete.
  */
+import { untilStopped } from "../../core/probe-session.js";
 import type { ProbeContext } from "../../core/protocol.js";
 import { sleep } from "../../core/timing.js";
 import type { RequestResult, WsConnection, WsMessage } from "../../core/ws-exchange.js";
 import { C, M, NOTE, TOPIC, type Topic } from "./labels.js";
 import { readParams, type PiWebParams } from "./params.js";
-import { isType, isUpdate, ProbeClient, StopProbing, typeOf } from "./probe-client.js";
+import { isType, isUpdate, ProbeClient, typeOf } from "./probe-client.js";
 
 /** A 1×1 transparent PNG. */
 export const PNG_1X1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
@@ -37,14 +38,10 @@ export const ODD_IDS: Record<string, string> = {
 export async function runProbes(ctx: ProbeContext): Promise<void> {
   const params = readParams(ctx.params);
   const c = new ProbeClient(ctx, params);
-  try {
-    await sequence(c, params);
-  } catch (e) {
-    // An early stop is a result (checks that saw nothing end incomplete), not a crash.
-    if (!(e instanceof StopProbing)) throw e;
-  } finally {
-    await c.closeAll();
-  }
+  await untilStopped(
+    () => sequence(c, params),
+    () => c.closeAll(),
+  );
 }
 
 interface RunResult {

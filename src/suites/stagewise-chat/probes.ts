@@ -11,6 +11,7 @@
  * mid-turn → deleting messages and the second chat → resubscriptions (known, unknown and bad
  * lastEventId, concurrent, after a drop) → the non-loopback address → the server's PING.
  */
+import { untilStopped } from "../../core/probe-session.js";
 import os from "node:os";
 import type { ProbeContext } from "../../core/protocol.js";
 import type { WsConnection } from "../../core/ws-exchange.js";
@@ -19,7 +20,7 @@ import type { ChatState } from "../../stagewise/chat-state.js";
 import { C, M, NOTE, TOPIC, X } from "./labels.js";
 import { readParams, type StagewiseParams } from "./params.js";
 import { isObject, resultOf } from "./checks/support.js";
-import { envelope, ProbeClient, StopProbing } from "./probe-client.js";
+import { envelope, ProbeClient } from "./probe-client.js";
 
 /** Browser metadata as the toolbar sends it with every message (§2). */
 export const METADATA: UserMessageMetadata = {
@@ -42,14 +43,10 @@ export async function runProbes(ctx: ProbeContext): Promise<void> {
   const params = readParams(ctx.params);
   const c = new ProbeClient(ctx, params);
   const extra: WsConnection[] = [];
-  try {
-    await sequence(c, params, extra);
-  } catch (e) {
-    // An early stop is a result (checks that saw nothing end incomplete), not a crash.
-    if (!(e instanceof StopProbing)) throw e;
-  } finally {
-    await Promise.all([...extra, c.main].map((conn) => c.close(conn)));
-  }
+  await untilStopped(
+    () => sequence(c, params, extra),
+    () => Promise.all([...extra, c.main].map((conn) => c.close(conn))),
+  );
 }
 
 const text = (t: string) => [{ type: "text", text: t }];
