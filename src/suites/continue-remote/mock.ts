@@ -13,6 +13,11 @@ export async function startMock(opts: MockStartOptions): Promise<RunningMock> {
     // As the suite's own target the mock runs its turns faster: the rules judge order, not speed.
     ...(opts.suite ? SELF_TEST_MOCK_PACE : {}),
     ...(opts.scenario ? { defaultScenario: opts.scenario } : {}),
+    // The kit's common knobs in this mock's terms: an HTTP variant is its framing, the first-byte
+    // delay the model's think time, the chunk delay the time between two streamed chunks.
+    ...(opts.framing ? { variant: opts.framing } : {}),
+    ...(opts.firstByteMs !== undefined ? { thinkMs: opts.firstByteMs } : {}),
+    ...(opts.chunkDelayMs !== undefined ? { chunkMs: opts.chunkDelayMs } : {}),
     ...opts.settings,
   };
   return startContinueRemoteMock({
