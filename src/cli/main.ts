@@ -48,7 +48,7 @@ function testOptions(cmd: Command): Command {
     .option("--origin <origin>", "browser origin the probes claim (mcp-chat default http://localhost:3000)")
     .option("--prompt <text>", "chat prompt for probes that need the agent to act")
     .option("--tool-prompt <text>", "stagewise-chat: a prompt that makes the agent call a tool needing approval")
-    .option("--slow", "stagewise-chat: also wait 35 s on a silent connection for the server's PING")
+    .option("--no-ping-wait", "stagewise-chat: do not wait up to 35 s on a silent connection for the server's PING (trpc/keepalive-ping stays incomplete)")
     .option("--model <name>", "model name for protocols that need one (openai-chat)")
     .option("--catalogue <name>", "openai-chat: the tool catalogue the probes offer and judge by: seed | continue-2026 | continue-cli-2026 | none")
     .option("--max-requests <n>", "cap on requests sent to a paid backend", intOption("--max-requests", 1))

@@ -31,7 +31,7 @@ export interface TestCliOptions {
   origin?: string;
   prompt?: string;
   toolPrompt?: string;
-  slow?: boolean;
+  pingWait?: boolean;
   model?: string;
   maxRequests?: number;
   set?: string[];
@@ -79,7 +79,7 @@ async function runTestSuites(protocolId: string | undefined, o: TestCliOptions):
     ...(o.origin ? { origin: o.origin } : {}),
     ...(o.prompt ? { prompt: o.prompt } : {}),
     ...(o.toolPrompt ? { toolPrompt: o.toolPrompt } : {}),
-    ...(o.slow ? { slow: true } : {}),
+    ...(o.pingWait === false ? { slow: false } : {}),
     ...(o.model ? { model: o.model } : {}),
     ...(o.catalogue !== undefined ? { catalogue: o.catalogue } : {}),
     ...(o.maxRequests !== undefined ? { maxRequests: o.maxRequests } : {}),

@@ -36,8 +36,11 @@ export const DEFAULT_PARAMS = {
   stopMs: 5_000,
   /** Quiet time that proves "nothing was emitted" (rejections, no-op switch) (ms). */
   quietMs: 300,
-  /** Wait for the server's PING on a silent connection until 35 s (trpc/keepalive-ping; --slow). */
-  slow: false,
+  /**
+   * Wait for the server's PING on a silent connection until 35 s after it opened
+   * (trpc/keepalive-ping); `--no-ping-wait` leaves that check incomplete for a quicker run.
+   */
+  slow: true,
   /** Fresh snapshots taken at random points mid-stream (§4: five). */
   midStreamSnapshots: 5,
   /** Inbound messages per connection before the kit stops reading (flood protection). */

@@ -41,7 +41,7 @@ describe.concurrent("stagewise-chat against hostile agents", () => {
     const agent = await fakeAgent(() => {});
     try {
       const t0 = performance.now();
-      const checks = serverSide(await runSuite(stagewiseChat, { url: agent.url, timeout: 3_000 }));
+      const checks = serverSide(await runSuite(stagewiseChat, { url: agent.url, timeout: 3_000, params: { slow: false } }));
       expect(performance.now() - t0).toBeLessThan(15_000);
       expect(byId(checks, "stagewise-chat/wire/info-shape").verdict).toBe("pass");
       const sync = byId(checks, "stagewise-chat/chat/snapshot-equals-reduced");
@@ -71,7 +71,7 @@ describe.concurrent("stagewise-chat against hostile agents", () => {
     });
     try {
       const t0 = performance.now();
-      const checks = serverSide(await runSuite(stagewiseChat, { url: agent.url, timeout: 1_000 }));
+      const checks = serverSide(await runSuite(stagewiseChat, { url: agent.url, timeout: 1_000, params: { slow: false } }));
       expect(performance.now() - t0).toBeLessThan(20_000);
       const answered = byId(checks, "stagewise-chat/trpc/mutation-answered");
       expect(answered.verdict).toBe("fail");
@@ -101,8 +101,8 @@ describe.concurrent("stagewise-chat against hostile agents", () => {
     try {
       const t0 = performance.now();
       const [a, b] = await Promise.all([
-        runSuite(stagewiseChat, { url: closing.url, timeout: 1_000 }),
-        runSuite(stagewiseChat, { url: raw.url, timeout: 1_000 }),
+        runSuite(stagewiseChat, { url: closing.url, timeout: 1_000, params: { slow: false } }),
+        runSuite(stagewiseChat, { url: raw.url, timeout: 1_000, params: { slow: false } }),
       ]);
       expect(performance.now() - t0).toBeLessThan(20_000);
       const every = byId(serverSide(a), "stagewise-chat/chat/snapshot-every-subscribe");
@@ -134,7 +134,7 @@ describe.concurrent("stagewise-chat against hostile agents", () => {
     });
     try {
       const t0 = performance.now();
-      const checks = serverSide(await runSuite(stagewiseChat, { url: agent.url, timeout: 2_000 }));
+      const checks = serverSide(await runSuite(stagewiseChat, { url: agent.url, timeout: 2_000, params: { slow: false } }));
       expect(performance.now() - t0).toBeLessThan(30_000);
       expect(byId(checks, "stagewise-chat/chat/seq-gap-free").verdict).toBe("pass");
       expect(checks.some((c) => /stopped early/.test(c.message))).toBe(true);

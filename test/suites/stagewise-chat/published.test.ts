@@ -84,7 +84,7 @@ describe("stagewise-chat against an agent without chat", () => {
   it("judges wire, tRPC, state and messaging under stagewise-published and skips the chat rules", async () => {
     const agent = await publishedAgent();
     try {
-      const checks = serverSide(await runSuite(stagewiseChat, { url: agent.url, profile: "stagewise-published", params: { quietMs: 100 }, timeout: 5_000 }));
+      const checks = serverSide(await runSuite(stagewiseChat, { url: agent.url, profile: "stagewise-published", params: { quietMs: 100, slow: false }, timeout: 5_000 }));
       for (const id of [
         "messaging/initial-resync",
         "messaging/no-replay",

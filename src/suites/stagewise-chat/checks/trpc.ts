@@ -323,7 +323,7 @@ export const TRPC_CHECKS: CheckDef[] = [
             if (pinged || !isObject(v)) return;
             const waited = Number(v.waitedMs);
             if (waited >= PING_AFTER_MS) t.fail(`PING within ${PING_AFTER_MS} ms of silence`, `no PING in ${waited} ms of silence`);
-            else t.untestable(`the silent connection waited ${waited} ms, less than the 35 s this needs (run with --slow)`);
+            else t.untestable(`the silent connection waited ${waited} ms, less than the 35 s this needs (run without --no-ping-wait)`);
           }),
         ),
         finish: () => t.outcome("the server pinged the silent connection", "the silent connection was not opened"),
