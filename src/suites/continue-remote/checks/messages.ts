@@ -93,13 +93,21 @@ export function freshEntries(next: State, prev: State | undefined): Entry[] {
   if (!prev) return next.entries;
   // Several checks ask the same of each pair of snapshots (their entry lists are shared per snapshot).
   const hit = fresh.get(next.entries);
-  if (hit?.prev === prev.entries) return hit.fresh;
+  if (hit && hit.prev === idOf(prev.entries)) return hit.fresh;
   const out = next.entries.filter((e) => {
     const p = prev.entries[e.index];
     return !p || !sameEntry(p, e);
   });
-  fresh.set(next.entries, { prev: prev.entries, fresh: out });
+  fresh.set(next.entries, { prev: idOf(prev.entries), fresh: out });
   return out;
 }
 
-const fresh = new WeakMap<Entry[], { prev: Entry[]; fresh: Entry[] }>();
+/** `prev` is named by a number: holding it would chain every snapshot of the run to the last. */
+const fresh = new WeakMap<Entry[], { prev: number; fresh: Entry[] }>();
+const ids = new WeakMap<Entry[], number>();
+let lastId = 0;
+function idOf(entries: Entry[]): number {
+  let id = ids.get(entries);
+  if (id === undefined) ids.set(entries, (id = ++lastId));
+  return id;
+}
