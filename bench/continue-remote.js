@@ -130,7 +130,7 @@ function splice(recorded, make) {
 /** Fewer than this share of checks exercised makes the checker row meaningless (as in common.js). */
 const MIN_EXERCISED = 0.8;
 
-export function checkerRow(recorded, entries, livePolls) {
+function checkerRow(recorded, entries, livePolls) {
   // The series goes on from the recorded run's last snapshot, so the history stays append-only.
   const lastPoll = recorded.findLast((e) => e.kind === "body-end" && e.label.startsWith("state:") && e.text?.startsWith("{"));
   const { bodies, sends } = longSeries(entries, livePolls, JSON.parse(lastPoll.text).chatHistory);
@@ -162,10 +162,10 @@ export function checkerRow(recorded, entries, livePolls) {
     const idle = results.filter((r) => r.outcome === "incomplete" || r.outcome === "skip").map((r) => r.id);
     throw new Error(`continue-remote checker: only ${n}/${results.length} checks exercised; idle: ${idle.join(", ")}`);
   }
-  const failed = results.filter((r) => r.outcome === "fail" || r.outcome === "warn").map((r) => `${r.id}: ${JSON.stringify(r).slice(0, 1600)}`);
+  const failed = results.filter((r) => r.outcome === "fail" || r.outcome === "warn").map((r) => `${r.id} (${String(r.message).slice(0, 120)})`);
   if (process.env.BENCH_VERBOSE) process.stderr.write(`continue-remote checker: ${bodies.length} polls, last history ${last}; not passed: ${failed.join(", ") || "none"}\n`);
   return {
-    name: `continue-remote checker polls/s (${last.toLocaleString("en")} entries)`,
+    name: `continue-remote checker polls/s, ${Math.round(last / 1000)}k entries`,
     kit: (bodies.length / ms) * 1000,
     base: (bodies.length / baseMs) * 1000,
     baseName: "JSON.parse + ajv of /state",
@@ -178,7 +178,7 @@ export function checkerRow(recorded, entries, livePolls) {
 // Memory: `polls` GET /state through the kit's recorder and every server check, from a bare server
 // that plays the session (a poll in ten inside a turn, the rest idle).
 
-export async function rssAfterPolls(polls) {
+async function rssAfterPolls(polls) {
   const steps = session({ chunks: 4, idle: 60 });
   const server = http.createServer((req, res) => {
     req.resume();
@@ -226,7 +226,7 @@ async function getsPerSecond(url, rounds) {
   return (rounds / ms) * 1000;
 }
 
-export async function mockRow(rounds) {
+async function mockRow(rounds) {
   const mock = await protocol.startMock({ host: "127.0.0.1", port: 0, settings: { thinkMs: 0, chunkMs: 0, gapMs: 0, toolMs: 0 } });
   // One finished turn, so the snapshot has a history to serialise.
   await fetch(`${mock.url}/message`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: "Read the README file" }) }).then((r) => r.arrayBuffer());
@@ -261,6 +261,8 @@ export async function benchContinueRemote() {
   const bigPolls = quick ? 20_000 : 100_000;
   const small = await rssAfterPolls(1_000);
   const big = await rssAfterPolls(bigPolls);
+  // The poll series keeps one snapshot per series: memory must not follow the number of polls.
+  if (big > 2 * small) throw new Error(`continue-remote bench: RSS grew from ${small.toFixed(0)} MiB after 1,000 polls to ${big.toFixed(0)} MiB after ${bigPolls}`);
   rows.push({ name: `continue-remote RSS after ${bigPolls.toLocaleString("en")} polls`, kit: big, base: small, baseName: "RSS MiB after 1,000 polls", unit: "MiB" });
   return rows;
 }
