@@ -61,7 +61,7 @@ const body = (s) => JSON.stringify({ chatHistory: s.history, isProcessing: s.isP
  * the POST /message texts that start turns (by poll index).
  */
 function longSeries(entries, livePolls, prefix) {
-  // Big old entries first, as a session built up over a day: long answers and tool output.
+  // Catch-up: only idle snapshots, each a twentieth of the history further on.
   const bodies = [];
   const sends = new Map();
   const old = session({ chunks: 1, idle: 1 });
@@ -74,7 +74,7 @@ function longSeries(entries, livePolls, prefix) {
       if (++i === catchUp) break;
     }
   }
-  // The live turns continue the same history (the generator keeps it).
+  // Live: new turns appended to the caught-up history, every streaming step polled.
   const live = session({ chunks: 20, idle: 5 });
   const base = JSON.parse(bodies.at(-1)).chatHistory;
   for (let i = 0; i < livePolls; i++) {
@@ -109,7 +109,7 @@ function seriesEvents(bodies, sends, seq, t) {
   return { events: out, seq, t };
 }
 
-/** The recorded run with `extra` spliced in before the exit probe (polls after exit would find nothing listening). */
+/** The recorded run with the events `make` returns spliced in before the exit probe (polls after exit would find nothing listening). */
 function splice(recorded, make) {
   const at = recorded.findIndex((e) => e.probe === "exit");
   const cut = at >= 0 ? at : recorded.length;
