@@ -9,18 +9,22 @@
  *
  * The SSE tokeniser on its own: events/s against a bare decode-and-split reader.
  *
+ * continue-remote (polled, not streamed): GET /state per second against a bare server; the checks
+ * per poll with a 10^4-entry history against JSON.parse + ajv; RSS after 10^3 vs 10^5 polls.
+ *
  * Mock start-up: spawn of `agentwire mock <protocol>` to its first answer, against `node -e`
  * serving a bare http server.
  *
  * Options: --quick (smaller sizes), --events N (memory run size), --only <protocol | sse-tokeniser | startup>.
  */
+import { benchContinueRemote } from "./continue-remote.js";
 import { benchMcpChat } from "./mcp-chat.js";
 import { benchOpenaiChat } from "./openai-chat.js";
 import { benchPiWeb } from "./pi-web.js";
 import { benchSseTokeniser } from "./sse.js";
 import { benchStartup } from "./startup.js";
 
-const BENCHES = { "sse-tokeniser": benchSseTokeniser, "mcp-chat": benchMcpChat, "openai-chat": benchOpenaiChat, "pi-web": benchPiWeb, startup: benchStartup };
+const BENCHES = { "sse-tokeniser": benchSseTokeniser, "mcp-chat": benchMcpChat, "openai-chat": benchOpenaiChat, "pi-web": benchPiWeb, "continue-remote": benchContinueRemote, startup: benchStartup };
 
 const onlyArg = process.argv.indexOf("--only");
 const only = onlyArg >= 0 ? process.argv[onlyArg + 1] : undefined;

@@ -3,7 +3,7 @@
  * FIFO order and verbatim text). Each check that needs the correlation keeps its own tracker.
  */
 import { isMessageLabel, NOTE } from "../labels.js";
-import { all, answeredAt, is2xx, keyOf, loose, onExchanges, onNote, sentText, type Entry, type Exchange, type Listen, type State } from "./support.js";
+import { all, answeredAt, is2xx, loose, sameEntry, onExchanges, onNote, sentText, type Entry, type Exchange, type Listen, type State } from "./support.js";
 
 export interface Accepted {
   text: string;
@@ -91,8 +91,23 @@ export function forgetLost(tr: MessageTracker, next: State): Accepted[] {
 /** Entries of `next` that `prev` did not have at their index (all of them for the first snapshot). */
 export function freshEntries(next: State, prev: State | undefined): Entry[] {
   if (!prev) return next.entries;
-  return next.entries.filter((e) => {
+  // Several checks ask the same of each pair of snapshots (their entry lists are shared per snapshot).
+  const hit = fresh.get(next.entries);
+  if (hit && hit.prev === idOf(prev.entries)) return hit.fresh;
+  const out = next.entries.filter((e) => {
     const p = prev.entries[e.index];
-    return !p || keyOf(p) !== keyOf(e);
+    return !p || !sameEntry(p, e);
   });
+  fresh.set(next.entries, { prev: idOf(prev.entries), fresh: out });
+  return out;
+}
+
+/** `prev` is named by a number: holding it would chain every snapshot of the run to the last. */
+const fresh = new WeakMap<Entry[], { prev: number; fresh: Entry[] }>();
+const ids = new WeakMap<Entry[], number>();
+let lastId = 0;
+function idOf(entries: Entry[]): number {
+  let id = ids.get(entries);
+  if (id === undefined) ids.set(entries, (id = ++lastId));
+  return id;
 }

@@ -9,7 +9,7 @@ import {
   evidenceOf,
   excerpt,
   judgeExchanges,
-  keyOf,
+  sameEntry,
   onExchanges,
   onStates,
   requestJson,
@@ -188,7 +188,7 @@ export const PERMISSION_CHECKS: CheckDef[] = [
             const moved =
               !w.base ||
               next.entries.length !== w.base.entries.length ||
-              next.entries.some((e, i) => w.base!.entries[i] && keyOf(w.base!.entries[i]!) !== keyOf(e));
+              next.entries.some((e, i) => w.base!.entries[i] && !sameEntry(w.base!.entries[i]!, e));
             if (moved) {
               t.ok();
               waiting = undefined;

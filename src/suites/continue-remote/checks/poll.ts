@@ -1,11 +1,11 @@
 /** §3.17 Snapshot consistency: the history only grows, and entries change only as §3.17 allows. */
 import type { CheckDef } from "../../../core/check.js";
 import { L } from "../labels.js";
-import { all, excerpt, fixedOf, keyOf, onExchanges, onStates, sameTool, serverCheck, stateEvidence, Tally, tookIt, where, type Entry, type State } from "./support.js";
+import { all, excerpt, fixedOf, onExchanges, sameEntry, onStates, sameTool, serverCheck, stateEvidence, Tally, tookIt, where, type Entry, type State } from "./support.js";
 
 /** Why `n` may not replace `p` at the same index, or undefined when §3.17 allows it. */
 export function changeProblem(p: Entry, n: Entry, cn: boolean): string | undefined {
-  if (keyOf(p) === keyOf(n)) return undefined;
+  if (sameEntry(p, n)) return undefined;
   if (cn) return fixedOf(p) === fixedOf(n) ? undefined : "its role, content or toolCalls changed";
   if (p.streaming) return n.role === "assistant" ? undefined : `a streaming entry became a ${n.role || "?"} entry`;
   if (p.kind === "tool-start") {

@@ -8,7 +8,8 @@ import {
   all,
   canon,
   envelope,
-  keyOf,
+  sameEntry,
+  sameJson,
   onExchanges,
   onPolls,
   onStates,
@@ -184,7 +185,7 @@ export const STATE_CHECKS: CheckDef[] = [
     create(ctx) {
       const t = new Tally();
       const cn = isCn(ctx.profile);
-      let prev: { n: number; key: string; x: import("./support.js").Exchange; state: State } | undefined;
+      let prev: { n: number; body: unknown; x: import("./support.js").Exchange; state: State } | undefined;
       const observe = all(
         onExchanges((x) => {
           if (!(x.method === "GET" && isPollLabel(x.label))) prev = undefined;
@@ -195,21 +196,21 @@ export const STATE_CHECKS: CheckDef[] = [
               prev = undefined;
               return;
             }
-            const key = canon(withoutSessionId(raw.json));
+            const body = withoutSessionId(raw.json);
             const state = readState(raw, n, cn);
             if (prev) {
-              if (prev.key === key) t.ok();
+              if (sameJson(prev.body, body)) t.ok();
               else if (historyChanged(prev.state, state) || prev.state.queue !== state.queue || prev.state.pendingId !== state.pendingId)
                 // The turn went on between two idle polls: isProcessing's business (true-while-handling), not a side effect of reading.
                 t.untestable(`the history or queue changed between the idle polls ${where(prev)} and ${where({ n, x: raw.x })}: the server was still working`);
               else
                 t.fail(
                   `the same body as ${where(prev)}`,
-                  `${where({ n, x: raw.x })} differs from the idle poll before it with no request between: ${firstDifference(prev.key, key)}`,
+                  `${where({ n, x: raw.x })} differs from the idle poll before it with no request between: ${firstDifference(canon(prev.body), canon(body))}`,
                   stateEvidence(raw, raw.json),
                 );
             }
-            prev = { n, key, x: raw.x, state };
+            prev = { n, body, x: raw.x, state };
           },
           miss: () => (prev = undefined),
         }),
@@ -219,7 +220,7 @@ export const STATE_CHECKS: CheckDef[] = [
   }),
 ];
 
-const historyChanged = (a: State, b: State): boolean => a.entries.length !== b.entries.length || a.entries.some((e, i) => keyOf(e) !== keyOf(b.entries[i]!));
+const historyChanged = (a: State, b: State): boolean => a.entries.length !== b.entries.length || a.entries.some((e, i) => !sameEntry(e, b.entries[i]!));
 
 /** The body without `session.sessionId` (a new id is judged by session/id-stable only, §3.17). */
 function withoutSessionId(json: Record<string, unknown>): unknown {

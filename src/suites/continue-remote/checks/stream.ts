@@ -1,6 +1,6 @@
 /** §3.7 Streaming (seed): one streaming entry, last, growing by appending. */
 import type { CheckDef } from "../../../core/check.js";
-import { keyOf, onStates, serverCheck, stateEvidence, Tally, where } from "./support.js";
+import { onStates, sameEntry, serverCheck, stateEvidence, Tally, where } from "./support.js";
 
 export const STREAM_CHECKS: CheckDef[] = [
   serverCheck({
@@ -55,7 +55,7 @@ export const STREAM_CHECKS: CheckDef[] = [
             if (p.streaming && n.role !== p.role) continue;
             if (p.streaming) {
               if (n.content.startsWith(p.content)) t.ok();
-              else if (prev.entries.some((o) => o !== p && keyOf(o) === keyOf(n)))
+              else if (prev.entries.some((o) => o !== p && sameEntry(o, n)))
                 // Another entry moved here: a reorder, which poll/append-only judges.
                 t.knockOn("continue-remote/poll/append-only", `${where(next)}, entry ${p.index}`);
               else

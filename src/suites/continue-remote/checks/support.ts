@@ -311,7 +311,35 @@ export function keyOf(e: Entry): string {
   return k;
 }
 
-export const sameEntry = (a: Entry, b: Entry): boolean => keyOf(a) === keyOf(b);
+/**
+ * Deep equality as `canon` sees it (key order and undefined members ignored), without building the
+ * texts: neighbouring snapshots are fresh parses, so a cached key would be built once per entry per poll.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") {
+    if (typeof a === "object" && a !== null) return false;
+    if (typeof b === "object" && b !== null) return false;
+    return JSON.stringify(a) === JSON.stringify(b);
+  }
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bs = b as unknown[];
+    return a.length === bs.length && a.every((v, i) => sameJson(v, bs[i]));
+  }
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  let n = 0;
+  for (const k in ao) {
+    if (!Object.hasOwn(ao, k) || ao[k] === undefined) continue;
+    if (!Object.hasOwn(bo, k) || !sameJson(ao[k], bo[k])) return false;
+    n++;
+  }
+  for (const k in bo) if (Object.hasOwn(bo, k) && bo[k] !== undefined) n--;
+  return n === 0;
+}
+
+export const sameEntry = (a: Entry, b: Entry): boolean => sameJson(a.raw, b.raw);
 
 /** cn: what §3.17 keeps fixed in an item (role, content, toolCalls). */
 export function fixedOf(e: Entry): string {

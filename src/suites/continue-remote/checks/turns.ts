@@ -1,6 +1,6 @@
 /** How snapshots tell a turn's progress: whether it went on between two polls, and who ends a turn. */
 import { L } from "../labels.js";
-import { keyOf, loose, onExchanges, openSigns, route, sentText, tookIt, type Entry, type Listen, type State } from "./support.js";
+import { loose, onExchanges, openSigns, route, sameEntry, sentText, tookIt, type Entry, type Listen, type State } from "./support.js";
 
 /**
  * Did the turn shown in `p` go on in `n`? True when an entry of `p` changed or vanished, or
@@ -17,7 +17,7 @@ export function continued(p: State, n: State): boolean {
 
 /** `m` equals `e`, or only drops the streaming flag `e` had on the same text (finalising it is no progress). */
 function sameOrFinalised(e: Entry, m: Entry): boolean {
-  return keyOf(m) === keyOf(e) || (e.streaming && !m.streaming && m.content === e.content && m.role === e.role);
+  return sameEntry(m, e) || (e.streaming && !m.streaming && m.content === e.content && m.role === e.role);
 }
 
 /** What shows a turn still open, for isProcessing: §3.8's idle invariants plus an unanswered user entry last. */
@@ -126,7 +126,7 @@ export class StoppedTurns {
   seen(next: State, prev: State | undefined): void {
     if (this.interrupters.length) {
       for (const e of next.entries) {
-        if (e.kind !== "user" || (prev && prev.entries[e.index] && keyOf(prev.entries[e.index]!) === keyOf(e))) continue;
+        if (e.kind !== "user" || (prev && prev.entries[e.index] && sameEntry(prev.entries[e.index]!, e))) continue;
         const i = this.interrupters.indexOf(loose(e.content));
         if (i < 0) continue;
         this.interrupters.splice(i, 1);
