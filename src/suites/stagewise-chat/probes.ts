@@ -431,8 +431,8 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
   });
 
   await c.group("keepalive", "the server's PING on a silent connection", async () => {
-    if (silent && p.slow) await silent.until((m) => m.frame.data === "PING", Math.max(0, 35_000 - (performance.now() - silentOpened)));
-    c.note(NOTE.silent, { waitedMs: Math.round(performance.now() - silentOpened), slow: p.slow });
+    if (silent && p.slow) await silent.until((m) => m.frame.data === "PING", Math.max(0, p.pingAfterMs - (performance.now() - silentOpened)));
+    c.note(NOTE.silent, { waitedMs: Math.round(performance.now() - silentOpened), slow: p.slow, pingAfterMs: p.pingAfterMs });
   });
 }
 
