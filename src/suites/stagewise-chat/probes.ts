@@ -205,8 +205,13 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
       c.note(NOTE.notApplicable, { topic: TOPIC.createRefused, reason: "the agent refused createChat (rejected-by-agent)" });
     }
     if (typeof id !== "string") return;
+    const shown = await c.waitA((s) => s.activeChatId === id, p.updateWaitMs);
+    if (!shown && !c.a.chats.some((chat) => chat.id === id)) {
+      // A chat nobody was told of (chat/create-chat's finding) is no ground for switches or a non-active send.
+      c.note(NOTE.knockOn, { check: "stagewise-chat/chat/create-chat", where: `chat "${id}" (returned by createChat, never announced)` });
+      return;
+    }
     second = id;
-    await c.waitA((s) => s.activeChatId === id, p.updateWaitMs);
     await snapshotB("after-create");
     await c.mutate(M.ok("title"), c.chat("updateChatTitle"), { chatId: id, title: "agentwire renamed" });
     await c.waitA((s) => s.chats.some((chat) => chat.id === id && chat.title === "agentwire renamed"), p.updateWaitMs);

@@ -36,7 +36,6 @@ const NOT_CAUGHT: Record<string, string[]> = {};
  */
 const KNOCK_ONS: Record<string, string[]> = {
   "seq-per-subscriber": ["chat/snapshot-equals-reduced"],
-  "create-chat-silent": ["chat/switch-chat", "chat/reject-not-active", "chat/reject-while-working"],
   "send-no-echo": ["chat/reject-while-working"],
   "lenient-input": ["chat/update-shape", "chat/reject-error-shape"],
 };

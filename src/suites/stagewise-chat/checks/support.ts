@@ -29,6 +29,7 @@ const makeCheck = checkMaker({
   side: "server",
   reasons: { [NOTE.stopped]: (v) => `the probes stopped early: ${String(v)}` },
   notApplicableNote: NOTE.notApplicable,
+  knockOnNote: NOTE.knockOn,
 });
 
 /** Rules about the chat capability: moot for an agent without it (the probes then say so). */
