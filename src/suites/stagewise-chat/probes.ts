@@ -275,10 +275,10 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
     const kept = await c.snapshot(fresh, M.subB("during-turn"), { keep: true });
     const r = await turn("send", prompt, async () => {
       const other = second && second !== c.a.activeChatId ? second : undefined;
-      const gated: [string, string, unknown][] = [
-        ["create", "createChat", undefined],
-        ["delete-messages", "deleteMessageAndSubsequent", { chatId: c.a.activeChatId, messageId: c.a.messages[0]?.id ?? UNKNOWN }],
-      ];
+      const gated: [string, string, unknown][] = [["create", "createChat", undefined]];
+      // Only a message A holds: an unknown id would test the lookup, not the gate (none without the user's echo: chat/send-message's finding).
+      const firstMessage = c.a.messages[0]?.id;
+      if (firstMessage) gated.push(["delete-messages", "deleteMessageAndSubsequent", { chatId: c.a.activeChatId, messageId: firstMessage }]);
       if (other) gated.push(["switch", "switchChat", chatRef(other)], ["delete", "deleteChat", chatRef(other)]);
       for (const [what, proc, input] of gated) {
         if (!c.a.isWorking) break;

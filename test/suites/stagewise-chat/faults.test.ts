@@ -36,8 +36,6 @@ const NOT_CAUGHT: Record<string, string[]> = {};
  */
 const KNOCK_ONS: Record<string, string[]> = {
   "seq-per-subscriber": ["chat/snapshot-equals-reduced"],
-  "send-no-echo": ["chat/reject-while-working"],
-  "lenient-input": ["chat/update-shape", "chat/reject-error-shape"],
 };
 
 /** An INFO report, "fail" on every run: the mock, like tRPC's adapter and the real agents, accepts any Origin (§7: no fault). */

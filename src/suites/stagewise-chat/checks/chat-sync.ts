@@ -5,8 +5,12 @@ import { parseEventId, sequenceVerdict, type ChatState } from "../../../stagewis
 import { firstJsonDifference } from "../../../stagewise/json-diff.js";
 import { describeViolation } from "../../../stagewise/reduced.js";
 import { compareChatStates } from "../../../stagewise/snapshot-compare.js";
-import { isResume } from "../labels.js";
+import { isResume, rejectionOf } from "../labels.js";
 import {
+  all,
+  onMutations,
+  showReq,
+  type RpcRequest,
   frameEvidence,
   isObject,
   isSubA,
@@ -24,6 +28,8 @@ import {
 } from "./support.js";
 
 const UPDATE_APPLICABLE = "stagewise-chat/chat/update-applicable";
+/** r2: what a mutation causes may follow its answer by up to 2 s. */
+const INVALID_EFFECT_MS = 2_000;
 
 const typesOf = (frames: ChatFrame[]) => frames.map((f) => f.update?.type ?? "?").join(", ");
 
@@ -301,14 +307,31 @@ export const CHAT_SYNC_CHECKS: CheckDef[] = [
     probes: ["subscribe", "turn", "tools"],
     create(ctx) {
       const t = new Tally();
+      /** Invalid inputs the server accepted: from their send to 2 s after their answer (r2), what they caused. */
+      const accepted: { req: RpcRequest; from: number; to: number }[] = [];
+      /** Bad updates, judged at the end: one an accepted invalid input caused is chat/reject-invalid-input's finding. */
+      const bad: { f: ChatFrame; sub: ChatSub; errors: string }[] = [];
       const judge = (sub: ChatSub, f: ChatFrame) => {
         const v = ctx.validate("chat-update", f.update ?? null);
         if (v.ok) t.ok();
-        else t.fail("a ChatUpdate", `${formatSchemaErrors(v.errors)} at ${where(f.ev, sub.conn)}`, frameEvidence(f.ev));
+        else bad.push({ f, sub, errors: formatSchemaErrors(v.errors) });
       };
+      const m = onMutations({
+        answer: (req, ev, r) => {
+          if (rejectionOf(req.label)?.reason === "invalid-input" && r.kind === "data") accepted.push({ req, from: req.frame.t, to: ev.t + INVALID_EFFECT_MS });
+        },
+      });
       return {
-        observe: onChatSubs({ snapshot: (sub, frames) => frames.forEach((f) => judge(sub, f)), delta: judge }),
-        finish: () => t.outcome("every update matched ChatUpdate", "no chat update came"),
+        observe: all(m.observe, onChatSubs({ snapshot: (sub, frames) => frames.forEach((f) => judge(sub, f)), delta: judge })),
+        finish: () => {
+          m.end();
+          for (const { f, sub, errors } of bad) {
+            const cause = accepted.find((a) => f.ev.t >= a.from && f.ev.t <= a.to);
+            if (cause) t.knockOn("stagewise-chat/chat/reject-invalid-input", showReq(cause.req));
+            else t.fail("a ChatUpdate", `${errors} at ${where(f.ev, sub.conn)}`, frameEvidence(f.ev));
+          }
+          return t.outcome("every update matched ChatUpdate", "no chat update came");
+        },
       };
     },
   }),
