@@ -34,9 +34,7 @@ const NOT_CAUGHT: Record<string, string[]> = {};
  * knocking on to it, or the probes build on the broken behaviour (reported to the suite; remove an entry once the
  * check knocks on).
  */
-const KNOCK_ONS: Record<string, string[]> = {
-  "seq-per-subscriber": ["chat/snapshot-equals-reduced"],
-};
+const KNOCK_ONS: Record<string, string[]> = {};
 
 /** An INFO report, "fail" on every run: the mock, like tRPC's adapter and the real agents, accepts any Origin (§7: no fault). */
 const ALWAYS_REPORTED = [`${P}security/ws-foreign-origin`];
