@@ -62,6 +62,12 @@ describe("stagewise-chat faults trip their checks", () => {
     ).toEqual(wanted);
   });
 
+  it("the shortened PING wait passes the mock that pings", async () => {
+    const checks = serverSide(await runSuite(stagewiseChat, { timeout: 10_000, params: PARAMS["no-ping"], mock: {} }));
+    const ping = checks.find((c) => c.id === `${P}trpc/keepalive-ping`)!;
+    expect(ping.verdict, explain([ping])).toBe("pass");
+  }, 60_000);
+
   it("lists differences only for faults that exist", () => {
     const names = new Set(STAGEWISE_FAULTS.map((f) => f.name));
     expect([...Object.keys(LEFT_OUT), ...Object.keys(PARAMS), ...Object.keys(NOT_CAUGHT), ...Object.keys(KNOCK_ONS)].filter((n) => !names.has(n))).toEqual([]);
