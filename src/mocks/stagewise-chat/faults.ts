@@ -569,7 +569,7 @@ export const FAULTS: readonly StagewiseFault[] = [
       return [resultFrame(r.id, undefined)];
     }),
   },
-  { name: "lenient-input", description: "Chat inputs are not validated", violates: ids("chat/reject-invalid-input"), lenient: INPUT_SCHEMAS.filter((s) => s !== "messaging-user-message") },
+  { name: "lenient-input", description: "Chat inputs are not validated", violates: ids("chat/reject-invalid-input"), lenient: INPUT_SCHEMAS.filter((s) => s !== "messaging-user-message" && s !== "create-chat-input") },
   {
     name: "reject-after-side-effect",
     description: "A rejected mutation first sends an update",

@@ -83,10 +83,12 @@ export const NOTE = {
   target: "target",
   /** {address} | {reason}: the non-loopback address tried (security/bind-address). */
   lan: "lan-address",
-  /** {openedMs, closedMs, pinged}: how long the silent connection waited (trpc/keepalive-ping). */
+  /** {waitedMs, slow, pingAfterMs}: how long the silent connection waited, and for how long it had to (trpc/keepalive-ping). */
   silent: "silent-connection",
   /** {message, chatId}: the message a turn was prompted with, and whether it ended (chat/*). */
   turn: "turn",
+  /** {check, where}: a rule failed in a way that left the probes nothing to build on (checks then not judged knock on). */
+  knockOn: "knock-on",
 } as const;
 
 /** Behaviours a target may legally never show (contract §4: "behaviour unseen in 60 s is not exercised"). */

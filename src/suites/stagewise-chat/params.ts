@@ -41,6 +41,8 @@ export const DEFAULT_PARAMS = {
    * (trpc/keepalive-ping); `--no-ping-wait` leaves that check incomplete for a quicker run.
    */
   slow: true,
+  /** The longest silence before the server's PING (§1: 30 s, plus 5 s of room); only a proof against a quick mock shortens it (ms). */
+  pingAfterMs: 35_000,
   /** Fresh snapshots taken at random points mid-stream (§4: five). */
   midStreamSnapshots: 5,
   /** Inbound messages per connection before the kit stops reading (flood protection). */

@@ -205,8 +205,13 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
       c.note(NOTE.notApplicable, { topic: TOPIC.createRefused, reason: "the agent refused createChat (rejected-by-agent)" });
     }
     if (typeof id !== "string") return;
+    const shown = await c.waitA((s) => s.activeChatId === id, p.updateWaitMs);
+    if (!shown && !c.a.chats.some((chat) => chat.id === id)) {
+      // A chat nobody was told of (chat/create-chat's finding) is no ground for switches or a non-active send.
+      c.note(NOTE.knockOn, { check: "stagewise-chat/chat/create-chat", where: `chat "${id}" (returned by createChat, never announced)` });
+      return;
+    }
     second = id;
-    await c.waitA((s) => s.activeChatId === id, p.updateWaitMs);
     await snapshotB("after-create");
     await c.mutate(M.ok("title"), c.chat("updateChatTitle"), { chatId: id, title: "agentwire renamed" });
     await c.waitA((s) => s.chats.some((chat) => chat.id === id && chat.title === "agentwire renamed"), p.updateWaitMs);
@@ -270,10 +275,10 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
     const kept = await c.snapshot(fresh, M.subB("during-turn"), { keep: true });
     const r = await turn("send", prompt, async () => {
       const other = second && second !== c.a.activeChatId ? second : undefined;
-      const gated: [string, string, unknown][] = [
-        ["create", "createChat", undefined],
-        ["delete-messages", "deleteMessageAndSubsequent", { chatId: c.a.activeChatId, messageId: c.a.messages[0]?.id ?? UNKNOWN }],
-      ];
+      const gated: [string, string, unknown][] = [["create", "createChat", undefined]];
+      // Only a message A holds: an unknown id would test the lookup, not the gate (none without the user's echo: chat/send-message's finding).
+      const firstMessage = c.a.messages[0]?.id;
+      if (firstMessage) gated.push(["delete-messages", "deleteMessageAndSubsequent", { chatId: c.a.activeChatId, messageId: firstMessage }]);
       if (other) gated.push(["switch", "switchChat", chatRef(other)], ["delete", "deleteChat", chatRef(other)]);
       for (const [what, proc, input] of gated) {
         if (!c.a.isWorking) break;
@@ -431,8 +436,8 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
   });
 
   await c.group("keepalive", "the server's PING on a silent connection", async () => {
-    if (silent && p.slow) await silent.until((m) => m.frame.data === "PING", Math.max(0, 35_000 - (performance.now() - silentOpened)));
-    c.note(NOTE.silent, { waitedMs: Math.round(performance.now() - silentOpened), slow: p.slow });
+    if (silent && p.slow) await silent.until((m) => m.frame.data === "PING", Math.max(0, p.pingAfterMs - (performance.now() - silentOpened)));
+    c.note(NOTE.silent, { waitedMs: Math.round(performance.now() - silentOpened), slow: p.slow, pingAfterMs: p.pingAfterMs });
   });
 }
 

@@ -5,8 +5,12 @@ import { parseEventId, sequenceVerdict, type ChatState } from "../../../stagewis
 import { firstJsonDifference } from "../../../stagewise/json-diff.js";
 import { describeViolation } from "../../../stagewise/reduced.js";
 import { compareChatStates } from "../../../stagewise/snapshot-compare.js";
-import { isResume } from "../labels.js";
+import { isResume, rejectionOf } from "../labels.js";
 import {
+  all,
+  onMutations,
+  showReq,
+  type RpcRequest,
   frameEvidence,
   isObject,
   isSubA,
@@ -24,6 +28,8 @@ import {
 } from "./support.js";
 
 const UPDATE_APPLICABLE = "stagewise-chat/chat/update-applicable";
+/** r2: what a mutation causes may follow its answer by up to 2 s. */
+const INVALID_EFFECT_MS = 2_000;
 
 const typesOf = (frames: ChatFrame[]) => frames.map((f) => f.update?.type ?? "?").join(", ");
 
@@ -301,14 +307,31 @@ export const CHAT_SYNC_CHECKS: CheckDef[] = [
     probes: ["subscribe", "turn", "tools"],
     create(ctx) {
       const t = new Tally();
+      /** Invalid inputs the server accepted: from their send to 2 s after their answer (r2), what they caused. */
+      const accepted: { req: RpcRequest; from: number; to: number }[] = [];
+      /** Bad updates, judged at the end: one an accepted invalid input caused is chat/reject-invalid-input's finding. */
+      const bad: { f: ChatFrame; sub: ChatSub; errors: string }[] = [];
       const judge = (sub: ChatSub, f: ChatFrame) => {
         const v = ctx.validate("chat-update", f.update ?? null);
         if (v.ok) t.ok();
-        else t.fail("a ChatUpdate", `${formatSchemaErrors(v.errors)} at ${where(f.ev, sub.conn)}`, frameEvidence(f.ev));
+        else bad.push({ f, sub, errors: formatSchemaErrors(v.errors) });
       };
+      const m = onMutations({
+        answer: (req, ev, r) => {
+          if (rejectionOf(req.label)?.reason === "invalid-input" && r.kind === "data") accepted.push({ req, from: req.frame.t, to: ev.t + INVALID_EFFECT_MS });
+        },
+      });
       return {
-        observe: onChatSubs({ snapshot: (sub, frames) => frames.forEach((f) => judge(sub, f)), delta: judge }),
-        finish: () => t.outcome("every update matched ChatUpdate", "no chat update came"),
+        observe: all(m.observe, onChatSubs({ snapshot: (sub, frames) => frames.forEach((f) => judge(sub, f)), delta: judge })),
+        finish: () => {
+          m.end();
+          for (const { f, sub, errors } of bad) {
+            const cause = accepted.find((a) => f.ev.t >= a.from && f.ev.t <= a.to);
+            if (cause) t.knockOn("stagewise-chat/chat/reject-invalid-input", showReq(cause.req));
+            else t.fail("a ChatUpdate", `${errors} at ${where(f.ev, sub.conn)}`, frameEvidence(f.ev));
+          }
+          return t.outcome("every update matched ChatUpdate", "no chat update came");
+        },
       };
     },
   }),
@@ -351,10 +374,20 @@ export const CHAT_SYNC_CHECKS: CheckDef[] = [
       let a: ChatSub | undefined;
       /** Fresh snapshots ahead of A, compared when A reaches their S. */
       const ahead: { s: number; fresh: ChatState; sub: ChatSub; ev: FrameEvent }[] = [];
+      /** Where two subscriptions first got different updates under one id (chat/seq-global's finding). */
+      let idsDiffer: string | undefined;
+      const seen = new Map<number, { sub: ChatSub; f: ChatFrame }>();
+      /** Differences whose snapshot equals A's state under another id: judged at the end, once the ids are known. */
+      const misnumbered: { s: number; sub: ChatSub; ev: FrameEvent; message: string }[] = [];
+      const fail = (x: { s: number; sub: ChatSub; ev: FrameEvent; message: string }) =>
+        t.fail(`A's state at ${x.s} equal to ${showSub(x.sub)}'s snapshot`, x.message, frameEvidence(x.ev, { note: `snapshot at ${x.s}` }));
       const compare = (reduced: ChatState, fresh: ChatState, s: number, sub: ChatSub, ev: FrameEvent) => {
         const d = compareChatStates(reduced, fresh);
-        if (d) t.fail(`A's state at ${s} equal to ${showSub(sub)}'s snapshot`, d.message, frameEvidence(ev, { note: `snapshot at ${s}` }));
-        else t.ok();
+        if (!d) return t.ok();
+        // The state is one A had, only under another id: the ids, not the state, may be what is wrong.
+        const known = a ? [...a.history.values(), a.state] : [];
+        if (known.some((st) => st && !compareChatStates(st, fresh))) misnumbered.push({ s, sub, ev, message: d.message });
+        else fail({ s, sub, ev, message: d.message });
       };
       const brokenA = (): boolean => {
         if (a && a.state === null && a.broken) {
@@ -381,6 +414,13 @@ export const CHAT_SYNC_CHECKS: CheckDef[] = [
             else t.untestable(`A's state at ${s} is no longer kept`);
           },
           delta: (sub, f) => {
+            if (f.seq !== null && f.update && idsDiffer === undefined) {
+              const first = seen.get(f.seq);
+              if (!first) {
+                seen.set(f.seq, { sub, f });
+                if (seen.size > 4096) seen.delete(seen.keys().next().value!);
+              } else if (first.sub !== sub && firstJsonDifference(f.update, first.f.update)) idsDiffer = where(f.ev, sub.conn);
+            }
             if (sub !== a || f.seq === null) return;
             for (let i = ahead.length - 1; i >= 0; i--) {
               const x = ahead[i]!;
@@ -394,6 +434,10 @@ export const CHAT_SYNC_CHECKS: CheckDef[] = [
         }),
         finish: () => {
           for (const x of ahead) t.untestable(`A never reached ${x.s} (a fresh snapshot's head)`);
+          for (const x of misnumbered) {
+            if (idsDiffer !== undefined) t.knockOn("stagewise-chat/chat/seq-global", idsDiffer);
+            else fail(x);
+          }
           return t.outcome("A's reduced state equalled every fresh snapshot", "no fresh snapshot was taken while A was followed");
         },
       };

@@ -26,6 +26,7 @@ import {
 } from "./support.js";
 
 const UPDATE_WAIT_MS = 2_000;
+const UPDATE_APPLICABLE = "stagewise-chat/chat/update-applicable";
 const STOP_MS = 5_000;
 const STREAM_MIN_CHARS = 200;
 const STREAM_MIN_MS = 100;
@@ -45,6 +46,11 @@ function unanswered(t: Tally, e: Effect, what: string): boolean {
   if (e.missing) {
     t.fail(`an answer to ${showReq(e.req)}`, `${showReq(e.req)}: ${e.missing}`, effectEvidence(e));
     return true;
+  }
+  // Refused as working while A could not know it was: the probes sent it in a turn the server never announced.
+  if (reasonOf(e) === "agent-working" && !e.aBefore?.isWorking) {
+    if (e.aBroken !== undefined) return t.knockOn(UPDATE_APPLICABLE, e.aBroken), true;
+    if (e.idleStream !== undefined) return t.knockOn("stagewise-chat/chat/working-brackets-turn", e.idleStream), true;
   }
   if (e.answer?.r.kind !== "data") {
     t.fail(what, `${showReq(e.req)} answered ${e.answer ? showResult(e.answer.r) : "nothing"}`, effectEvidence(e));
@@ -157,6 +163,9 @@ export const CHAT_CHECKS: CheckDef[] = [
       if (i < 0) return t.fail(`chat-switched to "${String(chatId)}"`, typesIn(e.deltas), effectEvidence(e));
       const next = chatDeltas[i + 1];
       const sw = chatDeltas[i]!;
+      // What followed chat-switched did not apply (r7: the full sync must): A followed no further, update-applicable's finding.
+      const brokeAt = e.deltas.find((d) => d.before !== null && d.after === null);
+      if (!next && brokeAt) return t.knockOn(UPDATE_APPLICABLE, where(brokeAt.f.ev));
       if (!next || next.f.update?.type !== "chat-full-sync" || next.f.update.chat.id !== chatId) {
         return t.fail(
           `chat-full-sync of "${String(chatId)}" right after chat-switched`,

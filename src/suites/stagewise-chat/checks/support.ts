@@ -29,6 +29,7 @@ const makeCheck = checkMaker({
   side: "server",
   reasons: { [NOTE.stopped]: (v) => `the probes stopped early: ${String(v)}` },
   notApplicableNote: NOTE.notApplicable,
+  knockOnNote: NOTE.knockOn,
 });
 
 /** Rules about the chat capability: moot for an agent without it (the probes then say so). */
@@ -572,6 +573,10 @@ export interface Effect {
   deltas: ADelta[];
   /** A's state at the end of the window. */
   aAfter: ChatState | null;
+  /** Where A's reduction broke before the mutation was sent (chat/update-applicable's finding): A's state is not known. */
+  aBroken?: string;
+  /** Where A last saw a turn's content while the agent said it was idle (chat/working-brackets-turn's finding). */
+  idleStream?: string;
 }
 
 const MAX_KEPT = 10_000;
@@ -588,6 +593,8 @@ export function mutationEffects(t: Tally, match: (req: RpcRequest) => boolean, d
   /** Where the server ended subscription A (nothing after it can be seen: trpc/subscription-stays-open's finding). */
   let aEnded: string | undefined;
   const open: Effect[] = [];
+  /** The last turn content A saw came while A's isWorking was false: the probes could not tell a turn was running. */
+  let idleStream: string | undefined;
   const close = (e: Effect) => {
     open.splice(open.indexOf(e), 1);
     e.aAfter = a?.state ?? null;
@@ -603,7 +610,10 @@ export function mutationEffects(t: Tally, match: (req: RpcRequest) => boolean, d
       // The next mutation on the same connection ends the windows before it.
       for (const e of [...open]) if (e.req.conn.id === req.conn.id && e.answer) close(e);
       if (!match(req)) return;
-      open.push({ req, input: inputOf(req), aBefore: a?.state ?? null, deltas: [], aAfter: null });
+      const e: Effect = { req, input: inputOf(req), aBefore: a?.state ?? null, deltas: [], aAfter: null };
+      if (a && a.state === null && a.broken) e.aBroken = where(a.broken.ev, a.conn);
+      if (idleStream !== undefined) e.idleStream = idleStream;
+      open.push(e);
     },
     answer: (req, ev, r, ms) => {
       const e = open.find((x) => x.req === req);
@@ -622,6 +632,7 @@ export function mutationEffects(t: Tally, match: (req: RpcRequest) => boolean, d
       if (isSubA(sub)) {
         a = sub;
         aEnded = undefined;
+        idleStream = undefined;
       }
     },
     end: (sub, ev, how) => {
@@ -630,6 +641,9 @@ export function mutationEffects(t: Tally, match: (req: RpcRequest) => boolean, d
     delta: (sub, f, before) => {
       if (sub !== a) return;
       expire(f.ev.t);
+      const u = f.update;
+      if (before && u && ((u.type === "message-added" && u.message.role === "assistant") || u.type === "message-updated"))
+        idleStream = before.isWorking ? undefined : where(f.ev, sub.conn);
       for (const e of open) if (e.deltas.length < MAX_KEPT) e.deltas.push({ f, before, after: sub.state });
     },
   });
