@@ -1,0 +1,394 @@
+/**
+ * The client half of stagewise-chat (§4, side client or both): what a toolbar sends the mock, judged from the mock's
+ * recording of it. Frames from the toolbar ("in") are judged; frames the mock sent ("out") say what the toolbar had
+ * been told: the active chat, whether the agent works, which tool calls await it.
+ *
+ * Each rule has one owner, so one toolbar mistake fails one check: text-frames owns bytes that are not JSON,
+ * request-shape owns the tRPC envelope and ids, known-procedures the path and kind, client-metadata the metadata
+ * (client-valid-input judges a copy with a stand-in), messaging/client-user-message the messaging input.
+ */
+import { at, excerpt, Tally, type CheckDef, type Evidence } from "../../../core/check.js";
+import { checkMaker, type CheckSpec } from "../../../core/define-check.js";
+import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import type { WsFrameEvent } from "../../../core/ws-exchange.js";
+import type { Conn } from "../../../core/views/ws-connection.js";
+import { SEED } from "../checks/support.js";
+import { AgentView, fromMock, fromToolbar, toolCalls, TOOLBAR, type Frame } from "./traffic.js";
+import { ACTIVE_CHAT_ONLY, callOf, GATED, isObject, PONG_MS, PROCEDURES, STAND_IN_METADATA, WITH_METADATA, type Json } from "./vocabulary.js";
+
+const clientCheck: (spec: CheckSpec) => CheckDef = checkMaker({ seed: SEED, side: "client" });
+
+const SCENARIOS = ["echo", "tool-approval", "toolbar-tool"];
+
+function evidence(ev: WsFrameEvent, c: Conn, note?: string): Evidence {
+  return at(ev, { label: c.id, excerpt: excerpt(ev.data), ...(note ? { note } : {}) });
+}
+
+/** One request of the toolbar: the message, its call, and its input as the agent reads it (undefined → null). */
+interface ToolbarCall {
+  v: Json;
+  method: string;
+  path: string;
+  /** The input read back; absent when the envelope is malformed (request-shape's finding). */
+  input?: { value: unknown };
+}
+
+function callsOf(f: Frame): ToolbarCall[] {
+  if (f.kind !== "json") return [];
+  return f.values.map((v) => {
+    const call = callOf(v);
+    return { v, method: call.method, path: call.path, ...(call.input?.ok ? { input: { value: call.input.value ?? null } } : {}) };
+  });
+}
+
+/**
+ * A check over the toolbar's requests with the agent's state as the mock last told it: `judge` sees each request of
+ * the toolbar (mock frames feed the state first).
+ */
+function requestCheck(
+  spec: Omit<CheckSpec, "create" | "probes"> & {
+    pass: string;
+    untested: string;
+    judge(call: ToolbarCall, t: Tally, agent: AgentView, proof: (note?: string) => Evidence, validate: Validate): void;
+  },
+): CheckDef {
+  const { pass, untested, judge, ...def } = spec;
+  return clientCheck({
+    ...def,
+    probes: SCENARIOS,
+    create(ctx) {
+      const t = new Tally();
+      const agent = new AgentView();
+      return {
+        observe: TOOLBAR.on({
+          frame(ev, f, c) {
+            agent.frame(ev, f, c);
+            if (!fromToolbar(ev)) return;
+            for (const call of callsOf(f)) judge(call, t, agent, (note) => evidence(ev, c, note), ctx.validate);
+          },
+        }),
+        finish: () => t.outcome(pass, untested),
+      };
+    },
+  });
+}
+
+/** Validates a toolbar input, with the agent's schema registry. */
+type Validate = (schema: string, value: unknown) => { ok: true } | { ok: false; errors: Parameters<typeof formatSchemaErrors>[0] };
+
+const inputProblem = (validate: Validate, schema: string, value: unknown): string | undefined => {
+  const r = validate(schema, value);
+  return r.ok ? undefined : formatSchemaErrors(r.errors);
+};
+
+export const textFramesCheck = clientCheck({
+  // The agent's half is the server suite's check of the same id.
+  id: "stagewise-chat/wire/text-frames",
+  level: "MUST",
+  title: "The toolbar sends text frames: keep-alive or JSON",
+  rule: "Every toolbar frame is a UTF-8 text frame holding PING, PONG, or JSON.",
+  ref: ["§1 Wire", "no subprotocol, no auth, UTF-8 text frames. A client frame is one tRPC request or a JSON array"],
+  probes: SCENARIOS,
+  create() {
+    const t = new Tally();
+    return {
+      observe: TOOLBAR.on({
+        frame(ev, f, c) {
+          if (!fromToolbar(ev)) return;
+          if (ev.binary) return t.fail("a text frame", "the toolbar sent a binary frame", evidence(ev, c));
+          if (f.kind === "bad") return t.fail("PING, PONG or JSON", `a toolbar frame is ${f.reason}`, evidence(ev, c));
+          t.ok();
+        },
+      }),
+      finish: () => t.outcome("every toolbar frame was text: keep-alive or JSON", "the toolbar sent no frame"),
+    };
+  },
+});
+
+export const requestShapeCheck = clientCheck({
+  id: "stagewise-chat/trpc/client-request-shape",
+  level: "MUST",
+  title: "Toolbar frames are tRPC requests; no id reused in flight",
+  rule: "Every JSON frame of the toolbar matches trpc-request (one request or a non-empty array), and no request reuses the id of one still in flight on its connection.",
+  ref: ["§2 Messages", "tRPC request: id int|string; method query|mutation|subscription|subscription.stop; params (not on stop) {path, input: {json, meta?}, lastEventId?} — or an array"],
+  probes: SCENARIOS,
+  create(ctx) {
+    const t = new Tally();
+    // Per connection: ids of mutations not yet answered and subscriptions not yet stopped.
+    const open = new Map<string, Map<string, string>>();
+    const inFlight = (c: Conn) => open.get(c.id) ?? open.set(c.id, new Map()).get(c.id)!;
+    return {
+      observe: TOOLBAR.on({
+        frame(ev, f, c) {
+          if (f.kind !== "json") return;
+          const ids = inFlight(c);
+          if (fromMock(ev)) {
+            for (const v of f.values) {
+              const done = "error" in v || (isObject(v.result) && (v.result.type === "stopped" || (v.result.type !== "started" && ids.get(JSON.stringify(v.id))?.startsWith("mutation"))));
+              if (done) ids.delete(JSON.stringify(v.id));
+            }
+            return;
+          }
+          const problem = inputProblem(ctx.validate, "trpc-request", f.raw);
+          if (problem) return t.fail("a tRPC request (trpc-request)", `a toolbar frame is no tRPC request: ${problem}`, evidence(ev, c));
+          for (const v of f.values) {
+            const key = JSON.stringify(v.id);
+            const method = String(v.method);
+            if (method === "subscription.stop") {
+              ids.delete(key);
+              continue;
+            }
+            const busy = ids.get(key);
+            if (busy) return t.fail("a fresh id per request in flight", `id ${key} (${method}) reuses the id of ${busy}, still in flight`, evidence(ev, c));
+            ids.set(key, `${method} ${String(isObject(v.params) ? v.params.path : "")}`);
+          }
+          t.ok();
+        },
+      }),
+      finish: () => t.outcome("every toolbar request matched trpc-request, ids unique in flight", "the toolbar sent no JSON frame"),
+    };
+  },
+});
+
+export const knownProceduresCheck = requestCheck({
+  id: "stagewise-chat/trpc/client-known-procedures",
+  level: "MUST",
+  title: "Only the agent's procedures, with their kind",
+  rule: "Every toolbar request names a procedure of §1 with its kind (subscription or mutation): no query, no toolCalling.*.",
+  ref: ["§1 Wire", "availability.getAvailability, state.getState, messaging.getMessage, chat.getChatUpdates are subscriptions, all else mutations (§2); no queries; no toolCalling.*."],
+  pass: "every toolbar request named a known procedure with its kind",
+  untested: "the toolbar sent no request",
+  judge(call, t, _agent, proof) {
+    if (call.method === "subscription.stop") return;
+    const known = PROCEDURES[call.path];
+    const all = Object.entries(PROCEDURES).map(([p, d]) => `${d.kind} ${p}`);
+    if (!known) return t.fail(`one of: ${all.join(", ")}`, `${call.method} ${JSON.stringify(call.path)}: no such procedure`, proof());
+    if (known.kind !== call.method) return t.fail(`${known.kind} ${call.path}`, `${call.method} ${call.path}`, proof());
+    t.ok();
+  },
+});
+
+/** The requests whose inputs a rule judges: known path with the right kind and a readable envelope. */
+function judged(call: ToolbarCall): { value: unknown; schema: string } | undefined {
+  const known = PROCEDURES[call.path];
+  if (!known || known.kind !== call.method || !call.input) return undefined;
+  return { value: call.input.value, schema: known.schema };
+}
+
+export const validInputCheck = requestCheck({
+  id: "stagewise-chat/chat/client-valid-input",
+  level: "MUST",
+  title: "Chat inputs match their schemas",
+  rule: "The input of every chat.* request, deserialized, matches its schema (§2); the metadata is client-metadata's to judge.",
+  ref: ["§2 Messages", "chat.sendMessage {chatId; content (text|image|file)[] ≥1; metadata} … chat.approveToolCall {chatId, toolCallId, approved: bool, reason? ≤1024, metadata}"],
+  pass: "every chat input matched its schema",
+  untested: "the toolbar sent no chat request",
+  judge(call, t, _agent, proof, validate) {
+    const j = judged(call);
+    if (!j || !call.path.startsWith("chat.")) return;
+    let value = j.value;
+    if (WITH_METADATA.has(call.path) && isObject(value)) value = { ...value, metadata: STAND_IN_METADATA };
+    const problem = inputProblem(validate, j.schema, value);
+    if (problem) return t.fail(`an input matching ${j.schema}`, `${call.path}: ${problem}`, proof());
+    t.ok();
+  },
+});
+
+export const metadataCheck = requestCheck({
+  id: "stagewise-chat/chat/client-metadata",
+  level: "MUST",
+  title: "sendMessage and approveToolCall carry the full metadata",
+  rule: "chat.sendMessage and chat.approveToolCall carry a metadata object matching UserMessageMetadata.",
+  ref: ["§2 Messages", "UserMessageMetadata: currentUrl, currentTitle, currentZoomLevel, viewportResolution, devicePixelRatio, userAgent, locale, selectedElements — also chat"],
+  pass: "every sendMessage and approveToolCall carried valid metadata",
+  untested: "the toolbar sent no chat.sendMessage or chat.approveToolCall",
+  judge(call, t, _agent, proof, validate) {
+    const j = judged(call);
+    if (!j || !WITH_METADATA.has(call.path) || !isObject(j.value)) return;
+    if (!("metadata" in j.value)) return t.fail("a metadata object", `${call.path} without metadata`, proof());
+    const problem = inputProblem(validate, "user-message-metadata", j.value.metadata);
+    if (problem) return t.fail("metadata matching UserMessageMetadata", `${call.path}: metadata ${problem}`, proof());
+    t.ok();
+  },
+});
+
+export const userMessageCheck = requestCheck({
+  id: "stagewise-chat/messaging/client-user-message",
+  level: "MUST",
+  title: "messaging.sendUserMessage inputs are valid",
+  rule: "The input of messaging.sendUserMessage, deserialized, matches messaging-user-message.",
+  ref: ["§2 Messages", "messaging.sendUserMessage: id; contentItems; createdAt Date; metadata; pluginContent; sentByPlugin"],
+  pass: "every messaging.sendUserMessage input was valid",
+  untested: "the toolbar sent no messaging.sendUserMessage",
+  judge(call, t, _agent, proof, validate) {
+    const j = judged(call);
+    if (!j || call.path !== "messaging.sendUserMessage") return;
+    const problem = inputProblem(validate, j.schema, j.value);
+    if (problem) return t.fail(`an input matching ${j.schema}`, `messaging.sendUserMessage: ${problem}`, proof());
+    t.ok();
+  },
+});
+
+const chatIdOf = (value: unknown): string | undefined => (isObject(value) && typeof value.chatId === "string" ? value.chatId : undefined);
+
+export const activeChatOnlyCheck = requestCheck({
+  id: "stagewise-chat/chat/client-active-chat-only",
+  level: "MUST",
+  title: "Messages, approvals and results go to the active chat",
+  rule: "chat.sendMessage, chat.approveToolCall and chat.reportToolResult name the chat the mock had last reported active.",
+  ref: ["§3 Behaviour", "r12: non-active chat for sendMessage/approveToolCall/reportToolResult → CONFLICT chat-not-active"],
+  pass: "every chat-scoped call named the active chat",
+  untested: "the toolbar sent no sendMessage, approveToolCall or reportToolResult after a chat snapshot",
+  judge(call, t, agent, proof) {
+    const j = judged(call);
+    const chatId = j && ACTIVE_CHAT_ONLY.has(call.path) ? chatIdOf(j.value) : undefined;
+    if (chatId === undefined) return;
+    if (!agent.latest) return t.untestable(`${call.path} came before any chat snapshot`);
+    const active = agent.latest.activeChatId;
+    if (chatId !== active) return t.fail(active === null ? "no such call while no chat is active" : `chatId "${active}" (the active chat)`, `${call.path} to chat "${chatId}"`, proof());
+    t.ok();
+  },
+});
+
+export const respectsWorkingCheck = requestCheck({
+  id: "stagewise-chat/chat/client-respects-working",
+  level: "SHOULD",
+  title: "No gated call while the agent works",
+  rule: "While the mock last reported isWorking:true, the toolbar sends no createChat, deleteChat, deleteMessageAndSubsequent, or switchChat to another chat.",
+  ref: ["§3 Behaviour", "r11: while working, createChat, switchChat to another chat, deleteChat, deleteMessageAndSubsequent → CONFLICT agent-working"],
+  pass: "no gated call while the agent worked",
+  untested: "the toolbar sent no createChat, deleteChat, switchChat or deleteMessageAndSubsequent after a chat snapshot",
+  judge(call, t, agent, proof) {
+    const j = judged(call);
+    if (!j || !GATED.has(call.path)) return;
+    if (!agent.latest) return t.untestable(`${call.path} came before any chat snapshot`);
+    const toActive = call.path === "chat.switchChat" && chatIdOf(j.value) === agent.latest.activeChatId;
+    if (agent.latest.isWorking && !toActive) return t.fail("no gated call while isWorking is true", `${call.path} while the agent was working`, proof());
+    t.ok();
+  },
+});
+
+/** A rule about one toolbar call per tool call: `problem` says what is wrong with it given the calls the mock reported. */
+function toolCheck(
+  spec: Omit<Parameters<typeof requestCheck>[0], "judge"> & {
+    path: string;
+    problem(call: ReturnType<typeof toolCalls> extends Map<string, infer T> ? T | undefined : never, id: string, value: Json): string | undefined;
+    expected: string;
+  },
+): CheckDef {
+  const { path, problem, expected, ...rest } = spec;
+  // Ids the toolbar already answered: the second answer is wrong even before the mock records the first.
+  const makeJudge = () => {
+    const done = new Set<string>();
+    return (call: ToolbarCall, t: Tally, agent: AgentView, proof: (note?: string) => Evidence) => {
+      const j = judged(call);
+      if (!j || call.path !== path || !isObject(j.value) || typeof j.value.toolCallId !== "string") return;
+      const id = j.value.toolCallId;
+      if (!agent.latest) return t.untestable(`${path} came before any chat snapshot`);
+      const wrong = done.has(id) ? `toolCallId "${id}" was already answered by this toolbar` : problem(toolCalls(agent.latest).get(id), id, j.value);
+      done.add(id);
+      if (wrong) return t.fail(expected, `${path}: ${wrong}`, proof());
+      t.ok();
+    };
+  };
+  const def = requestCheck({ ...rest, judge: () => undefined });
+  return {
+    ...def,
+    create(ctx) {
+      // A fresh set of answered ids per evaluation.
+      return requestCheck({ ...rest, judge: makeJudge() }).create(ctx);
+    },
+  };
+}
+
+export const pendingApprovalsOnlyCheck = toolCheck({
+  id: "stagewise-chat/tools/client-pending-approvals-only",
+  level: "MUST",
+  title: "Approvals only for pending calls, once",
+  rule: "chat.approveToolCall names a tool call with requiresApproval:true that has neither approval nor result yet, once.",
+  ref: ["§3 Behaviour", "r13: approval is pending while a requiresApproval:true call has neither tool-approval nor tool-result"],
+  pass: "every approval answered a pending call, once",
+  untested: "the toolbar approved no tool call",
+  path: "chat.approveToolCall",
+  expected: "an approval of a pending tool call",
+  problem(call, id) {
+    if (!call) return `no tool call "${id}" in the active chat`;
+    if (!call.requiresApproval) return `tool call "${id}" does not require approval`;
+    if (call.approved !== undefined) return `tool call "${id}" was already ${call.approved ? "approved" : "rejected"}`;
+    if (call.hasResult) return `tool call "${id}" already has a result`;
+    return undefined;
+  },
+});
+
+export const toolbarResultsOnlyCheck = toolCheck({
+  id: "stagewise-chat/tools/client-toolbar-results-only",
+  level: "MUST",
+  title: "Results only for awaited toolbar calls, once",
+  rule: "chat.reportToolResult names a tool call with runtime toolbar, approved when it requires approval, without a result yet, once.",
+  ref: ["§3 Behaviour", "r13: toolbar → the toolbar runs it once, calls reportToolResult … only these results are awaited"],
+  pass: "every reported result answered an awaited toolbar call, once",
+  untested: "the toolbar reported no tool result",
+  path: "chat.reportToolResult",
+  expected: "a result of an awaited toolbar tool call",
+  problem(call, id) {
+    if (!call) return `no tool call "${id}" in the active chat`;
+    if (call.runtime !== "toolbar") return `tool call "${id}" runs on "${call.runtime}", not the toolbar`;
+    if (call.requiresApproval && call.approved !== true) return `tool call "${id}" ${call.approved === false ? "was rejected" : "awaits approval"}`;
+    if (call.hasResult) return `tool call "${id}" already has a result`;
+    return undefined;
+  },
+});
+
+export const keepalivePongCheck = clientCheck({
+  // The agent's half is the server suite's check of the same id.
+  id: "stagewise-chat/trpc/keepalive-pong",
+  level: "MUST",
+  title: "The toolbar answers PING with PONG",
+  rule: "After the mock's PING, the toolbar sends PONG on that connection within 5 s.",
+  ref: ["§1 Wire", "Keep-alive: text PING/PONG … both sides answer PING with PONG at once."],
+  probes: SCENARIOS,
+  create() {
+    const t = new Tally();
+    // Per connection: the unanswered PING.
+    const waiting = new Map<string, { ev: WsFrameEvent; c: Conn }>();
+    const late = (now: number) => {
+      for (const [id, w] of waiting) {
+        if (now - w.ev.t <= PONG_MS) continue;
+        waiting.delete(id);
+        t.fail(`PONG within ${PONG_MS} ms`, `no PONG ${PONG_MS} ms after the mock's PING`, evidence(w.ev, w.c));
+      }
+    };
+    return {
+      observe: TOOLBAR.on({
+        frame(ev, f, c) {
+          late(ev.t);
+          if (f.kind !== "keepalive") return;
+          if (fromMock(ev) && f.text === "PING") waiting.set(c.id, { ev, c });
+          else if (fromToolbar(ev) && f.text === "PONG" && waiting.delete(c.id)) t.ok();
+        },
+        close(ev, c) {
+          late(ev.t);
+          if (waiting.delete(c.id)) t.untestable("the connection closed within 5 s of a PING");
+        },
+      }),
+      finish() {
+        if (waiting.size > 0) t.untestable("the run ended within 5 s of a PING");
+        return t.outcome("the toolbar answered every PING with PONG within 5 s", "the mock sent no PING (it pings after a spell of toolbar silence, 30 s by default)");
+      },
+    };
+  },
+});
+
+export const STAGEWISE_CHAT_CLIENT_CHECKS: CheckDef[] = [
+  textFramesCheck,
+  requestShapeCheck,
+  knownProceduresCheck,
+  validInputCheck,
+  metadataCheck,
+  userMessageCheck,
+  activeChatOnlyCheck,
+  respectsWorkingCheck,
+  pendingApprovalsOnlyCheck,
+  toolbarResultsOnlyCheck,
+  keepalivePongCheck,
+];
