@@ -49,10 +49,12 @@ function requestCheck(
   spec: Omit<CheckSpec, "create" | "probes"> & {
     pass: string;
     untested: string;
+    /** Why never exercising the rule is a path the contract allows (the check then skips). */
+    optional?: string;
     judge(call: ToolbarCall, t: Tally, agent: AgentView, proof: (note?: string) => Evidence, validate: Validate): void;
   },
 ): CheckDef {
-  const { pass, untested, judge, ...def } = spec;
+  const { pass, untested, optional, judge, ...def } = spec;
   return clientCheck({
     ...def,
     probes: SCENARIOS,
@@ -67,7 +69,10 @@ function requestCheck(
             for (const call of callsOf(f)) judge(call, t, agent, (note) => evidence(ev, c, note), ctx.validate);
           },
         }),
-        finish: () => t.outcome(pass, untested),
+        finish() {
+          if (optional) t.notApplicable(optional);
+          return t.outcome(pass, untested);
+        },
       };
     },
   });
@@ -220,6 +225,7 @@ export const userMessageCheck = requestCheck({
   ref: ["§2 Messages", "messaging.sendUserMessage: id; contentItems; createdAt Date; metadata; pluginContent; sentByPlugin"],
   pass: "every messaging.sendUserMessage input was valid",
   untested: "the toolbar sent no messaging.sendUserMessage",
+  optional: "the toolbar sent no messaging.sendUserMessage (a chat toolbar may use chat.sendMessage only)",
   judge(call, t, _agent, proof, validate) {
     const j = judged(call);
     if (!j || call.path !== "messaging.sendUserMessage") return;

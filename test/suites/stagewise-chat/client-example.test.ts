@@ -1,0 +1,40 @@
+/**
+ * The example toolbar (examples/stagewise-toolbar.mjs) as a real child process under test-client against a quickly
+ * paced mock that pings soon: it exits 0 and passes every client check it exercises.
+ */
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { runClientTest } from "../../../src/core/runner.js";
+import { stagewiseChat } from "../../../src/suites/stagewise-chat/index.js";
+
+const EXAMPLE = fileURLToPath(new URL("../../../examples/stagewise-toolbar.mjs", import.meta.url));
+
+describe("examples/stagewise-toolbar.mjs under test-client", () => {
+  it("runs a tool turn and passes the client checks; the messaging rule skips (optional)", async () => {
+    const r = await runClientTest(stagewiseChat, {
+      command: process.execPath,
+      args: [EXAMPLE, "--idle", "800"],
+      stdio: "ignore",
+      timeout: 30_000,
+      mock: { settings: { firstDelayMs: 10, chunkDelayMs: 10, pingMs: 300 } },
+    });
+    const notPassed = r.checks.filter((c) => c.verdict !== "pass").map((c) => [c.id, c.verdict, c.message]);
+    expect(notPassed).toEqual([["stagewise-chat/messaging/client-user-message", "skip", expect.stringMatching(/not applicable/)]]);
+    expect(r.checks).toHaveLength(11);
+    expect(r.exitCode).toBe(0);
+  }, 40_000);
+
+  it("exits 2 with a usage message on a bad argument", async () => {
+    const { execFileSync } = await import("node:child_process");
+    let status = 0;
+    let stderr = "";
+    try {
+      execFileSync(process.execPath, [EXAMPLE, "--nope"], { stdio: "pipe", env: { ...process.env, STAGEWISE_URL: "http://127.0.0.1:1" } });
+    } catch (e) {
+      status = (e as { status: number }).status;
+      stderr = String((e as { stderr: Buffer }).stderr);
+    }
+    expect(status).toBe(2);
+    expect(stderr).toMatch(/unknown argument: --nope/);
+  });
+});
