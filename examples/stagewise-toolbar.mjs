@@ -12,7 +12,7 @@ const USAGE = `usage: node examples/stagewise-toolbar.mjs [--url URL] [--message
 Plays the stagewise chat toolbar against the agent at STAGEWISE_URL (or AGENTWIRE_URL), http://host:port.
   --url URL            the agent's origin (over STAGEWISE_URL / AGENTWIRE_URL)
   --message TEXT       what the user types (default: one that asks for a file, so tools run)
-  --idle MS            stay connected this long at the end, answering keep-alives (default 0)
+  --idle MS            stay connected this long at the end, answering keep-alives (default 1500)
   --step-timeout MS    give up on any one step after MS milliseconds (default 15000)
   --help               show this help`;
 
@@ -29,7 +29,7 @@ const METADATA = {
 const VOID = { json: null, meta: { values: ["undefined"] } };
 
 function parseArgs(argv) {
-  const opts = { url: undefined, message: "Please write the file b.css", idleMs: 0, stepTimeoutMs: 15_000 };
+  const opts = { url: undefined, message: "Please write the file b.css", idleMs: 1_500, stepTimeoutMs: 15_000 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [flag, inline] = arg.includes("=") ? arg.split(/=(.*)/s) : [arg, undefined];

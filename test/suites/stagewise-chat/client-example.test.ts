@@ -1,6 +1,6 @@
 /**
  * The example toolbar (examples/stagewise-toolbar.mjs) as a real child process under test-client against a quickly
- * paced mock that pings soon: it exits 0 and passes every client check it exercises.
+ * paced mock (which, with a toolbar under test, pings after 1 s of silence): it exits 0 and passes every client check it exercises.
  */
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -13,10 +13,11 @@ describe("examples/stagewise-toolbar.mjs under test-client", () => {
   it("runs a tool turn and passes the client checks; the messaging rule skips (optional)", async () => {
     const r = await runClientTest(stagewiseChat, {
       command: process.execPath,
-      args: [EXAMPLE, "--idle", "800"],
+      args: [EXAMPLE],
       stdio: "ignore",
       timeout: 30_000,
-      mock: { settings: { firstDelayMs: 10, chunkDelayMs: 10, pingMs: 300 } },
+      // The mock's own keep-alive under test-client (1 s) is what the example's idle second and a half meets.
+      mock: { settings: { firstDelayMs: 10, chunkDelayMs: 10 } },
     });
     const notPassed = r.checks.filter((c) => c.verdict !== "pass").map((c) => [c.id, c.verdict, c.message]);
     expect(notPassed).toEqual([["stagewise-chat/messaging/client-user-message", "skip", expect.stringMatching(/not applicable/)]]);
