@@ -2,10 +2,12 @@
  * The example toolbar (examples/stagewise-toolbar.mjs) as a real child process under test-client against a quickly
  * paced mock (which, with a toolbar under test, pings after 1 s of silence): it exits 0 and passes every client check it exercises.
  */
+import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runClientTest } from "../../../src/core/runner.js";
 import { stagewiseChat } from "../../../src/suites/stagewise-chat/index.js";
+import { runCli } from "../../helpers/cli.js";
 
 const EXAMPLE = fileURLToPath(new URL("../../../examples/stagewise-toolbar.mjs", import.meta.url));
 
@@ -25,8 +27,7 @@ describe("examples/stagewise-toolbar.mjs under test-client", () => {
     expect(r.exitCode).toBe(0);
   }, 40_000);
 
-  it("exits 2 with a usage message on a bad argument", async () => {
-    const { execFileSync } = await import("node:child_process");
+  it("exits 2 with a usage message on a bad argument", () => {
     let status = 0;
     let stderr = "";
     try {
@@ -38,4 +39,13 @@ describe("examples/stagewise-toolbar.mjs under test-client", () => {
     expect(status).toBe(2);
     expect(stderr).toMatch(/unknown argument: --nope/);
   });
+});
+
+describe("agentwire test-client stagewise-chat (built CLI)", () => {
+  it("the example toolbar exits 0, the report listing the client checks", async () => {
+    const r = await runCli(["test-client", "stagewise-chat", "--set", "firstDelayMs=10", "--set", "chunkDelayMs=10", "--", process.execPath, "examples/stagewise-toolbar.mjs"], { timeoutMs: 60_000 });
+    expect(r.code, r.stderr + r.stdout).toBe(0);
+    expect(r.stdout).toContain("stagewise-chat/trpc/keepalive-pong");
+    expect(r.stdout).toContain("stagewise-chat/tools/client-toolbar-results-only");
+  }, 70_000);
 });
