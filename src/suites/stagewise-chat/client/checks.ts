@@ -13,7 +13,7 @@ import { formatSchemaErrors } from "../../../core/schema-registry.js";
 import type { WsFrameEvent } from "../../../core/ws-exchange.js";
 import type { Conn } from "../../../core/views/ws-connection.js";
 import { SEED } from "../checks/support.js";
-import { AgentView, fromMock, fromToolbar, toolCalls, TOOLBAR, type Frame } from "./traffic.js";
+import { AgentView, fromMock, fromToolbar, toolCalls, TOOLBAR, type Frame, type ToolCallInfo } from "./traffic.js";
 import { ACTIVE_CHAT_ONLY, callOf, GATED, isObject, PONG_MS, PROCEDURES, STAND_IN_METADATA, WITH_METADATA, type Json } from "./vocabulary.js";
 
 const clientCheck: (spec: CheckSpec) => CheckDef = checkMaker({ seed: SEED, side: "client" });
@@ -51,7 +51,8 @@ function requestCheck(
     untested: string;
     /** Why never exercising the rule is a path the contract allows (the check then skips). */
     optional?: string;
-    judge(call: ToolbarCall, t: Tally, agent: AgentView, proof: (note?: string) => Evidence, validate: Validate): void;
+    /** `seen`: what this check noted so far in this evaluation (ids the toolbar already answered). */
+    judge(call: ToolbarCall, t: Tally, agent: AgentView, proof: (note?: string) => Evidence, validate: Validate, seen: Set<string>): void;
   },
 ): CheckDef {
   const { pass, untested, optional, judge, ...def } = spec;
@@ -61,12 +62,13 @@ function requestCheck(
     create(ctx) {
       const t = new Tally();
       const agent = new AgentView();
+      const seen = new Set<string>();
       return {
         observe: TOOLBAR.on({
           frame(ev, f, c) {
             agent.frame(ev, f, c);
             if (!fromToolbar(ev)) return;
-            for (const call of callsOf(f)) judge(call, t, agent, (note) => evidence(ev, c, note), ctx.validate);
+            for (const call of callsOf(f)) judge(call, t, agent, (note) => evidence(ev, c, note), ctx.validate, seen);
           },
         }),
         finish() {
@@ -278,33 +280,25 @@ export const respectsWorkingCheck = requestCheck({
 function toolCheck(
   spec: Omit<Parameters<typeof requestCheck>[0], "judge"> & {
     path: string;
-    problem(call: ReturnType<typeof toolCalls> extends Map<string, infer T> ? T | undefined : never, id: string, value: Json): string | undefined;
+    problem(call: ToolCallInfo | undefined, id: string, value: Json): string | undefined;
     expected: string;
   },
 ): CheckDef {
   const { path, problem, expected, ...rest } = spec;
-  // Ids the toolbar already answered: the second answer is wrong even before the mock records the first.
-  const makeJudge = () => {
-    const done = new Set<string>();
-    return (call: ToolbarCall, t: Tally, agent: AgentView, proof: (note?: string) => Evidence) => {
+  return requestCheck({
+    ...rest,
+    judge(call, t, agent, proof, _validate, answered) {
       const j = judged(call);
       if (!j || call.path !== path || !isObject(j.value) || typeof j.value.toolCallId !== "string") return;
       const id = j.value.toolCallId;
       if (!agent.latest) return t.untestable(`${path} came before any chat snapshot`);
-      const wrong = done.has(id) ? `toolCallId "${id}" was already answered by this toolbar` : problem(toolCalls(agent.latest).get(id), id, j.value);
-      done.add(id);
+      // The second answer is wrong even before the mock records the first.
+      const wrong = answered.has(id) ? `toolCallId "${id}" was already answered by this toolbar` : problem(toolCalls(agent.latest).get(id), id, j.value);
+      answered.add(id);
       if (wrong) return t.fail(expected, `${path}: ${wrong}`, proof());
       t.ok();
-    };
-  };
-  const def = requestCheck({ ...rest, judge: () => undefined });
-  return {
-    ...def,
-    create(ctx) {
-      // A fresh set of answered ids per evaluation.
-      return requestCheck({ ...rest, judge: makeJudge() }).create(ctx);
     },
-  };
+  });
 }
 
 export const pendingApprovalsOnlyCheck = toolCheck({
