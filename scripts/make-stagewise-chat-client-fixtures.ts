@@ -107,8 +107,9 @@ class Toolbar {
   }
 
   /** Subscribes to chat updates and waits for the snapshot's agent-state. */
-  async follow(): Promise<void> {
-    this.chatSub = this.request("subscription", CHAT, undefined);
+  async follow(lastEventId?: string): Promise<void> {
+    this.chatSub = this.id();
+    this.send({ id: this.chatSub, method: "subscription", params: { path: CHAT, input: VOID, ...(lastEventId !== undefined ? { lastEventId } : {}) } });
     await this.waitFor((f) => f.id === this.chatSub && f.result?.data?.json?.data?.type === "agent-state");
   }
 
@@ -134,9 +135,29 @@ class Toolbar {
     await this.waitFor(() => this.updates().slice(from).some((u) => u.type === "agent-state" && u.isWorking === working));
   }
 
+  /** The id of the last chat event received. */
+  lastEventId(): string | undefined {
+    return this.frames.filter((f) => f.id === this.chatSub && f.result?.type === "data").at(-1)?.result.id as string | undefined;
+  }
+
+  closed(): Promise<void> {
+    return this.ws.readyState === WebSocket.CLOSED ? Promise.resolve() : new Promise((resolve) => this.ws.once("close", () => resolve()));
+  }
+
   close(): void {
     this.ws.close();
   }
+}
+
+/** The mock drops every socket; the toolbar opens a new one and (unless told otherwise) follows the chat again. */
+async function dropped(t: Toolbar, mock: RunningStagewiseMock, resume: "with-id" | "without-id" | "never"): Promise<Toolbar> {
+  const last = t.lastEventId();
+  await fetch(`${mock.url}/__agentwire/drop`, { method: "POST" });
+  await t.closed();
+  await sleep(100);
+  const next = await Toolbar.open(mock.wsUrl);
+  if (resume !== "never") await next.follow(resume === "with-id" ? last : undefined);
+  return next;
 }
 
 /** The good toolbar's turn: a file request, its approval, the toolbar tool's result, the end of the turn. */
@@ -159,13 +180,15 @@ const USER_MESSAGE = {
 interface Fixture {
   mock?: StagewiseStartOptions;
   pong?: boolean;
-  run(t: Toolbar, mock: RunningStagewiseMock): Promise<void>;
+  /** The toolbar it ends with (after a drop, a new one). */
+  run(t: Toolbar, mock: RunningStagewiseMock): Promise<Toolbar | void>;
 }
 
 const FIXTURES: Record<string, Fixture> = {
   clean: {
-    async run(t) {
-      await goodTurn(t);
+    async run(first, mock) {
+      await goodTurn(first);
+      const t = await dropped(first, mock, "with-id");
       await t.mutate("chat.updateChatTitle", { chatId: t.activeChat(), title: "Styles" });
       await t.mutate("chat.createChat", { title: "Second" });
       const id = t.id();
@@ -173,6 +196,22 @@ const FIXTURES: Record<string, Fixture> = {
       await t.waitFor((f) => f.id === id);
       // Silence: the mock pings, the toolbar answers.
       await sleep(600);
+      return t;
+    },
+  },
+  "no-resubscribe": {
+    async run(t, mock) {
+      await goodTurn(t);
+      const next = await dropped(t, mock, "never");
+      // Connected and answering keep-alives, but never following the chat again.
+      await sleep(10_500);
+      return next;
+    },
+  },
+  "no-last-event-id": {
+    async run(t, mock) {
+      await goodTurn(t);
+      return dropped(t, mock, "without-id");
     },
   },
   "not-json": {
@@ -276,8 +315,8 @@ async function record(name: string, f: Fixture): Promise<TranscriptEvent[]> {
     await fetch(`${mock.url}/stagewise/info`);
     const t = await Toolbar.open(mock.wsUrl, f.pong ?? true);
     await t.follow();
-    await f.run(t, mock);
-    t.close();
+    const last = (await f.run(t, mock)) ?? t;
+    last.close();
     await sleep(100);
   } catch (error) {
     throw new Error(`${name}: ${(error as Error).message}`);

@@ -36,8 +36,9 @@ export class ClientRecorder {
     this.bus?.emit({ kind: "ws-frame", probe: CLIENT_PROBE, connection, direction, binary, data: text });
   }
 
-  close(connection: string, code?: number, reason?: string): void {
-    this.bus?.emit({ kind: "ws-close", probe: CLIENT_PROBE, connection, ...(code !== undefined ? { code } : {}), ...(reason ? { reason } : {}) });
+  /** `by`: "client" when the toolbar closed, "kit" when the mock did (a drop, a refusal, its keep-alive). */
+  close(connection: string, code: number | undefined, reason: string | undefined, by: "client" | "kit"): void {
+    this.bus?.emit({ kind: "ws-close", probe: CLIENT_PROBE, connection, ...(code !== undefined ? { code } : {}), ...(reason ? { reason } : {}), by });
   }
 }
 

@@ -129,6 +129,7 @@ function headersOf(req: IncomingMessage): Record<string, string> {
 
 function tap(engine: StagewiseEngine, ws: WebSocket, req: IncomingMessage, recorder: ClientRecorder): TrpcSocket {
   const id = recorder.open(req.url ?? "/", headersOf(req));
+  let byMock = false;
   const socket = engine.connect(
     {
       send(data, { binary, fragment }) {
@@ -143,8 +144,14 @@ function tap(engine: StagewiseEngine, ws: WebSocket, req: IncomingMessage, recor
         const bytes = Buffer.from(data, "utf8");
         for (let at = 0; at < bytes.length; at += fragment) ws.send(bytes.subarray(at, at + fragment), { binary, fin: at + fragment >= bytes.length, compress: false });
       },
-      close: (code, reason) => ws.close(code, reason),
-      terminate: () => ws.terminate(),
+      close: (code, reason) => {
+        byMock = true;
+        ws.close(code, reason);
+      },
+      terminate: () => {
+        byMock = true;
+        ws.terminate();
+      },
     },
     req.url ?? "/",
     (text) => Buffer.from(text, "utf8"),
@@ -152,7 +159,7 @@ function tap(engine: StagewiseEngine, ws: WebSocket, req: IncomingMessage, recor
   if ("error" in socket) {
     // The selection is refused before anything else crosses the socket.
     ws.close(1008, socket.error.slice(0, 120));
-    recorder.close(id, 1008, socket.error.slice(0, 120));
+    recorder.close(id, 1008, socket.error.slice(0, 120), "kit");
     return ws;
   }
   ws.on("message", (data: Buffer | Buffer[] | ArrayBuffer, isBinary: boolean) => {
@@ -161,7 +168,7 @@ function tap(engine: StagewiseEngine, ws: WebSocket, req: IncomingMessage, recor
     socket.receive(bytes.toString("utf8"), isBinary);
   });
   ws.on("close", (code: number, reason: Buffer) => {
-    recorder.close(id, code, reason.toString("utf8"));
+    recorder.close(id, code, reason.toString("utf8"), byMock ? "kit" : "client");
     socket.closed(code, reason.toString("utf8"));
   });
   ws.on("error", () => ws.terminate());

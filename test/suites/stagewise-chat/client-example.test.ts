@@ -12,7 +12,7 @@ import { runCli } from "../../helpers/cli.js";
 const EXAMPLE = fileURLToPath(new URL("../../../examples/stagewise-toolbar.mjs", import.meta.url));
 
 describe("examples/stagewise-toolbar.mjs under test-client", () => {
-  it("runs a tool turn and passes the client checks; the messaging rule skips (optional)", async () => {
+  it("runs a tool turn and passes the client checks; messaging and resume skip (not used, no drop)", async () => {
     const r = await runClientTest(stagewiseChat, {
       command: process.execPath,
       args: [EXAMPLE],
@@ -22,8 +22,11 @@ describe("examples/stagewise-toolbar.mjs under test-client", () => {
       mock: { settings: { firstDelayMs: 10, chunkDelayMs: 10 } },
     });
     const notPassed = r.checks.filter((c) => c.verdict !== "pass").map((c) => [c.id, c.verdict, c.message]);
-    expect(notPassed).toEqual([["stagewise-chat/messaging/client-user-message", "skip", expect.stringMatching(/not applicable/)]]);
-    expect(r.checks).toHaveLength(11);
+    expect(notPassed).toEqual([
+      ["stagewise-chat/messaging/client-user-message", "skip", expect.stringMatching(/not applicable/)],
+      ["stagewise-chat/chat/client-last-event-id", "skip", expect.stringMatching(/never dropped/)],
+    ]);
+    expect(r.checks).toHaveLength(13);
     expect(r.exitCode).toBe(0);
   }, 40_000);
 

@@ -11,7 +11,7 @@ import { at, excerpt, Tally, type CheckDef, type Evidence } from "../../../core/
 import { checkMaker, type CheckSpec } from "../../../core/define-check.js";
 import { formatSchemaErrors } from "../../../core/schema-registry.js";
 import type { WsFrameEvent } from "../../../core/ws-exchange.js";
-import type { Conn } from "../../../core/views/ws-connection.js";
+import type { Conn, OpenEvent } from "../../../core/views/ws-connection.js";
 import { SEED } from "../checks/support.js";
 import { AgentView, fromMock, fromToolbar, toolCalls, TOOLBAR, type Frame, type ToolCallInfo } from "./traffic.js";
 import { ACTIVE_CHAT_ONLY, callOf, GATED, isObject, PONG_MS, PROCEDURES, STAND_IN_METADATA, WITH_METADATA, type Json } from "./vocabulary.js";
@@ -379,6 +379,114 @@ export const keepalivePongCheck = clientCheck({
   },
 });
 
+/** A toolbar subscribes to chat updates this soon after opening a socket, and after a drop or `reconnect` (§4). */
+const SUBSCRIBE_AFTER_OPEN_MS = 5_000;
+const SUBSCRIBE_AFTER_DROP_MS = 10_000;
+
+const isChatSubscribe = (v: Json): boolean => v.method === "subscription" && isObject(v.params) && v.params.path === "chat.getChatUpdates";
+
+export const resubscribeCheck = clientCheck({
+  id: "stagewise-chat/chat/client-resubscribe",
+  level: "MUST",
+  title: "The toolbar follows the chat, and follows it again after a drop",
+  rule: "The toolbar subscribes to chat.getChatUpdates within 5 s of opening a socket, and within 10 s after the mock dropped it or asked it to reconnect.",
+  ref: ["§4 Checks", "chat/client-resubscribe: subscribes ≤5 s after open and ≤10 s after drop/reconnect"],
+  probes: ["drop-after-n", "reconnect-notice"],
+  create() {
+    const t = new Tally();
+    const opened = new Map<string, OpenEvent>();
+    let dropped: { t: number; what: string; proof: Evidence } | undefined;
+    const tick = (now: number) => {
+      for (const [id, o] of opened) {
+        if (now - o.t <= SUBSCRIBE_AFTER_OPEN_MS) continue;
+        opened.delete(id);
+        t.fail(`a chat subscription within ${SUBSCRIBE_AFTER_OPEN_MS} ms of the open`, `socket ${id} went ${SUBSCRIBE_AFTER_OPEN_MS} ms without one`, at(o, { label: id, excerpt: `open ${o.url}` }));
+      }
+      if (dropped && now - dropped.t > SUBSCRIBE_AFTER_DROP_MS) {
+        t.fail(`a chat subscription within ${SUBSCRIBE_AFTER_DROP_MS} ms of ${dropped.what}`, `none ${SUBSCRIBE_AFTER_DROP_MS} ms after ${dropped.what}`, dropped.proof);
+        dropped = undefined;
+      }
+    };
+    return {
+      observe: TOOLBAR.on({
+        open(ev, c) {
+          tick(ev.t);
+          opened.set(c.id, ev);
+        },
+        frame(ev, f, c) {
+          tick(ev.t);
+          if (f.kind !== "json") return;
+          if (fromMock(ev)) {
+            if (f.values.some((v) => v.method === "reconnect")) dropped ??= { t: ev.t, what: "the mock's reconnect request", proof: evidence(ev, c) };
+            return;
+          }
+          if (!fromToolbar(ev) || !f.values.some(isChatSubscribe)) return;
+          if (opened.delete(c.id)) t.ok();
+          if (dropped) {
+            dropped = undefined;
+            t.ok();
+          }
+        },
+        close(ev, c) {
+          tick(ev.t);
+          opened.delete(c.id);
+          if (ev.by === "kit") dropped ??= { t: ev.t, what: `the mock's close of socket ${c.id} (${ev.code ?? "no code"})`, proof: at(ev, { label: c.id, excerpt: `close ${ev.code ?? ""} ${ev.reason ?? ""}`.trim() }) };
+        },
+      }),
+      finish() {
+        if (opened.size > 0 || dropped) t.untestable("the run ended before the time to subscribe was over");
+        return t.outcome("the toolbar subscribed in time after every open and drop", "the toolbar opened no socket");
+      },
+    };
+  },
+});
+
+export const lastEventIdCheck = clientCheck({
+  id: "stagewise-chat/chat/client-last-event-id",
+  level: "SHOULD",
+  title: "A resubscription carries the last event id",
+  rule: "When the toolbar subscribes to chat.getChatUpdates again, it sends as lastEventId the id of the last chat event it received.",
+  ref: ["§1 Wire", 'C resume, same id, merged into the input: {"id":1,"method":"subscription","params":{"path":"chat.getChatUpdates","input":{…},"lastEventId":"42"}}'],
+  probes: ["drop-after-n", "reconnect-notice"],
+  create() {
+    const t = new Tally();
+    const chatSubs = new Set<string>();
+    let last: string | undefined;
+    let dropped = false;
+    return {
+      observe: TOOLBAR.on({
+        close(ev) {
+          if (ev.by === "kit") dropped = true;
+        },
+        frame(ev, f, c) {
+          if (f.kind !== "json") return;
+          for (const v of f.values) {
+            if (fromMock(ev) && v.method === "reconnect") dropped = true;
+            const key = `${c.id} ${JSON.stringify(v.id)}`;
+            if (fromMock(ev)) {
+              const r = isObject(v.result) ? v.result : undefined;
+              if (chatSubs.has(key) && r?.type === "data" && typeof r.id === "string") last = r.id;
+              continue;
+            }
+            if (!isChatSubscribe(v)) continue;
+            chatSubs.add(key);
+            if (last === undefined) continue;
+            const sent = callOf(v).lastEventId;
+            if (sent === last) t.ok();
+            else t.fail(`lastEventId "${last}" (the last chat event received)`, sent === undefined || sent === null ? "a resubscription without lastEventId" : `lastEventId ${JSON.stringify(sent)}`, evidence(ev, c));
+          }
+        },
+      }),
+      finish() {
+        // Without a drop or a reconnect request the toolbar had no reason to resubscribe (the drop-after-n and
+        // reconnect-notice scenarios give it one).
+        if (!dropped) t.notApplicable("the mock never dropped the toolbar nor asked it to reconnect (scenarios drop-after-n, reconnect-notice do)");
+        return t.outcome("every resubscription carried the last event id", "the toolbar never subscribed to chat updates a second time");
+      },
+    };
+  },
+});
+
 export const STAGEWISE_CHAT_CLIENT_CHECKS: CheckDef[] = [
   textFramesCheck,
   requestShapeCheck,
@@ -391,4 +499,6 @@ export const STAGEWISE_CHAT_CLIENT_CHECKS: CheckDef[] = [
   pendingApprovalsOnlyCheck,
   toolbarResultsOnlyCheck,
   keepalivePongCheck,
+  resubscribeCheck,
+  lastEventIdCheck,
 ];
