@@ -256,6 +256,14 @@ const FIXTURES: Record<string, Fixture> = {
       await goodTurn(t);
     },
   },
+  "untagged-date": {
+    async run(t) {
+      const id = t.id();
+      t.send({ id, method: "mutation", params: { path: "messaging.sendUserMessage", input: { json: USER_MESSAGE.json } } });
+      await t.waitFor((f) => f.id === id);
+      await goodTurn(t);
+    },
+  },
   "wrong-chat": {
     mock: { scenario: "multi-chat" },
     async run(t) {

@@ -12,7 +12,7 @@ import { checkMaker, type CheckSpec } from "../../../core/define-check.js";
 import { formatSchemaErrors } from "../../../core/schema-registry.js";
 import type { WsFrameEvent } from "../../../core/ws-exchange.js";
 import type { Conn, OpenEvent } from "../../../core/views/ws-connection.js";
-import { SEED } from "../checks/support.js";
+import { datePaths, SEED, taggedDate } from "../checks/support.js";
 import { AgentView, fromMock, fromToolbar, toolCalls, TOOLBAR, type Frame, type ToolCallInfo } from "./traffic.js";
 import { ACTIVE_CHAT_ONLY, callOf, GATED, isObject, PONG_MS, PROCEDURES, STAND_IN_METADATA, WITH_METADATA, type Json } from "./vocabulary.js";
 
@@ -30,14 +30,14 @@ interface ToolbarCall {
   method: string;
   path: string;
   /** The input read back; absent when the envelope is malformed (request-shape's finding). */
-  input?: { value: unknown };
+  input?: { value: unknown; meta: Json | undefined };
 }
 
 function callsOf(f: Frame): ToolbarCall[] {
   if (f.kind !== "json") return [];
   return f.values.map((v) => {
     const call = callOf(v);
-    return { v, method: call.method, path: call.path, ...(call.input?.ok ? { input: { value: call.input.value ?? null } } : {}) };
+    return { v, method: call.method, path: call.path, ...(call.input?.ok ? { input: { value: call.input.value ?? null, meta: call.input.meta } } : {}) };
   });
 }
 
@@ -233,6 +233,26 @@ export const userMessageCheck = requestCheck({
     if (!j || call.path !== "messaging.sendUserMessage") return;
     const problem = inputProblem(validate, j.schema, j.value);
     if (problem) return t.fail(`an input matching ${j.schema}`, `messaging.sendUserMessage: ${problem}`, proof());
+    t.ok();
+  },
+});
+
+export const dateAnnotationsCheck = requestCheck({
+  // The agent's half is the server suite's check of the same id.
+  id: "stagewise-chat/trpc/date-annotations",
+  level: "MUST",
+  title: "The toolbar tags its Dates",
+  rule: "Every Date in a toolbar input (createdAt) is tagged Date in the superjson meta.",
+  ref: ["§1 Wire", 'meta.values tags dotted paths ({"data.chat.createdAt":["Date"]}) … Dates are ISO strings tagged Date'],
+  pass: "every Date the toolbar sent was tagged",
+  untested: "the toolbar sent no Date",
+  optional: "the toolbar sent no Date (only messaging.sendUserMessage carries one)",
+  judge(call, t, _agent, proof) {
+    if (!call.input || !PROCEDURES[call.path]) return;
+    const paths = datePaths(call.input.value);
+    if (paths.length === 0) return;
+    const untagged = paths.filter((p) => !taggedDate(call.input!.meta, p));
+    if (untagged.length) return t.fail(`meta.values tagging ${untagged.join(", ")} as Date`, `${call.path}: ${untagged.join(", ")} not tagged Date`, proof());
     t.ok();
   },
 });
@@ -494,6 +514,7 @@ export const STAGEWISE_CHAT_CLIENT_CHECKS: CheckDef[] = [
   validInputCheck,
   metadataCheck,
   userMessageCheck,
+  dateAnnotationsCheck,
   activeChatOnlyCheck,
   respectsWorkingCheck,
   pendingApprovalsOnlyCheck,
