@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, startCli, waitExit } from "../helpers/cli.js";
 
-const PROTOCOLS = ["mcp-chat", "openai-chat", "pi-web", "continue-remote"];
+const PROTOCOLS = ["mcp-chat", "openai-chat", "pi-web", "continue-remote", "stagewise-chat"];
 /** A path that can never be written: its parent is a file. */
 const UNWRITABLE = "package.json/report.json";
 /** The client command of test-client: it would leave a file behind if it ever ran. */

@@ -13,6 +13,7 @@ import { startAgentServer, type TrpcSocket } from "../../stagewise/adapter/serve
 import { createStagewiseEngine, type StagewiseEngine } from "./engine.js";
 import { resolveStagewiseOptions, type StagewiseMockOptions } from "./options.js";
 import { INFO_PATH, STAGEWISE_DEFAULT_PORT, WS_PATH } from "./pace.js";
+import { ClientRecorder } from "./recorder.js";
 
 export type StagewiseStartOptions = MockStartOptions & Partial<StagewiseMockOptions>;
 
@@ -40,6 +41,7 @@ export async function startStagewiseMock(options: StagewiseStartOptions = {}): P
   const resolved = resolveStagewiseOptions(start.engine);
   const engine = createStagewiseEngine(resolved, nodeValidate);
   const { hooks } = engine;
+  const recorder = new ClientRecorder(options.bus);
   // The default port means the toolbar's scan: the first free one from 5746 (§1).
   const port = hooks.port ?? (start.port === STAGEWISE_DEFAULT_PORT ? undefined : start.port);
   const keepAlive = hooks.keepAlive === false ? { ...KEEP_ALIVE, enabled: false } : { ...KEEP_ALIVE, pingMs: hooks.keepAlive ? hooks.keepAlive.pingMs : resolved.pingMs };
@@ -49,10 +51,10 @@ export async function startStagewiseMock(options: StagewiseStartOptions = {}): P
       core: engine.core,
       keepAlive,
       http: (req, res) => {
-        serveHttp(engine, req, res);
+        serveHttp(engine, req, res, recorder);
         return true;
       },
-      socket: (ws, req) => tap(engine, ws, req),
+      socket: (ws, req) => tap(engine, ws, req, recorder),
     });
   let server;
   try {
@@ -80,7 +82,7 @@ export async function startStagewiseMock(options: StagewiseStartOptions = {}): P
   };
 }
 
-function serveHttp(engine: StagewiseEngine, req: IncomingMessage, res: ServerResponse): void {
+function serveHttp(engine: StagewiseEngine, req: IncomingMessage, res: ServerResponse, recorder: ClientRecorder): void {
   const chunks: Buffer[] = [];
   let size = 0;
   const send = (status: number, headers: Record<string, string>, body: string) => {
@@ -101,6 +103,7 @@ function serveHttp(engine: StagewiseEngine, req: IncomingMessage, res: ServerRes
     if (!["GET", "HEAD", "OPTIONS", "POST"].includes(req.method ?? "")) return json(405, `${req.method ?? ""} is not served here; discovery is GET ${INFO_PATH}`);
     const path = (req.url ?? "/").split("?")[0] ?? "/";
     const answer = engine.http(req.method ?? "GET", path, Buffer.concat(chunks).toString("utf8"));
+    recorder.http(req.method ?? "GET", req.url ?? "/", headersOf(req), answer);
     send(answer.status, answer.headers, answer.body);
   });
   req.on("error", () => res.destroy());
@@ -118,11 +121,21 @@ function validTarget(req: IncomingMessage): boolean {
   }
 }
 
-function tap(engine: StagewiseEngine, ws: WebSocket, req: IncomingMessage): TrpcSocket {
+function headersOf(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(", ") : v;
+  return out;
+}
+
+function tap(engine: StagewiseEngine, ws: WebSocket, req: IncomingMessage, recorder: ClientRecorder): TrpcSocket {
+  const id = recorder.open(req.url ?? "/", headersOf(req));
+  let byMock = false;
   const socket = engine.connect(
     {
       send(data, { binary, fragment }) {
         if (ws.readyState !== ws.OPEN) return;
+        // Recorded whole, as the toolbar reassembles it.
+        recorder.frame(id, "out", data, binary);
         if (fragment <= 0) {
           ws.send(binary ? Buffer.from(data, "utf8") : data, { binary, compress: false });
           return;
@@ -131,8 +144,14 @@ function tap(engine: StagewiseEngine, ws: WebSocket, req: IncomingMessage): Trpc
         const bytes = Buffer.from(data, "utf8");
         for (let at = 0; at < bytes.length; at += fragment) ws.send(bytes.subarray(at, at + fragment), { binary, fin: at + fragment >= bytes.length, compress: false });
       },
-      close: (code, reason) => ws.close(code, reason),
-      terminate: () => ws.terminate(),
+      close: (code, reason) => {
+        byMock = true;
+        ws.close(code, reason);
+      },
+      terminate: () => {
+        byMock = true;
+        ws.terminate();
+      },
     },
     req.url ?? "/",
     (text) => Buffer.from(text, "utf8"),
@@ -140,13 +159,18 @@ function tap(engine: StagewiseEngine, ws: WebSocket, req: IncomingMessage): Trpc
   if ("error" in socket) {
     // The selection is refused before anything else crosses the socket.
     ws.close(1008, socket.error.slice(0, 120));
+    recorder.close(id, 1008, socket.error.slice(0, 120), "kit");
     return ws;
   }
   ws.on("message", (data: Buffer | Buffer[] | ArrayBuffer, isBinary: boolean) => {
     const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer);
+    recorder.frame(id, "in", bytes.toString("utf8"), isBinary);
     socket.receive(bytes.toString("utf8"), isBinary);
   });
-  ws.on("close", (code: number, reason: Buffer) => socket.closed(code, reason.toString("utf8")));
+  ws.on("close", (code: number, reason: Buffer) => {
+    recorder.close(id, code, reason.toString("utf8"), byMock ? "kit" : "client");
+    socket.closed(code, reason.toString("utf8"));
+  });
   ws.on("error", () => ws.terminate());
   return socket;
 }

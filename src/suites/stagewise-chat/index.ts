@@ -1,6 +1,7 @@
 /** The stagewise-chat protocol: the stagewise toolbar ↔ agent interface with the chat capability (seed 003). */
 import type { ProtocolDef } from "../../core/protocol.js";
 import { STAGEWISE_SERVER_CHECKS } from "./checks/index.js";
+import { STAGEWISE_CHAT_CLIENT_CHECKS } from "./client/index.js";
 import { STAGEWISE_FAULTS, STAGEWISE_FRAMING_LIST, STAGEWISE_SCENARIOS } from "../../mocks/stagewise-chat/index.js";
 import { DEFAULT_PORT, startMock } from "./mock.js";
 import { DEFAULT_PARAMS, SELF_TEST } from "./params.js";
@@ -16,7 +17,7 @@ export const stagewiseChat: ProtocolDef = {
   id: "stagewise-chat",
   title: "stagewise agent interface with chat (tRPC over WebSocket)",
   seed: "003_69c02258757d0ed3.txt",
-  checks: [...STAGEWISE_SERVER_CHECKS],
+  checks: [...STAGEWISE_SERVER_CHECKS, ...STAGEWISE_CHAT_CLIENT_CHECKS],
   scenarios: STAGEWISE_SCENARIOS,
   faults: STAGEWISE_FAULTS,
   framings: STAGEWISE_FRAMING_LIST,
@@ -30,4 +31,6 @@ export const stagewiseChat: ProtocolDef = {
   runProbes,
   startMock,
   auth: { token: "probes" },
+  // The agent's origin: a toolbar asks discovery there and opens the socket on its WS path.
+  clientEnv: (url) => ({ STAGEWISE_URL: url }),
 };

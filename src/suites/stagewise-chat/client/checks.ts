@@ -1,0 +1,525 @@
+/**
+ * The client half of stagewise-chat (§4, side client or both): what a toolbar sends the mock, judged from the mock's
+ * recording of it. Frames from the toolbar ("in") are judged; frames the mock sent ("out") say what the toolbar had
+ * been told: the active chat, whether the agent works, which tool calls await it.
+ *
+ * Each rule has one owner, so one toolbar mistake fails one check: text-frames owns bytes that are not JSON,
+ * request-shape owns the tRPC envelope and ids, known-procedures the path and kind, client-metadata the metadata
+ * (client-valid-input judges a copy with a stand-in), messaging/client-user-message the messaging input.
+ */
+import { at, excerpt, Tally, type CheckDef, type Evidence } from "../../../core/check.js";
+import { checkMaker, type CheckSpec } from "../../../core/define-check.js";
+import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import type { WsFrameEvent } from "../../../core/ws-exchange.js";
+import type { Conn, OpenEvent } from "../../../core/views/ws-connection.js";
+import { datePaths, SEED, taggedDate } from "../checks/support.js";
+import { AgentView, fromMock, fromToolbar, toolCalls, TOOLBAR, type Frame, type ToolCallInfo } from "./traffic.js";
+import { ACTIVE_CHAT_ONLY, callOf, GATED, isObject, PONG_MS, PROCEDURES, STAND_IN_METADATA, WITH_METADATA, type Json } from "./vocabulary.js";
+
+const clientCheck: (spec: CheckSpec) => CheckDef = checkMaker({ seed: SEED, side: "client" });
+
+const SCENARIOS = ["echo", "tool-approval", "toolbar-tool"];
+
+function evidence(ev: WsFrameEvent, c: Conn, note?: string): Evidence {
+  return at(ev, { label: c.id, excerpt: excerpt(ev.data), ...(note ? { note } : {}) });
+}
+
+/** One request of the toolbar: the message, its call, and its input as the agent reads it (undefined → null). */
+interface ToolbarCall {
+  v: Json;
+  method: string;
+  path: string;
+  /** The input read back; absent when the envelope is malformed (request-shape's finding). */
+  input?: { value: unknown; meta: Json | undefined };
+}
+
+function callsOf(f: Frame): ToolbarCall[] {
+  if (f.kind !== "json") return [];
+  return f.values.map((v) => {
+    const call = callOf(v);
+    return { v, method: call.method, path: call.path, ...(call.input?.ok ? { input: { value: call.input.value ?? null, meta: call.input.meta } } : {}) };
+  });
+}
+
+/**
+ * A check over the toolbar's requests with the agent's state as the mock last told it: `judge` sees each request of
+ * the toolbar (mock frames feed the state first).
+ */
+function requestCheck(
+  spec: Omit<CheckSpec, "create" | "probes"> & {
+    pass: string;
+    untested: string;
+    /** Why never exercising the rule is a path the contract allows (the check then skips). */
+    optional?: string;
+    /** `seen`: what this check noted so far in this evaluation (ids the toolbar already answered). */
+    judge(call: ToolbarCall, t: Tally, agent: AgentView, proof: (note?: string) => Evidence, validate: Validate, seen: Set<string>): void;
+  },
+): CheckDef {
+  const { pass, untested, optional, judge, ...def } = spec;
+  return clientCheck({
+    ...def,
+    probes: SCENARIOS,
+    create(ctx) {
+      const t = new Tally();
+      const agent = new AgentView();
+      const seen = new Set<string>();
+      return {
+        observe: TOOLBAR.on({
+          frame(ev, f, c) {
+            agent.frame(ev, f, c);
+            if (!fromToolbar(ev)) return;
+            for (const call of callsOf(f)) judge(call, t, agent, (note) => evidence(ev, c, note), ctx.validate, seen);
+          },
+        }),
+        finish() {
+          if (optional) t.notApplicable(optional);
+          return t.outcome(pass, untested);
+        },
+      };
+    },
+  });
+}
+
+/** Validates a toolbar input, with the agent's schema registry. */
+type Validate = (schema: string, value: unknown) => { ok: true } | { ok: false; errors: Parameters<typeof formatSchemaErrors>[0] };
+
+const inputProblem = (validate: Validate, schema: string, value: unknown): string | undefined => {
+  const r = validate(schema, value);
+  return r.ok ? undefined : formatSchemaErrors(r.errors);
+};
+
+export const textFramesCheck = clientCheck({
+  // The agent's half is the server suite's check of the same id.
+  id: "stagewise-chat/wire/text-frames",
+  level: "MUST",
+  title: "The toolbar sends text frames: keep-alive or JSON",
+  rule: "Every toolbar frame is a UTF-8 text frame holding PING, PONG, or JSON.",
+  ref: ["§1 Wire", "no subprotocol, no auth, UTF-8 text frames. A client frame is one tRPC request or a JSON array"],
+  probes: SCENARIOS,
+  create() {
+    const t = new Tally();
+    return {
+      observe: TOOLBAR.on({
+        frame(ev, f, c) {
+          if (!fromToolbar(ev)) return;
+          if (ev.binary) return t.fail("a text frame", "the toolbar sent a binary frame", evidence(ev, c));
+          if (f.kind === "bad") return t.fail("PING, PONG or JSON", `a toolbar frame is ${f.reason}`, evidence(ev, c));
+          t.ok();
+        },
+      }),
+      finish: () => t.outcome("every toolbar frame was text: keep-alive or JSON", "the toolbar sent no frame"),
+    };
+  },
+});
+
+export const requestShapeCheck = clientCheck({
+  id: "stagewise-chat/trpc/client-request-shape",
+  level: "MUST",
+  title: "Toolbar frames are tRPC requests; no id reused in flight",
+  rule: "Every JSON frame of the toolbar matches trpc-request (one request or a non-empty array), and no request reuses the id of one still in flight on its connection.",
+  ref: ["§2 Messages", "tRPC request: id int|string; method query|mutation|subscription|subscription.stop; params (not on stop) {path, input: {json, meta?}, lastEventId?} — or an array"],
+  probes: SCENARIOS,
+  create(ctx) {
+    const t = new Tally();
+    // Per connection: ids of mutations not yet answered and subscriptions not yet stopped.
+    const open = new Map<string, Map<string, string>>();
+    const inFlight = (c: Conn) => open.get(c.id) ?? open.set(c.id, new Map()).get(c.id)!;
+    return {
+      observe: TOOLBAR.on({
+        frame(ev, f, c) {
+          if (f.kind !== "json") return;
+          const ids = inFlight(c);
+          if (fromMock(ev)) {
+            for (const v of f.values) {
+              const done = "error" in v || (isObject(v.result) && (v.result.type === "stopped" || (v.result.type !== "started" && ids.get(JSON.stringify(v.id))?.startsWith("mutation"))));
+              if (done) ids.delete(JSON.stringify(v.id));
+            }
+            return;
+          }
+          const problem = inputProblem(ctx.validate, "trpc-request", f.raw);
+          if (problem) return t.fail("a tRPC request (trpc-request)", `a toolbar frame is no tRPC request: ${problem}`, evidence(ev, c));
+          for (const v of f.values) {
+            const key = JSON.stringify(v.id);
+            const method = String(v.method);
+            if (method === "subscription.stop") {
+              ids.delete(key);
+              continue;
+            }
+            const busy = ids.get(key);
+            if (busy) return t.fail("a fresh id per request in flight", `id ${key} (${method}) reuses the id of ${busy}, still in flight`, evidence(ev, c));
+            ids.set(key, `${method} ${String(isObject(v.params) ? v.params.path : "")}`);
+          }
+          t.ok();
+        },
+      }),
+      finish: () => t.outcome("every toolbar request matched trpc-request, ids unique in flight", "the toolbar sent no JSON frame"),
+    };
+  },
+});
+
+export const knownProceduresCheck = requestCheck({
+  id: "stagewise-chat/trpc/client-known-procedures",
+  level: "MUST",
+  title: "Only the agent's procedures, with their kind",
+  rule: "Every toolbar request names a procedure of §1 with its kind (subscription or mutation): no query, no toolCalling.*.",
+  ref: ["§1 Wire", "availability.getAvailability, state.getState, messaging.getMessage, chat.getChatUpdates are subscriptions, all else mutations (§2); no queries; no toolCalling.*."],
+  pass: "every toolbar request named a known procedure with its kind",
+  untested: "the toolbar sent no request",
+  judge(call, t, _agent, proof) {
+    if (call.method === "subscription.stop") return;
+    const known = PROCEDURES[call.path];
+    const all = Object.entries(PROCEDURES).map(([p, d]) => `${d.kind} ${p}`);
+    if (!known) return t.fail(`one of: ${all.join(", ")}`, `${call.method} ${JSON.stringify(call.path)}: no such procedure`, proof());
+    if (known.kind !== call.method) return t.fail(`${known.kind} ${call.path}`, `${call.method} ${call.path}`, proof());
+    t.ok();
+  },
+});
+
+/** The requests whose inputs a rule judges: known path with the right kind and a readable envelope. */
+function judged(call: ToolbarCall): { value: unknown; schema: string } | undefined {
+  const known = PROCEDURES[call.path];
+  if (!known || known.kind !== call.method || !call.input) return undefined;
+  return { value: call.input.value, schema: known.schema };
+}
+
+export const validInputCheck = requestCheck({
+  id: "stagewise-chat/chat/client-valid-input",
+  level: "MUST",
+  title: "Chat inputs match their schemas",
+  rule: "The input of every chat.* request, deserialized, matches its schema (§2); the metadata is client-metadata's to judge.",
+  ref: ["§2 Messages", "chat.sendMessage {chatId; content (text|image|file)[] ≥1; metadata} … chat.approveToolCall {chatId, toolCallId, approved: bool, reason? ≤1024, metadata}"],
+  pass: "every chat input matched its schema",
+  untested: "the toolbar sent no chat request",
+  judge(call, t, _agent, proof, validate) {
+    const j = judged(call);
+    if (!j || !call.path.startsWith("chat.")) return;
+    let value = j.value;
+    if (WITH_METADATA.has(call.path) && isObject(value)) value = { ...value, metadata: STAND_IN_METADATA };
+    const problem = inputProblem(validate, j.schema, value);
+    if (problem) return t.fail(`an input matching ${j.schema}`, `${call.path}: ${problem}`, proof());
+    t.ok();
+  },
+});
+
+export const metadataCheck = requestCheck({
+  id: "stagewise-chat/chat/client-metadata",
+  level: "MUST",
+  title: "sendMessage and approveToolCall carry the full metadata",
+  rule: "chat.sendMessage and chat.approveToolCall carry a metadata object matching UserMessageMetadata.",
+  ref: ["§2 Messages", "UserMessageMetadata: currentUrl, currentTitle, currentZoomLevel, viewportResolution, devicePixelRatio, userAgent, locale, selectedElements — also chat"],
+  pass: "every sendMessage and approveToolCall carried valid metadata",
+  untested: "the toolbar sent no chat.sendMessage or chat.approveToolCall",
+  judge(call, t, _agent, proof, validate) {
+    const j = judged(call);
+    if (!j || !WITH_METADATA.has(call.path) || !isObject(j.value)) return;
+    if (!("metadata" in j.value)) return t.fail("a metadata object", `${call.path} without metadata`, proof());
+    const problem = inputProblem(validate, "user-message-metadata", j.value.metadata);
+    if (problem) return t.fail("metadata matching UserMessageMetadata", `${call.path}: metadata ${problem}`, proof());
+    t.ok();
+  },
+});
+
+export const userMessageCheck = requestCheck({
+  id: "stagewise-chat/messaging/client-user-message",
+  level: "MUST",
+  title: "messaging.sendUserMessage inputs are valid",
+  rule: "The input of messaging.sendUserMessage, deserialized, matches messaging-user-message.",
+  ref: ["§2 Messages", "messaging.sendUserMessage: id; contentItems; createdAt Date; metadata; pluginContent; sentByPlugin"],
+  pass: "every messaging.sendUserMessage input was valid",
+  untested: "the toolbar sent no messaging.sendUserMessage",
+  optional: "the toolbar sent no messaging.sendUserMessage (a chat toolbar may use chat.sendMessage only)",
+  judge(call, t, _agent, proof, validate) {
+    const j = judged(call);
+    if (!j || call.path !== "messaging.sendUserMessage") return;
+    const problem = inputProblem(validate, j.schema, j.value);
+    if (problem) return t.fail(`an input matching ${j.schema}`, `messaging.sendUserMessage: ${problem}`, proof());
+    t.ok();
+  },
+});
+
+export const dateAnnotationsCheck = requestCheck({
+  // The agent's half is the server suite's check of the same id.
+  id: "stagewise-chat/trpc/date-annotations",
+  level: "MUST",
+  title: "The toolbar tags its Dates",
+  rule: "Every Date in a toolbar input (createdAt) is tagged Date in the superjson meta.",
+  ref: ["§1 Wire", 'meta.values tags dotted paths ({"data.chat.createdAt":["Date"]}) … Dates are ISO strings tagged Date'],
+  pass: "every Date the toolbar sent was tagged",
+  untested: "the toolbar sent no Date",
+  optional: "the toolbar sent no Date (only messaging.sendUserMessage carries one)",
+  judge(call, t, _agent, proof) {
+    if (!call.input || !PROCEDURES[call.path]) return;
+    const paths = datePaths(call.input.value);
+    if (paths.length === 0) return;
+    const untagged = paths.filter((p) => !taggedDate(call.input!.meta, p));
+    if (untagged.length) return t.fail(`meta.values tagging ${untagged.join(", ")} as Date`, `${call.path}: ${untagged.join(", ")} not tagged Date`, proof());
+    t.ok();
+  },
+});
+
+const chatIdOf = (value: unknown): string | undefined => (isObject(value) && typeof value.chatId === "string" ? value.chatId : undefined);
+
+export const activeChatOnlyCheck = requestCheck({
+  id: "stagewise-chat/chat/client-active-chat-only",
+  level: "MUST",
+  title: "Messages, approvals and results go to the active chat",
+  rule: "chat.sendMessage, chat.approveToolCall and chat.reportToolResult name the chat the mock had last reported active.",
+  ref: ["§3 Behaviour", "r12: non-active chat for sendMessage/approveToolCall/reportToolResult → CONFLICT chat-not-active"],
+  pass: "every chat-scoped call named the active chat",
+  untested: "the toolbar sent no sendMessage, approveToolCall or reportToolResult after a chat snapshot",
+  judge(call, t, agent, proof) {
+    const j = judged(call);
+    const chatId = j && ACTIVE_CHAT_ONLY.has(call.path) ? chatIdOf(j.value) : undefined;
+    if (chatId === undefined) return;
+    if (!agent.latest) return t.untestable(`${call.path} came before any chat snapshot`);
+    const active = agent.latest.activeChatId;
+    if (chatId !== active) return t.fail(active === null ? "no such call while no chat is active" : `chatId "${active}" (the active chat)`, `${call.path} to chat "${chatId}"`, proof());
+    t.ok();
+  },
+});
+
+export const respectsWorkingCheck = requestCheck({
+  id: "stagewise-chat/chat/client-respects-working",
+  level: "SHOULD",
+  title: "No gated call while the agent works",
+  rule: "While the mock last reported isWorking:true, the toolbar sends no createChat, deleteChat, deleteMessageAndSubsequent, or switchChat to another chat.",
+  ref: ["§3 Behaviour", "r11: while working, createChat, switchChat to another chat, deleteChat, deleteMessageAndSubsequent → CONFLICT agent-working"],
+  pass: "no gated call while the agent worked",
+  untested: "the toolbar sent no createChat, deleteChat, switchChat or deleteMessageAndSubsequent after a chat snapshot",
+  judge(call, t, agent, proof) {
+    const j = judged(call);
+    if (!j || !GATED.has(call.path)) return;
+    if (!agent.latest) return t.untestable(`${call.path} came before any chat snapshot`);
+    const toActive = call.path === "chat.switchChat" && chatIdOf(j.value) === agent.latest.activeChatId;
+    if (agent.latest.isWorking && !toActive) return t.fail("no gated call while isWorking is true", `${call.path} while the agent was working`, proof());
+    t.ok();
+  },
+});
+
+/** A rule about one toolbar call per tool call: `problem` says what is wrong with it given the calls the mock reported. */
+function toolCheck(
+  spec: Omit<Parameters<typeof requestCheck>[0], "judge"> & {
+    path: string;
+    problem(call: ToolCallInfo | undefined, id: string, value: Json): string | undefined;
+    expected: string;
+  },
+): CheckDef {
+  const { path, problem, expected, ...rest } = spec;
+  return requestCheck({
+    ...rest,
+    judge(call, t, agent, proof, _validate, answered) {
+      const j = judged(call);
+      if (!j || call.path !== path || !isObject(j.value) || typeof j.value.toolCallId !== "string") return;
+      const id = j.value.toolCallId;
+      if (!agent.latest) return t.untestable(`${path} came before any chat snapshot`);
+      // The second answer is wrong even before the mock records the first.
+      const wrong = answered.has(id) ? `toolCallId "${id}" was already answered by this toolbar` : problem(toolCalls(agent.latest).get(id), id, j.value);
+      answered.add(id);
+      if (wrong) return t.fail(expected, `${path}: ${wrong}`, proof());
+      t.ok();
+    },
+  });
+}
+
+export const pendingApprovalsOnlyCheck = toolCheck({
+  id: "stagewise-chat/tools/client-pending-approvals-only",
+  level: "MUST",
+  title: "Approvals only for pending calls, once",
+  rule: "chat.approveToolCall names a tool call with requiresApproval:true that has neither approval nor result yet, once.",
+  ref: ["§3 Behaviour", "r13: approval is pending while a requiresApproval:true call has neither tool-approval nor tool-result"],
+  pass: "every approval answered a pending call, once",
+  untested: "the toolbar approved no tool call",
+  path: "chat.approveToolCall",
+  expected: "an approval of a pending tool call",
+  problem(call, id) {
+    if (!call) return `no tool call "${id}" in the active chat`;
+    if (!call.requiresApproval) return `tool call "${id}" does not require approval`;
+    if (call.approved !== undefined) return `tool call "${id}" was already ${call.approved ? "approved" : "rejected"}`;
+    if (call.hasResult) return `tool call "${id}" already has a result`;
+    return undefined;
+  },
+});
+
+export const toolbarResultsOnlyCheck = toolCheck({
+  id: "stagewise-chat/tools/client-toolbar-results-only",
+  level: "MUST",
+  title: "Results only for awaited toolbar calls, once",
+  rule: "chat.reportToolResult names a tool call with runtime toolbar, approved when it requires approval, without a result yet, once.",
+  ref: ["§3 Behaviour", "r13: toolbar → the toolbar runs it once, calls reportToolResult … only these results are awaited"],
+  pass: "every reported result answered an awaited toolbar call, once",
+  untested: "the toolbar reported no tool result",
+  path: "chat.reportToolResult",
+  expected: "a result of an awaited toolbar tool call",
+  problem(call, id) {
+    if (!call) return `no tool call "${id}" in the active chat`;
+    if (call.runtime !== "toolbar") return `tool call "${id}" runs on "${call.runtime}", not the toolbar`;
+    if (call.requiresApproval && call.approved !== true) return `tool call "${id}" ${call.approved === false ? "was rejected" : "awaits approval"}`;
+    if (call.hasResult) return `tool call "${id}" already has a result`;
+    return undefined;
+  },
+});
+
+export const keepalivePongCheck = clientCheck({
+  // The agent's half is the server suite's check of the same id.
+  id: "stagewise-chat/trpc/keepalive-pong",
+  level: "MUST",
+  title: "The toolbar answers PING with PONG",
+  rule: "After the mock's PING, the toolbar sends PONG on that connection within 5 s.",
+  ref: ["§1 Wire", "Keep-alive: text PING/PONG … both sides answer PING with PONG at once."],
+  probes: SCENARIOS,
+  create() {
+    const t = new Tally();
+    // Per connection: the unanswered PING.
+    const waiting = new Map<string, { ev: WsFrameEvent; c: Conn }>();
+    const late = (now: number) => {
+      for (const [id, w] of waiting) {
+        if (now - w.ev.t <= PONG_MS) continue;
+        waiting.delete(id);
+        t.fail(`PONG within ${PONG_MS} ms`, `no PONG ${PONG_MS} ms after the mock's PING`, evidence(w.ev, w.c));
+      }
+    };
+    return {
+      observe: TOOLBAR.on({
+        frame(ev, f, c) {
+          late(ev.t);
+          if (f.kind !== "keepalive") return;
+          if (fromMock(ev) && f.text === "PING") waiting.set(c.id, { ev, c });
+          else if (fromToolbar(ev) && f.text === "PONG" && waiting.delete(c.id)) t.ok();
+        },
+        close(ev, c) {
+          late(ev.t);
+          if (waiting.delete(c.id)) t.untestable("the connection closed within 5 s of a PING");
+        },
+      }),
+      finish() {
+        if (waiting.size > 0) t.untestable("the run ended within 5 s of a PING");
+        return t.outcome("the toolbar answered every PING with PONG within 5 s", "the mock sent no PING (it pings after a spell of toolbar silence, 30 s by default)");
+      },
+    };
+  },
+});
+
+/** A toolbar subscribes to chat updates this soon after opening a socket, and after a drop or `reconnect` (§4). */
+const SUBSCRIBE_AFTER_OPEN_MS = 5_000;
+const SUBSCRIBE_AFTER_DROP_MS = 10_000;
+
+const isChatSubscribe = (v: Json): boolean => v.method === "subscription" && isObject(v.params) && v.params.path === "chat.getChatUpdates";
+
+export const resubscribeCheck = clientCheck({
+  id: "stagewise-chat/chat/client-resubscribe",
+  level: "MUST",
+  title: "The toolbar follows the chat, and follows it again after a drop",
+  rule: "The toolbar subscribes to chat.getChatUpdates within 5 s of opening a socket, and within 10 s after the mock dropped it or asked it to reconnect.",
+  ref: ["§4 Checks", "chat/client-resubscribe: subscribes ≤5 s after open and ≤10 s after drop/reconnect"],
+  probes: ["drop-after-n", "reconnect-notice"],
+  create() {
+    const t = new Tally();
+    const opened = new Map<string, OpenEvent>();
+    let dropped: { t: number; what: string; proof: Evidence } | undefined;
+    const tick = (now: number) => {
+      for (const [id, o] of opened) {
+        if (now - o.t <= SUBSCRIBE_AFTER_OPEN_MS) continue;
+        opened.delete(id);
+        t.fail(`a chat subscription within ${SUBSCRIBE_AFTER_OPEN_MS} ms of the open`, `socket ${id} went ${SUBSCRIBE_AFTER_OPEN_MS} ms without one`, at(o, { label: id, excerpt: `open ${o.url}` }));
+      }
+      if (dropped && now - dropped.t > SUBSCRIBE_AFTER_DROP_MS) {
+        t.fail(`a chat subscription within ${SUBSCRIBE_AFTER_DROP_MS} ms of ${dropped.what}`, `none ${SUBSCRIBE_AFTER_DROP_MS} ms after ${dropped.what}`, dropped.proof);
+        dropped = undefined;
+      }
+    };
+    return {
+      observe: TOOLBAR.on({
+        open(ev, c) {
+          tick(ev.t);
+          opened.set(c.id, ev);
+        },
+        frame(ev, f, c) {
+          tick(ev.t);
+          if (f.kind !== "json") return;
+          if (fromMock(ev)) {
+            if (f.values.some((v) => v.method === "reconnect")) dropped ??= { t: ev.t, what: "the mock's reconnect request", proof: evidence(ev, c) };
+            return;
+          }
+          if (!fromToolbar(ev) || !f.values.some(isChatSubscribe)) return;
+          if (opened.delete(c.id)) t.ok();
+          if (dropped) {
+            dropped = undefined;
+            t.ok();
+          }
+        },
+        close(ev, c) {
+          tick(ev.t);
+          opened.delete(c.id);
+          if (ev.by === "kit") dropped ??= { t: ev.t, what: `the mock's close of socket ${c.id} (${ev.code ?? "no code"})`, proof: at(ev, { label: c.id, excerpt: `close ${ev.code ?? ""} ${ev.reason ?? ""}`.trim() }) };
+        },
+      }),
+      finish() {
+        if (opened.size > 0 || dropped) t.untestable("the run ended before the time to subscribe was over");
+        return t.outcome("the toolbar subscribed in time after every open and drop", "the toolbar opened no socket");
+      },
+    };
+  },
+});
+
+export const lastEventIdCheck = clientCheck({
+  id: "stagewise-chat/chat/client-last-event-id",
+  level: "SHOULD",
+  title: "A resubscription carries the last event id",
+  rule: "When the toolbar subscribes to chat.getChatUpdates again, it sends as lastEventId the id of the last chat event it received.",
+  ref: ["§1 Wire", 'C resume, same id, merged into the input: {"id":1,"method":"subscription","params":{"path":"chat.getChatUpdates","input":{…},"lastEventId":"42"}}'],
+  probes: ["drop-after-n", "reconnect-notice"],
+  create() {
+    const t = new Tally();
+    const chatSubs = new Set<string>();
+    let last: string | undefined;
+    let dropped = false;
+    return {
+      observe: TOOLBAR.on({
+        close(ev) {
+          if (ev.by === "kit") dropped = true;
+        },
+        frame(ev, f, c) {
+          if (f.kind !== "json") return;
+          for (const v of f.values) {
+            if (fromMock(ev) && v.method === "reconnect") dropped = true;
+            const key = `${c.id} ${JSON.stringify(v.id)}`;
+            if (fromMock(ev)) {
+              const r = isObject(v.result) ? v.result : undefined;
+              if (chatSubs.has(key) && r?.type === "data" && typeof r.id === "string") last = r.id;
+              continue;
+            }
+            if (!isChatSubscribe(v)) continue;
+            chatSubs.add(key);
+            if (last === undefined) continue;
+            const sent = callOf(v).lastEventId;
+            if (sent === last) t.ok();
+            else t.fail(`lastEventId "${last}" (the last chat event received)`, sent === undefined || sent === null ? "a resubscription without lastEventId" : `lastEventId ${JSON.stringify(sent)}`, evidence(ev, c));
+          }
+        },
+      }),
+      finish() {
+        // Without a drop or a reconnect request the toolbar had no reason to resubscribe (the drop-after-n and
+        // reconnect-notice scenarios give it one).
+        if (!dropped) t.notApplicable("the mock never dropped the toolbar nor asked it to reconnect (scenarios drop-after-n, reconnect-notice do)");
+        return t.outcome("every resubscription carried the last event id", "the toolbar never subscribed to chat updates a second time");
+      },
+    };
+  },
+});
+
+export const STAGEWISE_CHAT_CLIENT_CHECKS: CheckDef[] = [
+  textFramesCheck,
+  requestShapeCheck,
+  knownProceduresCheck,
+  validInputCheck,
+  metadataCheck,
+  userMessageCheck,
+  dateAnnotationsCheck,
+  activeChatOnlyCheck,
+  respectsWorkingCheck,
+  pendingApprovalsOnlyCheck,
+  toolbarResultsOnlyCheck,
+  keepalivePongCheck,
+  resubscribeCheck,
+  lastEventIdCheck,
+];
