@@ -14,47 +14,18 @@
  * routers send none, and no check requires one under any profile.
  */
 import type { Level, ProfileDef } from "../../core/check.js";
+import { STAGEWISE_SERVER_ORDER } from "./checks/index.js";
 
 const id = (s: string) => `stagewise-chat/${s}`;
 const levels = (ids: string[], level: Level): Record<string, Level> => Object.fromEntries(ids.map((s) => [id(s), level]));
 
-/** Checks outside the groups the published package can pass (it has no chat capability). */
+/**
+ * Checks the published package cannot pass (it has no chat capability): the chat and tools groups,
+ * the capability flag that announces chat, and the state that must agree with the chat.
+ */
 const CHAT_ONLY = [
+  ...STAGEWISE_SERVER_ORDER.map((full) => full.slice("stagewise-chat/".length)).filter((s) => /^(chat|tools)\//.test(s)),
   "wire/info-capabilities",
-  "chat/snapshot-order",
-  "chat/snapshot-every-subscribe",
-  "chat/snapshot-coherent",
-  "chat/seq-tracked",
-  "chat/seq-snapshot-head",
-  "chat/seq-gap-free",
-  "chat/seq-global",
-  "chat/update-shape",
-  "chat/update-applicable",
-  "chat/snapshot-equals-reduced",
-  "chat/create-chat",
-  "chat/switch-chat",
-  "chat/delete-chat",
-  "chat/update-title",
-  "chat/send-message",
-  "chat/send-returns-promptly",
-  "chat/delete-messages",
-  "chat/stop",
-  "chat/working-brackets-turn",
-  "chat/stream-incremental",
-  "chat/stream-append",
-  "chat/reject-error-shape",
-  "chat/reject-unknown-ids",
-  "chat/reject-not-active",
-  "chat/reject-while-working",
-  "chat/reject-invalid-input",
-  "chat/reject-no-side-effects",
-  "chat/no-toolcalling",
-  "tools/approval-recorded",
-  "tools/reject-not-pending",
-  "tools/result-linked",
-  "tools/approval-respected",
-  "tools/toolbar-result-recorded",
-  "tools/stop-closes-pending",
   "state/coherent-with-chat",
 ];
 
