@@ -10,11 +10,9 @@
  * test fails and says so.
  */
 import { fileURLToPath } from "node:url";
-import type { Metafile } from "esbuild";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startContinueRemoteMock } from "../../src/mocks/continue-remote/index.js";
-import { launchChromium, serveMswPage, type StaticServer } from "../helpers/browser.js";
+import { mswPageHarness } from "../helpers/browser.js";
 import type { ContinueRemotePageResult } from "./page/continue-remote-app.js";
 
 type Json = Record<string, any>;
@@ -52,46 +50,10 @@ async function nodeFlow(scenario: string, profile: Profile) {
 }
 
 describe("agentwire/msw continue-remote handlers in headless Chromium", () => {
-  let browser: Promise<Browser> | undefined;
-  let site: StaticServer | undefined;
-  let metafile: Metafile;
-
-  beforeAll(async () => {
-    ({ site, metafile } = await serveMswPage(fileURLToPath(new URL("./page/continue-remote-app.ts", import.meta.url)), "agentwire continue-remote msw"));
-    browser = launchChromium();
-    await browser.catch(() => {}); // rejection reported by the tests that need the browser
-  });
-
-  afterAll(async () => {
-    await (await browser?.catch(() => undefined))?.close().catch(() => {});
-    await site?.close();
-  });
-
-  async function browserFlow(scenario: string, profile: Profile): Promise<Extract<ContinueRemotePageResult, { ok: true }>> {
-    const context = await (await browser!).newContext();
-    const logs: string[] = [];
-    try {
-      const page = await context.newPage();
-      page.on("console", (m) => logs.push(`console.${m.type()}: ${m.text()}`));
-      page.on("pageerror", (e) => logs.push(`pageerror: ${e.message}`));
-      await page.goto(`${site!.url}/?scenario=${encodeURIComponent(scenario)}&profile=${profile}`, { timeout: 15_000 });
-      let result: ContinueRemotePageResult;
-      try {
-        const handle = await page.waitForFunction(() => window.__continueRemoteResult, undefined, { timeout: RESULT_TIMEOUT });
-        result = (await handle.jsonValue()) as ContinueRemotePageResult;
-      } catch (err) {
-        throw new Error(`no window.__continueRemoteResult within ${RESULT_TIMEOUT} ms: ${(err as Error).message}\n${logs.join("\n")}`);
-      }
-      if (!result.ok) throw new Error(`the page failed: ${result.error}\n${logs.join("\n")}`);
-      expect(result.controller, "the page is controlled by msw's worker").toBe(`${site!.url}/mockServiceWorker.js`);
-      return result;
-    } finally {
-      await context.close().catch(() => {});
-    }
-  }
+  const harness = mswPageHarness<ContinueRemotePageResult>(fileURLToPath(new URL("./page/continue-remote-app.ts", import.meta.url)), "agentwire continue-remote msw", "__continueRemoteResult", RESULT_TIMEOUT);
 
   it("bundles the built entry (dist/msw.js) for the browser without node built-ins", () => {
-    const inputs = Object.keys(metafile.inputs);
+    const inputs = Object.keys(harness.metafile().inputs);
     expect(inputs).toContain("dist/msw.js");
     expect(inputs.some((i) => i.startsWith("dist/mocks/continue-remote/"))).toBe(true);
     expect(inputs.filter((i) => i.startsWith("node:") || i.startsWith("src/"))).toEqual([]);
@@ -103,7 +65,7 @@ describe("agentwire/msw continue-remote handlers in headless Chromium", () => {
     ["permission", "cn-session"],
   ] as const) {
     it(`the page sees the same snapshots through msw as from the node mock (${scenario}, ${profile})`, async () => {
-      const [page, node] = await Promise.all([browserFlow(scenario, profile), nodeFlow(scenario, profile)]);
+      const [page, node] = await Promise.all([harness.open(`?scenario=${encodeURIComponent(scenario)}&profile=${profile}`), nodeFlow(scenario, profile)]);
       expect(page.contentType).toBe("application/json; charset=utf-8");
       expect(page.accepted).toEqual({ queued: true, position: 1 });
       expect(page.snapshots.length).toBeGreaterThan(3);

@@ -10,11 +10,9 @@
  * test fails and says so.
  */
 import { fileURLToPath } from "node:url";
-import type { Metafile } from "esbuild";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startPiWebMock } from "../../src/mocks/pi-web/index.js";
-import { launchChromium, serveMswPage, type StaticServer } from "../helpers/browser.js";
+import { mswPageHarness } from "../helpers/browser.js";
 import { Client, grammarProblems, runEvents, type Json } from "../mocks/pi-web/helpers.js";
 import type { PiWebPageResult } from "./page/pi-web-app.js";
 
@@ -49,46 +47,10 @@ async function nodeFlow(scenario: string) {
 }
 
 describe("agentwire/msw pi-web handlers (ws.link) in headless Chromium", () => {
-  let browser: Promise<Browser> | undefined;
-  let site: StaticServer | undefined;
-  let metafile: Metafile;
-
-  beforeAll(async () => {
-    ({ site, metafile } = await serveMswPage(fileURLToPath(new URL("./page/pi-web-app.ts", import.meta.url)), "agentwire pi-web msw"));
-    browser = launchChromium();
-    await browser.catch(() => {}); // rejection reported by the tests that need the browser
-  });
-
-  afterAll(async () => {
-    await (await browser?.catch(() => undefined))?.close().catch(() => {});
-    await site?.close();
-  });
-
-  async function browserFlow(scenario: string): Promise<Extract<PiWebPageResult, { ok: true }>> {
-    const context = await (await browser!).newContext();
-    const logs: string[] = [];
-    try {
-      const page = await context.newPage();
-      page.on("console", (m) => logs.push(`console.${m.type()}: ${m.text()}`));
-      page.on("pageerror", (e) => logs.push(`pageerror: ${e.message}`));
-      await page.goto(`${site!.url}/?scenario=${encodeURIComponent(scenario)}`, { timeout: 15_000 });
-      let result: PiWebPageResult;
-      try {
-        const handle = await page.waitForFunction(() => window.__piWebResult, undefined, { timeout: RESULT_TIMEOUT });
-        result = (await handle.jsonValue()) as PiWebPageResult;
-      } catch (err) {
-        throw new Error(`no window.__piWebResult within ${RESULT_TIMEOUT} ms: ${(err as Error).message}\n${logs.join("\n")}`);
-      }
-      if (!result.ok) throw new Error(`the page failed: ${result.error}\n${logs.join("\n")}`);
-      expect(result.controller, "the page is controlled by msw's worker").toBe(`${site!.url}/mockServiceWorker.js`);
-      return result;
-    } finally {
-      await context.close().catch(() => {});
-    }
-  }
+  const harness = mswPageHarness<PiWebPageResult>(fileURLToPath(new URL("./page/pi-web-app.ts", import.meta.url)), "agentwire pi-web msw", "__piWebResult", RESULT_TIMEOUT);
 
   it("bundles the built pi-web entry alone for the browser, without node built-ins", () => {
-    const inputs = Object.keys(metafile.inputs);
+    const inputs = Object.keys(harness.metafile().inputs);
     expect(inputs).toContain("dist/mocks/pi-web/msw.js");
     // The per-protocol entry brings one protocol's engine, not the others'.
     expect(inputs.filter((i) => i === "dist/msw.js" || /^dist\/mocks\/(?!pi-web\/)/.test(i))).toEqual([]);
@@ -97,7 +59,7 @@ describe("agentwire/msw pi-web handlers (ws.link) in headless Chromium", () => {
 
   for (const scenario of ["text", "tool"]) {
     it(`the page gets the scripted conversation through msw, the same as from the node mock (${scenario})`, async () => {
-      const [page, node] = await Promise.all([browserFlow(scenario), nodeFlow(scenario)]);
+      const [page, node] = await Promise.all([harness.open(`?scenario=${encodeURIComponent(scenario)}`), nodeFlow(scenario)]);
       expect(page.nonJsonFrames).toBe(0);
       for (const r of [page, node]) {
         expect(r.received[0]).toEqual({ type: "response", id: "req_1", command: "prompt", success: true });

@@ -7,11 +7,9 @@
  * Needs a system Chromium (/usr/bin/chromium); without one the test fails and says so.
  */
 import { fileURLToPath } from "node:url";
-import type { Metafile } from "esbuild";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startStagewiseMock } from "../../src/mocks/stagewise-chat/index.js";
-import { launchChromium, serveMswPage, type StaticServer } from "../helpers/browser.js";
+import { mswPageHarness } from "../helpers/browser.js";
 import { Raw, type Json } from "../mocks/stagewise-chat/helpers.js";
 import { PAGE_METADATA, PAGE_TEXT, type StagewisePageResult } from "./page/stagewise-shared.js";
 
@@ -45,52 +43,16 @@ async function nodeFlow(): Promise<{ info: Json; frames: string[] }> {
 }
 
 describe("agentwire/msw stagewise-chat handlers (http.get + ws.link) in headless Chromium", () => {
-  let browser: Promise<Browser> | undefined;
-  let site: StaticServer | undefined;
-  let metafile: Metafile;
-
-  beforeAll(async () => {
-    ({ site, metafile } = await serveMswPage(fileURLToPath(new URL("./page/stagewise-app.ts", import.meta.url)), "agentwire stagewise-chat msw"));
-    browser = launchChromium();
-    await browser.catch(() => {});
-  }, 60_000);
-
-  afterAll(async () => {
-    await (await browser?.catch(() => undefined))?.close().catch(() => {});
-    await site?.close();
-  });
-
-  async function browserFlow(): Promise<Extract<StagewisePageResult, { ok: true }>> {
-    const context = await (await browser!).newContext();
-    const logs: string[] = [];
-    try {
-      const page = await context.newPage();
-      page.on("console", (m) => logs.push(`console.${m.type()}: ${m.text()}`));
-      page.on("pageerror", (e) => logs.push(`pageerror: ${e.message}`));
-      await page.goto(site!.url, { timeout: 15_000 });
-      let result: StagewisePageResult;
-      try {
-        const handle = await page.waitForFunction(() => window.__stagewiseResult, undefined, { timeout: RESULT_TIMEOUT });
-        result = (await handle.jsonValue()) as StagewisePageResult;
-      } catch (err) {
-        throw new Error(`no window.__stagewiseResult within ${RESULT_TIMEOUT} ms: ${(err as Error).message}\n${logs.join("\n")}`);
-      }
-      if (!result.ok) throw new Error(`the page failed: ${result.error}\n${logs.join("\n")}`);
-      expect(result.controller, "the page is controlled by msw's worker").toBe(`${site!.url}/mockServiceWorker.js`);
-      return result;
-    } finally {
-      await context.close().catch(() => {});
-    }
-  }
+  const harness = mswPageHarness<StagewisePageResult>(fileURLToPath(new URL("./page/stagewise-app.ts", import.meta.url)), "agentwire stagewise-chat msw", "__stagewiseResult", RESULT_TIMEOUT);
 
   it("bundles the built entry with the stagewise-chat mock and no node built-ins", () => {
-    const inputs = Object.keys(metafile.inputs);
+    const inputs = Object.keys(harness.metafile().inputs);
     expect(inputs.some((i) => i.startsWith("dist/mocks/stagewise-chat/"))).toBe(true);
     expect(inputs.filter((i) => i.startsWith("node:") || i.startsWith("src/"))).toEqual([]);
   });
 
   it("the page sees the same discovery, snapshot and deltas through msw as a toolbar of the node mock", async () => {
-    const [page, node] = await Promise.all([browserFlow(), nodeFlow()]);
+    const [page, node] = await Promise.all([harness.open(), nodeFlow()]);
     expect(page.info).toEqual(node.info);
     const p = comparable(page.frames);
     const n = comparable(node.frames);

@@ -8,6 +8,7 @@ import { build, formatMessages, type Message, type Metafile } from "esbuild";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { chromium, type Browser } from "playwright-core";
+import { afterAll, beforeAll, expect } from "vitest";
 
 /** The Debian package's binary; AGENTWIRE_CHROMIUM points elsewhere. */
 export const CHROMIUM_PATH = process.env.AGENTWIRE_CHROMIUM || "/usr/bin/chromium";
@@ -115,4 +116,50 @@ export async function serveMswPage(entry: string, title: string): Promise<{ site
     "/mockServiceWorker.js": { type: "text/javascript; charset=utf-8", body: readFileSync(WORKER_SCRIPT) },
   });
   return { site, metafile: bundle.metafile };
+}
+
+/**
+ * One msw page in headless Chromium for a describe block: the page bundled and served before the
+ * tests, one browser shared by them, and `open(query)` that loads the page in a fresh context and
+ * returns what it left in `window[resultKey]` — failing with the page's console when it left
+ * nothing, failed, or was not controlled by msw's worker.
+ */
+export function mswPageHarness<R extends { ok: boolean; error?: string; controller?: string }>(entry: string, title: string, resultKey: string, timeoutMs = 30_000) {
+  let browser: Promise<Browser> | undefined;
+  let site: StaticServer | undefined;
+  let metafile: Metafile | undefined;
+  beforeAll(async () => {
+    ({ site, metafile } = await serveMswPage(entry, title));
+    browser = launchChromium();
+    await browser.catch(() => {}); // rejection reported by the tests that need the browser
+  }, 60_000);
+  afterAll(async () => {
+    await (await browser?.catch(() => undefined))?.close().catch(() => {});
+    await site?.close();
+  });
+  return {
+    metafile: (): Metafile => metafile!,
+    async open(query = ""): Promise<Extract<R, { ok: true }>> {
+      const context = await (await browser!).newContext();
+      const logs: string[] = [];
+      try {
+        const page = await context.newPage();
+        page.on("console", (m) => logs.push(`console.${m.type()}: ${m.text()}`));
+        page.on("pageerror", (e) => logs.push(`pageerror: ${e.message}`));
+        await page.goto(`${site!.url}/${query}`, { timeout: 15_000 });
+        let result: R;
+        try {
+          const handle = await page.waitForFunction((key) => (window as unknown as Record<string, unknown>)[key], resultKey, { timeout: timeoutMs });
+          result = (await handle.jsonValue()) as R;
+        } catch (err) {
+          throw new Error(`no window.${resultKey} within ${timeoutMs} ms: ${(err as Error).message}\n${logs.join("\n")}`);
+        }
+        if (!result.ok) throw new Error(`the page failed: ${result.error}\n${logs.join("\n")}`);
+        expect(result.controller, "the page is controlled by msw's worker").toBe(`${site!.url}/mockServiceWorker.js`);
+        return result as Extract<R, { ok: true }>;
+      } finally {
+        await context.close().catch(() => {});
+      }
+    },
+  };
 }
