@@ -352,9 +352,12 @@ export class WsConnection {
   ) {
     this.closedPromise = new Promise((r) => (this.resolveClosed = r));
     ws.on("message", (data: WebSocket.RawData, isBinary: boolean) => this.receive(data, isBinary));
-    ws.on("error", (err: Error) => {
+    ws.on("error", (err: Error & { code?: string }) => {
       // Protocol errors from the peer (bad frame, oversize message): `ws` closes next; keep the cause.
-      this.closing ??= { cause: err.message };
+      // An oversize message is the kit's own cap (maxPayload), refused from its header: a limit, as a flood is, and
+      // the socket is dropped at once rather than drained until the peer answers the close.
+      if (err.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") this.terminate(`limit: a message over ${spec.maxPayload ?? DEFAULT_MAX_PAYLOAD} bytes (the kit's cap), not read`);
+      else this.closing ??= { cause: err.message };
     });
     ws.on("close", (code: number, reason: Buffer) => this.onClose(code, reason.toString("utf8")));
     spec.signal?.addEventListener("abort", this.onAbort, { once: true });

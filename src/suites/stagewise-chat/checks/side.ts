@@ -88,6 +88,15 @@ export const SIDE_CHECKS: CheckDef[] = [
               t.ok();
             },
           ),
+          // The kit cut the connection (its size or flood cap) before a value came: not the agent's silence.
+          tap(["ws-close"], (ev) => {
+            if (ev.kind !== "ws-close" || ev.by !== "kit") return;
+            for (const [label, sent] of waiting) {
+              if (sent.connection !== ev.connection || ev.t - sent.t > FIRST_VALUE_MS) continue;
+              waiting.delete(label);
+              t.untestable(`the kit closed the connection before a value for ${label} was read${ev.cause ? ` (${ev.cause})` : ""}`);
+            }
+          }),
         ),
         finish: () => {
           for (const [label, ev] of waiting) t.fail(`a value within ${FIRST_VALUE_MS} ms`, `no value for ${label}`, frameEvidence(ev));
