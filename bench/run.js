@@ -12,6 +12,9 @@
  * continue-remote (polled, not streamed): GET /state per second against a bare server; the checks
  * per poll with a 10^4-entry history against JSON.parse + ajv; RSS after 10^3 vs 10^5 polls.
  *
+ * stagewise-chat (tRPC over WebSocket): chat updates/s from the mock through the kit's client and every check (after a
+ * recorded suite run) against a bare `ws` server sending the same frames; RSS after 10^3 vs 10^6 message-updated deltas.
+ *
  * Mock start-up: spawn of `agentwire mock <protocol>` to its first answer, against `node -e`
  * serving a bare http server.
  *
@@ -22,9 +25,10 @@ import { benchMcpChat } from "./mcp-chat.js";
 import { benchOpenaiChat } from "./openai-chat.js";
 import { benchPiWeb } from "./pi-web.js";
 import { benchSseTokeniser } from "./sse.js";
+import { benchStagewiseChat } from "./stagewise-chat.js";
 import { benchStartup } from "./startup.js";
 
-const BENCHES = { "sse-tokeniser": benchSseTokeniser, "mcp-chat": benchMcpChat, "openai-chat": benchOpenaiChat, "pi-web": benchPiWeb, "continue-remote": benchContinueRemote, startup: benchStartup };
+const BENCHES = { "sse-tokeniser": benchSseTokeniser, "mcp-chat": benchMcpChat, "openai-chat": benchOpenaiChat, "pi-web": benchPiWeb, "continue-remote": benchContinueRemote, "stagewise-chat": benchStagewiseChat, startup: benchStartup };
 
 const onlyArg = process.argv.indexOf("--only");
 const only = onlyArg >= 0 ? process.argv[onlyArg + 1] : undefined;

@@ -14,6 +14,21 @@ import type {
 } from "../generated/stagewise-chat.js";
 import { isRecord, violation, type Reduced } from "./reduced.js";
 
+/**
+ * Appended texts are ropes in V8: a long stream of small appends would keep a node (tens of bytes) per append, so the
+ * reduced text of a 10^6-delta reply would weigh 30 times its characters. Every so many appends the text is flattened
+ * (ToNumber flattens a rope; the number is kept only so the call is not dropped): copies stay amortised, memory
+ * proportional to the text.
+ */
+const FLATTEN_EVERY = 1024;
+let appends = 0;
+let flattened = 0;
+function joined(a: string, b: string): string {
+  const s = a + b;
+  if (++appends % FLATTEN_EVERY === 0) flattened = Number(s) || flattened;
+  return s;
+}
+
 /** One entry of the chat list, as `chat-list` carries it. */
 export type ChatSummary = Readonly<ChatListItem>;
 
@@ -226,7 +241,7 @@ function messageUpdated(state: ChatState, chatId: string, update: unknown): Chat
       }
       if (typeof content.text !== "string") return violation(R7, clause("content"), "/update/content/text", "text is not a string");
       next = parts.slice();
-      next[partIndex] = { ...existing, text: existing.text + content.text };
+      next[partIndex] = { ...existing, text: joined(existing.text, content.text) };
     } else {
       next = parts.slice();
       next[partIndex] = structuredClone(content);

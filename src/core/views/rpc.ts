@@ -13,6 +13,8 @@ import { derivedView } from "./router.js";
 import type { CloseEvent, ConnectionView, Conn, OpenEvent } from "./ws-connection.js";
 
 type Json = Record<string, unknown>;
+/** Answers kept per request: a long-lived subscription's data frames would otherwise grow with the stream. */
+export const KEPT_ANSWERS = 64;
 type NoteEvent = Extract<TranscriptEvent, { kind: "note" }>;
 
 /** One request the kit sent, and what answered it so far. */
@@ -28,8 +30,10 @@ export interface RpcRequest {
   label: string | undefined;
   frame: WsFrameEvent;
   value: Json;
-  /** Frames that answered it, in order. */
+  /** The first frames that answered it, in order (at most {@link KEPT_ANSWERS}: a subscription's stream is not kept). */
   answers: WsFrameEvent[];
+  /** How many frames answered it. */
+  answerCount: number;
   /** The kit stopped waiting after this many ms (its request timeout). */
   timedOut?: number;
 }
@@ -170,6 +174,7 @@ class Correlator<M> {
         frame: ev,
         value: o.value,
         answers: [],
+        answerCount: 0,
       };
       this.st(c).pending.push(req);
       if (req.id !== undefined) this.sentBy.set(req.id, c.id);
@@ -187,7 +192,8 @@ class Correlator<M> {
       // An answer that matches no request counts as a last one (there is nothing for it to keep open).
       const final = typeof r.final === "function" ? (req ? r.final(req) : true) : r.final;
       if (req) {
-        req.answers.push(ev);
+        if (req.answers.length < KEPT_ANSWERS) req.answers.push(ev);
+        req.answerCount++;
         if ((how === "exact" || how === "inexact") && final) this.settle(this.st(c), req);
       }
       this.each((h) => h.response?.(ev, r.value, req, how, c, final));
