@@ -14,7 +14,7 @@
  * routers send none, and no check requires one under any profile.
  */
 import type { Level, ProfileDef } from "../../core/check.js";
-import { STAGEWISE_SERVER_ORDER } from "./checks/index.js";
+import { STAGEWISE_SERVER_CHECKS } from "./checks/index.js";
 
 const id = (s: string) => `stagewise-chat/${s}`;
 const levels = (ids: string[], level: Level): Record<string, Level> => Object.fromEntries(ids.map((s) => [id(s), level]));
@@ -24,7 +24,7 @@ const levels = (ids: string[], level: Level): Record<string, Level> => Object.fr
  * the capability flag that announces chat, and the state that must agree with the chat.
  */
 const CHAT_ONLY = [
-  ...STAGEWISE_SERVER_ORDER.map((full) => full.slice("stagewise-chat/".length)).filter((s) => /^(chat|tools)\//.test(s)),
+  ...STAGEWISE_SERVER_CHECKS.map((c) => c.id.slice("stagewise-chat/".length)).filter((s) => /^(chat|tools)\//.test(s)),
   "wire/info-capabilities",
   "state/coherent-with-chat",
 ];
