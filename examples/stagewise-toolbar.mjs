@@ -282,7 +282,8 @@ async function main() {
   const trpc = createTRPCClient({ links: [wsLink({ client: wsClient, transformer: superjson })] });
 
   // Following the chat: @trpc/client resubscribes after a drop by itself, with the last event id; a gap in the ids
-  // makes the toolbar resubscribe itself, from the last id it applied.
+  // makes the toolbar resubscribe itself, with the id it last received (as @trpc/client would): the snapshot replaces
+  // what it holds either way.
   let subscription;
   let resyncs = 0;
   const follow = (lastEventId) => {
@@ -290,7 +291,7 @@ async function main() {
     subscription = trpc.chat.getChatUpdates.subscribe(lastEventId === undefined ? undefined : { lastEventId }, {
       onData(value) {
         if (view.event(value) === "gap") {
-          const from = String(view.lastSeq);
+          const from = String(value.id);
           if (++resyncs > MAX_RESYNCS) fatal = new Error(`the agent's event ids skipped ${MAX_RESYNCS} times; giving up`);
           else setTimeout(() => follow(from), 0);
           view.snapshotSeq = null;

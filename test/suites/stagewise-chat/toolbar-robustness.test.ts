@@ -20,6 +20,7 @@ interface Case {
   name: string;
   scenario?: string;
   framing?: string;
+  faults?: string[];
   message?: string;
   /** Client checks (short ids) that must pass, judged on this case's traffic. */
   pass: string[];
@@ -61,6 +62,14 @@ const CASES: Case[] = [
     reply: "Got the styles.",
     subscriptions: [2, 12],
   },
+  {
+    name: "a gap in the event ids (fault seq-gap): resubscribes once and takes the snapshot",
+    faults: ["seq-gap"],
+    message: ECHO,
+    pass: ["chat/client-last-event-id", "chat/client-respects-working"],
+    reply: `Echo: ${ECHO}`,
+    subscriptions: [2, 2],
+  },
   { name: "busy-send: waits out the working agent before opening a chat", scenario: "busy-send", message: ECHO, pass: ["chat/client-respects-working"], reply: `Echo: ${ECHO}`, subscriptions: [1, 1] },
   { name: "server-ping: answers the agent's PING", framing: "server-ping", message: ECHO, pass: ["trpc/keepalive-pong"], reply: `Echo: ${ECHO}`, subscriptions: [1, 1] },
   { name: "fragmented frames parse", framing: "fragmented", message: ECHO, pass: ["chat/client-active-chat-only"], reply: `Echo: ${ECHO}`, subscriptions: [1, 1] },
@@ -77,7 +86,7 @@ const CASES: Case[] = [
 /** Runs the example against a client session of the mock; resolves with its exit, output and the chat subscriptions it sent. */
 async function play(c: Case) {
   const session = await startClientSession(stagewiseChat, {
-    mock: { ...(c.scenario ? { scenario: c.scenario } : {}), ...(c.framing ? { framing: c.framing } : {}), settings: PACE },
+    mock: { ...(c.scenario ? { scenario: c.scenario } : {}), ...(c.framing ? { framing: c.framing } : {}), ...(c.faults ? { faults: c.faults } : {}), settings: PACE },
     target: "examples/stagewise-toolbar.mjs",
   });
   let subscriptions = 0;
