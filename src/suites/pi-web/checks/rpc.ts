@@ -125,7 +125,7 @@ export const RPC_CHECKS: CheckDef[] = [
             relaxed.push(cmd);
             return;
           }
-          t.fail("one response per command", `${where(ev, c)} is response #${cmd.answers.length} to ${showCommand(cmd)} (id ${JSON.stringify(cmd.id)})`, frameEvidence(ev));
+          t.fail("one response per command", `${where(ev, c)} is response #${cmd.answerCount} to ${showCommand(cmd)} (id ${JSON.stringify(cmd.id)})`, frameEvidence(ev));
         },
       });
       return {
