@@ -12,22 +12,7 @@ import type {
   ChatUpdate,
   MessagePartUpdate,
 } from "../generated/stagewise-chat.js";
-import { isRecord, violation, type Reduced } from "./reduced.js";
-
-/**
- * Appended texts are ropes in V8: a long stream of small appends would keep a node (tens of bytes) per append, so the
- * reduced text of a 10^6-delta reply would weigh 30 times its characters. Every so many appends the text is flattened
- * (ToNumber flattens a rope; the number is kept only so the call is not dropped): copies stay amortised, memory
- * proportional to the text.
- */
-const FLATTEN_EVERY = 1024;
-let appends = 0;
-let flattened = 0;
-function joined(a: string, b: string): string {
-  const s = a + b;
-  if (++appends % FLATTEN_EVERY === 0) flattened = Number(s) || flattened;
-  return s;
-}
+import { isRecord, joined, violation, type Reduced } from "./reduced.js";
 
 /** One entry of the chat list, as `chat-list` carries it. */
 export type ChatSummary = Readonly<ChatListItem>;

@@ -4,7 +4,7 @@
  */
 import type { AgentMessageTextPart, AgentMessageUpdate } from "../generated/stagewise-chat.js";
 import { firstJsonDifference } from "./json-diff.js";
-import { isRecord, violation, type Reduced } from "./reduced.js";
+import { isRecord, joined, violation, type Reduced } from "./reduced.js";
 import type { StateDifference } from "./snapshot-compare.js";
 
 /** A stored image part; `replacing` only says how an update applies, so it is not kept. */
@@ -58,9 +58,9 @@ export function applyMessageUpdate(state: MessagingState, update: AgentMessageUp
     if (existing.type !== part.type) {
       return violation(R17, "type-mismatch", `${path}/part/type`, `${part.type} update onto the ${existing.type} part at ${contentIndex}`);
     }
-    if (part.type === "text") parts[contentIndex] = { type: "text", text: (existing as AgentMessageTextPart).text + part.text };
+    if (part.type === "text") parts[contentIndex] = { type: "text", text: joined((existing as AgentMessageTextPart).text, part.text) };
     else if (part.replacing) parts[contentIndex] = stored(part);
-    else parts[contentIndex] = { ...(existing as MessagingImagePart), data: (existing as MessagingImagePart).data + part.data };
+    else parts[contentIndex] = { ...(existing as MessagingImagePart), data: joined((existing as MessagingImagePart).data, part.data) };
   }
   return { ok: true, state: { ...state, parts } };
 }
