@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // A small stagewise toolbar for `agentwire test-client stagewise-chat -- node examples/stagewise-toolbar.mjs`,
-// built on @trpc/client 11 (wsLink, superjson) as the real toolbar is: `npm i @trpc/client superjson ws`.
+// built on @trpc/client 11 (wsLink, superjson) as the real toolbar is: `npm i @trpc/client @trpc/server superjson ws`.
 //
 // It behaves like the chat toolbar: asks discovery, opens the socket, follows chat.getChatUpdates (the snapshot, then
 // the deltas), sends one message to the active chat with the page's metadata, approves the tool call that awaits
