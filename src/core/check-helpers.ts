@@ -2,11 +2,19 @@
  * Small helpers the check suites share: reading HTTP heads and bodies, and pointing evidence at an
  * SSE event or raw line in words a user can follow ("chat-stream line 4 (chunk 2, at 41 ms)").
  */
-import { at, excerpt, type Evidence } from "./check.js";
+import { at, excerpt, type Evidence, type Tally } from "./check.js";
 import type { TranscriptEvent } from "./transcript.js";
 
-type SseEventEvent = Extract<TranscriptEvent, { kind: "sse-event" }>;
-type SseLineEvent = Extract<TranscriptEvent, { kind: "sse-line" }>;
+/** A transcript event of one kind. */
+export type EventOf<K extends TranscriptEvent["kind"]> = Extract<TranscriptEvent, { kind: K }>;
+export type RequestEvent = EventOf<"http-request">;
+export type ResponseEvent = EventOf<"http-response">;
+export type BodyEndEvent = EventOf<"body-end">;
+export type ErrorEvent = EventOf<"http-error">;
+export type SseLineEvent = EventOf<"sse-line">;
+export type SseEventEvent = EventOf<"sse-event">;
+export type ChunkEvent = EventOf<"body-chunk">;
+export type NoteEvent = EventOf<"note">;
 
 /** Where a data line's value starts: after "data:" and one optional space. */
 const valueStart = (line: string): number => (line.charCodeAt(5) === 32 ? 6 : 5);
@@ -61,4 +69,63 @@ export function parseJson(text: string): { ok: true; value: unknown } | { ok: fa
   } catch (e) {
     return { ok: false, error: (e as Error).message };
   }
+}
+
+export type LineKind = "blank" | "comment" | "data" | "field";
+
+/** A raw line as WHATWG SSE reads it: blank (dispatch), comment, a `data` field, or another field. */
+export function lineKind(line: string): LineKind {
+  if (line === "") return "blank";
+  if (line.startsWith(":")) return "comment";
+  if (line === "data" || line.startsWith("data:")) return "data";
+  return "field";
+}
+
+/**
+ * Where a stream's first sentinel event (`[DONE]`, `[ERROR]`) stands among its raw lines: not yet
+ * seen, its data line seen, or closed by its empty line.
+ */
+export interface SentinelLines {
+  inEvent: boolean;
+  state: "before" | "sentinel" | "closed";
+  sentinel?: SseLineEvent;
+}
+
+export const sentinelLines = (): SentinelLines => ({ inEvent: false, state: "before" });
+
+/**
+ * Advances the line state by one raw line; `isSentinel` says whether a data line that begins an
+ * event opens the sentinel. Returns the line's kind.
+ */
+export function advanceSentinel(st: SentinelLines, ev: SseLineEvent, isSentinel: (line: string) => boolean): LineKind {
+  const kind = lineKind(ev.line);
+  if (kind === "blank") {
+    if (st.state === "sentinel") st.state = "closed";
+    st.inEvent = false;
+  } else if (kind === "data") {
+    if (!st.inEvent && st.state === "before" && isSentinel(ev.line)) {
+      st.state = "sentinel";
+      st.sentinel = ev;
+    }
+    st.inEvent = true;
+  }
+  return kind;
+}
+
+/**
+ * How soon a stream's body ended after its sentinel, against the limit: a pass (the time taken is
+ * returned), a failure past the limit, or untestable when the kit stopped reading for another
+ * reason. `sentinel` names it in the expectation ("the sentinel", "[DONE]"); `seen` as it was sent.
+ */
+export function judgeCloseAfter(t: Tally, ev: BodyEndEvent, o: { label: string; since: number; limitMs: number; sentinel: string; seen: string; evidence: Evidence }): number | undefined {
+  const elapsed = Math.round(ev.t - o.since);
+  if (ev.reason === "close-timeout" || elapsed > o.limitMs) {
+    t.fail(`the body ends within ${o.limitMs} ms of ${o.sentinel}`, `${o.label}: the body was still open ${elapsed} ms after ${o.seen} (${ev.reason === "close-timeout" ? "the kit stopped waiting" : `ended by ${ev.reason}`})`, o.evidence);
+  } else if (ev.reason === "eof" || ev.reason === "error") {
+    t.ok();
+    return elapsed;
+  } else {
+    t.untestable(`the kit stopped reading ${o.label} (${ev.reason}) ${elapsed} ms after ${o.sentinel}`);
+  }
+  return undefined;
 }

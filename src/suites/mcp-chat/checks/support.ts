@@ -8,7 +8,6 @@
  */
 import { excerpt, type CheckContext } from "../../../core/check.js";
 import { checkMaker } from "../../../core/define-check.js";
-import type { TranscriptEvent } from "../../../core/transcript.js";
 import { describe, evidenceOf, exchangeView, lastEvent, unanswered as unansweredBy, type Exchange } from "../../../core/views/exchange.js";
 import { all, onNote, type Listen } from "../../../core/views/hooks.js";
 import { sseStreamView } from "../../../core/views/sse-stream.js";
@@ -31,20 +30,13 @@ export const serverCheck = checkMaker({
 
 export { all, describe, evidenceOf, lastEvent, onNote, type Exchange };
 
-type Ev<K extends TranscriptEvent["kind"]> = Extract<TranscriptEvent, { kind: K }>;
-export type RequestEvent = Ev<"http-request">;
-export type ResponseEvent = Ev<"http-response">;
-export type BodyEndEvent = Ev<"body-end">;
-export type ErrorEvent = Ev<"http-error">;
-export type SseLineEvent = Ev<"sse-line">;
-export type SseEventEvent = Ev<"sse-event">;
-export type ChunkEvent = Ev<"body-chunk">;
-export type NoteEvent = Ev<"note">;
+import type { BodyEndEvent, ChunkEvent, RequestEvent, ResponseEvent, SseEventEvent, SseLineEvent } from "../../../core/check-helpers.js";
+export type { RequestEvent, ResponseEvent, BodyEndEvent, ErrorEvent, SseLineEvent, SseEventEvent, ChunkEvent, NoteEvent, LineKind } from "../../../core/check-helpers.js";
 
 /** Violations plus whether the rule was exercised (shared by every suite). */
 import { Tally } from "../../../core/check.js";
-export { dataStartsWith, dataValue, eventEvidence, eventWhere, is2xx, lineEvidence, lineWhere, mediaType, parseJson } from "../../../core/check-helpers.js";
-import { dataValue, eventWhere, lineWhere, parseJson } from "../../../core/check-helpers.js";
+export { lineKind, dataStartsWith, dataValue, eventEvidence, eventWhere, is2xx, lineEvidence, lineWhere, mediaType, parseJson } from "../../../core/check-helpers.js";
+import { lineKind, dataValue, eventWhere, lineWhere, parseJson } from "../../../core/check-helpers.js";
 export { Tally };
 
 // ---------------------------------------------------------------------------------------------
@@ -183,15 +175,6 @@ export function classifyPayload(data: string): Payload {
   return { kind: "object", value: parsed.value, type: parsed.value.type };
 }
 
-export type LineKind = "blank" | "comment" | "data" | "other";
-
-/** A raw line as WHATWG SSE reads it: blank (dispatch), comment, a `data` field, or anything else. */
-export function lineKind(line: string): LineKind {
-  if (line === "") return "blank";
-  if (line.startsWith(":")) return "comment";
-  if (line === "data" || line.startsWith("data:")) return "data";
-  return "other";
-}
 
 
 // ---------------------------------------------------------------------------------------------

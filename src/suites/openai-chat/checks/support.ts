@@ -9,7 +9,6 @@
  */
 import type { Outcome } from "../../../core/check.js";
 import { checkMaker } from "../../../core/define-check.js";
-import type { TranscriptEvent } from "../../../core/transcript.js";
 import { describe, evidenceOf, exchangeView, lastEvent, unanswered as unansweredBy, type Exchange } from "../../../core/views/exchange.js";
 import { all, onNote, type Listen, type Observe } from "../../../core/views/hooks.js";
 import { NOTE } from "../labels.js";
@@ -17,15 +16,8 @@ import { NOTE } from "../labels.js";
 export const SEED = "001_ba8f1763064c3ebc.txt";
 export const PROTOCOL = "openai-chat";
 
-type Ev<K extends TranscriptEvent["kind"]> = Extract<TranscriptEvent, { kind: K }>;
-export type RequestEvent = Ev<"http-request">;
-export type ResponseEvent = Ev<"http-response">;
-export type BodyEndEvent = Ev<"body-end">;
-export type ErrorEvent = Ev<"http-error">;
-export type SseLineEvent = Ev<"sse-line">;
-export type SseEventEvent = Ev<"sse-event">;
-export type ChunkEvent = Ev<"body-chunk">;
-export type NoteEvent = Ev<"note">;
+import type { RequestEvent, SseEventEvent } from "../../../core/check-helpers.js";
+export type { RequestEvent, ResponseEvent, BodyEndEvent, ErrorEvent, SseLineEvent, SseEventEvent, ChunkEvent, NoteEvent, LineKind } from "../../../core/check-helpers.js";
 export type { Observe };
 
 /** Why a --max-requests budget left checks untested. */
@@ -52,7 +44,7 @@ export const serverCheck = checkMaker({
 
 /** Violations plus whether the rule was exercised (shared by every suite). */
 import { Tally } from "../../../core/check.js";
-export { dataIs, dataValue, eventEvidence, eventWhere, is2xx, lineEvidence, lineWhere, mediaType, parseJson } from "../../../core/check-helpers.js";
+export { lineKind, dataIs, dataValue, eventEvidence, eventWhere, is2xx, lineEvidence, lineWhere, mediaType, parseJson } from "../../../core/check-helpers.js";
 import { parseJson } from "../../../core/check-helpers.js";
 export { Tally, all, onNote, describe, evidenceOf, lastEvent, type Exchange };
 
@@ -195,15 +187,6 @@ export function isTerminalData(data: string): boolean {
   return parsed.ok && isErrorLike(parsed.value);
 }
 
-export type LineKind = "blank" | "comment" | "data" | "field";
-
-/** A raw line as WHATWG SSE reads it. */
-export function lineKind(line: string): LineKind {
-  if (line === "") return "blank";
-  if (line.startsWith(":")) return "comment";
-  if (line === "data" || line.startsWith("data:")) return "data";
-  return "field";
-}
 
 
 
