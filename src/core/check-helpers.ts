@@ -4,6 +4,7 @@
  */
 import { at, excerpt, type Evidence, type Tally } from "./check.js";
 import type { TranscriptEvent } from "./transcript.js";
+import { Utf8Body } from "./utf8.js";
 
 /** A transcript event of one kind. */
 export type EventOf<K extends TranscriptEvent["kind"]> = Extract<TranscriptEvent, { kind: K }>;
@@ -129,3 +130,43 @@ export function judgeCloseAfter(t: Tally, ev: BodyEndEvent, o: { label: string; 
   }
   return undefined;
 }
+
+/** What differs between protocols in the UTF-8 body rule: the wording of an invalid byte, and one ending. */
+export interface Utf8BodyWording {
+  /** The finding and its evidence excerpt for an invalid byte: `start` is the chunk's body offset, `bad` the byte's. */
+  invalid(label: string, ev: ChunkEvent, start: number, bad: number): [actual: string, excerpt: string];
+  /** A body the kit stopped reading inside a character (not at EOF) still passes; otherwise it is left unjudged. */
+  cutMidCharacterPasses: boolean;
+}
+
+/**
+ * A stream body's rule "valid UTF-8 without a BOM", as stream-view hooks (start, chunk, end) over any
+ * stream that has a label; `bytes()` counts what was read, for the passing message.
+ */
+export function utf8BodyRule(t: Tally, wording: Utf8BodyWording) {
+  let bytes = 0;
+  return {
+    bytes: () => bytes,
+    start: () => new Utf8Body(),
+    chunk(ev: ChunkEvent, s: { label: string }, st: Utf8Body): void {
+      bytes += ev.bytes.length;
+      if (st.startsWithBom(ev.bytes)) t.fail("no byte order mark", `${s.label}: the body starts with a UTF-8 BOM (EF BB BF)`, at(ev, { excerpt: "\\xEF\\xBB\\xBF" }));
+      if (st.bad) return;
+      const start = st.offset;
+      const bad = st.push(ev.bytes);
+      if (bad < 0) return;
+      const [actual, hex] = wording.invalid(s.label, ev, start, bad);
+      t.fail("valid UTF-8", actual, at(ev, { excerpt: hex }));
+    },
+    end(ev: BodyEndEvent, s: { label: string }, st: Utf8Body): void {
+      // A stream that sent no valid byte showed nothing to judge.
+      if (st.bad || st.offset === 0) return;
+      if (!st.truncated) t.ok();
+      else if (ev.reason === "eof") t.fail("valid UTF-8", `${s.label}: the body ends inside a multi-byte character`, at(ev));
+      else if (wording.cutMidCharacterPasses) t.ok();
+    },
+  };
+}
+
+/** The bytes around a chunk offset, in hex, as evidence. */
+export const hexAround = (bytes: Uint8Array, from: number, to: number): string => [...bytes.subarray(Math.max(0, from), to)].map((b) => b.toString(16).padStart(2, "0")).join(" ");

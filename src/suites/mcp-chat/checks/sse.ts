@@ -5,7 +5,7 @@
  */
 import { at, excerpt, type CheckDef } from "../../../core/check.js";
 import { L } from "../labels.js";
-import { Utf8Body } from "../../../core/utf8.js";
+import { hexAround, utf8BodyRule } from "../../../core/check-helpers.js";
 import { dataStartsWith, eventEvidence, eventWhere, lineEvidence, lineKind, lineWhere, mediaType, onStreams, serverCheck, Tally, type SseLineEvent } from "./support.js";
 
 const SECTION = "§5 Send Chat Message (Streaming)";
@@ -145,29 +145,15 @@ export const SSE_CHECKS: CheckDef[] = [
     probes: STREAMS,
     create() {
       const t = new Tally();
-      let bytes = 0;
-      const observe = onStreams<Utf8Body>({
-        start: () => new Utf8Body(),
-        chunk: (ev, s, st) => {
-          bytes += ev.bytes.length;
-          if (st.startsWithBom(ev.bytes)) t.fail("no byte order mark", `${s.label}: the body starts with a UTF-8 BOM (EF BB BF)`, at(ev, { excerpt: "\\xEF\\xBB\\xBF" }));
-          if (st.bad) return;
-          const start = st.offset;
-          const bad = st.push(ev.bytes);
-          if (bad >= 0) {
-            const local = bad - start;
-            const hex = [...ev.bytes.subarray(Math.max(0, local - 8), local + 8)].map((b) => b.toString(16).padStart(2, "0")).join(" ");
-            t.fail("valid UTF-8", `${s.label}: invalid UTF-8 byte 0x${ev.bytes[local]!.toString(16).padStart(2, "0")} at body offset ${bad} (chunk ${ev.index}, offset ${local})`, at(ev, { excerpt: hex }));
-          }
+      const rule = utf8BodyRule(t, {
+        invalid: (label, ev, start, bad) => {
+          const local = bad - start;
+          return [`${label}: invalid UTF-8 byte 0x${ev.bytes[local]!.toString(16).padStart(2, "0")} at body offset ${bad} (chunk ${ev.index}, offset ${local})`, hexAround(ev.bytes, local - 8, local + 8)];
         },
-        end: (ev, s, st) => {
-          // A stream that sent no byte showed nothing to judge.
-          if (st.bad || st.offset === 0) return;
-          if (st.truncated && ev.reason === "eof") t.fail("valid UTF-8", `${s.label}: the body ends inside a multi-byte character`, at(ev));
-          else t.ok();
-        },
+        cutMidCharacterPasses: true,
       });
-      return { observe, finish: () => t.outcome(`${bytes} stream byte(s) were valid UTF-8 without a BOM`, "no 2xx stream was observed") };
+      const observe = onStreams(rule);
+      return { observe, finish: () => t.outcome(`${rule.bytes()} stream byte(s) were valid UTF-8 without a BOM`, "no 2xx stream was observed") };
     },
   }),
   serverCheck({
