@@ -11,10 +11,10 @@ import { checkMaker } from "../../../core/define-check.js";
 import { describe, evidenceOf, exchangeView, lastEvent, unanswered as unansweredBy, type Exchange } from "../../../core/views/exchange.js";
 import { all, onNote, type Listen } from "../../../core/views/hooks.js";
 import { sseStreamView } from "../../../core/views/sse-stream.js";
-import { isStreamLabel, L, NOTE } from "../labels.js";
+import { isStreamLabel, L, NOTE, SEED } from "../labels.js";
 import { readParams } from "../params.js";
 
-export const SEED = "002_f5cea501a704c7bf.txt";
+export { SEED } from "../labels.js";
 
 /**
  * A CheckDef of this suite: full id, server side, and the seed reference as [section, quote].

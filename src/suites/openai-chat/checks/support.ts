@@ -11,9 +11,9 @@ import type { Outcome } from "../../../core/check.js";
 import { checkMaker } from "../../../core/define-check.js";
 import { describe, evidenceOf, exchangeView, lastEvent, unanswered as unansweredBy, type Exchange } from "../../../core/views/exchange.js";
 import { all, onNote, type Listen, type Observe } from "../../../core/views/hooks.js";
-import { NOTE } from "../labels.js";
+import { NOTE, SEED } from "../labels.js";
 
-export const SEED = "001_ba8f1763064c3ebc.txt";
+export { SEED } from "../labels.js";
 export const PROTOCOL = "openai-chat";
 
 import type { RequestEvent, SseEventEvent } from "../../../core/check-helpers.js";
