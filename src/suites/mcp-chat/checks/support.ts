@@ -8,7 +8,8 @@
  */
 import { excerpt, type CheckContext } from "../../../core/check.js";
 import { checkMaker } from "../../../core/define-check.js";
-import { describe, evidenceOf, exchangeView, lastEvent, unanswered as unansweredBy, type Exchange } from "../../../core/views/exchange.js";
+import { describe, evidenceOf, lastEvent, type Exchange } from "../../../core/views/exchange.js";
+import { exchangeChecks } from "../../../core/views/exchange-checks.js";
 import { all, onNote, type Listen } from "../../../core/views/hooks.js";
 import { sseStreamView } from "../../../core/views/sse-stream.js";
 import { isStreamLabel, L, NOTE, SEED } from "../labels.js";
@@ -42,38 +43,16 @@ export { Tally };
 // ---------------------------------------------------------------------------------------------
 // Exchanges
 
-/** This suite's exchanges: a stream request's non-2xx answer is rebuilt from its lines. */
-const EXCHANGES = exchangeView({
+/**
+ * This suite's exchanges: a stream request's non-2xx answer is rebuilt from its lines. A body that
+ * broke off is judged as it came; a 429 the probes retried, or a body the kit stopped reading (its
+ * own time or size limit), cannot be judged.
+ */
+export const { onExchanges, unanswered, judgeExchanges } = exchangeChecks({
   name: "mcp-chat/exchanges",
   errorBodyFromLines: (request) => isStreamLabel(request.label),
+  brokenBodyIsAnswer: true,
 });
-
-/** Calls `done` once per exchange when it ends (body end or transport error). */
-export function onExchanges(done: (x: Exchange) => void): Listen {
-  return EXCHANGES.on(done);
-}
-
-/**
- * Why an exchange cannot be judged, or undefined when it can: no response head, a body the kit
- * stopped reading (its own time or size limit), or a 429 the probes retried. A body that broke off
- * is judged as it came.
- */
-export function unanswered(x: Exchange): string | undefined {
-  return unansweredBy(x, { brokenBodyIsAnswer: true });
-}
-
-/**
- * The common shape of exchange-keyed checks: judge every answered exchange that `match`es, and
- * note unanswered ones as the reason the check may end incomplete.
- */
-export function judgeExchanges(tally: Tally, match: (x: Exchange) => boolean, judge: (x: Exchange) => void): Listen {
-  return onExchanges((x) => {
-    if (!match(x)) return;
-    const why = unanswered(x);
-    if (why) tally.untestable(why);
-    else judge(x);
-  });
-}
 
 export const is4xx = (status: number | undefined): boolean => status !== undefined && status >= 400 && status < 500;
 

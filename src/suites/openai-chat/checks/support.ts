@@ -9,8 +9,9 @@
  */
 import type { Outcome } from "../../../core/check.js";
 import { checkMaker } from "../../../core/define-check.js";
-import { describe, evidenceOf, exchangeView, lastEvent, unanswered as unansweredBy, type Exchange } from "../../../core/views/exchange.js";
-import { all, onNote, type Listen, type Observe } from "../../../core/views/hooks.js";
+import { describe, evidenceOf, lastEvent, type Exchange } from "../../../core/views/exchange.js";
+import { exchangeChecks } from "../../../core/views/exchange-checks.js";
+import { all, onNote, type Observe } from "../../../core/views/hooks.js";
 import { NOTE, SEED } from "../labels.js";
 
 export { SEED } from "../labels.js";
@@ -133,24 +134,15 @@ function parseRequest(text: string | undefined): RequestInfo {
 // ---------------------------------------------------------------------------------------------
 // Exchanges
 
-/** This suite's exchanges: a non-2xx body read as SSE (an error to a stream request) is rebuilt from its lines. */
-const EXCHANGES = exchangeView({
+/**
+ * This suite's exchanges: a non-2xx body read as SSE (an error to a stream request) is rebuilt from
+ * its lines. A stream that broke off is not a whole answer here (the stream rules judge the break).
+ */
+export const { onExchanges, unanswered } = exchangeChecks({
   name: "openai-chat/exchanges",
   errorBodyFromLines: (_request, streamRead) => streamRead,
+  brokenBodyIsAnswer: false,
 });
-
-/** Calls `done` once per exchange when it ends (body end or transport error). */
-export function onExchanges(done: (x: Exchange) => void): Listen {
-  return EXCHANGES.on(done);
-}
-
-/**
- * Why an exchange's answer cannot be judged, or undefined when it can. A stream that broke off is
- * not a whole answer here (the stream rules judge the break).
- */
-export function unanswered(x: Exchange): string | undefined {
-  return unansweredBy(x, { brokenBodyIsAnswer: false });
-}
 
 // ---------------------------------------------------------------------------------------------
 // SSE payloads and lines

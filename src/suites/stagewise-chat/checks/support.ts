@@ -8,7 +8,8 @@ import { at, excerpt, notApplicable, Tally, type CheckDef, type Evidence } from 
 import { checkMaker, type CheckSpec } from "../../../core/define-check.js";
 import type { TranscriptEvent } from "../../../core/transcript.js";
 import { frameJson, type WsFrameEvent } from "../../../core/ws-exchange.js";
-import { exchangeView, unanswered as unansweredBy, type Exchange } from "../../../core/views/exchange.js";
+import type { Exchange } from "../../../core/views/exchange.js";
+import { exchangeChecks } from "../../../core/views/exchange-checks.js";
 import { all, each, on, type Guard, type Listen } from "../../../core/views/hooks.js";
 import { derivedView } from "../../../core/views/router.js";
 import { rpcHooks, rpcView, type RpcHandlers, type RpcIn, type RpcOut, type RpcProtocol, type RpcRequest } from "../../../core/views/rpc.js";
@@ -504,16 +505,11 @@ export function snapshotKnockOn(t: Tally, sub: ChatSub, f: ChatFrame): boolean {
 // ---------------------------------------------------------------------------------------------
 // HTTP (discovery)
 
-const EXCHANGES = exchangeView({ name: "stagewise-chat/exchanges", errorBodyFromLines: () => false });
+const EXCHANGES = exchangeChecks({ name: "stagewise-chat/exchanges", errorBodyFromLines: () => false, brokenBodyIsAnswer: true });
 
 /** Judges every answered discovery exchange; unanswered ones explain an incomplete. */
 export function onInfo(t: Tally, label: string, judge: (x: Exchange) => void): Listen {
-  return EXCHANGES.on((x) => {
-    if (x.label !== label) return;
-    const why = unansweredBy(x, { brokenBodyIsAnswer: true });
-    if (why) t.untestable(why);
-    else judge(x);
-  });
+  return EXCHANGES.judgeExchanges(t, (x) => x.label === label, judge);
 }
 
 export { describe as describeExchange, evidenceOf as exchangeEvidence } from "../../../core/views/exchange.js";
