@@ -8,7 +8,7 @@
  */
 import { at, excerpt, notApplicable, Tally, type CheckContext, type CheckObserver, type Evidence } from "../../../core/check.js";
 import { is2xx, mediaType, parseJson } from "../../../core/check-helpers.js";
-import { checkMaker, type CheckSpec } from "../../../core/define-check.js";
+import { serverCheckMaker, type CheckSpec } from "../../../core/define-check.js";
 import type { ValidationResult } from "../../../core/schema-registry.js";
 import { describe, evidenceOf, lastEvent, type Exchange } from "../../../core/views/exchange.js";
 import { exchangeChecks } from "../../../core/views/exchange-checks.js";
@@ -22,13 +22,7 @@ export const ID = (rest: string): string => `continue-remote/${rest}`;
 
 export { all, at, describe, evidenceOf, excerpt, is2xx, lastEvent, mediaType, onNote, parseJson, Tally, type Evidence, type Exchange, type Listen };
 
-const maker = checkMaker({
-  seed: SEED,
-  side: "server",
-  reasons: { [NOTE.stopped]: (v) => `the probes stopped early: ${String(v)}` },
-  notApplicableNote: NOTE.notApplicable,
-  knockOnNote: NOTE.knockOn,
-});
+const maker = serverCheckMaker(SEED, { stopped: NOTE.stopped, notApplicable: NOTE.notApplicable, knockOn: NOTE.knockOn });
 
 /** A CheckDef of this suite; `only` limits it to one generation ([seed] / [cn] in §4). */
 export function serverCheck(spec: CheckSpec & { only?: "seed" | "cn" }) {

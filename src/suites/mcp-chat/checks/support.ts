@@ -7,7 +7,7 @@
  * stream keeps counters and the first sentinel, never its events.
  */
 import { excerpt, type CheckContext } from "../../../core/check.js";
-import { checkMaker } from "../../../core/define-check.js";
+import { serverCheckMaker } from "../../../core/define-check.js";
 import { describe, evidenceOf, lastEvent, type Exchange } from "../../../core/views/exchange.js";
 import { exchangeChecks } from "../../../core/views/exchange-checks.js";
 import { all, onNote, type Listen } from "../../../core/views/hooks.js";
@@ -21,13 +21,7 @@ export { SEED } from "../labels.js";
  * A CheckDef of this suite: full id, server side, and the seed reference as [section, quote].
  * When the probes stopped early, an incomplete outcome says so (the reason is a note event).
  */
-export const serverCheck = checkMaker({
-  seed: SEED,
-  side: "server",
-  reasons: { [NOTE.stopped]: (v) => `the probes stopped early: ${String(v)}` },
-  notApplicableNote: NOTE.notApplicable,
-  knockOnNote: NOTE.knockOn,
-});
+export const serverCheck = serverCheckMaker(SEED, { stopped: NOTE.stopped, notApplicable: NOTE.notApplicable, knockOn: NOTE.knockOn });
 
 export { all, describe, evidenceOf, lastEvent, onNote, type Exchange };
 

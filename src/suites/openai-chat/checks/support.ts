@@ -8,7 +8,7 @@
  * WeakMap) and each SSE payload is decoded once by the stream view, so every check reads one parse.
  */
 import type { Outcome } from "../../../core/check.js";
-import { checkMaker } from "../../../core/define-check.js";
+import { serverCheckMaker } from "../../../core/define-check.js";
 import { describe, evidenceOf, lastEvent, type Exchange } from "../../../core/views/exchange.js";
 import { exchangeChecks } from "../../../core/views/exchange-checks.js";
 import { all, onNote, type Observe } from "../../../core/views/hooks.js";
@@ -33,15 +33,7 @@ function budgetReason(value: unknown): string {
  * A CheckDef of this suite: full id, server side, the seed reference as [section, quote]. When the
  * probes stopped early or ran out of --max-requests, an incomplete outcome says so.
  */
-export const serverCheck = checkMaker({
-  seed: SEED,
-  side: "server",
-  reasons: {
-    [NOTE.stopped]: (v) => `the probes stopped early: ${String(v)}`,
-    [NOTE.budget]: budgetReason,
-  },
-  knockOnNote: NOTE.reset,
-});
+export const serverCheck = serverCheckMaker(SEED, { stopped: NOTE.stopped, knockOn: NOTE.reset, reasons: { [NOTE.budget]: budgetReason } });
 
 /** Violations plus whether the rule was exercised (shared by every suite). */
 import { Tally } from "../../../core/check.js";

@@ -5,7 +5,7 @@
  * numbers and the state reduced with the normative reducer, so no check reduces twice.
  */
 import { at, excerpt, notApplicable, Tally, type CheckDef, type Evidence } from "../../../core/check.js";
-import { checkMaker, type CheckSpec } from "../../../core/define-check.js";
+import { serverCheckMaker, type CheckSpec } from "../../../core/define-check.js";
 import type { TranscriptEvent } from "../../../core/transcript.js";
 import { frameJson, type WsFrameEvent } from "../../../core/ws-exchange.js";
 import type { Exchange } from "../../../core/views/exchange.js";
@@ -25,13 +25,7 @@ export { notApplicable, Tally };
 export type { Conn, Exchange, RpcRequest };
 
 /** A CheckDef of this suite: full id, server side, the seed reference; early stops and absent behaviours explained. */
-const makeCheck = checkMaker({
-  seed: SEED,
-  side: "server",
-  reasons: { [NOTE.stopped]: (v) => `the probes stopped early: ${String(v)}` },
-  notApplicableNote: NOTE.notApplicable,
-  knockOnNote: NOTE.knockOn,
-});
+const makeCheck = serverCheckMaker(SEED, { stopped: NOTE.stopped, notApplicable: NOTE.notApplicable, knockOn: NOTE.knockOn });
 
 /** Rules about the chat capability: moot for an agent without it (the probes then say so). */
 const NEEDS_CHAT = /^stagewise-chat\/(chat\/(?!no-toolcalling)|tools\/|state\/coherent-with-chat$)/;
