@@ -113,22 +113,41 @@ export function advanceSentinel(st: SentinelLines, ev: SseLineEvent, isSentinel:
   return kind;
 }
 
+/** A stream's sentinel as the close rule reads it: when it came, and how to name it. */
+export interface SentinelSeen {
+  since: number;
+  /** The sentinel as the expectation names it ("the sentinel", "[DONE]"). */
+  sentinel: string;
+  /** The sentinel as the target sent it. */
+  seen: string;
+  evidence: Evidence;
+}
+
 /**
- * How soon a stream's body ended after its sentinel, against the limit: a pass (the time taken is
- * returned), a failure past the limit, or untestable when the kit stopped reading for another
- * reason. `sentinel` names it in the expectation ("the sentinel", "[DONE]"); `seen` as it was sent.
+ * The rule "the body ends within the limit after the stream's sentinel", as stream-view hooks (start,
+ * end): a pass, a failure past the limit, or untestable when the kit stopped reading for another
+ * reason. `sentinelOf` finds a stream's sentinel, or judges a stream without one and returns
+ * undefined; `worst()` is the longest wait that passed.
  */
-export function judgeCloseAfter(t: Tally, ev: BodyEndEvent, o: { label: string; since: number; limitMs: number; sentinel: string; seen: string; evidence: Evidence }): number | undefined {
-  const elapsed = Math.round(ev.t - o.since);
-  if (ev.reason === "close-timeout" || elapsed > o.limitMs) {
-    t.fail(`the body ends within ${o.limitMs} ms of ${o.sentinel}`, `${o.label}: the body was still open ${elapsed} ms after ${o.seen} (${ev.reason === "close-timeout" ? "the kit stopped waiting" : `ended by ${ev.reason}`})`, o.evidence);
-  } else if (ev.reason === "eof" || ev.reason === "error") {
-    t.ok();
-    return elapsed;
-  } else {
-    t.untestable(`the kit stopped reading ${o.label} (${ev.reason}) ${elapsed} ms after ${o.sentinel}`);
-  }
-  return undefined;
+export function closeAfterSentinelRule<S extends { label: string }>(t: Tally, limitMs: number, sentinelOf: (ev: BodyEndEvent, s: S) => SentinelSeen | undefined) {
+  let worst = 0;
+  return {
+    worst: () => worst,
+    start: () => undefined,
+    end(ev: BodyEndEvent, s: S): void {
+      const o = sentinelOf(ev, s);
+      if (!o) return;
+      const elapsed = Math.round(ev.t - o.since);
+      if (ev.reason === "close-timeout" || elapsed > limitMs) {
+        t.fail(`the body ends within ${limitMs} ms of ${o.sentinel}`, `${s.label}: the body was still open ${elapsed} ms after ${o.seen} (${ev.reason === "close-timeout" ? "the kit stopped waiting" : `ended by ${ev.reason}`})`, o.evidence);
+      } else if (ev.reason === "eof" || ev.reason === "error") {
+        worst = Math.max(worst, elapsed);
+        t.ok();
+      } else {
+        t.untestable(`the kit stopped reading ${s.label} (${ev.reason}) ${elapsed} ms after ${o.sentinel}`);
+      }
+    },
+  };
 }
 
 /** What differs between protocols in the UTF-8 body rule: the wording of an invalid byte, and one ending. */

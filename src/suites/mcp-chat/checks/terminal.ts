@@ -6,8 +6,8 @@ import { at, excerpt, type CheckDef } from "../../../core/check.js";
 import { formatSchemaErrors } from "../../../core/schema-registry.js";
 import { L } from "../labels.js";
 import { readParams } from "../params.js";
-import { advanceSentinel, judgeCloseAfter, sentinelLines, type SentinelLines } from "../../../core/check-helpers.js";
-import { dataStartsWith, dataValue, eventEvidence, eventWhere, lineEvidence, lineWhere, missingSentinel, onStreams, serverCheck, Tally, unjudgedStream, type SseLineEvent } from "./support.js";
+import { advanceSentinel, closeAfterSentinelRule, sentinelLines, type SentinelLines } from "../../../core/check-helpers.js";
+import { dataStartsWith, dataValue, eventEvidence, eventWhere, lineEvidence, lineWhere, missingSentinel, onStreams, serverCheck, Tally, unjudgedStream, type SseLineEvent, type Stream } from "./support.js";
 
 const SECTION = "§5 Send Chat Message (Streaming)";
 const DONE_SIGNAL = "**4. Done Signal** - Indicates stream completion";
@@ -117,19 +117,13 @@ export const TERMINAL_CHECKS: CheckDef[] = [
     ref: [SECTION, DONE_SIGNAL],
     probes: STREAMS,
     create(ctx) {
-      const { closeTimeoutMs } = readParams(ctx.params);
       const t = new Tally();
-      let worst = 0;
-      const observe = onStreams({
-        start: () => undefined,
-        end: (ev, s) => {
-          if (!s.terminal) return unjudgedStream(t, s, ev);
-          const sent = s.terminal.event.data;
-          const elapsed = judgeCloseAfter(t, ev, { label: s.label, since: s.terminal.event.t, limitMs: closeTimeoutMs, sentinel: "the sentinel", seen: sent.slice(0, 20), evidence: at(ev, { excerpt: sent.slice(0, 40) }) });
-          if (elapsed !== undefined) worst = Math.max(worst, elapsed);
-        },
+      const rule = closeAfterSentinelRule<Stream>(t, readParams(ctx.params).closeTimeoutMs, (ev, s) => {
+        if (!s.terminal) return void unjudgedStream(t, s, ev);
+        const sent = s.terminal.event.data;
+        return { since: s.terminal.event.t, sentinel: "the sentinel", seen: sent.slice(0, 20), evidence: at(ev, { excerpt: sent.slice(0, 40) }) };
       });
-      return { observe, finish: () => t.outcome(`every stream ended within ${worst} ms of its sentinel`, "no stream sent a sentinel") };
+      return { observe: onStreams(rule), finish: () => t.outcome(`every stream ended within ${rule.worst()} ms of its sentinel`, "no stream sent a sentinel") };
     },
   }),
 ];

@@ -2,9 +2,9 @@
 import { at, excerpt, type CheckDef } from "../../../core/check.js";
 import { STREAM_PROBES } from "../labels.js";
 import { readParams } from "../params.js";
-import { NOT_RESET, onStreams, streamBroken } from "./model.js";
+import { NOT_RESET, onStreams, streamBroken, type Stream } from "./model.js";
 import { STREAMING } from "./refs.js";
-import { advanceSentinel, judgeCloseAfter, sentinelLines, type SentinelLines } from "../../../core/check-helpers.js";
+import { advanceSentinel, closeAfterSentinelRule, sentinelLines, type SentinelLines } from "../../../core/check-helpers.js";
 import { dataIs, lineEvidence, lineKind, lineWhere, serverCheck, Tally } from "./support.js";
 
 export const DONE_CHECKS: CheckDef[] = [
@@ -72,22 +72,14 @@ export const DONE_CHECKS: CheckDef[] = [
     ref: STREAMING,
     probes: STREAM_PROBES,
     create(ctx) {
-      const { closeTimeoutMs } = readParams(ctx.params);
       const t = new Tally();
-      let worst = 0;
-      const observe = onStreams({
-        start: () => undefined,
-        end: (ev, s) => {
-          const done = s.model.done;
-          if (!done) {
-            if (ev.reason === "eof" && !s.model.error) t.notApplicable(`${s.label} ended at EOF without [DONE]`);
-            return;
-          }
-          const elapsed = judgeCloseAfter(t, ev, { label: s.label, since: done.t, limitMs: closeTimeoutMs, sentinel: "[DONE]", seen: "[DONE]", evidence: at(ev) });
-          if (elapsed !== undefined) worst = Math.max(worst, elapsed);
-        },
+      const rule = closeAfterSentinelRule<Stream>(t, readParams(ctx.params).closeTimeoutMs, (ev, s) => {
+        const done = s.model.done;
+        if (done) return { since: done.t, sentinel: "[DONE]", seen: "[DONE]", evidence: at(ev) };
+        if (ev.reason === "eof" && !s.model.error) t.notApplicable(`${s.label} ended at EOF without [DONE]`);
+        return undefined;
       });
-      return { observe, finish: () => t.outcome(`every stream ended within ${worst} ms of [DONE]`, "no stream sent [DONE]") };
+      return { observe: onStreams(rule), finish: () => t.outcome(`every stream ended within ${rule.worst()} ms of [DONE]`, "no stream sent [DONE]") };
     },
   }),
 ];
