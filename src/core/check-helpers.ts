@@ -2,11 +2,20 @@
  * Small helpers the check suites share: reading HTTP heads and bodies, and pointing evidence at an
  * SSE event or raw line in words a user can follow ("chat-stream line 4 (chunk 2, at 41 ms)").
  */
-import { at, excerpt, type Evidence } from "./check.js";
+import { at, excerpt, type Evidence, type Tally } from "./check.js";
 import type { TranscriptEvent } from "./transcript.js";
+import { Utf8Body } from "./utf8.js";
 
-type SseEventEvent = Extract<TranscriptEvent, { kind: "sse-event" }>;
-type SseLineEvent = Extract<TranscriptEvent, { kind: "sse-line" }>;
+/** A transcript event of one kind. */
+export type EventOf<K extends TranscriptEvent["kind"]> = Extract<TranscriptEvent, { kind: K }>;
+export type RequestEvent = EventOf<"http-request">;
+export type ResponseEvent = EventOf<"http-response">;
+export type BodyEndEvent = EventOf<"body-end">;
+export type ErrorEvent = EventOf<"http-error">;
+export type SseLineEvent = EventOf<"sse-line">;
+export type SseEventEvent = EventOf<"sse-event">;
+export type ChunkEvent = EventOf<"body-chunk">;
+export type NoteEvent = EventOf<"note">;
 
 /** Where a data line's value starts: after "data:" and one optional space. */
 const valueStart = (line: string): number => (line.charCodeAt(5) === 32 ? 6 : 5);
@@ -62,3 +71,121 @@ export function parseJson(text: string): { ok: true; value: unknown } | { ok: fa
     return { ok: false, error: (e as Error).message };
   }
 }
+
+export type LineKind = "blank" | "comment" | "data" | "field";
+
+/** A raw line as WHATWG SSE reads it: blank (dispatch), comment, a `data` field, or another field. */
+export function lineKind(line: string): LineKind {
+  if (line === "") return "blank";
+  if (line.startsWith(":")) return "comment";
+  if (line === "data" || line.startsWith("data:")) return "data";
+  return "field";
+}
+
+/**
+ * Where a stream's first sentinel event (`[DONE]`, `[ERROR]`) stands among its raw lines: not yet
+ * seen, its data line seen, or closed by its empty line.
+ */
+export interface SentinelLines {
+  inEvent: boolean;
+  state: "before" | "sentinel" | "closed";
+  sentinel?: SseLineEvent;
+}
+
+export const sentinelLines = (): SentinelLines => ({ inEvent: false, state: "before" });
+
+/**
+ * Advances the line state by one raw line; `isSentinel` says whether a data line that begins an
+ * event opens the sentinel. Returns the line's kind.
+ */
+export function advanceSentinel(st: SentinelLines, ev: SseLineEvent, isSentinel: (line: string) => boolean): LineKind {
+  const kind = lineKind(ev.line);
+  if (kind === "blank") {
+    if (st.state === "sentinel") st.state = "closed";
+    st.inEvent = false;
+  } else if (kind === "data") {
+    if (!st.inEvent && st.state === "before" && isSentinel(ev.line)) {
+      st.state = "sentinel";
+      st.sentinel = ev;
+    }
+    st.inEvent = true;
+  }
+  return kind;
+}
+
+/** A stream's sentinel as the close rule reads it: when it came, and how to name it. */
+export interface SentinelSeen {
+  since: number;
+  /** The sentinel as the expectation names it ("the sentinel", "[DONE]"). */
+  sentinel: string;
+  /** The sentinel as the target sent it. */
+  seen: string;
+  evidence: Evidence;
+}
+
+/**
+ * The rule "the body ends within the limit after the stream's sentinel", as stream-view hooks (start,
+ * end): a pass, a failure past the limit, or untestable when the kit stopped reading for another
+ * reason. `sentinelOf` finds a stream's sentinel, or judges a stream without one and returns
+ * undefined; `worst()` is the longest wait that passed.
+ */
+export function closeAfterSentinelRule<S extends { label: string }>(t: Tally, limitMs: number, sentinelOf: (ev: BodyEndEvent, s: S) => SentinelSeen | undefined) {
+  let worst = 0;
+  return {
+    worst: () => worst,
+    start: () => undefined,
+    end(ev: BodyEndEvent, s: S): void {
+      const o = sentinelOf(ev, s);
+      if (!o) return;
+      const elapsed = Math.round(ev.t - o.since);
+      if (ev.reason === "close-timeout" || elapsed > limitMs) {
+        t.fail(`the body ends within ${limitMs} ms of ${o.sentinel}`, `${s.label}: the body was still open ${elapsed} ms after ${o.seen} (${ev.reason === "close-timeout" ? "the kit stopped waiting" : `ended by ${ev.reason}`})`, o.evidence);
+      } else if (ev.reason === "eof" || ev.reason === "error") {
+        worst = Math.max(worst, elapsed);
+        t.ok();
+      } else {
+        t.untestable(`the kit stopped reading ${s.label} (${ev.reason}) ${elapsed} ms after ${o.sentinel}`);
+      }
+    },
+  };
+}
+
+/** What differs between protocols in the UTF-8 body rule: the wording of an invalid byte, and one ending. */
+export interface Utf8BodyWording {
+  /** The finding and its evidence excerpt for an invalid byte: `start` is the chunk's body offset, `bad` the byte's. */
+  invalid(label: string, ev: ChunkEvent, start: number, bad: number): [actual: string, excerpt: string];
+  /** A body the kit stopped reading inside a character (not at EOF) still passes; otherwise it is left unjudged. */
+  cutMidCharacterPasses: boolean;
+}
+
+/**
+ * A stream body's rule "valid UTF-8 without a BOM", as stream-view hooks (start, chunk, end) over any
+ * stream that has a label; `bytes()` counts what was read, for the passing message.
+ */
+export function utf8BodyRule(t: Tally, wording: Utf8BodyWording) {
+  let bytes = 0;
+  return {
+    bytes: () => bytes,
+    start: () => new Utf8Body(),
+    chunk(ev: ChunkEvent, s: { label: string }, st: Utf8Body): void {
+      bytes += ev.bytes.length;
+      if (st.startsWithBom(ev.bytes)) t.fail("no byte order mark", `${s.label}: the body starts with a UTF-8 BOM (EF BB BF)`, at(ev, { excerpt: "\\xEF\\xBB\\xBF" }));
+      if (st.bad) return;
+      const start = st.offset;
+      const bad = st.push(ev.bytes);
+      if (bad < 0) return;
+      const [actual, hex] = wording.invalid(s.label, ev, start, bad);
+      t.fail("valid UTF-8", actual, at(ev, { excerpt: hex }));
+    },
+    end(ev: BodyEndEvent, s: { label: string }, st: Utf8Body): void {
+      // A stream that sent no valid byte showed nothing to judge.
+      if (st.bad || st.offset === 0) return;
+      if (!st.truncated) t.ok();
+      else if (ev.reason === "eof") t.fail("valid UTF-8", `${s.label}: the body ends inside a multi-byte character`, at(ev));
+      else if (wording.cutMidCharacterPasses) t.ok();
+    },
+  };
+}
+
+/** The bytes around a chunk offset, in hex, as evidence. */
+export const hexAround = (bytes: Uint8Array, from: number, to: number): string => [...bytes.subarray(Math.max(0, from), to)].map((b) => b.toString(16).padStart(2, "0")).join(" ");

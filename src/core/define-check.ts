@@ -83,3 +83,24 @@ export function checkMaker(meta: SuiteMeta): (spec: CheckSpec) => CheckDef {
     };
   };
 }
+
+/** The notes a server suite's probes publish that its checks read (see SuiteMeta). */
+export interface ServerNotes {
+  /** The probes stopped early; its value says why. */
+  stopped: string;
+  notApplicable?: string;
+  knockOn?: string;
+  /** Further notes that explain an incomplete verdict. */
+  reasons?: Record<string, (value: unknown) => string>;
+}
+
+/** The server side's check maker: every suite says the same when its probes stopped early. */
+export function serverCheckMaker(seed: string, notes: ServerNotes): (spec: CheckSpec) => CheckDef {
+  return checkMaker({
+    seed,
+    side: "server",
+    reasons: { [notes.stopped]: (v) => `the probes stopped early: ${String(v)}`, ...notes.reasons },
+    ...(notes.notApplicable !== undefined ? { notApplicableNote: notes.notApplicable } : {}),
+    ...(notes.knockOn !== undefined ? { knockOnNote: notes.knockOn } : {}),
+  });
+}

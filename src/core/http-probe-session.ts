@@ -34,9 +34,15 @@ export interface HttpProbeRequest {
   /** Extra headers laid over the defaults (Accept, Content-Type). */
   extraHeaders?: Record<string, string>;
   body?: string;
+  /** The body's Content-Type, for bad-input probes: `null` sends none. Default application/json when there is a body. */
+  contentType?: string | null;
   timing: HttpTiming;
   /** A cap the probe chose on purpose: reaching it is an answer, not a failure. */
   maxBytes?: number;
+  /** A shorter limit than the request timeout, for a quick request. */
+  timeoutMs?: number;
+  /** The request is expected to fail (the target was told to exit): it does not count towards stopping the run. */
+  mayFail?: boolean;
 }
 
 export interface HttpProbeSettings {
@@ -48,6 +54,13 @@ export interface HttpProbeSettings {
   closeWaitMs(): number;
   /** What ends a stream (starts the close timeout). */
   isTerminal?(data: string): boolean;
+  /**
+   * How an answer ended that counts as "no complete answer" towards stopping the run (default: the
+   * time limits, an error, and a read cap the probe did not choose).
+   */
+  failedEnds?: ReadonlySet<BodyEndReason>;
+  /** What the stop message calls the failed requests (default "exchanges"). */
+  noun?: string;
 }
 
 export class HttpProbeSession extends ProbeSession {
@@ -90,6 +103,8 @@ export class HttpProbeSession extends ProbeSession {
     if (this.ctx.signal.aborted) throw new StopProbing("aborted");
     const t = this.ctx.timeouts;
     const stream = req.timing === "stream";
+    const type = req.contentType === undefined ? (req.body !== undefined ? "application/json" : undefined) : req.contentType;
+    const quick = Math.min(req.timeoutMs ?? t.request, t.request);
     const spec: ExchangeSpec = {
       probe: this.probe,
       label,
@@ -98,7 +113,7 @@ export class HttpProbeSession extends ProbeSession {
       headers: {
         ...req.headers,
         accept: stream ? "text/event-stream" : "application/json",
-        ...(req.body !== undefined ? { "content-type": "application/json" } : {}),
+        ...(type ? { "content-type": type } : {}),
         ...(req.extraHeaders ?? {}),
       },
       ...(req.body !== undefined ? { body: req.body } : {}),
@@ -108,14 +123,14 @@ export class HttpProbeSession extends ProbeSession {
         ? { headers: t.headers, total: t.stream, firstEvent: t.firstEvent, idle: t.idle, close: this.http.closeWaitMs() }
         : req.timing === "slow"
           ? { headers: t.headers, total: t.stream }
-          : { headers: t.request, total: t.request },
+          : { headers: quick, total: quick },
       ...(stream && this.http.isTerminal ? { stream: true, isTerminal: this.http.isTerminal } : stream ? { stream: true } : {}),
     };
     const result = await exchange(this.ctx.bus, spec);
     this.exchanges++;
     answered?.(result);
     if (this.ctx.signal.aborted) throw new StopProbing("aborted");
-    this.track(label, result, req.maxBytes !== undefined);
+    if (!req.mayFail) this.track(label, result, req.maxBytes !== undefined);
     return result;
   }
 
@@ -123,11 +138,11 @@ export class HttpProbeSession extends ProbeSession {
   private track(label: string, r: ExchangeResult, capped: boolean): void {
     // Hitting a cap the probe chose on purpose (bad input answered with a stream) is an answer.
     const limitOk = capped && r.endReason === "limit";
-    const failed = r.status === undefined || (r.endReason !== undefined && FAILED_ENDS.has(r.endReason) && !limitOk);
+    const failed = r.status === undefined || (r.endReason !== undefined && (this.http.failedEnds ?? FAILED_ENDS).has(r.endReason) && !limitOk);
     if (r.status === undefined && (this.exchanges === 1 || isUnreachable(r))) this.stop(`${label}: ${r.error ?? "no response"}`);
     this.failuresInRow = failed ? this.failuresInRow + 1 : 0;
     if (this.failuresInRow >= MAX_CONSECUTIVE_FAILURES) {
-      this.stop(`${MAX_CONSECUTIVE_FAILURES} exchanges in a row got no complete answer (last: ${label}, ${r.error ?? r.endReason})`);
+      this.stop(`${MAX_CONSECUTIVE_FAILURES} ${this.http.noun ?? "exchanges"} in a row got no complete answer (last: ${label}, ${r.error ?? r.endReason})`);
     }
   }
 }

@@ -64,3 +64,42 @@ export class Utf8Validator {
     return at;
   }
 }
+
+/**
+ * One stream body judged as UTF-8 without a byte order mark, chunk by chunk: the rule's state for
+ * every protocol that streams bytes (how a finding is worded stays the protocol's).
+ */
+export class Utf8Body {
+  private readonly v = new Utf8Validator();
+  /** The body's first bytes, until there are three (a BOM is EF BB BF). */
+  private readonly head: number[] = [];
+  /** An invalid byte was found: the rest of the body is not read. */
+  bad = false;
+
+  /** Body bytes read so far. */
+  get offset(): number {
+    return this.v.offset;
+  }
+
+  /** True when the body ended inside a multi-byte character. */
+  get truncated(): boolean {
+    return this.v.truncated;
+  }
+
+  /** True once, for the chunk that completes a leading BOM. */
+  startsWithBom(bytes: Uint8Array): boolean {
+    const head = this.head;
+    for (let i = 0; head.length < 3 && i < bytes.length; i++) {
+      head.push(bytes[i]!);
+      if (head.length === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return true;
+    }
+    return false;
+  }
+
+  /** Validates a chunk: the body offset of its first invalid byte (then `bad` is set), or -1. */
+  push(bytes: Uint8Array): number {
+    const bad = this.v.push(bytes);
+    if (bad >= 0) this.bad = true;
+    return bad;
+  }
+}

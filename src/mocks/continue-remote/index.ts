@@ -1,6 +1,5 @@
 /** The continue-remote reference mock: the §3 state machine behind the §1 routes, in both profiles. */
-import { faultInfos } from "../../core/mock/listing.js";
-import type { FaultInfo, NamedItem } from "../../core/protocol.js";
+import { mockNames } from "../../core/mock/listing.js";
 import { FAULTS } from "./faults.js";
 import { SCENARIOS } from "./scenarios.js";
 import { VARIANTS } from "./variants.js";
@@ -27,6 +26,6 @@ export type { ContinueRemoteFault } from "./faults.js";
 export type { ContinueRemoteHooks } from "./hooks.js";
 export type { ContinueRemoteVariant } from "./variants.js";
 
-export const CONTINUE_REMOTE_SCENARIOS: NamedItem[] = SCENARIOS.map(({ name, description }) => ({ name, description }));
-export const CONTINUE_REMOTE_FAULTS: FaultInfo[] = faultInfos(FAULTS);
-export const CONTINUE_REMOTE_VARIANTS: NamedItem[] = VARIANTS.map(({ name, description }) => ({ name, description }));
+// The HTTP variants play the role of framings: how the same answers are put on the wire.
+export const CONTINUE_REMOTE_MOCK_NAMES = mockNames({ scenarios: SCENARIOS, faults: FAULTS, framings: VARIANTS });
+export const { scenarios: CONTINUE_REMOTE_SCENARIOS, faults: CONTINUE_REMOTE_FAULTS, framings: CONTINUE_REMOTE_VARIANTS } = CONTINUE_REMOTE_MOCK_NAMES;

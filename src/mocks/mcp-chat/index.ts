@@ -2,8 +2,7 @@
  * The mcp-chat reference mock. The msw handlers live in ./msw.js only: msw is an optional peer
  * dependency and must not be pulled in by this entry.
  */
-import { faultInfos, namedItems } from "../../core/mock/listing.js";
-import type { FaultInfo, NamedItem } from "../../core/protocol.js";
+import { mockNames } from "../../core/mock/listing.js";
 import { FAULTS } from "./faults.js";
 import { FRAMINGS } from "./framing.js";
 import { SCENARIOS } from "./scenarios.js";
@@ -25,6 +24,5 @@ export type { McpChatFault } from "./faults.js";
 export type { McpChatFraming } from "./framing.js";
 export type { McpChatScenario } from "./scenarios.js";
 
-export const MCP_CHAT_SCENARIOS: NamedItem[] = namedItems(SCENARIOS);
-export const MCP_CHAT_FRAMINGS: NamedItem[] = namedItems(FRAMINGS);
-export const MCP_CHAT_FAULTS: FaultInfo[] = faultInfos(FAULTS);
+export const MCP_CHAT_MOCK_NAMES = mockNames({ scenarios: SCENARIOS, faults: FAULTS, framings: FRAMINGS });
+export const { scenarios: MCP_CHAT_SCENARIOS, faults: MCP_CHAT_FAULTS, framings: MCP_CHAT_FRAMINGS } = MCP_CHAT_MOCK_NAMES;

@@ -2,8 +2,7 @@
  * The openai-chat reference mock. The msw handlers live in ./msw.js only: msw is an optional peer
  * dependency and must not be pulled in by this entry.
  */
-import { faultInfos, namedItems } from "../../core/mock/listing.js";
-import type { FaultInfo, NamedItem } from "../../core/protocol.js";
+import { mockNames } from "../../core/mock/listing.js";
 import { FAULTS } from "./faults.js";
 import { FRAMINGS } from "./framing.js";
 import { SCENARIOS } from "./scenarios.js";
@@ -41,6 +40,5 @@ export type { OpenaiChatFault } from "./faults.js";
 export type { OpenaiChatFraming } from "./framing.js";
 export type { OpenaiChatScenario } from "./scenarios.js";
 
-export const OPENAI_CHAT_SCENARIOS: NamedItem[] = namedItems(SCENARIOS);
-export const OPENAI_CHAT_FRAMINGS: NamedItem[] = namedItems(FRAMINGS);
-export const OPENAI_CHAT_FAULTS: FaultInfo[] = faultInfos(FAULTS);
+export const OPENAI_CHAT_MOCK_NAMES = mockNames({ scenarios: SCENARIOS, faults: FAULTS, framings: FRAMINGS });
+export const { scenarios: OPENAI_CHAT_SCENARIOS, faults: OPENAI_CHAT_FAULTS, framings: OPENAI_CHAT_FRAMINGS } = OPENAI_CHAT_MOCK_NAMES;

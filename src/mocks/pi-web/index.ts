@@ -2,8 +2,8 @@
  * The pi-web reference mock. The msw handlers live in ./msw.js only: msw is an optional peer
  * dependency and must not be pulled in by this entry.
  */
-import { faultInfos, namedItems } from "../../core/mock/listing.js";
-import type { FaultInfo, NamedItem } from "../../core/protocol.js";
+import { mockNames, namedItems } from "../../core/mock/listing.js";
+import type { NamedItem } from "../../core/protocol.js";
 import { FAULTS } from "./faults.js";
 import { FRAMINGS } from "./framing.js";
 import { PROFILES } from "./profiles.js";
@@ -38,7 +38,6 @@ export type { PiWebScenario } from "./scenarios.js";
 export type { AgentMessage as PiWebAgentMessage } from "./types.js";
 export { BUSY_ERROR as PI_WEB_BUSY_ERROR } from "./commands.js";
 
-export const PI_WEB_SCENARIOS: NamedItem[] = namedItems(SCENARIOS);
-export const PI_WEB_FRAMINGS: NamedItem[] = namedItems(FRAMINGS);
+export const PI_WEB_MOCK_NAMES = mockNames({ scenarios: SCENARIOS, faults: FAULTS, framings: FRAMINGS });
+export const { scenarios: PI_WEB_SCENARIOS, faults: PI_WEB_FAULTS, framings: PI_WEB_FRAMINGS } = PI_WEB_MOCK_NAMES;
 export const PI_WEB_PROFILES: NamedItem[] = namedItems(PROFILES);
-export const PI_WEB_FAULTS: FaultInfo[] = faultInfos(FAULTS);

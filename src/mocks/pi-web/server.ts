@@ -14,6 +14,7 @@ import type { MockStartOptions, RunningMock } from "../../core/protocol.js";
 import type { PiWebTransport } from "./connection.js";
 import { createPiWebEngine, type PiWebEngine } from "./engine.js";
 import { PI_WEB_DEFAULT_PORT, PI_WEB_WS_PATH, resolvePiWebOptions, type PiWebMockOptions } from "./options.js";
+import { headersOf, validTarget } from "../../core/mock/node-request.js";
 
 export type PiWebStartOptions = MockStartOptions & Partial<PiWebMockOptions>;
 
@@ -44,7 +45,7 @@ export async function startPiWebMock(options: PiWebStartOptions = {}): Promise<R
   const server = http.createServer({ noDelay: true }, (req, res) => {
     let r: { status: number; headers: Record<string, string>; body: string };
     try {
-      r = validTarget(req)
+      r = validTarget(req, "ws")
         ? (engine as PiWebEngine).http(req.method ?? "GET", req.url ?? "/")
         : { status: 400, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: "malformed Host header or request target" }) };
     } catch (e) {
@@ -92,26 +93,6 @@ function sameToken(given: string, expected: string): boolean {
   return timingSafeEqual(digest(given), digest(expected)) && given === expected;
 }
 
-function headersOf(req: http.IncomingMessage): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.headers)) {
-    if (v !== undefined) out[k] = Array.isArray(v) ? v.join(", ") : v;
-  }
-  return out;
-}
-
-/** Whether the Host header and the request target make a URL the engine can route. */
-function validTarget(req: http.IncomingMessage): boolean {
-  const target = req.url ?? "/";
-  if (!target.startsWith("/") || target.startsWith("//")) return false;
-  try {
-    new URL(`ws://${req.headers.host ?? "localhost"}${target}`);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 type SocketServer = () => WebSocketServer | Promise<WebSocketServer>;
 
 function upgrade(engine: PiWebEngine, socketServer: SocketServer, req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
@@ -125,7 +106,7 @@ function upgrade(engine: PiWebEngine, socketServer: SocketServer, req: http.Inco
 }
 
 function accept(engine: PiWebEngine, socketServer: SocketServer, req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
-  if (!validTarget(req)) {
+  if (!validTarget(req, "ws")) {
     socket.end("HTTP/1.1 400 Bad Request\r\n\r\n");
     return;
   }

@@ -14,6 +14,7 @@ import { createStagewiseEngine, type StagewiseEngine } from "./engine.js";
 import { resolveStagewiseOptions, type StagewiseMockOptions } from "./options.js";
 import { INFO_PATH, STAGEWISE_DEFAULT_PORT, WS_PATH } from "./pace.js";
 import { ClientRecorder } from "./recorder.js";
+import { headersOf, validTarget } from "../../core/mock/node-request.js";
 
 export type StagewiseStartOptions = MockStartOptions & Partial<StagewiseMockOptions>;
 
@@ -99,7 +100,7 @@ function serveHttp(engine: StagewiseEngine, req: IncomingMessage, res: ServerRes
   });
   req.on("end", () => {
     const json = (status: number, error: string) => send(status, { "content-type": "application/json" }, JSON.stringify({ error }));
-    if (!validTarget(req)) return json(400, "malformed Host header or request target");
+    if (!validTarget(req, "http")) return json(400, "malformed Host header or request target");
     if (!["GET", "HEAD", "OPTIONS", "POST"].includes(req.method ?? "")) return json(405, `${req.method ?? ""} is not served here; discovery is GET ${INFO_PATH}`);
     const path = (req.url ?? "/").split("?")[0] ?? "/";
     const answer = engine.http(req.method ?? "GET", path, Buffer.concat(chunks).toString("utf8"));
@@ -107,24 +108,6 @@ function serveHttp(engine: StagewiseEngine, req: IncomingMessage, res: ServerRes
     send(answer.status, answer.headers, answer.body);
   });
   req.on("error", () => res.destroy());
-}
-
-/** Whether the Host header and the request target make a URL. */
-function validTarget(req: IncomingMessage): boolean {
-  const target = req.url ?? "/";
-  if (!target.startsWith("/") || target.startsWith("//")) return false;
-  try {
-    new URL(`http://${req.headers.host ?? "localhost"}${target}`);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function headersOf(req: IncomingMessage): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(", ") : v;
-  return out;
 }
 
 function tap(engine: StagewiseEngine, ws: WebSocket, req: IncomingMessage, recorder: ClientRecorder): TrpcSocket {

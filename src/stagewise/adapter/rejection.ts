@@ -3,16 +3,10 @@
  * router throws them; the error formatter copies `reason` into `error.data.reason`.
  */
 import { TRPCError } from "@trpc/server";
+import type { TrpcErrorData } from "../../generated/stagewise-chat.js";
 
-export type RejectionReason =
-  | "chat-not-found"
-  | "message-not-found"
-  | "tool-call-not-found"
-  | "agent-working"
-  | "chat-not-active"
-  | "tool-call-not-pending"
-  | "rejected-by-agent"
-  | "invalid-input";
+/** The §1 reasons, as the error schema lists them (`error.data.reason`). */
+export type RejectionReason = NonNullable<TrpcErrorData["reason"]>;
 
 type Code = "NOT_FOUND" | "CONFLICT" | "FORBIDDEN" | "BAD_REQUEST";
 

@@ -3,7 +3,10 @@
  * them from ctx.params, which the runner fills from these defaults, the profile and the command line.
  */
 import { paramReader } from "../../core/params.js";
-import type { SelfTestPacing } from "../../core/protocol.js";
+import type { SelfTestPacing, Timeouts } from "../../core/protocol.js";
+
+// §1 Kit timing: a 10 s request timeout; the turn timeout is the turnTimeoutMs parameter.
+export const TIMEOUTS: Timeouts = { request: 10_000, headers: 10_000, firstEvent: 10_000, idle: 10_000, stream: 120_000, close: 2_000 };
 
 export const DEFAULT_PARAMS = {
   /** The first turn's message (phase 3). */

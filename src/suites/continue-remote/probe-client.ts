@@ -1,12 +1,13 @@
 /**
  * The recording client the continue-remote probes use: plain JSON requests with the user's headers,
  * single-flight polling of GET /state at the poll interval, and waits that always end (the turn
- * timeout). It stops the run when the target stops answering, so a dead or hanging target costs a
- * few request timeouts, not dozens.
+ * timeout). The core HTTP probe session records each exchange and stops the run when the target
+ * stops answering, so a dead or hanging target costs a few request timeouts, not dozens.
  */
-import { exchange, isUnreachable, type ExchangeResult } from "../../core/http-exchange.js";
-import { ProbeSession, StopProbing } from "../../core/probe-session.js";
+import type { ExchangeResult } from "../../core/http-exchange.js";
+import { HttpProbeSession } from "../../core/http-probe-session.js";
 import type { ProbeContext } from "../../core/protocol.js";
+import type { BodyEndReason } from "../../core/transcript.js";
 import { sleep } from "../../core/timing.js";
 import { L, NOTE } from "./labels.js";
 import type { ContinueRemoteParams } from "./params.js";
@@ -17,7 +18,9 @@ export { StopProbing } from "../../core/probe-session.js";
 const STATE_MAX_BYTES = 16 * 1024 * 1024;
 /** Error answers should be short. */
 const SMALL_MAX_BYTES = 64 * 1024;
+/** Polls in a row without a snapshot that stop the run. */
 const MAX_CONSECUTIVE_FAILURES = 3;
+const FAILED_ENDS: ReadonlySet<BodyEndReason> = new Set(["timeout", "error"]);
 
 export interface RequestOptions {
   body?: string;
@@ -43,9 +46,7 @@ export interface Seen {
   at: number;
 }
 
-export class ProbeClient extends ProbeSession {
-  private exchanges = 0;
-  private failuresInRow = 0;
+export class ProbeClient extends HttpProbeSession {
   private lastPollStart = -Infinity;
   private readonly t0 = performance.now();
   /** The last snapshot a poll returned (any phase). */
@@ -55,38 +56,39 @@ export class ProbeClient extends ProbeSession {
     ctx: ProbeContext,
     readonly params: ContinueRemoteParams,
   ) {
-    super(ctx, "continue-remote");
+    super(ctx, "continue-remote", {
+      jsonMaxBytes: SMALL_MAX_BYTES,
+      // Neither applies: no request is retried and none is read as a stream.
+      maxRetryAfterMs: () => 0,
+      closeWaitMs: () => 0,
+      // Only a time limit or a broken connection means the target stopped answering; a read cap does not.
+      failedEnds: FAILED_ENDS,
+      noun: "requests",
+    });
   }
 
   now(): number {
     return performance.now() - this.t0;
   }
 
-  async request(label: string, method: string, path: string, opts: RequestOptions = {}): Promise<ExchangeResult> {
-    if (this.ctx.signal.aborted) throw new StopProbing("aborted");
-    const headers: Record<string, string> = { ...this.ctx.headers, accept: "application/json" };
+  request(label: string, method: string, path: string, opts: RequestOptions = {}): Promise<ExchangeResult> {
+    const headers: Record<string, string> = { ...this.ctx.headers };
     for (const h of opts.without ?? []) {
       for (const k of Object.keys(headers)) if (k.toLowerCase() === h.toLowerCase()) delete headers[k];
     }
-    const type = opts.contentType === undefined ? (opts.body !== undefined ? "application/json" : undefined) : opts.contentType;
-    if (type) headers["content-type"] = type;
-    Object.assign(headers, opts.headers ?? {});
-    const timeout = Math.min(opts.timeoutMs ?? this.ctx.timeouts.request, this.ctx.timeouts.request);
-    const result = await exchange(this.ctx.bus, {
-      probe: this.probe,
-      label,
+    // No 429 retries: the contract names no rate limit, and a poll is soon repeated anyway.
+    return this.sendOnce(label, {
       method,
       url: this.ctx.url + path,
       headers,
+      ...(opts.headers ? { extraHeaders: opts.headers } : {}),
       ...(opts.body !== undefined ? { body: opts.body } : {}),
-      signal: this.ctx.signal,
-      maxBytes: Math.min(this.ctx.maxBytes, opts.maxBytes ?? SMALL_MAX_BYTES),
-      timeouts: { headers: timeout, total: timeout },
+      ...(opts.contentType !== undefined ? { contentType: opts.contentType } : {}),
+      timing: "quick",
+      ...(opts.maxBytes !== undefined ? { maxBytes: opts.maxBytes } : {}),
+      ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+      ...(opts.mayFail ? { mayFail: true } : {}),
     });
-    this.exchanges++;
-    if (this.ctx.signal.aborted) throw new StopProbing("aborted");
-    if (!opts.mayFail) this.track(label, result);
-    return result;
   }
 
   /** One GET /state of the poll series, at most one in flight and at least the poll interval after the previous one. */
@@ -127,16 +129,6 @@ export class ProbeClient extends ProbeSession {
         this.ctx.progress(`continue-remote: ${phase}: still busy after ${timeoutMs} ms; giving up on this wait`);
         return false;
       }
-    }
-  }
-
-  /** Stops early when nothing answers: the first request unanswered, nothing listening, or several failures in a row. */
-  private track(label: string, r: ExchangeResult): void {
-    const failed = r.status === undefined || r.endReason === "timeout" || r.endReason === "error";
-    if (r.status === undefined && (this.exchanges === 1 || isUnreachable(r))) this.stop(`${label}: ${r.error ?? "no response"}`);
-    this.failuresInRow = failed ? this.failuresInRow + 1 : 0;
-    if (this.failuresInRow >= MAX_CONSECUTIVE_FAILURES) {
-      this.stop(`${MAX_CONSECUTIVE_FAILURES} requests in a row got no complete answer (last: ${label}, ${r.error ?? r.endReason})`);
     }
   }
 }

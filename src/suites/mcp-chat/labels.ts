@@ -3,6 +3,9 @@
  * renamed probe cannot silently starve a check.
  */
 
+/** The seed file of the contract every check quotes. */
+export const SEED = "002_f5cea501a704c7bf.txt";
+
 /** The contract's paths, as preflighted ("{server_id}" is filled with a listed id). */
 export const CONTRACT_PATHS = [
   { path: "/servers", method: "GET" },

@@ -3,7 +3,11 @@
  * from ctx.params, which the runner fills from these defaults, the profile and the command line.
  */
 import { paramReader } from "../../core/params.js";
-import type { SelfTestPacing } from "../../core/protocol.js";
+import type { SelfTestPacing, Timeouts } from "../../core/protocol.js";
+
+// §1: 10 s per JSON endpoint, 30 s to stream headers, 60 s to the first event and between
+// events, 180 s per stream, 2 s from the sentinel to the end of the body.
+export const TIMEOUTS: Timeouts = { request: 10_000, headers: 30_000, firstEvent: 60_000, idle: 60_000, stream: 180_000, close: 2_000 };
 
 export const DEFAULT_PARAMS = {
   /** The browser origin the frontend runs on (seed "Base Configuration"). */

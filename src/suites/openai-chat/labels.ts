@@ -4,6 +4,9 @@
  * (n ≥ 2); {@link baseLabel} strips it.
  */
 
+/** The seed file of the contract every check quotes. */
+export const SEED = "001_ba8f1763064c3ebc.txt";
+
 /** P2: the bad requests, by name; bodies are built in probes.ts (they need the model). */
 export const BAD_INPUT_NAMES = ["malformed-json", "empty-object", "model-only", "messages-string", "role-wizard", "tool-without-name"] as const;
 export type BadInputName = (typeof BAD_INPUT_NAMES)[number];

@@ -4,7 +4,11 @@
  * --max-requests, --set key=value...).
  */
 import { paramReader } from "../../core/params.js";
-import type { SelfTestPacing } from "../../core/protocol.js";
+import type { SelfTestPacing, Timeouts } from "../../core/protocol.js";
+
+// §1: 10 s for /models and rejections, 60 s to headers, to the first chunk and between events,
+// 300 s per stream, 2 s from [DONE] to the end of the body.
+export const TIMEOUTS: Timeouts = { request: 10_000, headers: 60_000, firstEvent: 60_000, idle: 60_000, stream: 300_000, close: 2_000 };
 
 export const DEFAULT_PARAMS = {
   /** Model every probe names; "" = the first id GET /models lists. */

@@ -9,7 +9,11 @@
  * skipped as not applicable; when it could not be brought about at all, they end incomplete.
  */
 import { paramReader } from "../../core/params.js";
-import type { SelfTestPacing } from "../../core/protocol.js";
+import type { SelfTestPacing, Timeouts } from "../../core/protocol.js";
+
+// §1: the client gives up on a command after 30 s; 10 s to the 101 and to agent_start
+// (cmd/prompt-accepted); a minute of silence inside a run; 5 min per run; 2 s settle/close.
+export const TIMEOUTS: Timeouts = { request: 30_000, headers: 10_000, firstEvent: 10_000, idle: 60_000, stream: 300_000, close: 2_000 };
 
 export const DEFAULT_PARAMS = {
   /** Origin of the upgrade; "" = `http://<target host>:<port>` (§1: the fork rejects a missing Origin). */

@@ -4,11 +4,12 @@
  * command ids, bounded waits, and an early stop when the target stops answering, so a dead or
  * hanging target costs a few timeouts, not dozens.
  */
-import { ProbeSession, StopProbing } from "../../core/probe-session.js";
-import { exchange, isUnreachable, type ExchangeResult } from "../../core/http-exchange.js";
+import { StopProbing } from "../../core/probe-session.js";
+import type { ExchangeResult } from "../../core/http-exchange.js";
 import type { ProbeContext } from "../../core/protocol.js";
 import { sleep } from "../../core/timing.js";
-import { openWs, type RequestResult, type WsConnection, type WsMessage, type WsOpenResult } from "../../core/ws-exchange.js";
+import { WsProbeSession } from "../../core/ws-probe-session.js";
+import { type RequestResult, type WsConnection, type WsMessage, type WsOpenResult } from "../../core/ws-exchange.js";
 import { C } from "./labels.js";
 import type { PiWebParams } from "./params.js";
 
@@ -20,8 +21,6 @@ export const COMMAND_TIMEOUT_MS = 30_000;
 const MAX_UNANSWERED_IN_ROW = 3;
 /** This many upgrades in a row without any answer means the target no longer answers upgrades. */
 const MAX_UNANSWERED_UPGRADES_IN_ROW = 2;
-/** Reconnects of the main client after the server closed it. */
-const MAX_RECONNECTS = 2;
 
 export interface Target {
   /** http(s)://host:port[/prefix], for /health. */
@@ -67,11 +66,9 @@ export interface OpenOptions {
   origin?: string | null;
 }
 
-export class ProbeClient extends ProbeSession {
+export class ProbeClient extends WsProbeSession {
   private ids = 0;
   private unansweredInRow = 0;
-  private reconnects = 0;
-  main: WsConnection | undefined;
   passive: WsConnection | undefined;
   readonly target: Target;
   readonly requestTimeout: number;
@@ -80,7 +77,7 @@ export class ProbeClient extends ProbeSession {
     ctx: ProbeContext,
     readonly params: PiWebParams,
   ) {
-    super(ctx, "pi-web");
+    super(ctx, "pi-web", params);
     this.target = resolveTarget(ctx.url, ctx.token, params);
     this.requestTimeout = Math.min(COMMAND_TIMEOUT_MS, ctx.timeouts.request);
   }
@@ -95,46 +92,16 @@ export class ProbeClient extends ProbeSession {
   }
 
   /** GET on the HTTP side of the target, recorded. */
-  async get(label: string, path: string): Promise<ExchangeResult> {
+  get(label: string, path: string): Promise<ExchangeResult> {
     const t = this.ctx.timeouts;
-    const r = await exchange(this.ctx.bus, {
-      probe: this.probe,
-      label,
-      method: "GET",
-      url: this.target.http + path,
-      headers: { accept: "application/json" },
-      timeouts: { headers: t.headers, total: t.request },
-      maxBytes: Math.min(this.ctx.maxBytes, 64 * 1024),
-      signal: this.ctx.signal,
-    });
-    if (this.ctx.signal.aborted) throw new StopProbing("aborted");
-    return r;
-  }
-
-  unreachable(r: ExchangeResult): boolean {
-    return isUnreachable(r);
+    return this.recordedGet(label, this.target.http + path, {}, { headers: t.headers, total: t.request });
   }
 
   /** Opens a recorded connection; the URL gets the token unless told otherwise. */
   async open(label: string, o: OpenOptions = {}): Promise<WsOpenResult> {
-    if (this.ctx.signal.aborted) throw new StopProbing("aborted");
     const token = o.token === undefined ? this.target.token : o.token;
     const url = `${this.target.ws}${o.path ?? this.target.wsPath}${token != null ? `?token=${encodeURIComponent(token)}` : ""}`;
-    const origin = o.origin === undefined ? this.target.origin : o.origin;
-    const headers: Record<string, string> = { ...this.ctx.headers };
-    if (origin !== null) headers["origin"] = origin;
-    const r = await openWs(this.ctx.bus, {
-      probe: () => this.probe,
-      label,
-      url,
-      headers,
-      openTimeout: this.ctx.timeouts.headers,
-      maxBytes: this.ctx.maxBytes,
-      maxFrames: this.params.maxFrames,
-      maxFramesPerSecond: this.params.maxFramesPerSecond,
-      maxPayload: Math.min(this.ctx.maxBytes, 100 * 1024 * 1024),
-      signal: this.ctx.signal,
-    });
+    const r = await this.openRecorded(label, url, o.origin === undefined ? this.target.origin : o.origin);
     // Each unanswered upgrade costs a whole timeout: a target that stopped answering them (one
     // busy flooding, say) must not cost one per remaining probe.
     this.unansweredUpgradesInRow = !r.ok && r.code === "ETIMEDOUT" ? this.unansweredUpgradesInRow + 1 : 0;
@@ -148,9 +115,8 @@ export class ProbeClient extends ProbeSession {
 
   /** The main connection, reopened (a bounded number of times) after the server closed it. */
   async ensureMain(): Promise<WsConnection> {
-    if (this.main?.isOpen) return this.main;
-    if (this.main && this.reconnects >= MAX_RECONNECTS) this.stop(`the server closed the main connection ${this.reconnects + 1} times`);
-    if (this.main) this.reconnects++;
+    const open = this.openMain();
+    if (open) return open;
     const r = await this.open(C.main);
     if (!r.ok) this.stop(`the /ws upgrade failed: ${r.status !== undefined ? `HTTP ${r.status}` : r.error}`);
     this.main = r.conn;

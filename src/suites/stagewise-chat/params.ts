@@ -8,7 +8,11 @@
  * for a file to be written, which an agent is expected to do through a tool that needs approval.
  */
 import { paramReader } from "../../core/params.js";
-import type { SelfTestPacing } from "../../core/protocol.js";
+import type { SelfTestPacing, Timeouts } from "../../core/protocol.js";
+
+// §1: discovery answers within 2 s; the kit gives a mutation 10 s (trpc/mutation-answered); a
+// minute for a behaviour the probes asked for (§4); 2 s settle/close.
+export const TIMEOUTS: Timeouts = { request: 10_000, headers: 5_000, firstEvent: 10_000, idle: 60_000, stream: 120_000, close: 2_000 };
 
 export const DEFAULT_PARAMS = {
   /** Origin of discovery and upgrades: the toolbar runs in the developer's page (§1). */

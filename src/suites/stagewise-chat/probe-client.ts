@@ -9,11 +9,12 @@
  * own, from the transcript.
  */
 import superjson from "superjson";
-import { exchange, isUnreachable, type ExchangeResult } from "../../core/http-exchange.js";
-import { ProbeSession, StopProbing } from "../../core/probe-session.js";
+import type { ExchangeResult } from "../../core/http-exchange.js";
+import { StopProbing } from "../../core/probe-session.js";
 import type { ProbeContext } from "../../core/protocol.js";
 import { sleep } from "../../core/timing.js";
-import { openWs, REQUEST_TIMEOUT_NOTE, type WsConnection, type WsMessage, type WsOpenResult } from "../../core/ws-exchange.js";
+import { WsProbeSession } from "../../core/ws-probe-session.js";
+import { REQUEST_TIMEOUT_NOTE, type WsConnection, type WsMessage, type WsOpenResult } from "../../core/ws-exchange.js";
 import type { ChatUpdate } from "../../generated/stagewise-chat.js";
 import { applyChatUpdate, initialChatState, parseEventId, type ChatState } from "../../stagewise/chat-state.js";
 import { idKey, isObject, resultOf, type Json, type Result } from "./checks/support.js";
@@ -24,8 +25,6 @@ export { StopProbing } from "../../core/probe-session.js";
 
 /** This many mutations in a row without an answer means the target is not answering. */
 const MAX_UNANSWERED_IN_ROW = 3;
-/** Reconnects of the main connection after the server closed it. */
-const MAX_RECONNECTS = 2;
 /** r2 and §1: the toolbar gives a mutation this long (the kit waits for no answer longer). */
 export const MUTATION_TIMEOUT_MS = 10_000;
 
@@ -65,11 +64,9 @@ export interface Snapshot {
 
 const SNAPSHOT_TYPES = new Set(["chat-list", "chat-full-sync", "agent-state"]);
 
-export class ProbeClient extends ProbeSession {
+export class ProbeClient extends WsProbeSession {
   private ids = 0;
   private unansweredInRow = 0;
-  private reconnects = 0;
-  main: WsConnection | undefined;
   readonly target: Target;
   readonly mutationTimeout: number;
   /** Subscription A's reduced state (the toolbar's view), and its last seq. */
@@ -86,7 +83,7 @@ export class ProbeClient extends ProbeSession {
     ctx: ProbeContext,
     readonly params: StagewiseParams,
   ) {
-    super(ctx, "stagewise-chat");
+    super(ctx, "stagewise-chat", params);
     this.target = resolveTarget(ctx.url);
     this.mutationTimeout = Math.min(MUTATION_TIMEOUT_MS, ctx.timeouts.request);
   }
@@ -101,45 +98,15 @@ export class ProbeClient extends ProbeSession {
   }
 
   /** GET on the HTTP side, recorded, with the page's Origin. */
-  async get(label: string, path: string, base = this.target.http): Promise<ExchangeResult> {
+  get(label: string, path: string, base = this.target.http): Promise<ExchangeResult> {
     const t = this.ctx.timeouts;
-    const r = await exchange(this.ctx.bus, {
-      probe: this.probe,
-      label,
-      method: "GET",
-      url: base + path,
-      headers: { accept: "application/json", origin: this.params.origin, ...this.ctx.headers },
-      // The toolbar gives discovery 2 s (§1); the check judges the time, the kit waits a little longer.
-      timeouts: { headers: Math.min(t.headers, 5_000), total: Math.min(t.request, 5_000) },
-      maxBytes: Math.min(this.ctx.maxBytes, 64 * 1024),
-      signal: this.ctx.signal,
-    });
-    if (this.ctx.signal.aborted) throw new StopProbing("aborted");
-    return r;
-  }
-
-  unreachable(r: ExchangeResult): boolean {
-    return isUnreachable(r);
+    // The toolbar gives discovery 2 s (§1); the check judges the time, the kit waits a little longer.
+    return this.recordedGet(label, base + path, { origin: this.params.origin, ...this.ctx.headers }, { headers: Math.min(t.headers, 5_000), total: Math.min(t.request, 5_000) });
   }
 
   /** Opens a recorded connection to the WebSocket path (another base and Origin when told). */
   async open(label: string, o: { origin?: string | null; base?: string } = {}): Promise<WsOpenResult> {
-    if (this.ctx.signal.aborted) throw new StopProbing("aborted");
-    const origin = o.origin === undefined ? this.params.origin : o.origin;
-    const headers: Record<string, string> = { ...this.ctx.headers };
-    if (origin !== null) headers["origin"] = origin;
-    const r = await openWs(this.ctx.bus, {
-      probe: () => this.probe,
-      label,
-      url: `${o.base ?? this.target.ws}${this.params.wsPath}`,
-      headers,
-      openTimeout: this.ctx.timeouts.headers,
-      maxBytes: this.ctx.maxBytes,
-      maxFrames: this.params.maxFrames,
-      maxFramesPerSecond: this.params.maxFramesPerSecond,
-      maxPayload: Math.min(this.ctx.maxBytes, 100 * 1024 * 1024),
-      signal: this.ctx.signal,
-    });
+    const r = await this.openRecorded(label, `${o.base ?? this.target.ws}${this.params.wsPath}`, o.origin === undefined ? this.params.origin : o.origin);
     // A toolbar answers the server's PING at once (§1); the silent connection does so only after its first.
     if (r.ok) {
       const conn = r.conn;
@@ -150,9 +117,8 @@ export class ProbeClient extends ProbeSession {
 
   /** The main connection with subscription A, reopened (a bounded number of times) after a server close. */
   async ensureMain(): Promise<WsConnection> {
-    if (this.main?.isOpen) return this.main;
-    if (this.main && this.reconnects >= MAX_RECONNECTS) this.stop(`the server closed the main connection ${this.reconnects + 1} times`);
-    if (this.main) this.reconnects++;
+    const open = this.openMain();
+    if (open) return open;
     const r = await this.open(C.main);
     if (!r.ok) this.stop(`the WebSocket upgrade on ${this.params.wsPath} failed: ${r.status !== undefined ? `HTTP ${r.status}` : r.error}`);
     this.main = r.conn;

@@ -53,8 +53,8 @@ describe("payloads and lines", () => {
     expect(lineKind(": ping")).toBe("comment");
     expect(lineKind("data:{}")).toBe("data");
     expect(lineKind("data")).toBe("data");
-    expect(lineKind("Data: x")).toBe("other");
-    expect(lineKind("event: x")).toBe("other");
+    expect(lineKind("Data: x")).toBe("field");
+    expect(lineKind("event: x")).toBe("field");
     expect(dataValue("data:  x")).toBe(" x");
     expect(dataValue("data:x")).toBe("x");
   });

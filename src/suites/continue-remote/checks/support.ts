@@ -8,9 +8,10 @@
  */
 import { at, excerpt, notApplicable, Tally, type CheckContext, type CheckObserver, type Evidence } from "../../../core/check.js";
 import { is2xx, mediaType, parseJson } from "../../../core/check-helpers.js";
-import { checkMaker, type CheckSpec } from "../../../core/define-check.js";
+import { serverCheckMaker, type CheckSpec } from "../../../core/define-check.js";
 import type { ValidationResult } from "../../../core/schema-registry.js";
-import { describe, evidenceOf, exchangeView, lastEvent, unanswered as unansweredBy, type Exchange } from "../../../core/views/exchange.js";
+import { describe, evidenceOf, lastEvent, type Exchange } from "../../../core/views/exchange.js";
+import { exchangeChecks } from "../../../core/views/exchange-checks.js";
 import { all, onNote, type Listen } from "../../../core/views/hooks.js";
 import { pollSeriesView } from "../../../core/views/poll-series.js";
 import { isPollLabel, NOTE } from "../labels.js";
@@ -21,13 +22,7 @@ export const ID = (rest: string): string => `continue-remote/${rest}`;
 
 export { all, at, describe, evidenceOf, excerpt, is2xx, lastEvent, mediaType, onNote, parseJson, Tally, type Evidence, type Exchange, type Listen };
 
-const maker = checkMaker({
-  seed: SEED,
-  side: "server",
-  reasons: { [NOTE.stopped]: (v) => `the probes stopped early: ${String(v)}` },
-  notApplicableNote: NOTE.notApplicable,
-  knockOnNote: NOTE.knockOn,
-});
+const maker = serverCheckMaker(SEED, { stopped: NOTE.stopped, notApplicable: NOTE.notApplicable, knockOn: NOTE.knockOn });
 
 /** A CheckDef of this suite; `only` limits it to one generation ([seed] / [cn] in §4). */
 export function serverCheck(spec: CheckSpec & { only?: "seed" | "cn" }) {
@@ -47,26 +42,9 @@ export function serverCheck(spec: CheckSpec & { only?: "seed" | "cn" }) {
 // ---------------------------------------------------------------------------------------------
 // Exchanges
 
-const EXCHANGES = exchangeView({ name: "continue-remote/exchanges", errorBodyFromLines: () => false });
-
-export function onExchanges(done: (x: Exchange) => void): Listen {
-  return EXCHANGES.on(done);
-}
-
-/** Why an exchange's answer cannot be judged (no head, a body the kit stopped reading), else undefined. */
-export function unanswered(x: Exchange): string | undefined {
-  return unansweredBy(x, { brokenBodyIsAnswer: false });
-}
-
-/** Judges every answered exchange that `match`es; unanswered ones are the reason the check may end incomplete. */
-export function judgeExchanges(t: Tally, match: (x: Exchange) => boolean, judge: (x: Exchange) => void): Listen {
-  return onExchanges((x) => {
-    if (!match(x)) return;
-    const why = unanswered(x);
-    if (why) t.untestable(why);
-    else judge(x);
-  });
-}
+/** A body that broke off is not an answer here: the rules judge whole answers. */
+const EXCHANGES = exchangeChecks({ name: "continue-remote/exchanges", errorBodyFromLines: () => false, brokenBodyIsAnswer: false });
+export const { onExchanges, unanswered, judgeExchanges } = EXCHANGES;
 
 /** The request body parsed as JSON, or undefined. */
 export function requestJson(x: Exchange): unknown {
@@ -104,7 +82,7 @@ export interface RawSnapshot {
   x: Exchange;
 }
 
-const POLLS = pollSeriesView<RawSnapshot>(EXCHANGES, {
+const POLLS = pollSeriesView<RawSnapshot>(EXCHANGES.view, {
   name: "continue-remote/state",
   series: (x) => (x.method === "GET" && isPollLabel(x.label) && route(x) === "/state" ? "state" : undefined),
   decode: (x) => (x.status === 200 && isObject(x.json) ? { json: x.json, x } : undefined),

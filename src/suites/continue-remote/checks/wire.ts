@@ -1,4 +1,5 @@
 /** §1 Wire: what every `/state` answer and every error answer look like. */
+import { errorBodyRule } from "../../../core/error-body-rule.js";
 import type { CheckDef } from "../../../core/check.js";
 import { formatSchemaErrors } from "../../../core/schema-registry.js";
 import { isForeignLabel, isPollLabel, L } from "../labels.js";
@@ -45,29 +46,13 @@ export const WIRE_CHECKS: CheckDef[] = [
     probes: ["bad-input", "permission", "exit"],
     create(ctx) {
       const t = new Tally();
-      const statuses = new Map<number, number>();
-      const observe = onExchanges((x) => {
-        if (x.status === undefined || x.status < 400 || x.method === "HEAD" || x.method === "OPTIONS" || isForeignLabel(x.label)) return;
-        if (x.label === L.afterExit) return;
-        if (x.text === undefined || (x.end && x.end.reason !== "eof")) {
-          t.untestable(`the body of ${x.method} ${x.path} (${x.status}) was not read whole`);
-          return;
-        }
-        statuses.set(x.status, (statuses.get(x.status) ?? 0) + 1);
-        const r = x.isJson ? ctx.validate("error-response", x.json) : undefined;
-        if (r?.ok) t.ok();
-        else
-          t.fail(
-            'a JSON body {"error": "<message>"}',
-            `${describe(x)} (${x.label}${route(x) === "/diff" ? ", /diff" : ""}): ${r ? formatSchemaErrors(r.errors) : `not JSON: ${JSON.stringify(x.text.slice(0, 60))}`}`,
-            evidenceOf(x),
-          );
+      const rule = errorBodyRule(t, ctx, {
+        // HEAD has no body; after /exit nothing is expected to answer.
+        exempt: (x) => x.method === "HEAD" || isForeignLabel(x.label) || x.label === L.afterExit,
+        expected: 'a JSON body {"error": "<message>"}',
+        actual: (x, errors) => `${describe(x)} (${x.label}${route(x) === "/diff" ? ", /diff" : ""}): ${errors ? formatSchemaErrors(errors) : `not JSON: ${JSON.stringify(x.text!.slice(0, 60))}`}`,
       });
-      return {
-        observe,
-        finish: () =>
-          t.outcome(`every error answer was JSON {error} (${[...statuses].map(([s, n]) => `${s} ×${n}`).join(", ")})`, "no error answer was observed"),
-      };
+      return { observe: onExchanges((x) => rule.judge(x)), finish: () => t.outcome(`every error answer was JSON {error} (${rule.statuses()})`, "no error answer was observed") };
     },
   }),
 ];

@@ -1,8 +1,9 @@
 /** The one error shape of the contract. */
 import type { CheckDef } from "../../../core/check.js";
+import { errorBodyRule } from "../../../core/error-body-rule.js";
 import { formatSchemaErrors } from "../../../core/schema-registry.js";
 import { isForeignLabel, L } from "../labels.js";
-import { describe, evidenceOf, serverCheck, Tally, onExchanges } from "./support.js";
+import { describe, serverCheck, Tally, onExchanges } from "./support.js";
 
 export const ERRORS_CHECKS: CheckDef[] = [
   serverCheck({
@@ -14,23 +15,12 @@ export const ERRORS_CHECKS: CheckDef[] = [
     probes: ["every request"],
     create(ctx) {
       const t = new Tally();
-      const statuses = new Map<number, number>();
-      const observe = onExchanges((x) => {
-        if (x.status === undefined || x.status < 400 || x.method === "OPTIONS" || isForeignLabel(x.label)) return;
-        if (x.label === L.chatSyncProbe && (x.status === 404 || x.status === 405)) return;
-        if (x.text === undefined || (x.end && x.end.reason !== "eof")) {
-          t.untestable(`the body of ${x.method} ${x.path} (${x.status}) was not read whole`);
-          return;
-        }
-        statuses.set(x.status, (statuses.get(x.status) ?? 0) + 1);
-        const r = x.isJson ? ctx.validate("error-response", x.json) : undefined;
-        if (r?.ok) t.ok();
-        else t.fail('a JSON body {"detail": "<message>"}', `${describe(x)} (${x.label}): ${r ? formatSchemaErrors(r.errors) : "body is not JSON"}`, evidenceOf(x));
+      const rule = errorBodyRule(t, ctx, {
+        exempt: (x) => isForeignLabel(x.label) || (x.label === L.chatSyncProbe && (x.status === 404 || x.status === 405)),
+        expected: 'a JSON body {"detail": "<message>"}',
+        actual: (x, errors) => `${describe(x)} (${x.label}): ${errors ? formatSchemaErrors(errors) : "body is not JSON"}`,
       });
-      return {
-        observe,
-        finish: () => t.outcome(`every error answer was {detail: string} (${[...statuses].map(([s, n]) => `${s} ×${n}`).join(", ")})`, "no error answer was observed"),
-      };
+      return { observe: onExchanges((x) => rule.judge(x)), finish: () => t.outcome(`every error answer was {detail: string} (${rule.statuses()})`, "no error answer was observed") };
     },
   }),
 ];

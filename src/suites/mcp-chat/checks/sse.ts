@@ -5,7 +5,7 @@
  */
 import { at, excerpt, type CheckDef } from "../../../core/check.js";
 import { L } from "../labels.js";
-import { Utf8Validator } from "./utf8.js";
+import { hexAround, utf8BodyRule } from "../../../core/check-helpers.js";
 import { dataStartsWith, eventEvidence, eventWhere, lineEvidence, lineKind, lineWhere, mediaType, onStreams, serverCheck, Tally, type SseLineEvent } from "./support.js";
 
 const SECTION = "§5 Send Chat Message (Streaming)";
@@ -145,35 +145,15 @@ export const SSE_CHECKS: CheckDef[] = [
     probes: STREAMS,
     create() {
       const t = new Tally();
-      let bytes = 0;
-      const observe = onStreams<{ v: Utf8Validator; head: number[]; bad: boolean }>({
-        start: () => ({ v: new Utf8Validator(), head: [], bad: false }),
-        chunk: (ev, s, st) => {
-          bytes += ev.bytes.length;
-          for (let i = 0; st.head.length < 3 && i < ev.bytes.length; i++) {
-            st.head.push(ev.bytes[i]!);
-            if (st.head.length === 3 && st.head[0] === 0xef && st.head[1] === 0xbb && st.head[2] === 0xbf) {
-              t.fail("no byte order mark", `${s.label}: the body starts with a UTF-8 BOM (EF BB BF)`, at(ev, { excerpt: "\\xEF\\xBB\\xBF" }));
-            }
-          }
-          if (st.bad) return;
-          const start = st.v.offset;
-          const bad = st.v.push(ev.bytes);
-          if (bad >= 0) {
-            st.bad = true;
-            const local = bad - start;
-            const hex = [...ev.bytes.subarray(Math.max(0, local - 8), local + 8)].map((b) => b.toString(16).padStart(2, "0")).join(" ");
-            t.fail("valid UTF-8", `${s.label}: invalid UTF-8 byte 0x${ev.bytes[local]!.toString(16).padStart(2, "0")} at body offset ${bad} (chunk ${ev.index}, offset ${local})`, at(ev, { excerpt: hex }));
-          }
+      const rule = utf8BodyRule(t, {
+        invalid: (label, ev, start, bad) => {
+          const local = bad - start;
+          return [`${label}: invalid UTF-8 byte 0x${ev.bytes[local]!.toString(16).padStart(2, "0")} at body offset ${bad} (chunk ${ev.index}, offset ${local})`, hexAround(ev.bytes, local - 8, local + 8)];
         },
-        end: (ev, s, st) => {
-          // A stream that sent no byte showed nothing to judge.
-          if (st.bad || st.v.offset === 0) return;
-          if (st.v.truncated && ev.reason === "eof") t.fail("valid UTF-8", `${s.label}: the body ends inside a multi-byte character`, at(ev));
-          else t.ok();
-        },
+        cutMidCharacterPasses: true,
       });
-      return { observe, finish: () => t.outcome(`${bytes} stream byte(s) were valid UTF-8 without a BOM`, "no 2xx stream was observed") };
+      const observe = onStreams(rule);
+      return { observe, finish: () => t.outcome(`${rule.bytes()} stream byte(s) were valid UTF-8 without a BOM`, "no 2xx stream was observed") };
     },
   }),
   serverCheck({

@@ -7,81 +7,46 @@
  * stream keeps counters and the first sentinel, never its events.
  */
 import { excerpt, type CheckContext } from "../../../core/check.js";
-import { checkMaker } from "../../../core/define-check.js";
-import type { TranscriptEvent } from "../../../core/transcript.js";
-import { describe, evidenceOf, exchangeView, lastEvent, unanswered as unansweredBy, type Exchange } from "../../../core/views/exchange.js";
+import { serverCheckMaker } from "../../../core/define-check.js";
+import { describe, evidenceOf, lastEvent, type Exchange } from "../../../core/views/exchange.js";
+import { exchangeChecks } from "../../../core/views/exchange-checks.js";
 import { all, onNote, type Listen } from "../../../core/views/hooks.js";
 import { sseStreamView } from "../../../core/views/sse-stream.js";
-import { isStreamLabel, L, NOTE } from "../labels.js";
+import { isStreamLabel, L, NOTE, SEED } from "../labels.js";
 import { readParams } from "../params.js";
 
-export const SEED = "002_f5cea501a704c7bf.txt";
+export { SEED } from "../labels.js";
 
 /**
  * A CheckDef of this suite: full id, server side, and the seed reference as [section, quote].
  * When the probes stopped early, an incomplete outcome says so (the reason is a note event).
  */
-export const serverCheck = checkMaker({
-  seed: SEED,
-  side: "server",
-  reasons: { [NOTE.stopped]: (v) => `the probes stopped early: ${String(v)}` },
-  notApplicableNote: NOTE.notApplicable,
-  knockOnNote: NOTE.knockOn,
-});
+export const serverCheck = serverCheckMaker(SEED, { stopped: NOTE.stopped, notApplicable: NOTE.notApplicable, knockOn: NOTE.knockOn });
 
 export { all, describe, evidenceOf, lastEvent, onNote, type Exchange };
 
-type Ev<K extends TranscriptEvent["kind"]> = Extract<TranscriptEvent, { kind: K }>;
-export type RequestEvent = Ev<"http-request">;
-export type ResponseEvent = Ev<"http-response">;
-export type BodyEndEvent = Ev<"body-end">;
-export type ErrorEvent = Ev<"http-error">;
-export type SseLineEvent = Ev<"sse-line">;
-export type SseEventEvent = Ev<"sse-event">;
-export type ChunkEvent = Ev<"body-chunk">;
-export type NoteEvent = Ev<"note">;
+import type { BodyEndEvent, ChunkEvent, RequestEvent, ResponseEvent, SseEventEvent, SseLineEvent } from "../../../core/check-helpers.js";
+export type { RequestEvent, ResponseEvent, BodyEndEvent, ErrorEvent, SseLineEvent, SseEventEvent, ChunkEvent, NoteEvent, LineKind } from "../../../core/check-helpers.js";
 
 /** Violations plus whether the rule was exercised (shared by every suite). */
 import { Tally } from "../../../core/check.js";
-export { dataStartsWith, dataValue, eventEvidence, eventWhere, is2xx, lineEvidence, lineWhere, mediaType, parseJson } from "../../../core/check-helpers.js";
-import { dataValue, eventWhere, lineWhere, parseJson } from "../../../core/check-helpers.js";
+export { lineKind, dataStartsWith, dataValue, eventEvidence, eventWhere, is2xx, lineEvidence, lineWhere, mediaType, parseJson } from "../../../core/check-helpers.js";
+import { lineKind, dataValue, eventWhere, lineWhere, parseJson } from "../../../core/check-helpers.js";
 export { Tally };
 
 // ---------------------------------------------------------------------------------------------
 // Exchanges
 
-/** This suite's exchanges: a stream request's non-2xx answer is rebuilt from its lines. */
-const EXCHANGES = exchangeView({
+/**
+ * This suite's exchanges: a stream request's non-2xx answer is rebuilt from its lines. A body that
+ * broke off is judged as it came; a 429 the probes retried, or a body the kit stopped reading (its
+ * own time or size limit), cannot be judged.
+ */
+export const { onExchanges, unanswered, judgeExchanges } = exchangeChecks({
   name: "mcp-chat/exchanges",
   errorBodyFromLines: (request) => isStreamLabel(request.label),
+  brokenBodyIsAnswer: true,
 });
-
-/** Calls `done` once per exchange when it ends (body end or transport error). */
-export function onExchanges(done: (x: Exchange) => void): Listen {
-  return EXCHANGES.on(done);
-}
-
-/**
- * Why an exchange cannot be judged, or undefined when it can: no response head, a body the kit
- * stopped reading (its own time or size limit), or a 429 the probes retried. A body that broke off
- * is judged as it came.
- */
-export function unanswered(x: Exchange): string | undefined {
-  return unansweredBy(x, { brokenBodyIsAnswer: true });
-}
-
-/**
- * The common shape of exchange-keyed checks: judge every answered exchange that `match`es, and
- * note unanswered ones as the reason the check may end incomplete.
- */
-export function judgeExchanges(tally: Tally, match: (x: Exchange) => boolean, judge: (x: Exchange) => void): Listen {
-  return onExchanges((x) => {
-    if (!match(x)) return;
-    const why = unanswered(x);
-    if (why) tally.untestable(why);
-    else judge(x);
-  });
-}
 
 export const is4xx = (status: number | undefined): boolean => status !== undefined && status >= 400 && status < 500;
 
@@ -183,15 +148,6 @@ export function classifyPayload(data: string): Payload {
   return { kind: "object", value: parsed.value, type: parsed.value.type };
 }
 
-export type LineKind = "blank" | "comment" | "data" | "other";
-
-/** A raw line as WHATWG SSE reads it: blank (dispatch), comment, a `data` field, or anything else. */
-export function lineKind(line: string): LineKind {
-  if (line === "") return "blank";
-  if (line.startsWith(":")) return "comment";
-  if (line === "data" || line.startsWith("data:")) return "data";
-  return "other";
-}
 
 
 // ---------------------------------------------------------------------------------------------

@@ -6,34 +6,15 @@ import { at, excerpt, type CheckDef } from "../../../core/check.js";
 import { formatSchemaErrors } from "../../../core/schema-registry.js";
 import { L } from "../labels.js";
 import { readParams } from "../params.js";
-import { dataStartsWith, dataValue, eventEvidence, eventWhere, lineEvidence, lineKind, lineWhere, missingSentinel, onStreams, serverCheck, Tally, unjudgedStream, type SseLineEvent } from "./support.js";
+import { advanceSentinel, closeAfterSentinelRule, sentinelLines, type SentinelLines } from "../../../core/check-helpers.js";
+import { dataStartsWith, dataValue, eventEvidence, eventWhere, lineEvidence, lineWhere, missingSentinel, onStreams, serverCheck, Tally, unjudgedStream, type SseLineEvent, type Stream } from "./support.js";
 
 const SECTION = "§5 Send Chat Message (Streaming)";
 const DONE_SIGNAL = "**4. Done Signal** - Indicates stream completion";
 const STREAMS = [L.chatStream, L.chatDisconnected];
 
-/** Line-level view of where the first sentinel is: its data line begins an event with "[". */
-interface SentinelLines {
-  inEvent: boolean;
-  state: "before" | "sentinel" | "closed";
-  sentinel?: SseLineEvent;
-}
-
-/** Advances the line state; returns the line's kind. */
-function advance(st: SentinelLines, ev: SseLineEvent): ReturnType<typeof lineKind> {
-  const kind = lineKind(ev.line);
-  if (kind === "blank") {
-    if (st.state === "sentinel") st.state = "closed";
-    st.inEvent = false;
-  } else if (kind === "data") {
-    if (!st.inEvent && st.state === "before" && dataStartsWith(ev.line, "[")) {
-      st.state = "sentinel";
-      st.sentinel = ev;
-    }
-    st.inEvent = true;
-  }
-  return kind;
-}
+/** Where the first sentinel is among the raw lines: its data line begins an event with "[". */
+const advance = (st: SentinelLines, ev: SseLineEvent) => advanceSentinel(st, ev, (line) => dataStartsWith(line, "["));
 
 export const TERMINAL_CHECKS: CheckDef[] = [
   serverCheck({
@@ -76,7 +57,7 @@ export const TERMINAL_CHECKS: CheckDef[] = [
     create() {
       const t = new Tally();
       const observe = onStreams<SentinelLines>({
-        start: () => ({ inEvent: false, state: "before" }),
+        start: sentinelLines,
         line: (ev, _s, st) => {
           const was = st.state;
           const kind = advance(st, ev);
@@ -103,7 +84,7 @@ export const TERMINAL_CHECKS: CheckDef[] = [
       const t = new Tally();
       let n = 0;
       const observe = onStreams<SentinelLines & { pending?: SseLineEvent }>({
-        start: () => ({ inEvent: false, state: "before" }),
+        start: sentinelLines,
         line: (ev, _s, st) => {
           const pending = st.pending;
           st.pending = undefined;
@@ -136,25 +117,13 @@ export const TERMINAL_CHECKS: CheckDef[] = [
     ref: [SECTION, DONE_SIGNAL],
     probes: STREAMS,
     create(ctx) {
-      const { closeTimeoutMs } = readParams(ctx.params);
       const t = new Tally();
-      let worst = 0;
-      const observe = onStreams({
-        start: () => undefined,
-        end: (ev, s) => {
-          if (!s.terminal) return unjudgedStream(t, s, ev);
-          const elapsed = Math.round(ev.t - s.terminal.event.t);
-          if (ev.reason === "close-timeout" || elapsed > closeTimeoutMs) {
-            t.fail(`the body ends within ${closeTimeoutMs} ms of the sentinel`, `${s.label}: the body was still open ${elapsed} ms after ${s.terminal.event.data.slice(0, 20)} (${ev.reason === "close-timeout" ? "the kit stopped waiting" : `ended by ${ev.reason}`})`, at(ev, { excerpt: s.terminal.event.data.slice(0, 40) }));
-          } else if (ev.reason === "eof" || ev.reason === "error") {
-            worst = Math.max(worst, elapsed);
-            t.ok();
-          } else {
-            t.untestable(`the kit stopped reading ${s.label} (${ev.reason}) ${elapsed} ms after the sentinel`);
-          }
-        },
+      const rule = closeAfterSentinelRule<Stream>(t, readParams(ctx.params).closeTimeoutMs, (ev, s) => {
+        if (!s.terminal) return void unjudgedStream(t, s, ev);
+        const sent = s.terminal.event.data;
+        return { since: s.terminal.event.t, sentinel: "the sentinel", seen: sent.slice(0, 20), evidence: at(ev, { excerpt: sent.slice(0, 40) }) };
       });
-      return { observe, finish: () => t.outcome(`every stream ended within ${worst} ms of its sentinel`, "no stream sent a sentinel") };
+      return { observe: onStreams(rule), finish: () => t.outcome(`every stream ended within ${rule.worst()} ms of its sentinel`, "no stream sent a sentinel") };
     },
   }),
 ];

@@ -8,8 +8,8 @@ import { parseChecks, type CaseReading, type ParseCheckSpec } from "../../../cor
 import type { AdapterResult } from "./adapters/types.js";
 import { casesFor, EXPECTED_NOTE, PARSE_CHECK_PREFIX, type ParseCheck } from "./cases.js";
 import { diffResults, parseAdapterResult, summariseResult } from "./compare.js";
+import { SEED } from "../labels.js";
 
-const SEED = "002_f5cea501a704c7bf.txt";
 export const NO_RESULTS_REASON = "no adapter results reported (a browser frontend gets only client/* checks)";
 
 const SPECS: ParseCheckSpec[] = [

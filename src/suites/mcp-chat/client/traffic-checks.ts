@@ -4,12 +4,13 @@
  * so a browser frontend gets them too.
  */
 import { at, excerpt, type CheckContext, type CheckDef, type Violations } from "../../../core/check.js";
+import { mediaType } from "../../../core/check-helpers.js";
 import { requestRuleCheck } from "../../../core/client-cases/request-check.js";
 import { formatSchemaErrors } from "../../../core/schema-registry.js";
 import type { TranscriptEvent } from "../../../core/transcript.js";
 import { caseOfPath } from "./cases.js";
+import { SEED } from "../labels.js";
 
-const SEED = "002_f5cea501a704c7bf.txt";
 const CHAT_LABELS = new Set(["chat-stream", "chat"]);
 /** The mock records client traffic under this probe name. */
 export const CLIENT_PROBE = "client";
@@ -36,10 +37,6 @@ function requestCheck(
   return requestRuleCheck(def, { select: (event, id) => (judged(event, labels, id) ? event : undefined), inspect, pass, untested });
 }
 
-function mediaType(headers: Record<string, string>): string {
-  return (headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
-}
-
 export const chatRequestCheck = requestCheck(
   {
     id: "mcp-chat/client/chat-request",
@@ -53,7 +50,7 @@ export const chatRequestCheck = requestCheck(
   "every chat request was application/json with a valid ChatRequest",
   "not exercised: the client sent no chat request",
   (req, v, ctx) => {
-    const type = mediaType(req.headers);
+    const type = mediaType(req.headers["content-type"]);
     if (type !== "application/json") {
       v.add("Content-Type: application/json", `${req.method} ${req.path} sent Content-Type ${JSON.stringify(req.headers["content-type"] ?? "(none)")}`, at(req, { excerpt: excerpt(req.body ?? "") }));
     }

@@ -2,9 +2,10 @@
 import { at, excerpt, type CheckDef } from "../../../core/check.js";
 import { STREAM_PROBES } from "../labels.js";
 import { readParams } from "../params.js";
-import { NOT_RESET, onStreams, streamBroken } from "./model.js";
+import { NOT_RESET, onStreams, streamBroken, type Stream } from "./model.js";
 import { STREAMING } from "./refs.js";
-import { dataIs, lineEvidence, lineKind, lineWhere, serverCheck, Tally, type SseLineEvent } from "./support.js";
+import { advanceSentinel, closeAfterSentinelRule, sentinelLines, type SentinelLines } from "../../../core/check-helpers.js";
+import { dataIs, lineEvidence, lineKind, lineWhere, serverCheck, Tally } from "./support.js";
 
 export const DONE_CHECKS: CheckDef[] = [
   serverCheck({
@@ -44,25 +45,15 @@ export const DONE_CHECKS: CheckDef[] = [
     probes: STREAM_PROBES,
     create() {
       const t = new Tally();
-      const observe = onStreams<{ inEvent: boolean; state: "before" | "done" | "closed"; done?: SseLineEvent; bad: boolean }>({
-        start: () => ({ inEvent: false, state: "before", bad: false }),
+      const observe = onStreams<SentinelLines & { bad: boolean }>({
+        start: () => ({ ...sentinelLines(), bad: false }),
         line: (ev, _s, st) => {
-          const kind = lineKind(ev.line);
           if (st.state === "closed") {
-            if (kind === "blank" || st.bad) return;
+            if (lineKind(ev.line) === "blank" || st.bad) return;
             st.bad = true;
-            return t.fail("nothing after data: [DONE] and its empty line", `${lineWhere(ev)} follows [DONE] (line ${st.done!.lineNo}): "${excerpt(ev.line, 60)}"`, lineEvidence(ev));
+            return t.fail("nothing after data: [DONE] and its empty line", `${lineWhere(ev)} follows [DONE] (line ${st.sentinel!.lineNo}): "${excerpt(ev.line, 60)}"`, lineEvidence(ev));
           }
-          if (kind === "blank") {
-            if (st.state === "done") st.state = "closed";
-            st.inEvent = false;
-          } else if (kind === "data") {
-            if (!st.inEvent && st.state === "before" && dataIs(ev.line, "[DONE]")) {
-              st.state = "done";
-              st.done = ev;
-            }
-            st.inEvent = true;
-          }
+          advanceSentinel(st, ev, (line) => dataIs(line, "[DONE]"));
         },
         end: (ev, s, st) => {
           if (st.state === "closed" && !st.bad) t.ok();
@@ -81,27 +72,14 @@ export const DONE_CHECKS: CheckDef[] = [
     ref: STREAMING,
     probes: STREAM_PROBES,
     create(ctx) {
-      const { closeTimeoutMs } = readParams(ctx.params);
       const t = new Tally();
-      let worst = 0;
-      const observe = onStreams({
-        start: () => undefined,
-        end: (ev, s) => {
-          const done = s.model.done;
-          if (!done) {
-            if (ev.reason === "eof" && !s.model.error) t.notApplicable(`${s.label} ended at EOF without [DONE]`);
-            return;
-          }
-          const elapsed = Math.round(ev.t - done.t);
-          if (ev.reason === "close-timeout" || elapsed > closeTimeoutMs) {
-            t.fail(`the body ends within ${closeTimeoutMs} ms of [DONE]`, `${s.label}: the body was still open ${elapsed} ms after [DONE] (${ev.reason === "close-timeout" ? "the kit stopped waiting" : `ended by ${ev.reason}`})`, at(ev));
-          } else if (ev.reason === "eof" || ev.reason === "error") {
-            worst = Math.max(worst, elapsed);
-            t.ok();
-          } else t.untestable(`the kit stopped reading ${s.label} (${ev.reason}) ${elapsed} ms after [DONE]`);
-        },
+      const rule = closeAfterSentinelRule<Stream>(t, readParams(ctx.params).closeTimeoutMs, (ev, s) => {
+        const done = s.model.done;
+        if (done) return { since: done.t, sentinel: "[DONE]", seen: "[DONE]", evidence: at(ev) };
+        if (ev.reason === "eof" && !s.model.error) t.notApplicable(`${s.label} ended at EOF without [DONE]`);
+        return undefined;
       });
-      return { observe, finish: () => t.outcome(`every stream ended within ${worst} ms of [DONE]`, "no stream sent [DONE]") };
+      return { observe: onStreams(rule), finish: () => t.outcome(`every stream ended within ${rule.worst()} ms of [DONE]`, "no stream sent [DONE]") };
     },
   }),
 ];

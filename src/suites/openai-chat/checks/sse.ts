@@ -3,7 +3,7 @@
  * their Content-Type, so one fault (a wrong type) trips one check.
  */
 import { at, excerpt, type CheckDef } from "../../../core/check.js";
-import { Utf8Validator } from "../../../core/utf8.js";
+import { hexAround, utf8BodyRule } from "../../../core/check-helpers.js";
 import { STREAM_PROBES } from "../labels.js";
 import { onStreams } from "./model.js";
 import { STREAMING } from "./refs.js";
@@ -99,34 +99,14 @@ export const SSE_CHECKS: CheckDef[] = [
     probes: STREAM_PROBES,
     create() {
       const t = new Tally();
-      let bytes = 0;
       // A byte validator, not a second (fatal) decode of every chunk: the same bytes pass (RFC 3629, as
       // the WHATWG decoder reads them), at a fraction of the cost.
-      const observe = onStreams<{ v: Utf8Validator; head: number[]; bad: boolean; seen: number }>({
-        start: () => ({ v: new Utf8Validator(), head: [], bad: false, seen: 0 }),
-        chunk: (ev, s, st) => {
-          bytes += ev.bytes.length;
-          for (let i = 0; st.head.length < 3 && i < ev.bytes.length; i++) {
-            st.head.push(ev.bytes[i]!);
-            if (st.head.length === 3 && st.head[0] === 0xef && st.head[1] === 0xbb && st.head[2] === 0xbf) {
-              t.fail("no byte order mark", `${s.label}: the body starts with a UTF-8 BOM (EF BB BF)`, at(ev, { excerpt: "\\xEF\\xBB\\xBF" }));
-            }
-          }
-          if (st.bad) return;
-          if (st.v.push(ev.bytes) < 0) st.seen += ev.bytes.length;
-          else {
-            st.bad = true;
-            const hex = [...ev.bytes.subarray(0, 24)].map((b) => b.toString(16).padStart(2, "0")).join(" ");
-            t.fail("valid UTF-8", `${s.label}: invalid UTF-8 in body chunk ${ev.index} (body offset ${st.seen}–${st.seen + ev.bytes.length})`, at(ev, { excerpt: hex }));
-          }
-        },
-        end: (ev, s, st) => {
-          if (st.bad || st.seen === 0) return;
-          if (!st.v.truncated) t.ok();
-          else if (ev.reason === "eof") t.fail("valid UTF-8", `${s.label}: the body ends inside a multi-byte character`, at(ev));
-        },
+      const rule = utf8BodyRule(t, {
+        invalid: (label, ev, start) => [`${label}: invalid UTF-8 in body chunk ${ev.index} (body offset ${start}–${start + ev.bytes.length})`, hexAround(ev.bytes, 0, 24)],
+        cutMidCharacterPasses: false,
       });
-      return { observe, finish: () => t.outcome(`${bytes} stream byte(s) were valid UTF-8 without a BOM`, "no stream byte was observed") };
+      const observe = onStreams(rule);
+      return { observe, finish: () => t.outcome(`${rule.bytes()} stream byte(s) were valid UTF-8 without a BOM`, "no stream byte was observed") };
     },
   }),
 ];

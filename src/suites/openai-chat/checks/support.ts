@@ -8,24 +8,17 @@
  * WeakMap) and each SSE payload is decoded once by the stream view, so every check reads one parse.
  */
 import type { Outcome } from "../../../core/check.js";
-import { checkMaker } from "../../../core/define-check.js";
-import type { TranscriptEvent } from "../../../core/transcript.js";
-import { describe, evidenceOf, exchangeView, lastEvent, unanswered as unansweredBy, type Exchange } from "../../../core/views/exchange.js";
-import { all, onNote, type Listen, type Observe } from "../../../core/views/hooks.js";
-import { NOTE } from "../labels.js";
+import { serverCheckMaker } from "../../../core/define-check.js";
+import { describe, evidenceOf, lastEvent, type Exchange } from "../../../core/views/exchange.js";
+import { exchangeChecks } from "../../../core/views/exchange-checks.js";
+import { all, onNote, type Observe } from "../../../core/views/hooks.js";
+import { NOTE, SEED } from "../labels.js";
 
-export const SEED = "001_ba8f1763064c3ebc.txt";
+export { SEED } from "../labels.js";
 export const PROTOCOL = "openai-chat";
 
-type Ev<K extends TranscriptEvent["kind"]> = Extract<TranscriptEvent, { kind: K }>;
-export type RequestEvent = Ev<"http-request">;
-export type ResponseEvent = Ev<"http-response">;
-export type BodyEndEvent = Ev<"body-end">;
-export type ErrorEvent = Ev<"http-error">;
-export type SseLineEvent = Ev<"sse-line">;
-export type SseEventEvent = Ev<"sse-event">;
-export type ChunkEvent = Ev<"body-chunk">;
-export type NoteEvent = Ev<"note">;
+import type { RequestEvent, SseEventEvent } from "../../../core/check-helpers.js";
+export type { RequestEvent, ResponseEvent, BodyEndEvent, ErrorEvent, SseLineEvent, SseEventEvent, ChunkEvent, NoteEvent, LineKind } from "../../../core/check-helpers.js";
 export type { Observe };
 
 /** Why a --max-requests budget left checks untested. */
@@ -40,19 +33,11 @@ function budgetReason(value: unknown): string {
  * A CheckDef of this suite: full id, server side, the seed reference as [section, quote]. When the
  * probes stopped early or ran out of --max-requests, an incomplete outcome says so.
  */
-export const serverCheck = checkMaker({
-  seed: SEED,
-  side: "server",
-  reasons: {
-    [NOTE.stopped]: (v) => `the probes stopped early: ${String(v)}`,
-    [NOTE.budget]: budgetReason,
-  },
-  knockOnNote: NOTE.reset,
-});
+export const serverCheck = serverCheckMaker(SEED, { stopped: NOTE.stopped, knockOn: NOTE.reset, reasons: { [NOTE.budget]: budgetReason } });
 
 /** Violations plus whether the rule was exercised (shared by every suite). */
 import { Tally } from "../../../core/check.js";
-export { dataIs, dataValue, eventEvidence, eventWhere, is2xx, lineEvidence, lineWhere, mediaType, parseJson } from "../../../core/check-helpers.js";
+export { lineKind, dataIs, dataValue, eventEvidence, eventWhere, is2xx, lineEvidence, lineWhere, mediaType, parseJson } from "../../../core/check-helpers.js";
 import { parseJson } from "../../../core/check-helpers.js";
 export { Tally, all, onNote, describe, evidenceOf, lastEvent, type Exchange };
 
@@ -141,24 +126,15 @@ function parseRequest(text: string | undefined): RequestInfo {
 // ---------------------------------------------------------------------------------------------
 // Exchanges
 
-/** This suite's exchanges: a non-2xx body read as SSE (an error to a stream request) is rebuilt from its lines. */
-const EXCHANGES = exchangeView({
+/**
+ * This suite's exchanges: a non-2xx body read as SSE (an error to a stream request) is rebuilt from
+ * its lines. A stream that broke off is not a whole answer here (the stream rules judge the break).
+ */
+export const { onExchanges, unanswered } = exchangeChecks({
   name: "openai-chat/exchanges",
   errorBodyFromLines: (_request, streamRead) => streamRead,
+  brokenBodyIsAnswer: false,
 });
-
-/** Calls `done` once per exchange when it ends (body end or transport error). */
-export function onExchanges(done: (x: Exchange) => void): Listen {
-  return EXCHANGES.on(done);
-}
-
-/**
- * Why an exchange's answer cannot be judged, or undefined when it can. A stream that broke off is
- * not a whole answer here (the stream rules judge the break).
- */
-export function unanswered(x: Exchange): string | undefined {
-  return unansweredBy(x, { brokenBodyIsAnswer: false });
-}
 
 // ---------------------------------------------------------------------------------------------
 // SSE payloads and lines
@@ -195,15 +171,6 @@ export function isTerminalData(data: string): boolean {
   return parsed.ok && isErrorLike(parsed.value);
 }
 
-export type LineKind = "blank" | "comment" | "data" | "field";
-
-/** A raw line as WHATWG SSE reads it. */
-export function lineKind(line: string): LineKind {
-  if (line === "") return "blank";
-  if (line.startsWith(":")) return "comment";
-  if (line === "data" || line.startsWith("data:")) return "data";
-  return "field";
-}
 
 
 

@@ -9,8 +9,8 @@ import type { TranscriptEvent } from "../../../core/transcript.js";
 import { AFTER_DONE_NOTE } from "../../../mocks/openai-chat/after-done.js";
 import { isCompletionRequest } from "./traffic-checks.js";
 import { scaleMs, TIME_SCALE_KEY, timeScaleOf } from "../../../core/client-cases/time-scale.js";
+import { SEED } from "../labels.js";
 
-const SEED = "001_ba8f1763064c3ebc.txt";
 /** How long after [DONE] the client may take (the contract's 2 s, as for client-parse/termination). */
 export const AFTER_DONE_LIMIT_MS = 2000;
 /** Held streams tracked at once; older ones are dropped (constant memory). */

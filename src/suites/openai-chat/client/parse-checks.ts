@@ -8,8 +8,8 @@ import { parseChecks, type CaseReading, type ParseCheckSpec } from "../../../cor
 import type { AdapterResult } from "./adapters/types.js";
 import { casesFor, EXPECTED_NOTE, PARSE_CHECK_PREFIX, quirkOf, type ParseCheck } from "./cases.js";
 import { diffResults, parseAdapterResult, summariseResult, type ResultField } from "./compare.js";
+import { SEED } from "../labels.js";
 
-const SEED = "001_ba8f1763064c3ebc.txt";
 export const NO_RESULTS_REASON = "no adapter results reported (a black-box client gets only client/* checks)";
 
 const SPECS: ParseCheckSpec[] = [

@@ -15,8 +15,8 @@ import { canonicalJson } from "./compare.js";
 import { emittedCallsOf, type EmittedCall } from "./emitted.js";
 import { callsOf, historyCalls, isObject, messagesOf, toolNames, tryJson, type Json } from "./history.js";
 import { diffParameters, foldName } from "./shape.js";
+import { SEED } from "../labels.js";
 
-const SEED = "001_ba8f1763064c3ebc.txt";
 /** The mock records client traffic under this probe name. */
 export const CLIENT_PROBE = "client";
 
@@ -166,38 +166,34 @@ function messageErrors(ctx: CheckContext, body: Json): string {
 
 // ---------------------------------------------------------------------------------------------
 
-export const authHeaderCheck: CheckDef = {
-  id: "openai-chat/client/auth-header",
-  level: "SHOULD",
-  side: "client",
-  title: "Requests carry a bearer key",
-  rule: "Every request has Authorization: Bearer <non-empty>, equal to the mock's key when one is set.",
-  ref: { seed: SEED, section: "§1 (silent on auth); contract §1 Auth", quote: "OpenAI Chat Completions 규격으로" },
-  probes: ["chat/completions", "models"],
-  create(): CheckObserver {
-    const v = new Violations();
-    let exercised = false;
-    return {
-      observe(event) {
-        if (event.kind !== "http-request" || event.probe !== CLIENT_PROBE || event.method === "OPTIONS") return;
-        if (exempt(event, authHeaderCheck.id)) return;
-        exercised = true;
-        const header = event.headers["authorization"];
-        const m = header === undefined ? null : /^Bearer[ \t]+(\S.*)$/i.exec(header.trim());
-        if (!m) {
-          v.add("Authorization: Bearer <key>", `${where(event)} sent ${header === undefined ? "no Authorization header" : `Authorization ${JSON.stringify(excerpt(header, 24))}`}`, at(event));
-          return;
-        }
-        const meta = event.meta ?? {};
-        const wrong =
-          meta.authorized === false ||
-          (typeof meta.apiKey === "string" && meta.apiKey !== "" && meta.apiKey !== m[1]!.trim());
-        if (wrong) v.add("the mock's API key", `${where(event)} sent a bearer key the mock does not accept`, at(event));
-      },
-      finish: () => v.outcome({ pass: "every request carried a bearer key the mock accepts", exercised, untested: "not exercised: the client sent no request" }),
-    };
+export const authHeaderCheck: CheckDef = requestRuleCheck(
+  {
+    id: "openai-chat/client/auth-header",
+    level: "SHOULD",
+    title: "Requests carry a bearer key",
+    rule: "Every request has Authorization: Bearer <non-empty>, equal to the mock's key when one is set.",
+    ref: { seed: SEED, section: "§1 (silent on auth); contract §1 Auth", quote: "OpenAI Chat Completions 규격으로" },
+    probes: ["chat/completions", "models"],
   },
-};
+  {
+    select: (event, id) => (event.kind === "http-request" && event.probe === CLIENT_PROBE && event.method !== "OPTIONS" && !exempt(event, id) ? event : undefined),
+    inspect(event, v) {
+      const header = event.headers["authorization"];
+      const m = header === undefined ? null : /^Bearer[ \t]+(\S.*)$/i.exec(header.trim());
+      if (!m) {
+        v.add("Authorization: Bearer <key>", `${where(event)} sent ${header === undefined ? "no Authorization header" : `Authorization ${JSON.stringify(excerpt(header, 24))}`}`, at(event));
+        return;
+      }
+      const meta = event.meta ?? {};
+      const wrong =
+        meta.authorized === false ||
+        (typeof meta.apiKey === "string" && meta.apiKey !== "" && meta.apiKey !== m[1]!.trim());
+      if (wrong) v.add("the mock's API key", `${where(event)} sent a bearer key the mock does not accept`, at(event));
+    },
+    pass: "every request carried a bearer key the mock accepts",
+    untested: "not exercised: the client sent no request",
+  },
+);
 
 // ---------------------------------------------------------------------------------------------
 

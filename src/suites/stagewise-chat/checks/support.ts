@@ -5,10 +5,11 @@
  * numbers and the state reduced with the normative reducer, so no check reduces twice.
  */
 import { at, excerpt, notApplicable, Tally, type CheckDef, type Evidence } from "../../../core/check.js";
-import { checkMaker, type CheckSpec } from "../../../core/define-check.js";
+import { serverCheckMaker, type CheckSpec } from "../../../core/define-check.js";
 import type { TranscriptEvent } from "../../../core/transcript.js";
 import { frameJson, type WsFrameEvent } from "../../../core/ws-exchange.js";
-import { exchangeView, unanswered as unansweredBy, type Exchange } from "../../../core/views/exchange.js";
+import type { Exchange } from "../../../core/views/exchange.js";
+import { exchangeChecks } from "../../../core/views/exchange-checks.js";
 import { all, each, on, type Guard, type Listen } from "../../../core/views/hooks.js";
 import { derivedView } from "../../../core/views/router.js";
 import { rpcHooks, rpcView, type RpcHandlers, type RpcIn, type RpcOut, type RpcProtocol, type RpcRequest } from "../../../core/views/rpc.js";
@@ -24,13 +25,7 @@ export { notApplicable, Tally };
 export type { Conn, Exchange, RpcRequest };
 
 /** A CheckDef of this suite: full id, server side, the seed reference; early stops and absent behaviours explained. */
-const makeCheck = checkMaker({
-  seed: SEED,
-  side: "server",
-  reasons: { [NOTE.stopped]: (v) => `the probes stopped early: ${String(v)}` },
-  notApplicableNote: NOTE.notApplicable,
-  knockOnNote: NOTE.knockOn,
-});
+const makeCheck = serverCheckMaker(SEED, { stopped: NOTE.stopped, notApplicable: NOTE.notApplicable, knockOn: NOTE.knockOn });
 
 /** Rules about the chat capability: moot for an agent without it (the probes then say so). */
 const NEEDS_CHAT = /^stagewise-chat\/(chat\/(?!no-toolcalling)|tools\/|state\/coherent-with-chat$)/;
@@ -504,16 +499,11 @@ export function snapshotKnockOn(t: Tally, sub: ChatSub, f: ChatFrame): boolean {
 // ---------------------------------------------------------------------------------------------
 // HTTP (discovery)
 
-const EXCHANGES = exchangeView({ name: "stagewise-chat/exchanges", errorBodyFromLines: () => false });
+const EXCHANGES = exchangeChecks({ name: "stagewise-chat/exchanges", errorBodyFromLines: () => false, brokenBodyIsAnswer: true });
 
 /** Judges every answered discovery exchange; unanswered ones explain an incomplete. */
 export function onInfo(t: Tally, label: string, judge: (x: Exchange) => void): Listen {
-  return EXCHANGES.on((x) => {
-    if (x.label !== label) return;
-    const why = unansweredBy(x, { brokenBodyIsAnswer: true });
-    if (why) t.untestable(why);
-    else judge(x);
-  });
+  return EXCHANGES.judgeExchanges(t, (x) => x.label === label, judge);
 }
 
 export { describe as describeExchange, evidenceOf as exchangeEvidence } from "../../../core/views/exchange.js";
