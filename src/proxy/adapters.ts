@@ -1,0 +1,13 @@
+/** The proxy adapters by protocol id, each imported on first use. */
+import type { ProxyAdapter } from "./adapter.js";
+
+const ADAPTERS: Record<string, () => Promise<ProxyAdapter>> = {
+  "mcp-chat": async () => (await import("../suites/mcp-chat/proxy.js")).mcpChatProxy,
+  "openai-chat": async () => (await import("../suites/openai-chat/proxy.js")).openaiChatProxy,
+};
+
+export const PROXIED_IDS = Object.keys(ADAPTERS);
+
+export function loadProxyAdapter(id: string): Promise<ProxyAdapter> | undefined {
+  return ADAPTERS[id]?.();
+}
