@@ -77,12 +77,16 @@ export const NEEDS_MOCK = "needs `agentwire test-client` or `agentwire mock --ch
 
 /** The kit's own endpoints, and its robustness cases (a `case` and a `scenario` in the query): the kit's doing, not the target's. */
 export function isKitRequest(path: string): boolean {
-  if (path.startsWith("/__agentwire")) return true;
+  if (path.split("?")[0]!.includes("/__agentwire/")) return true;
   const q = path.indexOf("?");
   if (q < 0) return false;
   const params = new URLSearchParams(path.slice(q + 1));
   return params.has("case") && params.has("scenario");
 }
 
-/** The server-side label of kit requests: no server check keys on it. */
+/** The server-side label of kit requests: recorded, but no server check is shown them. */
 export const KIT_LABEL = "kit-request";
+/** The server-side label of requests outside the protocol's routes: recorded, not judged. */
+export const UNROUTED = "unrouted";
+/** Labels whose exchanges the server checks are not shown. */
+export const UNJUDGED: ReadonlySet<string> = new Set([KIT_LABEL, UNROUTED]);

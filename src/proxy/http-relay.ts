@@ -9,7 +9,7 @@ import https from "node:https";
 import { SseReader } from "../core/sse-reader.js";
 import { MAX_LINE_BYTES } from "../core/http-exchange.js";
 import type { BodyEndReason } from "../core/transcript.js";
-import { isKitRequest, KIT_LABEL, type HttpClassifier, type HttpNames, type ProxyAdapter } from "./adapter.js";
+import { isKitRequest, KIT_LABEL, UNROUTED, type HttpClassifier, type HttpNames, type ProxyAdapter } from "./adapter.js";
 import { flatten, forwardable, withHost } from "./headers.js";
 import type { ProxyJudge } from "./judge.js";
 import { PROXY_PROBE } from "./judge.js";
@@ -80,7 +80,7 @@ export class HttpRelay {
     try {
       names = this.classifier.classify({ method, path, headers, body: text });
     } catch {
-      names = { label: "unrouted", clientLabel: "unknown", stream: false };
+      names = { label: UNROUTED, clientLabel: "unknown", stream: false };
     }
     // A robustness case breaks rules on purpose, at the client's request: the server rules stay out of it.
     if (isKitRequest(path)) names = { ...names, label: KIT_LABEL };

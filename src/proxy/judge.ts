@@ -16,7 +16,7 @@ import { resolveProfile, UsageError } from "../core/runner.js";
 import { registry } from "../core/schema-registry.js";
 import { openTranscriptFile, type TranscriptFile } from "../core/transcript-file.js";
 import { readTranscript, TranscriptBus, type TranscriptEvent } from "../core/transcript.js";
-import type { ProxyAdapter } from "./adapter.js";
+import { UNJUDGED, type ProxyAdapter } from "./adapter.js";
 import { asProxied } from "./decidable.js";
 
 /** The name relayed traffic is recorded under (the probe field of its events). */
@@ -76,7 +76,11 @@ export class ProxyJudge {
       throw new UsageError(`no check of ${protocol.id} matches --only ${JSON.stringify(opts.only ?? [])} / --skip ${JSON.stringify(opts.skip ?? [])}; see "agentwire list ${protocol.id}"`);
     }
     const [server, client] = this.sides as [(typeof this.sides)[0], (typeof this.sides)[0]];
-    this.bus.subscribe(server.evaluation.observe);
+    // Kit requests and requests outside the protocol's routes are recorded, not judged as the target's answers.
+    this.bus.subscribe((ev) => {
+      if ("label" in ev && ev.label !== undefined && UNJUDGED.has(ev.label)) return;
+      server.evaluation.observe(ev);
+    });
     this.bus.subscribe((ev) => {
       const seen = asClientEvent(ev, this.clientNames);
       if (seen) client.evaluation.observe(seen);

@@ -4,7 +4,7 @@
  * (after a connect, after a disconnect), as the probes name theirs.
  */
 import { matchRoute } from "../../mocks/mcp-chat/routes.js";
-import { mirrorPath, NEEDS_MOCK, NEEDS_TEST, type HttpClassifier, type HttpNames, type ProxyAdapter } from "../../proxy/adapter.js";
+import { mirrorPath, NEEDS_MOCK, NEEDS_TEST, UNROUTED, type HttpClassifier, type HttpNames, type ProxyAdapter } from "../../proxy/adapter.js";
 import { L } from "./labels.js";
 
 function classifier(): HttpClassifier {
@@ -30,7 +30,7 @@ function classifier(): HttpClassifier {
         case "chat":
           return { label: L.chatSync, clientLabel, stream: false };
         default:
-          return { label: "unrouted", clientLabel, stream: false };
+          return { label: UNROUTED, clientLabel, stream: false };
       }
     },
     answered(names, _req, status) {

@@ -4,7 +4,7 @@
  * model), so the response rules that key on those labels judge what the target answered.
  */
 import { matchRoute } from "../../mocks/openai-chat/routes.js";
-import { NEEDS_MOCK, NEEDS_TEST, type HttpClassifier, type HttpNames, type ProxyAdapter } from "../../proxy/adapter.js";
+import { NEEDS_MOCK, NEEDS_TEST, UNROUTED, type HttpClassifier, type HttpNames, type ProxyAdapter } from "../../proxy/adapter.js";
 import { L } from "./labels.js";
 
 interface ChatBody {
@@ -26,11 +26,12 @@ function chatLabel(body: ChatBody | undefined): { label: string; stream: boolean
 function classifier(): HttpClassifier {
   return {
     classify(req): HttpNames {
-      if (req.method === "OPTIONS") return { label: "preflight", clientLabel: "preflight", stream: false };
+      if (req.method === "OPTIONS") return { label: UNROUTED, clientLabel: "preflight", stream: false };
       const route = matchRoute(req.path.split("?")[0]!);
       const clientLabel = route?.name ?? "unknown";
       if (route?.name === "models") return { label: L.models, clientLabel, stream: false };
-      if (route?.name !== "chat-completions") return { label: clientLabel, clientLabel, stream: false };
+      // Other routes (a model's details, the Responses API) are no probe's: recorded, not judged.
+      if (route?.name !== "chat-completions") return { label: UNROUTED, clientLabel, stream: false };
       let body: ChatBody | undefined;
       try {
         const parsed = JSON.parse(req.body) as unknown;
