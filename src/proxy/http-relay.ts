@@ -101,12 +101,13 @@ export class HttpRelay {
       if (done) return;
       done = true;
       clearTimeout(headTimer);
-      judge.clientNames.delete(exchange);
       if (headSeen) {
         reader?.end();
         const t = reader ? undefined : Buffer.concat(textParts).toString("utf8");
         bus.emit({ kind: "body-end", ...ref, reason, bytes, ...(t !== undefined ? { text: t } : {}), ...(error ? { error } : {}) });
       }
+      // After the last event of the exchange: the client checks still read its name there.
+      judge.clientNames.delete(exchange);
       this.o.ended();
     };
     const fail = (error: string, code: string | undefined, status: number) => {
