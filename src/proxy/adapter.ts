@@ -24,10 +24,15 @@ export interface HttpNames {
   stream: boolean;
 }
 
-/** How one WebSocket connection is named on each side. */
-export interface WsNames {
+/** How one WebSocket connection is named, and the frames the client sends on it. */
+export interface WsClassifier {
+  /** The connection's label (server checks key on it). */
   label: string;
-  clientLabel?: string;
+  /**
+   * The label of the probe message the client's frame stands for, or undefined. Called for every
+   * frame, both ways (`out`: client → target), so a classifier may follow the conversation.
+   */
+  frame?(direction: "in" | "out", data: string, binary: boolean): string | undefined;
 }
 
 /** A set of checks the proxy cannot decide, and why (the reason ends the check `skip`). */
@@ -59,8 +64,10 @@ export interface ProxyAdapter {
   labels: readonly string[];
   /** HTTP protocols: a fresh classifier per proxy. */
   classifier?(): HttpClassifier;
-  /** WebSocket protocols: names of a connection upgraded at `path`. */
-  wsNames?(path: string): WsNames;
+  /** WebSocket protocols: a classifier per connection upgraded at `path`. */
+  wsClassifier?(path: string): WsClassifier;
+  /** The mock records each upgrade as an http-request "ws-upgrade" its client checks read. */
+  recordsUpgrades?: boolean;
   /** The body of the proxy's own error answer (502: target down), in the protocol's error shape. */
   errorBody(message: string): unknown;
   /** Server checks that need the kit's own probes (bad input, forced choices, unknown ids...). */
@@ -89,4 +96,4 @@ export const KIT_LABEL = "kit-request";
 /** The server-side label of requests outside the protocol's routes: recorded, not judged. */
 export const UNROUTED = "unrouted";
 /** Labels whose exchanges the server checks are not shown. */
-export const UNJUDGED: ReadonlySet<string> = new Set([KIT_LABEL, UNROUTED]);
+export const UNJUDGED: ReadonlySet<string> = new Set([KIT_LABEL, UNROUTED, "ws-upgrade"]);

@@ -4,6 +4,7 @@ import type { ProxyAdapter } from "./adapter.js";
 const ADAPTERS: Record<string, () => Promise<ProxyAdapter>> = {
   "mcp-chat": async () => (await import("../suites/mcp-chat/proxy.js")).mcpChatProxy,
   "openai-chat": async () => (await import("../suites/openai-chat/proxy.js")).openaiChatProxy,
+  "pi-web": async () => (await import("../suites/pi-web/proxy.js")).piWebProxy,
   "continue-remote": async () => (await import("../suites/continue-remote/proxy.js")).continueRemoteProxy,
 };
 

@@ -37,7 +37,8 @@ export class HttpRelay {
   private readonly agent: http.Agent;
 
   constructor(private readonly o: HttpRelayOptions) {
-    this.classifier = o.adapter.classifier!();
+    // A WebSocket protocol's plain HTTP routes may have no classifier: recorded, not judged.
+    this.classifier = o.adapter.classifier?.() ?? { classify: () => ({ label: UNROUTED, clientLabel: "unknown", stream: false }) };
     const Agent = o.target.protocol === "https:" ? https.Agent : http.Agent;
     this.agent = new Agent({ keepAlive: true });
   }

@@ -15,6 +15,7 @@ import { loadProtocol, isImplemented } from "../protocol-loader.js";
 import type { ProxyAdapter } from "./adapter.js";
 import { loadProxyAdapter, PROXIED_IDS } from "./adapters.js";
 import { HttpRelay } from "./http-relay.js";
+import { WsRelay } from "./ws-relay.js";
 import { ProxyJudge } from "./judge.js";
 import { SeenSecrets } from "./secrets.js";
 
@@ -37,7 +38,7 @@ export interface ProxyOptions {
   saveTranscript?: string;
   /** Each verdict as it is decided (at the end: a check's verdict needs all of its traffic). */
   onVerdict?: (check: CheckResult, run: { protocol: string; side: Side }) => void;
-  /** Stop relaying after this many exchanges (HTTP) or connections (WebSocket); see `limitReached`. */
+  /** Stop relaying after this many exchanges (HTTP requests and WebSocket connections); see `limitReached`. */
   maxExchanges?: number;
   /** Longest wait for the target's response head, in ms (default: the protocol's stream head timeout). */
   headTimeout?: number;
@@ -101,6 +102,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   };
   const relay = new HttpRelay({ target, adapter, judge, secrets, headTimeout: options.headTimeout ?? protocol.timeouts.headers, ended: onEnded });
   const server = http.createServer({ noDelay: true }, relay.handle);
+  const ws = adapter.transport === "ws" ? new WsRelay({ target, adapter, judge, secrets, openTimeout: options.headTimeout ?? protocol.timeouts.headers, ended: onEnded }) : undefined;
+  // An HTTP protocol has no WebSocket: an upgrade there is refused, as a plain HTTP server would.
+  server.on("upgrade", ws ? ws.upgrade : (_req, socket: import("node:stream").Duplex) => socket.end("HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n"));
   // A client that misbehaves at the socket level costs its own connection only.
   server.on("clientError", (_err, socket) => socket.destroy());
   // Each relayed chunk leaves at once: Nagle would hold a small one back until the client's ACK.
@@ -123,6 +127,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     limitReached,
     close() {
       closing ??= (async () => {
+        ws?.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();

@@ -159,6 +159,8 @@ export class ProxyJudge {
 function asClientEvent(ev: TranscriptEvent, names: ClientNames): TranscriptEvent | undefined {
   if (!CLIENT_KINDS.has(ev.kind)) return undefined;
   if (ev.kind === "ws-frame") return { ...ev, probe: CLIENT_PROBE, direction: ev.direction === "out" ? "in" : "out" };
+  // The mock's view: the target's close is the kit's (the mock plays the server), the client's is the client's.
+  if (ev.kind === "ws-close") return { ...ev, probe: CLIENT_PROBE, ...(ev.by ? { by: ev.by === "server" ? "kit" : "client" } : {}) };
   if ("exchange" in ev) {
     const label = names.get(ev.exchange);
     return label === undefined ? undefined : ({ ...ev, probe: CLIENT_PROBE, label } as TranscriptEvent);
