@@ -5,6 +5,8 @@ const ADAPTERS: Record<string, () => Promise<ProxyAdapter>> = {
   "mcp-chat": async () => (await import("../suites/mcp-chat/proxy.js")).mcpChatProxy,
   "openai-chat": async () => (await import("../suites/openai-chat/proxy.js")).openaiChatProxy,
   "pi-web": async () => (await import("../suites/pi-web/proxy.js")).piWebProxy,
+  // A function: its classifier keeps per-proxy state (which subscription came first).
+  "stagewise-chat": async () => (await import("../suites/stagewise-chat/proxy.js")).stagewiseChatProxy(),
   "continue-remote": async () => (await import("../suites/continue-remote/proxy.js")).continueRemoteProxy,
 };
 

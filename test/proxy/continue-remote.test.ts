@@ -3,6 +3,7 @@
  * POST /exit) against the reference mock, clean and with faults.
  */
 import { describe, expect, it } from "vitest";
+import { runSuite } from "../../src/core/runner.js";
 import { continueRemote } from "../../src/suites/continue-remote/index.js";
 import { example, failed, judgedIds, mockBehindProxy, runNode } from "./harness.js";
 
@@ -26,6 +27,22 @@ describe("continue-remote through agentwire proxy", () => {
     expect(judgedIds(result.client!.checks)).toEqual(expect.arrayContaining(["continue-remote/client/polls-state", "continue-remote/client/permission-request-id", "continue-remote/client/exit-method"]));
     const queue = result.server!.checks.find((c) => c.id === "continue-remote/queue/fifo")!;
     expect([queue.verdict, queue.message]).toEqual(["skip", expect.stringContaining("needs `agentwire test`")]);
+  });
+
+  it("`agentwire test --url <proxy>` gives the same server verdicts as `--url <mock>`, but for the one about a server gone after /exit", async () => {
+    const verdicts = async (through: boolean) => {
+      // A mock each: the probes end with POST /exit.
+      const run = await mockBehindProxy(continueRemote, { suite: true, bus: undefined });
+      const r = await runSuite(continueRemote, { url: through ? run.proxy.url : run.mock.url, params: { ...(continueRemote.selfTest?.params ?? {}) }, timeout: 10_000 });
+      await run.close();
+      return r.checks.map((c) => [c.id, c.verdict]);
+    };
+    const [proxied, direct] = [await verdicts(true), await verdicts(false)];
+    // Once the target has exited, the proxy still listens and answers 502: the probes see an answer where nothing would listen.
+    const shutdown = "continue-remote/exit/shuts-down";
+    expect(proxied.find(([id]) => id === shutdown)).toEqual([shutdown, "fail"]);
+    expect(direct.find(([id]) => id === shutdown)).toEqual([shutdown, "pass"]);
+    expect(proxied.filter(([id]) => id !== shutdown)).toEqual(direct.filter(([id]) => id !== shutdown));
   });
 
   // Faults one turn with a permission shows.
