@@ -28,6 +28,8 @@ function wsClassifier(): WsClassifier {
   return {
     label: C.main,
     frame(direction, data) {
+      // Of the server's frames only the run's brackets matter here: most are not parsed at all.
+      if (direction === "in" && !data.includes('"agent_')) return undefined;
       const type = typeOf(data);
       if (direction === "in") {
         if (type === "agent_start") running = true;
