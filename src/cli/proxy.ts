@@ -70,6 +70,9 @@ export async function runProxy(protocolId: string, o: ProxyCliOptions): Promise<
     process.once("SIGINT", () => done("SIGINT"));
     process.once("SIGTERM", () => done("SIGTERM"));
     void running.limitReached.then(() => done(`--max-exchanges ${o.maxExchanges}`));
+    if (!isLoopback(host)) {
+      process.stderr.write(`agentwire: warning: the proxy listens on ${host}, beyond loopback: any machine that can reach it can send requests to ${redactTarget(o.target!)} through it\n`);
+    }
     process.stdout.write(`${running.url}\n`);
     if (!o.quiet) process.stderr.write(`agentwire: ${protocolId} proxy on ${running.url} → ${redactTarget(o.target!)}; Ctrl-C stops and reports\n`);
   });
@@ -82,4 +85,10 @@ export async function runProxy(protocolId: string, o: ProxyCliOptions): Promise<
 
 function redactTarget(url: string): string {
   return url.replace(/([?&](?:token|access_token|api_key|apikey|key)=)[^&#]*/gi, "$1[redacted]");
+}
+
+/** Loopback names and addresses: only this machine can reach a proxy bound to one. */
+function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return h === "localhost" || h === "::1" || /^127\.\d+\.\d+\.\d+$/.test(h);
 }

@@ -7,6 +7,7 @@ import type { RunningMock } from "../../src/core/protocol.js";
 import type { RunResult } from "../../src/core/result.js";
 import { mcpChat } from "../../src/suites/mcp-chat/index.js";
 import { openaiChat } from "../../src/suites/openai-chat/index.js";
+import { piWeb } from "../../src/suites/pi-web/index.js";
 import { runCli, startCli, waitExit } from "../helpers/cli.js";
 import { quickMock } from "../helpers/quick-pacing.js";
 
@@ -50,6 +51,18 @@ describe.concurrent("agentwire proxy (CLI)", () => {
     expect(JSON.stringify(runs)).toContain("openai-chat/models/list-shape");
   });
 
+  it("pi-web: the first line is the ws:// URL; --duration ends the run and reports", async () => {
+    const target = await piWeb.startMock({ host: "127.0.0.1", port: 0 });
+    const { child, firstLine, output } = await startCli(["proxy", "pi-web", "--target", target.url, "--duration", "1", "--reporter", "ndjson"]);
+    expect(firstLine).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/ws$/);
+    expect(await waitExit(child, 20_000)).toBe(3);
+    await target.close();
+    const lines = output().stdout.trim().split("\n").slice(1).map((l) => JSON.parse(l) as { type: string; id?: string; verdict?: string });
+    const skipped = lines.find((l) => l.id === "pi-web/conn/token-401");
+    expect(skipped?.verdict).toBe("skip");
+    expect(output().stderr).toContain("--duration 1 s");
+  });
+
   it.each([
     [["proxy", "mcp-chat"], /--target is required/],
     [["proxy", "nope", "--target", "http://127.0.0.1:1"], /unknown protocol "nope"/],
@@ -58,6 +71,9 @@ describe.concurrent("agentwire proxy (CLI)", () => {
     [["proxy", "mcp-chat", "--target", "http://127.0.0.1:1", "--port", "x"], /--port/],
     [["proxy", "mcp-chat", "--target", "http://127.0.0.1:1", "--reporter", "yaml"], /unknown reporter/],
     [["proxy", "mcp-chat", "--target", "http://127.0.0.1:1", "--profile", "nope"], /unknown profile/],
+    [["proxy", "mcp-chat", "--target", "http://127.0.0.1:1", "--max-exchanges", "0"], /--max-exchanges/],
+    [["proxy", "mcp-chat", "--target", "http://127.0.0.1:1", "--only", "nope/"], /no check of mcp-chat matches/],
+    [["proxy", "openai-chat", "--target", "ws://127.0.0.1:1"], /--target must be http or https/],
   ])("%j exits 2 with a clear message", async (args, message) => {
     const r = await runCli(args);
     expect(r.code).toBe(2);
