@@ -7,9 +7,10 @@ import http from "node:http";
 import { createInterface } from "node:readline";
 import WebSocket, { WebSocketServer } from "ws";
 
-const [mode, count] = process.argv.slice(2);
+const [mode, count, gap] = process.argv.slice(2);
 const EVENTS = Number(count);
-const GAP_MS = 1;
+/** Milliseconds between writes; 0: as fast as the socket takes them (the memory rows). */
+const GAP_MS = gap === undefined ? 1 : Number(gap);
 const now = () => Number(process.hrtime.bigint()) / 1e6;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -18,8 +19,9 @@ async function sseTarget() {
     req.resume();
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     for (let i = 0; i < EVENTS; i++) {
-      res.write(`data: {"type":"text","content":"${now()}"}\n\n`);
-      await sleep(GAP_MS);
+      const more = res.write(`data: {"type":"text","content":"${now()}"}\n\n`);
+      if (GAP_MS > 0) await sleep(GAP_MS);
+      else if (!more) await new Promise((r) => res.once("drain", r));
     }
     res.end('data: {"type":"done"}\n\ndata: [DONE]\n\n');
   });

@@ -26,8 +26,8 @@ function p99(xs) {
  * The target and the reader live in another process (one clock for stamp and arrival), as a
  * client and a server would: the proxy's own work then costs only what it delays on the wire.
  */
-async function peer(mode) {
-  const child = spawn(process.execPath, [PEER, mode, String(EVENTS)], { stdio: ["pipe", "pipe", "inherit"] });
+async function peer(mode, events = EVENTS, gapMs = 1) {
+  const child = spawn(process.execPath, [PEER, mode, String(events), String(gapMs)], { stdio: ["pipe", "pipe", "inherit"] });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const next = async () => (await lines.next()).value;
   const url = await next();
@@ -121,5 +121,27 @@ export async function benchProxy() {
       work: "relay + transcript + both judges",
     });
   }
+  rows.push(await memoryRow());
   return rows;
+}
+
+/** Heap of this process after a stream of `events` SSE events relayed, recorded and judged (after gc). */
+async function heapAfter(events) {
+  const p = await peer("sse", events, 0);
+  const proxy = await startProxy({ protocol: "mcp-chat", target: p.url });
+  await p.read(proxy.url);
+  globalThis.gc?.();
+  const heap = process.memoryUsage().heapUsed;
+  await proxy.close();
+  p.close();
+  return heap;
+}
+
+/** Memory does not grow with stream length: the proxy keeps no events (heap after 10^5 vs 10^3). */
+async function memoryRow() {
+  const long = quick ? 20_000 : 100_000;
+  await heapAfter(1_000); // warm-up: modules, schemas
+  const small = await heapAfter(1_000);
+  const big = await heapAfter(long);
+  return { name: `proxy: heap after ${long.toLocaleString("en")} events (MB)`, kit: big / 1e6, base: small / 1e6, baseName: "heap after 1,000 events", unit: "MB", work: "one stream, relayed and judged" };
 }

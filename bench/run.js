@@ -16,7 +16,8 @@
  * serving a bare http server.
  *
  * The live proxy: p99 latency of SSE events and WebSocket frames through `agentwire proxy`
- * (relayed, recorded and judged) against the same streams read directly.
+ * (relayed, recorded and judged) against the same streams read directly; its CPU per event
+ * against a bare relay; its heap after 10^5 events against 10^3.
  *
  * Options: --quick (smaller sizes), --events N (memory run size), --only <protocol | sse-tokeniser | proxy | startup>.
  */
