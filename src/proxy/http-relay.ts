@@ -17,6 +17,8 @@ import type { SeenSecrets } from "./secrets.js";
 
 /** Longest request body relayed (the client gets a 413 past it). */
 const MAX_REQUEST_BYTES = 32 * 1024 * 1024;
+/** Methods whose requests carry no body unless they say so. */
+const BODYLESS = new Set(["GET", "HEAD", "OPTIONS", "DELETE", "TRACE"]);
 /** Non-stream answer text kept for the checks (the client gets it all). */
 const TEXT_CAP = 1024 * 1024;
 
@@ -119,11 +121,10 @@ export class HttpRelay {
     };
 
     const lib = target.protocol === "https:" ? https : http;
-    const up = lib.request(url, {
-      method,
-      headers: withHost(forwardable(req.rawHeaders), target.host) as unknown as http.OutgoingHttpHeaders,
-      agent: this.agent,
-    });
+    const outHeaders = withHost(forwardable(req.rawHeaders), target.host);
+    // The body was read whole: a chunked request (hop-by-hop framing) goes on with its length.
+    if (headers["content-length"] === undefined && (body.byteLength > 0 || !BODYLESS.has(method))) outHeaders.push("Content-Length", String(body.byteLength));
+    const up = lib.request(url, { method, headers: outHeaders as unknown as http.OutgoingHttpHeaders, agent: this.agent });
     up.on("socket", (socket) => socket.setNoDelay(true));
     const headTimer = setTimeout(() => {
       fail(`no response head from the target within ${this.o.headTimeout} ms`, "ETIMEDOUT", 504);

@@ -114,6 +114,11 @@ export class WsRelay {
     } as WebSocket.ClientOptions);
 
     let settled = false;
+    let relayed = false;
+    // The client gave up before the target answered: the target's side goes too.
+    socket.once("close", () => {
+      if (!relayed) upstream.terminate();
+    });
     upstream.on("upgrade", (res) => {
       this.pending.set(req, {
         ...(upstream.protocol ? { protocol: upstream.protocol } : {}),
@@ -154,7 +159,10 @@ export class WsRelay {
     });
     upstream.on("open", () => {
       settled = true;
-      this.server.handleUpgrade(req, socket, head, (client) => this.relay(client, upstream, connection, url.href, headers, names, answerUpgrade));
+      this.server.handleUpgrade(req, socket, head, (client) => {
+        relayed = true;
+        this.relay(client, upstream, connection, url.href, headers, names, answerUpgrade);
+      });
     });
   };
 

@@ -65,13 +65,17 @@ describe.concurrent("mcp-chat through agentwire proxy", () => {
   });
 
   it("the client gets the target's bytes, in the target's chunks (a UTF-8 character split across two)", async () => {
-    // A target that writes its pieces 25 ms apart, so the chunks a client reads are the writes.
+    // Lockstep: the target writes its next piece only once the reader got the last one, so no
+    // machine load can merge two pieces on the way; a relay that held one back would stall here.
     const pieces = [Buffer.from('data: {"type":"text","content":"caf'), Buffer.from([0xc3]), Buffer.from([0xa9, 0x22, 0x7d, 0x0a, 0x0a]), Buffer.from("data: [DONE]\n\n")];
-    const target = http.createServer(async (_req, res) => {
+    let delivered: () => void = () => undefined;
+    const target = http.createServer(async (req, res) => {
+      req.resume();
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
       for (const p of pieces) {
+        const got = new Promise<void>((r) => (delivered = r));
         res.write(p);
-        await new Promise((r) => setTimeout(r, 25));
+        await Promise.race([got, new Promise((r) => setTimeout(r, 3000))]);
       }
       res.end();
     });
@@ -81,7 +85,10 @@ describe.concurrent("mcp-chat through agentwire proxy", () => {
     const read = async (base: string) => {
       const res = await fetch(`${base}/chat/stream`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"message":"hi"}' });
       const out: Buffer[] = [];
-      for await (const c of res.body as unknown as AsyncIterable<Uint8Array>) out.push(Buffer.from(c));
+      for await (const c of res.body as unknown as AsyncIterable<Uint8Array>) {
+        out.push(Buffer.from(c));
+        delivered();
+      }
       return out;
     };
     const direct = await read(url);
