@@ -45,9 +45,13 @@ export class HttpRelay {
     this.agent = new Agent({ keepAlive: true });
   }
 
+  /** Cuts the exchanges in flight (their ends recorded now, as "aborted") and the target connections. */
   close(): void {
+    for (const cut of [...this.inFlight]) cut();
     this.agent.destroy();
   }
+
+  private readonly inFlight = new Set<() => void>();
 
   handle = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const parts: Buffer[] = [];
@@ -103,6 +107,7 @@ export class HttpRelay {
     const end = (reason: BodyEndReason, error?: string) => {
       if (done) return;
       done = true;
+      this.inFlight.delete(cut);
       clearTimeout(headTimer);
       if (headSeen) {
         reader?.end();
@@ -120,6 +125,12 @@ export class HttpRelay {
       end("error", error);
     };
 
+    const cut = () => {
+      end("aborted", "the proxy stopped");
+      up.destroy();
+      res.destroy();
+    };
+    this.inFlight.add(cut);
     const lib = target.protocol === "https:" ? https : http;
     const outHeaders = withHost(forwardable(req.rawHeaders), target.host);
     // The body was read whole: a chunked request (hop-by-hop framing) goes on with its length.

@@ -127,12 +127,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     limitReached,
     close() {
       closing ??= (async () => {
-        ws?.close();
+        // Open streams and sockets are cut first, so their ends are recorded before the judging.
+        const cut = ws?.close();
+        relay.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();
         });
-        relay.close();
+        await cut;
         const results = await judge.finish();
         const server_ = results.find((r) => r.side === "server");
         const client = results.find((r) => r.side === "client");

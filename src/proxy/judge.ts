@@ -51,6 +51,7 @@ export class ProxyJudge {
   /** Something answered (a head or an upgrade): without it, every verdict is "unreachable". */
   reached = false;
   lastError: string | undefined;
+  private finished = false;
 
   constructor(
     private readonly protocol: ProtocolDef,
@@ -92,8 +93,11 @@ export class ProxyJudge {
       else if (ev.kind === "ws-reject") this.lastError = ev.error ?? ev.code ?? "WebSocket upgrade failed";
     });
     if (opts.saveTranscript) {
-      this.file = openTranscriptFile(opts.saveTranscript, `${protocol.id}-proxy`, secrets);
-      this.bus.subscribe(this.file.observer);
+      const file = (this.file = openTranscriptFile(opts.saveTranscript, `${protocol.id}-proxy`, secrets));
+      // A straggler (a socket's close after the run ended) must not write to the closed file.
+      this.bus.subscribe((ev) => {
+        if (!this.finished) file.observer(ev);
+      });
       this.file.header({
         agentwire: "transcript",
         version: 1,
@@ -111,6 +115,7 @@ export class ProxyJudge {
 
   /** Ends the run: both sides judged, one result per side (server first). */
   async finish(): Promise<RunResult[]> {
+    this.finished = true;
     await this.file?.close();
     const unreachable = !this.reached && this.lastError !== undefined ? `target unreachable at ${redactQuery(this.target)}: ${this.lastError}` : undefined;
     const source = this.file ? undefined : ([] as TranscriptEvent[]);

@@ -43,7 +43,7 @@ export class WsRelay {
   private count = 0;
   private upgrades = 0;
   private readonly pending = new WeakMap<http.IncomingMessage, Pending>();
-  private readonly open = new Set<{ client: WebSocket; target: WebSocket }>();
+  private readonly open = new Set<{ client: WebSocket; target: WebSocket; closed: Promise<void> }>();
   private readonly server: WebSocketServer;
 
   constructor(private readonly o: WsRelayOptions) {
@@ -64,12 +64,17 @@ export class WsRelay {
     });
   }
 
-  close(): void {
+  /** Cuts every relayed connection and resolves once their closes are recorded (at most a second). */
+  async close(): Promise<void> {
+    const closed = [...this.open].map((p) => p.closed);
     for (const { client, target } of this.open) {
       client.terminate();
       target.terminate();
     }
     this.server.close();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(closed), new Promise((r) => (timer = setTimeout(r, 1000)))]);
+    clearTimeout(timer);
   }
 
   upgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer): void => {
@@ -168,7 +173,8 @@ export class WsRelay {
 
   private relay(client: WebSocket, target: WebSocket, connection: string, url: string, headers: Record<string, string>, names: WsClassifier, answerUpgrade: (status: number) => void): void {
     const bus = this.o.judge.bus;
-    const pair = { client, target };
+    let recorded!: () => void;
+    const pair = { client, target, closed: new Promise<void>((r) => (recorded = r)) };
     this.open.add(pair);
     answerUpgrade(101);
     bus.emit({ kind: "ws-open", probe: PROXY_PROBE, connection, url, headers, label: names.label });
@@ -206,6 +212,7 @@ export class WsRelay {
         bus.emit({ kind: "ws-close", probe: PROXY_PROBE, connection, code, ...(why ? { reason: why } : {}), by, ...(by === "kit" ? { cause: "the client closed it" } : {}) });
         this.o.judge.clientNames.delete(connection);
         this.open.delete(pair);
+        recorded();
         this.o.ended();
       }
       if (other.readyState === WebSocket.OPEN) {

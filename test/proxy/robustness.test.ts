@@ -91,6 +91,29 @@ describe.concurrent("the proxy with a misbehaving peer", () => {
     expect(JSON.stringify(result)).not.toContain("secret-token-value");
   });
 
+  it("stopping with a stream and a socket open: both are cut, and their ends are in the transcript", async () => {
+    const sse = http.createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write('data: {"type":"text","content":"a"}\n\n');
+    });
+    const wss = new WebSocketServer({ host: "127.0.0.1", port: 0 });
+    await new Promise((r) => wss.once("listening", r));
+    const dir = mkdtempSync(join(tmpdir(), "agentwire-proxy-stop-"));
+    const http1 = await startProxy({ protocol: "mcp-chat", target: await listen(sse), saveTranscript: dir });
+    const ws1 = await startProxy({ protocol: "pi-web", target: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/ws`, saveTranscript: dir });
+    const res = await fetch(`${http1.url}/chat/stream`, { method: "POST", body: "{}" });
+    await res.body!.getReader().read();
+    const ws = new WebSocket(ws1.url);
+    await new Promise((r) => ws.once("open", r));
+    const closed = new Promise<number>((r) => ws.once("close", (c) => r(c)));
+    const [a, b] = await Promise.all([http1.close(), ws1.close()]);
+    expect(await closed).toBe(1006);
+    sse.close();
+    wss.close();
+    expect(readFileSync(a.server!.transcript!, "utf8")).toMatch(/"kind":"body-end"[^\n]*"reason":"aborted"/);
+    expect(readFileSync(b.server!.transcript!, "utf8")).toContain('"kind":"ws-close"');
+  });
+
   it("credentials are forwarded to the target but redacted from the transcript", async () => {
     let seen = "";
     const target = http.createServer((req, res) => {
