@@ -56,7 +56,7 @@ describe.concurrent("the proxy with a misbehaving peer", () => {
     const reader = res.body!.getReader();
     await reader.read();
     abort.abort();
-    await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 100 && !closed; i++) await new Promise((r) => setTimeout(r, 30));
     expect(closed).toBe(true);
     const again = await fetch(`${proxy.url}/chat/stream`, { method: "POST", body: "{}" });
     expect(again.status).toBe(200);
