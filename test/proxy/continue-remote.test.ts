@@ -52,7 +52,8 @@ describe("continue-remote through agentwire proxy", () => {
     ["display-toolname", "Write notes.txt"],
   ])("fault %s: exactly its checks fail", async (fault, message) => {
     const info = continueRemote.faults.find((f) => f.name === fault)!;
-    const run = await mockBehindProxy(continueRemote, { scenario: "permission", settings: QUICK, faults: [fault] });
+    // Streaming slower than the polls, so a loaded machine still shows the reply growing between two polls.
+    const run = await mockBehindProxy(continueRemote, { scenario: "permission", settings: { ...QUICK, chunkMs: 80, chunkChars: 8 }, faults: [fault] });
     await client(run.proxy.url, message);
     const result = await run.close();
     expect(failed(result.server!.checks)).toEqual([...info.violates].sort());
