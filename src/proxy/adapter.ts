@@ -22,6 +22,11 @@ export interface HttpNames {
   clientLabel: string;
   /** Read the answer as SSE (the request asks for a stream), whatever its content type says. */
   stream: boolean;
+  /**
+   * What the relayed traffic showed of the server's state when the request came, in the shape the
+   * protocol's mock records as `meta` (client rules read it); absent while the proxy does not know.
+   */
+  meta?: Record<string, unknown>;
 }
 
 /** How one WebSocket connection is named, and the frames the client sends on it. */
@@ -47,6 +52,8 @@ export interface HttpClassifier {
   classify(req: ProxiedRequest): HttpNames;
   /** The answer's head arrived (a state machine advances on successes only). */
   answered?(names: HttpNames, req: ProxiedRequest, status: number): void;
+  /** A non-stream answer ended: its text (capped), for state the classifier learns from bodies. */
+  ended?(names: HttpNames, req: ProxiedRequest, status: number, text: string): void;
 }
 
 export interface ProxyAdapter {

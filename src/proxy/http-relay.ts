@@ -94,7 +94,9 @@ export class HttpRelay {
     const exchange = `p${++this.count}`;
     const ref = { probe: PROXY_PROBE, exchange, label: names.label };
     judge.clientNames.set(exchange, names.clientLabel);
-    bus.emit({ kind: "http-request", ...ref, method, url: url.href, path, headers, ...(body.byteLength ? { body: text } : {}) });
+    bus.emit({ kind: "http-request", ...ref, method, url: url.href, path, headers, ...(body.byteLength ? { body: text } : {}), ...(names.meta ? { meta: names.meta } : {}) });
+    const request = { method, path, headers, body: text };
+    let status = 0;
 
     let done = false;
     let headSeen = false;
@@ -113,6 +115,13 @@ export class HttpRelay {
         reader?.end();
         const t = reader ? undefined : Buffer.concat(textParts).toString("utf8");
         bus.emit({ kind: "body-end", ...ref, reason, bytes, ...(t !== undefined ? { text: t } : {}), ...(error ? { error } : {}) });
+        if (t !== undefined && reason === "eof") {
+          try {
+            this.classifier.ended?.(names, request, status, t);
+          } catch {
+            // A classifier's bug must not stop the relay.
+          }
+        }
       }
       // After the last event of the exchange: the client checks still read its name there.
       judge.clientNames.delete(exchange);
@@ -160,14 +169,14 @@ export class HttpRelay {
       if (done) return answer.resume();
       headSeen = true;
       clearTimeout(headTimer);
-      const status = answer.statusCode ?? 0;
+      status = answer.statusCode ?? 0;
       const out = forwardable(answer.rawHeaders);
       res.writeHead(status, answer.statusMessage, out as unknown as http.OutgoingHttpHeaders);
       res.flushHeaders();
       const answerHeaders = flatten(answer.rawHeaders);
       bus.emit({ kind: "http-response", ...ref, status, headers: answerHeaders });
       try {
-        this.classifier.answered?.(names, { method, path, headers, body: text }, status);
+        this.classifier.answered?.(names, request, status);
       } catch {
         // A classifier's bug must not stop the relay.
       }

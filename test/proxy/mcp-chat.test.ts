@@ -54,6 +54,10 @@ describe.concurrent("mcp-chat through agentwire proxy", () => {
     for (const id of ["mcp-chat/sse/lf-only", "mcp-chat/terminal/required", "mcp-chat/status/connected-shape", "mcp-chat/disconnect/success-shape"]) {
       expect(ok.server!.checks.find((c) => c.id === id)!.verdict, id).toBe("pass");
     }
+    // The client rules that read the mock's state get it from the relayed traffic.
+    for (const id of ["mcp-chat/client/connect-before-chat", "mcp-chat/client/connect-known-id", "mcp-chat/client/chat-request"]) {
+      expect(ok.client!.checks.find((c) => c.id === id)!.verdict, id).toBe("pass");
+    }
     for (const fault of ["sse-crlf", "servers-duplicate-id", "connect-missing-server-name"]) {
       const info = mcpChat.faults.find((f) => f.name === fault)!;
       const run = await mockBehindProxy(mcpChat, { ...quickMock("mcp-chat"), faults: [fault] }, QUICK);
@@ -62,6 +66,17 @@ describe.concurrent("mcp-chat through agentwire proxy", () => {
       expect(failed(result.server!.checks), fault).toEqual([...info.violates].sort());
       expect(failed(result.client!.checks), fault).toEqual([]);
     }
+  });
+
+  it("a client that chats before connecting, or connects to an id never listed, fails the client rules", async () => {
+    const run = await mockBehindProxy(mcpChat, quickMock("mcp-chat"), QUICK);
+    const base = run.proxy.url;
+    await (await fetch(`${base}/servers`)).text();
+    await (await fetch(`${base}/disconnect`, { method: "POST" })).text();
+    await (await fetch(`${base}/chat/stream`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"message":"hi"}' })).text();
+    await (await fetch(`${base}/connect/not-listed`, { method: "POST" })).text();
+    const result = await run.close();
+    expect(failed(result.client!.checks)).toEqual(["mcp-chat/client/connect-before-chat", "mcp-chat/client/connect-known-id"]);
   });
 
   it("the client gets the target's bytes, in the target's chunks (a UTF-8 character split across two)", async () => {
