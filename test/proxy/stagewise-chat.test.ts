@@ -3,6 +3,7 @@
  * socket) against the reference agent mock, clean and with faults.
  */
 import { describe, expect, it } from "vitest";
+import { runSuite } from "../../src/core/runner.js";
 import { stagewiseChat } from "../../src/suites/stagewise-chat/index.js";
 import { example, failed, judgedIds, mockBehindProxy, runNode } from "./harness.js";
 
@@ -27,6 +28,17 @@ describe.concurrent("stagewise-chat through agentwire proxy", () => {
     }
     const send = result.server!.checks.find((c) => c.id === "stagewise-chat/chat/send-message")!;
     expect([send.verdict, send.message]).toEqual(["skip", expect.stringContaining("needs `agentwire test`")]);
+  });
+
+  it("`agentwire test --url <proxy>` gives the same server verdicts as `--url <mock>`, but for the port the toolbar scans", async () => {
+    const run = await mockBehindProxy(stagewiseChat, { suite: true, bus: undefined });
+    const opts = { params: { ...(stagewiseChat.selfTest?.params ?? {}) }, timeout: 10_000 };
+    const direct = await runSuite(stagewiseChat, { url: run.mock.url, ...opts });
+    const proxied = await runSuite(stagewiseChat, { url: run.proxy.url, ...opts });
+    await run.close();
+    // wire/port-range judges where the URL listens: the proxy's free port, outside 5746..5776 (give it --port to match).
+    const verdicts = (r: typeof direct) => r.checks.filter((c) => c.id !== "stagewise-chat/wire/port-range").map((c) => [c.id, c.verdict]);
+    expect(verdicts(proxied)).toEqual(verdicts(direct));
   });
 
   it.each(["info-missing-description", "dates-as-strings", "seq-gap", "bad-runtime"])("fault %s: exactly its checks fail", async (fault) => {
