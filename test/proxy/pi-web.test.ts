@@ -39,6 +39,21 @@ describe.concurrent("pi-web through agentwire proxy", () => {
     expect(failed(result.client!.checks)).toEqual([]);
   });
 
+  // The client's mistakes, judged on the target's real dialogs and runs (no mock state needed).
+  it.each([
+    ["reply-twice", "pi-web/client/ui-response-once"],
+    ["select-unlisted", "pi-web/client/ui-select-option"],
+    ["reply-unknown-id", "pi-web/client/ui-response-id"],
+    ["no-streaming-behavior", "pi-web/client/streaming-behavior"],
+    ["no-id", "pi-web/client/id-present"],
+  ])("a client run with --broken %s fails %s, and nothing on the server side", async (broken, check) => {
+    const run = await mockBehindProxy(piWeb, quickMock("pi-web"), QUICK);
+    await client(run.proxy.url, run.mock.url, ["--broken", broken, "--step-timeout", "3000"]);
+    const result = await run.close();
+    expect(failed(result.client!.checks)).toEqual([check]);
+    expect(failed(result.server!.checks)).toEqual([]);
+  });
+
   it("`agentwire test --url <proxy>` gives the same server verdicts as `--url <mock>`", async () => {
     const run = await mockBehindProxy(piWeb, { suite: true, bus: undefined });
     // The Origin goes through unchanged, and the mock allows its own: the probes claim it both times.

@@ -95,7 +95,8 @@ export const piWebProxy: ProxyAdapter = {
     },
   ],
   needsMock: [
-    // These read what the mock asked the client (its dialogs) or how it dropped the client.
-    { ids: ["pi-web/client/ui-response-id", "pi-web/client/ui-response-shape", "pi-web/client/ui-response-once", "pi-web/client/ui-select-option", "pi-web/client/reconnect-resync", "pi-web/client/streaming-behavior"], reason: NEEDS_MOCK },
+    // It reads how the mock shut down under the client; a real server's frames (its dialogs, its
+    // runs) are what the other client rules read of the mock, so they run on relayed traffic.
+    { ids: ["pi-web/client/reconnect-resync"], reason: NEEDS_MOCK },
   ],
 };
