@@ -183,7 +183,11 @@ export class HttpRelay {
       const stream = names.stream || /text\/event-stream/i.test(answerHeaders["content-type"] ?? "");
       if (stream) reader = new SseReader(PROXY_PROBE, exchange, names.label, (ev) => bus.emit(ev), { maxLine: MAX_LINE_BYTES });
       answer.on("data", (chunk: Buffer) => {
-        res.write(chunk);
+        // A client slower than the target holds the target back, rather than the proxy's memory.
+        if (!res.write(chunk)) {
+          answer.pause();
+          res.once("drain", () => answer.resume());
+        }
         if (done) return;
         bytes += chunk.byteLength;
         const index = chunkIndex++;

@@ -19,6 +19,8 @@ import type { SeenSecrets } from "./secrets.js";
 const HANDSHAKE = ["host", "sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions", "sec-websocket-protocol", "sec-websocket-accept"];
 const MAX_PAYLOAD = 100 * 1024 * 1024;
 const REJECT_BODY_CAP = 4096;
+/** Bytes queued towards one side past which the other side is read no further. */
+const BACKLOG_BYTES = 4 * 1024 * 1024;
 
 export interface WsRelayOptions {
   target: URL;
@@ -190,12 +192,23 @@ export class WsRelay {
       }
       bus.emit({ kind: "ws-frame", probe: PROXY_PROBE, connection, direction, binary, data: text, bytes: buf.byteLength, ...(isUtf8(buf) ? {} : { invalidUtf8: true }), ...(label ? { label } : {}) });
     };
+    // A reader slower than its peer holds the peer back (its socket paused until the backlog is
+    // sent), rather than the proxy's memory.
+    const forward = (to: WebSocket, from: WebSocket, data: WebSocket.RawData, binary: boolean) => {
+      if (to.readyState !== WebSocket.OPEN) return;
+      to.send(data as Buffer, { binary });
+      if (to.bufferedAmount > BACKLOG_BYTES && !from.isPaused) {
+        from.pause();
+        const wait = () => (to.bufferedAmount > BACKLOG_BYTES && to.readyState === WebSocket.OPEN ? setTimeout(wait, 5) : from.resume());
+        setTimeout(wait, 5);
+      }
+    };
     target.on("message", (data, binary) => {
-      if (client.readyState === WebSocket.OPEN) client.send(data as Buffer, { binary });
+      forward(client, target, data, binary);
       frame("in", data, binary);
     });
     client.on("message", (data, binary) => {
-      if (target.readyState === WebSocket.OPEN) target.send(data as Buffer, { binary });
+      forward(target, client, data, binary);
       frame("out", data, binary);
     });
     target.on("ping", (d) => client.readyState === WebSocket.OPEN && client.ping(d));

@@ -114,6 +114,55 @@ describe.concurrent("the proxy with a misbehaving peer", () => {
     expect(readFileSync(b.server!.transcript!, "utf8")).toContain('"kind":"ws-close"');
   });
 
+  it("a client slower than the target holds the target back: the proxy does not take the stream into memory", async () => {
+    const TOTAL = 24 * 1024 * 1024;
+    let written = 0;
+    const target = http.createServer(async (_req, res) => {
+      res.writeHead(200, { "content-type": "application/octet-stream" });
+      const chunk = Buffer.alloc(64 * 1024, 0x61);
+      while (written < TOTAL) {
+        written += chunk.byteLength;
+        if (!res.write(chunk)) await new Promise((r) => res.once("drain", r));
+      }
+      res.end();
+    });
+    const proxy = await startProxy({ protocol: "mcp-chat", target: await listen(target) });
+    const res = await fetch(`${proxy.url}/servers`);
+    await new Promise((r) => setTimeout(r, 500));
+    // Socket buffers hold a few MB at most; without backpressure the proxy would have read it all.
+    expect(written).toBeLessThan(TOTAL / 2);
+    let got = 0;
+    for await (const c of res.body as unknown as AsyncIterable<Uint8Array>) got += c.byteLength;
+    expect(got).toBe(TOTAL);
+    await proxy.close();
+    target.close();
+  });
+
+  it("WebSocket: a client that stops reading holds the target back", async () => {
+    const wss = new WebSocketServer({ host: "127.0.0.1", port: 0, perMessageDeflate: false });
+    let sender: WebSocket | undefined;
+    wss.on("connection", (s) => {
+      sender = s;
+      const mb = Buffer.alloc(1024 * 1024, 0x62);
+      for (let i = 0; i < 40; i++) s.send(mb, { binary: true });
+    });
+    await new Promise((r) => wss.once("listening", r));
+    const proxy = await startProxy({ protocol: "pi-web", target: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/ws` });
+    const ws = new WebSocket(proxy.url, { perMessageDeflate: false });
+    await new Promise((r) => ws.once("open", r));
+    ws.pause();
+    await new Promise((r) => setTimeout(r, 700));
+    // Most of the 40 MB is still queued at the target: the proxy stopped reading it.
+    expect(sender!.bufferedAmount).toBeGreaterThan(10 * 1024 * 1024);
+    let got = 0;
+    const all = new Promise<void>((r) => ws.on("message", () => ++got === 40 && r()));
+    ws.resume();
+    await all;
+    ws.close();
+    await proxy.close();
+    wss.close();
+  });
+
   it("credentials are forwarded to the target but redacted from the transcript", async () => {
     let seen = "";
     const target = http.createServer((req, res) => {
