@@ -75,6 +75,7 @@ Examples:
   agentwire test mcp-chat --url http://localhost:8000 --reporter junit --output report.xml
   agentwire mock mcp-chat --scenario two-tools --port 0
   agentwire test-client mcp-chat -- node examples/mcp-chat-client.mjs
+  agentwire proxy mcp-chat --target http://localhost:8000
   agentwire validate mcp-chat chat-request body.json
   agentwire replay transcripts/mcp-chat-….jsonl --only mcp-chat/sse
   agentwire list mcp-chat
