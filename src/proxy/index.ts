@@ -110,13 +110,21 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   // Each relayed chunk leaves at once: Nagle would hold a small one back until the client's ACK.
   server.on("connection", (socket: import("node:net").Socket) => socket.setNoDelay(true));
   const host = options.host ?? "127.0.0.1";
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off("error", reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port ?? 0, host, () => {
+        server.off("error", reject);
+        resolve();
+      });
     });
-  });
+  } catch (e) {
+    // Nothing was relayed: no run to report, and no transcript file left open.
+    void ws?.close();
+    relay.close();
+    await judge.abandon();
+    throw e;
+  }
   const { port } = server.address() as AddressInfo;
   const shownHost = host.includes(":") ? `[${host}]` : host;
   const base = `http://${shownHost}:${port}`;

@@ -4,7 +4,7 @@
  * checks read it as the kit's mock records a client (probe "client", the mock's labels, the
  * client's frames coming "in"). One bus, one transcript file; each side its own evaluation.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { DEFAULT_PROFILE, type CheckContext, type Side } from "../core/check.js";
 import { CheckClock } from "../core/check-timing.js";
 import { Evaluation, selectChecks } from "../core/evaluation.js";
@@ -111,6 +111,14 @@ export class ProxyJudge {
         startedAt: this.startedAt.toISOString(),
       });
     }
+  }
+
+  /** The proxy never started: the transcript file is closed and removed. */
+  async abandon(): Promise<void> {
+    this.finished = true;
+    if (!this.file) return;
+    await this.file.close();
+    rmSync(this.file.path, { force: true });
   }
 
   /** Ends the run: both sides judged, one result per side (server first). */

@@ -1,5 +1,5 @@
 /** `agentwire proxy` as a user runs it: the first stdout line, the report on exit, usage errors. */
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -61,6 +61,15 @@ describe.concurrent("agentwire proxy (CLI)", () => {
     const skipped = lines.find((l) => l.id === "pi-web/conn/token-401");
     expect(skipped?.verdict).toBe("skip");
     expect(output().stderr).toContain("--duration 1 s");
+  });
+
+  it("a port in use: exit 2 with a clear message, and no transcript left behind", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "agentwire-proxy-busy-"));
+    const port = Number(new URL(mock.url).port);
+    const r = await runCli(["proxy", "mcp-chat", "--target", mock.url, "--port", String(port), "--save-transcript", dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/port \d+ on 127\.0\.0\.1 is in use/);
+    expect(readdirSync(dir).filter((f) => f.endsWith(".jsonl"))).toEqual([]);
   });
 
   it.each([
