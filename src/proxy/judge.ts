@@ -126,7 +126,10 @@ export class ProxyJudge {
     this.finished = true;
     await this.file?.close();
     const unreachable = !this.reached && this.lastError !== undefined ? `target unreachable at ${redactQuery(this.target)}: ${this.lastError}` : undefined;
-    const source = this.file ? undefined : ([] as TranscriptEvent[]);
+    // The events around failures come from the saved transcript (read once, when a failure needs it).
+    let saved: readonly TranscriptEvent[] | undefined;
+    const eventsFor = (checks: CheckResult[]): readonly TranscriptEvent[] =>
+      this.file && checks.some(explained) ? (saved ??= readTranscript(readFileSync(this.file.path, "utf8")).events) : [];
     const results: RunResult[] = [];
     for (const { side, evaluation, probes } of this.sides) {
       if (probes.size === 0) continue;
@@ -136,8 +139,7 @@ export class ProxyJudge {
       const checks = scrubDeep(judged, this.secrets);
       for (const c of checks) this.opts.onVerdict?.(c, { protocol: this.protocol.id, side });
       const summary = summarise(checks);
-      const events = source ?? (checks.some(explained) ? readTranscript(readFileSync(this.file!.path, "utf8")).events : []);
-      const exchanges = exchangeRecords(events, checks);
+      const exchanges = exchangeRecords(eventsFor(checks), checks);
       const target = side === "server" ? `${redactQuery(this.target)} (through agentwire proxy)` : `clients of agentwire proxy → ${redactQuery(this.target)}`;
       results.push(
         scrubDeep(
