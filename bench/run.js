@@ -18,17 +18,22 @@
  * Mock start-up: spawn of `agentwire mock <protocol>` to its first answer, against `node -e`
  * serving a bare http server.
  *
- * Options: --quick (smaller sizes), --events N (memory run size), --only <protocol | sse-tokeniser | startup>.
+ * The live proxy: p99 latency of SSE events and WebSocket frames through `agentwire proxy`
+ * (relayed, recorded and judged) against the same streams read directly; its CPU per event
+ * against a bare relay; its heap after 10^5 events against 10^3.
+ *
+ * Options: --quick (smaller sizes), --events N (memory run size), --only <protocol | sse-tokeniser | proxy | startup>.
  */
 import { benchContinueRemote } from "./continue-remote.js";
 import { benchMcpChat } from "./mcp-chat.js";
 import { benchOpenaiChat } from "./openai-chat.js";
 import { benchPiWeb } from "./pi-web.js";
+import { benchProxy } from "./proxy.js";
 import { benchSseTokeniser } from "./sse.js";
 import { benchStagewiseChat } from "./stagewise-chat.js";
 import { benchStartup } from "./startup.js";
 
-const BENCHES = { "sse-tokeniser": benchSseTokeniser, "mcp-chat": benchMcpChat, "openai-chat": benchOpenaiChat, "pi-web": benchPiWeb, "continue-remote": benchContinueRemote, "stagewise-chat": benchStagewiseChat, startup: benchStartup };
+const BENCHES = { "sse-tokeniser": benchSseTokeniser, "mcp-chat": benchMcpChat, "openai-chat": benchOpenaiChat, "pi-web": benchPiWeb, "continue-remote": benchContinueRemote, "stagewise-chat": benchStagewiseChat, proxy: benchProxy, startup: benchStartup };
 
 const onlyArg = process.argv.indexOf("--only");
 const only = onlyArg >= 0 ? process.argv[onlyArg + 1] : undefined;

@@ -42,3 +42,4 @@ export async function replayTranscript(text: string, options: { file: string; pr
   return replay(protocol(id), text, options);
 }
 export { formatReport } from "./core/reporters/index.js";
+export { startProxy, type ProxyOptions, type RunningProxy, type ProxyResult } from "./proxy/index.js";

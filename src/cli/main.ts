@@ -75,6 +75,7 @@ Examples:
   agentwire test mcp-chat --url http://localhost:8000 --reporter junit --output report.xml
   agentwire mock mcp-chat --scenario two-tools --port 0
   agentwire test-client mcp-chat -- node examples/mcp-chat-client.mjs
+  agentwire proxy mcp-chat --target http://localhost:8000
   agentwire validate mcp-chat chat-request body.json
   agentwire replay transcripts/mcp-chat-….jsonl --only mcp-chat/sse
   agentwire list mcp-chat
@@ -210,6 +211,34 @@ ${EXIT_HELP}`,
     .action(async (protocol: string, o) => {
       const { runMock } = await import("./mock.js");
       process.exitCode = await runMock(protocol, o);
+    });
+
+  program
+    .command("proxy")
+    .description("relay a client's traffic to a server and judge both sides live (first stdout line: the URL to point the client at)")
+    .argument("<protocol>")
+    .option("--target <url>", "the server the client would talk to (as `agentwire test --url` takes it)")
+    .option("--host <host>", "address to bind", "127.0.0.1")
+    .option("--port <n>", "port (default 0: any free port)", intOption("--port", 0, 65535))
+    .option("--profile <name>", "relaxations for a known implementation (see agentwire list)")
+    .option("--strict", "SHOULD failures and not-exercised checks fail the run")
+    .option("--only <prefix>", "judge only checks whose id starts with PREFIX (repeatable)", collect)
+    .option("--skip <prefix>", "skip checks whose id starts with PREFIX (repeatable)", collect)
+    .option("--set <key=value>", "protocol parameter the checks read (repeatable)", collect)
+    .option("--reporter <name>", "console | json | junit | ndjson | markdown | html (repeatable; pairs with --output)", collect)
+    .option("--output <path>", "write the matching --reporter to PATH instead of stdout (repeatable)", collect)
+    .option("--save-transcript <dir>", "write both directions as JSON Lines into DIR (credentials redacted)")
+    .option("--max-exchanges <n>", "stop and report after N exchanges (HTTP) or connections (WebSocket)", intOption("--max-exchanges", 1))
+    .option("--duration <s>", "stop and report after S seconds", intOption("--duration", 1))
+    .option("--timeout <ms>", "longest wait for the target's response head (default: the protocol's)", intOption("--timeout", 1))
+    .option("-q, --quiet", "no progress lines on stderr")
+    .addHelpText(
+      "after",
+      `\nEvery byte is forwarded unchanged (credentials too; they are redacted in transcripts and reports).\nRules that need the kit's own probes or mock end skip with the reason.\n\nExamples:\n  agentwire proxy openai-chat --target http://localhost:11434/v1\n  agentwire proxy mcp-chat --target http://localhost:8000 --port 8001 --reporter ndjson\n  agentwire proxy mcp-chat --target http://localhost:8000 --max-exchanges 20 --reporter json --output proxy.json\n${EXIT_HELP}`,
+    )
+    .action(async (protocol: string, o) => {
+      const { runProxy } = await import("./proxy.js");
+      process.exitCode = await runProxy(protocol, o);
     });
 
   program

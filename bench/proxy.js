@@ -1,0 +1,147 @@
+/**
+ * The live proxy's added latency: each SSE event (mcp-chat /chat/stream) and each WebSocket frame
+ * (pi-web) carries the time it was written; the reader notes when it arrived. The same paced
+ * stream is read directly and through `startProxy` (which relays, records and judges it), in the
+ * same run, alternated, and through a bare relay in this process (forwarding only). Rows: p99
+ * latency through the proxy against p99 direct ("work": what the proxy and the bare relay add, so
+ * a loaded machine's share shows), and this process's CPU time per event against the bare relay's.
+ */
+import { spawn } from "node:child_process";
+import http from "node:http";
+import WebSocket, { WebSocketServer } from "ws";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { startProxy } from "../dist/proxy/index.js";
+import { quick } from "./common.js";
+
+const EVENTS = quick ? 500 : 2_000;
+const PEER = fileURLToPath(new URL("./proxy-peer.js", import.meta.url));
+
+function p99(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(s.length * 0.99))];
+}
+
+/**
+ * The target and the reader live in another process (one clock for stamp and arrival), as a
+ * client and a server would: the proxy's own work then costs only what it delays on the wire.
+ */
+async function peer(mode, events = EVENTS, gapMs = 1) {
+  const child = spawn(process.execPath, [PEER, mode, String(events), String(gapMs)], { stdio: ["pipe", "pipe", "inherit"] });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const next = async () => (await lines.next()).value;
+  const url = await next();
+  return {
+    url,
+    read: async (through) => {
+      child.stdin.write(`${through}\n`);
+      return JSON.parse(await next());
+    },
+    close: () => child.kill(),
+  };
+}
+
+/**
+ * The least a relay does, in this process like the proxy: forward the request, write each chunk
+ * of the answer (or each frame) as it comes. What the proxy costs beyond it is its recording and judging.
+ */
+async function bareRelay(target) {
+  const t = new URL(target);
+  const server = http.createServer((req, res) => {
+    const up = http.request(new URL(req.url, t.origin), { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode, answer.headers);
+      answer.on("data", (c) => res.write(c));
+      answer.on("end", () => res.end());
+    });
+    req.pipe(up);
+  });
+  server.on("connection", (s) => s.setNoDelay(true));
+  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+  server.on("upgrade", (req, socket, head) => {
+    const up = new WebSocket(new URL(req.url, target.replace(/^http/, "ws")), { perMessageDeflate: false });
+    up.on("open", () =>
+      wss.handleUpgrade(req, socket, head, (client) => {
+        up.on("message", (d, binary) => client.send(d, { binary }));
+        client.on("message", (d, binary) => up.send(d, { binary }));
+        up.on("close", () => client.close());
+        client.on("close", () => up.close());
+      }),
+    );
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => server.close() };
+}
+
+/** Reads through each way in turn; latencies pooled per way, and this process's CPU time per event relayed. */
+async function measure(read, ways, rounds) {
+  const out = Object.fromEntries(Object.keys(ways).map((k) => [k, { lat: [], cpu: 0 }]));
+  for (let i = 0; i < rounds; i++) {
+    for (const [k, url] of Object.entries(ways)) {
+      const c0 = process.cpuUsage();
+      const lat = await read(url);
+      const c = process.cpuUsage(c0);
+      out[k].lat.push(...lat);
+      out[k].cpu += c.user + c.system;
+    }
+  }
+  return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, { p99: p99(v.lat), n: v.lat.length, cpuPerEvent: v.cpu / Math.max(1, v.lat.length) }]));
+}
+
+export async function benchProxy() {
+  const rounds = quick ? 2 : 3;
+  const rows = [];
+  for (const { mode, protocol, what } of [
+    { mode: "sse", protocol: "mcp-chat", what: "SSE event" },
+    { mode: "ws", protocol: "pi-web", what: "WebSocket frame" },
+  ]) {
+    const p = await peer(mode);
+    const proxy = await startProxy({ protocol, target: p.url });
+    const bare = await bareRelay(p.url);
+    const bareUrl = mode === "ws" ? `${bare.url.replace(/^http/, "ws")}/ws` : bare.url;
+    await p.read(proxy.url); // warm-up: the checks and schemas load on first use
+    await p.read(bareUrl);
+    const m = await measure(p.read, { direct: p.url, proxied: proxy.url, bare: bareUrl }, rounds);
+    await proxy.close();
+    bare.close();
+    p.close();
+    rows.push({
+      name: `proxy: ${what} latency p99 (ms)`,
+      kit: m.proxied.p99,
+      base: m.direct.p99,
+      baseName: "the same stream, direct",
+      unit: "ms",
+      work: `+${(m.proxied.p99 - m.direct.p99).toFixed(2)} ms (bare relay +${(m.bare.p99 - m.direct.p99).toFixed(2)}), ${m.proxied.n}`,
+    });
+    rows.push({
+      name: `proxy: CPU per ${what} relayed (µs)`,
+      kit: m.proxied.cpuPerEvent,
+      base: m.bare.cpuPerEvent,
+      baseName: "a bare relay, same process",
+      unit: "µs",
+      work: "relay + transcript + both judges",
+    });
+  }
+  rows.push(await memoryRow());
+  return rows;
+}
+
+/** Heap of this process after a stream of `events` SSE events relayed, recorded and judged (after gc). */
+async function heapAfter(events) {
+  const p = await peer("sse", events, 0);
+  const proxy = await startProxy({ protocol: "mcp-chat", target: p.url });
+  await p.read(proxy.url);
+  globalThis.gc?.();
+  const heap = process.memoryUsage().heapUsed;
+  await proxy.close();
+  p.close();
+  return heap;
+}
+
+/** Memory does not grow with stream length: the proxy keeps no events (heap after 10^5 vs 10^3). */
+async function memoryRow() {
+  const long = quick ? 20_000 : 100_000;
+  await heapAfter(1_000); // warm-up: modules, schemas
+  const small = await heapAfter(1_000);
+  const big = await heapAfter(long);
+  return { name: `proxy: heap after ${long.toLocaleString("en")} events (MB)`, kit: big / 1e6, base: small / 1e6, baseName: "heap after 1,000 events", unit: "MB", work: "one stream, relayed and judged" };
+}

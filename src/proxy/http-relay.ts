@@ -1,0 +1,236 @@
+/**
+ * The HTTP side of the proxy: each request is read whole (requests are small; the classifier reads
+ * the body), named, forwarded, and its answer relayed chunk by chunk as it comes off the socket:
+ * each chunk goes to the client first, then to the transcript. A stream answer is also read as SSE
+ * for the checks. Only heads and the capped text of non-stream bodies are kept, per exchange.
+ */
+import http from "node:http";
+import https from "node:https";
+import { SseReader } from "../core/sse-reader.js";
+import { MAX_LINE_BYTES } from "../core/http-exchange.js";
+import type { BodyEndReason } from "../core/transcript.js";
+import { isKitRequest, KIT_LABEL, UNROUTED, type HttpClassifier, type HttpNames, type ProxyAdapter } from "./adapter.js";
+import { flatten, forwardable, withHost } from "./headers.js";
+import type { ProxyJudge } from "./judge.js";
+import { PROXY_PROBE } from "./judge.js";
+import type { SeenSecrets } from "./secrets.js";
+
+/** Longest request body relayed (the client gets a 413 past it). */
+const MAX_REQUEST_BYTES = 32 * 1024 * 1024;
+/** Methods whose requests carry no body unless they say so. */
+const BODYLESS = new Set(["GET", "HEAD", "OPTIONS", "DELETE", "TRACE"]);
+/** Non-stream answer text kept for the checks (the client gets it all). */
+const TEXT_CAP = 1024 * 1024;
+
+export interface HttpRelayOptions {
+  target: URL;
+  adapter: ProxyAdapter;
+  judge: ProxyJudge;
+  secrets: SeenSecrets;
+  /** Longest wait for the target's response head (ms): then the client gets a 504. */
+  headTimeout: number;
+  /** An exchange ended (answered, failed or abandoned). */
+  ended(): void;
+}
+
+export class HttpRelay {
+  private count = 0;
+  private readonly classifier: HttpClassifier;
+  private readonly agent: http.Agent;
+
+  constructor(private readonly o: HttpRelayOptions) {
+    // A WebSocket protocol's plain HTTP routes may have no classifier: recorded, not judged.
+    this.classifier = o.adapter.classifier?.() ?? { classify: () => ({ label: UNROUTED, clientLabel: "unknown", stream: false }) };
+    const Agent = o.target.protocol === "https:" ? https.Agent : http.Agent;
+    this.agent = new Agent({ keepAlive: true });
+  }
+
+  /** Cuts the exchanges in flight (their ends recorded now, as "aborted") and the target connections. */
+  close(): void {
+    for (const cut of [...this.inFlight]) cut();
+    this.agent.destroy();
+  }
+
+  private readonly inFlight = new Set<() => void>();
+
+  handle = (req: http.IncomingMessage, res: http.ServerResponse): void => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    let refused = false;
+    req.on("data", (c: Buffer) => {
+      if (refused) return;
+      size += c.byteLength;
+      if (size > MAX_REQUEST_BYTES) {
+        refused = true;
+        this.own(res, 413, `request body over ${MAX_REQUEST_BYTES} bytes: the proxy relays smaller ones`);
+        req.resume();
+        return;
+      }
+      parts.push(c);
+    });
+    req.on("error", () => res.destroy());
+    req.on("end", () => {
+      if (!refused) this.forward(req, res, Buffer.concat(parts));
+    });
+  };
+
+  private forward(req: http.IncomingMessage, res: http.ServerResponse, body: Buffer): void {
+    const { judge, target } = this.o;
+    const bus = judge.bus;
+    const path = req.url ?? "/";
+    const method = req.method ?? "GET";
+    const headers = flatten(req.rawHeaders);
+    const text = body.toString("utf8");
+    const url = new URL(path, target.origin);
+    this.o.secrets.see(headers, url.href);
+    let names: HttpNames;
+    try {
+      names = this.classifier.classify({ method, path, headers, body: text });
+    } catch {
+      names = { label: UNROUTED, clientLabel: "unknown", stream: false };
+    }
+    // A robustness case breaks rules on purpose, at the client's request: the server rules stay out of it.
+    if (isKitRequest(path)) names = { ...names, label: KIT_LABEL };
+    const exchange = `p${++this.count}`;
+    const ref = { probe: PROXY_PROBE, exchange, label: names.label };
+    judge.clientNames.set(exchange, names.clientLabel);
+    bus.emit({ kind: "http-request", ...ref, method, url: url.href, path, headers, ...(body.byteLength ? { body: text } : {}), ...(names.meta ? { meta: names.meta } : {}) });
+    const request = { method, path, headers, body: text };
+    let status = 0;
+
+    let done = false;
+    let headSeen = false;
+    let bytes = 0;
+    const textParts: Buffer[] = [];
+    let textBytes = 0;
+    let reader: SseReader | undefined;
+    let chunkIndex = 0;
+
+    const end = (reason: BodyEndReason, error?: string) => {
+      if (done) return;
+      done = true;
+      this.inFlight.delete(cut);
+      clearTimeout(headTimer);
+      if (headSeen) {
+        reader?.end();
+        const t = reader ? undefined : Buffer.concat(textParts).toString("utf8");
+        bus.emit({ kind: "body-end", ...ref, reason, bytes, ...(t !== undefined ? { text: t } : {}), ...(error ? { error } : {}) });
+        if (t !== undefined && reason === "eof") {
+          try {
+            this.classifier.ended?.(names, request, status, t);
+          } catch {
+            // A classifier's bug must not stop the relay.
+          }
+        }
+      }
+      // After the last event of the exchange: the client checks still read its name there.
+      judge.clientNames.delete(exchange);
+      this.o.ended();
+    };
+    const fail = (error: string, code: string | undefined, status: number) => {
+      if (done) return;
+      bus.emit({ kind: "http-error", ...ref, error, ...(code ? { code } : {}) });
+      this.own(res, status, `agentwire proxy: ${error} (${redactedTarget(target)})`);
+      end("error", error);
+    };
+
+    const cut = () => {
+      end("aborted", "the proxy stopped");
+      up.destroy();
+      res.destroy();
+    };
+    this.inFlight.add(cut);
+    const lib = target.protocol === "https:" ? https : http;
+    const outHeaders = withHost(forwardable(req.rawHeaders), target.host);
+    // The body was read whole: a chunked request (hop-by-hop framing) goes on with its length.
+    if (headers["content-length"] === undefined && (body.byteLength > 0 || !BODYLESS.has(method))) outHeaders.push("Content-Length", String(body.byteLength));
+    const up = lib.request(url, { method, headers: outHeaders as unknown as http.OutgoingHttpHeaders, agent: this.agent });
+    up.on("socket", (socket) => socket.setNoDelay(true));
+    const headTimer = setTimeout(() => {
+      fail(`no response head from the target within ${this.o.headTimeout} ms`, "ETIMEDOUT", 504);
+      up.destroy();
+    }, this.o.headTimeout);
+
+    up.on("error", (e: NodeJS.ErrnoException) => {
+      if (!headSeen) fail(describe(e), e.code, 502);
+      else {
+        res.destroy();
+        end("error", e.code ?? e.message);
+      }
+    });
+    // The client went away: the target's answer is abandoned with it.
+    res.on("close", () => {
+      if (!done) {
+        up.destroy();
+        end("aborted");
+      }
+    });
+    up.on("response", (answer) => {
+      if (done) return answer.resume();
+      headSeen = true;
+      clearTimeout(headTimer);
+      status = answer.statusCode ?? 0;
+      const out = forwardable(answer.rawHeaders);
+      res.writeHead(status, answer.statusMessage, out as unknown as http.OutgoingHttpHeaders);
+      res.flushHeaders();
+      const answerHeaders = flatten(answer.rawHeaders);
+      bus.emit({ kind: "http-response", ...ref, status, headers: answerHeaders });
+      try {
+        this.classifier.answered?.(names, request, status);
+      } catch {
+        // A classifier's bug must not stop the relay.
+      }
+      const stream = names.stream || /text\/event-stream/i.test(answerHeaders["content-type"] ?? "");
+      if (stream) reader = new SseReader(PROXY_PROBE, exchange, names.label, (ev) => bus.emit(ev), { maxLine: MAX_LINE_BYTES });
+      answer.on("data", (chunk: Buffer) => {
+        // A client slower than the target holds the target back, rather than the proxy's memory.
+        if (!res.write(chunk)) {
+          answer.pause();
+          res.once("drain", () => answer.resume());
+        }
+        if (done) return;
+        bytes += chunk.byteLength;
+        const index = chunkIndex++;
+        const view = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+        bus.emit({ kind: "body-chunk", probe: PROXY_PROBE, exchange, label: names.label, index, bytes: view });
+        if (reader) reader.push(view, index);
+        else if (textBytes < TEXT_CAP) {
+          textParts.push(chunk);
+          textBytes += chunk.byteLength;
+        }
+      });
+      answer.on("end", () => {
+        res.end();
+        end("eof");
+      });
+      answer.on("aborted", () => {
+        res.destroy();
+        end("error", "ECONNRESET");
+      });
+      answer.on("error", (e: NodeJS.ErrnoException) => {
+        res.destroy();
+        end("error", e.code ?? e.message);
+      });
+    });
+    up.end(body);
+  }
+
+  /** The proxy's own answer (never the target's): JSON in the protocol's error shape. */
+  private own(res: http.ServerResponse, status: number, message: string): void {
+    if (res.headersSent) return void res.destroy();
+    const body = JSON.stringify(this.o.adapter.errorBody(message));
+    res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), "x-agentwire-proxy": "error" });
+    res.end(body);
+  }
+}
+
+function describe(e: NodeJS.ErrnoException): string {
+  if (e.code === "ECONNREFUSED") return "target refused the connection (is it running?)";
+  if (e.code === "ENOTFOUND" || e.code === "EAI_AGAIN") return `target host not found (${e.code})`;
+  if (e.code === "ECONNRESET") return "target reset the connection before answering";
+  return `target unreachable: ${e.code ?? e.message}`;
+}
+
+function redactedTarget(u: URL): string {
+  return u.origin;
+}

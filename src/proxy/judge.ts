@@ -1,0 +1,188 @@
+/**
+ * The proxy's two judges on one transcript: the server checks read the relayed traffic as the
+ * kit's probes record theirs (labels of the probes, the target's answers coming "in"), the client
+ * checks read it as the kit's mock records a client (probe "client", the mock's labels, the
+ * client's frames coming "in"). One bus, one transcript file; each side its own evaluation.
+ */
+import { readFileSync, rmSync } from "node:fs";
+import { DEFAULT_PROFILE, type CheckContext, type Side } from "../core/check.js";
+import { CheckClock } from "../core/check-timing.js";
+import { Evaluation, selectChecks } from "../core/evaluation.js";
+import { exchangeRecords, explained } from "../core/exchange-context.js";
+import type { ProtocolDef } from "../core/protocol.js";
+import { redactQuery, scrubDeep, type Secrets } from "../core/redaction.js";
+import { exitCodeFor, summarise, type CheckResult, type RunResult } from "../core/result.js";
+import { resolveProfile, UsageError } from "../core/runner.js";
+import { registry } from "../core/schema-registry.js";
+import { openTranscriptFile, type TranscriptFile } from "../core/transcript-file.js";
+import { readTranscript, TranscriptBus, type TranscriptEvent } from "../core/transcript.js";
+import { UNJUDGED, type ProxyAdapter } from "./adapter.js";
+import { asProxied } from "./decidable.js";
+
+/** The name relayed traffic is recorded under (the probe field of its events). */
+export const PROXY_PROBE = "proxy";
+const CLIENT_PROBE = "client";
+
+/** Client names of the relayed exchanges and connections (the mock's labels), by id. */
+export type ClientNames = Map<string, string>;
+
+export interface JudgeOptions {
+  profile?: string | undefined;
+  strict?: boolean | undefined;
+  only?: string[] | undefined;
+  skip?: string[] | undefined;
+  params?: Record<string, unknown> | undefined;
+  saveTranscript?: string | undefined;
+  onVerdict?: ((check: CheckResult, run: { protocol: string; side: Side }) => void) | undefined;
+}
+
+/** The kinds a client check can read from relayed traffic (a mock records no body chunks or SSE). */
+const CLIENT_KINDS = new Set<string>(["http-request", "http-response", "http-error", "body-end", "ws-open", "ws-reject", "ws-frame", "ws-close"]);
+
+export class ProxyJudge {
+  readonly bus = new TranscriptBus();
+  readonly clientNames: ClientNames = new Map();
+  private readonly sides: { side: Side; evaluation: Evaluation; probes: Map<string, string[]> }[] = [];
+  private readonly clock = new CheckClock();
+  private readonly file: TranscriptFile | undefined;
+  private readonly startedAt = new Date();
+  private readonly t0 = performance.now();
+  private readonly profileName: string;
+  /** Something answered (a head or an upgrade): without it, every verdict is "unreachable". */
+  reached = false;
+  lastError: string | undefined;
+  private finished = false;
+
+  constructor(
+    private readonly protocol: ProtocolDef,
+    private readonly adapter: ProxyAdapter,
+    private readonly target: string,
+    private readonly secrets: Secrets,
+    private readonly opts: JudgeOptions,
+  ) {
+    const profile = resolveProfile(protocol, opts.profile);
+    this.profileName = profile.name;
+    const params = { ...protocol.defaultParams, ...(profile.params ?? {}), ...(opts.params ?? {}) };
+    const ctx: CheckContext = { protocol: protocol.id, profile: profile ?? DEFAULT_PROFILE, params, validate: (m, v) => registry.validate(protocol.id, m, v, profile.name) };
+    for (const side of ["server", "client"] as const) {
+      const selected = selectChecks(protocol.id, protocol.checks, { side, only: opts.only, skip: opts.skip });
+      const evaluation = new Evaluation(
+        selected.map((c) => asProxied(c, adapter)),
+        ctx,
+        opts.strict,
+      );
+      this.sides.push({ side, evaluation, probes: new Map(selected.map((c) => [c.id, c.probes])) });
+    }
+    if (this.sides.every((s) => s.probes.size === 0)) {
+      throw new UsageError(`no check of ${protocol.id} matches --only ${JSON.stringify(opts.only ?? [])} / --skip ${JSON.stringify(opts.skip ?? [])}; see "agentwire list ${protocol.id}"`);
+    }
+    const [server, client] = this.sides as [(typeof this.sides)[0], (typeof this.sides)[0]];
+    // Kit requests and requests outside the protocol's routes are recorded, not judged as the target's answers.
+    this.bus.subscribe((ev) => {
+      if ("label" in ev && ev.label !== undefined && UNJUDGED.has(ev.label)) return;
+      server.evaluation.observe(ev);
+    });
+    this.bus.subscribe((ev) => {
+      const seen = asClientEvent(ev, this.clientNames);
+      if (seen) client.evaluation.observe(seen);
+    });
+    this.bus.subscribe(this.clock.observe);
+    this.bus.subscribe((ev) => {
+      if (ev.kind === "http-response" || ev.kind === "ws-open" || (ev.kind === "ws-reject" && ev.status !== undefined)) this.reached = true;
+      else if (ev.kind === "http-error") this.lastError = ev.error;
+      else if (ev.kind === "ws-reject") this.lastError = ev.error ?? ev.code ?? "WebSocket upgrade failed";
+    });
+    if (opts.saveTranscript) {
+      const file = (this.file = openTranscriptFile(opts.saveTranscript, `${protocol.id}-proxy`, secrets));
+      // A straggler (a socket's close after the run ended) must not write to the closed file.
+      this.bus.subscribe((ev) => {
+        if (!this.finished) file.observer(ev);
+      });
+      this.file.header({
+        agentwire: "transcript",
+        version: 1,
+        protocol: protocol.id,
+        side: "server",
+        profile: profile.name,
+        params,
+        ...(opts.params && Object.keys(opts.params).length ? { callerParams: opts.params } : {}),
+        url: redactQuery(target),
+        target: `agentwire proxy → ${redactQuery(target)}`,
+        startedAt: this.startedAt.toISOString(),
+      });
+    }
+  }
+
+  /** The proxy never started: the transcript file is closed and removed. */
+  async abandon(): Promise<void> {
+    this.finished = true;
+    if (!this.file) return;
+    await this.file.close();
+    rmSync(this.file.path, { force: true });
+  }
+
+  /** Ends the run: both sides judged, one result per side (server first). */
+  async finish(): Promise<RunResult[]> {
+    this.finished = true;
+    await this.file?.close();
+    const unreachable = !this.reached && this.lastError !== undefined ? `target unreachable at ${redactQuery(this.target)}: ${this.lastError}` : undefined;
+    // The events around failures come from the saved transcript (read once, when a failure needs it).
+    let saved: readonly TranscriptEvent[] | undefined;
+    const eventsFor = (checks: CheckResult[]): readonly TranscriptEvent[] =>
+      this.file && checks.some(explained) ? (saved ??= readTranscript(readFileSync(this.file.path, "utf8")).events) : [];
+    const results: RunResult[] = [];
+    for (const { side, evaluation, probes } of this.sides) {
+      if (probes.size === 0) continue;
+      // Only the target's side is unreachable: what the client sent was still judged.
+      const override = unreachable && side === "server" ? { verdict: "incomplete" as const, message: unreachable } : undefined;
+      const judged = evaluation.finish(override).map((c) => ({ ...c, durationMs: this.clock.durationOf(probes.get(c.id) ?? []) }));
+      const checks = scrubDeep(judged, this.secrets);
+      for (const c of checks) this.opts.onVerdict?.(c, { protocol: this.protocol.id, side });
+      const summary = summarise(checks);
+      const exchanges = exchangeRecords(eventsFor(checks), checks);
+      const target = side === "server" ? `${redactQuery(this.target)} (through agentwire proxy)` : `clients of agentwire proxy → ${redactQuery(this.target)}`;
+      results.push(
+        scrubDeep(
+          {
+            protocol: this.protocol.id,
+            target,
+            side,
+            profile: this.profileName,
+            strict: !!this.opts.strict,
+            startedAt: this.startedAt.toISOString(),
+            durationMs: Math.round(performance.now() - this.t0),
+            summary,
+            checks,
+            exitCode: exitCodeFor(summary),
+            ...(unreachable && side === "server" ? { error: unreachable } : {}),
+            ...(this.file ? { transcript: this.file.path } : {}),
+            ...(exchanges.length ? { exchanges } : {}),
+          } satisfies RunResult,
+          this.secrets,
+        ),
+      );
+    }
+    return results;
+  }
+}
+
+/**
+ * The event as the kit's mock would have recorded it for the client checks: probe "client", the
+ * mock's label, WebSocket directions seen from the server's end. Body chunks and SSE events are
+ * the target's, which no client rule reads.
+ */
+function asClientEvent(ev: TranscriptEvent, names: ClientNames): TranscriptEvent | undefined {
+  if (!CLIENT_KINDS.has(ev.kind)) return undefined;
+  if (ev.kind === "ws-frame") return { ...ev, probe: CLIENT_PROBE, direction: ev.direction === "out" ? "in" : "out" };
+  // The mock's view: the target's close is the kit's (the mock plays the server), the client's is the client's.
+  if (ev.kind === "ws-close") return { ...ev, probe: CLIENT_PROBE, ...(ev.by ? { by: ev.by === "server" ? "kit" : "client" } : {}) };
+  if ("exchange" in ev) {
+    const label = names.get(ev.exchange);
+    return label === undefined ? undefined : ({ ...ev, probe: CLIENT_PROBE, label } as TranscriptEvent);
+  }
+  if (ev.kind === "ws-open" || ev.kind === "ws-reject") {
+    const label = names.get(ev.connection);
+    return { ...ev, probe: CLIENT_PROBE, ...(label !== undefined ? { label } : {}) } as TranscriptEvent;
+  }
+  return { ...ev, probe: CLIENT_PROBE };
+}
