@@ -48,12 +48,16 @@ function aborted(): Error {
 export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.reject(aborted());
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
+    // A zero pause only yields to I/O: a timer would hold every delta for at least a millisecond.
+    const zero = ms <= 0 && typeof setImmediate === "function";
+    const done = () => {
       signal.removeEventListener("abort", onAbort);
       resolve();
-    }, ms);
+    };
+    const timer = zero ? setImmediate(done) : setTimeout(done, ms);
     const onAbort = () => {
-      clearTimeout(timer);
+      if (zero) clearImmediate(timer as ReturnType<typeof setImmediate>);
+      else clearTimeout(timer as ReturnType<typeof setTimeout>);
       reject(aborted());
     };
     signal.addEventListener("abort", onAbort, { once: true });
