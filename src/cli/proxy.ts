@@ -48,6 +48,7 @@ export async function runProxy(protocolId: string, o: ProxyCliOptions): Promise<
       ...(o.set?.length ? { params: parseSettings(o.set) } : {}),
       ...(o.saveTranscript ? { saveTranscript: o.saveTranscript } : {}),
       ...(reports.onVerdict ? { onVerdict: reports.onVerdict } : {}),
+      ...(reports.onViolation ? { onViolation: reports.onViolation } : {}),
       ...(o.maxExchanges !== undefined ? { maxExchanges: o.maxExchanges } : {}),
       ...(o.timeout !== undefined ? { headTimeout: o.timeout } : {}),
     });

@@ -60,6 +60,7 @@ export async function runReplay(file: string, o: ReplayCliOptions): Promise<numb
     ...(o.profile ? { profile: o.profile } : {}),
     ...(Object.keys(params).length ? { params } : {}),
     ...(reports.onVerdict ? { onVerdict: reports.onVerdict } : {}),
+    ...(reports.onViolation ? { onViolation: reports.onViolation } : {}),
     context: reports.context,
   });
   const results = await withBaseline([result], baseline);

@@ -5,8 +5,8 @@ import type { Side } from "../core/check.js";
 import { colourWanted } from "../core/reporters/colour.js";
 import { formatReport } from "../core/reporters/index.js";
 import { NEEDS_CONTEXT } from "../core/reporters/names.js";
-import { ndjsonRun, ndjsonSummary, ndjsonVerdict } from "../core/reporters/ndjson.js";
-import type { CheckResult, RunResult } from "../core/result.js";
+import { ndjsonRun, ndjsonSummary, ndjsonVerdict, ndjsonViolation } from "../core/reporters/ndjson.js";
+import type { CheckResult, LiveViolation, RunResult, ViolationListener } from "../core/result.js";
 import type { ReportTarget } from "./options.js";
 
 export function writeReports(results: RunResult[], targets: ReportTarget[]): void {
@@ -23,6 +23,8 @@ export function writeReports(results: RunResult[], targets: ReportTarget[]): voi
 export interface ReportSession {
   /** Streams each verdict to the ndjson reports as it is decided. */
   onVerdict?: (check: CheckResult, run: { protocol: string; side: Side }) => void;
+  /** Streams each violation to the ndjson reports the moment a check sees it. */
+  onViolation?: ViolationListener;
   /** Some report shows the events around each failure. */
   context: boolean;
   /** Writes every report (the ndjson ones: the closing lines). */
@@ -44,7 +46,12 @@ export function openReports(targets: ReportTarget[], mark: (c: CheckResult) => C
     });
   const rest = targets.filter((t) => t.reporter !== "ndjson");
   return {
-    ...(streams.length ? { onVerdict: (c: CheckResult, run: { protocol: string; side: Side }) => streams.forEach((s) => s.write(ndjsonVerdict(mark(c), run))) } : {}),
+    ...(streams.length
+      ? {
+          onVerdict: (c: CheckResult, run: { protocol: string; side: Side }) => streams.forEach((s) => s.write(ndjsonVerdict(mark(c), run))),
+          onViolation: (v: LiveViolation, run: { protocol: string; side: Side }) => streams.forEach((s) => s.write(ndjsonViolation(v, run))),
+        }
+      : {}),
     context: targets.some((t) => NEEDS_CONTEXT.has(t.reporter)),
     finish(results) {
       for (const s of streams) {

@@ -66,6 +66,7 @@ export async function runTestClient(protocolId: string, command: string[], o: Te
     ...(o.saveTranscript ? { saveTranscript: o.saveTranscript } : {}),
     ...(progress ? { progress } : {}),
     ...(reports.onVerdict ? { onVerdict: reports.onVerdict } : {}),
+    ...(reports.onViolation ? { onViolation: reports.onViolation } : {}),
     context: reports.context,
   });
   if (result.error?.startsWith("command not found")) throw new UsageError(result.error);

@@ -121,6 +121,7 @@ async function runTestSuites(protocolId: string | undefined, o: TestCliOptions):
           signal: sigint.signal,
           redact: o.redact !== false,
           ...(reports.onVerdict ? { onVerdict: reports.onVerdict } : {}),
+          ...(reports.onViolation ? { onViolation: reports.onViolation } : {}),
           context: reports.context,
         });
       }),

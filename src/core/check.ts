@@ -99,6 +99,33 @@ export interface ProfileDef {
 
 export const DEFAULT_PROFILE: ProfileDef = { name: "default", description: "The contract as written." };
 
+/** One broken rule, the moment a check sees it (before the check's verdict at the end of the run). */
+export interface Violation {
+  expected: string;
+  actual: string;
+  evidence: Evidence;
+}
+
+export type ViolationSink = (violation: Violation) => void;
+
+/** The sink of the check being created: tallies made while it is set report to it (see withViolationSink). */
+let creating: ViolationSink | undefined;
+
+/**
+ * Runs `create` with `sink` as the live sink of every Violations (and Tally) it makes, so an evaluation can report
+ * each violation as it happens without checks passing anything around. A fail is final, so reporting it early never
+ * contradicts the verdict.
+ */
+export function withViolationSink<T>(sink: ViolationSink | undefined, create: () => T): T {
+  const before = creating;
+  creating = sink;
+  try {
+    return create();
+  } finally {
+    creating = before;
+  }
+}
+
 /**
  * Collects violations for an observer and turns them into an outcome. Keeps at most `keep`
  * pieces of evidence (and a count of the rest), so a flood of violations costs constant memory.
@@ -106,11 +133,16 @@ export const DEFAULT_PROFILE: ProfileDef = { name: "default", description: "The 
 export class Violations {
   private readonly items: { expected: string; actual: string; evidence: Evidence }[] = [];
   private count = 0;
+  /** Where the violations this keeps are also told as they happen (the kept ones only: a flood is counted). */
+  private readonly live = creating;
   constructor(private readonly keep = 5) {}
 
   add(expected: string, actual: string, evidence: Evidence = {}): void {
     this.count++;
-    if (this.items.length < this.keep) this.items.push({ expected, actual, evidence });
+    if (this.items.length < this.keep) {
+      this.items.push({ expected, actual, evidence });
+      this.live?.({ expected, actual, evidence });
+    }
   }
 
   get size(): number {

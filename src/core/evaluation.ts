@@ -3,7 +3,7 @@
  * to verdicts by level, profile and --strict. Used live by the runner and offline on recorded
  * transcripts (fixtures, --replay), so both judge alike.
  */
-import type { CheckContext, CheckDef, CheckObserver, Level, Outcome, ProfileDef, Side, Verdict } from "./check.js";
+import { withViolationSink, type CheckContext, type CheckDef, type CheckObserver, type Level, type Outcome, type ProfileDef, type Side, type Verdict, type Violation } from "./check.js";
 import type { CheckResult } from "./result.js";
 import type { TranscriptEvent } from "./transcript.js";
 import { subscriptionsOf, type Guard } from "./views/hooks.js";
@@ -62,12 +62,25 @@ export class Evaluation {
     checks: CheckDef[],
     private readonly ctx: CheckContext,
     private readonly strict = false,
+    /** Told of each violation as a check sees it, with the check and its level under the profile. */
+    onViolation?: (check: CheckDef, level: Level, violation: Violation) => void,
   ) {
     this.router = new ViewRouter(ctx);
     this.entries = checks.map((check) => {
       const entry: Entry = { check, observer: null };
       try {
-        entry.observer = check.create(ctx);
+        const level = effectiveLevel(check, ctx.profile);
+        // A listener's error is its own: it must not pass for a crash of the check that told it.
+        const sink =
+          onViolation &&
+          ((v: Violation) => {
+            try {
+              onViolation(check, level, v);
+            } catch {
+              /* ignored */
+            }
+          });
+        entry.observer = withViolationSink(sink, () => check.create(ctx));
       } catch (e) {
         entry.crash = (e as Error).message;
         return entry;

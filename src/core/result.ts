@@ -1,6 +1,19 @@
 /** The result of a run: what every reporter reads. Matches schemas/report.schema.json. */
 import type { ContractRef, Evidence, Level, Outcome, Side, Verdict } from "./check.js";
 
+/** A violation as a check sees it, before the run ends (`--reporter ndjson` prints it at once). */
+export interface LiveViolation {
+  check: string;
+  /** The check's level under the run's profile. */
+  level: Level;
+  side: Side;
+  expected: string;
+  actual: string;
+  evidence: Evidence;
+}
+
+export type ViolationListener = (violation: LiveViolation, run: { protocol: string; side: Side }) => void;
+
 export interface CheckResult {
   id: string;
   /** Effective level (after the profile). */

@@ -7,11 +7,11 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEFAULT_PROFILE, type CheckContext, type Outcome, type ProfileDef, type Side } from "./check.js";
+import { DEFAULT_PROFILE, type CheckContext, type CheckDef, type Level, type Outcome, type ProfileDef, type Side, type Violation } from "./check.js";
 import { Evaluation, selectChecks } from "./evaluation.js";
 import { MockOptionError, type MockStartOptions, type ProtocolDef, type RunningMock, type Timeouts } from "./protocol.js";
 import { queryCredentials, redactQuery, scrubDeep, secretsOf, type Secrets } from "./redaction.js";
-import { exitCodeFor, summarise, type CheckResult, type RunResult } from "./result.js";
+import { exitCodeFor, summarise, type CheckResult, type RunResult, type ViolationListener } from "./result.js";
 import { registry } from "./schema-registry.js";
 import { CheckClock } from "./check-timing.js";
 import { exchangeRecords, explained, HeadLog } from "./exchange-context.js";
@@ -38,6 +38,8 @@ export interface CommonOptions {
   secrets?: string[];
   /** Called with each verdict as the run decides it (streaming reporters). */
   onVerdict?: (check: CheckResult, run: { protocol: string; side: Side }) => void;
+  /** Called with each violation the moment a check sees it (a failure is final, so it never contradicts the verdict). */
+  onViolation?: ViolationListener;
   /**
    * Keep the events around each failure for the report (the html reporter): the transcript is
    * written to a temporary file when none is saved, and read back after the run.
@@ -204,7 +206,14 @@ function prepareRun(protocol: ProtocolDef, opts: CommonOptions, side: Side, prep
   const startedAt = new Date();
   const t0 = performance.now();
   const bus = new TranscriptBus();
-  const evaluation = new Evaluation(selected, checkContext(protocol, profile, params), opts.strict);
+  const listen = opts.onViolation;
+  const onViolation =
+    listen &&
+    ((check: CheckDef, level: Level, v: Violation) => {
+      const live = { check: check.id, level, side, ...v };
+      listen(redacting ? scrubDeep(live, secrets) : live, { protocol: protocol.id, side });
+    });
+  const evaluation = new Evaluation(selected, checkContext(protocol, profile, params), opts.strict, onViolation);
   bus.subscribe(evaluation.observe);
   const clock = new CheckClock();
   bus.subscribe(clock.observe);

@@ -9,7 +9,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Side } from "../core/check.js";
 import type { ProtocolDef } from "../core/protocol.js";
-import type { CheckResult, RunResult } from "../core/result.js";
+import type { CheckResult, RunResult, ViolationListener } from "../core/result.js";
 import { UsageError } from "../core/usage-error.js";
 import { loadProtocol, isImplemented } from "../protocol-loader.js";
 import type { ProxyAdapter } from "./adapter.js";
@@ -38,6 +38,8 @@ export interface ProxyOptions {
   saveTranscript?: string;
   /** Each verdict as it is decided (at the end: a check's verdict needs all of its traffic). */
   onVerdict?: (check: CheckResult, run: { protocol: string; side: Side }) => void;
+  /** Each violation the moment a check sees it, with the evidence (the exchange or connection it belongs to). */
+  onViolation?: ViolationListener;
   /** Stop relaying after this many exchanges (HTTP requests and WebSocket connections); see `limitReached`. */
   maxExchanges?: number;
   /** Longest wait for the target's response head, in ms (default: the protocol's stream head timeout). */

@@ -11,7 +11,7 @@ import { Evaluation, selectChecks } from "../core/evaluation.js";
 import { exchangeRecords, explained } from "../core/exchange-context.js";
 import type { ProtocolDef } from "../core/protocol.js";
 import { redactQuery, scrubDeep, type Secrets } from "../core/redaction.js";
-import { exitCodeFor, summarise, type CheckResult, type RunResult } from "../core/result.js";
+import { exitCodeFor, summarise, type CheckResult, type RunResult, type ViolationListener } from "../core/result.js";
 import { resolveProfile, UsageError } from "../core/runner.js";
 import { registry } from "../core/schema-registry.js";
 import { openTranscriptFile, type TranscriptFile } from "../core/transcript-file.js";
@@ -34,6 +34,8 @@ export interface JudgeOptions {
   params?: Record<string, unknown> | undefined;
   saveTranscript?: string | undefined;
   onVerdict?: ((check: CheckResult, run: { protocol: string; side: Side }) => void) | undefined;
+  /** Each violation the moment a check sees it on the relayed traffic. */
+  onViolation?: ViolationListener | undefined;
 }
 
 /** The kinds a client check can read from relayed traffic (a mock records no body chunks or SSE). */
@@ -66,10 +68,12 @@ export class ProxyJudge {
     const ctx: CheckContext = { protocol: protocol.id, profile: profile ?? DEFAULT_PROFILE, params, validate: (m, v) => registry.validate(protocol.id, m, v, profile.name) };
     for (const side of ["server", "client"] as const) {
       const selected = selectChecks(protocol.id, protocol.checks, { side, only: opts.only, skip: opts.skip });
+      const listen = opts.onViolation;
       const evaluation = new Evaluation(
         selected.map((c) => asProxied(c, adapter)),
         ctx,
         opts.strict,
+        listen && ((check, level, v) => listen(scrubDeep({ check: check.id, level, side, ...v }, secrets), { protocol: protocol.id, side })),
       );
       this.sides.push({ side, evaluation, probes: new Map(selected.map((c) => [c.id, c.probes])) });
     }

@@ -43,12 +43,17 @@ export async function pool<T>(jobs: (() => Promise<T>)[], n: number): Promise<T[
 /**
  * A suite run whose saved transcript is re-judged at once (`agentwire replay`); it throws when the
  * replay gives any check another verdict or message than the live run. Fault proofs run through it,
- * so every fault proof is also a proof that replay agrees with the live run.
+ * so every fault proof is also a proof that replay agrees with the live run, and that no violation told live
+ * belongs to a check that did not fail in the end.
  */
 export async function runReplayed(protocol: ProtocolDef, opts: SuiteOptions = {}): Promise<RunResult> {
   const dir = mkdtempSync(join(tmpdir(), "agentwire-proof-"));
   try {
-    const live = await runSuite(protocol, { ...opts, saveTranscript: dir });
+    const told = new Set<string>();
+    const live = await runSuite(protocol, { ...opts, saveTranscript: dir, onViolation: (v) => void told.add(v.check) });
+    // A violation told while the run goes on (--reporter ndjson prints it at once) must never be taken back.
+    const takenBack = live.checks.filter((c) => told.has(c.id) && c.outcome !== "fail").map((c) => `${c.id}: ${c.verdict}/${c.outcome} ${c.message}`);
+    if (takenBack.length) throw new Error(`${protocol.id}: violations were told live for checks that did not fail:\n${takenBack.join("\n")}`);
     const file = readdirSync(dir).find((f) => f.endsWith(".jsonl"));
     if (!file) throw new Error(`${protocol.id}: the run saved no transcript`);
     const replay = await replayTranscript(protocol, readFileSync(join(dir, file), "utf8"), { file });

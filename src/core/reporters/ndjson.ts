@@ -1,13 +1,18 @@
 /**
- * NDJSON: one JSON line per verdict as the run decides it, one line per finished run, and a
+ * NDJSON: one JSON line per violation the moment a check sees it, one per verdict as the run decides it, one line per finished run, and a
  * closing summary line (schemas/report-line.schema.json). The CLI streams the verdict lines while
  * the runs go on; formatNdjson gives the same lines for finished runs.
  */
 import type { Side } from "../check.js";
-import { emptySummary, type CheckResult, type RunResult } from "../result.js";
+import { emptySummary, type CheckResult, type LiveViolation, type RunResult } from "../result.js";
 
 export function ndjsonVerdict(check: CheckResult, run: { protocol: string; side: Side }): string {
   return `${JSON.stringify({ type: "verdict", protocol: run.protocol, ...check, side: check.side ?? run.side })}\n`;
+}
+
+/** A violation the moment a check sees it; the check's verdict line follows when the run ends. */
+export function ndjsonViolation(violation: LiveViolation, run: { protocol: string; side: Side }): string {
+  return `${JSON.stringify({ type: "violation", protocol: run.protocol, ...violation })}\n`;
 }
 
 export function ndjsonRun(result: RunResult): string {

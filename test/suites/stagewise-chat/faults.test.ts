@@ -5,10 +5,9 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { CheckResult } from "../../../src/core/result.js";
-import { runSuite } from "../../../src/core/runner.js";
 import { STAGEWISE_FAULTS } from "../../../src/mocks/stagewise-chat/index.js";
 import { stagewiseChat } from "../../../src/suites/stagewise-chat/index.js";
-import { explain, failedIds, pool, serverSide } from "../../helpers/run-results.js";
+import { explain, failedIds, pool, runReplayed, serverSide } from "../../helpers/run-results.js";
 
 const P = "stagewise-chat/";
 
@@ -47,7 +46,7 @@ const RUN = STAGEWISE_FAULTS.filter((f) => !Object.hasOwn(LEFT_OUT, f.name));
 
 beforeAll(async () => {
   await pool(
-    RUN.map((f) => async () => results.set(f.name, serverSide(await runSuite(stagewiseChat, { timeout: 10_000, params: PARAMS[f.name], mock: { faults: [f.name] } })))),
+    RUN.map((f) => async () => results.set(f.name, serverSide(await runReplayed(stagewiseChat, { timeout: 10_000, params: PARAMS[f.name], mock: { faults: [f.name] } })))),
     8,
   );
 }, 900_000);
@@ -63,7 +62,7 @@ describe("stagewise-chat faults trip their checks", () => {
   });
 
   it("the shortened PING wait passes the mock that pings", async () => {
-    const checks = serverSide(await runSuite(stagewiseChat, { timeout: 10_000, params: PARAMS["no-ping"], mock: {} }));
+    const checks = serverSide(await runReplayed(stagewiseChat, { timeout: 10_000, params: PARAMS["no-ping"], mock: {} }));
     const ping = checks.find((c) => c.id === `${P}trpc/keepalive-ping`)!;
     expect(ping.verdict, explain([ping])).toBe("pass");
   }, 60_000);
