@@ -245,6 +245,8 @@ export interface TranscriptHeader {
   /** The report's target line. */
   target: string;
   startedAt: string;
+  /** Recorded by `agentwire proxy`: both sides' traffic, judged on replay as the proxy judged it. */
+  proxy?: boolean;
 }
 
 export function isTranscriptHeader(value: unknown): value is TranscriptHeader {

@@ -23,8 +23,30 @@ import { asProxied } from "./decidable.js";
 export const PROXY_PROBE = "proxy";
 const CLIENT_PROBE = "client";
 
-/** Client names of the relayed exchanges and connections (the mock's labels), by id. */
-export type ClientNames = Map<string, string>;
+/** The note that records a client name in the transcript, so a replay judges the client side as the proxy did. */
+export const CLIENT_NAME_NOTE = "proxy:client-name";
+
+/**
+ * Client names of the relayed exchanges and connections (the mock's labels), by id. Each name given is also noted on
+ * the bus (before the exchange's first event), so a saved transcript carries it; a replay fills the map from those
+ * notes instead. A name is dropped after its exchange's last event, to keep memory flat.
+ */
+export class ClientNames extends Map<string, string> {
+  constructor(private readonly bus?: TranscriptBus) {
+    super();
+  }
+
+  override set(id: string, label: string): this {
+    this.bus?.emit({ kind: "note", probe: PROXY_PROBE, name: CLIENT_NAME_NOTE, value: { id, label } });
+    return super.set(id, label);
+  }
+
+  /** A name read back from a saved transcript's note. */
+  restore(value: unknown): void {
+    const v = value as { id?: unknown; label?: unknown } | null;
+    if (v && typeof v.id === "string" && typeof v.label === "string") super.set(v.id, v.label);
+  }
+}
 
 export interface JudgeOptions {
   profile?: string | undefined;
@@ -43,7 +65,7 @@ const CLIENT_KINDS = new Set<string>(["http-request", "http-response", "http-err
 
 export class ProxyJudge {
   readonly bus = new TranscriptBus();
-  readonly clientNames: ClientNames = new Map();
+  readonly clientNames: ClientNames;
   private readonly sides: { side: Side; evaluation: Evaluation; probes: Map<string, string[]> }[] = [];
   private readonly clock = new CheckClock();
   private readonly file: TranscriptFile | undefined;
@@ -61,7 +83,10 @@ export class ProxyJudge {
     private readonly target: string,
     private readonly secrets: Secrets,
     private readonly opts: JudgeOptions,
+    /** Judging a saved transcript: names come from its notes, nothing is written. */
+    replaying = false,
   ) {
+    this.clientNames = replaying ? new ClientNames() : new ClientNames(this.bus);
     const profile = resolveProfile(protocol, opts.profile);
     this.profileName = profile.name;
     const params = { ...protocol.defaultParams, ...(profile.params ?? {}), ...(opts.params ?? {}) };
@@ -82,8 +107,10 @@ export class ProxyJudge {
     }
     const [server, client] = this.sides as [(typeof this.sides)[0], (typeof this.sides)[0]];
     // Kit requests and requests outside the protocol's routes are recorded, not judged as the target's answers.
+    if (replaying) this.bus.subscribe((ev) => void (ev.kind === "note" && ev.name === CLIENT_NAME_NOTE && this.clientNames.restore(ev.value)));
     this.bus.subscribe((ev) => {
       if ("label" in ev && ev.label !== undefined && UNJUDGED.has(ev.label)) return;
+      if (ev.kind === "note" && ev.name === CLIENT_NAME_NOTE) return;
       server.evaluation.observe(ev);
     });
     this.bus.subscribe((ev) => {
@@ -107,6 +134,7 @@ export class ProxyJudge {
         version: 1,
         protocol: protocol.id,
         side: "server",
+        proxy: true,
         profile: profile.name,
         params,
         ...(opts.params && Object.keys(opts.params).length ? { callerParams: opts.params } : {}),
