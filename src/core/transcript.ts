@@ -11,7 +11,10 @@ export type Direction = "in" | "out";
 interface Base {
   /** Monotonic sequence number within one run, assigned by the bus. */
   seq: number;
-  /** Milliseconds since the run started (monotonic clock), assigned by the bus. */
+  /**
+   * Milliseconds since the run started (monotonic clock), assigned by the bus. The lines and
+   * events read from one body chunk carry the chunk's time.
+   */
   t: number;
   /** The probe (server side) or the traffic source (client side: "client") that produced it. */
   probe: string;
