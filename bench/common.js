@@ -125,9 +125,12 @@ export function feedSseChecks(protocol, { recorded = [], label, body = "{}", chu
   const reader = new SseReader(ref.probe, ref.exchange, ref.label, (e) => bus.emit(e));
   let i = 0;
   let bytes = 0;
+  // As the recording client does: a chunk and the lines and events it holds share one time.
   for (const c of chunks) {
+    bus.hold();
     bus.emit({ kind: "body-chunk", probe: ref.probe, exchange: ref.exchange, label: ref.label, index: i, bytes: c });
     reader.push(c, i++);
+    bus.release();
     bytes += c.byteLength;
   }
   reader.end();

@@ -99,11 +99,11 @@ export class Evaluation {
       return entry;
     });
     this.router.seal();
+    this.observe = this.router.observe;
   }
 
-  observe = (event: TranscriptEvent): void => {
-    this.router.observe(event);
-  };
+  /** The router's own entry point, handed to the bus as is: no extra call per event. */
+  readonly observe: (event: TranscriptEvent) => void;
 
   /** Ends the evaluation. `override` replaces every outcome (e.g. the target was unreachable). */
   finish(override?: Outcome): CheckResult[] {

@@ -199,12 +199,18 @@ export function exchange(bus: TranscriptBus, spec: ExchangeSpec): Promise<Exchan
         const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
         result.bytes += bytes.byteLength;
         const index = chunkIndex++;
-        // Fields spelt out, in ref's order: a spread per chunk cost more than the rest of the event.
-        bus.emit({ kind: "body-chunk", probe: ref.probe, exchange: ref.exchange, label: ref.label, index, bytes });
+        bus.hold();
+        try {
+          // Fields spelt out, in ref's order: a spread per chunk cost more than the rest of the event.
+          bus.emit({ kind: "body-chunk", probe: ref.probe, exchange: ref.exchange, label: ref.label, index, bytes });
+          reader?.push(bytes, index);
+        } finally {
+          bus.release();
+        }
+        if (settled) return;
         if (reader) {
-          clear(idleTimer);
-          idleTimer = timer(spec.timeouts.idle, () => finish("idle-timeout"));
-          reader.push(bytes, index);
+          // Re-armed, not re-created: one timer per stream, not one per chunk.
+          idleTimer?.refresh();
         } else if (textBytes < TEXT_CAP) {
           textParts.push(chunk);
           textBytes += chunk.byteLength;

@@ -84,11 +84,14 @@ export function pacedBody(
     value: (): PacedSource | undefined => {
       if (started || takenOver) return undefined;
       takenOver = true;
+      // Nothing waits on `stop` once the body is taken over: a flag ends it without building an
+      // AbortError per answer.
+      let halted = false;
       return {
-        next: () => (stop.signal.aborted ? { done: true, value: undefined } : it.next()),
+        next: () => (halted || stop.signal.aborted ? { done: true, value: undefined } : it.next()),
         closeDelay,
         stop: () => {
-          stop.abort();
+          halted = true;
           finish();
         },
       };

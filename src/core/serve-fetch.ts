@@ -54,7 +54,9 @@ export async function serveFetch(handler: FetchHandler, options: ServeOptions = 
     res.on("close", () => {
       open.delete(res);
       controllers.delete(abort);
-      abort.abort();
+      // Only an answer cut short stops the handler: aborting after a finished one would build an
+      // AbortError (and its stack) per request for nobody.
+      if (!res.writableFinished) abort.abort();
     });
     void respond(req, res, abort.signal).catch((err: unknown) => {
       // Whatever failed, only this response is lost: the server goes on serving.
@@ -90,13 +92,8 @@ export async function serveFetch(handler: FetchHandler, options: ServeOptions = 
     };
     // A declared length over the cap is refused before a byte of the body is read.
     if (Number(req.headers["content-length"] ?? 0) > maxBody) return tooLarge();
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const c of req as AsyncIterable<Buffer>) {
-      size += c.byteLength;
-      if (size > maxBody) return tooLarge();
-      chunks.push(c);
-    }
+    const chunks = await readBody(req, maxBody);
+    if (!chunks) return tooLarge();
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) {
       if (v === undefined) continue;
@@ -121,12 +118,12 @@ export async function serveFetch(handler: FetchHandler, options: ServeOptions = 
       res.end();
       return;
     }
-    res.flushHeaders();
     const paced = takeOverPacedBody(response.body);
     if (paced) {
       await writePaced(res, paced, signal);
       return;
     }
+    res.flushHeaders();
     const reader = response.body.getReader();
     try {
       for (;;) {
@@ -134,7 +131,7 @@ export async function serveFetch(handler: FetchHandler, options: ServeOptions = 
         const { done, value } = await reader.read();
         if (done) break;
         // Wait for the kernel to take big writes, so memory stays flat on long streams.
-        if (!res.write(value)) await new Promise<void>((r) => res.once("drain", () => r()));
+        if (!res.write(value) && res.writableLength >= MAX_BACKLOG) await drained(res);
       }
     } finally {
       await reader.cancel().catch(() => undefined);
@@ -167,24 +164,76 @@ export async function serveFetch(handler: FetchHandler, options: ServeOptions = 
 
 /**
  * Writes a mock's paced body straight to the socket: each chunk after its pause, one write each,
- * waiting for the kernel on big writes; zero pauses cost no timer.
+ * waiting for the kernel on big writes; zero pauses cost no timer. The head goes out alone only
+ * before a pause (or a source that fails); otherwise it rides with the first write.
  */
 async function writePaced(res: http.ServerResponse, paced: PacedSource, signal: AbortSignal): Promise<void> {
+  let flushed = false;
+  const flush = () => {
+    if (flushed) return;
+    flushed = true;
+    res.flushHeaders();
+  };
   try {
     for (;;) {
       if (signal.aborted) break;
-      // A source that throws (a fault that drops the connection) propagates: the caller resets.
+      // A source that throws (a fault that drops the connection) propagates: the caller resets,
+      // after the head, as when the head went out first.
       const next = paced.next();
       if (next.done) {
-        if (paced.closeDelay > 0) await sleep(paced.closeDelay, signal);
+        if (paced.closeDelay > 0) {
+          flush();
+          await sleep(paced.closeDelay, signal);
+        }
         break;
       }
-      if (next.value.delay > 0) await sleep(next.value.delay, signal);
+      if (next.value.delay > 0) {
+        flush();
+        await sleep(next.value.delay, signal);
+      }
       if (signal.aborted) break;
-      if (!res.write(next.value.bytes)) await new Promise<void>((r) => res.once("drain", () => r()));
+      flushed = true;
+      // Past the socket's high-water mark the writes queue in node and go out together (one writev),
+      // so a zero-pause burst waits only when a bounded backlog builds up: memory stays flat on a
+      // long stream, and a short answer is not held up by one event-loop turn per 16 KiB.
+      if (!res.write(next.value.bytes) && res.writableLength >= MAX_BACKLOG) await drained(res);
     }
+  } catch (e) {
+    flush();
+    throw e;
   } finally {
     paced.stop();
   }
   res.end();
+}
+
+/** Bytes a response may queue in node before its writer waits for the kernel to take them. */
+const MAX_BACKLOG = 1024 * 1024;
+
+function drained(res: http.ServerResponse): Promise<void> {
+  return new Promise<void>((r) => res.once("drain", () => r()));
+}
+
+/** The request body's chunks, or undefined once it outgrows `max` (the rest is left unread). */
+function readBody(req: http.IncomingMessage, max: number): Promise<Buffer[] | undefined> {
+  // Events, not an async iterator: this runs for every request, and most bodies are one chunk.
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (c: Buffer) => {
+      size += c.byteLength;
+      if (size > max) {
+        req.off("data", onData);
+        req.pause();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(c);
+    };
+    req.on("data", onData);
+    req.once("end", () => resolve(chunks));
+    req.once("error", reject);
+    // A client gone before the end of its body sent no request to answer.
+    req.once("close", () => (req.complete ? resolve(chunks) : reject(new Error("the client closed the connection before the end of its request body"))));
+  });
 }

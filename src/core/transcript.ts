@@ -11,7 +11,10 @@ export type Direction = "in" | "out";
 interface Base {
   /** Monotonic sequence number within one run, assigned by the bus. */
   seq: number;
-  /** Milliseconds since the run started (monotonic clock), assigned by the bus. */
+  /**
+   * Milliseconds since the run started (monotonic clock), assigned by the bus. The lines and
+   * events read from one body chunk carry the chunk's time.
+   */
   t: number;
   /** The probe (server side) or the traffic source (client side: "client") that produced it. */
   probe: string;
@@ -174,6 +177,8 @@ export class TranscriptBus {
   private readonly observers: Observer[] = [];
   private seq = 0;
   private readonly start: number;
+  /** The time stamped on events while a chunk's events are emitted (-1: read the clock). */
+  private held = -1;
 
   constructor(start = performance.now()) {
     this.start = start;
@@ -192,9 +197,23 @@ export class TranscriptBus {
     // the largest cost of a long stream.
     const full = event as TranscriptEvent;
     full.seq = this.seq++;
-    full.t = now(this.start);
-    for (const o of this.observers) o(full);
+    full.t = this.held >= 0 ? this.held : now(this.start);
+    const observers = this.observers;
+    for (let i = 0; i < observers.length; i++) observers[i]!(full);
     return full;
+  }
+
+  /**
+   * Stamps every event emitted until {@link release} with one time: the lines and events a body
+   * chunk holds were seen when the chunk was, and one clock read per chunk instead of one per
+   * event is a large share of a long stream's cost.
+   */
+  hold(): void {
+    this.held = now(this.start);
+  }
+
+  release(): void {
+    this.held = -1;
   }
 
   /** Replays recorded events (fixtures, saved transcripts) keeping their own seq and t. */

@@ -2,6 +2,11 @@
  * Incremental UTF-8 validation over body chunks (RFC 3629: no overlongs, no surrogates, nothing
  * above U+10FFFF). Byte-level, so it names the offending byte and allocates nothing per chunk.
  */
+import { isUtf8 } from "node:buffer";
+
+/** Chunk size (bytes) from which the native check is worth its call. */
+const NATIVE_FROM = 256;
+
 export class Utf8Validator {
   /** Continuation bytes still expected, and the allowed range of the next one. */
   private need = 0;
@@ -12,6 +17,13 @@ export class Utf8Validator {
 
   /** Feeds a chunk; returns the absolute offset of the first invalid byte, or -1. */
   push(bytes: Uint8Array): number {
+    // A large chunk between character boundaries is checked natively, many times faster than the
+    // byte loop; a small one is not worth the native call, and a chunk that splits a character or
+    // holds a bad byte goes through the loop, which names the byte.
+    if (bytes.length >= NATIVE_FROM && this.need === 0 && isUtf8(bytes)) {
+      this.offset += bytes.length;
+      return -1;
+    }
     // State in locals for the loop (it runs for every byte of every stream), stored back at the end.
     let need = this.need;
     let lo = this.lo;

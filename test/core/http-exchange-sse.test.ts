@@ -109,4 +109,49 @@ describe("http-exchange: SSE on the wire", () => {
     expect(result.endReason).toBe("limit");
     expect(events.find((e) => e.kind === "body-end")).toMatchObject({ error: "an SSE line is longer than 100000 characters; reading stopped there" });
   });
+
+  it("stamps a chunk's lines and events with the chunk's time, and later chunks with later times", async () => {
+    const url = await serve((res) => {
+      res.write("data: a\n\ndata: b\n\n");
+      setTimeout(() => res.end("data: [DONE]\n\n"), 30);
+    });
+    const { events } = await read(url);
+    const chunks = events.filter((e) => e.kind === "body-chunk");
+    expect(chunks).toHaveLength(2);
+    for (const c of chunks) {
+      const index = c.kind === "body-chunk" ? c.index : -1;
+      const fromIt = events.filter((e) => (e.kind === "sse-line" && e.chunkEnd === index) || (e.kind === "sse-event" && e.chunk === index));
+      expect(fromIt.length).toBeGreaterThan(0);
+      for (const e of fromIt) expect(e.t).toBe(c.t);
+    }
+    expect(chunks[1]!.t).toBeGreaterThan(chunks[0]!.t);
+    // Sequence numbers still follow the order of emission.
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
+  });
+
+  it("re-arms the idle timeout on every chunk and still ends a stream that goes silent", async () => {
+    const url = await serve((res) => {
+      let n = 0;
+      // Chunks every 60 ms for over twice the 250 ms idle limit, then silence.
+      const tick = () => {
+        if (res.destroyed) return;
+        res.write(`data: ${n}\n\n`);
+        if (++n < 10) setTimeout(tick, 60);
+      };
+      tick();
+    });
+    const bus = new TranscriptBus();
+    const result = await exchange(bus, {
+      probe: "p",
+      label: "l",
+      method: "POST",
+      url,
+      body: "{}",
+      stream: true,
+      timeouts: { headers: 5000, total: 20_000, idle: 250 },
+    });
+    expect(result.events).toEqual(["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"]);
+    expect(result.endReason).toBe("idle-timeout");
+  });
 });
+

@@ -62,6 +62,8 @@ export function exchangeView(opts: ExchangeOptions): ExchangeView {
     create() {
       const subs: { hooks: ExchangeHook; guard: Guard }[] = [];
       const open = new Map<string, Exchange & { parts?: string[]; size?: number }>();
+      /** The exchange of the previous line, while it is open. */
+      let lastLine: (Exchange & { parts?: string[]; size?: number }) | undefined;
       const done = (x: Exchange) => each(subs, (fn) => fn(x));
       return {
         add(hooks, guard) {
@@ -70,6 +72,7 @@ export function exchangeView(opts: ExchangeOptions): ExchangeView {
         observe(ev) {
           switch (ev.kind) {
             case "http-request":
+              if (lastLine?.id === ev.exchange) lastLine = undefined;
               open.set(ev.exchange, {
                 id: ev.exchange,
                 label: ev.label,
@@ -95,8 +98,14 @@ export function exchangeView(opts: ExchangeOptions): ExchangeView {
               return;
             }
             case "sse-line": {
-              const x = open.get(ev.exchange);
-              if (!x) return;
+              // A stream's lines come in runs of one exchange: most of them need no lookup.
+              let x: (Exchange & { parts?: string[]; size?: number }) | undefined;
+              if (ev.exchange === lastLine?.id) x = lastLine;
+              else {
+                x = open.get(ev.exchange);
+                if (!x) return;
+                lastLine = x;
+              }
               x.streamRead = true;
               if (!x.parts || x.size! >= ERROR_BODY_CAP) return;
               x.parts.push(ev.line, ev.eol);
@@ -108,6 +117,7 @@ export function exchangeView(opts: ExchangeOptions): ExchangeView {
               const x = open.get(ev.exchange);
               if (!x) return;
               open.delete(ev.exchange);
+              if (x === lastLine) lastLine = undefined;
               if (ev.kind === "http-error") x.error = ev;
               else {
                 x.end = ev;

@@ -49,10 +49,11 @@ export class ViewRouter {
     }
   }
 
-  observe(ev: TranscriptEvent): void {
+  /** Bound, so an evaluation hands it to the bus directly. */
+  readonly observe = (ev: TranscriptEvent): void => {
     const list = this.byKind.get(ev.kind) ?? this.everything;
-    for (const slot of list) this.deliver(slot, ev);
-  }
+    for (let i = 0; i < list.length; i++) this.deliver(list[i]!, ev);
+  };
 
   private deliver(slot: Slot, ev: TranscriptEvent): void {
     try {
