@@ -59,6 +59,8 @@ class Toolbar {
   /** Chat updates heard, with their event ids. */
   readonly updates: { id: string | undefined; u: Json }[] = [];
   readonly sockets: WebSocket[] = [];
+  /** Text frames the toolbar sent, in order. */
+  readonly sent: string[] = [];
   /** Keep-alive answers sent so far. */
   pongs = 0;
   /** Whether the toolbar's socket answers PING (@trpc/client always does; see no-pong). */
@@ -81,6 +83,7 @@ class Toolbar {
         this.on("close", () => toolbar.wake());
       }
       override send(data: unknown, ...rest: unknown[]): void {
+        if (typeof data === "string") toolbar.sent.push(data);
         if (data === "PONG") {
           // The one thing @trpc/client cannot be told: it answers every PING itself, so a silent toolbar drops it here.
           if (!toolbar.answerPings) return;
@@ -283,9 +286,8 @@ const FIXTURES: Record<string, Fixture> = {
     async run(t) {
       // @trpc/client numbers every request afresh, so a reused id is a raw frame on its socket: a mutation under the
       // id of the chat subscription, still in flight.
-      const sub = t.socket();
-      const id = 1;
-      sub.send(JSON.stringify({ id, method: "mutation", params: { path: "chat.updateChatTitle", input: superjson.serialize({ chatId: t.activeChat(), title: "One" }) } }));
+      const id = t.sent.filter((f) => f.startsWith("{")).map((f) => JSON.parse(f) as Json).find((f) => f.method === "subscription" && f.params?.path === "chat.getChatUpdates")!.id as number;
+      t.socket().send(JSON.stringify({ id, method: "mutation", params: { path: "chat.updateChatTitle", input: superjson.serialize({ chatId: t.activeChat(), title: "One" }) } }));
       await goodTurn(t);
       await goodEnd(t);
     },
