@@ -169,6 +169,13 @@ export function exchange(bus: TranscriptBus, spec: ExchangeSpec): Promise<Exchan
 
     req.on("error", (err: NodeJS.ErrnoException) => finish("error", err.code ?? err.message));
     req.on("response", (res) => {
+      // agentwire proxy answers for a target it could not reach, and says so: what the target did is the failure.
+      const behind = res.headers[PROXY_FAILURE_HEADER];
+      if (typeof behind === "string" && /^[A-Z_]+$/.test(behind)) {
+        res.resume();
+        finish("error", behind);
+        return;
+      }
       gotHead = true;
       clear(headTimer);
       result.status = res.statusCode ?? 0;
@@ -238,6 +245,12 @@ function looksJson(text: string): boolean {
   const s = text.trimStart();
   return s.startsWith("{") || s.startsWith("[");
 }
+
+/**
+ * The header `agentwire proxy` puts on its own answer when the target failed (its error code), so the kit's probes
+ * record what the target did (refused, reset, timed out) rather than the proxy's 502.
+ */
+export const PROXY_FAILURE_HEADER = "x-agentwire-target-error";
 
 function describeError(reason: BodyEndReason, error: string | undefined, headersMs: number): string {
   if (reason === "timeout") return `no response head within ${headersMs} ms`;

@@ -7,7 +7,7 @@
 import http from "node:http";
 import https from "node:https";
 import { SseReader } from "../core/sse-reader.js";
-import { MAX_LINE_BYTES } from "../core/http-exchange.js";
+import { MAX_LINE_BYTES, PROXY_FAILURE_HEADER } from "../core/http-exchange.js";
 import type { BodyEndReason } from "../core/transcript.js";
 import { isKitRequest, KIT_LABEL, UNROUTED, type HttpClassifier, type HttpNames, type ProxyAdapter } from "./adapter.js";
 import { flatten, forwardable, withHost } from "./headers.js";
@@ -130,7 +130,7 @@ export class HttpRelay {
     const fail = (error: string, code: string | undefined, status: number) => {
       if (done) return;
       bus.emit({ kind: "http-error", ...ref, error, ...(code ? { code } : {}) });
-      this.own(res, status, `agentwire proxy: ${error} (${redactedTarget(target)})`);
+      this.own(res, status, `agentwire proxy: ${error} (${redactedTarget(target)})`, code);
       end("error", error);
     };
 
@@ -216,10 +216,12 @@ export class HttpRelay {
   }
 
   /** The proxy's own answer (never the target's): JSON in the protocol's error shape. */
-  private own(res: http.ServerResponse, status: number, message: string): void {
+  /** The proxy's own answer; `targetError`: the target failed with this code (the kit's probes record that instead). */
+  private own(res: http.ServerResponse, status: number, message: string, targetError?: string): void {
     if (res.headersSent) return void res.destroy();
     const body = JSON.stringify(this.o.adapter.errorBody(message));
-    res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), "x-agentwire-proxy": "error" });
+    const code = targetError && /^[A-Z_]+$/.test(targetError) ? { [PROXY_FAILURE_HEADER]: targetError } : {};
+    res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), "x-agentwire-proxy": "error", ...code });
     res.end(body);
   }
 }

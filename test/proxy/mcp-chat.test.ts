@@ -145,8 +145,20 @@ describe.concurrent("mcp-chat through agentwire proxy", () => {
     const res = await fetch(`${proxy.url}/servers`);
     expect(res.status).toBe(502);
     expect(((await res.json()) as { detail: string }).detail).toContain("refused");
+    expect(res.headers.get("x-agentwire-target-error")).toBe("ECONNREFUSED");
     const result = await proxy.close();
     expect(result.server!.error).toContain("target unreachable");
     expect(result.server!.checks.find((c) => c.id === "mcp-chat/servers/list-shape")!.verdict).toBe("incomplete");
+  });
+
+  it("`agentwire test --url <proxy>` with the target down: the probes record the target's refusal, as they do directly", async () => {
+    const proxy = await startProxy({ protocol: "mcp-chat", target: "http://127.0.0.1:1" });
+    const opts = { params: { ...(mcpChat.selfTest?.params ?? {}) }, timeout: 5_000 };
+    const proxied = await runSuite(mcpChat, { url: proxy.url, ...opts });
+    const direct = await runSuite(mcpChat, { url: "http://127.0.0.1:1", ...opts });
+    await proxy.close();
+    expect(proxied.exitCode).toBe(direct.exitCode);
+    expect(proxied.checks.map((c) => c.verdict)).toEqual(direct.checks.map((c) => c.verdict));
+    expect(proxied.checks.some((c) => c.outcome === "fail")).toBe(false);
   });
 });
