@@ -219,7 +219,7 @@ ${EXIT_HELP}`,
     .argument("<protocol>")
     .option("--target <url>", "the server the client would talk to (as `agentwire test --url` takes it)")
     .option("--host <host>", "address to bind", "127.0.0.1")
-    .option("--port <n>", "port (default 0: any free port)", intOption("--port", 0, 65535))
+    .option("--port <n>", "port (default: any free port; stagewise-chat: the first free one of 5746..5776, where toolbars look)", intOption("--port", 0, 65535))
     .option("--profile <name>", "relaxations for a known implementation (see agentwire list)")
     .option("--strict", "SHOULD failures and not-exercised checks fail the run")
     .option("--only <prefix>", "judge only checks whose id starts with PREFIX (repeatable)", collect)

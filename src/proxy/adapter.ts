@@ -75,6 +75,11 @@ export interface ProxyAdapter {
   wsClassifier?(path: string): WsClassifier;
   /** The mock records each upgrade as an http-request "ws-upgrade" its client checks read. */
   recordsUpgrades?: boolean;
+  /**
+   * Where clients look for this protocol's servers (stagewise toolbars scan 5746..5776): with no port given, the proxy
+   * takes the first free one of the range, so a client finds it as it would find the server.
+   */
+  discoveryPorts?: readonly [first: number, last: number];
   /** The body of the proxy's own error answer (502: target down), in the protocol's error shape. */
   errorBody(message: string): unknown;
   /** Server checks that need the kit's own probes (bad input, forced choices, unknown ids...). */

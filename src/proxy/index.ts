@@ -88,6 +88,29 @@ export async function resolveProxied(id: string): Promise<{ protocol: ProtocolDe
   return { protocol, adapter };
 }
 
+/** Listens on `port`; with none, on the first free port of the protocol's discovery range, else any free port. */
+async function listen(server: http.Server, host: string, port: number | undefined, range: readonly [number, number] | undefined): Promise<void> {
+  const candidates = port !== undefined || !range ? [port ?? 0] : Array.from({ length: range[1] - range[0] + 1 }, (_, i) => range[0] + i);
+  for (const [i, candidate] of candidates.entries()) {
+    const bound = await new Promise<boolean>((resolve, reject) => {
+      const onError = (error: NodeJS.ErrnoException) => {
+        server.off("listening", onListening);
+        // A busy port of the range: the next one, as the server itself would have done.
+        if (error.code === "EADDRINUSE" && port === undefined && i < candidates.length - 1) resolve(false);
+        else reject(error.code === "EADDRINUSE" && port === undefined ? new UsageError(`no free port in ${range![0]}..${range![1]} on ${host}, where clients look; give --port`) : error);
+      };
+      const onListening = () => {
+        server.off("error", onError);
+        resolve(true);
+      };
+      server.once("error", onError);
+      server.once("listening", onListening);
+      server.listen(candidate, host);
+    });
+    if (bound) return;
+  }
+}
+
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const { protocol, adapter } = await resolveProxied(options.protocol);
   const target = parseTarget(options.target, adapter);
@@ -113,13 +136,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   server.on("connection", (socket: import("node:net").Socket) => socket.setNoDelay(true));
   const host = options.host ?? "127.0.0.1";
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(options.port ?? 0, host, () => {
-        server.off("error", reject);
-        resolve();
-      });
-    });
+    await listen(server, host, options.port, adapter.discoveryPorts);
   } catch (e) {
     // Nothing was relayed: no run to report, and no transcript file left open.
     void ws?.close();

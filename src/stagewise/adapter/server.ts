@@ -11,9 +11,8 @@ import type { Validate } from "./chat-agent.js";
 import { discoveryHandler } from "./discovery.js";
 import type { AgentServer, AgentServerOptions } from "./types.js";
 
-/** The toolbar scans upward from here (§1). */
-export const FIRST_PORT = 5746;
-export const LAST_PORT = 5776;
+export { FIRST_PORT, LAST_PORT } from "./ports.js";
+import { FIRST_PORT, LAST_PORT } from "./ports.js";
 /** A frame larger than this closes the socket (ws answers 1009) rather than filling memory. */
 const MAX_FRAME_BYTES = 64 * 1024 * 1024;
 

@@ -5,6 +5,7 @@
  */
 import { INFO_PATH, WS_PATH } from "../../mocks/stagewise-chat/pace.js";
 import { mirrorPath, NEEDS_MOCK, NEEDS_TEST, UNROUTED, type HttpClassifier, type ProxyAdapter, type WsClassifier } from "../../proxy/adapter.js";
+import { FIRST_PORT, LAST_PORT } from "../../stagewise/adapter/ports.js";
 import { C, M, X } from "./labels.js";
 
 /** Subscription procedures and the labels the probes give them (the chat one: A, first only). */
@@ -58,6 +59,7 @@ export function stagewiseChatProxy(): ProxyAdapter {
     labels: ["discovery", "connect", "subscribe", "turn"],
     classifier,
     wsClassifier: wsClassifiers(),
+    discoveryPorts: [FIRST_PORT, LAST_PORT],
     errorBody: (message) => ({ error: message }),
     needsKit: [
       {

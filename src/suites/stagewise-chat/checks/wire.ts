@@ -2,11 +2,10 @@
 import type { CheckDef } from "../../../core/check.js";
 import { formatSchemaErrors } from "../../../core/schema-registry.js";
 import { C, NOTE, X } from "../labels.js";
+import { FIRST_PORT, LAST_PORT } from "../../../stagewise/adapter/ports.js";
 import { describeExchange, exchangeEvidence, frameEvidence, isObject, onFrames, onInfo, onNote, serverCheck, Tally, where, WIRE } from "./support.js";
 
 const DISCOVERY_MS = 2_000;
-const FIRST_PORT = 5746;
-const LAST_PORT = 5776;
 
 export const WIRE_CHECKS: CheckDef[] = [
   serverCheck({
