@@ -241,8 +241,12 @@ ${EXIT_HELP}`,
 
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
-  program.exitOverride();
-  for (const c of program.commands) c.exitOverride();
+  // Every command at every depth (`baseline write`) throws instead of ending the process.
+  const override = (c: Command): void => {
+    c.exitOverride();
+    c.commands.forEach(override);
+  };
+  override(program);
   program.configureOutput({ outputError: (s, write) => write(s) });
   try {
     await program.parseAsync(argv);

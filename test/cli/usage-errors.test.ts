@@ -36,6 +36,8 @@ describe.concurrent("through the bin", () => {
     [["test", "openai-chat", "--profile", "nope"], /unknown profile "nope"/],
     [["test-client", "stagewise-chat", "--set", "noSuchSetting=1", ...client(marker())], /invalid settings: unknown setting "noSuchSetting"/],
     [["test", "mcp-chat", "--save-transcript", "package.json/transcripts"], /--save-transcript .* cannot be written/],
+    // A command under a command: commander's own errors are usage errors there too.
+    [["baseline", "write", "mcp-chat", "--bogus"], /unknown option '--bogus'/],
   ])("%j", async (args, message) => {
     const stderr = expectUsageOf(await runCli(args, { timeoutMs: 20_000 }), message);
     expect(stderr).toBe((await runCliInProcess(args)).stderr);
