@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { IMPLEMENTED_IDS, loadProtocol } from "../../src/protocol-loader.js";
 import { replayTranscript } from "../../src/core/runner.js";
 import { runCli, runCliInProcess, ROOT } from "../helpers/cli.js";
+import { QUICK_MOCK_SETTINGS } from "../helpers/quick-pacing.js";
 
 const tmp = () => mkdtempSync(join(tmpdir(), "agentwire-replay-"));
 
@@ -54,7 +55,9 @@ describe.concurrent("agentwire replay", () => {
   });
 
   it("replays a client-side transcript (test-client) to the same verdicts", async () => {
-    const { live, replay } = await liveThenReplay(["test-client", "mcp-chat", "--", process.execPath, "examples/mcp-chat-client.mjs"]);
+    // The mock at the quick pace (the verdicts at the CLI's default timing are client-example's).
+    const quick = Object.entries(QUICK_MOCK_SETTINGS["mcp-chat"]).flatMap(([k, v]) => ["--set", `${k}=${v}`]);
+    const { live, replay } = await liveThenReplay(["test-client", "mcp-chat", ...quick, "--", process.execPath, "examples/mcp-chat-client.mjs"]);
     expect(live.side).toBe("client");
     expect(byId(replay)).toEqual(byId(live));
   });
