@@ -11,5 +11,9 @@ export default defineConfig({
     // a time fill the waits. Not four: on a loaded machine the byte-per-ms split cases then overran
     // their deadlines.
     maxWorkers: 3,
+    // Files share their workers' modules: each file loading the kit afresh (its modules, the schemas
+    // compiled for ajv) cost a third of the run's CPU. No test changes process-wide state it does
+    // not restore; a test that replaces a module loads its subject afresh (vi.resetModules).
+    isolate: false,
   },
 });
