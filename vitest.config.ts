@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import LongFirstSequencer from "./test/long-first-sequencer.js";
 
 export default defineConfig({
   test: {
@@ -15,5 +16,6 @@ export default defineConfig({
     // compiled for ajv) cost a third of the run's CPU. No test changes process-wide state it does
     // not restore; a test that replaces a module loads its subject afresh (vi.resetModules).
     isolate: false,
+    sequence: { sequencer: LongFirstSequencer },
   },
 });
