@@ -1,2 +1,7 @@
 #!/usr/bin/env node
-import "../dist/cli/main.js";
+import { main } from "../dist/cli/main.js";
+
+const code = await main(process.argv);
+process.exitCode = code;
+// Long-lived handles (a mock's sockets) are closed by the commands; exit once output is flushed.
+process.stdout.write("", () => process.exit(code));

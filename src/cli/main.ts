@@ -270,8 +270,12 @@ ${EXIT_HELP}`,
 
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
-  program.exitOverride();
-  for (const c of program.commands) c.exitOverride();
+  // Every command at every depth (`baseline write`) throws instead of ending the process.
+  const override = (c: Command): void => {
+    c.exitOverride();
+    c.commands.forEach(override);
+  };
+  override(program);
   program.configureOutput({ outputError: (s, write) => write(s) });
   try {
     await program.parseAsync(argv);
@@ -292,7 +296,42 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-const code = await main(process.argv);
-process.exitCode = code;
-// Long-lived handles (a mock's sockets) are closed by the commands; exit once output is flushed.
-process.stdout.write("", () => process.exit(code));
+/** Where an in-process run's output goes. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+let running: Promise<unknown> = Promise.resolve();
+
+/**
+ * The command line inside this process (`argv` without node and the script): what it prints goes
+ * to `io`, and the exit code is returned instead of ending the process. The commands write to
+ * process.stdout and process.stderr, which are redirected while a run lasts, so runs take turns.
+ * For a command that finishes by itself (a mock that waits for a signal is for the bin).
+ */
+export function run(argv: string[], io: CliIo): Promise<number> {
+  const turn = running.then(async () => {
+    const streams = [process.stdout, process.stderr] as const;
+    const writes = streams.map((s) => s.write);
+    const exitCode = process.exitCode;
+    const redirect = (to: (text: string) => void) =>
+      ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+        to(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString());
+        const done = rest.find((r) => typeof r === "function") as (() => void) | undefined;
+        if (done) queueMicrotask(done);
+        return true;
+      }) as typeof process.stdout.write;
+    process.stdout.write = redirect(io.stdout);
+    process.stderr.write = redirect(io.stderr);
+    try {
+      process.exitCode = undefined;
+      return await main(["node", "agentwire", ...argv]);
+    } finally {
+      streams.forEach((s, i) => (s.write = writes[i]!));
+      process.exitCode = exitCode;
+    }
+  });
+  running = turn.catch(() => undefined);
+  return turn;
+}

@@ -1,14 +1,15 @@
 /**
  * --baseline: listed failures do not fail the run; a listed check that passes again, or an entry
  * past its date, fails it with a message to remove the entry; a bad file is exit 2 naming its line.
- * `baseline write` records the current failures as a start.
+ * `baseline write` records the current failures as a start. The command line runs in the test's
+ * process (test/cli/usage-errors.test.ts has the bin print what it prints).
  */
 import { describe, expect, it } from "vitest";
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
-import { runCli } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/cli.js";
 
 const tmp = () => mkdtempSync(join(tmpdir(), "agentwire-baseline-"));
 const file = (text: string) => {
@@ -23,7 +24,7 @@ describe.concurrent("--baseline", () => {
   it("accepts a listed failure (exit 0) and says so in console, JSON and JUnit", async () => {
     const b = file(`failures:\n  - id: mcp-chat/sse/lf-only\n    reason: our proxy rewrites line endings\n    link: https://example.com/issue/1\n    expires: 2999-01-01\n`);
     const dir = tmp();
-    const r = await runCli([...FAILING, "--baseline", b, "--reporter", "json", "--output", join(dir, "r.json"), "--reporter", "junit", "--output", join(dir, "r.xml"), "--reporter", "console"]);
+    const r = await runCliInProcess([...FAILING, "--baseline", b, "--reporter", "json", "--output", join(dir, "r.json"), "--reporter", "junit", "--output", join(dir, "r.xml"), "--reporter", "console"]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/FAIL\s+mcp-chat\/sse\/lf-only \[MUST\]\s+\(known failure: our proxy rewrites line endings https:\/\/example.com\/issue\/1\)/);
     expect(r.stdout).toContain("1 known failure(s) accepted");
@@ -37,19 +38,19 @@ describe.concurrent("--baseline", () => {
   });
 
   it("accepts failures by id prefix", async () => {
-    const r = await runCli([...FAILING, "--baseline", file(`failures:\n  - id: mcp-chat/sse/\n    reason: framing is fixed next quarter\n`)]);
+    const r = await runCliInProcess([...FAILING, "--baseline", file(`failures:\n  - id: mcp-chat/sse/\n    reason: framing is fixed next quarter\n`)]);
     expect(r.code, r.stdout).toBe(0);
   });
 
   it("without the entry the same run fails (the baseline is what made it pass)", async () => {
-    const r = await runCli([...FAILING, "--baseline", file(`failures:\n  - id: mcp-chat/sse/utf8\n    reason: unrelated\n`)]);
+    const r = await runCliInProcess([...FAILING, "--baseline", file(`failures:\n  - id: mcp-chat/sse/utf8\n    reason: unrelated\n`)]);
     expect(r.code).toBe(1);
     // ... and the unrelated entry passes now: it must go too.
     expect(r.stdout).toMatch(/baseline problem: baseline entry "mcp-chat\/sse\/utf8" now passes \(.*:2\): remove the entry/);
   });
 
   it("fails the run when a listed check passes now, saying to remove the entry", async () => {
-    const r = await runCli(["test", "mcp-chat", "--quiet", "--only", "mcp-chat/sse", "--baseline", file(`# fixed since\nfailures:\n  - id: mcp-chat/sse/lf-only\n    reason: was broken\n`)]);
+    const r = await runCliInProcess(["test", "mcp-chat", "--quiet", "--only", "mcp-chat/sse", "--baseline", file(`# fixed since\nfailures:\n  - id: mcp-chat/sse/lf-only\n    reason: was broken\n`)]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/PASS\s+mcp-chat\/sse\/lf-only \[MUST\]\s+\(listed in the baseline, passes now: remove the entry/);
     expect(r.stdout).toMatch(/baseline problem: baseline entry "mcp-chat\/sse\/lf-only" now passes \(.*agentwire-baseline.yaml:3\): remove the entry/);
@@ -57,19 +58,19 @@ describe.concurrent("--baseline", () => {
   });
 
   it("fails the run when an entry has expired, even though the failure is listed", async () => {
-    const r = await runCli([...FAILING, "--baseline", file(`failures:\n  - id: mcp-chat/sse/lf-only\n    reason: until the proxy upgrade\n    expires: 2020-01-31\n`)]);
+    const r = await runCliInProcess([...FAILING, "--baseline", file(`failures:\n  - id: mcp-chat/sse/lf-only\n    reason: until the proxy upgrade\n    expires: 2020-01-31\n`)]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/baseline entry "mcp-chat\/sse\/lf-only" expired on 2020-01-31 .*remove the entry/);
   });
 
   it("applies to replay and test-client as to test", async () => {
     const dir = tmp();
-    await runCli([...FAILING, "--save-transcript", dir]);
+    await runCliInProcess([...FAILING, "--save-transcript", dir]);
     const transcript = join(dir, readdirSync(dir)[0]!);
     const b = file(`failures:\n  - id: mcp-chat/sse/lf-only\n    reason: known\n`);
-    expect((await runCli(["replay", transcript, "--quiet", "--baseline", b])).code).toBe(0);
-    expect((await runCli(["replay", transcript, "--quiet"])).code).toBe(1);
-    const client = await runCli(["test-client", "mcp-chat", "--quiet", "--baseline", file(`failures:\n  - id: mcp-chat/client/\n    reason: x\n`), "--", process.execPath, "-e", "0"]);
+    expect((await runCliInProcess(["replay", transcript, "--quiet", "--baseline", b])).code).toBe(0);
+    expect((await runCliInProcess(["replay", transcript, "--quiet"])).code).toBe(1);
+    const client = await runCliInProcess(["test-client", "mcp-chat", "--quiet", "--baseline", file(`failures:\n  - id: mcp-chat/client/\n    reason: x\n`), "--", process.execPath, "-e", "0"]);
     // A client that sends nothing: nothing fails, nothing passes, so the entry is neither known nor stale.
     expect(client.code, client.stdout).toBe(3);
   });
@@ -83,40 +84,40 @@ describe.concurrent("--baseline", () => {
     ["failures:\n  - id: mcp-chat/sse/lf-only\n    reason: a\n  - id: mcp-chat/sse/lf-only\n    reason: b\n", /:4: "mcp-chat\/sse\/lf-only" is listed twice \(first at line 2\)/],
     ["- mcp-chat/sse/lf-only\n", /:1: the file: must be a mapping with a "failures" list/],
   ])("a bad file is exit 2 naming the line: %j", async (text, message) => {
-    const r = await runCli(["test", "mcp-chat", "--quiet", "--baseline", file(text)]);
+    const r = await runCliInProcess(["test", "mcp-chat", "--quiet", "--baseline", file(text)]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
   });
 
   it("a missing file is exit 2", async () => {
-    const r = await runCli(["test", "mcp-chat", "--baseline", "/nonexistent/b.yaml"]);
+    const r = await runCliInProcess(["test", "mcp-chat", "--baseline", "/nonexistent/b.yaml"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--baseline \/nonexistent\/b.yaml cannot be read: no such file/);
   });
 
   it("baseline write records the current failures, and the file it writes makes the same run pass", async () => {
     const out = join(tmp(), "ci", "agentwire-baseline.yaml");
-    const w = await runCli(["baseline", "write", "mcp-chat", "--quiet", "--fault", "sse-crlf", "--only", "mcp-chat/sse", "--output", out]);
+    const w = await runCliInProcess(["baseline", "write", "mcp-chat", "--quiet", "--fault", "sse-crlf", "--only", "mcp-chat/sse", "--output", out]);
     expect(w.code, w.stderr).toBe(0);
     expect(w.stdout.trim()).toBe("mcp-chat/sse/lf-only");
     const written = parse(readFileSync(out, "utf8"));
     expect(written.failures).toHaveLength(1);
     expect(written.failures[0]).toMatchObject({ id: "mcp-chat/sse/lf-only", reason: expect.stringContaining("CRLF") });
-    expect((await runCli([...FAILING, "--baseline", out])).code).toBe(0);
+    expect((await runCliInProcess([...FAILING, "--baseline", out])).code).toBe(0);
   });
 
   it("mock --check-client takes --baseline only with --check-client", async () => {
-    const r = await runCli(["mock", "mcp-chat", "--baseline", "b.yaml"]);
+    const r = await runCliInProcess(["mock", "mcp-chat", "--baseline", "b.yaml"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("--baseline goes with --check-client");
   });
 
   it("has help with examples", async () => {
-    const r = await runCli(["baseline", "write", "--help"]);
+    const r = await runCliInProcess(["baseline", "write", "--help"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Examples:");
-    const help = (await runCli(["test", "--help"])).stdout;
+    const help = (await runCliInProcess(["test", "--help"])).stdout;
     expect(help).toContain("--baseline <file>");
     expect(help).toContain("--reporter html --output report.html");
     expect(help).toContain("--reporter ndjson");

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { runCli, startCli, waitExit, ROOT } from "../helpers/cli.js";
+import { runCli, runCliInProcess, startCli, waitExit, ROOT } from "../helpers/cli.js";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const tmp = () => mkdtempSync(join(tmpdir(), "agentwire-cli-"));
@@ -19,13 +19,14 @@ async function closedPort(): Promise<number> {
 }
 
 // Each case runs its own processes, ports and files: they run side by side (vitest's maxConcurrency).
+// The bin runs a user's commands end to end; the rest runs the command line in-process, one at a time.
 describe.concurrent("agentwire CLI", () => {
   it("prints help with examples and exit codes", async () => {
     const r = await runCli(["--help"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Examples:");
     expect(r.stdout).toContain("Exit codes:");
-    const t = await runCli(["test", "--help"]);
+    const t = await runCliInProcess(["test", "--help"]);
     expect(t.code).toBe(0);
     expect(t.stdout).toContain("--only <prefix>");
   });
@@ -51,7 +52,7 @@ describe.concurrent("agentwire CLI", () => {
     const dir = tmp();
     const json = join(dir, "r.json");
     const xml = join(dir, "r.xml");
-    const r = await runCli(["test", "mcp-chat", "--quiet", "--reporter", "json", "--output", json, "--reporter", "junit", "--output", xml]);
+    const r = await runCliInProcess(["test", "mcp-chat", "--quiet", "--reporter", "json", "--output", json, "--reporter", "junit", "--output", xml]);
     expect(r.code).toBe(0);
     const report = JSON.parse(readFileSync(json, "utf8"));
     const ajv = new Ajv2020({ strict: false });
@@ -65,7 +66,7 @@ describe.concurrent("agentwire CLI", () => {
   });
 
   it("shows a failing check, with its rule and evidence, when the mock runs a fault", async () => {
-    const r = await runCli(["test", "mcp-chat", "--quiet", "--fault", "sse-crlf", "--only", "mcp-chat/sse"]);
+    const r = await runCliInProcess(["test", "mcp-chat", "--quiet", "--fault", "sse-crlf", "--only", "mcp-chat/sse"]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/FAIL\s+mcp-chat\/sse\/lf-only/);
     expect(r.stdout).toContain("rule:");
@@ -74,7 +75,7 @@ describe.concurrent("agentwire CLI", () => {
 
   it("exits 3 when the target is unreachable", async () => {
     const port = await closedPort();
-    const r = await runCli(["test", "mcp-chat", "--quiet", "--url", `http://127.0.0.1:${port}`, "--timeout", "3000"]);
+    const r = await runCliInProcess(["test", "mcp-chat", "--quiet", "--url", `http://127.0.0.1:${port}`, "--timeout", "3000"]);
     expect(r.code).toBe(3);
     expect(r.stdout).toContain("unreachable");
     expect(r.stdout).not.toMatch(/^PASS/m);
@@ -94,7 +95,8 @@ describe.concurrent("agentwire CLI", () => {
     [["test-client", "mcp-chat"], /after "--"/],
     [["frobnicate"], /unknown command/],
   ])("usage error %j exits 2 with a clear message", async (args, message) => {
-    const r = await runCli(args as string[], { input: "{}" });
+    // In-process but where the command reads stdin ("-"): the bin is given its input.
+    const r = (args as string[]).includes("-") ? await runCli(args as string[], { input: "{}" }) : await runCliInProcess(args as string[]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message as RegExp);
     expect(r.stderr).not.toMatch(/\n\s+at .*\(.*:\d+:\d+\)/); // no stack trace
@@ -104,22 +106,22 @@ describe.concurrent("agentwire CLI", () => {
     const dir = tmp();
     const good = join(dir, "good.json");
     writeFileSync(good, JSON.stringify({ message: "hi" }));
-    expect((await runCli(["validate", "mcp-chat", "chat-request", good])).code).toBe(0);
+    expect((await runCliInProcess(["validate", "mcp-chat", "chat-request", good])).code).toBe(0);
     const bad = await runCli(["validate", "mcp-chat", "chat-request", "-"], { input: '{"message": 42}' });
     expect(bad.code).toBe(1);
     expect(bad.stdout).toContain("/message");
     const notJson = await runCli(["validate", "mcp-chat", "chat-request", "-"], { input: "{oops" });
     expect(notJson.code).toBe(2);
-    const missing = await runCli(["validate", "mcp-chat", "chat-request", join(dir, "missing.json")]);
+    const missing = await runCliInProcess(["validate", "mcp-chat", "chat-request", join(dir, "missing.json")]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("ENOENT");
   });
 
   it("prints schemas and lists the catalogue as JSON", async () => {
-    const s = await runCli(["schema", "mcp-chat", "chat-request"]);
+    const s = await runCliInProcess(["schema", "mcp-chat", "chat-request"]);
     expect(s.code).toBe(0);
     expect(JSON.parse(s.stdout).$id).toContain("chat-request");
-    const l = await runCli(["list", "--json"]);
+    const l = await runCliInProcess(["list", "--json"]);
     expect(l.code).toBe(0);
     const list = JSON.parse(l.stdout);
     const mcp = list.protocols.find((p: { id: string }) => p.id === "mcp-chat");
@@ -149,7 +151,7 @@ describe.concurrent("agentwire CLI", () => {
     await new Promise<void>((r) => srv.listen(0, "127.0.0.1", () => r()));
     const port = (srv.address() as { port: number }).port;
     try {
-      const r = await runCli(["mock", "mcp-chat", "--port", String(port)]);
+      const r = await runCliInProcess(["mock", "mcp-chat", "--port", String(port)]);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain("in use");
     } finally {

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import WebSocket from "ws";
 import { describe, expect, it } from "vitest";
-import { runCli, startCli, waitExit } from "../helpers/cli.js";
+import { runCliInProcess, startCli, waitExit } from "../helpers/cli.js";
 
 async function stop(child: import("node:child_process").ChildProcess): Promise<number | null> {
   child.kill("SIGINT");
@@ -53,7 +53,7 @@ async function offerMisshapedReadFile(baseUrl: string): Promise<void> {
 
 describe("agentwire mock: --catalogue and --profile", () => {
   it("lists --profile and --catalogue in its help", async () => {
-    const r = await runCli(["mock", "--help"]);
+    const r = await runCliInProcess(["mock", "--help"]);
     expect(r.code).toBe(0);
     const help = r.stdout.replace(/\s+/g, " ");
     expect(help).toMatch(/--profile <name> play a known implementation/);
@@ -95,7 +95,7 @@ describe("agentwire mock: --catalogue and --profile", () => {
   });
 
   it("a profile the mock cannot play is refused without --check-client, and judges with it", async () => {
-    const r = await runCli(["mock", "mcp-chat", "--port", "0", "--profile", "budget-master"]);
+    const r = await runCliInProcess(["mock", "mcp-chat", "--port", "0", "--profile", "budget-master"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/the mcp-chat mock has no budget-master mode/);
     const report = join(mkdtempSync(join(tmpdir(), "agentwire-mock-")), "client.json");

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { redact } from "../../src/core/transcript-file.js";
 import { scrubDeep, scrubText, secretsOf } from "../../src/core/redaction.js";
 import type { TranscriptEvent } from "../../src/core/transcript.js";
-import { runCli } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/cli.js";
 
 const HEADER_SECRET = "hdr-s3cret-7f3a";
 const TOKEN_SECRET = "tok-s3cret-91bc";
@@ -24,13 +24,12 @@ async function run(extra: string[]) {
   const dir = mkdtempSync(join(tmpdir(), "agentwire-redact-"));
   const report = join(dir, "report.json");
   const transcripts = join(dir, "transcripts");
-  const r = await runCli(
+  const r = await runCliInProcess(
     [
       "test", "openai-chat", "--quiet", "--only", "openai-chat/auth",
       "--header", `X-Auth-Token: ${HEADER_SECRET}`, "--token", TOKEN_SECRET,
       "--save-transcript", transcripts, "--reporter", "json", "--output", report, ...extra,
     ],
-    { timeoutMs: 120_000 },
   );
   expect(r.stderr).not.toMatch(/internal error/);
   return { transcript: transcriptOf(transcripts), report: readFileSync(report, "utf8") };
@@ -50,7 +49,7 @@ describe("redaction of user credentials", () => {
     const dir = mkdtempSync(join(tmpdir(), "agentwire-redact-"));
     const report = join(dir, "report.json");
     // Nothing listens there: the report is written all the same, and names the target.
-    await runCli(["test", "pi-web", "--quiet", "--url", `ws://127.0.0.1:9/ws?token=${TOKEN_SECRET}`, "--reporter", "json", "--output", report], { timeoutMs: 60_000 });
+    await runCliInProcess(["test", "pi-web", "--quiet", "--url", `ws://127.0.0.1:9/ws?token=${TOKEN_SECRET}`, "--reporter", "json", "--output", report]);
     const text = readFileSync(report, "utf8");
     expect(text).toContain("token=[redacted]");
     expect(text).not.toContain(TOKEN_SECRET);
@@ -63,7 +62,7 @@ describe("redaction of user credentials", () => {
 
   it("lists --no-redact in the help of test and test-client", async () => {
     for (const cmd of ["test", "test-client"]) {
-      const r = await runCli([cmd, "--help"]);
+      const r = await runCliInProcess([cmd, "--help"]);
       expect(r.stdout.replace(/\s+/g, " ")).toMatch(/--no-redact keep credentials in transcripts and reports/);
     }
   });

@@ -2,6 +2,7 @@
  * `agentwire replay` gives the live run's verdicts: every implemented protocol (new ones join
  * through IMPLEMENTED_IDS) is run against its built-in mock with --save-transcript, clean and with
  * one of its faults, then its transcript is re-judged, and the two reports agree check by check.
+ * The live runs go through the bin, side by side; the replays run the command line in-process.
  */
 import { describe, expect, it } from "vitest";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -9,7 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { IMPLEMENTED_IDS, loadProtocol } from "../../src/protocol-loader.js";
 import { replayTranscript } from "../../src/core/runner.js";
-import { runCli, ROOT } from "../helpers/cli.js";
+import { runCli, runCliInProcess, ROOT } from "../helpers/cli.js";
+import { QUICK_MOCK_SETTINGS } from "../helpers/quick-pacing.js";
 
 const tmp = () => mkdtempSync(join(tmpdir(), "agentwire-replay-"));
 
@@ -31,7 +33,7 @@ async function liveThenReplay(args: string[], replayArgs: string[] = []) {
   const live = await runCli([...args.slice(0, cut), ...options, ...args.slice(cut)], { timeoutMs: 120_000 });
   expect(live.code, live.stderr).not.toBe(2);
   const file = join(dir, "t", readdirSync(join(dir, "t")).find((f) => f.endsWith(".jsonl"))!);
-  const replay = await runCli(["replay", file, "--quiet", "--reporter", "json", "--output", join(dir, "replay.json"), ...replayArgs]);
+  const replay = await runCliInProcess(["replay", file, "--quiet", "--reporter", "json", "--output", join(dir, "replay.json"), ...replayArgs]);
   expect(replay.code, replay.stderr).toBe(live.code);
   const read = (f: string) => JSON.parse(readFileSync(join(dir, f), "utf8")) as Report;
   return { live: read("live.json"), replay: read("replay.json"), file, dir };
@@ -41,8 +43,9 @@ describe.concurrent("agentwire replay", () => {
   it.each(IMPLEMENTED_IDS)("%s: a clean run and a fault run replay to the same verdicts, check by check", async (id) => {
     const protocol = await loadProtocol(id);
     const fault = protocol.faults[0]!;
-    for (const extra of [[], ["--fault", fault.name]]) {
-      const { live, replay } = await liveThenReplay(["test", id, ...extra]);
+    // The clean and the fault run side by side.
+    const runs = [[], ["--fault", fault.name]].map(async (extra) => ({ extra, ...(await liveThenReplay(["test", id, ...extra])) }));
+    for (const { extra, live, replay } of await Promise.all(runs)) {
       expect(replay.checks.length).toBe(live.checks.length);
       expect(byId(replay)).toEqual(byId(live));
       // Times come from the transcript's clock: the replay reports the live run's.
@@ -52,7 +55,9 @@ describe.concurrent("agentwire replay", () => {
   });
 
   it("replays a client-side transcript (test-client) to the same verdicts", async () => {
-    const { live, replay } = await liveThenReplay(["test-client", "mcp-chat", "--", process.execPath, "examples/mcp-chat-client.mjs"]);
+    // The mock at the quick pace (the verdicts at the CLI's default timing are client-example's).
+    const quick = Object.entries(QUICK_MOCK_SETTINGS["mcp-chat"]).flatMap(([k, v]) => ["--set", `${k}=${v}`]);
+    const { live, replay } = await liveThenReplay(["test-client", "mcp-chat", ...quick, "--", process.execPath, "examples/mcp-chat-client.mjs"]);
     expect(live.side).toBe("client");
     expect(byId(replay)).toEqual(byId(live));
   });
@@ -71,7 +76,7 @@ describe.concurrent("agentwire replay", () => {
 
   it("takes --only, --strict and another reporter, and ends a failure's console text with its replay and curl commands", async () => {
     const { file } = await liveThenReplay(["test", "mcp-chat", "--fault", "sse-crlf", "--only", "mcp-chat/sse"]);
-    const r = await runCli(["replay", file, "--only", "mcp-chat/sse/lf-only"]);
+    const r = await runCliInProcess(["replay", file, "--only", "mcp-chat/sse/lf-only"]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/FAIL\s+mcp-chat\/sse\/lf-only/);
     expect(r.stdout).not.toContain("mcp-chat/sse/utf8");
@@ -83,7 +88,7 @@ describe.concurrent("agentwire replay", () => {
   it("redacts credentials in the curl command it prints", async () => {
     // The openai-chat mock requires a key when the suite runs against it; a fault makes a check fail.
     const { file } = await liveThenReplay(["test", "openai-chat", "--fault", "sse-crlf"]);
-    const r = await runCli(["replay", file]);
+    const r = await runCliInProcess(["replay", file]);
     expect(r.stdout).toMatch(/resend: +curl /);
     const curls = r.stdout.split("\n").filter((l) => l.includes("curl "));
     expect(curls.some((c) => c.includes("-H 'authorization: [redacted]'")), curls.join("\n")).toBe(true);
@@ -94,10 +99,10 @@ describe.concurrent("agentwire replay", () => {
     const { file, dir } = await liveThenReplay(["test", "mcp-chat", "--only", "mcp-chat/sse"]);
     const old = join(dir, "old.jsonl");
     writeFileSync(old, readFileSync(file, "utf8").split("\n").slice(1).join("\n"));
-    const without = await runCli(["replay", old]);
+    const without = await runCliInProcess(["replay", old]);
     expect(without.code).toBe(2);
     expect(without.stderr).toMatch(/no header .* give --protocol/);
-    const withId = await runCli(["replay", old, "--protocol", "mcp-chat", "--only", "mcp-chat/sse/lf-only", "--quiet"]);
+    const withId = await runCliInProcess(["replay", old, "--protocol", "mcp-chat", "--only", "mcp-chat/sse/lf-only", "--quiet"]);
     expect(withId.code, withId.stdout).toBe(0);
     expect(withId.stdout).toMatch(/PASS\s+mcp-chat\/sse\/lf-only/);
   });
@@ -108,14 +113,14 @@ describe.concurrent("agentwire replay", () => {
     [["replay", "fixtures/mcp-chat/transcripts/client/clean.jsonl", "--protocol", "nope"], /unknown protocol "nope"/],
     [["replay", "fixtures/mcp-chat/transcripts/client/clean.jsonl", "--protocol", "mcp-chat", "--only", "mcp-chat/nothing"], /no client-side check/],
   ])("%j is a usage error (exit 2)", async (args, message) => {
-    const r = await runCli(args);
+    const r = await runCliInProcess(args);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
   });
 
   it("has help with examples", async () => {
-    const r = await runCli(["replay", "--help"]);
+    const r = await runCliInProcess(["replay", "--help"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Examples:");
     expect(r.stdout).toContain("--protocol <id>");

@@ -1,7 +1,7 @@
 /** `agentwire mock stagewise-chat`: prints its URL first, serves discovery and the socket, stops on SIGTERM; bad flags exit 2. */
 import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { runCli, startCli, waitExit } from "../helpers/cli.js";
+import { runCliInProcess, startCli, waitExit } from "../helpers/cli.js";
 
 describe("agentwire mock stagewise-chat", () => {
   it("prints its URL first, answers discovery and the WebSocket, and stops on SIGTERM", async () => {
@@ -38,7 +38,7 @@ describe("agentwire mock stagewise-chat", () => {
 
   it("exits 2 on an unknown scenario, framing, fault or setting", async () => {
     for (const args of [["--scenario", "nope"], ["--framing", "nope"], ["--fault", "nope"], ["--set", "chunkSize=0"], ["--set", "colour=blue"]]) {
-      const r = await runCli(["mock", "stagewise-chat", "--port", "0", ...args]);
+      const r = await runCliInProcess(["mock", "stagewise-chat", "--port", "0", ...args]);
       expect(r.code, args.join(" ")).toBe(2);
       expect(r.stderr).toMatch(/stagewise-chat mock: |fault/);
       expect(r.stderr).not.toMatch(/internal error|\n\s+at /);

@@ -1,13 +1,14 @@
 /**
  * A user's mistake gets one clear line and exit 2 before anything runs — never "internal error",
  * never after a probe started, a mock listened or a client command was spawned. Every command,
- * every protocol.
+ * every protocol. The command line runs inside the test's process (what it prints and its exit
+ * code are decided there); a few cases also go through the bin, which must say the same.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli, startCli, waitExit } from "../helpers/cli.js";
+import { runCli, runCliInProcess, startCli, waitExit, type CliResult } from "../helpers/cli.js";
 
 const PROTOCOLS = ["mcp-chat", "openai-chat", "pi-web", "continue-remote", "stagewise-chat"];
 /** A path that can never be written: its parent is a file. */
@@ -16,8 +17,7 @@ const UNWRITABLE = "package.json/report.json";
 const marker = () => join(mkdtempSync(join(tmpdir(), "agentwire-usage-")), "client-ran");
 const client = (file: string) => ["--", process.execPath, "-e", `require("fs").writeFileSync(${JSON.stringify(file)}, "x")`];
 
-async function expectUsage(args: string[], message: RegExp): Promise<string> {
-  const r = await runCli(args, { timeoutMs: 20_000 });
+function expectUsageOf(r: CliResult, message: RegExp): string {
   expect(r.stderr).toMatch(message);
   expect(r.stderr).not.toMatch(/internal error|Unrecognized key|at .*\.js:\d+/);
   // Nothing ran: no progress line, no mock URL, no report.
@@ -26,6 +26,23 @@ async function expectUsage(args: string[], message: RegExp): Promise<string> {
   expect(r.code).toBe(2);
   return r.stderr;
 }
+
+const expectUsage = async (args: string[], message: RegExp): Promise<string> => expectUsageOf(await runCliInProcess(args), message);
+
+describe.concurrent("through the bin", () => {
+  // One case per command: the process a user starts exits 2 with the line the in-process run prints.
+  it.each([
+    [["mock", "pi-web", "--fault", "no-such-fault", "--port", "0"], /unknown --fault no-such-fault/],
+    [["test", "openai-chat", "--profile", "nope"], /unknown profile "nope"/],
+    [["test-client", "stagewise-chat", "--set", "noSuchSetting=1", ...client(marker())], /invalid settings: unknown setting "noSuchSetting"/],
+    [["test", "mcp-chat", "--save-transcript", "package.json/transcripts"], /--save-transcript .* cannot be written/],
+    // A command under a command: commander's own errors are usage errors there too.
+    [["baseline", "write", "mcp-chat", "--bogus"], /unknown option '--bogus'/],
+  ])("%j", async (args, message) => {
+    const stderr = expectUsageOf(await runCli(args, { timeoutMs: 20_000 }), message);
+    expect(stderr).toBe((await runCliInProcess(args)).stderr);
+  });
+});
 
 describe.concurrent.each(PROTOCOLS)("%s: usage errors stop every command before it runs", (id) => {
   it("an unknown --fault", async () => {

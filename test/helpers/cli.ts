@@ -1,6 +1,7 @@
-/** Runs the built CLI (bin/agentwire.js → dist/) as a user would, with a time limit. */
+/** Runs the built CLI (bin/agentwire.js → dist/) as a user would, with a time limit; or, quicker, inside the test's process. */
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { run } from "../../src/cli/main.js";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const BIN = fileURLToPath(new URL("../../bin/agentwire.js", import.meta.url));
@@ -34,6 +35,18 @@ export function runCli(args: string[], opts: { input?: string; timeoutMs?: numbe
     child.stdin.on("error", () => undefined);
     child.stdin.end(opts.input ?? "");
   });
+}
+
+/**
+ * The same command line run inside this process (no node start-up, modules loaded once per file):
+ * for what the command decides — its output and exit code — where how the bin starts and ends the
+ * process is not the point. Runs take turns; a command must finish by itself.
+ */
+export async function runCliInProcess(args: string[]): Promise<CliResult> {
+  let stdout = "";
+  let stderr = "";
+  const code = await run(args, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) });
+  return { code, stdout, stderr };
 }
 
 /** Starts a long-running CLI command and resolves with the first stdout line (a mock's URL). */

@@ -16,6 +16,9 @@ vi.mock("node:crypto", async (importOriginal) => {
   };
 });
 
+// Loaded afresh, so the mock takes the replaced node:crypto even where an earlier test file in the
+// same worker loaded it already (files share their modules: vitest.config.ts).
+vi.resetModules();
 const { startPiWebMock } = await import("../../src/mocks/pi-web/index.js");
 const { default: WebSocket } = await import("ws");
 

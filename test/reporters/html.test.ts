@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Browser } from "playwright-core";
 import { launchChromium } from "../helpers/browser.js";
-import { runCli, ROOT } from "../helpers/cli.js";
+import { runCliInProcess, ROOT } from "../helpers/cli.js";
 
 const ARTEFACTS = join(ROOT, "test-artifacts", "html-report");
 
@@ -36,7 +36,7 @@ async function open(file: string) {
 describe("html reporter", () => {
   it("an HTTP failure: summary, groups, the failure explained with its request, response head and offending line", async () => {
     const file = join(ARTEFACTS, "mcp-chat.html");
-    const r = await runCli(["test", "mcp-chat", "--quiet", "--fault", "sse-crlf", "--only", "mcp-chat/sse", "--only", "mcp-chat/servers", "--reporter", "html", "--output", file]);
+    const r = await runCliInProcess(["test", "mcp-chat", "--quiet", "--fault", "sse-crlf", "--only", "mcp-chat/sse", "--only", "mcp-chat/servers", "--reporter", "html", "--output", file]);
     expect(r.code, r.stderr).toBe(1);
     const html = readFileSync(file, "utf8");
     expect(html).not.toMatch(/<script|<link|src=|@import|url\(/i);
@@ -74,11 +74,11 @@ describe("html reporter", () => {
 
   it("a WebSocket failure shows the frames around the offending one, from a replayed transcript", async () => {
     const dir = join(ARTEFACTS, "pi-web-transcript");
-    const live = await runCli(["test", "pi-web", "--quiet", "--fault", "snake-case-fields", "--save-transcript", dir, "--reporter", "json", "--output", join(ARTEFACTS, "pi-web.json")]);
+    const live = await runCliInProcess(["test", "pi-web", "--quiet", "--fault", "snake-case-fields", "--save-transcript", dir, "--reporter", "json", "--output", join(ARTEFACTS, "pi-web.json")]);
     expect(live.code).toBe(1);
     const transcript = JSON.parse(readFileSync(join(ARTEFACTS, "pi-web.json"), "utf8")).transcript as string;
     const file = join(ARTEFACTS, "pi-web.html");
-    const r = await runCli(["replay", transcript, "--quiet", "--reporter", "html", "--output", file]);
+    const r = await runCliInProcess(["replay", transcript, "--quiet", "--reporter", "html", "--output", file]);
     expect(r.code).toBe(1);
     const { page, requested, url } = await open(file);
     try {

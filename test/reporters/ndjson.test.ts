@@ -10,7 +10,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { openReports } from "../../src/cli/report-output.js";
 import type { CheckResult } from "../../src/core/result.js";
-import { runCli, ROOT } from "../helpers/cli.js";
+import { runCliInProcess, ROOT } from "../helpers/cli.js";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const tmp = () => mkdtempSync(join(tmpdir(), "agentwire-ndjson-"));
@@ -24,7 +24,7 @@ function lineValidator() {
 
 describe.concurrent("ndjson reporter", () => {
   it("writes verdict lines, a run line per protocol and a last summary line, all valid against the schema", async () => {
-    const r = await runCli(["test", "--quiet", "--only", "mcp-chat/sse", "--only", "openai-chat/models", "--reporter", "ndjson"]);
+    const r = await runCliInProcess(["test", "--quiet", "--only", "mcp-chat/sse", "--only", "openai-chat/models", "--reporter", "ndjson"]);
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.trimEnd().split("\n").map((l) => JSON.parse(l));
     const validate = lineValidator();
@@ -43,7 +43,7 @@ describe.concurrent("ndjson reporter", () => {
     const baseline = join(dir, "b.yaml");
     writeFileSync(baseline, "failures:\n  - id: mcp-chat/sse/lf-only\n    reason: accepted for now\n");
     const out = join(dir, "out", "r.ndjson");
-    const r = await runCli(["test", "mcp-chat", "--quiet", "--fault", "sse-crlf", "--only", "mcp-chat/sse", "--baseline", baseline, "--reporter", "ndjson", "--output", out]);
+    const r = await runCliInProcess(["test", "mcp-chat", "--quiet", "--fault", "sse-crlf", "--only", "mcp-chat/sse", "--baseline", baseline, "--reporter", "ndjson", "--output", out]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("");
     const lines = readFileSync(out, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));

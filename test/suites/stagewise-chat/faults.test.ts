@@ -44,9 +44,13 @@ const expected = (name: string, violates: readonly string[]) =>
 const results = new Map<string, CheckResult[]>();
 const RUN = STAGEWISE_FAULTS.filter((f) => !Object.hasOwn(LEFT_OUT, f.name));
 
+/** Runs that wait out the 10 s cap more than once (25–35 s each against ~3 s for most): they start first, the rest fit beside them. */
+const SLOW_RUNS = ["snapshot-first-subscribe-only", "no-working-state", "switch-without-full-sync"];
+const slowFirst = (name: string) => (SLOW_RUNS.includes(name) ? 0 : 1);
+
 beforeAll(async () => {
   await pool(
-    RUN.map((f) => async () => results.set(f.name, serverSide(await runReplayed(stagewiseChat, { timeout: 10_000, params: PARAMS[f.name], mock: { faults: [f.name] } })))),
+    [...RUN].sort((a, b) => slowFirst(a.name) - slowFirst(b.name)).map((f) => async () => results.set(f.name, serverSide(await runReplayed(stagewiseChat, { timeout: 10_000, params: PARAMS[f.name], mock: { faults: [f.name] } })))),
     8,
   );
 }, 900_000);
@@ -69,6 +73,6 @@ describe("stagewise-chat faults trip their checks", () => {
 
   it("lists differences only for faults that exist", () => {
     const names = new Set(STAGEWISE_FAULTS.map((f) => f.name));
-    expect([...Object.keys(LEFT_OUT), ...Object.keys(PARAMS), ...Object.keys(NOT_CAUGHT), ...Object.keys(KNOCK_ONS)].filter((n) => !names.has(n))).toEqual([]);
+    expect([...Object.keys(LEFT_OUT), ...Object.keys(PARAMS), ...Object.keys(NOT_CAUGHT), ...Object.keys(KNOCK_ONS), ...SLOW_RUNS].filter((n) => !names.has(n))).toEqual([]);
   });
 });
