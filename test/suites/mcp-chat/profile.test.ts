@@ -3,13 +3,15 @@ import { describe, expect, it } from "vitest";
 import { MCP_CHAT_SERVER_CHECKS } from "../../../src/suites/mcp-chat/checks/index.js";
 import { BUDGET_MASTER } from "../../../src/suites/mcp-chat/profiles.js";
 import { byId } from "../../helpers/run-results.js";
-import { evaluate, streamExchange } from "../../helpers/synthetic-transcript.js";
+import { judge, Transcript } from "../../helpers/synthetic-transcript.js";
 
 const e = (json: object) => `data: ${JSON.stringify(json)}\n\n`;
 
 /** conversation_id first, token-by-token text before a tool with args {}, then an LLM error and [DONE]. */
-const stream = streamExchange({
+const stream = new Transcript().sse({
   label: "chat-stream",
+  path: "/chat/stream",
+  requestHeaders: { origin: "http://localhost:3000" },
   requestAt: 0,
   headAt: 5,
   chunks: [
@@ -21,10 +23,10 @@ const stream = streamExchange({
     { t: 420, text: "data: [DONE]\n\n" },
   ],
   endAt: 425,
-});
+}).events;
 
 const run = (profile?: typeof BUDGET_MASTER) =>
-  evaluate(MCP_CHAT_SERVER_CHECKS, stream, profile ? { profile, params: { ...BUDGET_MASTER.params } } : {});
+  judge(MCP_CHAT_SERVER_CHECKS, stream, profile ? { profile, params: { ...BUDGET_MASTER.params } } : {});
 
 describe("profile budget-master", () => {
   it("accepts its extra event types, reports its text and counts its error event as a failed stream", () => {
