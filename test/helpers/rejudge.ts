@@ -9,15 +9,15 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_PROFILE } from "../../src/core/check.js";
-import { Evaluation, selectChecks } from "../../src/core/evaluation.js";
+import { selectChecks } from "../../src/core/evaluation.js";
 import type { ProtocolDef } from "../../src/core/protocol.js";
 import type { CheckResult } from "../../src/core/result.js";
 import { runSuite } from "../../src/core/runner.js";
-import { registry } from "../../src/core/schema-registry.js";
 import { SseReader } from "../../src/core/sse-reader.js";
 import { parseJsonLines, type NewEvent, type TranscriptEvent } from "../../src/core/transcript.js";
 import { expect } from "vitest";
 import { explain, serverSide } from "./run-results.js";
+import { judge } from "./synthetic-transcript.js";
 
 export interface Recorded {
   events: TranscriptEvent[];
@@ -111,16 +111,9 @@ export function transformStreams(events: TranscriptEvent[], transform: StreamTra
  * Judges a transcript with the protocol's server checks, as the runner judged the recorded run:
  * default profile, and the self-test pace (the recordings come from the built-in mock).
  */
-export function judge(protocol: ProtocolDef, events: TranscriptEvent[]): CheckResult[] {
+export function judgeAsRecorded(protocol: ProtocolDef, events: TranscriptEvent[]): CheckResult[] {
   const params = { ...protocol.defaultParams, ...(protocol.selfTest?.params ?? {}), ...(DEFAULT_PROFILE.params ?? {}) };
-  const evaluation = new Evaluation(selectChecks(protocol.id, protocol.checks, { side: "server" }), {
-    protocol: protocol.id,
-    profile: DEFAULT_PROFILE,
-    params,
-    validate: (message, value) => registry.validate(protocol.id, message, value, DEFAULT_PROFILE.name),
-  });
-  for (const e of events) evaluation.observe(e);
-  return evaluation.finish();
+  return judge(selectChecks(protocol.id, protocol.checks, { side: "server" }), events, { params });
 }
 
 /** Each check's verdict and outcome ("warn/fail"), by id. */

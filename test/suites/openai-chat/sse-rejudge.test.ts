@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { openaiChat } from "../../../src/suites/openai-chat/index.js";
 import { explain } from "../../helpers/run-results.js";
-import { both, bytePerRead, changed, judge, lineEndings, prependBom, recordRun, splitCrlf, transformStreams, type Recorded, type StreamTransform } from "../../helpers/rejudge.js";
+import { both, bytePerRead, changed, judgeAsRecorded, lineEndings, prependBom, recordRun, splitCrlf, transformStreams, type Recorded, type StreamTransform } from "../../helpers/rejudge.js";
 
 let recorded: Recorded;
 
@@ -19,7 +19,7 @@ const P = "openai-chat/";
 describe("openai-chat: stream bytes re-judged", () => {
   it("the recorded run passes, and re-judging its untouched bytes gives the same verdicts", () => {
     expect(recorded.checks.filter((c) => c.outcome === "fail")).toEqual([]);
-    const again = judge(openaiChat, transformStreams(recorded.events, (c) => c));
+    const again = judgeAsRecorded(openaiChat, transformStreams(recorded.events, (c) => c));
     expect(changed(recorded.checks, again)).toEqual({});
   });
 
@@ -33,7 +33,7 @@ describe("openai-chat: stream bytes re-judged", () => {
     ["CR-only endings, one byte per read", both(lineEndings("\r"), bytePerRead), [P + "sse/canonical-framing"]],
   ];
   it.each(cases)("%s fails only its framing rule(s)", (_name, transform, rules) => {
-    const after = judge(openaiChat, transformStreams(recorded.events, transform));
+    const after = judgeAsRecorded(openaiChat, transformStreams(recorded.events, transform));
     const diff = changed(recorded.checks, after);
     const why = explain(after, (c) => c.id in diff);
     expect(Object.keys(diff).sort(), why).toEqual([...rules].sort());
