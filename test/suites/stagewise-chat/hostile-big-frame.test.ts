@@ -2,12 +2,10 @@
  * An agent that answers the chat subscription with a 100 MB frame: the kit's WebSocket client refuses the message at
  * its size cap from the frame's header (nothing of it buffered), says so, and the run ends in verdicts within the waits.
  */
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { WebSocketServer } from "ws";
 import { runSuite } from "../../../src/core/runner.js";
 import { stagewiseChat } from "../../../src/suites/stagewise-chat/index.js";
+import { hostileWs, routes } from "../../helpers/hostile-ws.js";
 import { byId, serverSide } from "../../helpers/run-results.js";
 
 const FRAME_BYTES = 100_000_000;
@@ -19,12 +17,7 @@ async function bigFrameAgent(): Promise<{ url: string; sent: () => number; close
   const big = Buffer.alloc(FRAME_BYTES, 0x61);
   tail.copy(big, big.length - tail.length);
   let sent = 0;
-  const http = createServer((_req, res) => {
-    res.writeHead(200, { "content-type": "application/json", "access-control-allow-origin": "*" });
-    res.end(JSON.stringify({ name: "x", description: "y", capabilities: { toolCalling: false, chatHistory: true } }));
-  });
-  const wss = new WebSocketServer({ server: http, path: "/stagewise/ws" });
-  wss.on("connection", (ws) => {
+  const agent = await hostileWs((ws) => {
     ws.on("error", () => {});
     ws.on("message", (d) => {
       let msg: { id?: number; method?: string; params?: { path?: string } } = {};
@@ -46,18 +39,8 @@ async function bigFrameAgent(): Promise<{ url: string; sent: () => number; close
       sent++;
       ws.send(frame, { binary: false });
     });
-  });
-  await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
-  return {
-    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
-    sent: () => sent,
-    close: () =>
-      new Promise<void>((r) => {
-        for (const c of wss.clients) c.terminate();
-        wss.close();
-        http.close(() => r());
-      }),
-  };
+  }, { routes: routes.stagewise, path: "/stagewise/ws" });
+  return { ...agent, sent: () => sent };
 }
 
 describe("stagewise-chat against an agent that sends a 100 MB frame", () => {

@@ -1,31 +1,14 @@
 /** Targets that do not play along end in verdicts within the waits, never a hang: a silent agent, a mutation never answered. */
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { WebSocketServer, type WebSocket } from "ws";
+import type { WebSocket } from "ws";
 import { runSuite } from "../../../src/core/runner.js";
 import { stagewiseChat } from "../../../src/suites/stagewise-chat/index.js";
+import { hostileWs, routes, type HostileWs } from "../../helpers/hostile-ws.js";
 import { byId, serverSide } from "../../helpers/run-results.js";
 
 /** Discovery and an upgrade; every frame goes to `onFrame`. */
-async function fakeAgent(onFrame: (ws: WebSocket, data: string) => void): Promise<{ url: string; close(): Promise<void> }> {
-  const http = createServer((_req, res) => {
-    res.writeHead(200, { "content-type": "application/json", "access-control-allow-origin": "*" });
-    res.end(JSON.stringify({ name: "x", description: "y", capabilities: { toolCalling: false, chatHistory: true } }));
-  });
-  const wss = new WebSocketServer({ server: http, path: "/stagewise/ws" });
-  wss.on("connection", (ws) => ws.on("message", (d) => onFrame(ws, d.toString())));
-  await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
-  return {
-    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((r) => {
-        for (const c of wss.clients) c.terminate();
-        wss.close();
-        http.close(() => r());
-      }),
-  };
-}
+const fakeAgent = (onFrame: (ws: WebSocket, data: string) => void): Promise<HostileWs> =>
+  hostileWs((ws) => ws.on("message", (d) => onFrame(ws, d.toString())), { routes: routes.stagewise, path: "/stagewise/ws" });
 
 /** A frame as JSON, or {} (PING and bad input are not these agents' concern). */
 function parse(data: string): unknown {
