@@ -39,7 +39,7 @@ export async function closedPortUrl(): Promise<string> {
 }
 
 /** Writes `write()` every `ms` until the client goes away. */
-function forever(res: http.ServerResponse, ms: number, write: () => void): void {
+export function forever(res: http.ServerResponse, ms: number, write: () => void): void {
   const timer = setInterval(() => {
     if (res.destroyed || res.writableEnded) clearInterval(timer);
     else write();
@@ -48,7 +48,7 @@ function forever(res: http.ServerResponse, ms: number, write: () => void): void 
 }
 
 // No CORS headers: a hostile target should earn no pass anywhere.
-const SSE_HEAD = { "content-type": "text/event-stream" };
+export const SSE_HEAD = { "content-type": "text/event-stream" };
 
 /** Hostile answers, usable for every path or just for the stream. */
 export const behaviours = {
