@@ -12,8 +12,10 @@ export interface Hostile {
 
 export type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
-export async function serve(handler: Handler): Promise<Hostile> {
+/** Serves `handler` on loopback (and `upgrade` on upgrade requests); close() destroys every socket still open. */
+export async function serve(handler: Handler, upgrade?: (req: http.IncomingMessage, socket: import("node:stream").Duplex, head: Buffer) => void): Promise<Hostile> {
   const server = http.createServer(handler);
+  if (upgrade) server.on("upgrade", upgrade);
   const sockets = new Set<import("node:net").Socket>();
   server.on("connection", (s) => {
     sockets.add(s);

@@ -1,16 +1,12 @@
 /**
  * Small misbehaving WebSocket servers for robustness tests: an HTTP server that answers a few
  * requests as the protocol's agent does (so the target is found and reachable) and serves one
- * behaviour on every upgrade. Every socket is tracked so that close() is prompt even mid-flood.
+ * behaviour on every upgrade; close() is prompt even mid-flood (the HTTP hostile servers' `serve`).
  */
-import http from "node:http";
-import type { AddressInfo, Socket } from "node:net";
 import { WebSocketServer, type WebSocket } from "ws";
+import { serve, type Hostile } from "./hostile-servers.js";
 
-export interface HostileWs {
-  url: string;
-  close(): Promise<void>;
-}
+export type HostileWs = Hostile;
 
 export type WsBehaviour = (ws: WebSocket) => void;
 
@@ -33,35 +29,26 @@ export interface HostileWsOptions {
 
 /** Serves `behaviour` on upgrade (any token, any Origin); "no-upgrade" never upgrades. */
 export async function hostileWs(behaviour: WsBehaviour | "no-upgrade", o: HostileWsOptions = {}): Promise<HostileWs> {
-  const server = http.createServer((req, res) => {
-    const route = o.routes?.[req.url ?? ""] ?? o.routes?.["*"];
-    if (route) {
-      res.writeHead(200, { "content-type": "application/json", ...route.headers });
-      res.end(JSON.stringify(route.body));
-      return;
-    }
-    res.writeHead(200, { "content-type": "text/plain" });
-    res.end("not a websocket server");
-  });
   const wss = new WebSocketServer({ noServer: true, ...(o.path ? { path: o.path } : {}) });
-  if (behaviour !== "no-upgrade") {
-    server.on("upgrade", (req, socket, head) => wss.handleUpgrade(req, socket, head, (ws) => behaviour(ws)));
-  }
-  const sockets = new Set<Socket>();
-  server.on("connection", (s) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const h = await serve(
+    (req, res) => {
+      const route = o.routes?.[req.url ?? ""] ?? o.routes?.["*"];
+      if (route) {
+        res.writeHead(200, { "content-type": "application/json", ...route.headers });
+        res.end(JSON.stringify(route.body));
+        return;
+      }
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.end("not a websocket server");
+    },
+    behaviour === "no-upgrade" ? undefined : (req, socket, head) => wss.handleUpgrade(req, socket, head, (ws) => behaviour(ws)),
+  );
   return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const c of wss.clients) c.terminate();
-        wss.close();
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
+    url: h.url,
+    close: () => {
+      for (const c of wss.clients) c.terminate();
+      wss.close();
+      return h.close();
+    },
   };
 }
