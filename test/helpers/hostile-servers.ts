@@ -4,6 +4,9 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import type { ProtocolDef } from "../../src/core/protocol.js";
+import type { RunResult } from "../../src/core/result.js";
+import { runSuite, type SuiteOptions } from "../../src/core/runner.js";
 
 export interface Hostile {
   url: string;
@@ -31,6 +34,17 @@ export async function serve(handler: Handler, upgrade?: (req: http.IncomingMessa
         server.close(() => resolve());
       }),
   };
+}
+
+/** Runs the suite against a hostile target of its own, closed after the run; and how long the run took. */
+export async function runAgainst(protocol: ProtocolDef, target: Hostile, opts: SuiteOptions = {}): Promise<{ r: RunResult; ms: number }> {
+  try {
+    const t0 = performance.now();
+    const r = await runSuite(protocol, { url: target.url, ...opts });
+    return { r, ms: performance.now() - t0 };
+  } finally {
+    await target.close();
+  }
 }
 
 /** A URL where nothing listens: a port opened and closed again. */

@@ -6,7 +6,7 @@
 import type http from "node:http";
 import { forever, SSE_HEAD, type Handler } from "./hostile-servers.js";
 
-export { serve, closedPortUrl, type Handler, type Hostile } from "./hostile-servers.js";
+export { serve, closedPortUrl, runAgainst, type Handler, type Hostile } from "./hostile-servers.js";
 
 const chunk = (delta: object, finish: string | null = null) =>
   `data: ${JSON.stringify({ id: "chatcmpl-h1", object: "chat.completion.chunk", created: 1700000000, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;

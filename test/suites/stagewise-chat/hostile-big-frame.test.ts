@@ -3,8 +3,8 @@
  * its size cap from the frame's header (nothing of it buffered), says so, and the run ends in verdicts within the waits.
  */
 import { describe, expect, it } from "vitest";
-import { runSuite } from "../../../src/core/runner.js";
 import { stagewiseChat } from "../../../src/suites/stagewise-chat/index.js";
+import { runAgainst } from "../../helpers/hostile-servers.js";
 import { hostileWs, routes } from "../../helpers/hostile-ws.js";
 import { byId, serverSide } from "../../helpers/run-results.js";
 
@@ -46,28 +46,24 @@ async function bigFrameAgent(): Promise<{ url: string; sent: () => number; close
 describe("stagewise-chat against an agent that sends a 100 MB frame", () => {
   it("closes the connection at the kit's cap, says so, and ends in verdicts", async () => {
     const agent = await bigFrameAgent();
-    try {
-      const t0 = performance.now();
-      const checks = serverSide(await runSuite(stagewiseChat, { url: agent.url, timeout: 1_000, params: { slow: false } }));
-      expect(performance.now() - t0).toBeLessThan(20_000);
-      expect(agent.sent()).toBeGreaterThan(0);
-      // Not read, so not judged: neither a pass nor the agent's failure.
-      const every = byId(checks, "stagewise-chat/chat/snapshot-every-subscribe");
-      expect(every.verdict).toBe("incomplete");
-      expect(every.message).toMatch(/the kit closed the connection before a snapshot .* was read \(limit: a message over 67108864 bytes \(the kit's cap\), not read\)/);
-      const sync = byId(checks, "stagewise-chat/chat/snapshot-equals-reduced");
-      expect(sync.verdict).toBe("incomplete");
-      expect(sync.message).toMatch(/the probes stopped early: the kit closed the main connection before A's snapshot: limit: a message over 67108864 bytes/);
-      // The values queued behind the big frame were cut with it: not the agent's silence either.
-      const initial = byId(checks, "stagewise-chat/state/initial-values");
-      expect(initial.verdict).toBe("incomplete");
-      expect(initial.message).toMatch(/the kit closed the connection before a value for sub:availability was read \(limit: a message over/);
-      // Discovery and the upgrade are judged as usual.
-      expect(byId(checks, "stagewise-chat/wire/info-shape").verdict).toBe("pass");
-      expect(byId(checks, "stagewise-chat/wire/ws-upgrade").verdict).toBe("pass");
-      expect(checks.filter((c) => c.verdict === "fail").map((c) => c.id)).toEqual([]);
-    } finally {
-      await agent.close();
-    }
+    const { r, ms } = await runAgainst(stagewiseChat, agent, { timeout: 1_000, params: { slow: false } });
+    expect(ms).toBeLessThan(20_000);
+    const checks = serverSide(r);
+    expect(agent.sent()).toBeGreaterThan(0);
+    // Not read, so not judged: neither a pass nor the agent's failure.
+    const every = byId(checks, "stagewise-chat/chat/snapshot-every-subscribe");
+    expect(every.verdict).toBe("incomplete");
+    expect(every.message).toMatch(/the kit closed the connection before a snapshot .* was read \(limit: a message over 67108864 bytes \(the kit's cap\), not read\)/);
+    const sync = byId(checks, "stagewise-chat/chat/snapshot-equals-reduced");
+    expect(sync.verdict).toBe("incomplete");
+    expect(sync.message).toMatch(/the probes stopped early: the kit closed the main connection before A's snapshot: limit: a message over 67108864 bytes/);
+    // The values queued behind the big frame were cut with it: not the agent's silence either.
+    const initial = byId(checks, "stagewise-chat/state/initial-values");
+    expect(initial.verdict).toBe("incomplete");
+    expect(initial.message).toMatch(/the kit closed the connection before a value for sub:availability was read \(limit: a message over/);
+    // Discovery and the upgrade are judged as usual.
+    expect(byId(checks, "stagewise-chat/wire/info-shape").verdict).toBe("pass");
+    expect(byId(checks, "stagewise-chat/wire/ws-upgrade").verdict).toBe("pass");
+    expect(checks.filter((c) => c.verdict === "fail").map((c) => c.id)).toEqual([]);
   }, 30_000);
 });
