@@ -3,15 +3,12 @@ import { describe, expect, it } from "vitest";
 import { MCP_CHAT_SERVER_CHECKS } from "../../../src/suites/mcp-chat/checks/index.js";
 import { BUDGET_MASTER } from "../../../src/suites/mcp-chat/profiles.js";
 import { byId } from "../../helpers/run-results.js";
-import { judge, Transcript } from "../../helpers/synthetic-transcript.js";
-
-const e = (json: object) => `data: ${JSON.stringify(json)}\n\n`;
+import { chatStreamExchange, dataEvent as e } from "../../helpers/mcp-chat-transcript.js";
+import { judge } from "../../helpers/synthetic-transcript.js";
 
 /** conversation_id first, token-by-token text before a tool with args {}, then an LLM error and [DONE]. */
-const stream = new Transcript().sse({
+const stream = chatStreamExchange({
   label: "chat-stream",
-  path: "/chat/stream",
-  requestHeaders: { origin: "http://localhost:3000" },
   requestAt: 0,
   headAt: 5,
   chunks: [
@@ -23,7 +20,7 @@ const stream = new Transcript().sse({
     { t: 420, text: "data: [DONE]\n\n" },
   ],
   endAt: 425,
-}).events;
+});
 
 const run = (profile?: typeof BUDGET_MASTER) =>
   judge(MCP_CHAT_SERVER_CHECKS, stream, profile ? { profile, params: { ...BUDGET_MASTER.params } } : {});

@@ -5,15 +5,12 @@
 import { describe, expect, it } from "vitest";
 import { TIMING_CHECKS } from "../../../src/suites/mcp-chat/checks/timing.js";
 import { byId } from "../../helpers/run-results.js";
-import { judge, Transcript } from "../../helpers/synthetic-transcript.js";
-
-const e = (json: object) => `data: ${JSON.stringify(json)}\n\n`;
+import { chatStreamExchange, dataEvent as e } from "../../helpers/mcp-chat-transcript.js";
+import { judge } from "../../helpers/synthetic-transcript.js";
 
 /** Request at 100 ms, head at 112, events at 162, 362, 372, 382 (sizes 80, 51, 45+14 bytes), end at 390. */
-const fixture = new Transcript().sse({
+const fixture = chatStreamExchange({
   label: "chat-stream",
-  path: "/chat/stream",
-  requestHeaders: { origin: "http://localhost:3000" },
   requestAt: 100,
   headAt: 112,
   chunks: [
@@ -23,7 +20,7 @@ const fixture = new Transcript().sse({
     { t: 382, text: "data: [DONE]\n\n" },
   ],
   endAt: 390,
-}).events;
+});
 
 describe("timing/profile on a fixture transcript", () => {
   it("reports time to headers and first event, the largest gap, chunk sizes and total time", () => {
@@ -44,15 +41,13 @@ describe("timing/profile on a fixture transcript", () => {
 
   it("passes timing/streams-incrementally on the fixture and fails it when the same events arrive at once", () => {
     expect(byId(judge(TIMING_CHECKS, fixture), "mcp-chat/timing/streams-incrementally").verdict).toBe("pass");
-    const buffered = new Transcript().sse({
-      path: "/chat/stream",
-      requestHeaders: { origin: "http://localhost:3000" },
+    const buffered = chatStreamExchange({
       label: "chat-stream",
       requestAt: 100,
       headAt: 112,
       chunks: [{ t: 380, text: fixture.flatMap((x) => (x.kind === "body-chunk" ? [new TextDecoder().decode(x.bytes)] : [])).join("") }],
       endAt: 390,
-    }).events;
+    });
     const r = byId(judge(TIMING_CHECKS, buffered), "mcp-chat/timing/streams-incrementally");
     expect(r.verdict).toBe("fail");
     expect(r.message).toMatch(/only 0 ms before/);
