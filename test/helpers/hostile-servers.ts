@@ -4,6 +4,9 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import type { ProtocolDef } from "../../src/core/protocol.js";
+import type { RunResult } from "../../src/core/result.js";
+import { runSuite, type SuiteOptions } from "../../src/core/runner.js";
 
 export interface Hostile {
   url: string;
@@ -12,8 +15,10 @@ export interface Hostile {
 
 export type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
-export async function serve(handler: Handler): Promise<Hostile> {
+/** Serves `handler` on loopback (and `upgrade` on upgrade requests); close() destroys every socket still open. */
+export async function serve(handler: Handler, upgrade?: (req: http.IncomingMessage, socket: import("node:stream").Duplex, head: Buffer) => void): Promise<Hostile> {
   const server = http.createServer(handler);
+  if (upgrade) server.on("upgrade", upgrade);
   const sockets = new Set<import("node:net").Socket>();
   server.on("connection", (s) => {
     sockets.add(s);
@@ -31,6 +36,17 @@ export async function serve(handler: Handler): Promise<Hostile> {
   };
 }
 
+/** Runs the suite against a hostile target of its own, closed after the run; and how long the run took. */
+export async function runAgainst(protocol: ProtocolDef, target: Hostile, opts: SuiteOptions = {}): Promise<{ r: RunResult; ms: number }> {
+  try {
+    const t0 = performance.now();
+    const r = await runSuite(protocol, { url: target.url, ...opts });
+    return { r, ms: performance.now() - t0 };
+  } finally {
+    await target.close();
+  }
+}
+
 /** A URL where nothing listens: a port opened and closed again. */
 export async function closedPortUrl(): Promise<string> {
   const h = await serve(() => undefined);
@@ -39,7 +55,7 @@ export async function closedPortUrl(): Promise<string> {
 }
 
 /** Writes `write()` every `ms` until the client goes away. */
-function forever(res: http.ServerResponse, ms: number, write: () => void): void {
+export function forever(res: http.ServerResponse, ms: number, write: () => void): void {
   const timer = setInterval(() => {
     if (res.destroyed || res.writableEnded) clearInterval(timer);
     else write();
@@ -48,7 +64,7 @@ function forever(res: http.ServerResponse, ms: number, write: () => void): void 
 }
 
 // No CORS headers: a hostile target should earn no pass anywhere.
-const SSE_HEAD = { "content-type": "text/event-stream" };
+export const SSE_HEAD = { "content-type": "text/event-stream" };
 
 /** Hostile answers, usable for every path or just for the stream. */
 export const behaviours = {

@@ -4,19 +4,9 @@
  * completions) whose streams are hostile, so the stream rules meet the hostility.
  */
 import type http from "node:http";
-import type { Handler } from "./hostile-servers.js";
+import { forever, SSE_HEAD, type Handler } from "./hostile-servers.js";
 
-export { serve, closedPortUrl, type Handler, type Hostile } from "./hostile-servers.js";
-
-const SSE_HEAD = { "content-type": "text/event-stream" };
-
-function forever(res: http.ServerResponse, ms: number, write: () => void): void {
-  const timer = setInterval(() => {
-    if (res.destroyed || res.writableEnded) clearInterval(timer);
-    else write();
-  }, ms);
-  res.on("close", () => clearInterval(timer));
-}
+export { serve, closedPortUrl, runAgainst, type Handler, type Hostile } from "./hostile-servers.js";
 
 const chunk = (delta: object, finish: string | null = null) =>
   `data: ${JSON.stringify({ id: "chatcmpl-h1", object: "chat.completion.chunk", created: 1700000000, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;

@@ -1,52 +1,13 @@
 /**
- * Small misbehaving WebSocket servers for pi-web robustness tests. Each answers GET /health like
- * pi does (so the target is reachable) and misbehaves on the WebSocket in one way.
+ * pi-web behaviours for the shared hostile WebSocket server: each misbehaves on the WebSocket in
+ * one way; `hostilePiWeb` serves one behind pi's GET /health (so the target is reachable).
  */
-import http from "node:http";
-import type { AddressInfo, Socket } from "node:net";
-import { WebSocketServer, type WebSocket } from "ws";
+import type { WebSocket } from "ws";
+import { hostileWs, routes, type HostileWs, type WsBehaviour } from "./hostile-ws.js";
 
-export interface HostileWs {
-  url: string;
-  close(): Promise<void>;
-}
+export type { HostileWs, WsBehaviour } from "./hostile-ws.js";
 
-export type WsBehaviour = (ws: WebSocket) => void;
-
-const health = (res: http.ServerResponse) => {
-  res.writeHead(200, { "content-type": "application/json" });
-  res.end('{"status":"ok","clients":0}');
-};
-
-/** Serves `behaviour` on every upgrade (any path, any token, any Origin). `upgrade: false` never upgrades. */
-export async function hostileWs(behaviour: WsBehaviour | "no-upgrade"): Promise<HostileWs> {
-  const server = http.createServer((req, res) => {
-    if (req.url === "/health") return health(res);
-    res.writeHead(200, { "content-type": "text/plain" });
-    res.end("not a websocket server");
-  });
-  const wss = new WebSocketServer({ noServer: true });
-  if (behaviour !== "no-upgrade") {
-    server.on("upgrade", (req, socket, head) => wss.handleUpgrade(req, socket, head, (ws) => behaviour(ws)));
-  }
-  const sockets = new Set<Socket>();
-  server.on("connection", (s) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const c of wss.clients) c.terminate();
-        wss.close();
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
+export const hostilePiWeb = (behaviour: WsBehaviour | "no-upgrade"): Promise<HostileWs> => hostileWs(behaviour, { routes: routes.piWeb });
 
 /** Calls `fn` every `ms` until the socket closes. */
 function forever(ws: WebSocket, ms: number, fn: () => void): void {

@@ -1,5 +1,6 @@
-/** Hand-built pi-web transcripts: a long stream of message_update events for memory and speed tests. */
+/** pi-web conveniences on the shared transcript builder: a long stream for memory and speed tests, and a scripted conversation. */
 import type { TranscriptEvent } from "../../src/core/transcript.js";
+import { Transcript } from "./synthetic-transcript.js";
 
 const usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
 export const partialAssistant = { role: "assistant", content: [], api: "mock", provider: "mock", model: "mock-model", usage, stopReason: "stop", timestamp: 1 };
@@ -9,25 +10,22 @@ export const partialAssistant = { role: "assistant", content: [], api: "mock", p
  * deltas of `delta`, message_end, agent_end. Events are generated lazily (nothing is kept).
  */
 export function* longStream(n: number, delta = "ab"): Generator<TranscriptEvent> {
-  let seq = 0;
-  let t = 0;
-  const base = () => ({ seq: seq++, t: (t += 0.01), probe: "long" });
-  const frame = (data: string): TranscriptEvent => ({ ...base(), kind: "ws-frame", connection: "w1", direction: "in", binary: false, data });
-  yield { ...base(), kind: "ws-open", connection: "w1", url: "ws://127.0.0.1:1/ws", label: "main" };
-  yield { ...base(), kind: "ws-frame", connection: "w1", direction: "out", binary: false, data: '{"id":"aw-1","type":"prompt","message":"scenario:long go"}', label: "prompt:long" };
-  yield frame('{"type":"response","id":"aw-1","command":"prompt","success":true}');
-  yield frame('{"type":"agent_start"}');
-  yield frame(JSON.stringify({ type: "message_start", message: partialAssistant }));
+  const s = new Transcript({ probe: "long", step: 0.01 });
+  const frame = (data: string) => s.recv("w1", data).take();
+  yield* s.open("w1", "main").send("w1", "prompt:long", '{"id":"aw-1","type":"prompt","message":"scenario:long go"}').take();
+  yield* frame('{"type":"response","id":"aw-1","command":"prompt","success":true}');
+  yield* frame('{"type":"agent_start"}');
+  yield* frame(JSON.stringify({ type: "message_start", message: partialAssistant }));
   const partial = JSON.stringify(partialAssistant);
-  yield frame(`{"type":"message_update","message":${partial},"assistantMessageEvent":{"type":"text_start","contentIndex":0}}`);
+  yield* frame(`{"type":"message_update","message":${partial},"assistantMessageEvent":{"type":"text_start","contentIndex":0}}`);
   const d = JSON.stringify(delta);
-  for (let i = 0; i < n; i++) yield frame(`{"type":"message_update","message":${partial},"assistantMessageEvent":{"type":"text_delta","contentIndex":0,"delta":${d}}}`);
+  for (let i = 0; i < n; i++) yield* frame(`{"type":"message_update","message":${partial},"assistantMessageEvent":{"type":"text_delta","contentIndex":0,"delta":${d}}}`);
   const text = delta.repeat(n);
-  yield frame(`{"type":"message_update","message":${partial},"assistantMessageEvent":{"type":"text_end","contentIndex":0,"content":${JSON.stringify(text)}}}`);
+  yield* frame(`{"type":"message_update","message":${partial},"assistantMessageEvent":{"type":"text_end","contentIndex":0,"content":${JSON.stringify(text)}}}`);
   const final = { ...partialAssistant, content: [{ type: "text", text }] };
-  yield frame(JSON.stringify({ type: "message_end", message: final }));
-  yield frame(JSON.stringify({ type: "agent_end", messages: [final] }));
-  yield { ...base(), kind: "ws-close", connection: "w1", code: 1000, by: "kit" };
+  yield* frame(JSON.stringify({ type: "message_end", message: final }));
+  yield* frame(JSON.stringify({ type: "agent_end", messages: [final] }));
+  yield* s.close("w1").take();
 }
 
 /**
@@ -36,28 +34,22 @@ export function* longStream(n: number, delta = "ab"): Generator<TranscriptEvent>
  * message, `note` a probe fact. Times advance 1 ms per event.
  */
 export class PiWebScript {
-  readonly events: TranscriptEvent[] = [];
-  private seq = 0;
-  private t = 0;
+  private readonly s = new Transcript();
   private ids = 0;
 
   constructor(label = "main", private readonly connection = "w1") {
-    this.push({ kind: "ws-open", connection, url: "ws://127.0.0.1:1/ws", label });
-  }
-
-  private push(e: Record<string, unknown>): void {
-    this.events.push({ seq: this.seq++, t: (this.t += 1), probe: "synthetic", ...e } as TranscriptEvent);
+    this.s.open(connection, label);
   }
 
   /** Sends a command with a fresh id and returns the id. */
   send(label: string, command: Record<string, unknown>): string {
     const id = `aw-${++this.ids}`;
-    this.push({ kind: "ws-frame", connection: this.connection, direction: "out", binary: false, data: JSON.stringify({ id, ...command }), label });
+    this.s.send(this.connection, label, { id, ...command });
     return id;
   }
 
   recv(message: Record<string, unknown>): this {
-    this.push({ kind: "ws-frame", connection: this.connection, direction: "in", binary: false, data: JSON.stringify(message) });
+    this.s.recv(this.connection, message);
     return this;
   }
 
@@ -67,7 +59,7 @@ export class PiWebScript {
   }
 
   note(name: string, value: unknown): this {
-    this.push({ kind: "note", name, value });
+    this.s.note(name, value);
     return this;
   }
 
@@ -81,8 +73,7 @@ export class PiWebScript {
   }
 
   close(): TranscriptEvent[] {
-    this.push({ kind: "ws-close", connection: this.connection, code: 1000, by: "kit" });
-    return this.events;
+    return this.s.close(this.connection).events;
   }
 }
 

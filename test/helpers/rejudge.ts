@@ -9,15 +9,15 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_PROFILE } from "../../src/core/check.js";
-import { Evaluation, selectChecks } from "../../src/core/evaluation.js";
+import { selectChecks } from "../../src/core/evaluation.js";
 import type { ProtocolDef } from "../../src/core/protocol.js";
 import type { CheckResult } from "../../src/core/result.js";
 import { runSuite } from "../../src/core/runner.js";
-import { registry } from "../../src/core/schema-registry.js";
 import { SseReader } from "../../src/core/sse-reader.js";
 import { parseJsonLines, type NewEvent, type TranscriptEvent } from "../../src/core/transcript.js";
-import { expect } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { explain, serverSide } from "./run-results.js";
+import { judge } from "./synthetic-transcript.js";
 
 export interface Recorded {
   events: TranscriptEvent[];
@@ -111,16 +111,9 @@ export function transformStreams(events: TranscriptEvent[], transform: StreamTra
  * Judges a transcript with the protocol's server checks, as the runner judged the recorded run:
  * default profile, and the self-test pace (the recordings come from the built-in mock).
  */
-export function judge(protocol: ProtocolDef, events: TranscriptEvent[]): CheckResult[] {
+export function judgeAsRecorded(protocol: ProtocolDef, events: TranscriptEvent[]): CheckResult[] {
   const params = { ...protocol.defaultParams, ...(protocol.selfTest?.params ?? {}), ...(DEFAULT_PROFILE.params ?? {}) };
-  const evaluation = new Evaluation(selectChecks(protocol.id, protocol.checks, { side: "server" }), {
-    protocol: protocol.id,
-    profile: DEFAULT_PROFILE,
-    params,
-    validate: (message, value) => registry.validate(protocol.id, message, value, DEFAULT_PROFILE.name),
-  });
-  for (const e of events) evaluation.observe(e);
-  return evaluation.finish();
+  return judge(selectChecks(protocol.id, protocol.checks, { side: "server" }), events, { params });
 }
 
 /** Each check's verdict and outcome ("warn/fail"), by id. */
@@ -190,4 +183,47 @@ export function expectOnlyTarget(before: CheckResult[], after: CheckResult[], ta
     skippedAsKnockOn.push(c.id);
   }
   expect(skippedAsKnockOn.sort(), why).toEqual([...knocked].sort());
+}
+
+/** The framing and encoding deviations every event-stream protocol is re-judged under. */
+const FRAMING_DEVIATIONS = {
+  bom: ["a UTF-8 BOM before the first byte", prependBom],
+  cr: ["CR-only line endings", lineEndings("\r")],
+  crlf: ["CRLF line endings", lineEndings("\r\n")],
+  crlfCut: ["CRLF cut across chunks", splitCrlf],
+  bomCr: ["a BOM and CR-only endings", both(prependBom, lineEndings("\r"))],
+  crBytePerRead: ["CR-only endings, one byte per read", both(lineEndings("\r"), bytePerRead)],
+} satisfies Record<string, [string, StreamTransform]>;
+
+/**
+ * Records a good run of `protocol`, then re-judges it under each framing deviation: exactly the
+ * rules named for it (ids without the protocol's prefix) change their verdict, and they fail.
+ */
+export function describeFramingRejudge(protocol: ProtocolDef, fails: Record<keyof typeof FRAMING_DEVIATIONS, string[]>): void {
+  let recorded: Recorded;
+  beforeAll(async () => {
+    recorded = await recordRun(protocol);
+  }, 60_000);
+
+  describe(`${protocol.id}: stream bytes re-judged`, () => {
+    it("the recorded run passes, and re-judging its untouched bytes gives the same verdicts", () => {
+      expect(recorded.checks.filter((c) => c.outcome === "fail")).toEqual([]);
+      const again = judgeAsRecorded(protocol, transformStreams(recorded.events, (c) => c));
+      expect(changed(recorded.checks, again)).toEqual({});
+    });
+
+    const cases = Object.entries(FRAMING_DEVIATIONS).map(([key, [name, transform]]): [string, StreamTransform, string[]] => [
+      name,
+      transform,
+      fails[key as keyof typeof FRAMING_DEVIATIONS].map((id) => `${protocol.id}/${id}`),
+    ]);
+    it.each(cases)("%s fails only its framing rule(s)", (_name, transform, rules) => {
+      const after = judgeAsRecorded(protocol, transformStreams(recorded.events, transform));
+      const diff = changed(recorded.checks, after);
+      const why = explain(after, (c) => c.id in diff);
+      expect(Object.keys(diff).sort(), why).toEqual([...rules].sort());
+      for (const id of rules) expect(after.find((c) => c.id === id)!.outcome, why).toBe("fail");
+      expect(after.length).toBe(recorded.checks.length);
+    });
+  });
 }

@@ -11,7 +11,7 @@ import type { CheckResult } from "../../../src/core/result.js";
 import { runSuite } from "../../../src/core/runner.js";
 import { parseJsonLines, type TranscriptEvent } from "../../../src/core/transcript.js";
 import { mcpChat } from "../../../src/suites/mcp-chat/index.js";
-import { judge } from "../../helpers/rejudge.js";
+import { judgeAsRecorded } from "../../helpers/rejudge.js";
 import { explain } from "../../helpers/run-results.js";
 
 type Json = Record<string, unknown>;
@@ -28,7 +28,7 @@ beforeAll(async () => {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  before = judge(mcpChat, good);
+  before = judgeAsRecorded(mcpChat, good);
 }, 60_000);
 
 /** The answer to `label` with its JSON body rewritten, and its status when given. */
@@ -70,7 +70,7 @@ describe("mcp-chat: single deviations in JSON answers", () => {
   });
 
   it.each(CASES)("%s fails only its rule", (_name, rewrite, target, knocked) => {
-    const after = judge(mcpChat, rewrite(good));
+    const after = judgeAsRecorded(mcpChat, rewrite(good));
     const why = explain(after, (c) => !same(before.find((b) => b.id === c.id)!, c));
     expect(after.filter((c) => c.outcome === "fail").map((c) => c.id), why).toEqual([P + target]);
     const skipped: string[] = [];

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { RunResult } from "../../../src/core/result.js";
 import { runSuite } from "../../../src/core/runner.js";
 import { mcpChat } from "../../../src/suites/mcp-chat/index.js";
-import { backendWithStream, behaviours, closedPortUrl, serve, type Handler, type Hostile } from "../../helpers/hostile-servers.js";
+import { backendWithStream, behaviours, closedPortUrl, runAgainst, serve, type Handler } from "../../helpers/hostile-servers.js";
 import { byId, explain, serverSide } from "../../helpers/run-results.js";
 
 const TIMEOUT = 1500;
@@ -14,16 +14,7 @@ const TIMEOUT = 1500;
 const BOUND = 4 * TIMEOUT + 3000;
 
 /** A run against its own hostile server, closed after the run (the tests run side by side: they mostly wait out timeouts). */
-async function against(handler: Handler): Promise<{ r: RunResult; ms: number }> {
-  const open: Hostile = await serve(handler);
-  try {
-    const t0 = performance.now();
-    const r = await runSuite(mcpChat, { url: open.url, timeout: TIMEOUT, maxBytes: 256 * 1024 });
-    return { r, ms: performance.now() - t0 };
-  } finally {
-    await open.close();
-  }
-}
+const against = async (handler: Handler) => runAgainst(mcpChat, await serve(handler), { timeout: TIMEOUT, maxBytes: 256 * 1024 });
 
 const verdict = (r: RunResult, id: string) => byId(serverSide(r), `mcp-chat/${id}`).verdict;
 

@@ -3,12 +3,11 @@ import { describe, expect, it } from "vitest";
 import { MCP_CHAT_SERVER_CHECKS } from "../../../src/suites/mcp-chat/checks/index.js";
 import { BUDGET_MASTER } from "../../../src/suites/mcp-chat/profiles.js";
 import { byId } from "../../helpers/run-results.js";
-import { evaluate, streamExchange } from "../../helpers/synthetic-transcript.js";
-
-const e = (json: object) => `data: ${JSON.stringify(json)}\n\n`;
+import { chatStreamExchange, dataEvent as e } from "../../helpers/mcp-chat-transcript.js";
+import { judge } from "../../helpers/synthetic-transcript.js";
 
 /** conversation_id first, token-by-token text before a tool with args {}, then an LLM error and [DONE]. */
-const stream = streamExchange({
+const stream = chatStreamExchange({
   label: "chat-stream",
   requestAt: 0,
   headAt: 5,
@@ -24,7 +23,7 @@ const stream = streamExchange({
 });
 
 const run = (profile?: typeof BUDGET_MASTER) =>
-  evaluate(MCP_CHAT_SERVER_CHECKS, stream, profile ? { profile, params: { ...BUDGET_MASTER.params } } : {});
+  judge(MCP_CHAT_SERVER_CHECKS, stream, profile ? { profile, params: { ...BUDGET_MASTER.params } } : {});
 
 describe("profile budget-master", () => {
   it("accepts its extra event types, reports its text and counts its error event as a failed stream", () => {

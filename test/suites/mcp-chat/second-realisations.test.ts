@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { mcpChat } from "../../../src/suites/mcp-chat/index.js";
 import { explain } from "../../helpers/run-results.js";
-import { expectOnlyTarget, judge, recordRun, sameVerdict, transformStreams, type Recorded, type StreamTransform } from "../../helpers/rejudge.js";
+import { expectOnlyTarget, judgeAsRecorded, recordRun, sameVerdict, transformStreams, type Recorded, type StreamTransform } from "../../helpers/rejudge.js";
 import { byBlocks, isData, isType, mapFirst, payload, swap, withPayload, type Block } from "./event-transforms.js";
 
 let recorded: Recorded;
@@ -60,12 +60,12 @@ const LEGAL: [string, StreamTransform][] = [
 
 describe("mcp-chat: second realisations of single deviations", () => {
   it.each(CASES)("%s fails only its rule", (_name, transform, target, knocked) => {
-    const after = judge(mcpChat, transformStreams(recorded.events, transform));
+    const after = judgeAsRecorded(mcpChat, transformStreams(recorded.events, transform));
     expectOnlyTarget(recorded.checks, after, P + target, knocked.map((id) => P + id));
   });
 
   it.each(LEGAL)("%s changes no verdict", (_name, transform) => {
-    const after = judge(mcpChat, transformStreams(recorded.events, transform));
+    const after = judgeAsRecorded(mcpChat, transformStreams(recorded.events, transform));
     const changed = after.filter((c) => !sameVerdict(recorded.checks.find((b) => b.id === c.id)!, c));
     expect(changed, explain(changed)).toEqual([]);
   });

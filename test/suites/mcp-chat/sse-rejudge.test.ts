@@ -3,42 +3,16 @@
  * of events: a good recorded run is re-judged with its stream bytes transformed, and only the
  * rules that object to those bytes change their verdict.
  */
-import { beforeAll, describe, expect, it } from "vitest";
 import { mcpChat } from "../../../src/suites/mcp-chat/index.js";
-import { explain } from "../../helpers/run-results.js";
-import { both, bytePerRead, changed, judge, lineEndings, prependBom, recordRun, splitCrlf, transformStreams, type Recorded, type StreamTransform } from "../../helpers/rejudge.js";
+import { describeFramingRejudge } from "../../helpers/rejudge.js";
 
-let recorded: Recorded;
-
-beforeAll(async () => {
-  recorded = await recordRun(mcpChat);
-}, 60_000);
-
-const P = "mcp-chat/";
-
-describe("mcp-chat: stream bytes re-judged", () => {
-  it("the recorded run passes, and re-judging its untouched bytes gives the same verdicts", () => {
-    expect(recorded.checks.filter((c) => c.outcome === "fail")).toEqual([]);
-    const again = judge(mcpChat, transformStreams(recorded.events, (c) => c));
-    expect(changed(recorded.checks, again)).toEqual({});
-  });
-
-  const cases: [string, StreamTransform, string[]][] = [
-    ["a UTF-8 BOM before the first byte", prependBom, [P + "sse/utf8"]],
-    ["CR-only line endings", lineEndings("\r"), [P + "sse/lf-only"]],
-    ["CRLF line endings", lineEndings("\r\n"), [P + "sse/lf-only"]],
-    // Every CRLF cut between its CR and LF: each event now straddles two reads.
-    ["CRLF cut across chunks", splitCrlf, [P + "sse/lf-only", P + "sse/event-per-write"]],
-    ["a BOM and CR-only endings", both(prependBom, lineEndings("\r")), [P + "sse/lf-only", P + "sse/utf8"]],
-    // Every CR ends a read: each event is dispatched at its CR, with its read's time.
-    ["CR-only endings, one byte per read", both(lineEndings("\r"), bytePerRead), [P + "sse/lf-only", P + "sse/event-per-write"]],
-  ];
-  it.each(cases)("%s fails only its framing rule(s)", (_name, transform, rules) => {
-    const after = judge(mcpChat, transformStreams(recorded.events, transform));
-    const diff = changed(recorded.checks, after);
-    const why = explain(after, (c) => c.id in diff);
-    expect(Object.keys(diff).sort(), why).toEqual([...rules].sort());
-    for (const id of rules) expect(after.find((c) => c.id === id)!.outcome, why).toBe("fail");
-    expect(after.length).toBe(recorded.checks.length);
-  });
+describeFramingRejudge(mcpChat, {
+  bom: ["sse/utf8"],
+  cr: ["sse/lf-only"],
+  crlf: ["sse/lf-only"],
+  // Every CRLF cut between its CR and LF: each event now straddles two reads.
+  crlfCut: ["sse/lf-only", "sse/event-per-write"],
+  bomCr: ["sse/lf-only", "sse/utf8"],
+  // Every CR ends a read: each event is dispatched at its CR, with its read's time.
+  crBytePerRead: ["sse/lf-only", "sse/event-per-write"],
 });

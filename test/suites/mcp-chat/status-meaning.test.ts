@@ -11,7 +11,7 @@ import type { CheckResult } from "../../../src/core/result.js";
 import { runSuite } from "../../../src/core/runner.js";
 import { parseJsonLines, type TranscriptEvent } from "../../../src/core/transcript.js";
 import { mcpChat } from "../../../src/suites/mcp-chat/index.js";
-import { judge } from "../../helpers/rejudge.js";
+import { judgeAsRecorded } from "../../helpers/rejudge.js";
 import { explain } from "../../helpers/run-results.js";
 
 async function record(mock: object): Promise<TranscriptEvent[]> {
@@ -54,26 +54,26 @@ describe("mcp-chat: rejections judged by the meaning of their status", () => {
     ["bad-input:malformed-json", 405, /405 says the route does not take this method/],
     ['bad-input:{"message":null}', 418, /418 is no validation error/],
   ])("%s answered %i fails chat/bad-input-4xx alone", (label, status, message) => {
-    const checks = judge(mcpChat, answer(good, label, status));
+    const checks = judgeAsRecorded(mcpChat, answer(good, label, status));
     expect(failed(checks), explain(checks, (c) => c.outcome === "fail")).toEqual(["chat/bad-input-4xx"]);
     expect(verdictOf(checks, "chat/bad-input-4xx")).toMatch(message);
   });
 
   it("a bad input answered 400 or 422 passes; one without {detail} is errors/detail-shape's alone", () => {
-    expect(failed(judge(mcpChat, answer(good, "bad-input:{}", 400)))).toEqual([]);
-    const checks = judge(mcpChat, answer(good, "bad-input:{}", 422, { error: "message is required" }));
+    expect(failed(judgeAsRecorded(mcpChat, answer(good, "bad-input:{}", 400)))).toEqual([]);
+    const checks = judgeAsRecorded(mcpChat, answer(good, "bad-input:{}", 422, { error: "message is required" }));
     expect(failed(checks), explain(checks, (c) => c.outcome === "fail")).toEqual(["errors/detail-shape"]);
   });
 
   it("an unknown id answered 405 fails connect/unknown-id-4xx alone; 400 passes", () => {
-    const checks = judge(mcpChat, answer(good, "connect-unknown", 405));
+    const checks = judgeAsRecorded(mcpChat, answer(good, "connect-unknown", 405));
     expect(failed(checks), explain(checks, (c) => c.outcome === "fail")).toEqual(["connect/unknown-id-4xx"]);
     expect(verdictOf(checks, "connect/unknown-id-4xx")).toMatch(/405 says the route does not take this method, not that the id is unknown/);
-    expect(failed(judge(mcpChat, answer(good, "connect-unknown", 400)))).toEqual([]);
+    expect(failed(judgeAsRecorded(mcpChat, answer(good, "connect-unknown", 400)))).toEqual([]);
   });
 
   it("an unknown id answered without {detail} fails errors/detail-shape; connect/unknown-id-4xx names it", () => {
-    const checks = judge(mcpChat, answer(good, "connect-unknown", 404, { error: "no such server" }));
+    const checks = judgeAsRecorded(mcpChat, answer(good, "connect-unknown", 404, { error: "no such server" }));
     expect(failed(checks), explain(checks, (c) => c.outcome === "fail")).toEqual(["errors/detail-shape"]);
     expect(verdictOf(checks, "connect/unknown-id-4xx")).toMatch(/^skip: not judged: mcp-chat\/errors\/detail-shape failed on POST \/connect\//);
   });
@@ -86,7 +86,7 @@ describe("mcp-chat: rejections judged by the meaning of their status", () => {
     [422, "fail"],
     [401, "fail"],
   ])("chat while disconnected refused with %i: chat/disconnected-rejected %s", (status, outcome) => {
-    const checks = judge(mcpChat, answer(refusing, "chat-disconnected", status));
+    const checks = judgeAsRecorded(mcpChat, answer(refusing, "chat-disconnected", status));
     expect(verdictOf(checks, "chat/disconnected-rejected")).toMatch(new RegExp(`^${outcome}: `));
     expect(failed(checks)).toEqual(outcome === "fail" ? ["chat/disconnected-rejected"] : []);
   });

@@ -5,12 +5,11 @@
 import { describe, expect, it } from "vitest";
 import { TIMING_CHECKS } from "../../../src/suites/mcp-chat/checks/timing.js";
 import { byId } from "../../helpers/run-results.js";
-import { evaluate, streamExchange } from "../../helpers/synthetic-transcript.js";
-
-const e = (json: object) => `data: ${JSON.stringify(json)}\n\n`;
+import { chatStreamExchange, dataEvent as e } from "../../helpers/mcp-chat-transcript.js";
+import { judge } from "../../helpers/synthetic-transcript.js";
 
 /** Request at 100 ms, head at 112, events at 162, 362, 372, 382 (sizes 80, 51, 45+14 bytes), end at 390. */
-const fixture = streamExchange({
+const fixture = chatStreamExchange({
   label: "chat-stream",
   requestAt: 100,
   headAt: 112,
@@ -25,7 +24,7 @@ const fixture = streamExchange({
 
 describe("timing/profile on a fixture transcript", () => {
   it("reports time to headers and first event, the largest gap, chunk sizes and total time", () => {
-    const r = byId(evaluate(TIMING_CHECKS, fixture), "mcp-chat/timing/profile");
+    const r = byId(judge(TIMING_CHECKS, fixture), "mcp-chat/timing/profile");
     expect(r.verdict).toBe("info");
     expect(r.outcome).toBe("info");
     const sizes = fixture.filter((x) => x.kind === "body-chunk").map((x) => (x.kind === "body-chunk" ? x.bytes.length : 0));
@@ -36,20 +35,20 @@ describe("timing/profile on a fixture transcript", () => {
   });
 
   it("is not exercised without a stream", () => {
-    const r = byId(evaluate(TIMING_CHECKS, []), "mcp-chat/timing/profile");
+    const r = byId(judge(TIMING_CHECKS, []), "mcp-chat/timing/profile");
     expect(r.verdict).toBe("incomplete");
   });
 
   it("passes timing/streams-incrementally on the fixture and fails it when the same events arrive at once", () => {
-    expect(byId(evaluate(TIMING_CHECKS, fixture), "mcp-chat/timing/streams-incrementally").verdict).toBe("pass");
-    const buffered = streamExchange({
+    expect(byId(judge(TIMING_CHECKS, fixture), "mcp-chat/timing/streams-incrementally").verdict).toBe("pass");
+    const buffered = chatStreamExchange({
       label: "chat-stream",
       requestAt: 100,
       headAt: 112,
       chunks: [{ t: 380, text: fixture.flatMap((x) => (x.kind === "body-chunk" ? [new TextDecoder().decode(x.bytes)] : [])).join("") }],
       endAt: 390,
     });
-    const r = byId(evaluate(TIMING_CHECKS, buffered), "mcp-chat/timing/streams-incrementally");
+    const r = byId(judge(TIMING_CHECKS, buffered), "mcp-chat/timing/streams-incrementally");
     expect(r.verdict).toBe("fail");
     expect(r.message).toMatch(/only 0 ms before/);
   });

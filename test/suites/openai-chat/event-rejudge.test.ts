@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { openaiChat } from "../../../src/suites/openai-chat/index.js";
 import { explain } from "../../helpers/run-results.js";
-import { judge, recordRun, transformStreams, type Recorded, type StreamTransform, type TimedChunk } from "../../helpers/rejudge.js";
+import { judgeAsRecorded, recordRun, transformStreams, type Recorded, type StreamTransform, type TimedChunk } from "../../helpers/rejudge.js";
 
 let recorded: Recorded;
 
@@ -83,7 +83,7 @@ const cases: [string, StreamTransform, string][] = [
 
 describe("openai-chat: second realisations from rewritten events", () => {
   it.each(cases)("%s fails only its rule", (_name, transform, target) => {
-    const after = judge(openaiChat, transformStreams(recorded.events, transform));
+    const after = judgeAsRecorded(openaiChat, transformStreams(recorded.events, transform));
     const others = (c: { id: string; outcome: string; message: string }) =>
       c.id !== target && !(c.outcome === "pass" || c.outcome === "info" || (c.outcome === "skip" && /^(not applicable|not judged): /.test(c.message)));
     const why = explain(after, (c) => c.id === target || others(c));
@@ -96,7 +96,7 @@ describe("openai-chat: a legal alternative re-judged", () => {
   it("parallel-stream answered with one call: the parallel rules are not applicable and nothing fails", () => {
     const secondCall = (p: string) => p.includes('"tool_calls":[{"index":1');
     const transform = events((ps) => ps.filter((p) => !secondCall(p)), (ps) => ps.some(secondCall));
-    const after = judge(openaiChat, transformStreams(recorded.events, transform));
+    const after = judgeAsRecorded(openaiChat, transformStreams(recorded.events, transform));
     const bad = (c: { outcome: string; message: string }) => !(c.outcome === "pass" || c.outcome === "info" || (c.outcome === "skip" && /^(not applicable|not judged): /.test(c.message)));
     expect(after.filter(bad), explain(after, bad)).toEqual([]);
     for (const id of ["tool-call/parallel-distinct-indexes", "tool-call/parallel-sequential", "tool-call/exclusive-not-parallel"]) {

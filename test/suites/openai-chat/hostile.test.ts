@@ -7,23 +7,14 @@ import { describe, expect, it } from "vitest";
 import type { RunResult } from "../../../src/core/result.js";
 import { runSuite, type SuiteOptions } from "../../../src/core/runner.js";
 import { openaiChat } from "../../../src/suites/openai-chat/index.js";
-import { closedPortUrl, openaiBackendWithStream, openaiBehaviours, serve, type Handler } from "../../helpers/openai-hostile-servers.js";
+import { closedPortUrl, openaiBackendWithStream, openaiBehaviours, runAgainst, serve, type Handler } from "../../helpers/openai-hostile-servers.js";
 import { byId, explain, serverSide } from "../../helpers/run-results.js";
 
 const TIMEOUT = 1500;
 /** The probes stop after three unanswered exchanges in a row; streams between JSON answers add a few more. */
 const BOUND = 8 * TIMEOUT + 3000;
 
-async function against(handler: Handler, opts: SuiteOptions = {}): Promise<{ r: RunResult; ms: number }> {
-  const server = await serve(handler);
-  try {
-    const t0 = performance.now();
-    const r = await runSuite(openaiChat, { url: server.url, timeout: TIMEOUT, maxBytes: 256 * 1024, ...opts });
-    return { r, ms: performance.now() - t0 };
-  } finally {
-    await server.close();
-  }
-}
+const against = async (handler: Handler, opts: SuiteOptions = {}) => runAgainst(openaiChat, await serve(handler), { timeout: TIMEOUT, maxBytes: 256 * 1024, ...opts });
 
 const verdict = (r: RunResult, id: string) => byId(serverSide(r), `openai-chat/${id}`).verdict;
 const noCrash = (r: RunResult) => expect(serverSide(r).filter((c) => c.message.startsWith("internal error")), explain(serverSide(r))).toEqual([]);

@@ -6,7 +6,8 @@ import { TranscriptBus, type TranscriptEvent } from "../../../src/core/transcrip
 import { OPENAI_CHAT_SERVER_CHECKS } from "../../../src/suites/openai-chat/checks/index.js";
 import { openaiChat } from "../../../src/suites/openai-chat/index.js";
 import { byId, explain, serverSide } from "../../helpers/run-results.js";
-import { chatStreamExchange, chunkEvent, evaluateOpenaiChat } from "../../helpers/openai-transcript.js";
+import { chatStreamExchange, chunkEvent } from "../../helpers/openai-transcript.js";
+import { judge } from "../../helpers/synthetic-transcript.js";
 
 /** Passing, an INFO report, or a rule about something that did not happen (§3.15). */
 const ok = (level: string, verdict: string, id: string) =>
@@ -37,7 +38,7 @@ describe("openai-chat suite against the built-in mock", () => {
   it("a stream that ends at EOF without [DONE] leaves the rules about what follows [DONE] not applicable", () => {
     const body = { model: "m", messages: [{ role: "user", content: "hi" }], stream: true };
     const events = chatStreamExchange({ label: "text-stream", body, writes: [{ t: 1, text: chunkEvent({ role: "assistant", content: "Hi" }) }, { t: 2, text: chunkEvent({}, "stop") }], endAt: 3 });
-    const results = evaluateOpenaiChat(OPENAI_CHAT_SERVER_CHECKS.filter((c) => c.id.includes("/done/")), events);
+    const results = judge(OPENAI_CHAT_SERVER_CHECKS.filter((c) => c.id.includes("/done/")), events);
     expect(results.map((c) => [c.id, c.outcome])).toEqual([
       ["openai-chat/done/present", "fail"],
       ["openai-chat/done/last-event", "skip"],

@@ -5,7 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { OPENAI_CHAT_SERVER_CHECKS } from "../../../src/suites/openai-chat/checks/index.js";
 import { openaiChat } from "../../../src/suites/openai-chat/index.js";
-import { chatStreamExchange, chunkEvent, evaluateOpenaiChat } from "../../helpers/openai-transcript.js";
+import { chatStreamExchange, chunkEvent } from "../../helpers/openai-transcript.js";
+import { judge } from "../../helpers/synthetic-transcript.js";
 import { byId, explain } from "../../helpers/run-results.js";
 
 const tools = [
@@ -32,7 +33,7 @@ describe("openai-chat stream/profile", () => {
       ],
       endAt: 210,
     });
-    const results = evaluateOpenaiChat(OPENAI_CHAT_SERVER_CHECKS, events, { params: openaiChat.defaultParams });
+    const results = judge(OPENAI_CHAT_SERVER_CHECKS, events, { params: openaiChat.defaultParams });
     const profile = byId(results, "openai-chat/stream/profile");
     expect(profile.outcome).toBe("info");
     expect(profile.message).toBe(
@@ -56,7 +57,7 @@ describe("openai-chat stream/profile", () => {
       ],
       endAt: 50,
     });
-    const results = evaluateOpenaiChat(OPENAI_CHAT_SERVER_CHECKS, events, { params: openaiChat.defaultParams });
+    const results = judge(OPENAI_CHAT_SERVER_CHECKS, events, { params: openaiChat.defaultParams });
     // Missing indexes are index-integer's alone: both calls assemble whole and valid.
     expect(results.filter((r) => r.outcome === "fail").map((r) => r.id), explain(results)).toEqual(["openai-chat/tool-call/index-integer"]);
     expect(byId(results, "openai-chat/tool-call/arguments-valid-for-tool").message).toMatch(/^2 call\(s\)/);

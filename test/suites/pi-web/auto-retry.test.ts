@@ -7,7 +7,10 @@ import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import type { TranscriptEvent } from "../../../src/core/transcript.js";
 import { startPiWebMock } from "../../../src/mocks/pi-web/index.js";
-import { evaluatePiWeb } from "../../helpers/pi-web-evaluate.js";
+import { PI_WEB_SERVER_CHECKS } from "../../../src/suites/pi-web/checks/index.js";
+import { byShortId, judge } from "../../helpers/synthetic-transcript.js";
+
+const evaluatePiWeb = (events: TranscriptEvent[]) => byShortId(judge(PI_WEB_SERVER_CHECKS, events));
 
 type Json = Record<string, unknown>;
 

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { WebSocket } from "ws";
 import { runSuite } from "../../../src/core/runner.js";
 import { piWeb } from "../../../src/suites/pi-web/index.js";
-import { hostileWs, wsBehaviours, type HostileWs, type WsBehaviour } from "../../helpers/pi-web-hostile.js";
+import { hostilePiWeb, wsBehaviours, type HostileWs, type WsBehaviour } from "../../helpers/pi-web-hostile.js";
 
 const TIMEOUT = 5000;
 
@@ -35,7 +35,7 @@ describe.each([
   ["from the upgrade on", floodFromUpgrade],
 ])("a target flooding events %s", (_name, behaviour) => {
   it(`ends well within one --timeout ${TIMEOUT}, its connections cut as floods`, async () => {
-    open = await hostileWs(behaviour);
+    open = await hostilePiWeb(behaviour);
     const dir = mkdtempSync(join(tmpdir(), "agentwire-flood-"));
     const t0 = performance.now();
     const r = await runSuite(piWeb, { url: open.url, timeout: TIMEOUT, saveTranscript: dir });

@@ -6,8 +6,8 @@ import { describe, expect, it } from "vitest";
 import type { RunResult } from "../../../src/core/result.js";
 import { runSuite } from "../../../src/core/runner.js";
 import { piWeb } from "../../../src/suites/pi-web/index.js";
-import { closedPortUrl } from "../../helpers/hostile-servers.js";
-import { hostileWs, wsBehaviours, type HostileWs, type WsBehaviour } from "../../helpers/pi-web-hostile.js";
+import { closedPortUrl, runAgainst } from "../../helpers/hostile-servers.js";
+import { hostilePiWeb, wsBehaviours, type WsBehaviour } from "../../helpers/pi-web-hostile.js";
 import { byId, explain, serverSide } from "../../helpers/run-results.js";
 
 const TIMEOUT = 1500;
@@ -15,16 +15,7 @@ const TIMEOUT = 1500;
 const BOUND = 12 * TIMEOUT + 3000;
 
 /** A run against its own hostile server, closed after the run (the tests run side by side: they mostly wait out timeouts). */
-async function against(behaviour: WsBehaviour | "no-upgrade"): Promise<{ r: RunResult; ms: number }> {
-  const open: HostileWs = await hostileWs(behaviour);
-  try {
-    const t0 = performance.now();
-    const r = await runSuite(piWeb, { url: open.url, timeout: TIMEOUT, maxBytes: 256 * 1024 });
-    return { r, ms: performance.now() - t0 };
-  } finally {
-    await open.close();
-  }
-}
+const against = async (behaviour: WsBehaviour | "no-upgrade") => runAgainst(piWeb, await hostilePiWeb(behaviour), { timeout: TIMEOUT, maxBytes: 256 * 1024 });
 
 const verdict = (r: RunResult, id: string) => byId(serverSide(r), `pi-web/${id}`).verdict;
 

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { REQUEST_TIMEOUT_NOTE } from "../../../src/core/ws-exchange.js";
 import { piWeb } from "../../../src/suites/pi-web/index.js";
 import { transformFrames, type FrameTransform, type Sent } from "../../helpers/pi-web-rejudge.js";
-import { expectOnlyTarget, judge, recordRun, sameVerdict, type Recorded } from "../../helpers/rejudge.js";
+import { expectOnlyTarget, judgeAsRecorded, recordRun, sameVerdict, type Recorded } from "../../helpers/rejudge.js";
 import { explain } from "../../helpers/run-results.js";
 
 let recorded: Recorded;
@@ -193,12 +193,12 @@ const CASES: [string, FrameTransform, string, string[]][] = [
 
 describe("pi-web: second realisations of single deviations", () => {
   it.each(CASES)("%s fails only its rule", (_name, transform, target, knocked) => {
-    const after = judge(piWeb, transformFrames(recorded.events, transform));
+    const after = judgeAsRecorded(piWeb, transformFrames(recorded.events, transform));
     expectOnlyTarget(recorded.checks, after, P + target, knocked.map((id) => P + id));
   });
 
   it("the recorded run re-judged unchanged keeps every verdict", () => {
-    const after = judge(piWeb, transformFrames(recorded.events, (f) => f));
+    const after = judgeAsRecorded(piWeb, transformFrames(recorded.events, (f) => f));
     const changed = after.filter((c) => !sameVerdict(recorded.checks.find((b) => b.id === c.id)!, c));
     expect(changed, explain(changed)).toEqual([]);
   });

@@ -5,9 +5,12 @@
  */
 import { describe, expect, it } from "vitest";
 import type { TranscriptEvent } from "../../../src/core/transcript.js";
+import { PI_WEB_SERVER_CHECKS } from "../../../src/suites/pi-web/checks/index.js";
 import { PI_FORK_054 } from "../../../src/suites/pi-web/profiles.js";
-import { evaluatePiWeb } from "../../helpers/pi-web-evaluate.js";
 import { assistantError, assistantText, PiWebScript, userMessage } from "../../helpers/pi-web-synthetic.js";
+import { byShortId, judge, type JudgeOptions } from "../../helpers/synthetic-transcript.js";
+
+const evaluatePiWeb = (events: TranscriptEvent[], o: JudgeOptions = {}) => byShortId(judge(PI_WEB_SERVER_CHECKS, events, o));
 
 describe("cmd/get-messages around an automatic retry", () => {
   /** A prompt whose run ends in a provider error, then history read at `readAt`. */

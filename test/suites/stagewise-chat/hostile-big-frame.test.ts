@@ -2,12 +2,10 @@
  * An agent that answers the chat subscription with a 100 MB frame: the kit's WebSocket client refuses the message at
  * its size cap from the frame's header (nothing of it buffered), says so, and the run ends in verdicts within the waits.
  */
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { WebSocketServer } from "ws";
-import { runSuite } from "../../../src/core/runner.js";
 import { stagewiseChat } from "../../../src/suites/stagewise-chat/index.js";
+import { runAgainst } from "../../helpers/hostile-servers.js";
+import { hostileWs, routes } from "../../helpers/hostile-ws.js";
 import { byId, serverSide } from "../../helpers/run-results.js";
 
 const FRAME_BYTES = 100_000_000;
@@ -19,12 +17,7 @@ async function bigFrameAgent(): Promise<{ url: string; sent: () => number; close
   const big = Buffer.alloc(FRAME_BYTES, 0x61);
   tail.copy(big, big.length - tail.length);
   let sent = 0;
-  const http = createServer((_req, res) => {
-    res.writeHead(200, { "content-type": "application/json", "access-control-allow-origin": "*" });
-    res.end(JSON.stringify({ name: "x", description: "y", capabilities: { toolCalling: false, chatHistory: true } }));
-  });
-  const wss = new WebSocketServer({ server: http, path: "/stagewise/ws" });
-  wss.on("connection", (ws) => {
+  const agent = await hostileWs((ws) => {
     ws.on("error", () => {});
     ws.on("message", (d) => {
       let msg: { id?: number; method?: string; params?: { path?: string } } = {};
@@ -46,45 +39,31 @@ async function bigFrameAgent(): Promise<{ url: string; sent: () => number; close
       sent++;
       ws.send(frame, { binary: false });
     });
-  });
-  await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
-  return {
-    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
-    sent: () => sent,
-    close: () =>
-      new Promise<void>((r) => {
-        for (const c of wss.clients) c.terminate();
-        wss.close();
-        http.close(() => r());
-      }),
-  };
+  }, { routes: routes.stagewise, path: "/stagewise/ws" });
+  return { ...agent, sent: () => sent };
 }
 
 describe("stagewise-chat against an agent that sends a 100 MB frame", () => {
   it("closes the connection at the kit's cap, says so, and ends in verdicts", async () => {
     const agent = await bigFrameAgent();
-    try {
-      const t0 = performance.now();
-      const checks = serverSide(await runSuite(stagewiseChat, { url: agent.url, timeout: 1_000, params: { slow: false } }));
-      expect(performance.now() - t0).toBeLessThan(20_000);
-      expect(agent.sent()).toBeGreaterThan(0);
-      // Not read, so not judged: neither a pass nor the agent's failure.
-      const every = byId(checks, "stagewise-chat/chat/snapshot-every-subscribe");
-      expect(every.verdict).toBe("incomplete");
-      expect(every.message).toMatch(/the kit closed the connection before a snapshot .* was read \(limit: a message over 67108864 bytes \(the kit's cap\), not read\)/);
-      const sync = byId(checks, "stagewise-chat/chat/snapshot-equals-reduced");
-      expect(sync.verdict).toBe("incomplete");
-      expect(sync.message).toMatch(/the probes stopped early: the kit closed the main connection before A's snapshot: limit: a message over 67108864 bytes/);
-      // The values queued behind the big frame were cut with it: not the agent's silence either.
-      const initial = byId(checks, "stagewise-chat/state/initial-values");
-      expect(initial.verdict).toBe("incomplete");
-      expect(initial.message).toMatch(/the kit closed the connection before a value for sub:availability was read \(limit: a message over/);
-      // Discovery and the upgrade are judged as usual.
-      expect(byId(checks, "stagewise-chat/wire/info-shape").verdict).toBe("pass");
-      expect(byId(checks, "stagewise-chat/wire/ws-upgrade").verdict).toBe("pass");
-      expect(checks.filter((c) => c.verdict === "fail").map((c) => c.id)).toEqual([]);
-    } finally {
-      await agent.close();
-    }
+    const { r, ms } = await runAgainst(stagewiseChat, agent, { timeout: 1_000, params: { slow: false } });
+    expect(ms).toBeLessThan(20_000);
+    const checks = serverSide(r);
+    expect(agent.sent()).toBeGreaterThan(0);
+    // Not read, so not judged: neither a pass nor the agent's failure.
+    const every = byId(checks, "stagewise-chat/chat/snapshot-every-subscribe");
+    expect(every.verdict).toBe("incomplete");
+    expect(every.message).toMatch(/the kit closed the connection before a snapshot .* was read \(limit: a message over 67108864 bytes \(the kit's cap\), not read\)/);
+    const sync = byId(checks, "stagewise-chat/chat/snapshot-equals-reduced");
+    expect(sync.verdict).toBe("incomplete");
+    expect(sync.message).toMatch(/the probes stopped early: the kit closed the main connection before A's snapshot: limit: a message over 67108864 bytes/);
+    // The values queued behind the big frame were cut with it: not the agent's silence either.
+    const initial = byId(checks, "stagewise-chat/state/initial-values");
+    expect(initial.verdict).toBe("incomplete");
+    expect(initial.message).toMatch(/the kit closed the connection before a value for sub:availability was read \(limit: a message over/);
+    // Discovery and the upgrade are judged as usual.
+    expect(byId(checks, "stagewise-chat/wire/info-shape").verdict).toBe("pass");
+    expect(byId(checks, "stagewise-chat/wire/ws-upgrade").verdict).toBe("pass");
+    expect(checks.filter((c) => c.verdict === "fail").map((c) => c.id)).toEqual([]);
   }, 30_000);
 });

@@ -1,31 +1,14 @@
 /** Targets that do not play along end in verdicts within the waits, never a hang: a silent agent, a mutation never answered. */
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { WebSocketServer, type WebSocket } from "ws";
-import { runSuite } from "../../../src/core/runner.js";
+import type { WebSocket } from "ws";
 import { stagewiseChat } from "../../../src/suites/stagewise-chat/index.js";
+import { runAgainst } from "../../helpers/hostile-servers.js";
+import { hostileWs, routes, type HostileWs } from "../../helpers/hostile-ws.js";
 import { byId, serverSide } from "../../helpers/run-results.js";
 
 /** Discovery and an upgrade; every frame goes to `onFrame`. */
-async function fakeAgent(onFrame: (ws: WebSocket, data: string) => void): Promise<{ url: string; close(): Promise<void> }> {
-  const http = createServer((_req, res) => {
-    res.writeHead(200, { "content-type": "application/json", "access-control-allow-origin": "*" });
-    res.end(JSON.stringify({ name: "x", description: "y", capabilities: { toolCalling: false, chatHistory: true } }));
-  });
-  const wss = new WebSocketServer({ server: http, path: "/stagewise/ws" });
-  wss.on("connection", (ws) => ws.on("message", (d) => onFrame(ws, d.toString())));
-  await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
-  return {
-    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((r) => {
-        for (const c of wss.clients) c.terminate();
-        wss.close();
-        http.close(() => r());
-      }),
-  };
-}
+const fakeAgent = (onFrame: (ws: WebSocket, data: string) => void): Promise<HostileWs> =>
+  hostileWs((ws) => ws.on("message", (d) => onFrame(ws, d.toString())), { routes: routes.stagewise, path: "/stagewise/ws" });
 
 /** A frame as JSON, or {} (PING and bad input are not these agents' concern). */
 function parse(data: string): unknown {
@@ -39,17 +22,13 @@ function parse(data: string): unknown {
 describe.concurrent("stagewise-chat against hostile agents", () => {
   it("stops early when the agent never answers a subscription", async () => {
     const agent = await fakeAgent(() => {});
-    try {
-      const t0 = performance.now();
-      const checks = serverSide(await runSuite(stagewiseChat, { url: agent.url, timeout: 3_000, params: { slow: false } }));
-      expect(performance.now() - t0).toBeLessThan(15_000);
-      expect(byId(checks, "stagewise-chat/wire/info-shape").verdict).toBe("pass");
-      const sync = byId(checks, "stagewise-chat/chat/snapshot-equals-reduced");
-      expect(sync.verdict).toBe("incomplete");
-      expect(sync.message).toMatch(/the probes stopped early: the agent answered no subscription/);
-    } finally {
-      await agent.close();
-    }
+    const { r, ms } = await runAgainst(stagewiseChat, agent, { timeout: 3_000, params: { slow: false } });
+    expect(ms).toBeLessThan(15_000);
+    const checks = serverSide(r);
+    expect(byId(checks, "stagewise-chat/wire/info-shape").verdict).toBe("pass");
+    const sync = byId(checks, "stagewise-chat/chat/snapshot-equals-reduced");
+    expect(sync.verdict).toBe("incomplete");
+    expect(sync.message).toMatch(/the probes stopped early: the agent answered no subscription/);
   });
 
   it("fails the mutations an agent leaves unanswered, and gives up after three", async () => {
@@ -69,17 +48,13 @@ describe.concurrent("stagewise-chat against hostile agents", () => {
       tracked({ type: "chat-list", chats: [] });
       tracked({ type: "agent-state", isWorking: false });
     });
-    try {
-      const t0 = performance.now();
-      const checks = serverSide(await runSuite(stagewiseChat, { url: agent.url, timeout: 1_000, params: { slow: false } }));
-      expect(performance.now() - t0).toBeLessThan(20_000);
-      const answered = byId(checks, "stagewise-chat/trpc/mutation-answered");
-      expect(answered.verdict).toBe("fail");
-      expect(answered.message).toMatch(/no answer within 1000 ms/);
-      expect(byId(checks, "stagewise-chat/chat/create-chat").message).toMatch(/the probes stopped early: 3 mutations in a row got no answer/);
-    } finally {
-      await agent.close();
-    }
+    const { r, ms } = await runAgainst(stagewiseChat, agent, { timeout: 1_000, params: { slow: false } });
+    expect(ms).toBeLessThan(20_000);
+    const checks = serverSide(r);
+    const answered = byId(checks, "stagewise-chat/trpc/mutation-answered");
+    expect(answered.verdict).toBe("fail");
+    expect(answered.message).toMatch(/no answer within 1000 ms/);
+    expect(byId(checks, "stagewise-chat/chat/create-chat").message).toMatch(/the probes stopped early: 3 mutations in a row got no answer/);
   });
 
   it("judges an agent that closes mid-snapshot and one that breaks superjson, within the waits", async () => {
@@ -98,21 +73,17 @@ describe.concurrent("stagewise-chat against hostile agents", () => {
         ws.send(JSON.stringify({ id: msg.id, result: { type: "data", id: "0", data: { type: "chat-list", chats: [] } } }));
       }
     });
-    try {
-      const t0 = performance.now();
-      const [a, b] = await Promise.all([
-        runSuite(stagewiseChat, { url: closing.url, timeout: 1_000, params: { slow: false } }),
-        runSuite(stagewiseChat, { url: raw.url, timeout: 1_000, params: { slow: false } }),
-      ]);
-      expect(performance.now() - t0).toBeLessThan(20_000);
-      const every = byId(serverSide(a), "stagewise-chat/chat/snapshot-every-subscribe");
-      expect(every.verdict).toBe("fail");
-      expect(every.message).toMatch(/the connection closed before a snapshot|no snapshot/);
-      const envelope = byId(serverSide(b), "stagewise-chat/trpc/response-envelope");
-      expect(envelope.verdict).toBe("fail");
-    } finally {
-      await Promise.all([closing.close(), raw.close()]);
-    }
+    const t0 = performance.now();
+    const [a, b] = await Promise.all([
+      runAgainst(stagewiseChat, closing, { timeout: 1_000, params: { slow: false } }),
+      runAgainst(stagewiseChat, raw, { timeout: 1_000, params: { slow: false } }),
+    ]);
+    expect(performance.now() - t0).toBeLessThan(20_000);
+    const every = byId(serverSide(a.r), "stagewise-chat/chat/snapshot-every-subscribe");
+    expect(every.verdict).toBe("fail");
+    expect(every.message).toMatch(/the connection closed before a snapshot|no snapshot/);
+    const envelope = byId(serverSide(b.r), "stagewise-chat/trpc/response-envelope");
+    expect(envelope.verdict).toBe("fail");
   });
 
   it("cuts an agent that floods updates, and ends in verdicts", async () => {
@@ -132,14 +103,10 @@ describe.concurrent("stagewise-chat against hostile agents", () => {
       };
       flood();
     });
-    try {
-      const t0 = performance.now();
-      const checks = serverSide(await runSuite(stagewiseChat, { url: agent.url, timeout: 2_000, params: { slow: false } }));
-      expect(performance.now() - t0).toBeLessThan(30_000);
-      expect(byId(checks, "stagewise-chat/chat/seq-gap-free").verdict).toBe("pass");
-      expect(checks.some((c) => /stopped early/.test(c.message))).toBe(true);
-    } finally {
-      await agent.close();
-    }
+    const { r, ms } = await runAgainst(stagewiseChat, agent, { timeout: 2_000, params: { slow: false } });
+    expect(ms).toBeLessThan(30_000);
+    const checks = serverSide(r);
+    expect(byId(checks, "stagewise-chat/chat/seq-gap-free").verdict).toBe("pass");
+    expect(checks.some((c) => /stopped early/.test(c.message))).toBe(true);
   });
 });

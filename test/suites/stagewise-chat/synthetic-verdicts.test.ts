@@ -5,7 +5,12 @@
  * answer to a mutation).
  */
 import { describe, expect, it } from "vitest";
-import { assistant, chat, evaluateStagewise, SwScript } from "../../helpers/stagewise-synthetic.js";
+import type { TranscriptEvent } from "../../../src/core/transcript.js";
+import { STAGEWISE_SERVER_CHECKS } from "../../../src/suites/stagewise-chat/checks/index.js";
+import { assistant, chat, SwScript } from "../../helpers/stagewise-synthetic.js";
+import { byShortId, judge, type JudgeOptions } from "../../helpers/synthetic-transcript.js";
+
+const evaluateStagewise = (events: TranscriptEvent[], o: JudgeOptions = {}) => byShortId(judge(STAGEWISE_SERVER_CHECKS, events, o));
 
 const A = 1;
 const B = 2;
