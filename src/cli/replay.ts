@@ -50,18 +50,20 @@ export async function runReplay(file: string, o: ReplayCliOptions): Promise<numb
   const baseline = await loadBaselineOption(o.baseline, [protocol]);
   const reports = openReports(targets, await baselineMarker(baseline));
   const params = parseSettings(o.set);
+  // What both kinds of replay take: the selection, the profile, the parameters and the streaming reports.
+  const judging = {
+    ...(o.only ? { only: o.only } : {}),
+    ...(o.skip ? { skip: o.skip } : {}),
+    strict: !!o.strict,
+    ...(o.profile ? { profile: o.profile } : {}),
+    ...(Object.keys(params).length ? { params } : {}),
+    ...(reports.onVerdict ? { onVerdict: reports.onVerdict } : {}),
+    ...(reports.onViolation ? { onViolation: reports.onViolation } : {}),
+  };
   if (header?.proxy) {
     // Both sides, as the proxy judged them.
     const { replayProxyTranscript } = await import("../proxy/replay.js");
-    const sides = await replayProxyTranscript(header, events, {
-      ...(o.only ? { only: o.only } : {}),
-      ...(o.skip ? { skip: o.skip } : {}),
-      strict: !!o.strict,
-      ...(o.profile ? { profile: o.profile } : {}),
-      ...(Object.keys(params).length ? { params } : {}),
-      ...(reports.onVerdict ? { onVerdict: reports.onVerdict } : {}),
-      ...(reports.onViolation ? { onViolation: reports.onViolation } : {}),
-    });
+    const sides = await replayProxyTranscript(header, events, judging);
     const results = await withBaseline(
       sides.map((r) => ({ ...r, replay: true, transcript: file })),
       baseline,
@@ -71,17 +73,7 @@ export async function runReplay(file: string, o: ReplayCliOptions): Promise<numb
   }
   const { replayTranscript } = await import("../core/runner.js");
   if (!o.quiet && !header) process.stderr.write(`agentwire: ${file} has no header: judged with ${id}'s default parameters (add --set key=value to change them)\n`);
-  const result = await replayTranscript(protocol, text, {
-    file,
-    ...(o.only ? { only: o.only } : {}),
-    ...(o.skip ? { skip: o.skip } : {}),
-    strict: !!o.strict,
-    ...(o.profile ? { profile: o.profile } : {}),
-    ...(Object.keys(params).length ? { params } : {}),
-    ...(reports.onVerdict ? { onVerdict: reports.onVerdict } : {}),
-    ...(reports.onViolation ? { onViolation: reports.onViolation } : {}),
-    context: reports.context,
-  });
+  const result = await replayTranscript(protocol, text, { file, ...judging, context: reports.context });
   const results = await withBaseline([result], baseline);
   reports.finish(results);
   return combinedExitCode(results);

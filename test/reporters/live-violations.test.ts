@@ -3,29 +3,16 @@
  * verdicts), through the proxy (before it is stopped), valid against schemas/report-line.schema.json, and harmless
  * when the listener itself breaks.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { ndjsonViolation } from "../../src/core/reporters/ndjson.js";
 import type { LiveViolation } from "../../src/core/result.js";
 import { runSuite } from "../../src/core/runner.js";
 import { mcpChat } from "../../src/suites/mcp-chat/index.js";
-import { ROOT } from "../helpers/cli.js";
+import { lineValidator } from "../helpers/report-lines.js";
 import { quickMock } from "../helpers/quick-pacing.js";
 import { mockBehindProxy } from "../proxy/harness.js";
 
 const QUICK = { params: { ...(mcpChat.selfTest?.params ?? {}) } };
-
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
-
-function lineValidator() {
-  const ajv = new Ajv2020({ strict: false });
-  addFormats(ajv);
-  ajv.addSchema(JSON.parse(readFileSync(join(ROOT, "schemas/report.schema.json"), "utf8")));
-  return ajv.compile(JSON.parse(readFileSync(join(ROOT, "schemas/report-line.schema.json"), "utf8")));
-}
 
 describe.concurrent("live violations", () => {
   it("the runner tells each violation while the probes still run, before any verdict, with the offending event", async () => {

@@ -6,21 +6,12 @@ import { describe, expect, it } from "vitest";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
 import { openReports } from "../../src/cli/report-output.js";
 import type { CheckResult } from "../../src/core/result.js";
-import { runCliInProcess, ROOT } from "../helpers/cli.js";
+import { runCliInProcess } from "../helpers/cli.js";
+import { lineValidator } from "../helpers/report-lines.js";
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const tmp = () => mkdtempSync(join(tmpdir(), "agentwire-ndjson-"));
-
-function lineValidator() {
-  const ajv = new Ajv2020({ strict: false });
-  addFormats(ajv);
-  ajv.addSchema(JSON.parse(readFileSync(join(ROOT, "schemas/report.schema.json"), "utf8")));
-  return ajv.compile(JSON.parse(readFileSync(join(ROOT, "schemas/report-line.schema.json"), "utf8")));
-}
 
 describe.concurrent("ndjson reporter", () => {
   it("writes verdict lines, a run line per protocol and a last summary line, all valid against the schema", async () => {
