@@ -124,7 +124,7 @@ export async function serveMswPage(entry: string, title: string): Promise<{ site
  * returns what it left in `window[resultKey]` — failing with the page's console when it left
  * nothing, failed, or was not controlled by msw's worker.
  */
-export function mswPageHarness<R extends { ok: boolean; error?: string; controller?: string }>(entry: string, title: string, resultKey: string, timeoutMs = 30_000) {
+export function mswPageHarness<R extends { ok: boolean; error?: string; controller?: string | null }>(entry: string, title: string, resultKey: string, timeoutMs = 30_000) {
   let browser: Promise<Browser> | undefined;
   let site: StaticServer | undefined;
   let metafile: Metafile | undefined;

@@ -21,7 +21,7 @@ function toolbar(server: AgentServer): Toolbar {
   return t;
 }
 
-const text = (t: string) => ({ chatId: "", content: [{ type: "text" as const, text: t }], metadata: METADATA });
+const text = (t: string) => ({ chatId: "", content: [{ type: "text" as const, text: t }] as [{ type: "text"; text: string }], metadata: METADATA });
 
 /** A fresh subscriber's snapshot, reduced. */
 async function freshState(server: AgentServer) {

@@ -23,6 +23,9 @@ import type { AvailabilityChannel, MessagingMirror, StateChannel } from "./side-
 import { pushStream } from "./subscription-stream.js";
 import { fromWire, messagingUpdateToWire, updateToWire } from "./wire-dates.js";
 
+/** The input of a procedure that takes none: the toolbar sends undefined, null is accepted too. */
+type VoidInput = null | undefined;
+
 export interface RouterParts {
   agent: ChatAgent;
   availability: AvailabilityChannel;
@@ -44,7 +47,10 @@ export function createAgentRouter({ agent, availability, state, messaging, valid
     },
   });
 
-  /** A parser for tRPC: the deserialized value, Dates as ISO strings, checked against a schema. */
+  /**
+   * A parser for tRPC: the deserialized value, Dates as ISO strings, checked against a schema. A toolbar sends a void
+   * input as undefined (superjson's "undefined"), so the input types admit it; the parser hands null on.
+   */
   const input =
     <T>(schema: string) =>
     (raw: unknown): T => {
@@ -85,15 +91,15 @@ export function createAgentRouter({ agent, availability, state, messaging, valid
   const mutation = t.procedure;
   return t.router({
     availability: t.router({
-      getAvailability: t.procedure.input(input<null>("void-input")).subscription(
+      getAvailability: t.procedure.input(input<VoidInput>("void-input")).subscription(
         pushStream((push) => ({ initial: [availability.get()], stop: availability.subscribe(push) })),
       ),
     }),
     state: t.router({
-      getState: t.procedure.input(input<null>("void-input")).subscription(pushStream((push) => ({ initial: [state.get()], stop: state.subscribe(push) }))),
+      getState: t.procedure.input(input<VoidInput>("void-input")).subscription(pushStream((push) => ({ initial: [state.get()], stop: state.subscribe(push) }))),
     }),
     messaging: t.router({
-      getMessage: t.procedure.input(input<null>("void-input")).subscription(
+      getMessage: t.procedure.input(input<VoidInput>("void-input")).subscription(
         pushStream((push) => {
           agent.flush();
           return { initial: [messagingUpdateToWire(messaging.snapshot())], stop: messaging.subscribe((u) => push(messagingUpdateToWire(u))) };
@@ -109,7 +115,7 @@ export function createAgentRouter({ agent, availability, state, messaging, valid
       // Every subscribe gets a snapshot, whatever lastEventId says (r6), so its input is never refused.
       getChatUpdates: t.procedure.input((raw: unknown) => raw).subscription(chatUpdates),
       sendMessage: mutation.input(input<SendMessageInput>("send-message-input")).mutation(({ input: i }) => run(() => chat.sendMessage(agent, i))),
-      createChat: mutation.input(input<CreateChatInput>("create-chat-input")).mutation(({ input: i }) => run(() => chat.createChat(agent, i))),
+      createChat: mutation.input(input<CreateChatInput | undefined>("create-chat-input")).mutation(({ input: i }) => run(() => chat.createChat(agent, i ?? null))),
       deleteChat: mutation.input(input<ChatIdInput>("chat-id-input")).mutation(({ input: i }) => run(() => chat.deleteChat(agent, i))),
       switchChat: mutation.input(input<ChatIdInput>("chat-id-input")).mutation(({ input: i }) => run(() => chat.switchChat(agent, i))),
       updateChatTitle: mutation.input(input<UpdateChatTitleInput>("update-chat-title-input")).mutation(({ input: i }) => run(() => chat.updateChatTitle(agent, i))),
@@ -118,7 +124,7 @@ export function createAgentRouter({ agent, availability, state, messaging, valid
         .mutation(({ input: i }) => run(() => chat.deleteMessageAndSubsequent(agent, i))),
       approveToolCall: mutation.input(input<ApproveToolCallInput>("approve-tool-call-input")).mutation(({ input: i }) => run(() => chat.approveToolCall(agent, i))),
       reportToolResult: mutation.input(input<ReportToolResultInput>("report-tool-result-input")).mutation(({ input: i }) => run(() => chat.reportToolResult(agent, i))),
-      stop: mutation.input(input<null>("void-input")).mutation(() => run(() => chat.stop(agent))),
+      stop: mutation.input(input<VoidInput>("void-input")).mutation(() => run(() => chat.stop(agent))),
     }),
   });
 }
