@@ -275,4 +275,36 @@ describe("mutations, turns and tools on hand-written sequences", () => {
     });
     expect(evaluateStagewise(s.events).get("messaging/initial-resync")!.verdict).toBe("fail");
   });
+
+  describe("messaging/reduced-equals-fresh", () => {
+    const AT = "2025-08-08T10:00:00.000Z";
+    const msg = (messageId: string, text: string, resync: boolean) => ({ messageId, updateParts: [{ contentIndex: 0, part: { type: "text", text } }], createdAt: AT, resync });
+    const data = (id: number, value: unknown) => ({ id, result: { type: "data", data: { json: value } } });
+    /** The first subscriber follows m1; a fresh one joins and gets `freshText`; `later` reaches only the first before the kit leaves. */
+    function run(freshText: string, later?: unknown) {
+      const s = new SwScript()
+        .open("w1", "main")
+        .open("w2", "fresh")
+        .send("w1", "sub:messaging", { id: 3, method: "subscription", params: { path: "messaging.getMessage", input: { json: null } } })
+        .recv("w1", { id: 3, result: { type: "started" } })
+        .recv("w1", data(3, msg("m1", "Hi", true)))
+        .send("w2", "sub:messaging:B:after-turn", { id: 1, method: "subscription", params: { path: "messaging.getMessage", input: { json: null } } })
+        .recv("w2", { id: 1, result: { type: "started" } })
+        .recv("w2", data(1, msg("m1", freshText, true)));
+      if (later) s.recv("w1", data(3, later));
+      s.send("w2", "stop:messaging", { id: 1, method: "subscription.stop" });
+      return evaluateStagewise(s.events).get("messaging/reduced-equals-fresh")!;
+    }
+
+    it("passes at rest when both hold the same message, and fails when the fresh resync differs", () => {
+      expect(run("Hi").verdict).toBe("pass");
+      expect(run("Ho").verdict).toBe("fail");
+    });
+
+    it("a new message reaching the first subscriber before the fresh one is not a difference: incomplete, not at rest", () => {
+      const r = run("Hi", msg("m2", "Next", true));
+      expect(r.verdict).toBe("incomplete");
+      expect(r.message).toMatch(/not at rest/);
+    });
+  });
 });
