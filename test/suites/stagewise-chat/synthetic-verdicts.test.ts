@@ -74,6 +74,27 @@ describe("chat sequence numbers and the reducer invariant", () => {
     expect(c.expected).toMatch(/A's state at 8/);
   });
 
+  it("chat/snapshot-equals-reduced: where one id names different updates on two subscriptions, a difference is chat/seq-global's", () => {
+    // B numbers its own events: its snapshot at 5 is a state A never had at its 5, and its 6 is another update than A's 6.
+    const s = new SwScript()
+      .open("w1", "main")
+      .subscribe("w1", "sub:chat:A", A)
+      .snapshot("w1", A, 3, [chat("c1", true)]);
+    [
+      { type: "agent-state", isWorking: true },
+      { type: "message-added", chatId: "c1", message: assistant("a1") },
+      { type: "message-updated", chatId: "c1", update: { messageId: "a1", partIndex: 0, updateType: "create", content: text("Hel") } },
+    ].forEach((u, i) => s.tracked("w1", A, 4 + i, u));
+    s.open("w2", "fresh")
+      .subscribe("w2", "sub:chat:B:after-turn", B)
+      .snapshot("w2", B, 5, [chat("c1", true, [assistant("a1", [text("Hello!")])])], true)
+      .tracked("w2", B, 6, { type: "agent-state", isWorking: false });
+    const r = evaluateStagewise(s.events);
+    expect(r.get("chat/seq-global")!.verdict).toBe("fail");
+    const c = r.get("chat/snapshot-equals-reduced")!;
+    expect([c.verdict, c.message]).toEqual(["skip", expect.stringMatching(/not judged: stagewise-chat\/chat\/seq-global failed/)]);
+  });
+
   it("chat/update-applicable fails on an append onto a tool-call, and the invariant is then not judged", () => {
     const call = { type: "tool-call", toolCallId: "t1", toolName: "writeFile", input: {}, runtime: "backend", requiresApproval: false };
     const r = evaluateStagewise(

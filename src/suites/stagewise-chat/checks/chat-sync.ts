@@ -383,17 +383,17 @@ export const CHAT_SYNC_CHECKS: CheckDef[] = [
       /** Where two subscriptions first got different updates under one id (chat/seq-global's finding). */
       let idsDiffer: string | undefined;
       const seen = new Map<number, { sub: ChatSub; f: ChatFrame }>();
-      /** Differences whose snapshot equals A's state under another id: judged at the end, once the ids are known. */
+      /** Differences between A and a fresh snapshot: judged at the end, once the ids are known. */
       const misnumbered: { s: number; sub: ChatSub; ev: FrameEvent; message: string }[] = [];
       const fail = (x: { s: number; sub: ChatSub; ev: FrameEvent; message: string }) =>
         t.fail(`A's state at ${x.s} equal to ${showSub(x.sub)}'s snapshot`, x.message, frameEvidence(x.ev, { note: `snapshot at ${x.s}` }));
       const compare = (reduced: ChatState, fresh: ChatState, s: number, sub: ChatSub, ev: FrameEvent) => {
         const d = compareChatStates(reduced, fresh);
         if (!d) return t.ok();
-        // The state is one A had, only under another id: the ids, not the state, may be what is wrong.
-        const known = a ? [...a.history.values(), a.state] : [];
-        if (known.some((st) => st && !compareChatStates(st, fresh))) misnumbered.push({ s, sub, ev, message: d.message });
-        else fail({ s, sub, ev, message: d.message });
+        // Judged at the end, once it is known whether the ids name the same point on every subscription: where they do
+        // not (chat/seq-global's finding), A at S and a snapshot at S are different moments, and their difference says
+        // nothing of the reducer. Kept few: one per fresh snapshot.
+        if (misnumbered.length < 64) misnumbered.push({ s, sub, ev, message: d.message });
       };
       const brokenA = (): boolean => {
         if (a && a.state === null && a.broken) {
