@@ -1,13 +1,13 @@
 /** Shared pieces of the benchmarks: bare baselines, stream readers, feeding checks, the table. */
 import http from "node:http";
-import { Evaluation, selectChecks } from "../dist/core/evaluation.js";
-import { registry } from "../dist/core/schema-registry.js";
-import { DEFAULT_PROFILE } from "../dist/core/check.js";
-import { TranscriptBus } from "../dist/core/transcript.js";
-import { SseReader } from "../dist/core/sse-reader.js";
-import { exchange } from "../dist/core/http-exchange.js";
-import { runSuite } from "../dist/core/runner.js";
-import { parseJsonLines } from "../dist/core/transcript.js";
+import { Evaluation, selectChecks } from "../dist/core/verdicts/evaluation.js";
+import { registry } from "../dist/core/schemas/schema-registry.js";
+import { DEFAULT_PROFILE } from "../dist/core/checks/check.js";
+import { TranscriptBus } from "../dist/core/transcript/transcript.js";
+import { SseReader } from "../dist/core/transport/sse-reader.js";
+import { exchange } from "../dist/core/transport/http-exchange.js";
+import { runSuite } from "../dist/core/run/runner.js";
+import { parseJsonLines } from "../dist/core/transcript/transcript.js";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -5,10 +5,10 @@
  */
 import http from "node:http";
 import { PROTOCOLS } from "../dist/protocols.js";
-import { Evaluation } from "../dist/core/evaluation.js";
-import { registry } from "../dist/core/schema-registry.js";
-import { TranscriptBus } from "../dist/core/transcript.js";
-import { exchange } from "../dist/core/http-exchange.js";
+import { Evaluation } from "../dist/core/verdicts/evaluation.js";
+import { registry } from "../dist/core/schemas/schema-registry.js";
+import { TranscriptBus } from "../dist/core/transcript/transcript.js";
+import { exchange } from "../dist/core/transport/http-exchange.js";
 import { checkContext, exercised, quick, recordedRun, rssNow, serverChecks } from "./common.js";
 
 const protocol = PROTOCOLS.find((p) => p.id === "continue-remote");

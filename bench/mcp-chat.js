@@ -1,7 +1,7 @@
 /** mcp-chat: mock events/s vs a bare SSE writer; checker events/s vs JSON.parse + ajv; RSS. */
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { PROTOCOLS } from "../dist/protocols.js";
-import { registry } from "../dist/core/schema-registry.js";
+import { registry } from "../dist/core/schemas/schema-registry.js";
 import { checkerVsParse, recordedRun, memoryRow, MEM_EVENTS, mockVsBare, quick, rssThroughSuite, sseBytes } from "./common.js";
 
 const protocol = PROTOCOLS.find((p) => p.id === "mcp-chat");

@@ -2,7 +2,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { PROTOCOLS } from "../dist/protocols.js";
-import { registry } from "../dist/core/schema-registry.js";
+import { registry } from "../dist/core/schemas/schema-registry.js";
 import { checkerVsParse, readSse, recordedRun, timeStreams, memoryRow, MEM_EVENTS, mockVsBare, quick, rssThroughSuite, sseBytes } from "./common.js";
 
 const protocol = PROTOCOLS.find((p) => p.id === "openai-chat");

@@ -4,9 +4,9 @@
  */
 import { WebSocketServer, WebSocket } from "ws";
 import { PROTOCOLS } from "../dist/protocols.js";
-import { Evaluation } from "../dist/core/evaluation.js";
-import { TranscriptBus } from "../dist/core/transcript.js";
-import { openWs } from "../dist/core/ws-exchange.js";
+import { Evaluation } from "../dist/core/verdicts/evaluation.js";
+import { TranscriptBus } from "../dist/core/transcript/transcript.js";
+import { openWs } from "../dist/core/transport/ws-exchange.js";
 import { checkContext, memoryRow, MEM_EVENTS, quick, rssNow, serverChecks } from "./common.js";
 
 const protocol = PROTOCOLS.find((p) => p.id === "pi-web");

@@ -4,7 +4,7 @@
  * stream arrives, and 64 KiB reads holding hundreds of events, as a fast server's coalesced writes
  * arrive (where a per-line rescan of the read would show).
  */
-import { SseReader } from "../dist/core/sse-reader.js";
+import { SseReader } from "../dist/core/transport/sse-reader.js";
 import { quick } from "./common.js";
 
 const enc = new TextEncoder();

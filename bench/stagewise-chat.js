@@ -6,9 +6,9 @@
  */
 import { WebSocketServer, WebSocket } from "ws";
 import { PROTOCOLS } from "../dist/protocols.js";
-import { Evaluation } from "../dist/core/evaluation.js";
-import { TranscriptBus } from "../dist/core/transcript.js";
-import { openWs } from "../dist/core/ws-exchange.js";
+import { Evaluation } from "../dist/core/verdicts/evaluation.js";
+import { TranscriptBus } from "../dist/core/transcript/transcript.js";
+import { openWs } from "../dist/core/transport/ws-exchange.js";
 import { checkContext, exercised, memoryRow, MEM_EVENTS, quick, recordedRun, rssNow, serverChecks } from "./common.js";
 
 const protocol = PROTOCOLS.find((p) => p.id === "stagewise-chat");

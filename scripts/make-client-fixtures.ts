@@ -11,7 +11,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { eventToJsonLine, TranscriptBus, type TranscriptEvent } from "../src/core/transcript.js";
+import { eventToJsonLine, TranscriptBus, type TranscriptEvent } from "../src/core/transcript/transcript.js";
 import { createMcpChatEngine } from "../src/mocks/mcp-chat/engine.js";
 import { startMcpChatMock } from "../src/mocks/mcp-chat/server.js";
 import { mcpChatAdapters } from "../src/suites/mcp-chat/client/adapters/index.js";

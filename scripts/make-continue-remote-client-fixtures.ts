@@ -10,7 +10,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { eventToJsonLine, TranscriptBus, type TranscriptEvent } from "../src/core/transcript.js";
+import { eventToJsonLine, TranscriptBus, type TranscriptEvent } from "../src/core/transcript/transcript.js";
 import { startContinueRemoteMock, type ContinueRemoteMockOptions } from "../src/mocks/continue-remote/index.js";
 
 const OUT = fileURLToPath(new URL("../fixtures/continue-remote/transcripts/client/", import.meta.url));

@@ -18,7 +18,7 @@ import { createTRPCClient, createWSClient, wsLink, type TRPCClient } from "@trpc
 import type { AnyRouter } from "@trpc/server";
 import superjson from "superjson";
 import WebSocket from "ws";
-import { eventToJsonLine, TranscriptBus, type TranscriptEvent } from "../src/core/transcript.js";
+import { eventToJsonLine, TranscriptBus, type TranscriptEvent } from "../src/core/transcript/transcript.js";
 import { startStagewiseMock, type RunningStagewiseMock, type StagewiseStartOptions } from "../src/mocks/stagewise-chat/index.js";
 
 const OUT = fileURLToPath(new URL("../fixtures/stagewise-chat/transcripts/client/", import.meta.url));

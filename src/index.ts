@@ -1,9 +1,9 @@
 /** Library entry: run suites, start mocks, validate messages. */
 import { findProtocol, PROTOCOLS } from "./protocols.js";
-import { runSuite as runProtocolSuite, type SuiteOptions, UsageError } from "./core/runner.js";
-import type { MockStartOptions, RunningMock } from "./core/protocol.js";
-import { registry, type ValidationResult } from "./core/schema-registry.js";
-import type { RunResult } from "./core/result.js";
+import { runSuite as runProtocolSuite, type SuiteOptions, UsageError } from "./core/run/runner.js";
+import type { MockStartOptions, RunningMock } from "./core/run/protocol.js";
+import { registry, type ValidationResult } from "./core/schemas/schema-registry.js";
+import type { RunResult } from "./core/verdicts/result.js";
 
 function protocol(id: string) {
   const p = findProtocol(id);
@@ -29,14 +29,14 @@ export function validate(id: string, message: string, value: unknown, profile = 
 
 export { PROTOCOLS, UsageError };
 export type { SuiteOptions, RunResult, MockStartOptions, RunningMock, ValidationResult };
-export type { CheckDef, CheckContext, Outcome, Verdict, Level, Side } from "./core/check.js";
-export type { TranscriptEvent } from "./core/transcript.js";
-export { runClientTest, startClientSession } from "./core/runner.js";
+export type { CheckDef, CheckContext, Outcome, Verdict, Level, Side } from "./core/checks/check.js";
+export type { TranscriptEvent } from "./core/transcript/transcript.js";
+export { runClientTest, startClientSession } from "./core/run/runner.js";
 
 /** Re-judges a transcript saved with --save-transcript (`agentwire replay`): the live run's verdicts. */
 export async function replayTranscript(text: string, options: { file: string; protocol?: string } & Omit<SuiteOptions, "url">): Promise<RunResult> {
-  const { readTranscript } = await import("./core/transcript.js");
-  const { replayTranscript: replay } = await import("./core/runner.js");
+  const { readTranscript } = await import("./core/transcript/transcript.js");
+  const { replayTranscript: replay } = await import("./core/run/runner.js");
   const id = readTranscript(text).header?.protocol ?? options.protocol;
   if (!id) throw new UsageError(`${options.file} has no header saying which protocol it was recorded with; give options.protocol`);
   return replay(protocol(id), text, options);

@@ -2,7 +2,7 @@
  * The implemented protocols by id, each imported on first use: a command about one protocol loads
  * only that one, and `agentwire mock` only its mock (not its checks, probes or schemas).
  */
-import type { MockStartOptions, ProtocolDef, RunningMock } from "./core/protocol.js";
+import type { MockStartOptions, ProtocolDef, RunningMock } from "./core/run/protocol.js";
 
 /** Every protocol id the kit knows of, implemented or planned, in a stable order. */
 export const ALL_PROTOCOL_IDS = ["mcp-chat", "openai-chat", "pi-web", "continue-remote", "stagewise-chat"];

@@ -1,5 +1,5 @@
 /** The protocols this build of the kit implements, by id, all loaded (the CLI loads them one by one: protocol-loader.ts). */
-import type { ProtocolDef } from "./core/protocol.js";
+import type { ProtocolDef } from "./core/run/protocol.js";
 import { mcpChat } from "./suites/mcp-chat/index.js";
 import { openaiChat } from "./suites/openai-chat/index.js";
 import { piWeb } from "./suites/pi-web/index.js";

@@ -1,8 +1,8 @@
 /** --baseline FILE (known failures) for the commands that judge, and `agentwire baseline write`. */
 import { readFileSync, writeFileSync } from "node:fs";
-import type { Baseline } from "../core/baseline.js";
-import type { ProtocolDef } from "../core/protocol.js";
-import type { CheckResult, RunResult } from "../core/result.js";
+import type { Baseline } from "../core/verdicts/baseline.js";
+import type { ProtocolDef } from "../core/run/protocol.js";
+import type { CheckResult, RunResult } from "../core/verdicts/result.js";
 import { checkWritableFile } from "./options.js";
 import { UsageError } from "./errors.js";
 
@@ -16,7 +16,7 @@ export async function loadBaselineOption(path: string | undefined, protocols: re
     const code = (e as NodeJS.ErrnoException).code;
     throw new UsageError(`--baseline ${path} cannot be read: ${code === "ENOENT" ? "no such file (agentwire baseline write creates one)" : code === "EISDIR" ? "it is a folder" : (e as Error).message}`);
   }
-  const { parseBaseline, checkBaselineIds } = await import("../core/baseline.js");
+  const { parseBaseline, checkBaselineIds } = await import("../core/verdicts/baseline.js");
   const baseline = parseBaseline(path, text);
   checkBaselineIds(baseline, protocols);
   return baseline;
@@ -24,14 +24,14 @@ export async function loadBaselineOption(path: string | undefined, protocols: re
 
 export async function withBaseline(results: RunResult[], baseline: Baseline | undefined): Promise<RunResult[]> {
   if (!baseline) return results;
-  const { applyBaseline } = await import("../core/baseline.js");
+  const { applyBaseline } = await import("../core/verdicts/baseline.js");
   return results.map((r) => applyBaseline(r, baseline));
 }
 
 /** Adds a verdict's baseline entry to it (for the reports that stream verdicts before the run ends). */
 export async function baselineMarker(baseline: Baseline | undefined): Promise<((c: CheckResult) => CheckResult) | undefined> {
   if (!baseline) return undefined;
-  const { markCheck } = await import("../core/baseline.js");
+  const { markCheck } = await import("../core/verdicts/baseline.js");
   return (c) => {
     const mark = markCheck(baseline, c);
     return mark ? { ...c, baseline: mark } : c;
@@ -41,7 +41,7 @@ export async function baselineMarker(baseline: Baseline | undefined): Promise<((
 /** Writes the runs' current failures as a baseline file; says what it wrote. */
 export async function writeBaseline(results: RunResult[], output: string): Promise<number> {
   checkWritableFile(output, "--output");
-  const { baselineYaml } = await import("../core/baseline.js");
+  const { baselineYaml } = await import("../core/verdicts/baseline.js");
   writeFileSync(output, baselineYaml(results));
   const failing = results.flatMap((r) => r.checks.filter((c) => c.verdict === "fail").map((c) => c.id));
   for (const id of failing) process.stdout.write(`${id}\n`);

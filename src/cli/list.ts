@@ -1,5 +1,5 @@
 /** agentwire list [protocol] [--json] */
-import type { ProtocolDef } from "../core/protocol.js";
+import type { ProtocolDef } from "../core/run/protocol.js";
 import { loadAllProtocols } from "../protocol-loader.js";
 import { requireProtocol } from "./options.js";
 

@@ -3,7 +3,7 @@
  * the mock alone (no checks, schemas or runner), so it starts quickly; options that name a fault,
  * a profile or a catalogue, and --check-client, load the protocol to check them first.
  */
-import { MockOptionError, type MockStartOptions } from "../core/protocol.js";
+import { MockOptionError, type MockStartOptions } from "../core/run/protocol.js";
 import { checkCatalogueOption, checkFaults, checkWritableFile, credentialSetting, parseSettings, requireMock, requireProtocol, requireProtocolId, takesToken } from "./options.js";
 import { UsageError } from "./errors.js";
 import { hasMock } from "../protocol-loader.js";
@@ -42,7 +42,7 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
   if (protocol) {
     await checkCatalogueOption(protocol, o.catalogue);
     checkFaults(protocol, o.fault);
-    const { checkRunOptions, resolveProfile } = await import("../core/runner.js");
+    const { checkRunOptions, resolveProfile } = await import("../core/run/runner.js");
     const profile = resolveProfile(protocol, o.profile);
     if (o.checkClient) checkRunOptions(protocol, { ...(o.profile ? { profile: o.profile } : {}) }, "client");
     played = protocol.mockSettingsFor?.(profile) ?? {};
@@ -76,7 +76,7 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
   try {
     if (o.checkClient && protocol) {
       const [{ startClientSession }, { formatReport }, { writeReports }, { loadBaselineOption, withBaseline }] = await Promise.all([
-        import("../core/runner.js"),
+        import("../core/run/runner.js"),
         import("../core/reporters/index.js"),
         import("./report-output.js"),
         import("./baseline.js"),

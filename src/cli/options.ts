@@ -2,7 +2,7 @@
 import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, statSync, unlinkSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { ALL_PROTOCOL_IDS, IMPLEMENTED_IDS, hasMock, isImplemented, loadMock, loadProtocol, type MockEntry } from "../protocol-loader.js";
-import type { ProtocolDef } from "../core/protocol.js";
+import type { ProtocolDef } from "../core/run/protocol.js";
 import { REPORTERS, type ReporterName } from "../core/reporters/names.js";
 import { UsageError } from "./errors.js";
 

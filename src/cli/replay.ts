@@ -1,6 +1,6 @@
 /** agentwire replay <transcript.jsonl> — re-judges a saved transcript, without the target. */
 import { readFileSync } from "node:fs";
-import { readTranscript } from "../core/transcript.js";
+import { readTranscript } from "../core/transcript/transcript.js";
 import { parseSettings, reportTargets, requireProtocol } from "./options.js";
 import { combinedExitCode, openReports } from "./report-output.js";
 import { UsageError } from "./errors.js";
@@ -71,7 +71,7 @@ export async function runReplay(file: string, o: ReplayCliOptions): Promise<numb
     reports.finish(results);
     return combinedExitCode(results);
   }
-  const { replayTranscript } = await import("../core/runner.js");
+  const { replayTranscript } = await import("../core/run/runner.js");
   if (!o.quiet && !header) process.stderr.write(`agentwire: ${file} has no header: judged with ${id}'s default parameters (add --set key=value to change them)\n`);
   const result = await replayTranscript(protocol, text, { file, ...judging, context: reports.context });
   const results = await withBaseline([result], baseline);

@@ -1,12 +1,12 @@
 /** Writes reports where the user asked, and picks the process exit code for several runs. */
 import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import type { Side } from "../core/check.js";
+import type { Side } from "../core/checks/check.js";
 import { colourWanted } from "../core/reporters/colour.js";
 import { formatReport } from "../core/reporters/index.js";
 import { NEEDS_CONTEXT } from "../core/reporters/names.js";
 import { ndjsonRun, ndjsonSummary, ndjsonVerdict, ndjsonViolation } from "../core/reporters/ndjson.js";
-import type { CheckResult, LiveViolation, RunResult, ViolationListener } from "../core/result.js";
+import type { CheckResult, LiveViolation, RunResult, ViolationListener } from "../core/verdicts/result.js";
 import type { ReportTarget } from "./options.js";
 
 export function writeReports(results: RunResult[], targets: ReportTarget[]): void {

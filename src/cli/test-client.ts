@@ -1,5 +1,5 @@
 /** agentwire test-client <protocol> -- <command> [args...] */
-import { checkRunOptions, resolveProfile, runClientTest } from "../core/runner.js";
+import { checkRunOptions, resolveProfile, runClientTest } from "../core/run/runner.js";
 import { checkCatalogueOption, checkFaults, checkWritableDir, credentialSetting, parseSettings, reportTargets, requireProtocol } from "./options.js";
 import { combinedExitCode, openReports } from "./report-output.js";
 import { UsageError } from "./errors.js";

@@ -1,8 +1,8 @@
 /** agentwire test [protocol] — the server-side suites, against a URL or the built-in mocks. */
-import { checkRunOptions, runSuite } from "../core/runner.js";
-import { selectChecks } from "../core/evaluation.js";
-import type { ProtocolDef } from "../core/protocol.js";
-import type { RunResult } from "../core/result.js";
+import { checkRunOptions, runSuite } from "../core/run/runner.js";
+import { selectChecks } from "../core/verdicts/evaluation.js";
+import type { ProtocolDef } from "../core/run/protocol.js";
+import type { RunResult } from "../core/verdicts/result.js";
 import { loadAllProtocols } from "../protocol-loader.js";
 import { checkCatalogueOption, checkFaults, checkUrl, checkWritableDir, checkWritableFile, intOption, parseHeaders, parseSettings, reportTargets, requireProtocol } from "./options.js";
 import { baselineMarker, loadBaselineOption, withBaseline, writeBaseline } from "./baseline.js";

@@ -1,6 +1,6 @@
 /** agentwire validate <protocol> <message> [FILE|-] and agentwire schema <protocol> [message] */
 import { readFileSync } from "node:fs";
-import { registry, UnknownMessageError } from "../core/schema-registry.js";
+import { registry, UnknownMessageError } from "../core/schemas/schema-registry.js";
 import { requireProtocol, requireProtocolId } from "./options.js";
 import { UsageError } from "./errors.js";
 

@@ -2,8 +2,8 @@
  * Which checks the proxy can decide from relayed traffic: the rest end `skip` with the reason the
  * protocol's adapter gives (its data), never by editing a check.
  */
-import type { CheckDef } from "../core/check.js";
-import { tap } from "../core/check.js";
+import type { CheckDef } from "../core/checks/check.js";
+import { tap } from "../core/checks/check.js";
 import type { ProxyAdapter, Undecidable } from "./adapter.js";
 import { NEEDS_TEST } from "./adapter.js";
 

@@ -6,9 +6,9 @@
  */
 import http from "node:http";
 import https from "node:https";
-import { SseReader } from "../core/sse-reader.js";
-import { MAX_LINE_BYTES, PROXY_FAILURE_HEADER } from "../core/http-exchange.js";
-import type { BodyEndReason } from "../core/transcript.js";
+import { SseReader } from "../core/transport/sse-reader.js";
+import { MAX_LINE_BYTES, PROXY_FAILURE_HEADER } from "../core/transport/http-exchange.js";
+import type { BodyEndReason } from "../core/transcript/transcript.js";
 import { isKitRequest, KIT_LABEL, UNROUTED, type HttpClassifier, type HttpNames, type ProxyAdapter } from "./adapter.js";
 import { flatten, forwardable, withHost } from "./headers.js";
 import type { ProxyJudge } from "./judge.js";

@@ -7,10 +7,10 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Side } from "../core/check.js";
-import type { ProtocolDef } from "../core/protocol.js";
-import type { CheckResult, RunResult, ViolationListener } from "../core/result.js";
-import { UsageError } from "../core/usage-error.js";
+import type { Side } from "../core/checks/check.js";
+import type { ProtocolDef } from "../core/run/protocol.js";
+import type { CheckResult, RunResult, ViolationListener } from "../core/verdicts/result.js";
+import { UsageError } from "../core/run/usage-error.js";
 import { loadProtocol, isImplemented } from "../protocol-loader.js";
 import type { ProxyAdapter } from "./adapter.js";
 import { loadProxyAdapter, PROXIED_IDS } from "./adapters.js";

@@ -5,17 +5,17 @@
  * client's frames coming "in"). One bus, one transcript file; each side its own evaluation.
  */
 import { readFileSync, rmSync } from "node:fs";
-import { DEFAULT_PROFILE, type CheckContext, type Side } from "../core/check.js";
-import { CheckClock } from "../core/check-timing.js";
-import { Evaluation, selectChecks } from "../core/evaluation.js";
-import { exchangeRecords, explained } from "../core/exchange-context.js";
-import type { ProtocolDef } from "../core/protocol.js";
-import { redactQuery, scrubDeep, type Secrets } from "../core/redaction.js";
-import { exitCodeFor, summarise, type CheckResult, type RunResult, type ViolationListener } from "../core/result.js";
-import { resolveProfile, UsageError } from "../core/runner.js";
-import { registry } from "../core/schema-registry.js";
-import { openTranscriptFile, type TranscriptFile } from "../core/transcript-file.js";
-import { readTranscript, TranscriptBus, type TranscriptEvent } from "../core/transcript.js";
+import { DEFAULT_PROFILE, type CheckContext, type Side } from "../core/checks/check.js";
+import { CheckClock } from "../core/verdicts/check-timing.js";
+import { Evaluation, selectChecks } from "../core/verdicts/evaluation.js";
+import { exchangeRecords, explained } from "../core/verdicts/exchange-context.js";
+import type { ProtocolDef } from "../core/run/protocol.js";
+import { redactQuery, scrubDeep, type Secrets } from "../core/transcript/redaction.js";
+import { exitCodeFor, summarise, type CheckResult, type RunResult, type ViolationListener } from "../core/verdicts/result.js";
+import { resolveProfile, UsageError } from "../core/run/runner.js";
+import { registry } from "../core/schemas/schema-registry.js";
+import { openTranscriptFile, type TranscriptFile } from "../core/transcript/transcript-file.js";
+import { readTranscript, TranscriptBus, type TranscriptEvent } from "../core/transcript/transcript.js";
 import { UNJUDGED, type ProxyAdapter } from "./adapter.js";
 import { asProxied } from "./decidable.js";
 

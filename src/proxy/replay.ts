@@ -2,11 +2,11 @@
  * Re-judges a transcript the proxy saved: both sides, with the proxy's own rules about what relayed traffic can
  * decide, so `agentwire replay` gives the verdicts the live proxy gave.
  */
-import { DEFAULT_SECRETS } from "../core/redaction.js";
-import type { CheckResult, RunResult, ViolationListener } from "../core/result.js";
-import { UsageError } from "../core/runner.js";
-import type { Side } from "../core/check.js";
-import type { TranscriptEvent, TranscriptHeader } from "../core/transcript.js";
+import { DEFAULT_SECRETS } from "../core/transcript/redaction.js";
+import type { CheckResult, RunResult, ViolationListener } from "../core/verdicts/result.js";
+import { UsageError } from "../core/run/runner.js";
+import type { Side } from "../core/checks/check.js";
+import type { TranscriptEvent, TranscriptHeader } from "../core/transcript/transcript.js";
 import { ProxyJudge } from "./judge.js";
 import { resolveProxied } from "./index.js";
 

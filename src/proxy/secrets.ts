@@ -2,7 +2,7 @@
  * The credentials relayed traffic carries: forwarded as they are, but collected as they pass so the
  * transcript and the reports hide them wherever they turn up (a server may echo a token).
  */
-import { queryCredentials, secretsOf, type Secrets } from "../core/redaction.js";
+import { queryCredentials, secretsOf, type Secrets } from "../core/transcript/redaction.js";
 
 /** Header values that are credentials, besides the names redaction always hides. */
 const TOKEN_HEADERS = ["authorization", "proxy-authorization", "x-api-key", "api-key", "cookie"];

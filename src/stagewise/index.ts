@@ -2,7 +2,7 @@
  * The stagewise agent adapter ("agentwire/stagewise"): build a stagewise-chat agent from a few hooks and emitters;
  * the adapter keeps the state, the sequence numbers, the snapshots, the working gate and the rejections. Node only.
  */
-import { formatSchemaErrors, registry } from "../core/schema-registry.js";
+import { formatSchemaErrors, registry } from "../core/schemas/schema-registry.js";
 import type { Validate } from "./adapter/chat-agent.js";
 import { startAgentServer } from "./adapter/server.js";
 import type { AgentServer, AgentServerOptions } from "./adapter/types.js";

@@ -6,9 +6,9 @@ import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { redact } from "../../src/core/transcript-file.js";
-import { scrubDeep, scrubText, secretsOf } from "../../src/core/redaction.js";
-import type { TranscriptEvent } from "../../src/core/transcript.js";
+import { redact } from "../../src/core/transcript/transcript-file.js";
+import { scrubDeep, scrubText, secretsOf } from "../../src/core/transcript/redaction.js";
+import type { TranscriptEvent } from "../../src/core/transcript/transcript.js";
 import { runCliInProcess } from "../helpers/cli.js";
 
 const HEADER_SECRET = "hdr-s3cret-7f3a";

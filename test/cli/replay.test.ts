@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { IMPLEMENTED_IDS, loadProtocol } from "../../src/protocol-loader.js";
-import { replayTranscript } from "../../src/core/runner.js";
+import { replayTranscript } from "../../src/core/run/runner.js";
 import { runCli, runCliInProcess, ROOT } from "../helpers/cli.js";
 import { QUICK_MOCK_SETTINGS } from "../helpers/quick-pacing.js";
 

@@ -5,8 +5,8 @@
  * gets the closest known one.
  */
 import { describe, expect, it } from "vitest";
-import { closestName, editDistance } from "../../src/core/closest-name.js";
-import { registry } from "../../src/core/schema-registry.js";
+import { closestName, editDistance } from "../../src/core/schemas/closest-name.js";
+import { registry } from "../../src/core/schemas/schema-registry.js";
 import { runCli } from "../helpers/cli.js";
 
 const lines = (protocol: string, message: string, value: unknown) =>

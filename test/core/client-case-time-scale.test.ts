@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { caseTable } from "../../src/core/client-cases/case-table.js";
 import { scaleMs, scaleTimes, timeScaleOf } from "../../src/core/client-cases/time-scale.js";
-import { TranscriptBus, type TranscriptEvent } from "../../src/core/transcript.js";
+import { TranscriptBus, type TranscriptEvent } from "../../src/core/transcript/transcript.js";
 import { createOpenaiChatEngine } from "../../src/mocks/openai-chat/index.js";
 import type { McpChatMockOptions } from "../../src/mocks/mcp-chat/options.js";
 import { CLIENT_CASES as MCP_CASES, toWireCase as toMcpWireCase } from "../../src/suites/mcp-chat/client/index.js";

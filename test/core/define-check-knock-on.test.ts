@@ -1,9 +1,9 @@
 /** checkMaker's knockOnNote: a check starved by another rule's failure names it instead of ending incomplete. */
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PROFILE, Tally, tap } from "../../src/core/check.js";
-import { checkMaker } from "../../src/core/define-check.js";
-import { Evaluation } from "../../src/core/evaluation.js";
-import { TranscriptBus, type TranscriptEvent } from "../../src/core/transcript.js";
+import { DEFAULT_PROFILE, Tally, tap } from "../../src/core/checks/check.js";
+import { checkMaker } from "../../src/core/checks/define-check.js";
+import { Evaluation } from "../../src/core/verdicts/evaluation.js";
+import { TranscriptBus, type TranscriptEvent } from "../../src/core/transcript/transcript.js";
 
 const check = checkMaker({ seed: "s.txt", side: "server", knockOnNote: "reset" });
 const make = (id: string, judges: boolean) =>

@@ -2,8 +2,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { exchange, MAX_LINE_BYTES } from "../../src/core/http-exchange.js";
-import { TranscriptBus, type TranscriptEvent } from "../../src/core/transcript.js";
+import { exchange, MAX_LINE_BYTES } from "../../src/core/transport/http-exchange.js";
+import { TranscriptBus, type TranscriptEvent } from "../../src/core/transcript/transcript.js";
 
 const servers: http.Server[] = [];
 afterEach(async () => {

@@ -6,8 +6,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exchange, MAX_LINE_BYTES } from "../../src/core/http-exchange.js";
-import { TranscriptBus } from "../../src/core/transcript.js";
+import { exchange, MAX_LINE_BYTES } from "../../src/core/transport/http-exchange.js";
+import { TranscriptBus } from "../../src/core/transcript/transcript.js";
 
 const GIB = 1024 * 1024 * 1024;
 let server: http.Server;

@@ -2,10 +2,10 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { HttpProbeSession, type HttpProbeRequest, type HttpProbeSettings } from "../../src/core/http-probe-session.js";
-import { StopProbing } from "../../src/core/probe-session.js";
-import type { ProbeContext } from "../../src/core/protocol.js";
-import { TranscriptBus } from "../../src/core/transcript.js";
+import { HttpProbeSession, type HttpProbeRequest, type HttpProbeSettings } from "../../src/core/probes/http-probe-session.js";
+import { StopProbing } from "../../src/core/probes/probe-session.js";
+import type { ProbeContext } from "../../src/core/run/protocol.js";
+import { TranscriptBus } from "../../src/core/transcript/transcript.js";
 
 const servers: http.Server[] = [];
 afterEach(async () => {

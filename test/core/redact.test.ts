@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { redact } from "../../src/core/transcript-file.js";
-import type { TranscriptEvent } from "../../src/core/transcript.js";
+import { redact } from "../../src/core/transcript/transcript-file.js";
+import type { TranscriptEvent } from "../../src/core/transcript/transcript.js";
 
 describe("transcript redaction", () => {
   it("hides credential headers and token query parameters, keeping the rest", () => {

@@ -3,9 +3,9 @@
  * at most KEPT_ANSWERS frames, and counts the rest (memory must not grow with the stream).
  */
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PROFILE, Tally, type CheckDef } from "../../src/core/check.js";
-import { Evaluation } from "../../src/core/evaluation.js";
-import type { TranscriptEvent } from "../../src/core/transcript.js";
+import { DEFAULT_PROFILE, Tally, type CheckDef } from "../../src/core/checks/check.js";
+import { Evaluation } from "../../src/core/verdicts/evaluation.js";
+import type { TranscriptEvent } from "../../src/core/transcript/transcript.js";
 import { KEPT_ANSWERS, rpcHooks, rpcView, type RpcProtocol, type RpcRequest } from "../../src/core/views/rpc.js";
 import { wsConnectionView } from "../../src/core/views/ws-connection.js";
 

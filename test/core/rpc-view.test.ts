@@ -5,9 +5,9 @@
  * reported when the connection closes or the transcript ends.
  */
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PROFILE, Tally, type CheckDef } from "../../src/core/check.js";
-import { Evaluation } from "../../src/core/evaluation.js";
-import type { TranscriptEvent } from "../../src/core/transcript.js";
+import { DEFAULT_PROFILE, Tally, type CheckDef } from "../../src/core/checks/check.js";
+import { Evaluation } from "../../src/core/verdicts/evaluation.js";
+import type { TranscriptEvent } from "../../src/core/transcript/transcript.js";
 import { rpcHooks, rpcView, type RpcMatch, type RpcProtocol } from "../../src/core/views/rpc.js";
 import { wsConnectionView } from "../../src/core/views/ws-connection.js";
 

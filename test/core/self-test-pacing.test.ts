@@ -6,8 +6,8 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import type { MockStartOptions, ProbeContext, ProtocolDef } from "../../src/core/protocol.js";
-import { runSuite } from "../../src/core/runner.js";
+import type { MockStartOptions, ProbeContext, ProtocolDef } from "../../src/core/run/protocol.js";
+import { runSuite } from "../../src/core/run/runner.js";
 import { IMPLEMENTED_IDS, loadMock, loadProtocol } from "../../src/protocol-loader.js";
 import { PROTOCOLS } from "../../src/protocols.js";
 

@@ -1,8 +1,8 @@
 /** The node server of the fetch-style mocks: when the head goes out, paced bodies, failing sources. */
 import http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { pacedBody, type TimedChunk } from "../../src/core/paced-body.js";
-import { serveFetch, type Served } from "../../src/core/serve-fetch.js";
+import { pacedBody, type TimedChunk } from "../../src/core/mock/paced-body.js";
+import { serveFetch, type Served } from "../../src/core/mock/serve-fetch.js";
 
 const enc = new TextEncoder();
 const served: Served[] = [];

@@ -4,8 +4,8 @@
  * straight from the WHATWG steps, over many chunkings of the same bytes.
  */
 import { describe, expect, it } from "vitest";
-import { SseReader, type SseReaderOptions } from "../../src/core/sse-reader.js";
-import type { NewEvent } from "../../src/core/transcript.js";
+import { SseReader, type SseReaderOptions } from "../../src/core/transport/sse-reader.js";
+import type { NewEvent } from "../../src/core/transcript/transcript.js";
 
 type Line = Extract<NewEvent, { kind: "sse-line" }>;
 type Ev = Extract<NewEvent, { kind: "sse-event" }>;

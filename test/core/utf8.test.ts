@@ -1,6 +1,6 @@
 /** Large chunks take the native check: it must agree with the byte loop on offsets and state. */
 import { describe, expect, it } from "vitest";
-import { Utf8Validator } from "../../src/core/utf8.js";
+import { Utf8Validator } from "../../src/core/transport/utf8.js";
 
 const enc = new TextEncoder();
 const big = (prefix: number[], fill = 400) => new Uint8Array([...prefix, ...enc.encode("a".repeat(fill))]);

@@ -4,10 +4,10 @@
  * while keeping only the last snapshot.
  */
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PROFILE, Tally, type CheckContext, type CheckDef } from "../../src/core/check.js";
+import { DEFAULT_PROFILE, Tally, type CheckContext, type CheckDef } from "../../src/core/checks/check.js";
 import type { Observe } from "../../src/core/views/hooks.js";
-import { Evaluation } from "../../src/core/evaluation.js";
-import { TranscriptBus, type NewEvent } from "../../src/core/transcript.js";
+import { Evaluation } from "../../src/core/verdicts/evaluation.js";
+import { TranscriptBus, type NewEvent } from "../../src/core/transcript/transcript.js";
 import { exchangeView, type Exchange } from "../../src/core/views/exchange.js";
 import { all, on, tap, type ViewDef } from "../../src/core/views/hooks.js";
 import { pollSeriesView } from "../../src/core/views/poll-series.js";

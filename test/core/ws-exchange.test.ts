@@ -4,8 +4,8 @@ import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocketServer, type WebSocket } from "ws";
-import { TranscriptBus, type TranscriptEvent } from "../../src/core/transcript.js";
-import { frameJson, frameValues, openWs, REQUEST_TIMEOUT_NOTE, type WsConnection, type WsFrameEvent } from "../../src/core/ws-exchange.js";
+import { TranscriptBus, type TranscriptEvent } from "../../src/core/transcript/transcript.js";
+import { frameJson, frameValues, openWs, REQUEST_TIMEOUT_NOTE, type WsConnection, type WsFrameEvent } from "../../src/core/transport/ws-exchange.js";
 
 interface Served {
   url: string;

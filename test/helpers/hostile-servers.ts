@@ -4,9 +4,9 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { ProtocolDef } from "../../src/core/protocol.js";
-import type { RunResult } from "../../src/core/result.js";
-import { runSuite, type SuiteOptions } from "../../src/core/runner.js";
+import type { ProtocolDef } from "../../src/core/run/protocol.js";
+import type { RunResult } from "../../src/core/verdicts/result.js";
+import { runSuite, type SuiteOptions } from "../../src/core/run/runner.js";
 
 export interface Hostile {
   url: string;

@@ -1,5 +1,5 @@
 /** mcp-chat conveniences on the shared builder: a chat stream as the UI posts it, and an event's SSE text. */
-import type { TranscriptEvent } from "../../src/core/transcript.js";
+import type { TranscriptEvent } from "../../src/core/transcript/transcript.js";
 import { Transcript, type SseSpec } from "./synthetic-transcript.js";
 
 /** One POST /chat/stream from the UI's origin, answered with an event stream. */

@@ -1,5 +1,5 @@
 /** openai-chat conveniences on the shared builder: a streamed chat exchange and a chunk's SSE text. */
-import type { TranscriptEvent } from "../../src/core/transcript.js";
+import type { TranscriptEvent } from "../../src/core/transcript/transcript.js";
 import { Transcript, type SseSpec } from "./synthetic-transcript.js";
 
 /** One streamed chat completion; `body` is the request (a ChatCompletionRequest with stream: true). */

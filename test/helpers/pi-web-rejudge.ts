@@ -5,7 +5,7 @@
  * the result again. Each new message takes the time of the recorded message it comes from;
  * everything else in the transcript stays as recorded.
  */
-import type { TranscriptEvent } from "../../src/core/transcript.js";
+import type { TranscriptEvent } from "../../src/core/transcript/transcript.js";
 
 export type Frame = Extract<TranscriptEvent, { kind: "ws-frame" }>;
 

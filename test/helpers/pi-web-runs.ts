@@ -1,5 +1,5 @@
 /** Runs of the pi-web suite against its mock, as the fault and profile proofs make them. */
-import type { CheckResult, RunResult } from "../../src/core/result.js";
+import type { CheckResult, RunResult } from "../../src/core/verdicts/result.js";
 import { piWeb } from "../../src/suites/pi-web/index.js";
 import { runReplayed, serverSide } from "./run-results.js";
 

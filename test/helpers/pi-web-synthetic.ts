@@ -1,5 +1,5 @@
 /** pi-web conveniences on the shared transcript builder: a long stream for memory and speed tests, and a scripted conversation. */
-import type { TranscriptEvent } from "../../src/core/transcript.js";
+import type { TranscriptEvent } from "../../src/core/transcript/transcript.js";
 import { Transcript } from "./synthetic-transcript.js";
 
 const usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };

@@ -2,9 +2,9 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ProtocolDef } from "../../src/core/protocol.js";
-import type { CheckResult, RunResult } from "../../src/core/result.js";
-import { replayTranscript, runSuite, type SuiteOptions } from "../../src/core/runner.js";
+import type { ProtocolDef } from "../../src/core/run/protocol.js";
+import type { CheckResult, RunResult } from "../../src/core/verdicts/result.js";
+import { replayTranscript, runSuite, type SuiteOptions } from "../../src/core/run/runner.js";
 
 export const serverSide = (r: RunResult): CheckResult[] => r.checks.filter((c) => c.side === "server");
 

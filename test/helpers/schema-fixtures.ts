@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
-import type { ValidationResult } from "../../src/core/schema-registry.js";
+import type { ValidationResult } from "../../src/core/schemas/schema-registry.js";
 import { GENERATED_DIR, generate } from "../../scripts/gen-types-lib.js";
 
 export function schemaFixtures(protocol: string) {

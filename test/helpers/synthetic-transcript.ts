@@ -5,12 +5,12 @@
  * so they match what a live run records), a JSON exchange, WebSocket connections and notes. `judge`
  * runs checks over the events as the runner does at the end of a run.
  */
-import { DEFAULT_PROFILE, type CheckDef, type ProfileDef } from "../../src/core/check.js";
-import { Evaluation } from "../../src/core/evaluation.js";
-import type { CheckResult } from "../../src/core/result.js";
-import { registry } from "../../src/core/schema-registry.js";
-import { SseReader } from "../../src/core/sse-reader.js";
-import type { BodyEndReason, NewEvent, TranscriptEvent } from "../../src/core/transcript.js";
+import { DEFAULT_PROFILE, type CheckDef, type ProfileDef } from "../../src/core/checks/check.js";
+import { Evaluation } from "../../src/core/verdicts/evaluation.js";
+import type { CheckResult } from "../../src/core/verdicts/result.js";
+import { registry } from "../../src/core/schemas/schema-registry.js";
+import { SseReader } from "../../src/core/transport/sse-reader.js";
+import type { BodyEndReason, NewEvent, TranscriptEvent } from "../../src/core/transcript/transcript.js";
 
 /** What the builder fills in itself: every event's probe defaults to the transcript's. */
 type Draft = NewEvent extends infer E ? (E extends { probe: string } ? Omit<E, "probe"> & { probe?: string } : never) : never;

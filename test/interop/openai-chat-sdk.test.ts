@@ -14,11 +14,11 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { generateText, jsonSchema, stepCountIs, streamText, tool, type ToolSet } from "ai";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_PROFILE } from "../../src/core/check.js";
-import { Evaluation } from "../../src/core/evaluation.js";
-import { registry } from "../../src/core/schema-registry.js";
-import { TranscriptBus, type TranscriptEvent } from "../../src/core/transcript.js";
-import type { RunningMock } from "../../src/core/protocol.js";
+import { DEFAULT_PROFILE } from "../../src/core/checks/check.js";
+import { Evaluation } from "../../src/core/verdicts/evaluation.js";
+import { registry } from "../../src/core/schemas/schema-registry.js";
+import { TranscriptBus, type TranscriptEvent } from "../../src/core/transcript/transcript.js";
+import type { RunningMock } from "../../src/core/run/protocol.js";
 import { findOpenaiChatCatalogue, startOpenaiChatMock } from "../../src/mocks/openai-chat/index.js";
 import {
   diffResults,

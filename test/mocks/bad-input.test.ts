@@ -4,7 +4,7 @@
  */
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningMock } from "../../src/core/protocol.js";
+import type { RunningMock } from "../../src/core/run/protocol.js";
 import { PROTOCOLS } from "../../src/protocols.js";
 
 interface RawAnswer {

@@ -5,7 +5,7 @@ import {
   SSE_FRAMING_LIST,
   splitJsonLines,
   createSseFramer,
-} from "../../src/core/sse-framing.js";
+} from "../../src/core/transport/sse-framing.js";
 import { concat, sseData, utf8 } from "./mcp-chat/helpers.js";
 
 const PAYLOADS = [

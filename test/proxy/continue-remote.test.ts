@@ -3,7 +3,7 @@
  * POST /exit) against the reference mock, clean and with faults.
  */
 import { describe, expect, it } from "vitest";
-import { runSuite } from "../../src/core/runner.js";
+import { runSuite } from "../../src/core/run/runner.js";
 import { continueRemote } from "../../src/suites/continue-remote/index.js";
 import { example, failed, judgedIds, mockBehindProxy, runNode } from "./harness.js";
 

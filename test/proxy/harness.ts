@@ -1,9 +1,9 @@
 /** Shared set-up of the proxy tests: a reference mock in-process, the proxy in front of it. */
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import type { MockStartOptions, ProtocolDef, RunningMock } from "../../src/core/protocol.js";
-import type { CheckResult } from "../../src/core/result.js";
-import { TranscriptBus } from "../../src/core/transcript.js";
+import type { MockStartOptions, ProtocolDef, RunningMock } from "../../src/core/run/protocol.js";
+import type { CheckResult } from "../../src/core/verdicts/result.js";
+import { TranscriptBus } from "../../src/core/transcript/transcript.js";
 import { startProxy, type ProxyOptions, type ProxyResult, type RunningProxy } from "../../src/proxy/index.js";
 
 export const example = (name: string): string => fileURLToPath(new URL(`../../examples/${name}`, import.meta.url));

@@ -6,7 +6,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { startProxy } from "../../src/index.js";
-import { runSuite } from "../../src/core/runner.js";
+import { runSuite } from "../../src/core/run/runner.js";
 import { mcpChat } from "../../src/suites/mcp-chat/index.js";
 import { quickMock } from "../helpers/quick-pacing.js";
 import { casePath, findCase } from "../../src/suites/mcp-chat/client/cases.js";

@@ -3,7 +3,7 @@
  * mock, clean and with faults; the probes' own verdicts unchanged through it.
  */
 import { describe, expect, it } from "vitest";
-import { runSuite } from "../../src/core/runner.js";
+import { runSuite } from "../../src/core/run/runner.js";
 import { activeCatalogue, offeredTools, toolDefinitions } from "../../src/suites/openai-chat/catalogue.js";
 import { openaiChat } from "../../src/suites/openai-chat/index.js";
 import { quickMock } from "../helpers/quick-pacing.js";

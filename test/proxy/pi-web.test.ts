@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { runSuite } from "../../src/core/runner.js";
+import { runSuite } from "../../src/core/run/runner.js";
 import { startProxy } from "../../src/proxy/index.js";
 import { piWeb } from "../../src/suites/pi-web/index.js";
 import { quickMock } from "../helpers/quick-pacing.js";

@@ -3,7 +3,7 @@
  * socket) against the reference agent mock, clean and with faults.
  */
 import { describe, expect, it } from "vitest";
-import { runSuite } from "../../src/core/runner.js";
+import { runSuite } from "../../src/core/run/runner.js";
 import { stagewiseChat } from "../../src/suites/stagewise-chat/index.js";
 import { example, failed, judgedIds, mockBehindProxy, runNode } from "./harness.js";
 

@@ -7,8 +7,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { formatReport } from "../../src/core/reporters/index.js";
 import { colourWanted } from "../../src/core/reporters/colour.js";
-import type { RunResult } from "../../src/core/result.js";
-import { runSuite } from "../../src/core/runner.js";
+import type { RunResult } from "../../src/core/verdicts/result.js";
+import { runSuite } from "../../src/core/run/runner.js";
 import { loadProtocol } from "../../src/protocol-loader.js";
 import { runCli, ROOT } from "../helpers/cli.js";
 

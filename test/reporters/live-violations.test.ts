@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { ndjsonViolation } from "../../src/core/reporters/ndjson.js";
-import type { LiveViolation } from "../../src/core/result.js";
-import { runSuite } from "../../src/core/runner.js";
+import type { LiveViolation } from "../../src/core/verdicts/result.js";
+import { runSuite } from "../../src/core/run/runner.js";
 import { mcpChat } from "../../src/suites/mcp-chat/index.js";
 import { lineValidator } from "../helpers/report-lines.js";
 import { quickMock } from "../helpers/quick-pacing.js";

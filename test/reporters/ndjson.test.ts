@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openReports } from "../../src/cli/report-output.js";
-import type { CheckResult } from "../../src/core/result.js";
+import type { CheckResult } from "../../src/core/verdicts/result.js";
 import { runCliInProcess } from "../helpers/cli.js";
 import { lineValidator } from "../helpers/report-lines.js";
 

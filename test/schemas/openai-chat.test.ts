@@ -1,7 +1,7 @@
 import { describe, it, expect } from "vitest";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { SCHEMAS_DIR, SchemaRegistry, formatSchemaErrors, type ValidationResult } from "../../src/core/schema-registry.js";
+import { SCHEMAS_DIR, SchemaRegistry, formatSchemaErrors, type ValidationResult } from "../../src/core/schemas/schema-registry.js";
 import { expectGeneratedFresh, itPointsAt, itRejectsEveryInvalidFixture, schemaFixtures } from "../helpers/schema-fixtures.js";
 
 const PROTOCOL = "openai-chat";

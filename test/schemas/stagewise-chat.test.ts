@@ -1,5 +1,5 @@
 import { describe, it, expect } from "vitest";
-import { SchemaRegistry, formatSchemaErrors } from "../../src/core/schema-registry.js";
+import { SchemaRegistry, formatSchemaErrors } from "../../src/core/schemas/schema-registry.js";
 import { expectGeneratedFresh, itPointsAt, itRejectsEveryInvalidFixture, schemaFixtures } from "../helpers/schema-fixtures.js";
 
 const PROTOCOL = "stagewise-chat";

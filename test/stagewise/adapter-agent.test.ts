@@ -1,6 +1,6 @@
 /** The adapter's agent core without sockets: stop's grace period, coalescing order, rejections leave no trace. */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { formatSchemaErrors, registry } from "../../src/core/schema-registry.js";
+import { formatSchemaErrors, registry } from "../../src/core/schemas/schema-registry.js";
 import { ChatAgent, STOP_GRACE_MS, type Validate } from "../../src/stagewise/adapter/chat-agent.js";
 import * as procedures from "../../src/stagewise/adapter/chat-procedures.js";
 import type { SeqEvent } from "../../src/stagewise/adapter/chat-store.js";

@@ -3,7 +3,7 @@
  * random *valid* changes, each applied to the stored state first and then emitted as a copy (r5). Its snapshot is
  * what r6 sends on subscribe.
  */
-import { seededRandom } from "../../src/core/timing.js";
+import { seededRandom } from "../../src/core/mock/timing.js";
 import type { AssistantChatPart, Chat, ChatMessage, ChatUpdate, ToolResultPart } from "../../src/generated/stagewise-chat.js";
 
 export interface Event {

@@ -4,9 +4,9 @@
  * client's adapter reports what it got (a `client-result` event); a protocol supplies how results
  * parse, compare and read in a message. State is one verdict per case.
  */
-import { at, excerpt, type CheckDef, type Evidence, type Level, type Outcome } from "../check.js";
-import { checkMaker } from "../define-check.js";
-import type { TranscriptEvent } from "../transcript.js";
+import { at, excerpt, type CheckDef, type Evidence, type Level, type Outcome } from "../checks/check.js";
+import { checkMaker } from "../checks/define-check.js";
+import type { TranscriptEvent } from "../transcript/transcript.js";
 import { tap } from "../views/hooks.js";
 
 export type Parsed<R> = { ok: true; result: R } | { ok: false; error: string };

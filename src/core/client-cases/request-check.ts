@@ -3,8 +3,8 @@
  * requests the rule applies to (and what of each it reads), the rule adds violations, and the
  * check passes only if some request was judged ("untestable ≠ pass").
  */
-import { Violations, type CheckContext, type CheckDef, type CheckObserver } from "../check.js";
-import type { TranscriptEvent } from "../transcript.js";
+import { Violations, type CheckContext, type CheckDef, type CheckObserver } from "../checks/check.js";
+import type { TranscriptEvent } from "../transcript/transcript.js";
 
 export interface RequestRule<T> {
   /** What the rule reads of `event`, or undefined when the rule does not apply to it. */

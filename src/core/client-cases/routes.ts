@@ -7,7 +7,7 @@
  * open on these paths so a browser harness on another origin can use them too. A protocol supplies
  * its cases, how a result parses, how the expectation is computed, and its error body shape.
  */
-import type { TranscriptBus } from "../transcript.js";
+import type { TranscriptBus } from "../transcript/transcript.js";
 import type { Parsed } from "./judge.js";
 import { CASES_PATH, RESULTS_PATH } from "./case-table.js";
 

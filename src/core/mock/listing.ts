@@ -1,5 +1,5 @@
 /** A mock's catalogue as the CLI and the package list it: names and descriptions only. Browser-safe. */
-import type { FaultInfo, NamedItem } from "../protocol.js";
+import type { FaultInfo, NamedItem } from "../run/protocol.js";
 
 export function namedItems(list: readonly NamedItem[]): NamedItem[] {
   return list.map(({ name, description }) => ({ name, description }));

@@ -2,7 +2,7 @@
  * Checks of a mock's options: a bad number or value fails loudly, naming the option, before the
  * mock serves anything. Browser-safe.
  */
-import { MockOptionError } from "../protocol.js";
+import { MockOptionError } from "../run/protocol.js";
 
 /** Throws option errors prefixed with the mock's name, the form every mock uses. */
 export function optionFailure(protocolId: string): (message: string) => never {

@@ -2,8 +2,8 @@
  * The framings every SSE mock offers: each protocol-agnostic variant of core/sse-framing as a
  * framing record. A mock adds its own termination and payload variants after these. Browser-safe.
  */
-import type { NamedItem } from "../protocol.js";
-import { SSE_FRAMINGS, type SseFormat, type SseFramingVariant } from "../sse-framing.js";
+import type { NamedItem } from "../run/protocol.js";
+import { SSE_FRAMINGS, type SseFormat, type SseFramingVariant } from "../transport/sse-framing.js";
 import type { ChunkTransform } from "./sse-writes.js";
 
 /** What a fault or a framing may change of any SSE stream; a mock adds its own step hooks. */

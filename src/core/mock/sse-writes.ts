@@ -3,9 +3,9 @@
  * (core/sse-framing), attach the pause before each write, and optionally add `: ping` comments
  * while waiting. Nothing holds the whole answer; pacedBody then sleeps and writes. Browser-safe.
  */
-import type { TimedChunk } from "../paced-body.js";
-import { concatBytes, createSseFramer, type SseFormat } from "../sse-framing.js";
-import { seededRandom } from "../timing.js";
+import type { TimedChunk } from "./paced-body.js";
+import { concatBytes, createSseFramer, type SseFormat } from "../transport/sse-framing.js";
+import { seededRandom } from "./timing.js";
 
 export type ChunkTransform = (chunks: Iterable<TimedChunk>) => Iterable<TimedChunk>;
 

@@ -4,8 +4,8 @@
  * quickly), the generic pace knobs mapped onto the mock's own, and unset options dropped.
  * Node only: the msw handlers never come here.
  */
-import type { MockStartOptions, RunningMock } from "../protocol.js";
-import { serveFetch, type FetchHandler, type ServeOptions } from "../serve-fetch.js";
+import type { MockStartOptions, RunningMock } from "../run/protocol.js";
+import { serveFetch, type FetchHandler, type ServeOptions } from "./serve-fetch.js";
 import { definedOnly } from "./option-checks.js";
 
 export interface StartPlan<O> {

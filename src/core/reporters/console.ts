@@ -1,6 +1,6 @@
 /** Human report: one line per check, details under failures, a summary line; a recap at the end. */
-import type { Evidence, Verdict } from "../check.js";
-import { emptySummary, type CheckResult, type RunResult, type Summary } from "../result.js";
+import type { Evidence, Verdict } from "../checks/check.js";
+import { emptySummary, type CheckResult, type RunResult, type Summary } from "../verdicts/result.js";
 import { colours, type Colours } from "./colour.js";
 import { curlCommand, exchangeOf, replayCommand } from "./reproduce.js";
 

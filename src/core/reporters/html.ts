@@ -4,7 +4,7 @@
  * (request, response head, the events or frames around the offending one). No scripts and no
  * external assets; a Content-Security-Policy forbids the page any network access.
  */
-import type { CheckResult, ExchangeRecord, RunResult } from "../result.js";
+import type { CheckResult, ExchangeRecord, RunResult } from "../verdicts/result.js";
 import { baselineNote, formatEvidence } from "./console.js";
 import { curlCommand, replayCommand } from "./reproduce.js";
 

@@ -1,4 +1,4 @@
-import type { RunResult } from "../result.js";
+import type { RunResult } from "../verdicts/result.js";
 import { formatConsole, formatRecap } from "./console.js";
 import { formatHtml } from "./html.js";
 import { formatMarkdown } from "./markdown.js";

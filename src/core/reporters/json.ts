@@ -1,5 +1,5 @@
 /** Machine report: the run result as schemas/report.schema.json describes it. */
-import type { RunResult } from "../result.js";
+import type { RunResult } from "../verdicts/result.js";
 
 export function formatJson(result: RunResult): string {
   // The failures' exchanges are for the html report; the JSON report keeps to its schema.

@@ -1,5 +1,5 @@
 /** JUnit XML: one testsuite per run, one testcase per check. */
-import type { RunResult } from "../result.js";
+import type { RunResult } from "../verdicts/result.js";
 import { formatEvidence } from "./console.js";
 
 export function formatJunit(result: RunResult): string {

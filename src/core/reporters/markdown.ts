@@ -3,7 +3,7 @@
  * per run, then each failure with its rule, the contract sentence, expected vs actual, the first
  * evidence and the command that replays it. Passing checks are only counted.
  */
-import type { CheckResult, RunResult } from "../result.js";
+import type { CheckResult, RunResult } from "../verdicts/result.js";
 import { formatEvidence } from "./console.js";
 import { replayCommand } from "./reproduce.js";
 

@@ -3,8 +3,8 @@
  * closing summary line (schemas/report-line.schema.json). The CLI streams the verdict lines while
  * the runs go on; formatNdjson gives the same lines for finished runs.
  */
-import type { Side } from "../check.js";
-import { emptySummary, type CheckResult, type LiveViolation, type RunResult } from "../result.js";
+import type { Side } from "../checks/check.js";
+import { emptySummary, type CheckResult, type LiveViolation, type RunResult } from "../verdicts/result.js";
 
 export function ndjsonVerdict(check: CheckResult, run: { protocol: string; side: Side }): string {
   return `${JSON.stringify({ type: "verdict", protocol: run.protocol, ...check, side: check.side ?? run.side })}\n`;

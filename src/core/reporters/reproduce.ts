@@ -3,7 +3,7 @@
  * one), and for an HTTP request the kit sent, a curl command that sends it again. Credentials stay
  * redacted as the transcript has them: the user puts theirs back.
  */
-import type { CheckResult, ExchangeRecord, RunResult } from "../result.js";
+import type { CheckResult, ExchangeRecord, RunResult } from "../verdicts/result.js";
 
 /** Quotes a word for a POSIX shell (only when it needs it). */
 export function shellQuote(s: string): string {

@@ -3,7 +3,7 @@
  * what counts as an answer, and the common shape "judge every answered exchange a rule matches;
  * the unanswered ones are why the check may end incomplete".
  */
-import type { Tally } from "../check.js";
+import type { Tally } from "../checks/check.js";
 import { exchangeView, unanswered as unansweredBy, type AnswerRules, type Exchange, type ExchangeOptions, type ExchangeView } from "./exchange.js";
 import type { Listen } from "./hooks.js";
 

@@ -3,9 +3,9 @@
  * transport error), with the response head and — for JSON — the body parsed once. Checks receive
  * each finished exchange; the view keeps only the exchanges in flight.
  */
-import { at, excerpt, type Evidence } from "../check.js";
-import { is2xx, parseJson } from "../check-helpers.js";
-import type { BodyEndReason, TranscriptEvent } from "../transcript.js";
+import { at, excerpt, type Evidence } from "../checks/check.js";
+import { is2xx, parseJson } from "../checks/check-helpers.js";
+import type { BodyEndReason, TranscriptEvent } from "../transcript/transcript.js";
 import { each, type Guard, type Listen, on, type ViewDef } from "./hooks.js";
 
 type Ev<K extends TranscriptEvent["kind"]> = Extract<TranscriptEvent, { kind: K }>;

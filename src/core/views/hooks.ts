@@ -4,8 +4,8 @@
  * protocol (its decoders) and instantiated once per evaluation, so every event is decoded and
  * routed once, whatever the number of checks that read it.
  */
-import type { CheckContext } from "../check.js";
-import type { EventKind, TranscriptEvent } from "../transcript.js";
+import type { CheckContext } from "../checks/check.js";
+import type { EventKind, TranscriptEvent } from "../transcript/transcript.js";
 
 /** A raw event handler that may say which event kinds it reads (absent = every kind). */
 export type Tap = ((event: TranscriptEvent) => void) & { kinds?: ReadonlySet<EventKind> };

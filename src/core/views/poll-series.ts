@@ -4,7 +4,7 @@
  * with the snapshot before it in the same series, so consistency rules compare neighbours. Only the
  * previous snapshot of each series is kept: memory does not grow with the number of polls.
  */
-import type { EventKind } from "../transcript.js";
+import type { EventKind } from "../transcript/transcript.js";
 import type { Exchange, ExchangeView } from "./exchange.js";
 import { each, type Guard, type Listen, on, type ViewDef } from "./hooks.js";
 import { derivedView } from "./router.js";

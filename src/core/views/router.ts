@@ -2,8 +2,8 @@
  * Routes transcript events to the views of one evaluation: each view is instantiated once, however
  * many checks subscribe to it, and receives only the event kinds it reads.
  */
-import type { CheckContext } from "../check.js";
-import type { EventKind, TranscriptEvent } from "../transcript.js";
+import type { CheckContext } from "../checks/check.js";
+import type { EventKind, TranscriptEvent } from "../transcript/transcript.js";
 import type { Guard, Listen, Subscription, ViewDef, ViewInstance } from "./hooks.js";
 
 type Slot = { instance: ViewInstance<unknown>; guards: Guard[]; rank: number };

@@ -6,8 +6,8 @@
  * are answers that keep it open, its `stopped` closes it) — and the view keeps, per connection,
  * only the requests still waiting and a bounded set of answered ids.
  */
-import { REQUEST_TIMEOUT_NOTE, type WsFrameEvent } from "../ws-exchange.js";
-import type { TranscriptEvent } from "../transcript.js";
+import { REQUEST_TIMEOUT_NOTE, type WsFrameEvent } from "../transport/ws-exchange.js";
+import type { TranscriptEvent } from "../transcript/transcript.js";
 import { all, each, on, tap, type Guard, type Listen, type ViewDef } from "./hooks.js";
 import { derivedView } from "./router.js";
 import type { CloseEvent, ConnectionView, Conn, OpenEvent } from "./ws-connection.js";

@@ -4,9 +4,9 @@
  * per-stream state of its own (`start`), and only the hooks it has are called: most checks never
  * read raw lines or chunks, which are most of a long stream.
  */
-import type { CheckContext } from "../check.js";
-import { is2xx } from "../check-helpers.js";
-import type { EventKind, TranscriptEvent } from "../transcript.js";
+import type { CheckContext } from "../checks/check.js";
+import { is2xx } from "../checks/check-helpers.js";
+import type { EventKind, TranscriptEvent } from "../transcript/transcript.js";
 import { type Guard, type Listen, on, type ViewDef } from "./hooks.js";
 
 type Ev<K extends TranscriptEvent["kind"]> = Extract<TranscriptEvent, { kind: K }>;

@@ -3,7 +3,7 @@
  * payload decoded once by the protocol's decoder. Checks receive the connection a frame belongs to
  * with the decoded payload; a check may keep to some connections only (`accept`).
  */
-import type { TranscriptEvent } from "../transcript.js";
+import type { TranscriptEvent } from "../transcript/transcript.js";
 import { each, type Guard, type Listen, on, type ViewDef } from "./hooks.js";
 
 type Ev<K extends TranscriptEvent["kind"]> = Extract<TranscriptEvent, { kind: K }>;

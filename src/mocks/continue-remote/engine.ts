@@ -6,8 +6,8 @@
  * `x-agentwire-fault` header or `?fault=` are folded into one hook record (hooks.ts).
  */
 import { HEADER_FAULT, requestedName, Selection } from "../../core/mock/selection.js";
-import { MockOptionError } from "../../core/protocol.js";
-import { sleep } from "../../core/timing.js";
+import { MockOptionError } from "../../core/run/protocol.js";
+import { sleep } from "../../core/mock/timing.js";
 import { faultProfileProblem, findFault, unknownFault, type ContinueRemoteFault } from "./faults.js";
 import { combineHooks, type Answer, type ContinueRemoteHooks, type FaultContext, type Json } from "./hooks.js";
 import { ContinueRemoteMachine } from "./machine.js";

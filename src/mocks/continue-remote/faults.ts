@@ -5,7 +5,7 @@
  * a record of hooks (hooks.ts); the engine and the machine apply whatever the active faults carry.
  * `profile` limits a fault to the profile whose rule it breaks (§7 [seed] / [cn]).
  */
-import type { FaultInfo } from "../../core/protocol.js";
+import type { FaultInfo } from "../../core/run/protocol.js";
 import type { ContinueRemoteHooks, Json } from "./hooks.js";
 import type { ContinueRemoteProfile } from "./options.js";
 import { TOOL_NAMES } from "./scenarios.js";

@@ -1,8 +1,8 @@
 /** Options of the continue-remote reference mock, with the contract's defaults (§6 knobs). */
-import { MockOptionError } from "../../core/protocol.js";
+import { MockOptionError } from "../../core/run/protocol.js";
 import { faultProfileProblem, findFault, unknownFault } from "./faults.js";
 import { isVariant, VARIANTS, type ContinueRemoteVariant } from "./variants.js";
-import type { TranscriptBus } from "../../core/transcript.js";
+import type { TranscriptBus } from "../../core/transcript/transcript.js";
 
 export type ContinueRemoteProfile = "seed" | "cn-session";
 /** `time`: steps follow the pacing; `poll`: each busy GET /state applies one step; `manual`: POST /__agentwire/step does. */

@@ -5,8 +5,8 @@
  * read the `/state` a client was shown. Control routes are the harness's, not the client's: not
  * recorded. Browser-safe.
  */
-import { ClientRecorder } from "../../core/http-client-recorder.js";
-import type { TranscriptBus } from "../../core/transcript.js";
+import { ClientRecorder } from "../../core/transport/http-client-recorder.js";
+import type { TranscriptBus } from "../../core/transcript/transcript.js";
 import type { ContinueRemoteMachine } from "./machine.js";
 import { matchRoute } from "./routes.js";
 

@@ -2,8 +2,8 @@
  * Runs the continue-remote engine as a real HTTP server (node:http through serveFetch). Settings are
  * validated before the port is opened; `/exit` closes the server after `exitDelayMs` (§3.13).
  */
-import type { MockStartOptions, RunningMock } from "../../core/protocol.js";
-import { serveFetch } from "../../core/serve-fetch.js";
+import type { MockStartOptions, RunningMock } from "../../core/run/protocol.js";
+import { serveFetch } from "../../core/mock/serve-fetch.js";
 import { createContinueRemoteEngine, type ContinueRemoteEngine } from "./engine.js";
 import type { ContinueRemoteMockOptions } from "./options.js";
 

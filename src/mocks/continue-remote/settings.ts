@@ -1,6 +1,6 @@
 /** Validation of the mock's `settings`, loaded only when a mock is started with some (zod is large). */
 import { z } from "zod";
-import { parseMockSettings } from "../../core/mock-settings.js";
+import { parseMockSettings } from "../../core/mock/settings.js";
 import type { ContinueRemoteMockOptions } from "./options.js";
 import { VARIANTS, type ContinueRemoteVariant } from "./variants.js";
 

@@ -9,8 +9,8 @@
 import { safeDecode, stripBase } from "../../core/mock/paths.js";
 import { fetchMockEngine } from "../../core/mock/engine.js";
 import { HEADER_FAULT, HEADER_FRAMING, HEADER_SCENARIO, requestedName, Selection } from "../../core/mock/selection.js";
-import { sseFormat } from "../../core/sse-framing.js";
-import { sleep } from "../../core/timing.js";
+import { sseFormat } from "../../core/transport/sse-framing.js";
+import { sleep } from "../../core/mock/timing.js";
 import { scaleTimes } from "../../core/client-cases/time-scale.js";
 import { parseChatRequest, scenarioCommand, type ChatInput } from "./chat-request.js";
 import { chatSyncAnswer } from "./chat-sync.js";
@@ -26,7 +26,7 @@ import {
   type NameKind,
   type ResolvedMcpChatOptions,
 } from "./options.js";
-import { ClientRecorder } from "../../core/http-client-recorder.js";
+import { ClientRecorder } from "../../core/transport/http-client-recorder.js";
 import { listing, type McpServerEntry } from "./registry.js";
 import { Responder } from "./responder.js";
 import { isChatRoute, matchRoute, type RouteMatch } from "./routes.js";

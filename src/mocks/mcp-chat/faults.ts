@@ -3,9 +3,9 @@
  * canonical mock and names, in `violates`, the full ids of the checks it must make fail. A fault is
  * a record of hooks (see hooks.ts); the engine applies whatever hooks the active faults carry.
  */
-import type { FaultInfo } from "../../core/protocol.js";
+import type { FaultInfo } from "../../core/run/protocol.js";
 import { bufferAll } from "../../core/mock/sse-writes.js";
-import { concatBytes, splitJsonLines } from "../../core/sse-framing.js";
+import { concatBytes, splitJsonLines } from "../../core/transport/sse-framing.js";
 import { eventJson } from "./event-json.js";
 import {
   afterSentinel,

@@ -4,7 +4,7 @@
  */
 import { hookFolder } from "../../core/mock/hooks.js";
 import type { ChunkTransform as CoreChunkTransform } from "../../core/mock/sse-writes.js";
-import type { TimedChunk } from "../../core/paced-body.js";
+import type { TimedChunk } from "../../core/mock/paced-body.js";
 import type { SseStreamHooks } from "../../core/mock/sse-framings.js";
 import type { StepTransform } from "./events.js";
 import type { McpServerEntry } from "./registry.js";

@@ -2,7 +2,7 @@
  * Options of the mcp-chat mock engine, their defaults, and up-front validation: a mock started
  * with an unknown scenario, fault or framing must fail loudly instead of serving the default.
  */
-import type { TranscriptBus } from "../../core/transcript.js";
+import type { TranscriptBus } from "../../core/transcript/transcript.js";
 import { findFault, FAULTS } from "./faults.js";
 import { DEFAULT_FRAMING, findFraming, FRAMINGS } from "./framing.js";
 import type { McpChatTiming } from "./hooks.js";

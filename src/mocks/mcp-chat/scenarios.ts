@@ -2,7 +2,7 @@
  * What the mock answers to a chat message, as lazily generated steps. Each scenario ends with
  * exactly one sentinel; faults and framings are applied on top by the engine.
  */
-import type { NamedItem } from "../../core/protocol.js";
+import type { NamedItem } from "../../core/run/protocol.js";
 import { done, failure, text, toolEnd, toolStart, type Step } from "./events.js";
 
 export interface McpChatScenario extends NamedItem {

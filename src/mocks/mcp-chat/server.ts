@@ -3,7 +3,7 @@
  * `mock` and `test` commands use. Names are validated before the port is opened.
  */
 import { startFetchMock } from "../../core/mock/start.js";
-import type { MockStartOptions, RunningMock } from "../../core/protocol.js";
+import type { MockStartOptions, RunningMock } from "../../core/run/protocol.js";
 import { createMcpChatEngine } from "./engine.js";
 import type { McpChatMockOptions } from "./options.js";
 

@@ -4,7 +4,7 @@
  */
 import { planSseWrites } from "../../core/mock/sse-writes.js";
 import { scaleMs } from "../../core/client-cases/time-scale.js";
-import type { SseFormat } from "../../core/sse-framing.js";
+import type { SseFormat } from "../../core/transport/sse-framing.js";
 import { eventJson, type EventJsonStyle } from "./event-json.js";
 import type { Step, StepData, Wait } from "./events.js";
 import type { Chunk, McpChatTiming } from "./hooks.js";
@@ -42,4 +42,4 @@ export function planChunks(plan: StreamPlan): Generator<Chunk> {
   });
 }
 
-export { pacedBody } from "../../core/paced-body.js";
+export { pacedBody } from "../../core/mock/paced-body.js";

@@ -3,7 +3,7 @@
  * and when the body ended, and whether the client went away (closed the connection) or the mock
  * closed it after its hold. client/finishes-after-done reads these notes with the requests.
  */
-import type { TranscriptBus } from "../../core/transcript.js";
+import type { TranscriptBus } from "../../core/transcript/transcript.js";
 
 /** Note name; value `{exchange, event: "done"}` or `{exchange, event: "closed", by: "client" | "server"}`. */
 export const AFTER_DONE_NOTE = "openai-chat/after-done";

@@ -10,8 +10,8 @@
 import { safeDecode } from "../../core/mock/paths.js";
 import { fetchMockEngine } from "../../core/mock/engine.js";
 import { HEADER_FAULT, HEADER_FRAMING, HEADER_SCENARIO, requestedName, Selection } from "../../core/mock/selection.js";
-import { sseFormat } from "../../core/sse-framing.js";
-import { seededRandom, sleep } from "../../core/timing.js";
+import { sseFormat } from "../../core/transport/sse-framing.js";
+import { seededRandom, sleep } from "../../core/mock/timing.js";
 import type { Answer } from "./answer.js";
 import { findCatalogue, NO_CATALOGUE } from "./catalogues.js";
 import { answerSteps, makeChunk, makeUsageChunk, type Envelope } from "./chunks.js";
@@ -31,7 +31,7 @@ import {
 } from "./options.js";
 import { mergePacing, PACING_KEYS, pacingProblem, type OpenaiChatPacing } from "./pacing.js";
 import { scaleTimes, TIME_SCALE_KEY } from "../../core/client-cases/time-scale.js";
-import { ClientRecorder } from "../../core/http-client-recorder.js";
+import { ClientRecorder } from "../../core/transport/http-client-recorder.js";
 import { watchAfterDone } from "./after-done.js";
 import {
   fallbackRequest,

@@ -3,7 +3,7 @@
  * choices and deltas, finish reasons, usage, and in-stream errors. Each rewrites the step sequence
  * of a stream; state lives inside each run of a transform, never in the record.
  */
-import { concatBytes } from "../../core/sse-framing.js";
+import { concatBytes } from "../../core/transport/sse-framing.js";
 import type { FaultHooks } from "./faults-http.js";
 import type { StreamContext } from "./hooks.js";
 import {

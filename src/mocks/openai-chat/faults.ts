@@ -4,7 +4,7 @@
  * a record of hooks (see hooks.ts) kept in three modules by level; this one lists them in the
  * doc's order.
  */
-import type { FaultInfo } from "../../core/protocol.js";
+import type { FaultInfo } from "../../core/run/protocol.js";
 import { HTTP_FAULTS, type FaultHooks } from "./faults-http.js";
 import { STREAM_FAULTS } from "./faults-stream.js";
 import { TOOL_FAULTS } from "./faults-tools.js";

@@ -3,7 +3,7 @@
  * with an unknown scenario, fault, framing or catalogue must fail loudly instead of serving the
  * default.
  */
-import type { TranscriptBus } from "../../core/transcript.js";
+import type { TranscriptBus } from "../../core/transcript/transcript.js";
 import { DEFAULT_CATALOGUE, findCatalogue, NO_CATALOGUE, OPENAI_CHAT_CATALOGUES, type CatalogueName } from "./catalogues.js";
 import type { ReasoningField } from "./chunks.js";
 import { FAULTS, findFault } from "./faults.js";

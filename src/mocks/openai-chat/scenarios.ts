@@ -4,7 +4,7 @@
  * catalogue tool has a `tool-<kebab name>` scenario. Follow-up requests (the last message is a
  * tool result) always get the final answer, whatever the scenario, so no client loops forever.
  */
-import type { NamedItem } from "../../core/protocol.js";
+import type { NamedItem } from "../../core/run/protocol.js";
 import { callsAnswer, textAnswer, TEXT_ONLY_TEXT, type Answer } from "./answer.js";
 import { allCatalogueTools, type CatalogueTool } from "./catalogues.js";
 import { httpErrorFor } from "./errors.js";

@@ -7,7 +7,7 @@
 import * as z from "zod/mini";
 import type { Answer } from "./answer.js";
 import type { ApiError } from "./errors.js";
-import { MockOptionError } from "../../core/protocol.js";
+import { MockOptionError } from "../../core/run/protocol.js";
 import { ENGLISH } from "../../core/mock/zod-english.js";
 
 // zod/mini, the tree-shakable build: a script can be given to the msw handlers in the browser.

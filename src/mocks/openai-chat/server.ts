@@ -5,7 +5,7 @@
  */
 import { normalBasePath } from "../../core/mock/paths.js";
 import { startFetchMock } from "../../core/mock/start.js";
-import type { MockStartOptions, RunningMock } from "../../core/protocol.js";
+import type { MockStartOptions, RunningMock } from "../../core/run/protocol.js";
 import { createOpenaiChatEngine } from "./engine.js";
 import type { OpenaiChatMockOptions } from "./options.js";
 

@@ -1,8 +1,8 @@
 /** Validation of the mock's `settings`, loaded only when a mock is started with some (zod is large). */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { parseMockSettings } from "../../core/mock-settings.js";
-import { MockOptionError } from "../../core/protocol.js";
+import { parseMockSettings } from "../../core/mock/settings.js";
+import { MockOptionError } from "../../core/run/protocol.js";
 import type { OpenaiChatMockOptions } from "./options.js";
 import { parseScenarioScript } from "./script.js";
 

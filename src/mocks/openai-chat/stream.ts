@@ -5,8 +5,8 @@
  */
 import type { ChunkTransform as CoreChunkTransform } from "../../core/mock/sse-writes.js";
 import { planSseWrites } from "../../core/mock/sse-writes.js";
-import type { TimedChunk } from "../../core/paced-body.js";
-import type { SseFormat } from "../../core/sse-framing.js";
+import type { TimedChunk } from "../../core/mock/paced-body.js";
+import type { SseFormat } from "../../core/transport/sse-framing.js";
 import type { OpenaiChatPacing } from "./pacing.js";
 import type { Step } from "./steps.js";
 
@@ -41,5 +41,5 @@ export function planWrites(plan: WritePlan): Generator<Chunk> {
   });
 }
 
-export { pacedBody } from "../../core/paced-body.js";
+export { pacedBody } from "../../core/mock/paced-body.js";
 export { bufferAll } from "../../core/mock/sse-writes.js";

@@ -3,7 +3,7 @@
  * responses, and `extension_ui_response`. Commands run concurrently; each gets exactly one
  * response, sent only to the socket that sent it.
  */
-import { sleep } from "../../core/timing.js";
+import { sleep } from "../../core/mock/timing.js";
 import type { Conn } from "./connection.js";
 import type { DialogBroker } from "./dialogs.js";
 import { confirmed } from "./dialogs.js";

@@ -8,7 +8,7 @@
  * nothing is replayed; a socket that drops mid-run just stops receiving, and a new one resyncs
  * with get_state / get_messages.
  */
-import type { TranscriptBus } from "../../core/transcript.js";
+import type { TranscriptBus } from "../../core/transcript/transcript.js";
 import { Conn, type PiWebTransport } from "./connection.js";
 import { DialogBroker } from "./dialogs.js";
 import { findFault, type PiWebFault } from "./faults.js";

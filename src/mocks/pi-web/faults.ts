@@ -5,7 +5,7 @@
  * share their hooks with the `pi-fork-0.54` profile (profiles.ts), which is why that profile
  * passes them.
  */
-import type { FaultInfo } from "../../core/protocol.js";
+import type { FaultInfo } from "../../core/run/protocol.js";
 import type { EventRewrite, PiWebHooks } from "./hooks.js";
 import type { AgentMessage, Json } from "./types.js";
 

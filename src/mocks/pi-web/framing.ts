@@ -3,7 +3,7 @@
  * message is cut into frames and written as text. `canonical` is compact JSON, one text frame per
  * message. Fragmentation and pings need a real socket: the msw transport ignores them.
  */
-import type { NamedItem } from "../../core/protocol.js";
+import type { NamedItem } from "../../core/run/protocol.js";
 import type { Json } from "./types.js";
 
 export interface WireFormat {

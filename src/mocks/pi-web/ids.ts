@@ -3,7 +3,7 @@
  * PRNG, so two engines with the same seed (the node mock and msw) hand out the same ids in the
  * same order. Browser-safe.
  */
-import { seededRandom } from "../../core/timing.js";
+import { seededRandom } from "../../core/mock/timing.js";
 
 export class IdSource {
   private readonly next: () => number;

@@ -3,7 +3,7 @@
  * dependency and must not be pulled in by this entry.
  */
 import { mockNames, namedItems } from "../../core/mock/listing.js";
-import type { NamedItem } from "../../core/protocol.js";
+import type { NamedItem } from "../../core/run/protocol.js";
 import { FAULTS } from "./faults.js";
 import { FRAMINGS } from "./framing.js";
 import { PROFILES } from "./profiles.js";

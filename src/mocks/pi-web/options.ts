@@ -2,7 +2,7 @@
  * Options of the pi-web mock engine, their defaults, and up-front validation: an unknown
  * scenario, fault, framing or profile fails loudly instead of serving the default.
  */
-import type { TranscriptBus } from "../../core/transcript.js";
+import type { TranscriptBus } from "../../core/transcript/transcript.js";
 import { FAULTS, findFault } from "./faults.js";
 import { CANONICAL_FORMAT, DEFAULT_FRAMING, findFraming, formatOf, FRAMINGS, type WireFormat } from "./framing.js";
 import { findProfile, PROFILES, type PiWebProfile } from "./profiles.js";

@@ -3,7 +3,7 @@
  * fork's quirks, with the same hooks the fork-quirk faults use, plus the late failure of an
  * invalid prompt and the upstream queue commands (`steer`, `follow_up`).
  */
-import type { NamedItem } from "../../core/protocol.js";
+import type { NamedItem } from "../../core/run/protocol.js";
 import { QUIRKS } from "./faults.js";
 import type { PiWebHooks } from "./hooks.js";
 

@@ -9,7 +9,7 @@
  *   text frames as their text (a fragmented message once, whole), binary frames as base64;
  * - `ws-close` with the close code and reason (client- or server-initiated).
  */
-import type { TranscriptBus } from "../../core/transcript.js";
+import type { TranscriptBus } from "../../core/transcript/transcript.js";
 
 export interface UpgradeRecord {
   url: string;

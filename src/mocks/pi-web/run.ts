@@ -8,7 +8,7 @@
  * fan-out. A run keeps going when sockets drop; a silenced run (session change under the fork
  * quirk, server shutdown) stops without another event.
  */
-import { sleep } from "../../core/timing.js";
+import { sleep } from "../../core/mock/timing.js";
 import type { EventRewrite, PiWebHooks } from "./hooks.js";
 import { assistantSkeleton, finalAssistant, userMessage } from "./messages.js";
 import type { ResolvedPiWebOptions } from "./options.js";

@@ -5,7 +5,7 @@
  * handled specially (extension commands, odd responses), a `prompt` handler. `onConnect` runs
  * when a connection selects the scenario with `?scenario=` on the upgrade.
  */
-import type { NamedItem } from "../../core/protocol.js";
+import type { NamedItem } from "../../core/run/protocol.js";
 import { confirmed, valueOf } from "./dialogs.js";
 import type { EventRewrite } from "./hooks.js";
 import { text, thinking, toolCall, type ReplyPlan, type Turn } from "./plan.js";

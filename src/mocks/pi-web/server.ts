@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import type { RawData, WebSocket, WebSocketServer } from "ws";
 import { startOptions } from "../../core/mock/start.js";
-import type { MockStartOptions, RunningMock } from "../../core/protocol.js";
+import type { MockStartOptions, RunningMock } from "../../core/run/protocol.js";
 import type { PiWebTransport } from "./connection.js";
 import { createPiWebEngine, type PiWebEngine } from "./engine.js";
 import { PI_WEB_DEFAULT_PORT, PI_WEB_WS_PATH, resolvePiWebOptions, type PiWebMockOptions } from "./options.js";

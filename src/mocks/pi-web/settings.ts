@@ -1,6 +1,6 @@
 /** Validation of the mock's `settings`, loaded only when a mock is started with some (zod is large). */
 import { z } from "zod";
-import { parseMockSettings } from "../../core/mock-settings.js";
+import { parseMockSettings } from "../../core/mock/settings.js";
 import type { PiWebMockOptions } from "./options.js";
 
 const ms = z.number().finite().nonnegative();

@@ -5,7 +5,7 @@
  * `assistantMessageEvent.partial`), as pi does. An abort closes the open text/thinking blocks and
  * ends the message `aborted`.
  */
-import { sleep } from "../../core/timing.js";
+import { sleep } from "../../core/mock/timing.js";
 import { assistantSkeleton, finalAssistant, historyChars } from "./messages.js";
 import { chunksOf, type BlockPlan, type ReplyPlan } from "./plan.js";
 import type { Run } from "./run.js";

@@ -4,7 +4,7 @@
  * Sequential by default (pi 0.54); a queued steer skips the calls after the running one; an
  * abort ends the running and pending calls with "Command aborted".
  */
-import { sleep } from "../../core/timing.js";
+import { sleep } from "../../core/mock/timing.js";
 import { toolResultMessage } from "./messages.js";
 import type { BlockPlan, ReplyPlan, ToolScript } from "./plan.js";
 import type { Run } from "./run.js";

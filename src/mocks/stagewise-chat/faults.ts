@@ -6,7 +6,7 @@
  */
 import superjson from "superjson";
 import type { UserChatMessage } from "../../generated/stagewise-chat.js";
-import type { FaultInfo } from "../../core/protocol.js";
+import type { FaultInfo } from "../../core/run/protocol.js";
 import { awaitsApproval, awaitsToolbarResult, toolCalls, toolCallStatus } from "../../stagewise/adapter/tool-calls.js";
 import { updateToWire } from "../../stagewise/adapter/wire-dates.js";
 import { messagesOf, onChat, onKind, onValue } from "./events.js";

@@ -4,7 +4,7 @@
  * whole frames and ignores them). Browser-safe.
  */
 import superjson from "superjson";
-import type { NamedItem } from "../../core/protocol.js";
+import type { NamedItem } from "../../core/run/protocol.js";
 import { FAULTS } from "./faults.js";
 import { foldHooks, type StagewiseHooks } from "./hooks.js";
 import { CHAT_PATH, copyFrame, type Frame, type Json } from "./wire.js";

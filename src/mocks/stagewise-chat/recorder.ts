@@ -5,7 +5,7 @@
  * `ws-frame` — direction "in" = sent by the toolbar, "out" = sent by the mock, a fragmented message
  * once and whole — and `ws-close`. Without a bus it records nothing.
  */
-import type { TranscriptBus } from "../../core/transcript.js";
+import type { TranscriptBus } from "../../core/transcript/transcript.js";
 import { INFO_PATH } from "./pace.js";
 
 export const CLIENT_PROBE = "client";

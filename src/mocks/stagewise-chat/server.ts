@@ -6,8 +6,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { WebSocket } from "ws";
 import { startOptions } from "../../core/mock/start.js";
-import type { MockStartOptions, RunningMock } from "../../core/protocol.js";
-import { formatSchemaErrors, registry } from "../../core/schema-registry.js";
+import type { MockStartOptions, RunningMock } from "../../core/run/protocol.js";
+import { formatSchemaErrors, registry } from "../../core/schemas/schema-registry.js";
 import type { Validate } from "../../stagewise/adapter/chat-agent.js";
 import { startAgentServer, type TrpcSocket } from "../../stagewise/adapter/server.js";
 import { createStagewiseEngine, type StagewiseEngine } from "./engine.js";

@@ -1,6 +1,6 @@
 /** Validation of the mock's `settings` (`--set key=value`), loaded only when there are some (zod is large). */
 import { z } from "zod";
-import { parseMockSettings } from "../../core/mock-settings.js";
+import { parseMockSettings } from "../../core/mock/settings.js";
 import type { StagewiseMockOptions } from "./options.js";
 
 const ms = z.number().finite().nonnegative();

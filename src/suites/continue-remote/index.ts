@@ -1,5 +1,5 @@
 /** The continue-remote protocol: the Continue CLI's polled remote-server API (`cn serve`, seed 000). */
-import { defineProtocol } from "../../core/define-protocol.js";
+import { defineProtocol } from "../../core/run/define-protocol.js";
 import { CONTINUE_REMOTE_MOCK_NAMES } from "../../mocks/continue-remote/index.js";
 import { CONTINUE_REMOTE_SERVER_CHECKS } from "./checks/index.js";
 import { CONTINUE_REMOTE_CLIENT_CHECKS } from "./client/index.js";

@@ -2,7 +2,7 @@
  * The reference mock as the kit starts it: quick as the suite's own target, and playing the
  * generation the run judges (see selfTestMockFor). Light on purpose: `agentwire mock` imports this and not the checks.
  */
-import type { MockStartOptions, RunningMock } from "../../core/protocol.js";
+import type { MockStartOptions, RunningMock } from "../../core/run/protocol.js";
 import { CONTINUE_REMOTE_DEFAULT_PORT, startContinueRemoteMock } from "../../mocks/continue-remote/server.js";
 import { SELF_TEST_MOCK_PACE } from "./params.js";
 

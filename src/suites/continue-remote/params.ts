@@ -2,8 +2,8 @@
  * Parameters of the continue-remote suite: their defaults and typed access. Probes and checks read
  * them from ctx.params, which the runner fills from these defaults, the profile and the command line.
  */
-import { paramReader } from "../../core/params.js";
-import type { SelfTestPacing, Timeouts } from "../../core/protocol.js";
+import { paramReader } from "../../core/run/params.js";
+import type { SelfTestPacing, Timeouts } from "../../core/run/protocol.js";
 
 // §1 Kit timing: a 10 s request timeout; the turn timeout is the turnTimeoutMs parameter.
 export const TIMEOUTS: Timeouts = { request: 10_000, headers: 10_000, firstEvent: 10_000, idle: 10_000, stream: 120_000, close: 2_000 };

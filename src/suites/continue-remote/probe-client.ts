@@ -4,15 +4,15 @@
  * timeout). The core HTTP probe session records each exchange and stops the run when the target
  * stops answering, so a dead or hanging target costs a few request timeouts, not dozens.
  */
-import type { ExchangeResult } from "../../core/http-exchange.js";
-import { HttpProbeSession } from "../../core/http-probe-session.js";
-import type { ProbeContext } from "../../core/protocol.js";
-import type { BodyEndReason } from "../../core/transcript.js";
-import { sleep } from "../../core/timing.js";
+import type { ExchangeResult } from "../../core/transport/http-exchange.js";
+import { HttpProbeSession } from "../../core/probes/http-probe-session.js";
+import type { ProbeContext } from "../../core/run/protocol.js";
+import type { BodyEndReason } from "../../core/transcript/transcript.js";
+import { sleep } from "../../core/mock/timing.js";
 import { L, NOTE } from "./labels.js";
 import type { ContinueRemoteParams } from "./params.js";
 
-export { StopProbing } from "../../core/probe-session.js";
+export { StopProbing } from "../../core/probes/probe-session.js";
 
 /** Snapshots are JSON documents; this bounds a `/state` that grows forever. */
 const STATE_MAX_BYTES = 16 * 1024 * 1024;

@@ -7,12 +7,12 @@
  * Branches a legal server may not take (it never asks for permission, never says `willInterrupt`)
  * are published as not-applicable notes, so their checks end `skip` with the reason.
  */
-import { untilStopped } from "../../core/probe-session.js";
+import { untilStopped } from "../../core/probes/probe-session.js";
 import { connect } from "node:net";
 import { networkInterfaces } from "node:os";
-import type { ExchangeResult } from "../../core/http-exchange.js";
-import type { ProbeContext } from "../../core/protocol.js";
-import { sleep } from "../../core/timing.js";
+import type { ExchangeResult } from "../../core/transport/http-exchange.js";
+import type { ProbeContext } from "../../core/run/protocol.js";
+import { sleep } from "../../core/mock/timing.js";
 import { L, MISSING_OR_EMPTY, NON_STRING, NOTE, PHASE, SIMPLE_REQUESTS, TOPIC, UNKNOWN_ROUTES, UNPARSEABLE } from "./labels.js";
 import { readParams, type ContinueRemoteParams } from "./params.js";
 import { ProbeClient, type Seen } from "./probe-client.js";

@@ -5,7 +5,7 @@
  * whose known 1.5.47 deviations are reported as INFO. `permission/approved-boolean` is never
  * relaxed: a string "false" that approves is a safety issue.
  */
-import type { ProfileDef } from "../../core/check.js";
+import type { ProfileDef } from "../../core/checks/check.js";
 
 export const SEED_PROFILE: ProfileDef = {
   name: "seed",

@@ -1,5 +1,5 @@
 /** The mcp-chat protocol: the MCP Chat frontend ↔ backend contract (seed 002). */
-import { defineProtocol } from "../../core/define-protocol.js";
+import { defineProtocol } from "../../core/run/define-protocol.js";
 import { MCP_CHAT_MOCK_NAMES } from "../../mocks/mcp-chat/index.js";
 import { MCP_CHAT_SERVER_CHECKS } from "./checks/index.js";
 import { MCP_CHAT_CLIENT_CHECKS } from "./client/index.js";

@@ -2,7 +2,7 @@
  * The reference mock as the kit starts it: quick as the suite's own target, and serving the client
  * cases when it judges clients. Light on purpose: `agentwire mock` imports this and not the checks.
  */
-import type { MockStartOptions, RunningMock } from "../../core/protocol.js";
+import type { MockStartOptions, RunningMock } from "../../core/run/protocol.js";
 import { MCP_CHAT_DEFAULT_PORT, startMcpChatMock } from "../../mocks/mcp-chat/server.js";
 import { SELF_TEST_MOCK_PACE } from "./params.js";
 import { TIME_SCALE_KEY, timeScaleOf } from "../../core/client-cases/time-scale.js";

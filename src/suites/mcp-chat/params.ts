@@ -2,8 +2,8 @@
  * Parameters of the mcp-chat suite: their defaults and typed access. Probes and checks read them
  * from ctx.params, which the runner fills from these defaults, the profile and the command line.
  */
-import { paramReader } from "../../core/params.js";
-import type { SelfTestPacing, Timeouts } from "../../core/protocol.js";
+import { paramReader } from "../../core/run/params.js";
+import type { SelfTestPacing, Timeouts } from "../../core/run/protocol.js";
 
 // §1: 10 s per JSON endpoint, 30 s to stream headers, 60 s to the first event and between
 // events, 180 s per stream, 2 s from the sentinel to the end of the body.

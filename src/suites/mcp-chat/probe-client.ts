@@ -3,14 +3,14 @@
  * headers, honours 429 Retry-After (bounded), paces chat POSTs, and stops the run when the
  * target stops answering (the core's HTTP probe session).
  */
-import { HttpProbeSession } from "../../core/http-probe-session.js";
-import type { ExchangeResult } from "../../core/http-exchange.js";
-import type { ProbeContext } from "../../core/protocol.js";
-import { sleep } from "../../core/timing.js";
+import { HttpProbeSession } from "../../core/probes/http-probe-session.js";
+import type { ExchangeResult } from "../../core/transport/http-exchange.js";
+import type { ProbeContext } from "../../core/run/protocol.js";
+import { sleep } from "../../core/mock/timing.js";
 import type { McpChatParams } from "./params.js";
 
-export { StopProbing } from "../../core/probe-session.js";
-export { retryAfterMs } from "../../core/http-probe-session.js";
+export { StopProbing } from "../../core/probes/probe-session.js";
+export { retryAfterMs } from "../../core/probes/http-probe-session.js";
 
 /** Bad-input answers should be short errors; a stream there is read only this far. */
 export const BAD_INPUT_MAX_BYTES = 16 * 1024;

@@ -8,8 +8,8 @@
  * Budget (§3.11): one happy stream, one disconnected stream, five bad-input POSTs and at most
  * one real POST /chat — the only requests that may cost a model call.
  */
-import { untilStopped } from "../../core/probe-session.js";
-import type { ProbeContext } from "../../core/protocol.js";
+import { untilStopped } from "../../core/probes/probe-session.js";
+import type { ProbeContext } from "../../core/run/protocol.js";
 import { BAD_INPUTS, CONTRACT_PATHS, L, NOTE } from "./labels.js";
 import { readParams, type McpChatParams } from "./params.js";
 import { BAD_INPUT_MAX_BYTES, ProbeClient } from "./probe-client.js";

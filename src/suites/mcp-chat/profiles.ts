@@ -3,7 +3,7 @@
  * seed; schema overlays live in schemas/mcp-chat/profiles/budget-master/ and the registry applies
  * them by the profile's name. Framing, tool matching and terminal rules are never relaxed.
  */
-import type { ProfileDef } from "../../core/check.js";
+import type { ProfileDef } from "../../core/checks/check.js";
 
 export const BUDGET_MASTER: ProfileDef = {
   name: "budget-master",

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
-import { SCHEMAS_DIR } from "../../core/schema-registry.js";
+import { SCHEMAS_DIR } from "../../core/schemas/schema-registry.js";
 import { findCatalogue, type Catalogue, type CatalogueTool } from "../../mocks/openai-chat/catalogues.js";
 
 export type { Catalogue, CatalogueTool };

@@ -2,7 +2,7 @@
  * The openai-chat protocol: OpenAI Chat Completions tool calling as an OpenAI-compatible backend
  * must serve it to Continue's built-in tools (seed 001).
  */
-import { defineProtocol } from "../../core/define-protocol.js";
+import { defineProtocol } from "../../core/run/define-protocol.js";
 import { OPENAI_CHAT_MOCK_NAMES } from "../../mocks/openai-chat/index.js";
 import { OPENAI_CHAT_SERVER_CHECKS } from "./checks/index.js";
 import { OPENAI_CHAT_CLIENT_CHECKS } from "./client/index.js";

@@ -3,7 +3,7 @@
  * runner is told, and serving the client cases when it judges clients. Light on purpose:
  * `agentwire mock` imports this and not the checks.
  */
-import type { MockStartOptions, RunningMock } from "../../core/protocol.js";
+import type { MockStartOptions, RunningMock } from "../../core/run/protocol.js";
 import { OPENAI_CHAT_DEFAULT_PORT, startOpenaiChatMock } from "../../mocks/openai-chat/server.js";
 import type { ContentOptions } from "./client/index.js";
 import { SELF_TEST_MOCK_PACE } from "./params.js";

@@ -3,8 +3,8 @@
  * them from ctx.params (defaults, then the profile, then the command line: --model,
  * --max-requests, --set key=value...).
  */
-import { paramReader } from "../../core/params.js";
-import type { SelfTestPacing, Timeouts } from "../../core/protocol.js";
+import { paramReader } from "../../core/run/params.js";
+import type { SelfTestPacing, Timeouts } from "../../core/run/protocol.js";
 
 // §1: 10 s for /models and rejections, 60 s to headers, to the first chunk and between events,
 // 300 s per stream, 2 s from [DONE] to the end of the body.

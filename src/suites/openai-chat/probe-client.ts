@@ -4,15 +4,15 @@
  * honoured (bounded), and the run stops when the target stops answering (the core's HTTP probe
  * session).
  */
-import { HttpProbeSession, type HttpTiming } from "../../core/http-probe-session.js";
-import type { ExchangeResult } from "../../core/http-exchange.js";
-import type { ProbeContext } from "../../core/protocol.js";
-import type { TranscriptEvent } from "../../core/transcript.js";
+import { HttpProbeSession, type HttpTiming } from "../../core/probes/http-probe-session.js";
+import type { ExchangeResult } from "../../core/transport/http-exchange.js";
+import type { ProbeContext } from "../../core/run/protocol.js";
+import type { TranscriptEvent } from "../../core/transcript/transcript.js";
 import { isTerminalData } from "./checks/support.js";
 import { isChatLabel, isReset, NOTE } from "./labels.js";
 import type { OpenaiChatParams } from "./params.js";
 
-export { StopProbing } from "../../core/probe-session.js";
+export { StopProbing } from "../../core/probes/probe-session.js";
 
 /** Rejections should be short errors; a stream there is read only this far. */
 export const REJECTION_MAX_BYTES = 16 * 1024;

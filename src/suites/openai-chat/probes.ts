@@ -11,8 +11,8 @@
  * stop at --max-requests; the probes not sent are published in a note so their checks say why they
  * are incomplete. GET /models is free and comes first.
  */
-import { untilStopped } from "../../core/probe-session.js";
-import type { ProbeContext } from "../../core/protocol.js";
+import { untilStopped } from "../../core/probes/probe-session.js";
+import type { ProbeContext } from "../../core/run/protocol.js";
 import { activeCatalogue, isParameterless, offeredTools, toolDefinitions, type CatalogueTool } from "./catalogue.js";
 import { attemptLabel, BAD_INPUT_NAMES, L, NOTE, type BadInputName } from "./labels.js";
 import { readParams, type OpenaiChatParams } from "./params.js";

@@ -5,7 +5,7 @@
  * ErrorResponse overlay (only error.message required) lives in
  * schemas/openai-chat/profiles/openai-compatible/ and the registry applies it by the profile name.
  */
-import type { ProfileDef } from "../../core/check.js";
+import type { ProfileDef } from "../../core/checks/check.js";
 
 export const SEED_PROFILE: ProfileDef = {
   name: "seed",

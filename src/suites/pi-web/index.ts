@@ -1,5 +1,5 @@
 /** The pi-web protocol: pi's coding-agent web mode over one WebSocket (seed 004). */
-import { defineProtocol } from "../../core/define-protocol.js";
+import { defineProtocol } from "../../core/run/define-protocol.js";
 import { PI_WEB_MOCK_NAMES } from "../../mocks/pi-web/index.js";
 import { PI_WEB_SERVER_CHECKS } from "./checks/index.js";
 import { PI_WEB_CLIENT_CHECKS } from "./client/index.js";

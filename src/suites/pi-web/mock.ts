@@ -2,7 +2,7 @@
  * The reference mock as the kit starts it: quick as the suite's own target. Light on purpose:
  * `agentwire mock` imports this and not the checks.
  */
-import type { MockStartOptions, RunningMock } from "../../core/protocol.js";
+import type { MockStartOptions, RunningMock } from "../../core/run/protocol.js";
 import { PI_WEB_DEFAULT_PORT } from "../../mocks/pi-web/options.js";
 import { startPiWebMock } from "../../mocks/pi-web/server.js";
 import { SELF_TEST_MOCK_PACE } from "./params.js";

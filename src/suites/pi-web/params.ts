@@ -8,8 +8,8 @@
  * legally does not show the behaviour (no tool call, no provider error), the checks about it are
  * skipped as not applicable; when it could not be brought about at all, they end incomplete.
  */
-import { paramReader } from "../../core/params.js";
-import type { SelfTestPacing, Timeouts } from "../../core/protocol.js";
+import { paramReader } from "../../core/run/params.js";
+import type { SelfTestPacing, Timeouts } from "../../core/run/protocol.js";
 
 // §1: the client gives up on a command after 30 s; 10 s to the 101 and to agent_start
 // (cmd/prompt-accepted); a minute of silence inside a run; 5 min per run; 2 s settle/close.

@@ -4,16 +4,16 @@
  * command ids, bounded waits, and an early stop when the target stops answering, so a dead or
  * hanging target costs a few timeouts, not dozens.
  */
-import { StopProbing } from "../../core/probe-session.js";
-import type { ExchangeResult } from "../../core/http-exchange.js";
-import type { ProbeContext } from "../../core/protocol.js";
-import { sleep } from "../../core/timing.js";
-import { WsProbeSession } from "../../core/ws-probe-session.js";
-import { type RequestResult, type WsConnection, type WsMessage, type WsOpenResult } from "../../core/ws-exchange.js";
+import { StopProbing } from "../../core/probes/probe-session.js";
+import type { ExchangeResult } from "../../core/transport/http-exchange.js";
+import type { ProbeContext } from "../../core/run/protocol.js";
+import { sleep } from "../../core/mock/timing.js";
+import { WsProbeSession } from "../../core/probes/ws-probe-session.js";
+import { type RequestResult, type WsConnection, type WsMessage, type WsOpenResult } from "../../core/transport/ws-exchange.js";
 import { C } from "./labels.js";
 import type { PiWebParams } from "./params.js";
 
-export { StopProbing } from "../../core/probe-session.js";
+export { StopProbing } from "../../core/probes/probe-session.js";
 
 /** The contract's client timeout for a command (seed: "Requests time out after 30 seconds"). */
 export const COMMAND_TIMEOUT_MS = 30_000;

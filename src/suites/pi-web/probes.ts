@@ -16,10 +16,10 @@
  * provider failure, no dialog), a NOTE.notApplicable tells the checks about it that they do not
  * apply; where it could not be driven at all, they end incomplete.
  */
-import { untilStopped } from "../../core/probe-session.js";
-import type { ProbeContext } from "../../core/protocol.js";
-import { sleep } from "../../core/timing.js";
-import type { RequestResult, WsConnection, WsMessage } from "../../core/ws-exchange.js";
+import { untilStopped } from "../../core/probes/probe-session.js";
+import type { ProbeContext } from "../../core/run/protocol.js";
+import { sleep } from "../../core/mock/timing.js";
+import type { RequestResult, WsConnection, WsMessage } from "../../core/transport/ws-exchange.js";
 import { C, M, NOTE, TOPIC, type Topic } from "./labels.js";
 import { readParams, type PiWebParams } from "./params.js";
 import { isType, isUpdate, ProbeClient, typeOf } from "./probe-client.js";

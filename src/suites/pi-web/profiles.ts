@@ -15,7 +15,7 @@
  * anything else); schema overlays live in schemas/pi-web/profiles/pi-fork-0.54/ and the registry
  * applies them by the profile's name.
  */
-import type { ProfileDef } from "../../core/check.js";
+import type { ProfileDef } from "../../core/checks/check.js";
 import { PI_WEB_CLIENT_FORK_LEVELS } from "./client/index.js";
 
 export const PI_FORK_054: ProfileDef = {

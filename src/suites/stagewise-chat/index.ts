@@ -1,5 +1,5 @@
 /** The stagewise-chat protocol: the stagewise toolbar ↔ agent interface with the chat capability (seed 003). */
-import { defineProtocol } from "../../core/define-protocol.js";
+import { defineProtocol } from "../../core/run/define-protocol.js";
 import { STAGEWISE_SERVER_CHECKS } from "./checks/index.js";
 import { STAGEWISE_CHAT_CLIENT_CHECKS } from "./client/index.js";
 import { STAGEWISE_MOCK_NAMES } from "../../mocks/stagewise-chat/index.js";

@@ -2,7 +2,7 @@
  * The reference mock as the kit starts it: quick as the suite's own target. Light on purpose:
  * `agentwire mock` imports this and not the checks.
  */
-import type { MockStartOptions, RunningMock } from "../../core/protocol.js";
+import type { MockStartOptions, RunningMock } from "../../core/run/protocol.js";
 import { SELF_TEST_MOCK_PACE, STAGEWISE_DEFAULT_PORT } from "../../mocks/stagewise-chat/pace.js";
 import { startStagewiseMock } from "../../mocks/stagewise-chat/server.js";
 

@@ -7,8 +7,8 @@
  * is long enough for a reply of 200 characters (chat/stream-incremental), and the tool prompt asks
  * for a file to be written, which an agent is expected to do through a tool that needs approval.
  */
-import { paramReader } from "../../core/params.js";
-import type { SelfTestPacing, Timeouts } from "../../core/protocol.js";
+import { paramReader } from "../../core/run/params.js";
+import type { SelfTestPacing, Timeouts } from "../../core/run/protocol.js";
 
 // §1: discovery answers within 2 s; the kit gives a mutation 10 s (trpc/mutation-answered); a
 // minute for a behaviour the probes asked for (§4); 2 s settle/close.

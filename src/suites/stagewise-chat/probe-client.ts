@@ -9,19 +9,19 @@
  * own, from the transcript.
  */
 import superjson from "superjson";
-import type { ExchangeResult } from "../../core/http-exchange.js";
-import { StopProbing } from "../../core/probe-session.js";
-import type { ProbeContext } from "../../core/protocol.js";
-import { sleep } from "../../core/timing.js";
-import { WsProbeSession } from "../../core/ws-probe-session.js";
-import { REQUEST_TIMEOUT_NOTE, type WsConnection, type WsMessage, type WsOpenResult } from "../../core/ws-exchange.js";
+import type { ExchangeResult } from "../../core/transport/http-exchange.js";
+import { StopProbing } from "../../core/probes/probe-session.js";
+import type { ProbeContext } from "../../core/run/protocol.js";
+import { sleep } from "../../core/mock/timing.js";
+import { WsProbeSession } from "../../core/probes/ws-probe-session.js";
+import { REQUEST_TIMEOUT_NOTE, type WsConnection, type WsMessage, type WsOpenResult } from "../../core/transport/ws-exchange.js";
 import type { ChatUpdate } from "../../generated/stagewise-chat.js";
 import { applyChatUpdate, initialChatState, parseEventId, type ChatState } from "../../stagewise/chat-state.js";
 import { idKey, isObject, resultOf, type Json, type Result } from "./checks/support.js";
 import { C, M } from "./labels.js";
 import type { StagewiseParams } from "./params.js";
 
-export { StopProbing } from "../../core/probe-session.js";
+export { StopProbing } from "../../core/probes/probe-session.js";
 
 /** This many mutations in a row without an answer means the target is not answering. */
 const MAX_UNANSWERED_IN_ROW = 3;

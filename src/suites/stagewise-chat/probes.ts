@@ -11,10 +11,10 @@
  * mid-turn → deleting messages and the second chat → resubscriptions (known, unknown and bad
  * lastEventId, concurrent, after a drop) → the non-loopback address → the server's PING.
  */
-import { untilStopped } from "../../core/probe-session.js";
+import { untilStopped } from "../../core/probes/probe-session.js";
 import os from "node:os";
-import type { ProbeContext } from "../../core/protocol.js";
-import type { WsConnection } from "../../core/ws-exchange.js";
+import type { ProbeContext } from "../../core/run/protocol.js";
+import type { WsConnection } from "../../core/transport/ws-exchange.js";
 import type { ChatMessage, ToolCallPart, UserMessageMetadata } from "../../generated/stagewise-chat.js";
 import type { ChatState } from "../../stagewise/chat-state.js";
 import { C, M, NOTE, TOPIC, X } from "./labels.js";

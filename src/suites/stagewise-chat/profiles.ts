@@ -13,7 +13,7 @@
  * Neither requires a `stopped` frame after the kit stops an idle subscription: both upstream
  * routers send none, and no check requires one under any profile.
  */
-import type { Level, ProfileDef } from "../../core/check.js";
+import type { Level, ProfileDef } from "../../core/checks/check.js";
 import { STAGEWISE_SERVER_CHECKS } from "./checks/index.js";
 
 const id = (s: string) => `stagewise-chat/${s}`;

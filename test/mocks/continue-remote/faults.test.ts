@@ -7,7 +7,7 @@ import { networkInterfaces } from "node:os";
 import { connect } from "node:net";
 import { setupServer } from "msw/node";
 import { afterEach, describe, expect, it } from "vitest";
-import { MockOptionError } from "../../../src/core/protocol.js";
+import { MockOptionError } from "../../../src/core/run/protocol.js";
 import { createContinueRemoteEngine, type ContinueRemoteEngine } from "../../../src/mocks/continue-remote/engine.js";
 import { FAULTS } from "../../../src/mocks/continue-remote/faults.js";
 import { CONTINUE_REMOTE_FAULTS } from "../../../src/mocks/continue-remote/index.js";

@@ -4,7 +4,7 @@
  */
 import { expect } from "vitest";
 import { isDeepStrictEqual } from "node:util";
-import { formatSchemaErrors, registry } from "../../../src/core/schema-registry.js";
+import { formatSchemaErrors, registry } from "../../../src/core/schemas/schema-registry.js";
 import { createContinueRemoteEngine, type ContinueRemoteEngine } from "../../../src/mocks/continue-remote/engine.js";
 import type { ContinueRemoteMockOptions } from "../../../src/mocks/continue-remote/options.js";
 

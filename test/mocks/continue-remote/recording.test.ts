@@ -4,7 +4,7 @@
  * routes left out; and, while judging, the mock outlives `/exit` to see who still calls.
  */
 import { describe, expect, it } from "vitest";
-import { TranscriptBus, type TranscriptEvent } from "../../../src/core/transcript.js";
+import { TranscriptBus, type TranscriptEvent } from "../../../src/core/transcript/transcript.js";
 import { startContinueRemoteMock } from "../../../src/mocks/continue-remote/server.js";
 import { client } from "./helpers.js";
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { MockOptionError } from "../../../src/core/protocol.js";
+import { MockOptionError } from "../../../src/core/run/protocol.js";
 import { startContinueRemoteMock, type RunningContinueRemoteMock } from "../../../src/mocks/continue-remote/server.js";
 import { expectValid } from "./helpers.js";
 

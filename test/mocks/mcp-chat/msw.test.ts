@@ -1,6 +1,6 @@
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningMock } from "../../../src/core/protocol.js";
+import type { RunningMock } from "../../../src/core/run/protocol.js";
 import { startMcpChatMock } from "../../../src/mocks/mcp-chat/index.js";
 import { mcpChatHandlers } from "../../../src/mocks/mcp-chat/msw.js";
 import { canonicalPayloads, FAST, ORIGIN } from "./helpers.js";

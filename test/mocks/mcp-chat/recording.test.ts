@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TranscriptBus, type TranscriptEvent } from "../../../src/core/transcript.js";
+import { TranscriptBus, type TranscriptEvent } from "../../../src/core/transcript/transcript.js";
 import { chat, connect, engine, req, ORIGIN } from "./helpers.js";
 
 function recorded() {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { RunningMock } from "../../../src/core/protocol.js";
+import type { RunningMock } from "../../../src/core/run/protocol.js";
 import { startMcpChatMock } from "../../../src/mocks/mcp-chat/index.js";
 import { canonicalPayloads, FAST, ORIGIN } from "./helpers.js";
 

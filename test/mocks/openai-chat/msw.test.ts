@@ -1,7 +1,7 @@
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningMock } from "../../../src/core/protocol.js";
-import { TranscriptBus, type TranscriptEvent } from "../../../src/core/transcript.js";
+import type { RunningMock } from "../../../src/core/run/protocol.js";
+import { TranscriptBus, type TranscriptEvent } from "../../../src/core/transcript/transcript.js";
 import { startOpenaiChatMock } from "../../../src/mocks/openai-chat/index.js";
 import { openaiChatHandlers } from "../../../src/mocks/openai-chat/msw.js";
 import { FAST, forcedRead, SEED_TOOLS, user } from "./helpers.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TranscriptBus, type TranscriptEvent } from "../../../src/core/transcript.js";
+import { TranscriptBus, type TranscriptEvent } from "../../../src/core/transcript/transcript.js";
 import { complete, engine, forcedRead, req, SEED_TOOLS, stream, user } from "./helpers.js";
 
 function recorded() {

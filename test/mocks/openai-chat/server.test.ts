@@ -1,6 +1,6 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningMock } from "../../../src/core/protocol.js";
+import type { RunningMock } from "../../../src/core/run/protocol.js";
 import { startOpenaiChatMock } from "../../../src/mocks/openai-chat/index.js";
 import { canonicalPayloads, FAST, SEED_TOOLS, type Json } from "./helpers.js";
 

@@ -4,7 +4,7 @@
  */
 import net from "node:net";
 import WebSocket from "ws";
-import type { RunningMock } from "../../../src/core/protocol.js";
+import type { RunningMock } from "../../../src/core/run/protocol.js";
 import { startPiWebMock, type PiWebStartOptions } from "../../../src/mocks/pi-web/index.js";
 
 export type Json = Record<string, any>;

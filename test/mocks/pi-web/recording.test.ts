@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TranscriptBus, type TranscriptEvent } from "../../../src/core/transcript.js";
+import { TranscriptBus, type TranscriptEvent } from "../../../src/core/transcript/transcript.js";
 import { createPiWebEngine, type PiWebTransport } from "../../../src/mocks/pi-web/index.js";
 import { Client, mock, rawUpgrade, sleep } from "./helpers.js";
 

@@ -1,6 +1,6 @@
 /** The stagewise-chat mock records the toolbar's traffic on the run's bus (probe "client") for the client checks. */
 import { describe, expect, it } from "vitest";
-import { TranscriptBus, type TranscriptEvent } from "../../../src/core/transcript.js";
+import { TranscriptBus, type TranscriptEvent } from "../../../src/core/transcript/transcript.js";
 import { following, quickMock, Raw } from "./helpers.js";
 
 describe("stagewise-chat client recording (probe client)", () => {

@@ -1,6 +1,6 @@
 /** The stagewise-chat reference mock on the wire: discovery, control endpoints, validation, scenarios and framings. */
 import { afterEach, describe, expect, it } from "vitest";
-import { MockOptionError } from "../../../src/core/protocol.js";
+import { MockOptionError } from "../../../src/core/run/protocol.js";
 import { startStagewiseMock, type RunningStagewiseMock } from "../../../src/mocks/stagewise-chat/index.js";
 import { CHAT, following, METADATA, quickMock, Raw, turn, type Json } from "./helpers.js";
 

@@ -9,11 +9,11 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PROFILE, type ProfileDef } from "../../../src/core/check.js";
-import { Evaluation } from "../../../src/core/evaluation.js";
-import type { CheckResult } from "../../../src/core/result.js";
-import { registry } from "../../../src/core/schema-registry.js";
-import { parseJsonLines, readTranscript, type TranscriptEvent } from "../../../src/core/transcript.js";
+import { DEFAULT_PROFILE, type ProfileDef } from "../../../src/core/checks/check.js";
+import { Evaluation } from "../../../src/core/verdicts/evaluation.js";
+import type { CheckResult } from "../../../src/core/verdicts/result.js";
+import { registry } from "../../../src/core/schemas/schema-registry.js";
+import { parseJsonLines, readTranscript, type TranscriptEvent } from "../../../src/core/transcript/transcript.js";
 import { CONTINUE_REMOTE_CLIENT_CHECKS } from "../../../src/suites/continue-remote/client/index.js";
 
 const DIR = fileURLToPath(new URL("../../../fixtures/continue-remote/transcripts/client/", import.meta.url));

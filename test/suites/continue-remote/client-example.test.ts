@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import type { MockStartOptions } from "../../../src/core/protocol.js";
-import { runClientTest } from "../../../src/core/runner.js";
+import type { MockStartOptions } from "../../../src/core/run/protocol.js";
+import { runClientTest } from "../../../src/core/run/runner.js";
 import { continueRemote } from "../../../src/suites/continue-remote/index.js";
 import { runCli, startCli, waitExit } from "../../helpers/cli.js";
 

@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { replayTranscript } from "../../../src/core/runner.js";
+import { replayTranscript } from "../../../src/core/run/runner.js";
 import { continueRemote } from "../../../src/suites/continue-remote/index.js";
 
 const DIR = fileURLToPath(new URL("../../../fixtures/continue-remote/transcripts/cn-1.5.47/", import.meta.url));

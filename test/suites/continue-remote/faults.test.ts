@@ -5,7 +5,7 @@
  * gets its assertion.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import type { CheckResult } from "../../../src/core/result.js";
+import type { CheckResult } from "../../../src/core/verdicts/result.js";
 import { FAULTS, type ContinueRemoteFault } from "../../../src/mocks/continue-remote/faults.js";
 import { CONTINUE_REMOTE_FAULTS } from "../../../src/mocks/continue-remote/index.js";
 import { CONTINUE_REMOTE_SERVER_CHECKS, continueRemote } from "../../../src/suites/continue-remote/index.js";

@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { runSuite } from "../../../src/core/runner.js";
+import { runSuite } from "../../../src/core/run/runner.js";
 import { continueRemote } from "../../../src/suites/continue-remote/index.js";
 import { byId } from "../../helpers/run-results.js";
 

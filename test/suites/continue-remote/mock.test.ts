@@ -4,8 +4,8 @@
  * server that interrupts for a message (`interruptOnMessage`), and `--no-exit`.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import type { CheckResult, RunResult } from "../../../src/core/result.js";
-import { runSuite } from "../../../src/core/runner.js";
+import type { CheckResult, RunResult } from "../../../src/core/verdicts/result.js";
+import { runSuite } from "../../../src/core/run/runner.js";
 import { continueRemote } from "../../../src/suites/continue-remote/index.js";
 import { byId, explain, serverSide } from "../../helpers/run-results.js";
 

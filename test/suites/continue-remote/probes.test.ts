@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { CN_SESSION } from "../../../src/suites/continue-remote/profiles.js";
-import { DEFAULT_PROFILE, type ProfileDef } from "../../../src/core/check.js";
-import { TranscriptBus, type TranscriptEvent } from "../../../src/core/transcript.js";
+import { DEFAULT_PROFILE, type ProfileDef } from "../../../src/core/checks/check.js";
+import { TranscriptBus, type TranscriptEvent } from "../../../src/core/transcript/transcript.js";
 import { continueRemote } from "../../../src/suites/continue-remote/index.js";
 
 async function probe(profile: ProfileDef, settings: Record<string, unknown> = {}) {

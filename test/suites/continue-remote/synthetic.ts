@@ -1,9 +1,9 @@
 /** Hand-built continue-remote transcripts: polls of /state and POSTs, judged by the server checks as the runner would. */
-import { DEFAULT_PROFILE, type ProfileDef } from "../../../src/core/check.js";
-import { Evaluation } from "../../../src/core/evaluation.js";
-import type { CheckResult } from "../../../src/core/result.js";
-import { registry } from "../../../src/core/schema-registry.js";
-import type { TranscriptEvent } from "../../../src/core/transcript.js";
+import { DEFAULT_PROFILE, type ProfileDef } from "../../../src/core/checks/check.js";
+import { Evaluation } from "../../../src/core/verdicts/evaluation.js";
+import type { CheckResult } from "../../../src/core/verdicts/result.js";
+import { registry } from "../../../src/core/schemas/schema-registry.js";
+import type { TranscriptEvent } from "../../../src/core/transcript/transcript.js";
 import { CONTINUE_REMOTE_SERVER_CHECKS } from "../../../src/suites/continue-remote/checks/index.js";
 import { DEFAULT_PARAMS } from "../../../src/suites/continue-remote/params.js";
 import { CN_SESSION } from "../../../src/suites/continue-remote/profiles.js";

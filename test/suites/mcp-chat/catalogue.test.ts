@@ -1,6 +1,6 @@
 /** The server-side check catalogue of §4: every id exists, with a seed reference; selection works. */
 import { describe, expect, it } from "vitest";
-import { UsageError, runSuite } from "../../../src/core/runner.js";
+import { UsageError, runSuite } from "../../../src/core/run/runner.js";
 import { mcpChat } from "../../../src/suites/mcp-chat/index.js";
 import { MCP_CHAT_SERVER_CHECKS } from "../../../src/suites/mcp-chat/checks/index.js";
 import { serverSide } from "../../helpers/run-results.js";

@@ -4,7 +4,7 @@
  * checks. Each defect adapter must fail exactly the checks its defect is about.
  */
 import { describe, expect, it } from "vitest";
-import { startClientSession } from "../../../src/core/runner.js";
+import { startClientSession } from "../../../src/core/run/runner.js";
 import { quickMock } from "../../helpers/quick-pacing.js";
 import { mcpChat } from "../../../src/suites/mcp-chat/index.js";
 import { mcpChatAdapters, runMcpChatCases, type AdapterResult } from "../../../src/adapters.js";

@@ -7,11 +7,11 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PROFILE, type CheckContext } from "../../../src/core/check.js";
-import { Evaluation } from "../../../src/core/evaluation.js";
-import type { CheckResult } from "../../../src/core/result.js";
-import { registry } from "../../../src/core/schema-registry.js";
-import { parseJsonLines, TranscriptBus, type NewEvent, type TranscriptEvent } from "../../../src/core/transcript.js";
+import { DEFAULT_PROFILE, type CheckContext } from "../../../src/core/checks/check.js";
+import { Evaluation } from "../../../src/core/verdicts/evaluation.js";
+import type { CheckResult } from "../../../src/core/verdicts/result.js";
+import { registry } from "../../../src/core/schemas/schema-registry.js";
+import { parseJsonLines, TranscriptBus, type NewEvent, type TranscriptEvent } from "../../../src/core/transcript/transcript.js";
 import { FRAMINGS } from "../../../src/mocks/mcp-chat/framing.js";
 import { NOT_CONNECTED_MESSAGE, STREAM_ERROR_MESSAGE } from "../../../src/mocks/mcp-chat/scenarios.js";
 import {

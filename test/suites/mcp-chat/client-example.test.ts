@@ -6,7 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { runClientTest } from "../../../src/core/runner.js";
+import { runClientTest } from "../../../src/core/run/runner.js";
 import { mcpChat } from "../../../src/suites/mcp-chat/index.js";
 import { quickMock } from "../../helpers/quick-pacing.js";
 

@@ -5,7 +5,7 @@
  * Each run is also replayed from its saved transcript, which must give the same verdicts.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import type { CheckResult } from "../../../src/core/result.js";
+import type { CheckResult } from "../../../src/core/verdicts/result.js";
 import { MCP_CHAT_FAULTS } from "../../../src/mocks/mcp-chat/index.js";
 import { MCP_CHAT_SERVER_CHECKS } from "../../../src/suites/mcp-chat/checks/index.js";
 import { mcpChat } from "../../../src/suites/mcp-chat/index.js";

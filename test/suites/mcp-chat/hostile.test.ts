@@ -3,8 +3,8 @@
  * Each runs with --timeout 1500 and a 256 KiB read cap.
  */
 import { describe, expect, it } from "vitest";
-import type { RunResult } from "../../../src/core/result.js";
-import { runSuite } from "../../../src/core/runner.js";
+import type { RunResult } from "../../../src/core/verdicts/result.js";
+import { runSuite } from "../../../src/core/run/runner.js";
 import { mcpChat } from "../../../src/suites/mcp-chat/index.js";
 import { backendWithStream, behaviours, closedPortUrl, runAgainst, serve, type Handler } from "../../helpers/hostile-servers.js";
 import { byId, explain, serverSide } from "../../helpers/run-results.js";

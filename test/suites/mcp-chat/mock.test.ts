@@ -1,8 +1,8 @@
 /** The reference mock conforms to the server suite, with its default and its other settings. */
 import { describe, expect, it } from "vitest";
-import { runSuite } from "../../../src/core/runner.js";
-import { DEFAULT_PROFILE } from "../../../src/core/check.js";
-import { TranscriptBus, type TranscriptEvent } from "../../../src/core/transcript.js";
+import { runSuite } from "../../../src/core/run/runner.js";
+import { DEFAULT_PROFILE } from "../../../src/core/checks/check.js";
+import { TranscriptBus, type TranscriptEvent } from "../../../src/core/transcript/transcript.js";
 import { MCP_CHAT_SERVERS } from "../../../src/mocks/mcp-chat/index.js";
 import { mcpChat } from "../../../src/suites/mcp-chat/index.js";
 import { byId, explain, serverSide } from "../../helpers/run-results.js";

@@ -1,7 +1,7 @@
 /** Probe behaviour that the mock does not show: rate limits, and a target that answers oddly. */
 import { afterEach, describe, expect, it } from "vitest";
-import { runSuite } from "../../../src/core/runner.js";
-import { TranscriptBus } from "../../../src/core/transcript.js";
+import { runSuite } from "../../../src/core/run/runner.js";
+import { TranscriptBus } from "../../../src/core/transcript/transcript.js";
 import { mcpChat } from "../../../src/suites/mcp-chat/index.js";
 import { backendWithStream, serve, type Handler, type Hostile } from "../../helpers/hostile-servers.js";
 import { byId, serverSide } from "../../helpers/run-results.js";

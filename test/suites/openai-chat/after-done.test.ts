@@ -4,7 +4,7 @@
  * one that waits for the server to close the connection fails, like Continue CLI's 30 s stall.
  */
 import { describe, expect, it } from "vitest";
-import { startClientSession } from "../../../src/core/runner.js";
+import { startClientSession } from "../../../src/core/run/runner.js";
 import { openaiChat } from "../../../src/suites/openai-chat/index.js";
 import { byId } from "../../helpers/run-results.js";
 

@@ -1,6 +1,6 @@
 /** The server-side check catalogue of §4: every id exists, with its level and a seed reference. */
 import { describe, expect, it } from "vitest";
-import { runSuite } from "../../../src/core/runner.js";
+import { runSuite } from "../../../src/core/run/runner.js";
 import { OPENAI_CHAT_SERVER_CHECKS } from "../../../src/suites/openai-chat/checks/index.js";
 import { openaiChat } from "../../../src/suites/openai-chat/index.js";
 import { OPENAI_CHAT_PROFILES } from "../../../src/suites/openai-chat/profiles.js";

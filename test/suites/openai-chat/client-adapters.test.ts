@@ -5,9 +5,9 @@
  * defect is about, and every adapter must leave the traffic checks green.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { renderSse } from "../../../src/core/sse-framing.js";
-import { startClientSession } from "../../../src/core/runner.js";
-import type { RunResult } from "../../../src/core/result.js";
+import { renderSse } from "../../../src/core/transport/sse-framing.js";
+import { startClientSession } from "../../../src/core/run/runner.js";
+import type { RunResult } from "../../../src/core/verdicts/result.js";
 import { openaiChat } from "../../../src/suites/openai-chat/index.js";
 import { openaiChatAdapters, runOpenaiChatCases, type OpenaiChatAdapterResult } from "../../../src/adapters.js";
 import { QUIRKS } from "../../../src/suites/openai-chat/client/index.js";

@@ -5,7 +5,7 @@
  * its own mock at the self-test pace; each then gets its own assertion.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import type { CheckResult } from "../../../src/core/result.js";
+import type { CheckResult } from "../../../src/core/verdicts/result.js";
 import { OPENAI_CHAT_FAULTS } from "../../../src/mocks/openai-chat/index.js";
 import { OPENAI_CHAT_SERVER_CHECKS } from "../../../src/suites/openai-chat/checks/index.js";
 import { openaiChat } from "../../../src/suites/openai-chat/index.js";

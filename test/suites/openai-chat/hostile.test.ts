@@ -4,8 +4,8 @@
  * mostly wait on timers.
  */
 import { describe, expect, it } from "vitest";
-import type { RunResult } from "../../../src/core/result.js";
-import { runSuite, type SuiteOptions } from "../../../src/core/runner.js";
+import type { RunResult } from "../../../src/core/verdicts/result.js";
+import { runSuite, type SuiteOptions } from "../../../src/core/run/runner.js";
 import { openaiChat } from "../../../src/suites/openai-chat/index.js";
 import { closedPortUrl, openaiBackendWithStream, openaiBehaviours, runAgainst, serve, type Handler } from "../../helpers/openai-hostile-servers.js";
 import { byId, explain, serverSide } from "../../helpers/run-results.js";

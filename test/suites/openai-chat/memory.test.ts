@@ -6,10 +6,10 @@
 import v8 from "node:v8";
 import vm from "node:vm";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PROFILE } from "../../../src/core/check.js";
-import { Evaluation } from "../../../src/core/evaluation.js";
-import { registry } from "../../../src/core/schema-registry.js";
-import type { TranscriptEvent } from "../../../src/core/transcript.js";
+import { DEFAULT_PROFILE } from "../../../src/core/checks/check.js";
+import { Evaluation } from "../../../src/core/verdicts/evaluation.js";
+import { registry } from "../../../src/core/schemas/schema-registry.js";
+import type { TranscriptEvent } from "../../../src/core/transcript/transcript.js";
 import { OPENAI_CHAT_SERVER_CHECKS } from "../../../src/suites/openai-chat/checks/index.js";
 import { openaiChat } from "../../../src/suites/openai-chat/index.js";
 

@@ -1,8 +1,8 @@
 /** The reference mock conforms to the openai-chat server suite, under every profile. */
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PROFILE } from "../../../src/core/check.js";
-import { runSuite } from "../../../src/core/runner.js";
-import { TranscriptBus, type TranscriptEvent } from "../../../src/core/transcript.js";
+import { DEFAULT_PROFILE } from "../../../src/core/checks/check.js";
+import { runSuite } from "../../../src/core/run/runner.js";
+import { TranscriptBus, type TranscriptEvent } from "../../../src/core/transcript/transcript.js";
 import { OPENAI_CHAT_SERVER_CHECKS } from "../../../src/suites/openai-chat/checks/index.js";
 import { openaiChat } from "../../../src/suites/openai-chat/index.js";
 import { byId, explain, serverSide } from "../../helpers/run-results.js";

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import type { TranscriptEvent } from "../../../src/core/transcript.js";
+import type { TranscriptEvent } from "../../../src/core/transcript/transcript.js";
 import { startPiWebMock } from "../../../src/mocks/pi-web/index.js";
 import { PI_WEB_SERVER_CHECKS } from "../../../src/suites/pi-web/checks/index.js";
 import { byShortId, judge } from "../../helpers/synthetic-transcript.js";

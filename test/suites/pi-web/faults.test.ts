@@ -5,7 +5,7 @@
  * them out: QUICK_PROOF); faults run sixteen at a time, slowest first.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import type { CheckResult } from "../../../src/core/result.js";
+import type { CheckResult } from "../../../src/core/verdicts/result.js";
 import { PI_WEB_FAULTS } from "../../../src/mocks/pi-web/index.js";
 import { PI_WEB_SERVER_CHECKS } from "../../../src/suites/pi-web/checks/index.js";
 import { QUICK_PROOF, runAgainstMock } from "../../helpers/pi-web-runs.js";

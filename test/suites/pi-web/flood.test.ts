@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { WebSocket } from "ws";
-import { runSuite } from "../../../src/core/runner.js";
+import { runSuite } from "../../../src/core/run/runner.js";
 import { piWeb } from "../../../src/suites/pi-web/index.js";
 import { hostilePiWeb, wsBehaviours, type HostileWs, type WsBehaviour } from "../../helpers/pi-web-hostile.js";
 

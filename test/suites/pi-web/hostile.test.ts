@@ -3,8 +3,8 @@
  * error, no vacuous pass of the rules they break. Each runs with --timeout 1500 and a 256 KiB cap.
  */
 import { describe, expect, it } from "vitest";
-import type { RunResult } from "../../../src/core/result.js";
-import { runSuite } from "../../../src/core/runner.js";
+import type { RunResult } from "../../../src/core/verdicts/result.js";
+import { runSuite } from "../../../src/core/run/runner.js";
 import { piWeb } from "../../../src/suites/pi-web/index.js";
 import { closedPortUrl, runAgainst } from "../../helpers/hostile-servers.js";
 import { hostilePiWeb, wsBehaviours, type WsBehaviour } from "../../helpers/pi-web-hostile.js";

@@ -5,7 +5,7 @@
  * the paths not taken are then skipped with the reason, and the run passes under --strict.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import type { RunResult } from "../../../src/core/result.js";
+import type { RunResult } from "../../../src/core/verdicts/result.js";
 import { runMock } from "../../helpers/pi-web-runs.js";
 import { explain, serverSide } from "../../helpers/run-results.js";
 

@@ -6,9 +6,9 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PROFILE } from "../../../src/core/check.js";
-import { Evaluation } from "../../../src/core/evaluation.js";
-import { registry } from "../../../src/core/schema-registry.js";
+import { DEFAULT_PROFILE } from "../../../src/core/checks/check.js";
+import { Evaluation } from "../../../src/core/verdicts/evaluation.js";
+import { registry } from "../../../src/core/schemas/schema-registry.js";
 import { PI_WEB_SERVER_CHECKS } from "../../../src/suites/pi-web/checks/index.js";
 import { longStream } from "../../helpers/pi-web-synthetic.js";
 

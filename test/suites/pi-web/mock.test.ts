@@ -1,7 +1,7 @@
 /** The reference mock conforms to the server suite: defaults, a token, ws:// URLs, every framing. */
 import { describe, expect, it } from "vitest";
-import type { CheckResult } from "../../../src/core/result.js";
-import { runSuite } from "../../../src/core/runner.js";
+import type { CheckResult } from "../../../src/core/verdicts/result.js";
+import { runSuite } from "../../../src/core/run/runner.js";
 import { PI_WEB_FRAMINGS } from "../../../src/mocks/pi-web/index.js";
 import { DEFAULT_TIMING } from "../../../src/mocks/pi-web/options.js";
 import { piWeb } from "../../../src/suites/pi-web/index.js";

@@ -1,7 +1,7 @@
 /** The pi-web probes: target URLs in every accepted form, and the documented probe order. */
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PROFILE } from "../../../src/core/check.js";
-import { TranscriptBus, type TranscriptEvent } from "../../../src/core/transcript.js";
+import { DEFAULT_PROFILE } from "../../../src/core/checks/check.js";
+import { TranscriptBus, type TranscriptEvent } from "../../../src/core/transcript/transcript.js";
 import { PI_WEB_DEFAULT_PARAMS, piWeb, resolvePiWebTarget } from "../../../src/suites/pi-web/index.js";
 import { readParams } from "../../../src/suites/pi-web/params.js";
 

@@ -3,7 +3,7 @@
  * and fail under the default profile, and the mock playing the fork passes it completely.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import type { CheckResult } from "../../../src/core/result.js";
+import type { CheckResult } from "../../../src/core/verdicts/result.js";
 import { PI_FORK_054 } from "../../../src/suites/pi-web/profiles.js";
 import { piWeb } from "../../../src/suites/pi-web/index.js";
 import { runAgainstMock } from "../../helpers/pi-web-runs.js";

@@ -5,7 +5,7 @@
  * fail in the same judgement.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { REQUEST_TIMEOUT_NOTE } from "../../../src/core/ws-exchange.js";
+import { REQUEST_TIMEOUT_NOTE } from "../../../src/core/transport/ws-exchange.js";
 import { piWeb } from "../../../src/suites/pi-web/index.js";
 import { transformFrames, type FrameTransform, type Sent } from "../../helpers/pi-web-rejudge.js";
 import { expectOnlyTarget, judgeAsRecorded, recordRun, sameVerdict, type Recorded } from "../../helpers/rejudge.js";

@@ -4,7 +4,7 @@
  * the checks report it with.
  */
 import { describe, expect, it } from "vitest";
-import type { TranscriptEvent } from "../../../src/core/transcript.js";
+import type { TranscriptEvent } from "../../../src/core/transcript/transcript.js";
 import { PI_WEB_SERVER_CHECKS } from "../../../src/suites/pi-web/checks/index.js";
 import { PI_FORK_054 } from "../../../src/suites/pi-web/profiles.js";
 import { assistantError, assistantText, PiWebScript, userMessage } from "../../helpers/pi-web-synthetic.js";

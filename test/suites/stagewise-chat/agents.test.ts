@@ -7,8 +7,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import type { CheckResult } from "../../../src/core/result.js";
-import { runSuite } from "../../../src/core/runner.js";
+import type { CheckResult } from "../../../src/core/verdicts/result.js";
+import { runSuite } from "../../../src/core/run/runner.js";
 import { createAgentServer, reject } from "../../../src/stagewise/index.js";
 import { stagewiseChat } from "../../../src/suites/stagewise-chat/index.js";
 import { byId, explain, serverSide } from "../../helpers/run-results.js";

@@ -5,7 +5,7 @@
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { runClientTest } from "../../../src/core/runner.js";
+import { runClientTest } from "../../../src/core/run/runner.js";
 import { stagewiseChat } from "../../../src/suites/stagewise-chat/index.js";
 import { runCli } from "../../helpers/cli.js";
 

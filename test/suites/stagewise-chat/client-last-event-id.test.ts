@@ -4,10 +4,10 @@
  * request or any sent after; an older id, or none, still fails.
  */
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PROFILE } from "../../../src/core/check.js";
-import { Evaluation } from "../../../src/core/evaluation.js";
-import { registry } from "../../../src/core/schema-registry.js";
-import type { NewEvent, TranscriptEvent } from "../../../src/core/transcript.js";
+import { DEFAULT_PROFILE } from "../../../src/core/checks/check.js";
+import { Evaluation } from "../../../src/core/verdicts/evaluation.js";
+import { registry } from "../../../src/core/schemas/schema-registry.js";
+import type { NewEvent, TranscriptEvent } from "../../../src/core/transcript/transcript.js";
 import { lastEventIdCheck } from "../../../src/suites/stagewise-chat/client/checks.js";
 
 const VOID = { json: null, meta: { values: ["undefined"] } };

@@ -4,7 +4,7 @@
  * keeps the self-test pace; waits are capped at 10 s; faults run eight at a time.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import type { CheckResult } from "../../../src/core/result.js";
+import type { CheckResult } from "../../../src/core/verdicts/result.js";
 import { STAGEWISE_FAULTS } from "../../../src/mocks/stagewise-chat/index.js";
 import { stagewiseChat } from "../../../src/suites/stagewise-chat/index.js";
 import { explain, failedIds, pool, runReplayed, serverSide } from "../../helpers/run-results.js";

@@ -7,8 +7,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { WebSocketServer, type WebSocket } from "ws";
-import type { CheckResult } from "../../../src/core/result.js";
-import { runSuite } from "../../../src/core/runner.js";
+import type { CheckResult } from "../../../src/core/verdicts/result.js";
+import { runSuite } from "../../../src/core/run/runner.js";
 import { stagewiseChat } from "../../../src/suites/stagewise-chat/index.js";
 import { byId, explain, serverSide } from "../../helpers/run-results.js";
 

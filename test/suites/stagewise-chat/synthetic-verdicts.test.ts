@@ -5,7 +5,7 @@
  * answer to a mutation).
  */
 import { describe, expect, it } from "vitest";
-import type { TranscriptEvent } from "../../../src/core/transcript.js";
+import type { TranscriptEvent } from "../../../src/core/transcript/transcript.js";
 import { STAGEWISE_SERVER_CHECKS } from "../../../src/suites/stagewise-chat/checks/index.js";
 import { assistant, chat, SwScript } from "../../helpers/stagewise-synthetic.js";
 import { byShortId, judge, type JudgeOptions } from "../../helpers/synthetic-transcript.js";

@@ -8,8 +8,8 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { startClientSession } from "../../../src/core/runner.js";
-import type { TranscriptEvent } from "../../../src/core/transcript.js";
+import { startClientSession } from "../../../src/core/run/runner.js";
+import type { TranscriptEvent } from "../../../src/core/transcript/transcript.js";
 import { stagewiseChat } from "../../../src/suites/stagewise-chat/index.js";
 
 const EXAMPLE = fileURLToPath(new URL("../../../examples/stagewise-toolbar.mjs", import.meta.url));

@@ -1,5 +1,5 @@
 /** §1 and §3.10: bad input gets a 4xx and changes nothing. */
-import type { CheckDef } from "../../../core/check.js";
+import type { CheckDef } from "../../../core/checks/check.js";
 import { isBadInputLabel, L, PHASE } from "../labels.js";
 import { isCn } from "../profiles.js";
 import { acceptedBadInput } from "./state.js";

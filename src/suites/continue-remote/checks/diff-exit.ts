@@ -1,6 +1,6 @@
 /** §3.12 `/diff` and §3.13 `/exit`. */
-import type { CheckDef } from "../../../core/check.js";
-import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import type { CheckDef } from "../../../core/checks/check.js";
+import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import { L, PHASE, TOPIC } from "../labels.js";
 import { all, answeredAt, describe, evidenceOf, judgeExchanges, mediaType, onExchanges, serverCheck, Tally, type Exchange } from "./support.js";
 

@@ -1,5 +1,5 @@
 /** Every server-side check of continue-remote, in catalogue order (§4). */
-import type { CheckDef } from "../../../core/check.js";
+import type { CheckDef } from "../../../core/checks/check.js";
 import { BAD_INPUT_CHECKS } from "./bad-input.js";
 import { DIFF_CHECKS, EXIT_CHECKS } from "./diff-exit.js";
 import { PAUSE_CHECKS } from "./pause.js";

@@ -1,6 +1,6 @@
 /** §3.14 `/pause` [cn]: a no-op while idle; while busy it stops the turn. */
-import type { CheckDef } from "../../../core/check.js";
-import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import type { CheckDef } from "../../../core/checks/check.js";
+import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import { L, PHASE, TOPIC } from "../labels.js";
 import { notAnEnding } from "./turns.js";
 import {

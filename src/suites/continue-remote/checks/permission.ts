@@ -1,6 +1,6 @@
 /** §3.11 Permission: a stable requestId, 400 for wrong answers, approve and deny that do what they say. */
-import type { CheckDef } from "../../../core/check.js";
-import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import type { CheckDef } from "../../../core/checks/check.js";
+import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import { L, TOPIC } from "../labels.js";
 import { IdleWatch } from "./turns.js";
 import {

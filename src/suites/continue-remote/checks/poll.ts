@@ -1,5 +1,5 @@
 /** §3.17 Snapshot consistency: the history only grows, and entries change only as §3.17 allows. */
-import type { CheckDef } from "../../../core/check.js";
+import type { CheckDef } from "../../../core/checks/check.js";
 import { L } from "../labels.js";
 import { all, excerpt, fixedOf, onExchanges, sameEntry, onStates, sameTool, serverCheck, stateEvidence, Tally, tookIt, where, type Entry, type State } from "./support.js";
 

@@ -1,5 +1,5 @@
 /** §3.3, §3.8 and §3.16: accepted messages run, `isProcessing` tells the truth, turns end properly. */
-import type { CheckDef } from "../../../core/check.js";
+import type { CheckDef } from "../../../core/checks/check.js";
 import { L, NOTE } from "../labels.js";
 import { readParams } from "../params.js";
 import { forgetLost, MessageTracker, type Accepted } from "./messages.js";

@@ -1,6 +1,6 @@
 /** §3.2 and §3.9: accepting messages, idle or busy; FIFO order; an honest willInterrupt. */
-import type { CheckDef } from "../../../core/check.js";
-import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import type { CheckDef } from "../../../core/checks/check.js";
+import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import { isMessageLabel, NOTE, TOPIC } from "../labels.js";
 import { forgetLost, MessageTracker, freshEntries } from "./messages.js";
 import {

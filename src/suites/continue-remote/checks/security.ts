@@ -1,5 +1,5 @@
 /** §1 Auth and CORS, §5 Network exposure: who can reach the server and what a foreign page can do. */
-import type { CheckDef } from "../../../core/check.js";
+import type { CheckDef } from "../../../core/checks/check.js";
 import { L, NOTE, PHASE, TOPIC } from "../labels.js";
 import { readParams } from "../params.js";
 import { isCn } from "../profiles.js";

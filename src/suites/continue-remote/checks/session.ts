@@ -1,5 +1,5 @@
 /** §2 and §3.15 [cn]: the Session, its items and their tool call states. */
-import type { CheckDef } from "../../../core/check.js";
+import type { CheckDef } from "../../../core/checks/check.js";
 import { freshEntries } from "./messages.js";
 import { canon, isObject, onStates, serverCheck, stateEvidence, Tally, TERMINAL, where } from "./support.js";
 

@@ -1,6 +1,6 @@
 /** §2 and §3: the snapshot and its entries validate, the queue length tells the truth, reads are pure. */
-import type { CheckDef } from "../../../core/check.js";
-import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import type { CheckDef } from "../../../core/checks/check.js";
+import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import { isBadInputLabel, isPollLabel, isSimpleLabel, L } from "../labels.js";
 import { isCn } from "../profiles.js";
 import { forgetLost, MessageTracker, type Accepted } from "./messages.js";

@@ -1,5 +1,5 @@
 /** §3.7 Streaming (seed): one streaming entry, last, growing by appending. */
-import type { CheckDef } from "../../../core/check.js";
+import type { CheckDef } from "../../../core/checks/check.js";
 import { onStates, sameEntry, serverCheck, stateEvidence, Tally, where } from "./support.js";
 
 export const STREAM_CHECKS: CheckDef[] = [

@@ -6,10 +6,10 @@
  * Semantic checks read only snapshots whose envelope passes `state/schema` (§4); entries are
  * normalised defensively, as an entry may still break `state/entry-schema`.
  */
-import { at, excerpt, notApplicable, Tally, type CheckContext, type CheckObserver, type Evidence } from "../../../core/check.js";
-import { is2xx, mediaType, parseJson } from "../../../core/check-helpers.js";
-import { serverCheckMaker, type CheckSpec } from "../../../core/define-check.js";
-import type { ValidationResult } from "../../../core/schema-registry.js";
+import { at, excerpt, notApplicable, Tally, type CheckContext, type CheckObserver, type Evidence } from "../../../core/checks/check.js";
+import { is2xx, mediaType, parseJson } from "../../../core/checks/check-helpers.js";
+import { serverCheckMaker, type CheckSpec } from "../../../core/checks/define-check.js";
+import type { ValidationResult } from "../../../core/schemas/schema-registry.js";
 import { describe, evidenceOf, lastEvent, type Exchange } from "../../../core/views/exchange.js";
 import { exchangeChecks } from "../../../core/views/exchange-checks.js";
 import { all, onNote, type Listen } from "../../../core/views/hooks.js";

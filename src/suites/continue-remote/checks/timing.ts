@@ -1,5 +1,5 @@
 /** Timing: a server a 500 ms poller can follow, and what a poller gets to see of a turn. */
-import type { CheckDef } from "../../../core/check.js";
+import type { CheckDef } from "../../../core/checks/check.js";
 import { isMessageLabel, isPollLabel } from "../labels.js";
 import { readParams } from "../params.js";
 import {

@@ -1,6 +1,6 @@
 /** §2 and §3.4–3.6 [seed]: tool-start, -result and -error entries, their names and how starts resolve. */
-import type { CheckDef } from "../../../core/check.js";
-import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import type { CheckDef } from "../../../core/checks/check.js";
+import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import { freshEntries } from "./messages.js";
 import { IdleWatch } from "./turns.js";
 import { all, NAME_TABLE, onStates, sameTool, serverCheck, stateEvidence, Tally, toolLabel, where, type Entry, type State } from "./support.js";

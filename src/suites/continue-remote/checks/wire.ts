@@ -1,7 +1,7 @@
 /** §1 Wire: what every `/state` answer and every error answer look like. */
-import { errorBodyRule } from "../../../core/error-body-rule.js";
-import type { CheckDef } from "../../../core/check.js";
-import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import { errorBodyRule } from "../../../core/checks/error-body-rule.js";
+import type { CheckDef } from "../../../core/checks/check.js";
+import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import { isForeignLabel, isPollLabel, L } from "../labels.js";
 import { describe, evidenceOf, isObject, judgeExchanges, mediaType, onExchanges, route, serverCheck, Tally } from "./support.js";
 

@@ -9,11 +9,11 @@
  * message, `message-nonempty` its text; `permission-request-id` owns the id and shape of an
  * answer, `permission-only-when-pending` whether there was anything (still) to answer.
  */
-import { at, excerpt, notApplicable, Tally, type CheckDef, type Outcome } from "../../../core/check.js";
-import { is2xx, mediaType } from "../../../core/check-helpers.js";
-import { checkMaker } from "../../../core/define-check.js";
-import { formatSchemaErrors } from "../../../core/schema-registry.js";
-import type { TranscriptEvent } from "../../../core/transcript.js";
+import { at, excerpt, notApplicable, Tally, type CheckDef, type Outcome } from "../../../core/checks/check.js";
+import { is2xx, mediaType } from "../../../core/checks/check-helpers.js";
+import { checkMaker } from "../../../core/checks/define-check.js";
+import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
+import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
 import { lastEvent, type Exchange } from "../../../core/views/exchange.js";
 import { all, tap } from "../../../core/views/hooks.js";
 import { isCn } from "../profiles.js";

@@ -4,7 +4,7 @@
  * served (the mock records it in full), so rules can read the `/state` the client was shown.
  * Routes are matched as the server matches them (query ignored, trailing slash, any case).
  */
-import type { TranscriptEvent } from "../../../core/transcript.js";
+import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
 import { exchangeView, type Exchange } from "../../../core/views/exchange.js";
 import { pollSeriesView } from "../../../core/views/poll-series.js";
 import { matchRoute, type RouteName } from "../../../mocks/continue-remote/routes.js";

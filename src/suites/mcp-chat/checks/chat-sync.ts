@@ -1,6 +1,6 @@
 /** The optional non-streaming POST /chat. */
-import { notApplicable, type CheckDef } from "../../../core/check.js";
-import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import { notApplicable, type CheckDef } from "../../../core/checks/check.js";
+import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import { L, NOTE } from "../labels.js";
 import { all, describe, evidenceOf, hasDetail, judgeExchanges, onNote, serverCheck, Tally } from "./support.js";
 

@@ -1,5 +1,5 @@
 /** Request-level errors on /chat/stream: bad input, and chat while disconnected. */
-import { excerpt, type CheckDef } from "../../../core/check.js";
+import { excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { isBadInputLabel, L } from "../labels.js";
 import { all, describe, disconnectKnockOn, eventEvidence, eventWhere, evidenceOf, hasDetail, is2xx, is4xx, isObject, isTextEvent, isToolEvent, mediaType, onExchanges, onStreams, serverCheck, Tally, unanswered, wrongMeaning } from "./support.js";
 

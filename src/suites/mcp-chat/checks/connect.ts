@@ -1,6 +1,6 @@
 /** POST /connect/{server_id}: answers to listed and unlisted ids, and the tool objects. */
-import { excerpt, type CheckDef } from "../../../core/check.js";
-import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import { excerpt, type CheckDef } from "../../../core/checks/check.js";
+import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import { isStatusLabel, L, LISTED_CONNECT_LABELS, NOTE } from "../labels.js";
 import {
   all,

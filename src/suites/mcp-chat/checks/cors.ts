@@ -4,7 +4,7 @@
  * The three rules split the headers so one mistake fails one check: a missing or foreign ACAO is
  * cors/allow-origin's (or cors/preflight's), ACAO `*` and ACAC are cors/credentials'.
  */
-import { at, type CheckDef, type Evidence } from "../../../core/check.js";
+import { at, type CheckDef, type Evidence } from "../../../core/checks/check.js";
 import { isForeignLabel, isPreflightLabel, L, NOTE } from "../labels.js";
 import { readParams } from "../params.js";
 import { all, describe, is2xx, lastEvent, onExchanges, onNote, serverCheck, Tally, tokens, type Exchange } from "./support.js";

@@ -1,7 +1,7 @@
 /** The one error shape of the contract. */
-import type { CheckDef } from "../../../core/check.js";
-import { errorBodyRule } from "../../../core/error-body-rule.js";
-import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import type { CheckDef } from "../../../core/checks/check.js";
+import { errorBodyRule } from "../../../core/checks/error-body-rule.js";
+import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import { isForeignLabel, L } from "../labels.js";
 import { describe, serverCheck, Tally, onExchanges } from "./support.js";
 

@@ -1,6 +1,6 @@
 /** Stream event types and their fields. */
-import { excerpt, type CheckDef } from "../../../core/check.js";
-import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import { excerpt, type CheckDef } from "../../../core/checks/check.js";
+import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import { L } from "../labels.js";
 import { readParams } from "../params.js";
 import { eventEvidence, eventWhere, onStreams, serverCheck, Tally } from "./support.js";

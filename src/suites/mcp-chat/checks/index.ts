@@ -1,5 +1,5 @@
 /** Every server-side check of mcp-chat, in catalogue order (§4). */
-import type { CheckDef } from "../../../core/check.js";
+import type { CheckDef } from "../../../core/checks/check.js";
 import { CHAT_CHECKS } from "./chat.js";
 import { CHAT_SYNC_CHECKS } from "./chat-sync.js";
 import { CONNECT_CHECKS } from "./connect.js";

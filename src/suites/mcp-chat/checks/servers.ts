@@ -1,6 +1,6 @@
 /** GET /servers: the listing every other probe starts from. */
-import { excerpt, type CheckDef } from "../../../core/check.js";
-import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import { excerpt, type CheckDef } from "../../../core/checks/check.js";
+import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import { L } from "../labels.js";
 import { describe, evidenceOf, isObject, judgeExchanges, serverCheck, Tally } from "./support.js";
 

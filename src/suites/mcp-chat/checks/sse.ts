@@ -3,9 +3,9 @@
  * `data: {json_payload}\n\n` and the reference frontend reads exactly that: a line splitter on
  * LF that keeps only lines starting with "data: ".
  */
-import { at, excerpt, type CheckDef } from "../../../core/check.js";
+import { at, excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { L } from "../labels.js";
-import { hexAround, utf8BodyRule } from "../../../core/check-helpers.js";
+import { hexAround, utf8BodyRule } from "../../../core/checks/check-helpers.js";
 import { dataStartsWith, eventEvidence, eventWhere, lineEvidence, lineKind, lineWhere, mediaType, onStreams, serverCheck, Tally, type SseLineEvent } from "./support.js";
 
 const SECTION = "§5 Send Chat Message (Streaming)";

@@ -1,5 +1,5 @@
 /** The single global connection: switching servers and reconnecting the connected one. */
-import { excerpt, type CheckDef } from "../../../core/check.js";
+import { excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { L } from "../labels.js";
 import { all, connectView, unanswered, describe, evidenceOf, isObject, judgeExchanges, onExchanges, sameStatus, serverCheck, showStatus, statusView, Tally, toolNames, type StatusView } from "./support.js";
 

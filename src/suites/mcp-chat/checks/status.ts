@@ -1,6 +1,6 @@
 /** GET /status while connected and while disconnected. */
-import { excerpt, type CheckDef } from "../../../core/check.js";
-import { formatSchemaErrors, type SchemaError } from "../../../core/schema-registry.js";
+import { excerpt, type CheckDef } from "../../../core/checks/check.js";
+import { formatSchemaErrors, type SchemaError } from "../../../core/schemas/schema-registry.js";
 import { L } from "../labels.js";
 import { all, connectView, describe, evidenceOf, isObject, judgeExchanges, onExchanges, sameSet, serverCheck, Tally, toolNames } from "./support.js";
 

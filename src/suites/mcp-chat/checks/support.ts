@@ -6,8 +6,8 @@
  * Everything here is incremental: an exchange's record lives from its request to its end, and a
  * stream keeps counters and the first sentinel, never its events.
  */
-import { excerpt, type CheckContext } from "../../../core/check.js";
-import { serverCheckMaker } from "../../../core/define-check.js";
+import { excerpt, type CheckContext } from "../../../core/checks/check.js";
+import { serverCheckMaker } from "../../../core/checks/define-check.js";
 import { describe, evidenceOf, lastEvent, type Exchange } from "../../../core/views/exchange.js";
 import { exchangeChecks } from "../../../core/views/exchange-checks.js";
 import { all, onNote, type Listen } from "../../../core/views/hooks.js";
@@ -25,13 +25,13 @@ export const serverCheck = serverCheckMaker(SEED, { stopped: NOTE.stopped, notAp
 
 export { all, describe, evidenceOf, lastEvent, onNote, type Exchange };
 
-import type { BodyEndEvent, ChunkEvent, RequestEvent, ResponseEvent, SseEventEvent, SseLineEvent } from "../../../core/check-helpers.js";
-export type { RequestEvent, ResponseEvent, BodyEndEvent, ErrorEvent, SseLineEvent, SseEventEvent, ChunkEvent, NoteEvent, LineKind } from "../../../core/check-helpers.js";
+import type { BodyEndEvent, ChunkEvent, RequestEvent, ResponseEvent, SseEventEvent, SseLineEvent } from "../../../core/checks/check-helpers.js";
+export type { RequestEvent, ResponseEvent, BodyEndEvent, ErrorEvent, SseLineEvent, SseEventEvent, ChunkEvent, NoteEvent, LineKind } from "../../../core/checks/check-helpers.js";
 
 /** Violations plus whether the rule was exercised (shared by every suite). */
-import { Tally } from "../../../core/check.js";
-export { lineKind, dataStartsWith, dataValue, eventEvidence, eventWhere, is2xx, lineEvidence, lineWhere, mediaType, parseJson } from "../../../core/check-helpers.js";
-import { lineKind, dataValue, eventWhere, lineWhere, parseJson } from "../../../core/check-helpers.js";
+import { Tally } from "../../../core/checks/check.js";
+export { lineKind, dataStartsWith, dataValue, eventEvidence, eventWhere, is2xx, lineEvidence, lineWhere, mediaType, parseJson } from "../../../core/checks/check-helpers.js";
+import { lineKind, dataValue, eventWhere, lineWhere, parseJson } from "../../../core/checks/check-helpers.js";
 export { Tally };
 
 // ---------------------------------------------------------------------------------------------

@@ -2,11 +2,11 @@
  * The end of a stream: exactly one sentinel, in its exact form, last, and then the end of the
  * body. The sentinel is what tells a complete answer from a truncated one.
  */
-import { at, excerpt, type CheckDef } from "../../../core/check.js";
-import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import { at, excerpt, type CheckDef } from "../../../core/checks/check.js";
+import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import { L } from "../labels.js";
 import { readParams } from "../params.js";
-import { advanceSentinel, closeAfterSentinelRule, sentinelLines, type SentinelLines } from "../../../core/check-helpers.js";
+import { advanceSentinel, closeAfterSentinelRule, sentinelLines, type SentinelLines } from "../../../core/checks/check-helpers.js";
 import { dataStartsWith, dataValue, eventEvidence, eventWhere, lineEvidence, lineWhere, missingSentinel, onStreams, serverCheck, Tally, unjudgedStream, type SseLineEvent, type Stream } from "./support.js";
 
 const SECTION = "§5 Send Chat Message (Streaming)";

@@ -1,5 +1,5 @@
 /** The answer text: only the final answer, and present when the stream succeeds. */
-import type { CheckDef } from "../../../core/check.js";
+import type { CheckDef } from "../../../core/checks/check.js";
 import { L } from "../labels.js";
 import { chatFailed, eventEvidence, eventWhere, isTextEvent, isToolEvent, NO_TOOLS, onStreams, serverCheck, Tally, unjudgedStream, type SseEventEvent } from "./support.js";
 

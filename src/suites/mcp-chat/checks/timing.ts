@@ -1,5 +1,5 @@
 /** When events arrive: streaming as work happens, and the numbers for tuning. */
-import type { CheckDef, Outcome } from "../../../core/check.js";
+import type { CheckDef, Outcome } from "../../../core/checks/check.js";
 import { L } from "../labels.js";
 import { readParams } from "../params.js";
 import { eventEvidence, eventWhere, NO_TOOLS, onStreams, serverCheck, Tally, toolEvent, unjudgedStream, type SseEventEvent } from "./support.js";

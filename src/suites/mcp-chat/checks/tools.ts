@@ -2,7 +2,7 @@
  * Tool calls inside a stream. These rules are about the stream's meaning, so each stream is read
  * up to its first sentinel; what follows it is terminal/last-event's.
  */
-import { excerpt, type CheckDef, type Outcome } from "../../../core/check.js";
+import { excerpt, type CheckDef, type Outcome } from "../../../core/checks/check.js";
 import { L, NOTE } from "../labels.js";
 import { all, chatFailed, disconnectKnockOn, type SseEventEvent, eventEvidence, eventWhere, isObject, NO_TOOLS, onExchanges, onNote, onStreams, serverCheck, Tally, toolEvent, unjudgedStream } from "./support.js";
 

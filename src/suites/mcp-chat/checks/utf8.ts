@@ -1,2 +1,2 @@
 /** The incremental UTF-8 validator lives in core (the openai-chat stream checks use it too). */
-export { Utf8Validator } from "../../../core/utf8.js";
+export { Utf8Validator } from "../../../core/transport/utf8.js";

@@ -1,5 +1,5 @@
 /** Every client-side check of mcp-chat (contract §4): traffic checks first, then parse checks. */
-import type { CheckDef } from "../../../core/check.js";
+import type { CheckDef } from "../../../core/checks/check.js";
 import { PARSE_CHECKS } from "./parse-checks.js";
 import { TRAFFIC_CHECKS } from "./traffic-checks.js";
 

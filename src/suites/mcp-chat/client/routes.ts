@@ -4,7 +4,7 @@
  * result shape and `{detail}` errors. Plugged into the mock through its `routes` option.
  */
 import { caseRoutes, type CaseRoutes } from "../../../core/client-cases/routes.js";
-import type { TranscriptBus } from "../../../core/transcript.js";
+import type { TranscriptBus } from "../../../core/transcript/transcript.js";
 import type { AdapterResult } from "./adapters/types.js";
 import { CLIENT_CASES, EXPECTED_NOTE, findCase, toWireCase, type ClientCase } from "./cases.js";
 import { parseAdapterResult } from "./compare.js";

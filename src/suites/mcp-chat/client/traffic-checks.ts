@@ -3,11 +3,11 @@
  * mock labels each request by route and records its own state in `meta`). These need no adapter,
  * so a browser frontend gets them too.
  */
-import { at, excerpt, type CheckContext, type CheckDef, type Violations } from "../../../core/check.js";
-import { mediaType } from "../../../core/check-helpers.js";
+import { at, excerpt, type CheckContext, type CheckDef, type Violations } from "../../../core/checks/check.js";
+import { mediaType } from "../../../core/checks/check-helpers.js";
 import { requestRuleCheck } from "../../../core/client-cases/request-check.js";
-import { formatSchemaErrors } from "../../../core/schema-registry.js";
-import type { TranscriptEvent } from "../../../core/transcript.js";
+import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
+import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
 import { caseOfPath } from "./cases.js";
 import { SEED } from "../labels.js";
 

@@ -1,5 +1,5 @@
 /** Auth: a backend that serves requests without the key lets anyone spend its model. */
-import type { CheckDef } from "../../../core/check.js";
+import type { CheckDef } from "../../../core/checks/check.js";
 import { isAuthLabel, L, NOTE } from "../labels.js";
 import { OPENAI_SPEC } from "./refs.js";
 import { all, describe, evidenceOf, onExchanges, onNote, serverCheck, skip, Tally } from "./support.js";

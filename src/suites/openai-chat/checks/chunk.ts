@@ -1,5 +1,5 @@
 /** The choices array of a chunk, and each choice's index. */
-import { excerpt, type CheckDef } from "../../../core/check.js";
+import { excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { STREAM_PROBES } from "../labels.js";
 import { onStreams } from "./model.js";
 import { STREAMING } from "./refs.js";

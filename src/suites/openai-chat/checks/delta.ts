@@ -1,5 +1,5 @@
 /** Deltas: their shape, the role, and what a delta may carry at once. */
-import { excerpt, type CheckDef } from "../../../core/check.js";
+import { excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { STREAM_PROBES } from "../labels.js";
 import { onStreams } from "./model.js";
 import { STREAMING } from "./refs.js";

@@ -1,10 +1,10 @@
 /** The end of a stream: `data: [DONE]`, nothing after it, then the end of the body. */
-import { at, excerpt, type CheckDef } from "../../../core/check.js";
+import { at, excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { STREAM_PROBES } from "../labels.js";
 import { readParams } from "../params.js";
 import { NOT_RESET, onStreams, streamBroken, type Stream } from "./model.js";
 import { STREAMING } from "./refs.js";
-import { advanceSentinel, closeAfterSentinelRule, sentinelLines, type SentinelLines } from "../../../core/check-helpers.js";
+import { advanceSentinel, closeAfterSentinelRule, sentinelLines, type SentinelLines } from "../../../core/checks/check-helpers.js";
 import { dataIs, lineEvidence, lineKind, lineWhere, serverCheck, Tally } from "./support.js";
 
 export const DONE_CHECKS: CheckDef[] = [

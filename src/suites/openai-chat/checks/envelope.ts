@@ -1,5 +1,5 @@
 /** The envelope of chunks and completions: object, id, created, model. */
-import { excerpt, type CheckDef } from "../../../core/check.js";
+import { excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { STREAM_PROBES, SYNC_PROBES, isChatLabel } from "../labels.js";
 import { onStreams } from "./model.js";
 import { TOOL_CALLS } from "./refs.js";

@@ -1,6 +1,6 @@
 /** Errors: their shape, their status, and how they travel inside a stream. */
-import { excerpt, notApplicable, type CheckDef } from "../../../core/check.js";
-import { formatSchemaErrors, registry } from "../../../core/schema-registry.js";
+import { excerpt, notApplicable, type CheckDef } from "../../../core/checks/check.js";
+import { formatSchemaErrors, registry } from "../../../core/schemas/schema-registry.js";
 import { BAD_INPUT_NAMES, isBadInputLabel, L, STREAM_PROBES } from "../labels.js";
 import { readParams } from "../params.js";
 import { cutOff, onResponses, onStreams } from "./model.js";

@@ -1,5 +1,5 @@
 /** finish_reason: exactly one per choice, matching whether there were calls, and last. */
-import { excerpt, type CheckDef } from "../../../core/check.js";
+import { excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { STREAM_PROBES, SYNC_PROBES } from "../labels.js";
 import { cutOff, onResponses, onStreams } from "./model.js";
 import { FINAL_ANSWER, STREAMING } from "./refs.js";

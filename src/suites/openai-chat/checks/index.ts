@@ -1,5 +1,5 @@
 /** Every server-side check of openai-chat, in catalogue order (§4). */
-import type { CheckDef } from "../../../core/check.js";
+import type { CheckDef } from "../../../core/checks/check.js";
 import { AUTH_CHECKS } from "./auth.js";
 import { CHUNK_CHECKS } from "./chunk.js";
 import { DELTA_CHECKS } from "./delta.js";

@@ -14,7 +14,7 @@
  * A choice without an integer `index` counts as choice 0. Events after `[DONE]` or after an
  * error-like payload are not applied.
  */
-import { at, excerpt, type Evidence } from "../../../core/check.js";
+import { at, excerpt, type Evidence } from "../../../core/checks/check.js";
 import { all, type Listen } from "../../../core/views/hooks.js";
 import { sseStreamView, type StreamHooks } from "../../../core/views/sse-stream.js";
 import { baseLabel, isChatLabel } from "../labels.js";

@@ -1,6 +1,6 @@
 /** GET /models: clients (and the kit) pick the model from it. */
-import type { CheckDef } from "../../../core/check.js";
-import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import type { CheckDef } from "../../../core/checks/check.js";
+import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import { L } from "../labels.js";
 import { OPENAI_SPEC } from "./refs.js";
 import { describe, evidenceOf, onExchanges, serverCheck, Tally, unanswered } from "./support.js";

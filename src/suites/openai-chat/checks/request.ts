@@ -1,5 +1,5 @@
 /** What Continue actually sends must be served (§3.12). */
-import { at, excerpt, type CheckDef, type Evidence } from "../../../core/check.js";
+import { at, excerpt, type CheckDef, type Evidence } from "../../../core/checks/check.js";
 import { isChatLabel, isReset, L } from "../labels.js";
 import { NOT_RESET, onStreams, streamBroken } from "./model.js";
 import { FOLLOW_UP, OPENAI_SPEC } from "./refs.js";

@@ -2,8 +2,8 @@
  * SSE framing of every stream, judged on the raw bytes and lines. Streams are read as SSE whatever
  * their Content-Type, so one fault (a wrong type) trips one check.
  */
-import { at, excerpt, type CheckDef } from "../../../core/check.js";
-import { hexAround, utf8BodyRule } from "../../../core/check-helpers.js";
+import { at, excerpt, type CheckDef } from "../../../core/checks/check.js";
+import { hexAround, utf8BodyRule } from "../../../core/checks/check-helpers.js";
 import { STREAM_PROBES } from "../labels.js";
 import { onStreams } from "./model.js";
 import { STREAMING } from "./refs.js";

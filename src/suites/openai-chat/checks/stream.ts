@@ -1,5 +1,5 @@
 /** The stream profile: numbers for tuning, never a verdict. */
-import type { CheckDef, Outcome } from "../../../core/check.js";
+import type { CheckDef, Outcome } from "../../../core/checks/check.js";
 import { STREAM_PROBES } from "../labels.js";
 import { onStreams } from "./model.js";
 import { STREAMING } from "./refs.js";

@@ -7,8 +7,8 @@
  * per-stream counters, never its events. Parsed requests are cached on the request events (a
  * WeakMap) and each SSE payload is decoded once by the stream view, so every check reads one parse.
  */
-import type { Outcome } from "../../../core/check.js";
-import { serverCheckMaker } from "../../../core/define-check.js";
+import type { Outcome } from "../../../core/checks/check.js";
+import { serverCheckMaker } from "../../../core/checks/define-check.js";
 import { describe, evidenceOf, lastEvent, type Exchange } from "../../../core/views/exchange.js";
 import { exchangeChecks } from "../../../core/views/exchange-checks.js";
 import { all, onNote, type Observe } from "../../../core/views/hooks.js";
@@ -17,8 +17,8 @@ import { NOTE, SEED } from "../labels.js";
 export { SEED } from "../labels.js";
 export const PROTOCOL = "openai-chat";
 
-import type { RequestEvent, SseEventEvent } from "../../../core/check-helpers.js";
-export type { RequestEvent, ResponseEvent, BodyEndEvent, ErrorEvent, SseLineEvent, SseEventEvent, ChunkEvent, NoteEvent, LineKind } from "../../../core/check-helpers.js";
+import type { RequestEvent, SseEventEvent } from "../../../core/checks/check-helpers.js";
+export type { RequestEvent, ResponseEvent, BodyEndEvent, ErrorEvent, SseLineEvent, SseEventEvent, ChunkEvent, NoteEvent, LineKind } from "../../../core/checks/check-helpers.js";
 export type { Observe };
 
 /** Why a --max-requests budget left checks untested. */
@@ -36,9 +36,9 @@ function budgetReason(value: unknown): string {
 export const serverCheck = serverCheckMaker(SEED, { stopped: NOTE.stopped, knockOn: NOTE.reset, reasons: { [NOTE.budget]: budgetReason } });
 
 /** Violations plus whether the rule was exercised (shared by every suite). */
-import { Tally } from "../../../core/check.js";
-export { lineKind, dataIs, dataValue, eventEvidence, eventWhere, is2xx, lineEvidence, lineWhere, mediaType, parseJson } from "../../../core/check-helpers.js";
-import { parseJson } from "../../../core/check-helpers.js";
+import { Tally } from "../../../core/checks/check.js";
+export { lineKind, dataIs, dataValue, eventEvidence, eventWhere, is2xx, lineEvidence, lineWhere, mediaType, parseJson } from "../../../core/checks/check-helpers.js";
+import { parseJson } from "../../../core/checks/check-helpers.js";
 export { Tally, all, onNote, describe, evidenceOf, lastEvent, type Exchange };
 
 export const skip = (message: string): Outcome => ({ verdict: "skip", message });

@@ -1,6 +1,6 @@
 /** Non-streamed answers. */
-import type { CheckDef } from "../../../core/check.js";
-import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import type { CheckDef } from "../../../core/checks/check.js";
+import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import { baseLabel, L, SYNC_PROBES } from "../labels.js";
 import { TOOL_CALLS } from "./refs.js";
 import { describe, evidenceOf, is2xx, mediaType, onExchanges, serverCheck, Tally, unanswered } from "./support.js";

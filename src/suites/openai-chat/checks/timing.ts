@@ -1,5 +1,5 @@
 /** Streaming must be streaming: the first text arrives well before the end. */
-import type { CheckDef } from "../../../core/check.js";
+import type { CheckDef } from "../../../core/checks/check.js";
 import { L } from "../labels.js";
 import { readParams } from "../params.js";
 import { cutOff, onStreams, streamBroken, streamCut } from "./model.js";

@@ -5,7 +5,7 @@
  * arguments-string's alone (the argument rules skip such calls), a call without a name is
  * first-delta-complete's, an unknown name is name-in-request-tools'.
  */
-import { excerpt, type CheckDef, type Evidence, type Outcome } from "../../../core/check.js";
+import { excerpt, type CheckDef, type Evidence, type Outcome } from "../../../core/checks/check.js";
 import { activeCatalogue, isParameterless, judgeArgs } from "../catalogue.js";
 import { FORCED_PROBES, L, STREAM_PROBES, SYNC_PROBES } from "../labels.js";
 import { readParams } from "../params.js";

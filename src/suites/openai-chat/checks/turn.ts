@@ -1,5 +1,5 @@
 /** The follow-up turn of seed §3: history with a tool result, answered in plain text. */
-import { excerpt, type CheckDef } from "../../../core/check.js";
+import { excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { L } from "../labels.js";
 import { FINAL_ANSWER, FOLLOW_UP } from "./refs.js";
 import { describe, evidenceOf, isObject, onExchanges, serverCheck, Tally, unanswered, type Exchange } from "./support.js";

@@ -1,6 +1,6 @@
 /** Usage in streams: only on the last chunk, and there exactly when it was asked for. */
-import { at, excerpt, type CheckDef, type Evidence } from "../../../core/check.js";
-import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import { at, excerpt, type CheckDef, type Evidence } from "../../../core/checks/check.js";
+import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import { L, STREAM_PROBES } from "../labels.js";
 import { cutOff, onStreams, streamBroken, streamCut } from "./model.js";
 import { OPENAI_SPEC } from "./refs.js";

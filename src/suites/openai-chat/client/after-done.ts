@@ -4,8 +4,8 @@
  * after `[DONE]` (the hold-open-after-done fault, the open-after-done framing): the client either
  * closes the connection or sends its next request, promptly.
  */
-import { at, Violations, type CheckDef, type CheckObserver, type Evidence } from "../../../core/check.js";
-import type { TranscriptEvent } from "../../../core/transcript.js";
+import { at, Violations, type CheckDef, type CheckObserver, type Evidence } from "../../../core/checks/check.js";
+import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
 import { AFTER_DONE_NOTE } from "../../../mocks/openai-chat/after-done.js";
 import { isCompletionRequest } from "./traffic-checks.js";
 import { scaleMs, TIME_SCALE_KEY, timeScaleOf } from "../../../core/client-cases/time-scale.js";

@@ -5,7 +5,7 @@
  * what `client/history-matches-sent` compares echoed histories with, and what the case routes use
  * to put the mock's own call ids into a case's expected result.
  */
-import type { TranscriptEvent } from "../../../core/transcript.js";
+import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
 import { isObject } from "./history.js";
 
 export interface EmittedCall {

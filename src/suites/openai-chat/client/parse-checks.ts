@@ -3,7 +3,7 @@
  * cases, as its adapter reported it (`client-result` events), against what the kit expected for
  * the case (the `EXPECTED_NOTE` emitted just before each result). State is one verdict per case.
  */
-import type { CheckDef, Evidence, Outcome } from "../../../core/check.js";
+import type { CheckDef, Evidence, Outcome } from "../../../core/checks/check.js";
 import { parseChecks, type CaseReading, type ParseCheckSpec } from "../../../core/client-cases/judge.js";
 import type { AdapterResult } from "./adapters/types.js";
 import { casesFor, EXPECTED_NOTE, PARSE_CHECK_PREFIX, quirkOf, type ParseCheck } from "./cases.js";

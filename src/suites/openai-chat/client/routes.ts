@@ -6,7 +6,7 @@
  * request the client sent for the case, with the call ids the mock gave it.
  */
 import { caseRoutes, type CaseRoutes } from "../../../core/client-cases/routes.js";
-import type { TranscriptBus, TranscriptEvent } from "../../../core/transcript.js";
+import type { TranscriptBus, TranscriptEvent } from "../../../core/transcript/transcript.js";
 import { EXPECTED_NOTE, findCase, wireCases, caseOfPath, type ClientCase } from "./cases.js";
 import { parseAdapterResult } from "./compare.js";
 import { emittedCallsOf } from "./emitted.js";

@@ -5,10 +5,10 @@
  * schema check leaves tools, echoed arguments and empty ids to the checks that own them.
  */
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { at, excerpt, Violations, type CheckContext, type CheckDef, type CheckObserver, type Outcome } from "../../../core/check.js";
+import { at, excerpt, Violations, type CheckContext, type CheckDef, type CheckObserver, type Outcome } from "../../../core/checks/check.js";
 import { requestRuleCheck } from "../../../core/client-cases/request-check.js";
-import { formatSchemaErrors } from "../../../core/schema-registry.js";
-import type { TranscriptEvent } from "../../../core/transcript.js";
+import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
+import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
 import { caseOfPath } from "./cases.js";
 import { DEFAULT_CATALOGUE, loadCatalogue, type CatalogueTool } from "./catalogue.js";
 import { canonicalJson } from "./compare.js";

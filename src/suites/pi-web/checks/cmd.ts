@@ -1,5 +1,5 @@
 /** §2.1–§2.2 and §3 rules 5–6, 11, 18–20: prompt, abort, clear_queue, get_state, get_messages. */
-import { excerpt, type CheckDef, type Outcome } from "../../../core/check.js";
+import { excerpt, type CheckDef, type Outcome } from "../../../core/checks/check.js";
 import { isRunPrompt, M, TOPIC } from "../labels.js";
 import { forkAllowances, readParams } from "../params.js";
 import {

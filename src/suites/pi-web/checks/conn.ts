@@ -1,7 +1,7 @@
 /** §1 Endpoint and upgrade checks: /ws upgrades, other paths 404, token 401, Origin 403, /health. */
-import { at, excerpt, type CheckDef, type Outcome } from "../../../core/check.js";
-import { formatSchemaErrors } from "../../../core/schema-registry.js";
-import type { TranscriptEvent } from "../../../core/transcript.js";
+import { at, excerpt, type CheckDef, type Outcome } from "../../../core/checks/check.js";
+import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
+import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
 import { C, M, NOTE } from "../labels.js";
 import { all, serverCheck, Tally, type OpenEvent, type RejectEvent } from "./support.js";
 

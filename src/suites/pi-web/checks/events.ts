@@ -1,5 +1,5 @@
 /** §3 rules 12, 13 and 16: runs, messages and provider errors as event grammar. */
-import { excerpt, type CheckDef } from "../../../core/check.js";
+import { excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { M, TOPIC } from "../labels.js";
 import { forkAllowances } from "../params.js";
 import { frameEvidence, isObject, jsonDiff, jsonEqual, onWire, rpc, serverCheck, showCommand, Tally, where, type FrameEvent } from "./support.js";

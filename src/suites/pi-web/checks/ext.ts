@@ -1,5 +1,5 @@
 /** §3 rules 26–27: extension UI dialogs, their replies, and replies that must be ignored. */
-import { excerpt, type CheckDef } from "../../../core/check.js";
+import { excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { C, M, TOPIC } from "../labels.js";
 import { frameEvidence, isObject, rpc, serverCheck, Tally, textOf, where, type Conn, type FrameEvent } from "./support.js";
 

@@ -1,5 +1,5 @@
 /** §3 rule 1: every event goes to every socket, in the same order. */
-import { excerpt, type CheckDef } from "../../../core/check.js";
+import { excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { C } from "../labels.js";
 import { frameEvidence, messagesOf, onWire, serverCheck, Tally, where, type FrameEvent } from "./support.js";
 

@@ -1,6 +1,6 @@
 /** §1 Framing and §2 shapes of what the server sends. */
-import { excerpt, type CheckDef } from "../../../core/check.js";
-import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import { excerpt, type CheckDef } from "../../../core/checks/check.js";
+import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import { frameEvidence, onWire, serverCheck, Tally, where } from "./support.js";
 
 /** Event types of the seed and the §2.3 extras. */

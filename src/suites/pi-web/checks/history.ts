@@ -1,5 +1,5 @@
 /** History Message Types: what get_messages returns. */
-import { excerpt, type CheckDef } from "../../../core/check.js";
+import { excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { frameEvidence, isObject, rpc, serverCheck, showCommand, Tally, toolCalls, where } from "./support.js";
 
 const KNOWN_ROLES: ReadonlySet<string> = new Set(["user", "assistant", "toolResult"]);

@@ -1,5 +1,5 @@
 /** Every server-side check of pi-web, in catalogue order (§4). */
-import type { CheckDef } from "../../../core/check.js";
+import type { CheckDef } from "../../../core/checks/check.js";
 import { CMD_CHECKS } from "./cmd.js";
 import { CONN_CHECKS } from "./conn.js";
 import { EVENT_CHECKS } from "./events.js";

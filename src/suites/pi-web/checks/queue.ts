@@ -1,5 +1,5 @@
 /** §3 rules 7–11: steering and follow-up messages queued during a run. */
-import { excerpt, type CheckDef, type Outcome } from "../../../core/check.js";
+import { excerpt, type CheckDef, type Outcome } from "../../../core/checks/check.js";
 import { M, TOPIC } from "../labels.js";
 import { all, answerMissed, frameEvidence, isObject, knockOnUnanswered, rpc, runViews, serverCheck, Tally, textOf, toolCalls, where, type Command, type Conn, type FrameEvent, type Json } from "./support.js";
 

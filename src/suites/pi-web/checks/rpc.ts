@@ -1,6 +1,6 @@
 /** §2.2 and §3 rules 1–4: every command gets one correlated response of the right shape. */
-import { excerpt, type CheckDef } from "../../../core/check.js";
-import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import { excerpt, type CheckDef } from "../../../core/checks/check.js";
+import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import { M, NOTE } from "../labels.js";
 import { forkAllowances } from "../params.js";
 import { all, frameEvidence, isKnownCommand, isObject, messageOf, onNote, rpc, serverCheck, showCommand, Tally, where, type Command, type FrameEvent, type Json } from "./support.js";

@@ -1,5 +1,5 @@
 /** §3 rules 21–24: list_sessions, switch_session, new_session and session_changed. */
-import { excerpt, type CheckDef, type Outcome } from "../../../core/check.js";
+import { excerpt, type CheckDef, type Outcome } from "../../../core/checks/check.js";
 import { M } from "../labels.js";
 import { forkAllowances } from "../params.js";
 import { all, answerMissed, frameEvidence, isObject, knockOnUnanswered, rpc, serverCheck, showCommand, Tally, where, type Command, type FrameEvent, type Json } from "./support.js";

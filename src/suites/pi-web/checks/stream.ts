@@ -3,7 +3,7 @@
  * assistant message with an incremental block state machine (per contentIndex: start, deltas,
  * end), keeping only the open message's blocks and their accumulated text.
  */
-import { excerpt, type CheckDef, type Outcome } from "../../../core/check.js";
+import { excerpt, type CheckDef, type Outcome } from "../../../core/checks/check.js";
 import type { Listen } from "../../../core/views/hooks.js";
 import { C, M, TOPIC } from "../labels.js";
 import { readParams } from "../params.js";

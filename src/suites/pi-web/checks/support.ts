@@ -4,10 +4,10 @@
  * each client connection. Everything is incremental: a connection's record lives from its open to
  * its close; a command's from its send to its answer; nothing keeps the stream of events.
  */
-import { at, excerpt, notApplicable, Tally, type CheckDef, type Evidence } from "../../../core/check.js";
-import { serverCheckMaker, type CheckSpec } from "../../../core/define-check.js";
-import type { TranscriptEvent } from "../../../core/transcript.js";
-import { frameJson, frameValues, type WsFrameEvent } from "../../../core/ws-exchange.js";
+import { at, excerpt, notApplicable, Tally, type CheckDef, type Evidence } from "../../../core/checks/check.js";
+import { serverCheckMaker, type CheckSpec } from "../../../core/checks/define-check.js";
+import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
+import { frameJson, frameValues, type WsFrameEvent } from "../../../core/transport/ws-exchange.js";
 import { all, on, tap, type Listen } from "../../../core/views/hooks.js";
 import { rpcHooks, rpcView, type RpcIn, type RpcMatch, type RpcProtocol, type RpcRequest } from "../../../core/views/rpc.js";
 import { derivedView } from "../../../core/views/router.js";

@@ -1,5 +1,5 @@
 /** UI refresh: query commands answer fast, also during a run. */
-import type { CheckDef } from "../../../core/check.js";
+import type { CheckDef } from "../../../core/checks/check.js";
 import { readParams } from "../params.js";
 import { all, frameEvidence, QUERY_COMMANDS, rpc, runViews, serverCheck, showCommand, Tally, where, type Command } from "./support.js";
 

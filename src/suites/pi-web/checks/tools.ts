@@ -1,5 +1,5 @@
 /** §3 rule 17: tool executions pair up by toolCallId and round-trip into toolResult messages. */
-import { excerpt, type CheckDef } from "../../../core/check.js";
+import { excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { M, TOPIC } from "../labels.js";
 import { frameEvidence, isObject, jsonDiff, jsonEqual, onWire, serverCheck, Tally, toolCalls, where, type Conn, type FrameEvent, type Json } from "./support.js";
 

@@ -9,9 +9,9 @@
  * documented (the schema checks judge a copy without them), id-present owns command ids,
  * ui-response-id owns reply ids.
  */
-import { at, excerpt, Violations, type CheckContext, type CheckDef, type CheckObserver, type Level } from "../../../core/check.js";
-import { formatSchemaErrors } from "../../../core/schema-registry.js";
-import type { TranscriptEvent } from "../../../core/transcript.js";
+import { at, excerpt, Violations, type CheckContext, type CheckDef, type CheckObserver, type Level } from "../../../core/checks/check.js";
+import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
+import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
 import {
   CLIENT_PROBE,
   isClientFrame,

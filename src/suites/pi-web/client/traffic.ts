@@ -8,7 +8,7 @@
  * (dialogs and fire-and-forget alike), whether a run was in progress, and its responses.
  * Browser-safe: no node modules.
  */
-import type { TranscriptEvent } from "../../../core/transcript.js";
+import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
 
 /** The mock records client traffic under this probe name. */
 export const CLIENT_PROBE = "client";

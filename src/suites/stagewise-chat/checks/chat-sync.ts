@@ -1,6 +1,6 @@
 /** chat/snapshot-*, chat/seq-*, chat/update-*: the sync model of `chat.getChatUpdates` (§3 r5–r8). */
-import type { CheckDef } from "../../../core/check.js";
-import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import type { CheckDef } from "../../../core/checks/check.js";
+import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import { parseEventId, sequenceVerdict, type ChatState } from "../../../stagewise/chat-state.js";
 import { firstJsonDifference } from "../../../stagewise/json-diff.js";
 import { describeViolation } from "../../../stagewise/reduced.js";

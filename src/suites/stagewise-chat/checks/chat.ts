@@ -1,5 +1,5 @@
 /** chat/*: chats, turns, stop and streaming, judged from the mutations and what subscription A saw (§3 r9, r10, r14). */
-import type { CheckDef } from "../../../core/check.js";
+import type { CheckDef } from "../../../core/checks/check.js";
 import type { ChatMessage, ChatUpdate } from "../../../generated/stagewise-chat.js";
 import type { ChatState } from "../../../stagewise/chat-state.js";
 import { firstJsonDifference } from "../../../stagewise/json-diff.js";

@@ -1,5 +1,5 @@
 /** chat/reject-*, chat/no-toolcalling, security/no-stack-leak: typed rejections without side effects (§1, §3 r11, r12). */
-import type { CheckDef } from "../../../core/check.js";
+import type { CheckDef } from "../../../core/checks/check.js";
 import { isToolCallingLabel, rejectionOf, TOPIC, type Topic } from "../labels.js";
 import {
   effectEvidence,

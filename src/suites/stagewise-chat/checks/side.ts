@@ -1,6 +1,6 @@
 /** state/*, messaging/*, security/ws-foreign-origin and security/bind-address (§1, §3 r15–r18, §5). */
-import type { CheckDef } from "../../../core/check.js";
-import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import type { CheckDef } from "../../../core/checks/check.js";
+import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import type { AgentMessageUpdate } from "../../../generated/stagewise-chat.js";
 import { tap } from "../../../core/views/hooks.js";
 import { applyMessageUpdate, compareMessagingStates, type MessagingState } from "../../../stagewise/messaging-state.js";

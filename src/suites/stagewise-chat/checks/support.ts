@@ -4,10 +4,10 @@
  * by tRPC id (core's rpc view), and one record per chat subscription: its snapshot, its sequence
  * numbers and the state reduced with the normative reducer, so no check reduces twice.
  */
-import { at, excerpt, notApplicable, Tally, type CheckDef, type Evidence } from "../../../core/check.js";
-import { serverCheckMaker, type CheckSpec } from "../../../core/define-check.js";
-import type { TranscriptEvent } from "../../../core/transcript.js";
-import { frameJson, type WsFrameEvent } from "../../../core/ws-exchange.js";
+import { at, excerpt, notApplicable, Tally, type CheckDef, type Evidence } from "../../../core/checks/check.js";
+import { serverCheckMaker, type CheckSpec } from "../../../core/checks/define-check.js";
+import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
+import { frameJson, type WsFrameEvent } from "../../../core/transport/ws-exchange.js";
 import type { Exchange } from "../../../core/views/exchange.js";
 import { exchangeChecks } from "../../../core/views/exchange-checks.js";
 import { all, each, on, type Guard, type Listen } from "../../../core/views/hooks.js";

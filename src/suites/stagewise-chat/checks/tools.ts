@@ -1,5 +1,5 @@
 /** tools/*: approvals, results and their placement (§3 r13, r14). */
-import type { CheckDef } from "../../../core/check.js";
+import type { CheckDef } from "../../../core/checks/check.js";
 import type { ChatMessage, ToolCallPart, ToolResultPart } from "../../../generated/stagewise-chat.js";
 import type { ChatState } from "../../../stagewise/chat-state.js";
 import { firstJsonDifference } from "../../../stagewise/json-diff.js";

@@ -1,6 +1,6 @@
 /** trpc/*: envelopes, superjson Dates, answers, subscriptions, parse errors, unknown procedures, keep-alive (§1). */
-import type { CheckDef } from "../../../core/check.js";
-import { formatSchemaErrors } from "../../../core/schema-registry.js";
+import type { CheckDef } from "../../../core/checks/check.js";
+import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import { C, M, NOTE } from "../labels.js";
 import {
   all,

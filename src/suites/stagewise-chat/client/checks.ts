@@ -7,10 +7,10 @@
  * request-shape owns the tRPC envelope and ids, known-procedures the path and kind, client-metadata the metadata
  * (client-valid-input judges a copy with a stand-in), messaging/client-user-message the messaging input.
  */
-import { at, excerpt, Tally, type CheckDef, type Evidence } from "../../../core/check.js";
-import { checkMaker, type CheckSpec } from "../../../core/define-check.js";
-import { formatSchemaErrors } from "../../../core/schema-registry.js";
-import type { WsFrameEvent } from "../../../core/ws-exchange.js";
+import { at, excerpt, Tally, type CheckDef, type Evidence } from "../../../core/checks/check.js";
+import { checkMaker, type CheckSpec } from "../../../core/checks/define-check.js";
+import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
+import type { WsFrameEvent } from "../../../core/transport/ws-exchange.js";
 import type { Conn, OpenEvent } from "../../../core/views/ws-connection.js";
 import { datePaths, SEED, taggedDate } from "../checks/support.js";
 import { AgentView, fromMock, fromToolbar, toolCalls, TOOLBAR, type Frame, type ToolCallInfo } from "./traffic.js";

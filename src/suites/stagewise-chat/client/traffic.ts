@@ -4,7 +4,7 @@
  * toolbars when a request arrived: the chat state reduced from the chat subscription's events (the active chat, its
  * messages and tool calls, whether the agent works). Browser-safe.
  */
-import { frameJson, type WsFrameEvent } from "../../../core/ws-exchange.js";
+import { frameJson, type WsFrameEvent } from "../../../core/transport/ws-exchange.js";
 import { wsConnectionView, type Conn } from "../../../core/views/ws-connection.js";
 import { applyChatUpdate, initialChatState, parseEventId, type ChatState } from "../../../stagewise/chat-state.js";
 import type { ChatUpdate } from "../../../generated/stagewise-chat.js";

@@ -2,8 +2,8 @@
  * What a protocol plugs into the kit: its check catalogue, the probes that drive a real target,
  * its reference mock, and the names of the mock's scenarios, faults, framings and profiles.
  */
-import type { CheckDef, ProfileDef } from "./check.js";
-import type { TranscriptBus } from "./transcript.js";
+import type { CheckDef, ProfileDef } from "../checks/check.js";
+import type { TranscriptBus } from "../transcript/transcript.js";
 
 /** A mock refused the options it was started with (unknown name, bad setting): the user's mistake. */
 export class MockOptionError extends Error {}

@@ -3,8 +3,8 @@
  * SSE event or raw line in words a user can follow ("chat-stream line 4 (chunk 2, at 41 ms)").
  */
 import { at, excerpt, type Evidence, type Tally } from "./check.js";
-import type { TranscriptEvent } from "./transcript.js";
-import { Utf8Body } from "./utf8.js";
+import type { TranscriptEvent } from "../transcript/transcript.js";
+import { Utf8Body } from "../transport/utf8.js";
 
 /** A transcript event of one kind. */
 export type EventOf<K extends TranscriptEvent["kind"]> = Extract<TranscriptEvent, { kind: K }>;

@@ -29,7 +29,7 @@ export interface SchemaError {
 export type ValidationResult = { ok: true } | { ok: false; errors: SchemaError[] };
 
 /** The schemas folder shipped with the package (same depth from src/core and dist/core). */
-export const SCHEMAS_DIR = fileURLToPath(new URL("../../schemas/", import.meta.url));
+export const SCHEMAS_DIR = fileURLToPath(new URL("../../../schemas/", import.meta.url));
 
 export class UnknownMessageError extends Error {
   constructor(

@@ -4,11 +4,11 @@
  * answering, so a dead or hanging target costs a few timeouts, not dozens. A protocol adds its
  * headers, pacing, budgets and notes around `sendOnce`.
  */
-import { exchange, isUnreachable, type ExchangeResult, type ExchangeSpec } from "./http-exchange.js";
+import { exchange, isUnreachable, type ExchangeResult, type ExchangeSpec } from "../transport/http-exchange.js";
 import { ProbeSession, StopProbing } from "./probe-session.js";
-import type { ProbeContext } from "./protocol.js";
-import { sleep } from "./timing.js";
-import type { BodyEndReason } from "./transcript.js";
+import type { ProbeContext } from "../run/protocol.js";
+import { sleep } from "../mock/timing.js";
+import type { BodyEndReason } from "../transcript/transcript.js";
 
 /** This many exchanges in a row without a complete answer means the target is not answering. */
 const MAX_CONSECUTIVE_FAILURES = 3;

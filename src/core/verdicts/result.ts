@@ -1,5 +1,5 @@
 /** The result of a run: what every reporter reads. Matches schemas/report.schema.json. */
-import type { ContractRef, Evidence, Level, Outcome, Side, Verdict } from "./check.js";
+import type { ContractRef, Evidence, Level, Outcome, Side, Verdict } from "../checks/check.js";
 
 /** A violation as a check sees it, before the run ends (`--reporter ndjson` prints it at once). */
 export interface LiveViolation {

@@ -9,8 +9,8 @@
  *
  * Protocol-agnostic and browser-safe (no node imports). Timing between writes is the caller's job.
  */
-import type { NamedItem } from "./protocol.js";
-import { seededRandom } from "./timing.js";
+import type { NamedItem } from "../run/protocol.js";
+import { seededRandom } from "../mock/timing.js";
 
 /** The data of one event; bytes allow faults that must send invalid UTF-8. */
 export type SsePayload = string | Uint8Array;

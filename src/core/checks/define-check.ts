@@ -4,7 +4,7 @@
  * contract [section, sentence], the probes that feed it and its observer.
  */
 import { notApplicable, type CheckDef, type ContractRef, type Side } from "./check.js";
-import { all, onNote, subscriptionsOf } from "./views/hooks.js";
+import { all, onNote, subscriptionsOf } from "../views/hooks.js";
 
 export interface SuiteMeta {
   /** Seed file of the contract the references quote. */

@@ -6,9 +6,9 @@
  */
 import { LineCounter, parseDocument, stringify, type Node } from "yaml";
 import { z } from "zod";
-import type { ProtocolDef } from "./protocol.js";
+import type { ProtocolDef } from "../run/protocol.js";
 import { exitCodeFor, type BaselineMark, type CheckResult, type RunResult } from "./result.js";
-import { UsageError } from "./usage-error.js";
+import { UsageError } from "../run/usage-error.js";
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 

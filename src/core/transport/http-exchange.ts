@@ -7,7 +7,7 @@
 import http from "node:http";
 import https from "node:https";
 import { SseReader } from "./sse-reader.js";
-import type { BodyEndReason, TranscriptBus } from "./transcript.js";
+import type { BodyEndReason, TranscriptBus } from "../transcript/transcript.js";
 
 export interface ExchangeTimeouts {
   /** Until the response head arrives. */

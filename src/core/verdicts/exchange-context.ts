@@ -3,9 +3,9 @@
  * body), and the events or frames around the offending one. Built after the run from the
  * transcript (a saved file, or the heads a run keeps for this), only for the failures' evidence.
  */
-import type { Evidence } from "./check.js";
+import type { Evidence } from "../checks/check.js";
 import type { CheckResult, ExchangeRecord, ExchangeEventLine } from "./result.js";
-import type { TranscriptEvent } from "./transcript.js";
+import type { TranscriptEvent } from "../transcript/transcript.js";
 
 /** Events shown before and after the offending one. */
 const WINDOW = 3;

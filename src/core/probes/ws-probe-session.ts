@@ -3,10 +3,10 @@
  * connections with the kit's frame and size limits and the run's headers, and a bounded reopening
  * of the main connection after the server closed it. A protocol adds its URLs, frames and waits.
  */
-import { exchange, isUnreachable, type ExchangeResult } from "./http-exchange.js";
+import { exchange, isUnreachable, type ExchangeResult } from "../transport/http-exchange.js";
 import { ProbeSession, StopProbing } from "./probe-session.js";
-import type { ProbeContext } from "./protocol.js";
-import { openWs, type WsConnection, type WsOpenResult } from "./ws-exchange.js";
+import type { ProbeContext } from "../run/protocol.js";
+import { openWs, type WsConnection, type WsOpenResult } from "../transport/ws-exchange.js";
 
 /** A JSON answer on the HTTP side (discovery, health) is read this far. */
 const HTTP_MAX_BYTES = 64 * 1024;

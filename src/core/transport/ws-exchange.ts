@@ -20,8 +20,8 @@
 import http from "node:http";
 import { isUtf8 } from "node:buffer";
 import WebSocket from "ws";
-import { REDACTED } from "./redaction.js";
-import type { TranscriptBus, TranscriptEvent } from "./transcript.js";
+import { REDACTED } from "../transcript/redaction.js";
+import type { TranscriptBus, TranscriptEvent } from "../transcript/transcript.js";
 
 export type WsFrameEvent = Extract<TranscriptEvent, { kind: "ws-frame" }>;
 

@@ -3,7 +3,7 @@
  * receives (with what the mock knew or decided about it, in `meta`) and the head of its response.
  * Shared by the HTTP mocks; browser-safe.
  */
-import type { TranscriptBus } from "./transcript.js";
+import type { TranscriptBus } from "../transcript/transcript.js";
 
 export interface RequestRecord {
   label: string;

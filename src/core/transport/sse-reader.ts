@@ -8,7 +8,7 @@
  */
 import { EventInterpreter } from "./sse-events.js";
 import { DEFAULT_MAX_LINE, LineSplitter } from "./sse-lines.js";
-import type { NewEvent } from "./transcript.js";
+import type { NewEvent } from "../transcript/transcript.js";
 
 export interface SseReaderOptions {
   /** Longest line, and longest event data, kept (characters). */

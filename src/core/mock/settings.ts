@@ -1,6 +1,6 @@
 /** Parses a mock's `settings` (from --set or a config) and words a refusal for the person who typed it. */
 import { z } from "zod";
-import { MockOptionError } from "./protocol.js";
+import { MockOptionError } from "../run/protocol.js";
 
 export function parseMockSettings<S extends z.ZodObject>(protocolId: string, schema: S, settings: unknown): z.infer<S> {
   const parsed = schema.safeParse(settings ?? {});

@@ -3,9 +3,9 @@
  * factory for an incremental observer. Observers see transcript events one at a time, keep only
  * the state their rule needs, do no I/O, and give one outcome at the end.
  */
-import type { EventKind, TranscriptEvent } from "./transcript.js";
-import type { ValidationResult } from "./schema-registry.js";
-import type { Observe } from "./views/hooks.js";
+import type { EventKind, TranscriptEvent } from "../transcript/transcript.js";
+import type { ValidationResult } from "../schemas/schema-registry.js";
+import type { Observe } from "../views/hooks.js";
 
 export type Level = "MUST" | "SHOULD" | "INFO";
 export type Side = "server" | "client";
@@ -70,7 +70,7 @@ export interface CheckObserver {
   kinds?: ReadonlySet<EventKind>;
 }
 
-export { tap, type Tap } from "./views/hooks.js";
+export { tap, type Tap } from "../views/hooks.js";
 
 export interface CheckDef {
   id: string;

@@ -1,7 +1,7 @@
 /** The error-body rule the HTTP protocols share; each words its own error shape. */
 import type { CheckContext, Tally } from "./check.js";
-import type { SchemaError } from "./schema-registry.js";
-import { evidenceOf, type Exchange } from "./views/exchange.js";
+import type { SchemaError } from "../schemas/schema-registry.js";
+import { evidenceOf, type Exchange } from "../views/exchange.js";
 
 /** What differs between protocols in the error-body rule: which answers it leaves out, and its wording. */
 export interface ErrorBodyWording {

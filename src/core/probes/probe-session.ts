@@ -2,7 +2,7 @@
  * What every protocol's probe client shares: named probe groups between probe-start and probe-end
  * events, notes for the checks, and stopping the sequence early with a reason the checks repeat.
  */
-import type { ProbeContext } from "./protocol.js";
+import type { ProbeContext } from "../run/protocol.js";
 
 /** Thrown to end the probe sequence early; a protocol's runProbes catches it. */
 export class StopProbing extends Error {}

@@ -4,7 +4,7 @@
  * names either, with `*` as a wildcard). A check fed by the whole run ("every request", a client
  * session) gets the run's span. Only group boundaries are looked at: a long stream costs nothing.
  */
-import type { TranscriptEvent } from "./transcript.js";
+import type { TranscriptEvent } from "../transcript/transcript.js";
 
 interface Span {
   start: number;

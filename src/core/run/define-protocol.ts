@@ -3,8 +3,8 @@
  * docs/architecture.md, "Protocol folders"), so a protocol's index says only what is its own: its
  * name, contract and the few options that differ.
  */
-import type { CheckDef, ProfileDef } from "./check.js";
-import type { MockNames } from "./mock/listing.js";
+import type { CheckDef, ProfileDef } from "../checks/check.js";
+import type { MockNames } from "../mock/listing.js";
 import type { MockStartOptions, ProbeContext, ProtocolDef, RunningMock, SelfTestPacing, Timeouts } from "./protocol.js";
 
 /** The suite's own modules, as `import * as …` gives them. */

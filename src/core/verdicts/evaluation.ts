@@ -3,11 +3,11 @@
  * to verdicts by level, profile and --strict. Used live by the runner and offline on recorded
  * transcripts (fixtures, --replay), so both judge alike.
  */
-import { withViolationSink, type CheckContext, type CheckDef, type CheckObserver, type Level, type Outcome, type ProfileDef, type Side, type Verdict, type Violation } from "./check.js";
+import { withViolationSink, type CheckContext, type CheckDef, type CheckObserver, type Level, type Outcome, type ProfileDef, type Side, type Verdict, type Violation } from "../checks/check.js";
 import type { CheckResult } from "./result.js";
-import type { TranscriptEvent } from "./transcript.js";
-import { subscriptionsOf, type Guard } from "./views/hooks.js";
-import { ViewRouter } from "./views/router.js";
+import type { TranscriptEvent } from "../transcript/transcript.js";
+import { subscriptionsOf, type Guard } from "../views/hooks.js";
+import { ViewRouter } from "../views/router.js";
 
 export interface Selection {
   side?: Side;
