@@ -27,10 +27,17 @@ export function runCli(args: string[], opts: { input?: string; timeoutMs?: numbe
       child.kill("SIGKILL");
       reject(new Error(`agentwire ${args.join(" ")} did not finish in ${opts.timeoutMs ?? 60000} ms\n${stderr}`));
     }, opts.timeoutMs ?? 60_000);
-    child.on("exit", (code) => {
+    // "close", not "exit": the process may exit before its output is all read. A child of its own
+    // still holding the pipes: what it wrote is read soon after its exit.
+    let settled = false;
+    const done = (code: number | null) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
-    });
+    };
+    child.on("close", done);
+    child.on("exit", (code) => setTimeout(() => done(code), 500).unref());
     // A command that exits without reading its input (--help, a usage error) closes the pipe first.
     child.stdin.on("error", () => undefined);
     child.stdin.end(opts.input ?? "");
@@ -82,13 +89,18 @@ export function startCli(args: string[]): Promise<{ child: ChildProcess; firstLi
   });
 }
 
+/** The exit code, once the process has ended and its output is all read (so `output()` is whole). */
 export function waitExit(child: ChildProcess, timeoutMs = 10_000): Promise<number | null> {
   return new Promise((resolve, reject) => {
-    if (child.exitCode !== null) return resolve(child.exitCode);
+    const drained = (s: NodeJS.ReadableStream | null) => !s || (s as { readableEnded?: boolean }).readableEnded === true;
+    if (child.exitCode !== null && drained(child.stdout) && drained(child.stderr)) return resolve(child.exitCode);
     const timer = setTimeout(() => reject(new Error("process did not exit in time")), timeoutMs);
-    child.on("exit", (code) => {
+    const done = (code: number | null) => {
       clearTimeout(timer);
       resolve(code);
-    });
+    };
+    child.on("close", done);
+    // A process whose pipes a child of its own still holds: its output is as whole as it gets soon after its exit.
+    child.on("exit", (code) => setTimeout(() => done(code), 500).unref());
   });
 }

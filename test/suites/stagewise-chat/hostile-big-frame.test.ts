@@ -59,7 +59,7 @@ describe("stagewise-chat against an agent that sends a 100 MB frame", () => {
     expect(sync.message).toMatch(/the probes stopped early: the kit closed the main connection before A's snapshot: limit: a message over 67108864 bytes/);
     // The values queued behind the big frame were cut with it: not the agent's silence either.
     const initial = byId(checks, "stagewise-chat/state/initial-values");
-    expect(initial.verdict).toBe("incomplete");
+    expect(initial.verdict, initial.message).toBe("incomplete");
     expect(initial.message).toMatch(/the kit closed the connection before a value for sub:availability was read \(limit: a message over/);
     // Discovery and the upgrade are judged as usual.
     expect(byId(checks, "stagewise-chat/wire/info-shape").verdict).toBe("pass");
