@@ -109,8 +109,10 @@ describe("mcp-chat scenarios", () => {
     const raced = await Promise.race([second.then(() => "data"), new Promise((r) => setTimeout(() => r("silent"), 300))]);
     expect(raced).toBe("silent");
     abort.abort();
-    const end = await second;
-    expect(end.done).toBe(true);
+    // What was written before the pause may still be in flight on a loaded machine; the tool's end never is.
+    let rest = "";
+    for (let r = await second; !r.done; r = await reader.read()) rest += new TextDecoder().decode(r.value);
+    expect(rest).not.toContain("tool_end");
     expect(performance.now() - t0).toBeLessThan(1000);
   });
 
