@@ -52,7 +52,8 @@ async function runStep(step: Step, given: Record<string, string>) {
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+  // "close": the step's output may still be in the pipes when bash exits.
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
   return { code, stdout, stderr, work, summary: readFileSync(summary, "utf8"), output: readFileSync(output, "utf8") };
 }
 

@@ -101,7 +101,8 @@ async function play(c: Case) {
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString("utf8")));
   const code = await new Promise<number | null>((resolve) => {
     const timer = setTimeout(() => child.kill("SIGKILL"), 25_000);
-    child.on("exit", (status) => {
+    // "close": the toolbar's last lines (its reply) may still be in the pipe when it exits.
+    child.on("close", (status) => {
       clearTimeout(timer);
       resolve(status);
     });
