@@ -68,11 +68,31 @@ export function startBareSseWriter(events) {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }
 
-export async function timeStreams(url, body, rounds, headers) {
-  const t0 = performance.now();
-  let events = 0;
-  for (let r = 0; r < rounds; r++) events += (await readSse(url, body, headers)).events;
-  return (events / (performance.now() - t0)) * 1000;
+/**
+ * Two servers timed in alternation, one stream each per round, after a warm-up: the machine's
+ * noise (other processes, GC, CPU frequency) then falls on both alike. Each side's events/s is the
+ * median over rounds, so one stalled round does not decide the row.
+ */
+export async function timeStreamsAlternating(kitUrl, baseUrl, body, rounds, headers) {
+  const rate = async (url) => {
+    const t0 = performance.now();
+    const { events } = await readSse(url, body, headers);
+    return (events / (performance.now() - t0)) * 1000;
+  };
+  for (let r = 0; r < 3; r++) await rate(baseUrl), await rate(kitUrl);
+  const kit = [];
+  const base = [];
+  for (let r = 0; r < rounds; r++) {
+    // Alternate which goes first, so neither always runs right after the other's garbage.
+    if (r % 2) kit.push(await rate(kitUrl)), base.push(await rate(baseUrl));
+    else base.push(await rate(baseUrl)), kit.push(await rate(kitUrl));
+  }
+  return { kit: median(kit), base: median(base) };
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
 }
 
 /**
@@ -85,12 +105,9 @@ export async function mockVsBare({ name, mockUrl, path, body, headers, rounds })
   if (events.length < 50) throw new Error(`${name}: the mock sent only ${events.length} events; check the bench scenario`);
   const bare = await startBareSseWriter(events);
   const bareUrl = `http://127.0.0.1:${bare.address().port}${path}`;
-  await timeStreams(bareUrl, body, 3, headers);
-  await timeStreams(mockUrl + path, body, 3, headers);
-  const base = await timeStreams(bareUrl, body, rounds, headers);
-  const kit = await timeStreams(mockUrl + path, body, rounds, headers);
+  const { kit, base } = await timeStreamsAlternating(mockUrl + path, bareUrl, body, rounds, headers);
   bare.close();
-  return { name, kit, base, baseName: "bare node:http SSE writer" };
+  return { name, kit, base, baseName: "bare node:http SSE writer", work: `${events.length} events a stream, median of ${rounds} alternating rounds` };
 }
 
 /**

@@ -3,7 +3,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { PROTOCOLS } from "../dist/protocols.js";
 import { registry } from "../dist/core/schemas/schema-registry.js";
-import { checkerVsParse, readSse, recordedRun, timeStreams, memoryRow, MEM_EVENTS, mockVsBare, quick, rssThroughSuite, sseBytes } from "./common.js";
+import { checkerVsParse, readSse, recordedRun, timeStreamsAlternating, memoryRow, MEM_EVENTS, mockVsBare, quick, rssThroughSuite, sseBytes } from "./common.js";
 
 const protocol = PROTOCOLS.find((p) => p.id === "openai-chat");
 const chunk = (i, delta, finish = null) =>
@@ -25,12 +25,9 @@ async function mockVsAimock(mockUrl, body, rounds) {
   const aimockUrl = `${aimock.url}/v1/chat/completions`;
   const check = await readSse(aimockUrl, body);
   if (check.events < chunks / 2) throw new Error(`aimock sent ${check.events} events for ${chunks} chunks; check the fixture`);
-  await timeStreams(aimockUrl, body, 3);
-  await timeStreams(`${mockUrl}/v1/chat/completions`, body, 3);
-  const base = await timeStreams(aimockUrl, body, rounds);
-  const kit = await timeStreams(`${mockUrl}/v1/chat/completions`, body, rounds);
+  const { kit, base } = await timeStreamsAlternating(`${mockUrl}/v1/chat/completions`, aimockUrl, body, rounds);
   await aimock.stop();
-  return { name: "openai-chat mock chunks/s vs aimock", kit, base, baseName: "@copilotkit/aimock 1.x", work: `${chunks} chunks, ${text.length} chars` };
+  return { name: "openai-chat mock chunks/s vs aimock", kit, base, baseName: "@copilotkit/aimock 1.x", work: `${chunks} chunks, ${text.length} chars, median of ${rounds} alternating rounds` };
 }
 
 export async function benchOpenaiChat() {
