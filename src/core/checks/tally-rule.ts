@@ -13,7 +13,7 @@ export interface TallyRule<S> {
   /** What a pass says. */
   pass: AtEnd<S, string>;
   /** Why nothing could be judged, when the check saw nothing to judge (after "not exercised: "). */
-  untested?: string;
+  untested?: AtEnd<S, string | undefined>;
   /**
    * Why judging nothing is a branch the contract allows (the check then skips with it, unless something kept the
    * rule from being tested); undefined when it is not.
@@ -39,7 +39,7 @@ export function tallyObserver<S>(rule: TallyRule<S>, ctx: CheckContext): CheckOb
       rule.end?.(t, s);
       const optional = rule.optional === undefined ? undefined : atEnd(rule.optional, s);
       if (optional !== undefined) t.notApplicable(optional);
-      return t.outcome(atEnd(rule.pass, s), rule.untested);
+      return t.outcome(atEnd(rule.pass, s), rule.untested === undefined ? undefined : atEnd(rule.untested, s));
     },
   };
 }
