@@ -191,23 +191,23 @@ export const optionsConsistentCheck = bodyCheck({
   ref: ["§1", '"tool_choice": "auto", "stream": false'],
   pass: "every request's stream_options, tool_choice and parallel_tool_calls agreed with stream and tools",
   judge({ req, body }, t) {
-  const ev = at(req, { excerpt: excerpt(req.body ?? "") });
-  if (body.stream_options !== undefined && body.stream_options !== null && body.stream !== true) {
-    t.fail("stream_options only with stream: true", `${where(req)} sent stream_options with stream ${JSON.stringify(body.stream ?? "absent")}`, ev);
-  }
-  const tools = hasTools(body);
-  for (const key of ["tool_choice", "parallel_tool_calls"]) {
-    if (body[key] !== undefined && body[key] !== null && !tools) {
-      t.fail(`${key} only with a non-empty tools[]`, `${where(req)} sent ${key} ${JSON.stringify(body[key])} without tools`, ev);
+    const ev = at(req, { excerpt: excerpt(req.body ?? "") });
+    if (body.stream_options !== undefined && body.stream_options !== null && body.stream !== true) {
+      t.fail("stream_options only with stream: true", `${where(req)} sent stream_options with stream ${JSON.stringify(body.stream ?? "absent")}`, ev);
     }
-  }
-  const choice = body.tool_choice;
-  if (tools && isObject(choice) && isObject(choice.function) && typeof choice.function.name === "string") {
-    const name = choice.function.name;
-    if (!toolNames(body).includes(name)) {
-      t.fail("a named tool_choice that is one of tools[]", `${where(req)} forces ${JSON.stringify(name)}, which tools[] does not offer`, ev);
+    const tools = hasTools(body);
+    for (const key of ["tool_choice", "parallel_tool_calls"]) {
+      if (body[key] !== undefined && body[key] !== null && !tools) {
+        t.fail(`${key} only with a non-empty tools[]`, `${where(req)} sent ${key} ${JSON.stringify(body[key])} without tools`, ev);
+      }
     }
-  }
+    const choice = body.tool_choice;
+    if (tools && isObject(choice) && isObject(choice.function) && typeof choice.function.name === "string") {
+      const name = choice.function.name;
+      if (!toolNames(body).includes(name)) {
+        t.fail("a named tool_choice that is one of tools[]", `${where(req)} forces ${JSON.stringify(name)}, which tools[] does not offer`, ev);
+      }
+    }
   },
 });
 
@@ -223,30 +223,30 @@ export const toolsWellFormedCheck = bodyCheck({
   ref: ["§1", '"type": "function", "function": { "name": "ls", "description": "List files in a directory", "parameters": { "type": "object", ... } }'],
   pass: "every tools[] entry was a valid ToolDefinition with a unique name and compilable parameters",
   judge({ req, body }, t, ctx) {
-  if (body.tools === undefined) return false;
-  const ev = at(req, { excerpt: excerpt(body.tools, 200) });
-  if (!Array.isArray(body.tools)) {
-    t.fail("tools as an array", `${where(req)} sent tools as ${typeof body.tools}`, ev);
-    return;
-  }
-  const seen = new Set<string>();
-  body.tools.forEach((tool, i) => {
-    const r = ctx.validate("tool-definition", tool);
-    if (!r.ok) t.fail("a valid ToolDefinition", `${where(req)} tools[${i}] is not a ToolDefinition: ${formatSchemaErrors(r.errors)}`, ev);
-    const fn = isObject(tool) && isObject(tool.function) ? tool.function : undefined;
-    const name = fn?.name;
-    if (typeof name === "string") {
-      if (seen.has(name)) t.fail("unique tool names", `${where(req)} offers ${JSON.stringify(name)} twice`, ev);
-      seen.add(name);
+    if (body.tools === undefined) return false;
+    const ev = at(req, { excerpt: excerpt(body.tools, 200) });
+    if (!Array.isArray(body.tools)) {
+      t.fail("tools as an array", `${where(req)} sent tools as ${typeof body.tools}`, ev);
+      return;
     }
-    if (fn && isObject(fn.parameters)) {
-      try {
-        schemaCompiler.compile(fn.parameters);
-      } catch (e) {
-        t.fail("parameters that compile as JSON Schema", `${where(req)} tools[${i}] (${String(name)}) parameters do not compile: ${(e as Error).message}`, ev);
+    const seen = new Set<string>();
+    body.tools.forEach((tool, i) => {
+      const r = ctx.validate("tool-definition", tool);
+      if (!r.ok) t.fail("a valid ToolDefinition", `${where(req)} tools[${i}] is not a ToolDefinition: ${formatSchemaErrors(r.errors)}`, ev);
+      const fn = isObject(tool) && isObject(tool.function) ? tool.function : undefined;
+      const name = fn?.name;
+      if (typeof name === "string") {
+        if (seen.has(name)) t.fail("unique tool names", `${where(req)} offers ${JSON.stringify(name)} twice`, ev);
+        seen.add(name);
       }
-    }
-  });
+      if (fn && isObject(fn.parameters)) {
+        try {
+          schemaCompiler.compile(fn.parameters);
+        } catch (e) {
+          t.fail("parameters that compile as JSON Schema", `${where(req)} tools[${i}] (${String(name)}) parameters do not compile: ${(e as Error).message}`, ev);
+        }
+      }
+    });
   },
 });
 
@@ -324,26 +324,26 @@ export const toolResultsAnswerCallsCheck = bodyCheck({
   ref: ["§3", '{ "role": "tool", "tool_call_id": "call_install", "content": "added 420 packages..." }'],
   pass: "every tool message answered a call of the assistant message before it",
   judge({ req, body }, t) {
-  const messages = Array.isArray(body.messages) ? body.messages : [];
-  let judged = false;
-  let owner: unknown;
-  messages.forEach((m, i) => {
-    if (!isObject(m)) return;
-    if (m.role !== "tool") {
-      owner = m;
-      return;
-    }
-    judged = true;
-    const ids = isObject(owner) && owner.role === "assistant" ? callsOf(owner).map((c) => c.id) : [];
-    const id = m.tool_call_id;
-    const ev = at(req, { excerpt: excerpt(m, 160), note: `messages[${i}]` });
-    if (!isObject(owner) || owner.role !== "assistant" || ids.length === 0) {
-      t.fail("a tool message right after an assistant message with tool_calls", `${where(req)} messages[${i}] (tool ${JSON.stringify(id)}) follows no assistant tool call`, ev);
-    } else if (typeof id !== "string" || id === "" || !ids.includes(id)) {
-      t.fail(`a tool_call_id among ${JSON.stringify(ids)}`, `${where(req)} messages[${i}] answers ${JSON.stringify(id ?? null)}, which the assistant message did not call`, ev);
-    }
-  });
-  return judged;
+    const messages = Array.isArray(body.messages) ? body.messages : [];
+    let judged = false;
+    let owner: unknown;
+    messages.forEach((m, i) => {
+      if (!isObject(m)) return;
+      if (m.role !== "tool") {
+        owner = m;
+        return;
+      }
+      judged = true;
+      const ids = isObject(owner) && owner.role === "assistant" ? callsOf(owner).map((c) => c.id) : [];
+      const id = m.tool_call_id;
+      const ev = at(req, { excerpt: excerpt(m, 160), note: `messages[${i}]` });
+      if (!isObject(owner) || owner.role !== "assistant" || ids.length === 0) {
+        t.fail("a tool message right after an assistant message with tool_calls", `${where(req)} messages[${i}] (tool ${JSON.stringify(id)}) follows no assistant tool call`, ev);
+      } else if (typeof id !== "string" || id === "" || !ids.includes(id)) {
+        t.fail(`a tool_call_id among ${JSON.stringify(ids)}`, `${where(req)} messages[${i}] answers ${JSON.stringify(id ?? null)}, which the assistant message did not call`, ev);
+      }
+    });
+    return judged;
   },
 });
 
@@ -355,31 +355,31 @@ export const allCallsAnsweredCheck = bodyCheck({
   ref: ["§3", "실행 결과를 role:\"tool\" 메시지로 첨부해 같은 모델로 다시 요청을 보냅니다."],
   pass: "every call in the history was answered by exactly one tool message",
   judge({ req, body }, t) {
-  const messages = Array.isArray(body.messages) ? body.messages : [];
-  let judged = false;
-  messages.forEach((m, i) => {
-    if (!isObject(m) || m.role !== "assistant") return;
-    const calls = callsOf(m);
-    if (calls.length === 0) return;
-    judged = true;
-    const answers = new Map<unknown, number>();
-    for (let j = i + 1; j < messages.length; j++) {
-      const t = messages[j];
-      if (!isObject(t) || t.role !== "tool") break;
-      answers.set(t.tool_call_id, (answers.get(t.tool_call_id) ?? 0) + 1);
-    }
-    for (const c of calls) {
-      const n = answers.get(c.id) ?? 0;
-      if (n !== 1) {
-        t.fail(
-          "exactly one tool message per call",
-          `${where(req)} messages[${i}] call ${JSON.stringify(c.id)} (${String(c.name)}) is answered ${n === 0 ? "by no tool message" : `${n} times`}`,
-          at(req, { excerpt: excerpt(m, 160), note: `messages[${i}]` }),
-        );
+    const messages = Array.isArray(body.messages) ? body.messages : [];
+    let judged = false;
+    messages.forEach((m, i) => {
+      if (!isObject(m) || m.role !== "assistant") return;
+      const calls = callsOf(m);
+      if (calls.length === 0) return;
+      judged = true;
+      const answers = new Map<unknown, number>();
+      for (let j = i + 1; j < messages.length; j++) {
+        const t = messages[j];
+        if (!isObject(t) || t.role !== "tool") break;
+        answers.set(t.tool_call_id, (answers.get(t.tool_call_id) ?? 0) + 1);
       }
-    }
-  });
-  return judged;
+      for (const c of calls) {
+        const n = answers.get(c.id) ?? 0;
+        if (n !== 1) {
+          t.fail(
+            "exactly one tool message per call",
+            `${where(req)} messages[${i}] call ${JSON.stringify(c.id)} (${String(c.name)}) is answered ${n === 0 ? "by no tool message" : `${n} times`}`,
+            at(req, { excerpt: excerpt(m, 160), note: `messages[${i}]` }),
+          );
+        }
+      }
+    });
+    return judged;
   },
 });
 
@@ -391,20 +391,20 @@ export const toolCallIdsUniqueCheck = bodyCheck({
   ref: ["§2, §3", '"id": "call_abc123"'],
   pass: "every call id in the history was unique and non-empty",
   judge({ req, body }, t) {
-  const calls = historyCalls(body);
-  if (calls.length === 0) return false;
-  const seen = new Map<string, number>();
-  for (const c of calls) {
-    if (typeof c.id !== "string") continue; // a missing id is the schema's
-    const ev = at(req, { note: `messages[${c.message}].tool_calls[${c.position}]` });
-    if (c.id === "") {
-      t.fail("a non-empty call id", `${where(req)} messages[${c.message}].tool_calls[${c.position}] has id ""`, ev);
-      continue;
+    const calls = historyCalls(body);
+    if (calls.length === 0) return false;
+    const seen = new Map<string, number>();
+    for (const c of calls) {
+      if (typeof c.id !== "string") continue; // a missing id is the schema's
+      const ev = at(req, { note: `messages[${c.message}].tool_calls[${c.position}]` });
+      if (c.id === "") {
+        t.fail("a non-empty call id", `${where(req)} messages[${c.message}].tool_calls[${c.position}] has id ""`, ev);
+        continue;
+      }
+      const first = seen.get(c.id);
+      if (first !== undefined) t.fail("unique call ids", `${where(req)} call id ${JSON.stringify(c.id)} occurs in messages[${first}] and messages[${c.message}]`, ev);
+      else seen.set(c.id, c.message);
     }
-    const first = seen.get(c.id);
-    if (first !== undefined) t.fail("unique call ids", `${where(req)} call id ${JSON.stringify(c.id)} occurs in messages[${first}] and messages[${c.message}]`, ev);
-    else seen.set(c.id, c.message);
-  }
   },
 });
 
@@ -416,19 +416,19 @@ export const argumentsStringsCheck = bodyCheck({
   ref: ["§2", "`arguments`는 반드시 JSON 문자열이어야 합니다."],
   pass: "every echoed function.arguments was a string holding a JSON object",
   judge({ req, body }, t) {
-  const calls = historyCalls(body);
-  if (calls.length === 0) return false;
-  for (const c of calls) {
-    const ev = at(req, { excerpt: excerpt(c.arguments ?? null, 120), note: `messages[${c.message}].tool_calls[${c.position}]` });
-    if (typeof c.arguments !== "string") {
-      t.fail("arguments as a JSON string", `${where(req)} messages[${c.message}] echoes ${String(c.name)} arguments as ${c.arguments === null ? "null" : Array.isArray(c.arguments) ? "an array" : typeof c.arguments}`, ev);
-      continue;
+    const calls = historyCalls(body);
+    if (calls.length === 0) return false;
+    for (const c of calls) {
+      const ev = at(req, { excerpt: excerpt(c.arguments ?? null, 120), note: `messages[${c.message}].tool_calls[${c.position}]` });
+      if (typeof c.arguments !== "string") {
+        t.fail("arguments as a JSON string", `${where(req)} messages[${c.message}] echoes ${String(c.name)} arguments as ${c.arguments === null ? "null" : Array.isArray(c.arguments) ? "an array" : typeof c.arguments}`, ev);
+        continue;
+      }
+      const parsed = tryJson(c.arguments);
+      if (!parsed || !isObject(parsed.value)) {
+        t.fail("arguments that parse as a JSON object", `${where(req)} messages[${c.message}] echoes ${String(c.name)} arguments ${JSON.stringify(excerpt(c.arguments, 60))}, not a JSON object`, ev);
+      }
     }
-    const parsed = tryJson(c.arguments);
-    if (!parsed || !isObject(parsed.value)) {
-      t.fail("arguments that parse as a JSON object", `${where(req)} messages[${c.message}] echoes ${String(c.name)} arguments ${JSON.stringify(excerpt(c.arguments, 60))}, not a JSON object`, ev);
-    }
-  }
   },
 });
 
