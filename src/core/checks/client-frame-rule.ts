@@ -5,7 +5,7 @@
  * "nothing judged" say, and hooks on the client's frames, the mock's frames, opens and closes, judging on one Tally.
  */
 import { at, excerpt, type CheckContext, type CheckDef, type CheckObserver, type Evidence, type Tally } from "./check.js";
-import { tallyObserver } from "./tally-rule.js";
+import { tallyObserver, type MadeFrom } from "./tally-rule.js";
 import type { CloseEvent, Conn, ConnectionView, FrameEvent, OpenEvent } from "../views/ws-connection.js";
 
 /** How a suite's client traffic reads. */
@@ -73,36 +73,34 @@ function frameObserver<M, V, S>(traffic: ClientTraffic<M, V>, rule: FrameRule<M,
       ...(rule.end ? { end: (t: Tally, k: Kept) => rule.end!(t, k.s) } : {}),
       observe: (t, { s, view }) =>
         traffic.view.on({
-            open(ev, c) {
-              if (ev.probe !== probe) return;
-              rule.tick?.(ev.t, t, s);
-              rule.open?.(ev, c, t, s);
-            },
-            frame(ev, m, c) {
-              if (ev.probe !== probe) return;
-              follow.frame(view, ev, m, c);
-              rule.tick?.(ev.t, t, s);
-              const hook = ev.direction === "in" ? rule.client : rule.mock;
-              hook?.({ ev, m, c, view, proof: (note) => frameEvidence(ev, note) }, t, s, ctx);
-            },
-            close(ev, c) {
-              if (ev.probe !== probe) return;
-              rule.tick?.(ev.t, t, s);
-              rule.close?.(ev, c, t, s);
-            },
-          }),
+          open(ev, c) {
+            if (ev.probe !== probe) return;
+            rule.tick?.(ev.t, t, s);
+            rule.open?.(ev, c, t, s);
+          },
+          frame(ev, m, c) {
+            if (ev.probe !== probe) return;
+            follow.frame(view, ev, m, c);
+            rule.tick?.(ev.t, t, s);
+            const hook = ev.direction === "in" ? rule.client : rule.mock;
+            hook?.({ ev, m, c, view, proof: (note) => frameEvidence(ev, note) }, t, s, ctx);
+          },
+          close(ev, c) {
+            if (ev.probe !== probe) return;
+            rule.tick?.(ev.t, t, s);
+            rule.close?.(ev, c, t, s);
+          },
+        }),
     },
     ctx,
   );
 }
 
-type Made = { create(ctx: CheckContext): CheckObserver };
-
 /**
  * A suite's frame rules: `clientFrameRules(clientCheck, traffic)({ id, …, pass, untested, client(f, t) { … } })`.
  * The record's other fields go to the suite's check maker as they are.
  */
-export function clientFrameRules<D extends Made, M, V>(make: (spec: D) => CheckDef, traffic: ClientTraffic<M, V>) {
+export function clientFrameRules<D extends MadeFrom, M, V>(make: (spec: D) => CheckDef, traffic: ClientTraffic<M, V>) {
   return <S = undefined>(spec: Omit<D, "create"> & FrameRule<M, V, S>): CheckDef => {
     const { pass, untested, optional, state, tick, client, mock, open, close, end, ...def } = spec;
     const rule = { pass, untested, optional, state, tick, client, mock, open, close, end } as FrameRule<M, V, S>;

@@ -44,13 +44,14 @@ export function tallyObserver<S>(rule: TallyRule<S>, ctx: CheckContext): CheckOb
   };
 }
 
-type Made = { create(ctx: CheckContext): CheckObserver };
+/** What a suite's check maker takes: a record with its `create`. */
+export type MadeFrom = { create(ctx: CheckContext): CheckObserver };
 
 /**
  * Rule checks for a suite's check maker: `tallyChecks(clientCheck)({ id, …, pass, untested, observe })`. The record's
  * other fields go to the maker as they are.
  */
-export function tallyChecks<D extends Made>(make: (spec: D) => CheckDef) {
+export function tallyChecks<D extends MadeFrom>(make: (spec: D) => CheckDef) {
   return <S = undefined>(spec: Omit<D, "create"> & TallyRule<S>): CheckDef => {
     const { pass, untested, optional, state, observe, end, ...def } = spec;
     const rule: TallyRule<S> = { pass, observe, ...(untested !== undefined ? { untested } : {}), ...(optional !== undefined ? { optional } : {}), ...(state ? { state } : {}), ...(end ? { end } : {}) };

@@ -4,9 +4,9 @@
  * record, what a pass and "nothing judged" say, and `judge`. A request judged without a failure holds the rule; a
  * check that judged no request ends incomplete ("untestable ≠ pass").
  */
-import type { CheckContext, CheckDef, CheckObserver, Tally } from "../checks/check.js";
+import type { CheckContext, CheckDef, Tally } from "../checks/check.js";
 import type { RequestEvent } from "../checks/check-helpers.js";
-import { tallyChecks } from "../checks/tally-rule.js";
+import { tallyChecks, type MadeFrom } from "../checks/tally-rule.js";
 import { tap } from "../views/hooks.js";
 
 export interface RequestRule<T> {
@@ -18,10 +18,8 @@ export interface RequestRule<T> {
   judge(subject: T, t: Tally, ctx: CheckContext): boolean | void;
 }
 
-type Made = { create(ctx: CheckContext): CheckObserver };
-
 /** A suite's request rules: `select` picks the requests a record judges, and what of each it reads. */
-export function requestRules<D extends Made, T, X extends object = object>(
+export function requestRules<D extends MadeFrom, T, X extends object = object>(
   make: (spec: D) => CheckDef,
   select: (req: RequestEvent, rule: Omit<D, "create"> & X) => T | undefined,
 ) {
