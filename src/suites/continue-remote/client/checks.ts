@@ -9,9 +9,10 @@
  * message, `message-nonempty` its text; `permission-request-id` owns the id and shape of an
  * answer, `permission-only-when-pending` whether there was anything (still) to answer.
  */
-import { at, excerpt, notApplicable, Tally, type CheckDef, type Outcome } from "../../../core/checks/check.js";
+import { at, excerpt, type CheckContext, type CheckDef, type Evidence, type Outcome, type Tally } from "../../../core/checks/check.js";
 import { is2xx, mediaType } from "../../../core/checks/check-helpers.js";
-import { checkMaker } from "../../../core/checks/define-check.js";
+import { checkMaker, type CheckSpec } from "../../../core/checks/define-check.js";
+import { tallyChecks } from "../../../core/checks/tally-rule.js";
 import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
 import { lastEvent, type Exchange } from "../../../core/views/exchange.js";
@@ -34,6 +35,8 @@ import {
 } from "./traffic.js";
 
 const clientCheck = checkMaker({ seed: SEED, side: "client" });
+/** A client rule judged on one Tally: the record, what a pass says, and its hooks. */
+const clientRule = tallyChecks(clientCheck);
 
 /** How long a client may leave a due poll, and may go on calling after `/exit` (contract §4). */
 export const POLL_DUE_MS = 2000;
@@ -96,66 +99,65 @@ interface Due {
   owedAtEnd: boolean;
 }
 
-export const pollsStateCheck = clientCheck({
+/** The polls a client owes, and whether the last state served said isProcessing:true. */
+interface Owed {
+  due: Due[];
+  busy: boolean;
+}
+
+const latePoll = (t: Tally, d: Due, req: RequestEvent, polled: boolean) =>
+  t.fail(
+    `a GET /state within ${ms(POLL_DUE_MS)} of ${d.why}`,
+    polled
+      ? `the next GET /state came ${ms(req.t - d.since)} after ${d.why}`
+      : `no GET /state for ${ms(req.t - d.since)} after ${d.why}; the client sent ${req.method} ${req.path} instead`,
+    at(req),
+  );
+
+export const pollsStateCheck = clientRule({
   id: "continue-remote/client/polls-state",
   level: "MUST",
   title: "Polls /state after a message and while busy",
   rule: "Polls `/state` within 2 s of each accepted POST and while the last state had `isProcessing:true`.",
   ref: ["Overview", "A remote client (terminal UI, web page, CI driver) sends user messages with `POST /message` and sees the conversation only by polling `GET /state`."],
   probes: ["message", "state"],
-  create() {
-    const t = new Tally();
-    let due: Due[] = [];
-    /** The last state served said isProcessing:true. */
-    let busy = false;
-    const late = (d: Due, req: RequestEvent, polled: boolean) =>
-      t.fail(
-        `a GET /state within ${ms(POLL_DUE_MS)} of ${d.why}`,
-        polled
-          ? `the next GET /state came ${ms(req.t - d.since)} after ${d.why}`
-          : `no GET /state for ${ms(req.t - d.since)} after ${d.why}; the client sent ${req.method} ${req.path} instead`,
-        at(req),
-      );
-    return {
-      observe: all(
-        onRequests((req) => {
-          const polled = isPoll(req.method, req.path);
-          due = due.filter((d) => {
-            const overdue = req.t - d.since > POLL_DUE_MS;
-            if (overdue) late(d, req, polled);
-            else if (polled) t.ok();
-            return !polled && !overdue;
-          });
-          // A client shutting the server down owes it no more polls.
-          if (req.method === "POST" && routeOf(req.path) === "exit") due = [];
-        }),
-        onExchanges((x) => {
-          if (isPost(x, "message") && is2xx(x.status)) {
-            due.push({ since: x.response!.t, why: `the message accepted by ${x.method} ${x.path} (${x.id}, at ${ms(x.response!.t)})`, owedAtEnd: true });
-          }
-        }),
-        servedStates.on({
-          snapshot: ({ value: s }) => {
-            busy = s.isProcessing;
-            if (s.isProcessing) due.push({ since: s.t, why: `the state served by ${s.exchange} at ${ms(s.t)} with isProcessing:true`, owedAtEnd: false });
-          },
-          // A poll that showed nothing new (an error, a 304) leaves the last state as it was: still busy, still owed.
-          miss: (x) => {
-            const t = lastEvent(x).t;
-            if (busy) due.push({ since: t, why: `${x.method} ${x.path} (${x.id}) answered ${x.status ?? "nothing"} at ${ms(t)} while the last state was busy`, owedAtEnd: false });
-          },
-        }),
-      ),
-      finish() {
-        for (const d of due) {
-          if (d.owedAtEnd) t.fail(`a GET /state within ${ms(POLL_DUE_MS)} of ${d.why}`, `the client never polled /state after ${d.why}`);
+  pass: `every accepted message and every busy state was followed by a poll within ${ms(POLL_DUE_MS)}`,
+  untested: "the client had no message accepted and never saw a busy state",
+  state: (): Owed => ({ due: [], busy: false }),
+  observe: (t, o) =>
+    all(
+      onRequests((req) => {
+        const polled = isPoll(req.method, req.path);
+        o.due = o.due.filter((d) => {
+          const overdue = req.t - d.since > POLL_DUE_MS;
+          if (overdue) latePoll(t, d, req, polled);
+          else if (polled) t.ok();
+          return !polled && !overdue;
+        });
+        // A client shutting the server down owes it no more polls.
+        if (req.method === "POST" && routeOf(req.path) === "exit") o.due = [];
+      }),
+      onExchanges((x) => {
+        if (isPost(x, "message") && is2xx(x.status)) {
+          o.due.push({ since: x.response!.t, why: `the message accepted by ${x.method} ${x.path} (${x.id}, at ${ms(x.response!.t)})`, owedAtEnd: true });
         }
-        return t.outcome(
-          `every accepted message and every busy state was followed by a poll within ${ms(POLL_DUE_MS)}`,
-          "the client had no message accepted and never saw a busy state",
-        );
-      },
-    };
+      }),
+      servedStates.on({
+        snapshot: ({ value: s }) => {
+          o.busy = s.isProcessing;
+          if (s.isProcessing) o.due.push({ since: s.t, why: `the state served by ${s.exchange} at ${ms(s.t)} with isProcessing:true`, owedAtEnd: false });
+        },
+        // A poll that showed nothing new (an error, a 304) leaves the last state as it was: still busy, still owed.
+        miss: (x) => {
+          const at = lastEvent(x).t;
+          if (o.busy) o.due.push({ since: at, why: `${x.method} ${x.path} (${x.id}) answered ${x.status ?? "nothing"} at ${ms(at)} while the last state was busy`, owedAtEnd: false });
+        },
+      }),
+    ),
+  end(t, o) {
+    for (const d of o.due) {
+      if (d.owedAtEnd) t.fail(`a GET /state within ${ms(POLL_DUE_MS)} of ${d.why}`, `the client never polled /state after ${d.why}`);
+    }
   },
 });
 
@@ -258,245 +260,221 @@ export const pollIntervalCheck = clientCheck({
 
 // ---------------------------------------------------------------------------------------------
 
-export const messageJsonCheck = clientCheck({
+/** A request with its body as the excerpt. */
+const bodyEvidence = (req: RequestEvent): Evidence => at(req, { excerpt: excerpt(req.body ?? "") });
+
+/** Judges a POST's Content-Type and JSON body (the reason is the check's own wording); the body when both hold. */
+function jsonBody(t: Tally, req: RequestEvent, shape: string): { value: unknown } | undefined {
+  const type = req.headers["content-type"];
+  if (mediaType(type) !== "application/json") {
+    t.fail("Content-Type: application/json", `${where(req)} sent Content-Type ${JSON.stringify(type ?? "(none)")}`, bodyEvidence(req));
+    return undefined;
+  }
+  const body = requestJson(req);
+  if (body.ok) return body;
+  t.fail(`a JSON body ${shape}`, `${where(req)} body is not JSON`, bodyEvidence(req));
+  return undefined;
+}
+
+export const messageJsonCheck = clientRule({
   id: "continue-remote/client/message-json",
   level: "MUST",
   title: "Messages are JSON",
   rule: "`POST /message` is `application/json` with a string `message`.",
   ref: ["§1 Wire", "`POST /message` and `POST /permission` must send `application/json`; other bodies are not parsed."],
   probes: ["message"],
-  create() {
-    const t = new Tally();
-    return {
-      observe: onExchanges((x) => {
-        if (!isPost(x, "message")) return;
-        const req = x.request;
-        const type = req.headers["content-type"];
-        const body = requestJson(req);
-        const evidence = at(req, { excerpt: excerpt(req.body ?? "") });
-        if (mediaType(type) !== "application/json") {
-          t.fail("Content-Type: application/json", `${where(req)} sent Content-Type ${JSON.stringify(type ?? "(none)")}`, evidence);
-        } else if (!body.ok) {
-          t.fail('a JSON body {"message": string}', `${where(req)} body is not JSON`, evidence);
-        } else {
-          const message = (body.value as { message?: unknown } | null)?.message;
-          if (typeof message === "string") t.ok();
-          else t.fail('a JSON body {"message": string}', `${where(req)} has ${message === undefined ? "no message field" : `message ${excerpt(message, 60)}`}`, evidence);
-        }
-      }),
-      finish: () => t.outcome("every POST /message was application/json with a string message", "the client sent no POST /message"),
-    };
-  },
+  pass: "every POST /message was application/json with a string message",
+  untested: "the client sent no POST /message",
+  observe: (t) =>
+    onExchanges((x) => {
+      if (!isPost(x, "message")) return;
+      const body = jsonBody(t, x.request, '{"message": string}');
+      if (!body) return;
+      const message = (body.value as { message?: unknown } | null)?.message;
+      if (typeof message === "string") return t.ok();
+      t.fail('a JSON body {"message": string}', `${where(x.request)} has ${message === undefined ? "no message field" : `message ${excerpt(message, 60)}`}`, bodyEvidence(x.request));
+    }),
 });
 
-export const messageNonemptyCheck = clientCheck({
+export const messageNonemptyCheck = clientRule({
   id: "continue-remote/client/message-nonempty",
   level: "SHOULD",
   title: "No empty messages",
   rule: "Never sends an empty or blank message, e.g. as an \"interrupt\" (cn: `/pause`).",
   ref: ["§3.10 \"\" is not an interrupt", "The old notes call it one and the removed client sent it, but both servers answer 400."],
   probes: ["message"],
-  create(ctx) {
-    const t = new Tally();
+  pass: "every message had some text",
+  untested: "the client sent no message with a string text",
+  observe: (t, _s, ctx) => {
     const instead = isCn(ctx.profile) ? "; to stop a turn, POST /pause" : "";
-    return {
-      observe: onExchanges((x) => {
-        if (!isPost(x, "message")) return;
-        const body = requestJson(x.request);
-        const message = body.ok ? (body.value as { message?: unknown } | null)?.message : undefined;
-        if (typeof message !== "string") return; // message-json's to judge
-        if (message.trim() !== "") return t.ok();
-        t.fail(
-          `a message with some text${instead}`,
-          `${where(x.request)} sent ${message === "" ? "an empty" : "a blank"} message ${JSON.stringify(message)} (the removed cn remote's "interrupt"); the server answered ${x.status ?? "nothing"}`,
-          at(x.request, { excerpt: excerpt(x.request.body ?? "") }),
-        );
-      }),
-      finish: () => t.outcome("every message had some text", "the client sent no message with a string text"),
-    };
+    return onExchanges((x) => {
+      if (!isPost(x, "message")) return;
+      const body = requestJson(x.request);
+      const message = body.ok ? (body.value as { message?: unknown } | null)?.message : undefined;
+      if (typeof message !== "string") return; // message-json's to judge
+      if (message.trim() !== "") return t.ok();
+      t.fail(
+        `a message with some text${instead}`,
+        `${where(x.request)} sent ${message === "" ? "an empty" : "a blank"} message ${JSON.stringify(message)} (the removed cn remote's "interrupt"); the server answered ${x.status ?? "nothing"}`,
+        bodyEvidence(x.request),
+      );
+    });
   },
 });
 
 // ---------------------------------------------------------------------------------------------
 
-export const permissionRequestIdCheck = clientCheck({
+/**
+ * A rule about the client's answers to permission requests: `judge` sees each `POST /permission` with the states the
+ * client had been served before it. When no state ever showed a pending permission and nothing was answered, the
+ * rule's case never arose.
+ */
+function permissionCheck<S = undefined>(
+  spec: Omit<CheckSpec, "create" | "probes"> & {
+    pass: string;
+    /** What the check keeps besides the served states. */
+    state?(): S;
+    judge(x: Exchange, t: Tally, served: ServedLog, s: S, ctx: CheckContext): void;
+  },
+): CheckDef {
+  const { judge, state, ...rule } = spec;
+  return clientRule({
+    ...rule,
+    probes: ["permission", "state"],
+    untested: ({ served: { firstPending: first } }) => (first ? `the client never answered the permission request ${first.pending} it was served (${first.exchange})` : undefined),
+    optional: ({ served }) => (served.firstPending ? undefined : "no permission request was pending in any state the client was served"),
+    state: () => ({ served: new ServedLog(), own: state?.() as S }),
+    observe: (t, { served, own }, ctx) =>
+      all(
+        servedStates.on({ snapshot: ({ value }) => served.add(value) }),
+        onExchanges((x) => {
+          if (isPost(x, "permission")) judge(x, t, served, own, ctx);
+        }),
+      ),
+  });
+}
+
+export const permissionRequestIdCheck = permissionCheck({
   id: "continue-remote/client/permission-request-id",
   level: "MUST",
   title: "Permission answers echo the served id",
   rule: "`POST /permission` is JSON `{requestId, approved:boolean}` with the last served `requestId`.",
   ref: ["§3.11 Permission", "`pendingPermission` carries a fresh `requestId`, stable until answered"],
-  probes: ["permission", "state"],
-  create(ctx) {
-    const t = new Tally();
-    const served = new ServedLog();
-    return {
-      observe: all(
-        servedStates.on({ snapshot: ({ value }) => served.add(value) }),
-        onExchanges((x) => {
-          if (!isPost(x, "permission")) return;
-          const req = x.request;
-          const evidence = at(req, { excerpt: excerpt(req.body ?? "") });
-          const type = req.headers["content-type"];
-          if (mediaType(type) !== "application/json") {
-            return t.fail("Content-Type: application/json", `${where(req)} sent Content-Type ${JSON.stringify(type ?? "(none)")}`, evidence);
-          }
-          const body = requestJson(req);
-          if (!body.ok) return t.fail('a JSON body {"requestId": string, "approved": boolean}', `${where(req)} body is not JSON`, evidence);
-          const valid = ctx.validate("permission-request", body.value);
-          if (!valid.ok) {
-            return t.fail('{"requestId": non-empty string, "approved": boolean}', `${where(req)} body is no permission answer: ${formatSchemaErrors(valid.errors)}`, evidence);
-          }
-          const id = (body.value as { requestId: string }).requestId;
-          const shown = served.pendingBefore(req.seq);
-          // Nothing was ever shown: the id is a guess, which permission-only-when-pending judges.
-          if (!shown || shown.pending === id) return t.ok();
-          t.fail(
-            `requestId ${JSON.stringify(shown.pending)}, the last one served (${shown.exchange} at ${ms(shown.t)})`,
-            `${where(req)} answered requestId ${JSON.stringify(id)}`,
-            evidence,
-          );
-        }),
-      ),
-      finish() {
-        if (!t.wasExercised && !served.firstPending) return notApplicable("no permission request was pending in any state the client was served");
-        const first = served.firstPending;
-        return t.outcome(
-          "every permission answer was JSON with the last served requestId",
-          first ? `the client never answered the permission request ${first.pending} it was served (${first.exchange})` : undefined,
-        );
-      },
-    };
+  pass: "every permission answer was JSON with the last served requestId",
+  judge(x, t, served, _s, ctx) {
+    const req = x.request;
+    const body = jsonBody(t, req, '{"requestId": string, "approved": boolean}');
+    if (!body) return;
+    const valid = ctx.validate("permission-request", body.value);
+    if (!valid.ok) {
+      return t.fail('{"requestId": non-empty string, "approved": boolean}', `${where(req)} body is no permission answer: ${formatSchemaErrors(valid.errors)}`, bodyEvidence(req));
+    }
+    const id = (body.value as { requestId: string }).requestId;
+    const shown = served.pendingBefore(req.seq);
+    // Nothing was ever shown: the id is a guess, which permission-only-when-pending judges.
+    if (!shown || shown.pending === id) return t.ok();
+    t.fail(`requestId ${JSON.stringify(shown.pending)}, the last one served (${shown.exchange} at ${ms(shown.t)})`, `${where(req)} answered requestId ${JSON.stringify(id)}`, bodyEvidence(req));
   },
 });
 
-export const permissionOnlyWhenPendingCheck = clientCheck({
+export const permissionOnlyWhenPendingCheck = permissionCheck({
   id: "continue-remote/client/permission-only-when-pending",
   level: "SHOULD",
   title: "Answers only a pending permission, once",
   rule: "Answers only a served non-null `pendingPermission`, once per id.",
   ref: ["§3.11 Permission", "A wrong id, or an answer with nothing pending, gets 400 and changes nothing."],
-  probes: ["permission", "state"],
-  create() {
-    const t = new Tally();
-    const served = new ServedLog();
-    /** Ids whose answer the server accepted, with the exchange that did. */
-    const answered = new Map<string, string>();
-    return {
-      observe: all(
-        servedStates.on({ snapshot: ({ value }) => served.add(value) }),
-        onExchanges((x) => {
-          if (!isPost(x, "permission")) return;
-          const req = x.request;
-          const last = served.before(req.seq);
-          const evidence = at(req, { excerpt: excerpt(req.body ?? "") });
-          const expected = "an answer only to the pendingPermission of the last state served, once";
-          if (!last) t.fail(expected, `${where(req)} answered before any state was served`, evidence);
-          else if (last.pending === null) {
-            t.fail(expected, `${where(req)} answered while the last state served (${last.exchange} at ${ms(last.t)}) had no pending permission`, evidence);
-          } else if (answered.has(last.pending)) {
-            t.fail(expected, `${where(req)} answered ${JSON.stringify(last.pending)} again; ${answered.get(last.pending)} had answered it already`, evidence);
-          } else t.ok();
-          const body = requestJson(req);
-          const id = body.ok ? (body.value as { requestId?: unknown } | null)?.requestId : undefined;
-          if (is2xx(x.status) && typeof id === "string") answered.set(id, req.exchange);
-        }),
-      ),
-      finish() {
-        if (!t.wasExercised && !served.firstPending) return notApplicable("no permission request was pending in any state the client was served");
-        const first = served.firstPending;
-        return t.outcome(
-          "every permission answer went to a pending request, once",
-          first ? `the client never answered the permission request ${first.pending} it was served (${first.exchange})` : undefined,
-        );
-      },
-    };
+  pass: "every permission answer went to a pending request, once",
+  /** Ids whose answer the server accepted, with the exchange that did. */
+  state: () => new Map<string, string>(),
+  judge(x, t, served, answered) {
+    const req = x.request;
+    const last = served.before(req.seq);
+    const expected = "an answer only to the pendingPermission of the last state served, once";
+    if (!last) t.fail(expected, `${where(req)} answered before any state was served`, bodyEvidence(req));
+    else if (last.pending === null) {
+      t.fail(expected, `${where(req)} answered while the last state served (${last.exchange} at ${ms(last.t)}) had no pending permission`, bodyEvidence(req));
+    } else if (answered.has(last.pending)) {
+      t.fail(expected, `${where(req)} answered ${JSON.stringify(last.pending)} again; ${answered.get(last.pending)} had answered it already`, bodyEvidence(req));
+    } else t.ok();
+    const body = requestJson(req);
+    const id = body.ok ? (body.value as { requestId?: unknown } | null)?.requestId : undefined;
+    if (is2xx(x.status) && typeof id === "string") answered.set(id, req.exchange);
   },
 });
 
 // ---------------------------------------------------------------------------------------------
 
-export const exitMethodCheck = clientCheck({
+export const exitMethodCheck = clientRule({
   id: "continue-remote/client/exit-method",
   level: "MUST",
   title: "Exit with POST",
   rule: "Shuts down with `POST /exit`, never GET.",
   ref: ["§1 Wire", "`POST /exit` | none | `{message:\"Server shutting down\", success:true}`"],
   probes: ["exit"],
-  create() {
-    const t = new Tally();
-    return {
-      observe: onRequests((req) => {
-        if (routeOf(req.path) !== "exit" || req.method === "OPTIONS") return; // a preflight is the browser's
-        if (req.method === "POST") return t.ok();
-        t.fail("POST /exit", `${where(req)}: the server exits only on POST (a GET is what prefetchers and links send)`, at(req));
-      }),
-      finish() {
-        if (!t.wasExercised) return notApplicable("the client never asked the server to exit");
-        return t.outcome("the client asked the server to exit with POST /exit only");
-      },
-    };
-  },
+  pass: "the client asked the server to exit with POST /exit only",
+  optional: "the client never asked the server to exit",
+  observe: (t) =>
+    onRequests((req) => {
+      if (routeOf(req.path) !== "exit" || req.method === "OPTIONS") return; // a preflight is the browser's
+      if (req.method === "POST") return t.ok();
+      t.fail("POST /exit", `${where(req)}: the server exits only on POST (a GET is what prefetchers and links send)`, at(req));
+    }),
 });
 
-export const knownRoutesCheck = clientCheck({
+export const knownRoutesCheck = clientRule({
   id: "continue-remote/client/known-routes",
   level: "SHOULD",
   title: "Only the profile's routes",
   rule: "Uses only the profile's methods and paths (seed: no `/pause`).",
   ref: ["§6 Reference mock", "Serves all of §1 for `--profile seed|cn-session`. Under `seed`, `/pause` answers 404."],
   probes: ["state", "message", "permission", "diff", "exit", "pause"],
-  create(ctx) {
-    const t = new Tally();
-    const cn = isCn(ctx.profile);
-    return {
-      observe: onRequests((req) => {
-        // Preflights are the browser's; /exit is exit-method's.
-        if (req.method === "OPTIONS" || routeOf(req.path) === "exit") return;
-        const route = profileRoute(req.path, cn);
-        if (!route) {
-          const pause = routeOf(req.path) === "pause";
-          return t.fail(
-            cn ? "a path of the cn-session server" : "a path of the seed server (no /pause)",
-            pause
-              ? `${where(req)}: /pause exists only in the current cn serve (--profile cn-session); a seed server answers 404`
-              : `${where(req)}: no such route`,
-            at(req),
-          );
-        }
-        if (req.method !== route.method) return t.fail(`${route.method} ${req.path.split("?")[0]}`, `${where(req)}: wrong method`, at(req));
-        t.ok();
-      }),
-      finish: () => t.outcome(`every request used a route of the ${cn ? "cn-session" : "seed"} server with its method`, "the client sent no request"),
-    };
-  },
+  pass: (cn) => `every request used a route of the ${cn ? "cn-session" : "seed"} server with its method`,
+  untested: "the client sent no request",
+  state: (ctx: CheckContext) => isCn(ctx.profile),
+  observe: (t, cn) =>
+    onRequests((req) => {
+      // Preflights are the browser's; /exit is exit-method's.
+      if (req.method === "OPTIONS" || routeOf(req.path) === "exit") return;
+      const route = profileRoute(req.path, cn);
+      if (!route) {
+        const pause = routeOf(req.path) === "pause";
+        return t.fail(
+          cn ? "a path of the cn-session server" : "a path of the seed server (no /pause)",
+          pause
+            ? `${where(req)}: /pause exists only in the current cn serve (--profile cn-session); a seed server answers 404`
+            : `${where(req)}: no such route`,
+          at(req),
+        );
+      }
+      if (req.method !== route.method) return t.fail(`${route.method} ${req.path.split("?")[0]}`, `${where(req)}: wrong method`, at(req));
+      t.ok();
+    }),
 });
 
-export const stopsAfterExitCheck = clientCheck({
+export const stopsAfterExitCheck = clientRule({
   id: "continue-remote/client/stops-after-exit",
   level: "SHOULD",
   title: "Quiet after exit",
   rule: "No request more than 2 s after a 200 from `/exit`.",
   ref: ["§3.13 `/exit`", "`/exit` answers first, then aborts the turn, clears the queue, closes after about 100 ms and exits 0."],
   probes: ["exit"],
-  create() {
-    const t = new Tally();
-    let exit: { t: number; id: string } | undefined;
-    return {
-      observe: all(
-        onExchanges((x) => {
-          if (!exit && isPost(x, "exit") && x.status === 200) exit = { t: x.response!.t, id: x.id };
-        }),
-        onRequests((req) => {
-          if (!exit || req.t - exit.t <= AFTER_EXIT_MS) return;
-          t.fail(`no request more than ${ms(AFTER_EXIT_MS)} after /exit answered (${exit.id} at ${ms(exit.t)})`, `${where(req)} came ${ms(req.t - exit.t)} after /exit answered`, at(req));
-        }),
-      ),
-      finish() {
-        if (!exit) return notApplicable("the client never shut the server down (no 200 from POST /exit)");
-        if (!t.wasExercised) t.ok();
-        return t.outcome(`no request came more than ${ms(AFTER_EXIT_MS)} after /exit answered`);
-      },
-    };
+  pass: `no request came more than ${ms(AFTER_EXIT_MS)} after /exit answered`,
+  optional: (s) => (s.exit ? undefined : "the client never shut the server down (no 200 from POST /exit)"),
+  state: () => ({ exit: undefined as { t: number; id: string } | undefined }),
+  observe: (t, s) =>
+    all(
+      onExchanges((x) => {
+        if (!s.exit && isPost(x, "exit") && x.status === 200) s.exit = { t: x.response!.t, id: x.id };
+      }),
+      onRequests((req) => {
+        const exit = s.exit;
+        if (!exit || req.t - exit.t <= AFTER_EXIT_MS) return;
+        t.fail(`no request more than ${ms(AFTER_EXIT_MS)} after /exit answered (${exit.id} at ${ms(exit.t)})`, `${where(req)} came ${ms(req.t - exit.t)} after /exit answered`, at(req));
+      }),
+    ),
+  // Silence after the exit is the rule held.
+  end(t, s) {
+    if (s.exit && !t.wasExercised) t.ok();
   },
 });
 

@@ -3,9 +3,10 @@
  * mock labels each request by route and records its own state in `meta`). These need no adapter,
  * so a browser frontend gets them too.
  */
-import { at, excerpt, type CheckContext, type CheckDef, type Violations } from "../../../core/checks/check.js";
+import { at, excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { mediaType } from "../../../core/checks/check-helpers.js";
-import { requestRuleCheck } from "../../../core/client-cases/request-check.js";
+import { checkMaker, type CheckSpec } from "../../../core/checks/define-check.js";
+import { requestRules } from "../../../core/client-cases/request-check.js";
 import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
 import { caseOfPath } from "./cases.js";
@@ -26,104 +27,85 @@ function judged(event: TranscriptEvent, labels: Set<string>, checkId: string): e
   return !caseOfPath(event.path)?.exempt?.includes(checkId);
 }
 
-/** Builds a check whose observer runs `inspect` on every judged request. */
-function requestCheck(
-  def: Omit<CheckDef, "create" | "side">,
-  labels: Set<string>,
-  pass: string,
-  untested: string,
-  inspect: (req: Request, v: Violations, ctx: CheckContext) => boolean,
-): CheckDef {
-  return requestRuleCheck(def, { select: (event, id) => (judged(event, labels, id) ? event : undefined), inspect, pass, untested });
-}
+/** Rules judged on each request with one of the record's `labels` (see `judged`). */
+const requestCheck = requestRules<CheckSpec, Request, { labels: Set<string> }>(checkMaker({ seed: SEED, side: "client" }), (req, rule) =>
+  judged(req, rule.labels, rule.id) ? req : undefined,
+);
 
-export const chatRequestCheck = requestCheck(
-  {
-    id: "mcp-chat/client/chat-request",
-    level: "MUST",
-    title: "Chat requests are JSON ChatRequests",
-    rule: "Chat POSTs have Content-Type: application/json and a valid ChatRequest.",
-    ref: { seed: SEED, section: "Base Configuration; §5 Send Chat Message (Streaming)", quote: "Content-Type: application/json for all requests" },
-    probes: ["chat-stream", "chat"],
-  },
-  CHAT_LABELS,
-  "every chat request was application/json with a valid ChatRequest",
-  "not exercised: the client sent no chat request",
-  (req, v, ctx) => {
+export const chatRequestCheck = requestCheck({
+  id: "mcp-chat/client/chat-request",
+  level: "MUST",
+  title: "Chat requests are JSON ChatRequests",
+  rule: "Chat POSTs have Content-Type: application/json and a valid ChatRequest.",
+  ref: ["Base Configuration; §5 Send Chat Message (Streaming)", "Content-Type: application/json for all requests"],
+  probes: ["chat-stream", "chat"],
+  labels: CHAT_LABELS,
+  pass: "every chat request was application/json with a valid ChatRequest",
+  untested: "the client sent no chat request",
+  judge(req, t, ctx) {
     const type = mediaType(req.headers["content-type"]);
     if (type !== "application/json") {
-      v.add("Content-Type: application/json", `${req.method} ${req.path} sent Content-Type ${JSON.stringify(req.headers["content-type"] ?? "(none)")}`, at(req, { excerpt: excerpt(req.body ?? "") }));
+      t.fail("Content-Type: application/json", `${req.method} ${req.path} sent Content-Type ${JSON.stringify(req.headers["content-type"] ?? "(none)")}`, at(req, { excerpt: excerpt(req.body ?? "") }));
     }
     let body: unknown;
     try {
       body = JSON.parse(req.body ?? "");
     } catch {
-      v.add("a JSON body {\"message\": string}", `${req.method} ${req.path} body is not JSON`, at(req, { excerpt: excerpt(req.body ?? "") }));
-      return true;
+      return t.fail("a JSON body {\"message\": string}", `${req.method} ${req.path} body is not JSON`, at(req, { excerpt: excerpt(req.body ?? "") }));
     }
     const result = ctx.validate("chat-request", body);
     if (!result.ok) {
-      v.add("a valid ChatRequest {\"message\": string}", `${req.method} ${req.path} body is not a ChatRequest: ${formatSchemaErrors(result.errors)}`, at(req, { excerpt: excerpt(req.body ?? "") }));
+      t.fail("a valid ChatRequest {\"message\": string}", `${req.method} ${req.path} body is not a ChatRequest: ${formatSchemaErrors(result.errors)}`, at(req, { excerpt: excerpt(req.body ?? "") }));
     }
-    return true;
   },
-);
+});
 
 // RFC 3986 pchar: what may stand unescaped in a path segment.
 const PCHARS = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})*$/;
 
-export const connectKnownIdCheck = requestCheck(
-  {
-    id: "mcp-chat/client/connect-known-id",
-    level: "MUST",
-    title: "Connect only to listed ids",
-    rule: "The client connects only to listed ids, percent-encoded.",
-    ref: { seed: SEED, section: "§2 Connect to a Server", quote: "server_id | string | The id of the server to connect to" },
-    probes: ["connect"],
-  },
-  new Set(["connect"]),
-  "every connect named a listed server id, percent-encoded",
-  "not exercised: the client never connected",
-  (req, v) => {
+export const connectKnownIdCheck = requestCheck({
+  id: "mcp-chat/client/connect-known-id",
+  level: "MUST",
+  title: "Connect only to listed ids",
+  rule: "The client connects only to listed ids, percent-encoded.",
+  ref: ["§2 Connect to a Server", "server_id | string | The id of the server to connect to"],
+  probes: ["connect"],
+  labels: new Set(["connect"]),
+  pass: "every connect named a listed server id, percent-encoded",
+  untested: "the client never connected",
+  judge(req, t) {
     const raw = req.path.split("?")[0]!.replace(/^\/connect\//, "");
     let id: string;
     try {
       id = decodeURIComponent(raw);
     } catch {
-      v.add("a percent-encoded server id", `connect path segment ${JSON.stringify(raw)} is not valid percent-encoding`, at(req));
-      return true;
+      return t.fail("a percent-encoded server id", `connect path segment ${JSON.stringify(raw)} is not valid percent-encoding`, at(req));
     }
     if (!PCHARS.test(raw)) {
-      v.add(`the id percent-encoded (${encodeURIComponent(id)})`, `connect path segment ${JSON.stringify(raw)} is not percent-encoded`, at(req));
+      t.fail(`the id percent-encoded (${encodeURIComponent(id)})`, `connect path segment ${JSON.stringify(raw)} is not percent-encoded`, at(req));
     }
     const listed = req.meta?.listedIds;
     if (Array.isArray(listed) && !listed.includes(id)) {
-      v.add(`one of the listed ids ${JSON.stringify(listed)}`, `connected to unlisted id ${JSON.stringify(id)}`, at(req, { excerpt: excerpt(req.path) }));
+      t.fail(`one of the listed ids ${JSON.stringify(listed)}`, `connected to unlisted id ${JSON.stringify(id)}`, at(req, { excerpt: excerpt(req.path) }));
     }
-    return true;
   },
-);
+});
 
-export const connectBeforeChatCheck = requestCheck(
-  {
-    id: "mcp-chat/client/connect-before-chat",
-    level: "SHOULD",
-    title: "Connect before chatting",
-    rule: "The client does not chat while the mock is disconnected.",
-    ref: { seed: SEED, section: "Important Behaviors 5", quote: "The backend should maintain connection state." },
-    probes: ["connect", "chat-stream", "chat"],
-  },
-  CHAT_LABELS,
-  "every chat request came while a server was connected",
-  "not exercised: the client sent no chat request",
-  (req, v) => {
+export const connectBeforeChatCheck = requestCheck({
+  id: "mcp-chat/client/connect-before-chat",
+  level: "SHOULD",
+  title: "Connect before chatting",
+  rule: "The client does not chat while the mock is disconnected.",
+  ref: ["Important Behaviors 5", "The backend should maintain connection state."],
+  probes: ["connect", "chat-stream", "chat"],
+  labels: CHAT_LABELS,
+  pass: "every chat request came while a server was connected",
+  untested: "the client sent no chat request",
+  judge(req, t) {
     const connected = req.meta?.connected;
     if (typeof connected !== "boolean") return false; // the mock did not say: cannot judge
-    if (!connected) {
-      v.add("a connected server (POST /connect/{id} first)", `${req.method} ${req.path} sent while no server was connected`, at(req, { excerpt: excerpt(req.body ?? "") }));
-    }
-    return true;
+    if (!connected) t.fail("a connected server (POST /connect/{id} first)", `${req.method} ${req.path} sent while no server was connected`, at(req, { excerpt: excerpt(req.body ?? "") }));
   },
-);
+});
 
 export const TRAFFIC_CHECKS: CheckDef[] = [chatRequestCheck, connectKnownIdCheck, connectBeforeChatCheck];

@@ -6,7 +6,8 @@
  */
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { at, excerpt, Violations, type CheckContext, type CheckDef, type CheckObserver, type Outcome } from "../../../core/checks/check.js";
-import { requestRuleCheck } from "../../../core/client-cases/request-check.js";
+import { checkMaker, type CheckSpec } from "../../../core/checks/define-check.js";
+import { requestRules, type RequestRule } from "../../../core/client-cases/request-check.js";
 import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
 import { caseOfPath } from "./cases.js";
@@ -48,28 +49,24 @@ function bodyOf(req: HttpRequest): Json | undefined {
 
 const where = (req: HttpRequest) => `${req.method} ${req.path}`;
 
-/**
- * A check whose observer runs `inspect` on every completion request whose body is a JSON object
- * (`request-schema` judges the others).
- */
-function bodyCheck(
-  def: Omit<CheckDef, "create" | "side" | "probes"> & { probes?: string[] },
-  pass: string,
-  inspect: (req: HttpRequest, body: Json, v: Violations, ctx: CheckContext) => boolean | void,
-): CheckDef {
-  return requestRuleCheck(
-    { probes: ["chat/completions"], ...def },
-    {
-      select(event, id) {
-        if (!isCompletionRequest(event) || exempt(event, id)) return undefined;
-        const body = bodyOf(event);
-        return body ? { req: event, body } : undefined;
-      },
-      inspect: ({ req, body }, v, ctx) => inspect(req, body, v, ctx),
-      pass,
-      untested: "not exercised: the client sent no chat completion request this rule applies to",
-    },
-  );
+const clientCheck = checkMaker({ seed: SEED, side: "client" });
+
+/** Rules judged on each request of the client under test that `select` keeps, unless a robustness case breaks the rule on purpose. */
+const requestRule = <T>(select: (req: HttpRequest) => T | undefined) => requestRules<CheckSpec, T>(clientCheck, (req, rule) => (exempt(req, rule.id) ? undefined : select(req)));
+
+/** Every request of the client (a preflight is the browser's). */
+const clientRequest = requestRule((req) => (req.probe === CLIENT_PROBE && req.method !== "OPTIONS" ? req : undefined));
+/** Every completion request. */
+const completionRequest = requestRule((req) => (isCompletionRequest(req) ? req : undefined));
+/** Completion requests whose body is a JSON object (`request-schema` judges the others). */
+const bodyRule = requestRule((req) => {
+  const body = isCompletionRequest(req) ? bodyOf(req) : undefined;
+  return body ? { req, body } : undefined;
+});
+
+/** A rule about completion request bodies. */
+function bodyCheck(spec: Omit<CheckSpec, "create" | "probes"> & Pick<RequestRule<{ req: HttpRequest; body: Json }>, "pass" | "judge">): CheckDef {
+  return bodyRule({ probes: ["chat/completions"], untested: "the client sent no chat completion request this rule applies to", ...spec });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -111,43 +108,34 @@ const ROLE_SCHEMAS: Record<string, string> = {
 
 const REQUEST_SCHEMA_ID = "openai-chat/client/request-schema";
 
-export const requestSchemaCheck: CheckDef = {
+export const requestSchemaCheck = completionRequest({
   id: REQUEST_SCHEMA_ID,
   level: "MUST",
-  side: "client",
   title: "Requests are JSON ChatCompletionRequests",
   rule: "Every POST has Content-Type: application/json and a body valid against ChatCompletionRequest.",
-  ref: { seed: SEED, section: "§1 Continue → Backend: request format; §3", quote: "OpenAI Chat Completions 규격으로 tools 배열과 tool_choice를 포함합니다" },
+  ref: ["§1 Continue → Backend: request format; §3", "OpenAI Chat Completions 규격으로 tools 배열과 tool_choice를 포함합니다"],
   probes: ["chat/completions"],
-  create(ctx): CheckObserver {
-    const v = new Violations();
-    let exercised = false;
-    return {
-      observe(event) {
-        if (!isCompletionRequest(event) || exempt(event, REQUEST_SCHEMA_ID)) return;
-        exercised = true;
-        const type = (event.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
-        if (type !== "application/json") {
-          v.add("Content-Type: application/json", `${where(event)} sent Content-Type ${JSON.stringify(event.headers["content-type"] ?? "(none)")}`, at(event));
-        }
-        const parsed = tryJson(event.body ?? "");
-        if (!parsed || !isObject(parsed.value)) {
-          v.add("a JSON object body", `${where(event)} body is not a JSON object`, at(event, { excerpt: excerpt(event.body ?? "") }));
-          return;
-        }
-        const body = withoutOwnedParts(parsed.value);
-        const result = ctx.validate("chat-completion-request", body);
-        if (result.ok) return;
-        // A message failing the role union says little; name its own schema's errors instead.
-        const detail = result.errors.some((e) => /^\/messages\/\d+/.test(e.pointer)) ? messageErrors(ctx, body) : "";
-        const top = result.errors.filter((e) => !/^\/messages\/\d+/.test(e.pointer));
-        const text = [top.length ? formatSchemaErrors(top) : "", detail].filter(Boolean).join("; ");
-        v.add("a valid ChatCompletionRequest", `${where(event)} body is not a ChatCompletionRequest: ${text}`, at(event, { excerpt: excerpt(event.body ?? "") }));
-      },
-      finish: () => v.outcome({ pass: "every request was application/json with a valid ChatCompletionRequest", exercised, untested: "not exercised: the client sent no chat completion request" }),
-    };
+  pass: "every request was application/json with a valid ChatCompletionRequest",
+  untested: "the client sent no chat completion request",
+  judge(event, t, ctx) {
+    const type = (event.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+    if (type !== "application/json") {
+      t.fail("Content-Type: application/json", `${where(event)} sent Content-Type ${JSON.stringify(event.headers["content-type"] ?? "(none)")}`, at(event));
+    }
+    const parsed = tryJson(event.body ?? "");
+    if (!parsed || !isObject(parsed.value)) {
+      return t.fail("a JSON object body", `${where(event)} body is not a JSON object`, at(event, { excerpt: excerpt(event.body ?? "") }));
+    }
+    const body = withoutOwnedParts(parsed.value);
+    const result = ctx.validate("chat-completion-request", body);
+    if (result.ok) return;
+    // A message failing the role union says little; name its own schema's errors instead.
+    const detail = result.errors.some((e) => /^\/messages\/\d+/.test(e.pointer)) ? messageErrors(ctx, body) : "";
+    const top = result.errors.filter((e) => !/^\/messages\/\d+/.test(e.pointer));
+    const text = [top.length ? formatSchemaErrors(top) : "", detail].filter(Boolean).join("; ");
+    t.fail("a valid ChatCompletionRequest", `${where(event)} body is not a ChatCompletionRequest: ${text}`, at(event, { excerpt: excerpt(event.body ?? "") }));
   },
-};
+});
 
 function messageErrors(ctx: CheckContext, body: Json): string {
   const out: string[] = [];
@@ -166,34 +154,28 @@ function messageErrors(ctx: CheckContext, body: Json): string {
 
 // ---------------------------------------------------------------------------------------------
 
-export const authHeaderCheck: CheckDef = requestRuleCheck(
-  {
-    id: "openai-chat/client/auth-header",
-    level: "SHOULD",
-    title: "Requests carry a bearer key",
-    rule: "Every request has Authorization: Bearer <non-empty>, equal to the mock's key when one is set.",
-    ref: { seed: SEED, section: "§1 (silent on auth); contract §1 Auth", quote: "OpenAI Chat Completions 규격으로" },
-    probes: ["chat/completions", "models"],
+export const authHeaderCheck = clientRequest({
+  id: "openai-chat/client/auth-header",
+  level: "SHOULD",
+  title: "Requests carry a bearer key",
+  rule: "Every request has Authorization: Bearer <non-empty>, equal to the mock's key when one is set.",
+  ref: ["§1 (silent on auth); contract §1 Auth", "OpenAI Chat Completions 규격으로"],
+  probes: ["chat/completions", "models"],
+  pass: "every request carried a bearer key the mock accepts",
+  untested: "the client sent no request",
+  judge(event, t) {
+    const header = event.headers["authorization"];
+    const m = header === undefined ? null : /^Bearer[ \t]+(\S.*)$/i.exec(header.trim());
+    if (!m) {
+      return t.fail("Authorization: Bearer <key>", `${where(event)} sent ${header === undefined ? "no Authorization header" : `Authorization ${JSON.stringify(excerpt(header, 24))}`}`, at(event));
+    }
+    const meta = event.meta ?? {};
+    const wrong =
+      meta.authorized === false ||
+      (typeof meta.apiKey === "string" && meta.apiKey !== "" && meta.apiKey !== m[1]!.trim());
+    if (wrong) t.fail("the mock's API key", `${where(event)} sent a bearer key the mock does not accept`, at(event));
   },
-  {
-    select: (event, id) => (event.kind === "http-request" && event.probe === CLIENT_PROBE && event.method !== "OPTIONS" && !exempt(event, id) ? event : undefined),
-    inspect(event, v) {
-      const header = event.headers["authorization"];
-      const m = header === undefined ? null : /^Bearer[ \t]+(\S.*)$/i.exec(header.trim());
-      if (!m) {
-        v.add("Authorization: Bearer <key>", `${where(event)} sent ${header === undefined ? "no Authorization header" : `Authorization ${JSON.stringify(excerpt(header, 24))}`}`, at(event));
-        return;
-      }
-      const meta = event.meta ?? {};
-      const wrong =
-        meta.authorized === false ||
-        (typeof meta.apiKey === "string" && meta.apiKey !== "" && meta.apiKey !== m[1]!.trim());
-      if (wrong) v.add("the mock's API key", `${where(event)} sent a bearer key the mock does not accept`, at(event));
-    },
-    pass: "every request carried a bearer key the mock accepts",
-    untested: "not exercised: the client sent no request",
-  },
-);
+});
 
 // ---------------------------------------------------------------------------------------------
 
@@ -201,76 +183,72 @@ function hasTools(body: Json): boolean {
   return Array.isArray(body.tools) && body.tools.length > 0;
 }
 
-export const optionsConsistentCheck = bodyCheck(
-  {
-    id: "openai-chat/client/options-consistent",
-    level: "MUST",
-    title: "Options agree with each other",
-    rule: "stream_options only with stream: true; tool_choice and parallel_tool_calls only with non-empty tools; a named tool_choice names one of them.",
-    ref: { seed: SEED, section: "§1", quote: '"tool_choice": "auto", "stream": false' },
-  },
-  "every request's stream_options, tool_choice and parallel_tool_calls agreed with stream and tools",
-  (req, body, v) => {
+export const optionsConsistentCheck = bodyCheck({
+  id: "openai-chat/client/options-consistent",
+  level: "MUST",
+  title: "Options agree with each other",
+  rule: "stream_options only with stream: true; tool_choice and parallel_tool_calls only with non-empty tools; a named tool_choice names one of them.",
+  ref: ["§1", '"tool_choice": "auto", "stream": false'],
+  pass: "every request's stream_options, tool_choice and parallel_tool_calls agreed with stream and tools",
+  judge({ req, body }, t) {
     const ev = at(req, { excerpt: excerpt(req.body ?? "") });
     if (body.stream_options !== undefined && body.stream_options !== null && body.stream !== true) {
-      v.add("stream_options only with stream: true", `${where(req)} sent stream_options with stream ${JSON.stringify(body.stream ?? "absent")}`, ev);
+      t.fail("stream_options only with stream: true", `${where(req)} sent stream_options with stream ${JSON.stringify(body.stream ?? "absent")}`, ev);
     }
     const tools = hasTools(body);
     for (const key of ["tool_choice", "parallel_tool_calls"]) {
       if (body[key] !== undefined && body[key] !== null && !tools) {
-        v.add(`${key} only with a non-empty tools[]`, `${where(req)} sent ${key} ${JSON.stringify(body[key])} without tools`, ev);
+        t.fail(`${key} only with a non-empty tools[]`, `${where(req)} sent ${key} ${JSON.stringify(body[key])} without tools`, ev);
       }
     }
     const choice = body.tool_choice;
     if (tools && isObject(choice) && isObject(choice.function) && typeof choice.function.name === "string") {
       const name = choice.function.name;
       if (!toolNames(body).includes(name)) {
-        v.add("a named tool_choice that is one of tools[]", `${where(req)} forces ${JSON.stringify(name)}, which tools[] does not offer`, ev);
+        t.fail("a named tool_choice that is one of tools[]", `${where(req)} forces ${JSON.stringify(name)}, which tools[] does not offer`, ev);
       }
     }
   },
-);
+});
 
 // ---------------------------------------------------------------------------------------------
 
 const schemaCompiler = new Ajv2020({ strict: false, allErrors: false, validateSchema: true });
 
-export const toolsWellFormedCheck = bodyCheck(
-  {
-    id: "openai-chat/client/tools-well-formed",
-    level: "MUST",
-    title: "tools[] entries are well formed",
-    rule: "Every tools[] entry is a valid ToolDefinition, names are unique, and each parameters compiles as JSON Schema.",
-    ref: { seed: SEED, section: "§1", quote: '"type": "function", "function": { "name": "ls", "description": "List files in a directory", "parameters": { "type": "object", ... } }' },
-  },
-  "every tools[] entry was a valid ToolDefinition with a unique name and compilable parameters",
-  (req, body, v, ctx) => {
+export const toolsWellFormedCheck = bodyCheck({
+  id: "openai-chat/client/tools-well-formed",
+  level: "MUST",
+  title: "tools[] entries are well formed",
+  rule: "Every tools[] entry is a valid ToolDefinition, names are unique, and each parameters compiles as JSON Schema.",
+  ref: ["§1", '"type": "function", "function": { "name": "ls", "description": "List files in a directory", "parameters": { "type": "object", ... } }'],
+  pass: "every tools[] entry was a valid ToolDefinition with a unique name and compilable parameters",
+  judge({ req, body }, t, ctx) {
     if (body.tools === undefined) return false;
     const ev = at(req, { excerpt: excerpt(body.tools, 200) });
     if (!Array.isArray(body.tools)) {
-      v.add("tools as an array", `${where(req)} sent tools as ${typeof body.tools}`, ev);
+      t.fail("tools as an array", `${where(req)} sent tools as ${typeof body.tools}`, ev);
       return;
     }
     const seen = new Set<string>();
     body.tools.forEach((tool, i) => {
       const r = ctx.validate("tool-definition", tool);
-      if (!r.ok) v.add("a valid ToolDefinition", `${where(req)} tools[${i}] is not a ToolDefinition: ${formatSchemaErrors(r.errors)}`, ev);
+      if (!r.ok) t.fail("a valid ToolDefinition", `${where(req)} tools[${i}] is not a ToolDefinition: ${formatSchemaErrors(r.errors)}`, ev);
       const fn = isObject(tool) && isObject(tool.function) ? tool.function : undefined;
       const name = fn?.name;
       if (typeof name === "string") {
-        if (seen.has(name)) v.add("unique tool names", `${where(req)} offers ${JSON.stringify(name)} twice`, ev);
+        if (seen.has(name)) t.fail("unique tool names", `${where(req)} offers ${JSON.stringify(name)} twice`, ev);
         seen.add(name);
       }
       if (fn && isObject(fn.parameters)) {
         try {
           schemaCompiler.compile(fn.parameters);
         } catch (e) {
-          v.add("parameters that compile as JSON Schema", `${where(req)} tools[${i}] (${String(name)}) parameters do not compile: ${(e as Error).message}`, ev);
+          t.fail("parameters that compile as JSON Schema", `${where(req)} tools[${i}] (${String(name)}) parameters do not compile: ${(e as Error).message}`, ev);
         }
       }
     });
   },
-);
+});
 
 // ---------------------------------------------------------------------------------------------
 
@@ -338,16 +316,14 @@ export const toolsMatchCatalogueCheck: CheckDef = {
 
 // ---------------------------------------------------------------------------------------------
 
-export const toolResultsAnswerCallsCheck = bodyCheck(
-  {
-    id: "openai-chat/client/tool-results-answer-calls",
-    level: "MUST",
-    title: "Tool results answer calls",
-    rule: "Every tool message's tool_call_id is a call id of the nearest preceding assistant message, with only tool messages in between.",
-    ref: { seed: SEED, section: "§3", quote: '{ "role": "tool", "tool_call_id": "call_install", "content": "added 420 packages..." }' },
-  },
-  "every tool message answered a call of the assistant message before it",
-  (req, body, v) => {
+export const toolResultsAnswerCallsCheck = bodyCheck({
+  id: "openai-chat/client/tool-results-answer-calls",
+  level: "MUST",
+  title: "Tool results answer calls",
+  rule: "Every tool message's tool_call_id is a call id of the nearest preceding assistant message, with only tool messages in between.",
+  ref: ["§3", '{ "role": "tool", "tool_call_id": "call_install", "content": "added 420 packages..." }'],
+  pass: "every tool message answered a call of the assistant message before it",
+  judge({ req, body }, t) {
     const messages = Array.isArray(body.messages) ? body.messages : [];
     let judged = false;
     let owner: unknown;
@@ -362,25 +338,23 @@ export const toolResultsAnswerCallsCheck = bodyCheck(
       const id = m.tool_call_id;
       const ev = at(req, { excerpt: excerpt(m, 160), note: `messages[${i}]` });
       if (!isObject(owner) || owner.role !== "assistant" || ids.length === 0) {
-        v.add("a tool message right after an assistant message with tool_calls", `${where(req)} messages[${i}] (tool ${JSON.stringify(id)}) follows no assistant tool call`, ev);
+        t.fail("a tool message right after an assistant message with tool_calls", `${where(req)} messages[${i}] (tool ${JSON.stringify(id)}) follows no assistant tool call`, ev);
       } else if (typeof id !== "string" || id === "" || !ids.includes(id)) {
-        v.add(`a tool_call_id among ${JSON.stringify(ids)}`, `${where(req)} messages[${i}] answers ${JSON.stringify(id ?? null)}, which the assistant message did not call`, ev);
+        t.fail(`a tool_call_id among ${JSON.stringify(ids)}`, `${where(req)} messages[${i}] answers ${JSON.stringify(id ?? null)}, which the assistant message did not call`, ev);
       }
     });
     return judged;
   },
-);
+});
 
-export const allCallsAnsweredCheck = bodyCheck(
-  {
-    id: "openai-chat/client/all-calls-answered",
-    level: "MUST",
-    title: "Every call is answered once",
-    rule: "Every call is answered by exactly one tool message before the next non-tool message or the end of messages.",
-    ref: { seed: SEED, section: "§3", quote: "실행 결과를 role:\"tool\" 메시지로 첨부해 같은 모델로 다시 요청을 보냅니다." },
-  },
-  "every call in the history was answered by exactly one tool message",
-  (req, body, v) => {
+export const allCallsAnsweredCheck = bodyCheck({
+  id: "openai-chat/client/all-calls-answered",
+  level: "MUST",
+  title: "Every call is answered once",
+  rule: "Every call is answered by exactly one tool message before the next non-tool message or the end of messages.",
+  ref: ["§3", "실행 결과를 role:\"tool\" 메시지로 첨부해 같은 모델로 다시 요청을 보냅니다."],
+  pass: "every call in the history was answered by exactly one tool message",
+  judge({ req, body }, t) {
     const messages = Array.isArray(body.messages) ? body.messages : [];
     let judged = false;
     messages.forEach((m, i) => {
@@ -397,7 +371,7 @@ export const allCallsAnsweredCheck = bodyCheck(
       for (const c of calls) {
         const n = answers.get(c.id) ?? 0;
         if (n !== 1) {
-          v.add(
+          t.fail(
             "exactly one tool message per call",
             `${where(req)} messages[${i}] call ${JSON.stringify(c.id)} (${String(c.name)}) is answered ${n === 0 ? "by no tool message" : `${n} times`}`,
             at(req, { excerpt: excerpt(m, 160), note: `messages[${i}]` }),
@@ -407,18 +381,16 @@ export const allCallsAnsweredCheck = bodyCheck(
     });
     return judged;
   },
-);
+});
 
-export const toolCallIdsUniqueCheck = bodyCheck(
-  {
-    id: "openai-chat/client/tool-call-ids-unique",
-    level: "MUST",
-    title: "Call ids are unique and non-empty",
-    rule: 'No call id occurs twice in messages, and none is "".',
-    ref: { seed: SEED, section: "§2, §3", quote: '"id": "call_abc123"' },
-  },
-  "every call id in the history was unique and non-empty",
-  (req, body, v) => {
+export const toolCallIdsUniqueCheck = bodyCheck({
+  id: "openai-chat/client/tool-call-ids-unique",
+  level: "MUST",
+  title: "Call ids are unique and non-empty",
+  rule: 'No call id occurs twice in messages, and none is "".',
+  ref: ["§2, §3", '"id": "call_abc123"'],
+  pass: "every call id in the history was unique and non-empty",
+  judge({ req, body }, t) {
     const calls = historyCalls(body);
     if (calls.length === 0) return false;
     const seen = new Map<string, number>();
@@ -426,41 +398,39 @@ export const toolCallIdsUniqueCheck = bodyCheck(
       if (typeof c.id !== "string") continue; // a missing id is the schema's
       const ev = at(req, { note: `messages[${c.message}].tool_calls[${c.position}]` });
       if (c.id === "") {
-        v.add("a non-empty call id", `${where(req)} messages[${c.message}].tool_calls[${c.position}] has id ""`, ev);
+        t.fail("a non-empty call id", `${where(req)} messages[${c.message}].tool_calls[${c.position}] has id ""`, ev);
         continue;
       }
       const first = seen.get(c.id);
-      if (first !== undefined) v.add("unique call ids", `${where(req)} call id ${JSON.stringify(c.id)} occurs in messages[${first}] and messages[${c.message}]`, ev);
+      if (first !== undefined) t.fail("unique call ids", `${where(req)} call id ${JSON.stringify(c.id)} occurs in messages[${first}] and messages[${c.message}]`, ev);
       else seen.set(c.id, c.message);
     }
   },
-);
+});
 
-export const argumentsStringsCheck = bodyCheck(
-  {
-    id: "openai-chat/client/arguments-strings",
-    level: "MUST",
-    title: "Echoed arguments are JSON strings",
-    rule: "Every echoed function.arguments is a string that parses as a JSON object.",
-    ref: { seed: SEED, section: "§2", quote: "`arguments`는 반드시 JSON 문자열이어야 합니다." },
-  },
-  "every echoed function.arguments was a string holding a JSON object",
-  (req, body, v) => {
+export const argumentsStringsCheck = bodyCheck({
+  id: "openai-chat/client/arguments-strings",
+  level: "MUST",
+  title: "Echoed arguments are JSON strings",
+  rule: "Every echoed function.arguments is a string that parses as a JSON object.",
+  ref: ["§2", "`arguments`는 반드시 JSON 문자열이어야 합니다."],
+  pass: "every echoed function.arguments was a string holding a JSON object",
+  judge({ req, body }, t) {
     const calls = historyCalls(body);
     if (calls.length === 0) return false;
     for (const c of calls) {
       const ev = at(req, { excerpt: excerpt(c.arguments ?? null, 120), note: `messages[${c.message}].tool_calls[${c.position}]` });
       if (typeof c.arguments !== "string") {
-        v.add("arguments as a JSON string", `${where(req)} messages[${c.message}] echoes ${String(c.name)} arguments as ${c.arguments === null ? "null" : Array.isArray(c.arguments) ? "an array" : typeof c.arguments}`, ev);
+        t.fail("arguments as a JSON string", `${where(req)} messages[${c.message}] echoes ${String(c.name)} arguments as ${c.arguments === null ? "null" : Array.isArray(c.arguments) ? "an array" : typeof c.arguments}`, ev);
         continue;
       }
       const parsed = tryJson(c.arguments);
       if (!parsed || !isObject(parsed.value)) {
-        v.add("arguments that parse as a JSON object", `${where(req)} messages[${c.message}] echoes ${String(c.name)} arguments ${JSON.stringify(excerpt(c.arguments, 60))}, not a JSON object`, ev);
+        t.fail("arguments that parse as a JSON object", `${where(req)} messages[${c.message}] echoes ${String(c.name)} arguments ${JSON.stringify(excerpt(c.arguments, 60))}, not a JSON object`, ev);
       }
     }
   },
-);
+});
 
 // ---------------------------------------------------------------------------------------------
 

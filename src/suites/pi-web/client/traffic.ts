@@ -9,6 +9,7 @@
  * Browser-safe: no node modules.
  */
 import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
+import { wsConnectionView } from "../../../core/views/ws-connection.js";
 
 /** The mock records client traffic under this probe name. */
 export const CLIENT_PROBE = "client";
@@ -80,6 +81,9 @@ function fromBase64Utf8(data: string): string | undefined {
     return undefined;
   }
 }
+
+/** The client's connections to the mock, each frame read once as one JSON object (undefined when it is not). */
+export const CLIENT_FRAMES = wsConnectionView<Message | undefined>({ name: "pi-web/client", decode: (ev) => messageOf(ev) });
 
 /** `type` of a message when it is a string. */
 export function typeOf(m: Message): string | undefined {

@@ -7,22 +7,26 @@
  * request-shape owns the tRPC envelope and ids, known-procedures the path and kind, client-metadata the metadata
  * (client-valid-input judges a copy with a stand-in), messaging/client-user-message the messaging input.
  */
-import { at, excerpt, Tally, type CheckDef, type Evidence } from "../../../core/checks/check.js";
+import { at, type CheckDef, type Evidence, type Tally } from "../../../core/checks/check.js";
+import { clientFrameRules, frameEvidence } from "../../../core/checks/client-frame-rule.js";
 import { checkMaker, type CheckSpec } from "../../../core/checks/define-check.js";
 import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import type { WsFrameEvent } from "../../../core/transport/ws-exchange.js";
 import type { Conn, OpenEvent } from "../../../core/views/ws-connection.js";
 import { datePaths, SEED, taggedDate } from "../checks/support.js";
-import { AgentView, fromMock, fromToolbar, toolCalls, TOOLBAR, type Frame, type ToolCallInfo } from "./traffic.js";
+import { AgentView, CLIENT_PROBE, toolCalls, TOOLBAR, type Frame, type ToolCallInfo } from "./traffic.js";
 import { ACTIVE_CHAT_ONLY, callOf, GATED, isObject, PONG_MS, PROCEDURES, STAND_IN_METADATA, WITH_METADATA, type Json } from "./vocabulary.js";
 
 const clientCheck: (spec: CheckSpec) => CheckDef = checkMaker({ seed: SEED, side: "client" });
 
-const SCENARIOS = ["echo", "tool-approval", "toolbar-tool"];
+/** Rules over the toolbar's frames, each check following the agent's state as the mock told it. */
+const toolbarRule = clientFrameRules(clientCheck, {
+  view: TOOLBAR,
+  probe: CLIENT_PROBE,
+  follow: { make: () => new AgentView(), frame: (agent, ev, f, c) => agent.frame(ev, f, c) },
+});
 
-function evidence(ev: WsFrameEvent, c: Conn, note?: string): Evidence {
-  return at(ev, { label: c.id, excerpt: excerpt(ev.data), ...(note ? { note } : {}) });
-}
+const SCENARIOS = ["echo", "tool-approval", "toolbar-tool"];
 
 /** One request of the toolbar: the message, its call, and its input as the agent reads it (undefined → null). */
 interface ToolbarCall {
@@ -55,27 +59,13 @@ function requestCheck(
     judge(call: ToolbarCall, t: Tally, agent: AgentView, proof: (note?: string) => Evidence, validate: Validate, seen: Set<string>): void;
   },
 ): CheckDef {
-  const { pass, untested, optional, judge, ...def } = spec;
-  return clientCheck({
-    ...def,
+  const { judge, ...rule } = spec;
+  return toolbarRule({
+    ...rule,
     probes: SCENARIOS,
-    create(ctx) {
-      const t = new Tally();
-      const agent = new AgentView();
-      const seen = new Set<string>();
-      return {
-        observe: TOOLBAR.on({
-          frame(ev, f, c) {
-            agent.frame(ev, f, c);
-            if (!fromToolbar(ev)) return;
-            for (const call of callsOf(f)) judge(call, t, agent, (note) => evidence(ev, c, note), ctx.validate, seen);
-          },
-        }),
-        finish() {
-          if (optional) t.notApplicable(optional);
-          return t.outcome(pass, untested);
-        },
-      };
+    state: () => new Set<string>(),
+    client(f, t, seen, ctx) {
+      for (const call of callsOf(f.m)) judge(call, t, f.view, f.proof, ctx.validate, seen);
     },
   });
 }
@@ -88,7 +78,7 @@ const inputProblem = (validate: Validate, schema: string, value: unknown): strin
   return r.ok ? undefined : formatSchemaErrors(r.errors);
 };
 
-export const textFramesCheck = clientCheck({
+export const textFramesCheck = toolbarRule({
   // The agent's half is the server suite's check of the same id.
   id: "stagewise-chat/wire/text-frames",
   level: "MUST",
@@ -96,64 +86,54 @@ export const textFramesCheck = clientCheck({
   rule: "Every toolbar frame is a UTF-8 text frame holding PING, PONG, or JSON.",
   ref: ["§1 Wire", "no subprotocol, no auth, UTF-8 text frames. A client frame is one tRPC request or a JSON array"],
   probes: SCENARIOS,
-  create() {
-    const t = new Tally();
-    return {
-      observe: TOOLBAR.on({
-        frame(ev, f, c) {
-          if (!fromToolbar(ev)) return;
-          if (ev.binary) return t.fail("a text frame", "the toolbar sent a binary frame", evidence(ev, c));
-          if (f.kind === "bad") return t.fail("PING, PONG or JSON", `a toolbar frame is ${f.reason}`, evidence(ev, c));
-          t.ok();
-        },
-      }),
-      finish: () => t.outcome("every toolbar frame was text: keep-alive or JSON", "the toolbar sent no frame"),
-    };
+  pass: "every toolbar frame was text: keep-alive or JSON",
+  untested: "the toolbar sent no frame",
+  client({ ev, m, proof }, t) {
+    if (ev.binary) return t.fail("a text frame", "the toolbar sent a binary frame", proof());
+    if (m.kind === "bad") return t.fail("PING, PONG or JSON", `a toolbar frame is ${m.reason}`, proof());
+    t.ok();
   },
 });
 
-export const requestShapeCheck = clientCheck({
+/** One connection's requests in flight, by id. */
+const inFlight = (open: Map<string, Map<string, string>>, c: Conn) => open.get(c.id) ?? open.set(c.id, new Map()).get(c.id)!;
+
+export const requestShapeCheck = toolbarRule({
   id: "stagewise-chat/trpc/client-request-shape",
   level: "MUST",
   title: "Toolbar frames are tRPC requests; no id reused in flight",
   rule: "Every JSON frame of the toolbar matches trpc-request (one request or a non-empty array), and no request reuses the id of one still in flight on its connection.",
   ref: ["§2 Messages", "tRPC request: id int|string; method query|mutation|subscription|subscription.stop; params (not on stop) {path, input: {json, meta?}, lastEventId?} — or an array"],
   probes: SCENARIOS,
-  create(ctx) {
-    const t = new Tally();
-    // Per connection: ids of mutations not yet answered and subscriptions not yet stopped.
-    const open = new Map<string, Map<string, string>>();
-    const inFlight = (c: Conn) => open.get(c.id) ?? open.set(c.id, new Map()).get(c.id)!;
-    return {
-      observe: TOOLBAR.on({
-        frame(ev, f, c) {
-          if (f.kind !== "json") return;
-          const ids = inFlight(c);
-          if (fromMock(ev)) {
-            for (const v of f.values) {
-              const done = "error" in v || (isObject(v.result) && (v.result.type === "stopped" || (v.result.type !== "started" && ids.get(JSON.stringify(v.id))?.startsWith("mutation"))));
-              if (done) ids.delete(JSON.stringify(v.id));
-            }
-            return;
-          }
-          const problem = inputProblem(ctx.validate, "trpc-request", f.raw);
-          if (problem) return t.fail("a tRPC request (trpc-request)", `a toolbar frame is no tRPC request: ${problem}`, evidence(ev, c));
-          for (const v of f.values) {
-            const key = JSON.stringify(v.id);
-            const method = String(v.method);
-            if (method === "subscription.stop") {
-              ids.delete(key);
-              continue;
-            }
-            const busy = ids.get(key);
-            if (busy) return t.fail("a fresh id per request in flight", `id ${key} (${method}) reuses the id of ${busy}, still in flight`, evidence(ev, c));
-            ids.set(key, `${method} ${String(isObject(v.params) ? v.params.path : "")}`);
-          }
-          t.ok();
-        },
-      }),
-      finish: () => t.outcome("every toolbar request matched trpc-request, ids unique in flight", "the toolbar sent no JSON frame"),
-    };
+  pass: "every toolbar request matched trpc-request, ids unique in flight",
+  untested: "the toolbar sent no JSON frame",
+  // Per connection: ids of mutations not yet answered and subscriptions not yet stopped.
+  state: () => new Map<string, Map<string, string>>(),
+  mock({ m, c }, _t, open) {
+    if (m.kind !== "json") return;
+    const ids = inFlight(open, c);
+    for (const v of m.values) {
+      const done = "error" in v || (isObject(v.result) && (v.result.type === "stopped" || (v.result.type !== "started" && ids.get(JSON.stringify(v.id))?.startsWith("mutation"))));
+      if (done) ids.delete(JSON.stringify(v.id));
+    }
+  },
+  client({ m, c, proof }, t, open, ctx) {
+    if (m.kind !== "json") return;
+    const ids = inFlight(open, c);
+    const problem = inputProblem(ctx.validate, "trpc-request", m.raw);
+    if (problem) return t.fail("a tRPC request (trpc-request)", `a toolbar frame is no tRPC request: ${problem}`, proof());
+    for (const v of m.values) {
+      const key = JSON.stringify(v.id);
+      const method = String(v.method);
+      if (method === "subscription.stop") {
+        ids.delete(key);
+        continue;
+      }
+      const busy = ids.get(key);
+      if (busy) return t.fail("a fresh id per request in flight", `id ${key} (${method}) reuses the id of ${busy}, still in flight`, proof());
+      ids.set(key, `${method} ${String(isObject(v.params) ? v.params.path : "")}`);
+    }
+    t.ok();
   },
 });
 
@@ -359,7 +339,7 @@ export const toolbarResultsOnlyCheck = toolCheck({
   },
 });
 
-export const keepalivePongCheck = clientCheck({
+export const keepalivePongCheck = toolbarRule({
   // The agent's half is the server suite's check of the same id.
   id: "stagewise-chat/trpc/keepalive-pong",
   level: "MUST",
@@ -367,35 +347,28 @@ export const keepalivePongCheck = clientCheck({
   rule: "After the mock's PING, the toolbar sends PONG on that connection within 5 s.",
   ref: ["§1 Wire", "Keep-alive: text PING/PONG … both sides answer PING with PONG at once."],
   probes: SCENARIOS,
-  create() {
-    const t = new Tally();
-    // Per connection: the unanswered PING.
-    const waiting = new Map<string, { ev: WsFrameEvent; c: Conn }>();
-    const late = (now: number) => {
-      for (const [id, w] of waiting) {
-        if (now - w.ev.t <= PONG_MS) continue;
-        waiting.delete(id);
-        t.fail(`PONG within ${PONG_MS} ms`, `no PONG ${PONG_MS} ms after the mock's PING`, evidence(w.ev, w.c));
-      }
-    };
-    return {
-      observe: TOOLBAR.on({
-        frame(ev, f, c) {
-          late(ev.t);
-          if (f.kind !== "keepalive") return;
-          if (fromMock(ev) && f.text === "PING") waiting.set(c.id, { ev, c });
-          else if (fromToolbar(ev) && f.text === "PONG" && waiting.delete(c.id)) t.ok();
-        },
-        close(ev, c) {
-          late(ev.t);
-          if (waiting.delete(c.id)) t.untestable("the connection closed within 5 s of a PING");
-        },
-      }),
-      finish() {
-        if (waiting.size > 0) t.untestable("the run ended within 5 s of a PING");
-        return t.outcome("the toolbar answered every PING with PONG within 5 s", "the mock sent no PING (it pings after a spell of toolbar silence, 30 s by default)");
-      },
-    };
+  pass: "the toolbar answered every PING with PONG within 5 s",
+  untested: "the mock sent no PING (it pings after a spell of toolbar silence, 30 s by default)",
+  // Per connection: the unanswered PING.
+  state: () => new Map<string, WsFrameEvent>(),
+  tick(now, t, waiting) {
+    for (const [id, ping] of waiting) {
+      if (now - ping.t <= PONG_MS) continue;
+      waiting.delete(id);
+      t.fail(`PONG within ${PONG_MS} ms`, `no PONG ${PONG_MS} ms after the mock's PING`, frameEvidence(ping));
+    }
+  },
+  mock({ ev, m, c }, _t, waiting) {
+    if (m.kind === "keepalive" && m.text === "PING") waiting.set(c.id, ev);
+  },
+  client({ m, c }, t, waiting) {
+    if (m.kind === "keepalive" && m.text === "PONG" && waiting.delete(c.id)) t.ok();
+  },
+  close(_ev, c, t, waiting) {
+    if (waiting.delete(c.id)) t.untestable("the connection closed within 5 s of a PING");
+  },
+  end(t, waiting) {
+    if (waiting.size > 0) t.untestable("the run ended within 5 s of a PING");
   },
 });
 
@@ -405,129 +378,116 @@ const SUBSCRIBE_AFTER_DROP_MS = 10_000;
 
 const isChatSubscribe = (v: Json): boolean => v.method === "subscription" && isObject(v.params) && v.params.path === "chat.getChatUpdates";
 
-export const resubscribeCheck = clientCheck({
+export const resubscribeCheck = toolbarRule({
   id: "stagewise-chat/chat/client-resubscribe",
   level: "MUST",
   title: "The toolbar follows the chat, and follows it again after a drop",
   rule: "The toolbar subscribes to chat.getChatUpdates within 5 s of opening a socket, and within 10 s after the mock dropped it or asked it to reconnect.",
   ref: ["§4 Checks", "chat/client-resubscribe: subscribes ≤5 s after open and ≤10 s after drop/reconnect"],
   probes: ["drop-after-n", "reconnect-notice"],
-  create() {
-    const t = new Tally();
-    const opened = new Map<string, OpenEvent>();
-    let dropped: { t: number; what: string; proof: Evidence } | undefined;
-    const tick = (now: number) => {
-      for (const [id, o] of opened) {
-        if (now - o.t <= SUBSCRIBE_AFTER_OPEN_MS) continue;
-        opened.delete(id);
-        t.fail(`a chat subscription within ${SUBSCRIBE_AFTER_OPEN_MS} ms of the open`, `socket ${id} went ${SUBSCRIBE_AFTER_OPEN_MS} ms without one`, at(o, { label: id, excerpt: `open ${o.url}` }));
-      }
-      if (dropped && now - dropped.t > SUBSCRIBE_AFTER_DROP_MS) {
-        t.fail(`a chat subscription within ${SUBSCRIBE_AFTER_DROP_MS} ms of ${dropped.what}`, `none ${SUBSCRIBE_AFTER_DROP_MS} ms after ${dropped.what}`, dropped.proof);
-        dropped = undefined;
-      }
-    };
-    return {
-      observe: TOOLBAR.on({
-        open(ev, c) {
-          tick(ev.t);
-          opened.set(c.id, ev);
-        },
-        frame(ev, f, c) {
-          tick(ev.t);
-          if (f.kind !== "json") return;
-          if (fromMock(ev)) {
-            if (f.values.some((v) => v.method === "reconnect")) dropped ??= { t: ev.t, what: "the mock's reconnect request", proof: evidence(ev, c) };
-            return;
-          }
-          if (!fromToolbar(ev) || !f.values.some(isChatSubscribe)) return;
-          if (opened.delete(c.id)) t.ok();
-          if (dropped) {
-            dropped = undefined;
-            t.ok();
-          }
-        },
-        close(ev, c) {
-          tick(ev.t);
-          opened.delete(c.id);
-          if (ev.by === "kit") dropped ??= { t: ev.t, what: `the mock's close of socket ${c.id} (${ev.code ?? "no code"})`, proof: at(ev, { label: c.id, excerpt: `close ${ev.code ?? ""} ${ev.reason ?? ""}`.trim() }) };
-        },
-      }),
-      finish() {
-        if (opened.size > 0 || dropped) t.untestable("the run ended before the time to subscribe was over");
-        return t.outcome("the toolbar subscribed in time after every open and drop", "the toolbar opened no socket");
-      },
-    };
+  pass: "the toolbar subscribed in time after every open and drop",
+  untested: "the toolbar opened no socket",
+  state: () => ({ opened: new Map<string, OpenEvent>(), dropped: undefined as { t: number; what: string; proof: Evidence } | undefined }),
+  tick(now, t, s) {
+    for (const [id, o] of s.opened) {
+      if (now - o.t <= SUBSCRIBE_AFTER_OPEN_MS) continue;
+      s.opened.delete(id);
+      t.fail(`a chat subscription within ${SUBSCRIBE_AFTER_OPEN_MS} ms of the open`, `socket ${id} went ${SUBSCRIBE_AFTER_OPEN_MS} ms without one`, at(o, { label: id, excerpt: `open ${o.url}` }));
+    }
+    if (s.dropped && now - s.dropped.t > SUBSCRIBE_AFTER_DROP_MS) {
+      t.fail(`a chat subscription within ${SUBSCRIBE_AFTER_DROP_MS} ms of ${s.dropped.what}`, `none ${SUBSCRIBE_AFTER_DROP_MS} ms after ${s.dropped.what}`, s.dropped.proof);
+      s.dropped = undefined;
+    }
+  },
+  open(ev, c, _t, s) {
+    s.opened.set(c.id, ev);
+  },
+  mock({ ev, m, proof }, _t, s) {
+    if (m.kind === "json" && m.values.some((v) => v.method === "reconnect")) s.dropped ??= { t: ev.t, what: "the mock's reconnect request", proof: proof() };
+  },
+  client({ m, c }, t, s) {
+    if (m.kind !== "json" || !m.values.some(isChatSubscribe)) return;
+    if (s.opened.delete(c.id)) t.ok();
+    if (s.dropped) {
+      s.dropped = undefined;
+      t.ok();
+    }
+  },
+  close(ev, c, _t, s) {
+    s.opened.delete(c.id);
+    if (ev.by === "kit") s.dropped ??= { t: ev.t, what: `the mock's close of socket ${c.id} (${ev.code ?? "no code"})`, proof: at(ev, { label: c.id, excerpt: `close ${ev.code ?? ""} ${ev.reason ?? ""}`.trim() }) };
+  },
+  end(t, s) {
+    if (s.opened.size > 0 || s.dropped) t.untestable("the run ended before the time to subscribe was over");
   },
 });
 
-export const lastEventIdCheck = clientCheck({
+/** What the last-event-id rule follows of the chat subscriptions. */
+interface Resumes {
+  chatSubs: Set<string>;
+  last: string | undefined;
+  dropped: boolean;
+  /**
+   * From the mock's drop or reconnect request to the next subscription: the last chat event sent before it, and the
+   * ones sent after (a toolbar that acts on the request at once never reads those): a resubscription may name any.
+   */
+  stretch: { atDrop: string | undefined; after: Set<string> } | undefined;
+}
+
+const dropped = (s: Resumes) => {
+  s.dropped = true;
+  s.stretch ??= { atDrop: s.last, after: new Set() };
+};
+
+export const lastEventIdCheck = toolbarRule({
   id: "stagewise-chat/chat/client-last-event-id",
   level: "SHOULD",
   title: "A resubscription carries the last event id",
   rule: "When the toolbar subscribes to chat.getChatUpdates again, it sends as lastEventId the id of the last chat event it received.",
   ref: ["§1 Wire", 'C resume, same id, merged into the input: {"id":1,"method":"subscription","params":{"path":"chat.getChatUpdates","input":{…},"lastEventId":"42"}}'],
   probes: ["drop-after-n", "reconnect-notice"],
-  create() {
-    const t = new Tally();
-    const chatSubs = new Set<string>();
-    let last: string | undefined;
-    let dropped = false;
-    /**
-     * From the mock's drop or reconnect request to the next subscription: the last chat event sent before it, and the
-     * ones sent after (a toolbar that acts on the request at once never reads those): a resubscription may name any.
-     */
-    let stretch: { atDrop: string | undefined; after: Set<string> } | undefined;
-    const drop = () => {
-      dropped = true;
-      stretch ??= { atDrop: last, after: new Set() };
-    };
-    return {
-      observe: TOOLBAR.on({
-        close(ev) {
-          if (ev.by === "kit") drop();
-        },
-        frame(ev, f, c) {
-          if (f.kind !== "json") return;
-          for (const v of f.values) {
-            if (fromMock(ev) && v.method === "reconnect") drop();
-            const key = `${c.id} ${JSON.stringify(v.id)}`;
-            if (fromMock(ev)) {
-              const r = isObject(v.result) ? v.result : undefined;
-              if (chatSubs.has(key) && r?.type === "data" && typeof r.id === "string") {
-                last = r.id;
-                // Bounded: only what is sent between a drop and the toolbar's next subscription.
-                if (stretch && stretch.after.size < 10_000) stretch.after.add(r.id);
-              }
-              continue;
-            }
-            if (!isChatSubscribe(v)) continue;
-            chatSubs.add(key);
-            const window = stretch;
-            stretch = undefined;
-            if (last === undefined) continue;
-            const sent = callOf(v).lastEventId;
-            const named = typeof sent === "string" ? sent : undefined;
-            const fresh = sent === undefined || sent === null;
-            if (sent === last || (window && (fresh ? window.atDrop === undefined : named !== undefined && (named === window.atDrop || window.after.has(named))))) t.ok();
-            else {
-              const expected = window
-                ? window.atDrop === undefined
-                  ? "no lastEventId, or a chat event's id sent since the drop or reconnect request"
-                  : `lastEventId "${window.atDrop}" or later (the last chat event sent before the drop or reconnect request)`
-                : `lastEventId "${last}" (the last chat event received)`;
-              t.fail(expected, fresh ? "a resubscription without lastEventId" : `lastEventId ${JSON.stringify(sent)}`, evidence(ev, c));
-            }
-          }
-        },
-      }),
-      finish() {
-        // Without a drop or a reconnect request the toolbar had no reason to resubscribe (the drop-after-n and
-        // reconnect-notice scenarios give it one).
-        if (!dropped) t.notApplicable("the mock never dropped the toolbar nor asked it to reconnect (scenarios drop-after-n, reconnect-notice do)");
-        return t.outcome("every resubscription carried the last event id", "the toolbar never subscribed to chat updates a second time");
-      },
-    };
+  pass: "every resubscription carried the last event id",
+  untested: "the toolbar never subscribed to chat updates a second time",
+  // Without a drop or a reconnect request the toolbar had no reason to resubscribe (the drop-after-n and
+  // reconnect-notice scenarios give it one).
+  optional: (s) => (s.dropped ? undefined : "the mock never dropped the toolbar nor asked it to reconnect (scenarios drop-after-n, reconnect-notice do)"),
+  state: (): Resumes => ({ chatSubs: new Set(), last: undefined, dropped: false, stretch: undefined }),
+  close(ev, _c, _t, s) {
+    if (ev.by === "kit") dropped(s);
+  },
+  mock({ m, c }, _t, s) {
+    if (m.kind !== "json") return;
+    for (const v of m.values) {
+      if (v.method === "reconnect") dropped(s);
+      const r = isObject(v.result) ? v.result : undefined;
+      if (s.chatSubs.has(`${c.id} ${JSON.stringify(v.id)}`) && r?.type === "data" && typeof r.id === "string") {
+        s.last = r.id;
+        // Bounded: only what is sent between a drop and the toolbar's next subscription.
+        if (s.stretch && s.stretch.after.size < 10_000) s.stretch.after.add(r.id);
+      }
+    }
+  },
+  client({ m, c, proof }, t, s) {
+    if (m.kind !== "json") return;
+    for (const v of m.values) {
+      if (!isChatSubscribe(v)) continue;
+      s.chatSubs.add(`${c.id} ${JSON.stringify(v.id)}`);
+      const window = s.stretch;
+      s.stretch = undefined;
+      if (s.last === undefined) continue;
+      const sent = callOf(v).lastEventId;
+      const named = typeof sent === "string" ? sent : undefined;
+      const fresh = sent === undefined || sent === null;
+      if (sent === s.last || (window && (fresh ? window.atDrop === undefined : named !== undefined && (named === window.atDrop || window.after.has(named))))) t.ok();
+      else {
+        const expected = window
+          ? window.atDrop === undefined
+            ? "no lastEventId, or a chat event's id sent since the drop or reconnect request"
+            : `lastEventId "${window.atDrop}" or later (the last chat event sent before the drop or reconnect request)`
+          : `lastEventId "${s.last}" (the last chat event received)`;
+        t.fail(expected, fresh ? "a resubscription without lastEventId" : `lastEventId ${JSON.stringify(sent)}`, proof());
+      }
+    }
   },
 });
 
