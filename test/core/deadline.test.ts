@@ -1,8 +1,9 @@
 /**
  * A wait on a peer does not run out while the peer's answer sits unread: when the process was held
  * up past a deadline, node would run the due timer before reading the socket. Each case holds the
- * loop up right after the (in-process) server wrote its answer, so the answer is in the kit's
- * socket when the timer falls due; a plain timer fails every case.
+ * loop up while an answer is on its way (written by the in-process server, or still to be written
+ * by it in the next turn), so the timer falls due before the kit has read it; a plain timer fails
+ * every case but the silent peer's.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -76,6 +77,26 @@ describe("waits on a peer after the process was held up", () => {
     const conn = await connect(url);
     const r = await conn.request({ id: "q1", type: "get_state" }, { timeout: WAIT, label: "state" });
     expect(r).toMatchObject({ ok: true, response: { id: "q1" } });
+  });
+
+  it("a request the embedded peer could answer only after the hold-up gets its answer", async () => {
+    // The server shares the loop: the hold-up keeps it from reading the request, so it answers in
+    // the turn after the timer fell due, and the kit reads the answer in the turn after that.
+    const url = await serve({
+      onConnection: (ws) =>
+        ws.on("message", (d) => {
+          const cmd = JSON.parse(d.toString()) as { id: string; type: string };
+          ws.send(JSON.stringify({ type: "response", id: cmd.id, command: cmd.type, success: true }));
+        }),
+    });
+    const conn = await connect(url);
+    const answered = await new Promise<Awaited<ReturnType<WsConnection["request"]>>>((resolve) => {
+      setImmediate(() => {
+        void conn.request({ id: "q3", type: "get_state" }, { timeout: WAIT }).then(resolve);
+        holdUp(HOLD);
+      });
+    });
+    expect(answered).toMatchObject({ ok: true, response: { id: "q3" } });
   });
 
   it("a message awaited with until() arrives", async () => {
