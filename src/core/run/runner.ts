@@ -376,6 +376,9 @@ export interface ReplayOptions extends CommonOptions {
   file: string;
 }
 
+/** Events a replay judges between two turns of the event loop (a few milliseconds of work). */
+export const REPLAY_SLICE = 256;
+
 /**
  * Re-judges a saved transcript as the live run judged it: the side, profile and parameters come
  * from its header (another --profile re-resolves the parameters; --set adds to them). A file saved
@@ -397,7 +400,12 @@ export async function replayTranscript(protocol: ProtocolDef, text: string, opts
     replayOf: { file: opts.file, events },
   });
   const reach = trackReachability(run.bus);
-  for (const ev of events) run.bus.replay(ev);
+  for (let i = 0; i < events.length; i++) {
+    // A turn of the event loop now and then: judging a long transcript in one go would hold up
+    // whatever else the process serves meanwhile (live runs beside it, whose waits would run out).
+    if (i > 0 && i % REPLAY_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+    run.bus.replay(events[i]!);
+  }
   const url = header?.url ?? header?.target ?? "the recorded target";
   const unreachable = side === "server" ? unreachableError(reach, url) : undefined;
   const target = `${header?.target ?? "an unknown target"} (replayed from ${opts.file})`;

@@ -20,6 +20,7 @@
 import http from "node:http";
 import { isUtf8 } from "node:buffer";
 import WebSocket from "ws";
+import { deadline, type Deadline } from "./deadline.js";
 import { REDACTED } from "../transcript/redaction.js";
 import type { TranscriptBus, TranscriptEvent } from "../transcript/transcript.js";
 
@@ -197,7 +198,7 @@ export function openWs(bus: TranscriptBus, spec: WsSpec): Promise<WsOpenResult> 
     const reject = (r: Omit<WsRejected, "ok" | "connection">) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      timer.clear();
       spec.signal?.removeEventListener("abort", onAbort);
       bus.emit({
         kind: "ws-reject",
@@ -220,7 +221,7 @@ export function openWs(bus: TranscriptBus, spec: WsSpec): Promise<WsOpenResult> 
       resolve({ ok: false, connection, ...r });
     };
     const onAbort = () => reject({ error: "aborted", code: "ABORTED" });
-    const timer = setTimeout(() => reject({ error: `no answer to the upgrade within ${spec.openTimeout} ms`, code: "ETIMEDOUT" }), spec.openTimeout);
+    const timer = deadline(spec.openTimeout, () => reject({ error: `no answer to the upgrade within ${spec.openTimeout} ms`, code: "ETIMEDOUT" }));
     if (spec.signal?.aborted) {
       onAbort();
       return;
@@ -234,7 +235,7 @@ export function openWs(bus: TranscriptBus, spec: WsSpec): Promise<WsOpenResult> 
         followRedirects: false,
         skipUTF8Validation: true,
         maxPayload: spec.maxPayload ?? DEFAULT_MAX_PAYLOAD,
-        handshakeTimeout: spec.openTimeout,
+        // No handshakeTimeout: the deadline above bounds the upgrade (and terminates the socket).
       });
     } catch (e) {
       reject({ error: (e as Error).message, code: "EINVALID" });
@@ -279,7 +280,7 @@ export function openWs(bus: TranscriptBus, spec: WsSpec): Promise<WsOpenResult> 
         return;
       }
       settled = true;
-      clearTimeout(timer);
+      timer.clear();
       spec.signal?.removeEventListener("abort", onAbort);
       const opened = bus.emit({
         kind: "ws-open",
@@ -309,13 +310,13 @@ interface Pending {
   label: string | undefined;
   sentAt: number;
   resolve(r: RequestResult): void;
-  timer: NodeJS.Timeout;
+  timer: Deadline;
 }
 
 interface Waiter {
   pred: (m: WsMessage) => boolean;
   resolve(m: WsMessage | undefined): void;
-  timer: NodeJS.Timeout;
+  timer: Deadline;
 }
 
 /** One open, recorded connection. */
@@ -424,11 +425,11 @@ export class WsConnection {
         label: opts.label,
         sentAt: t0,
         resolve: (r) => {
-          clearTimeout(p.timer);
+          p.timer.clear();
           this.pending.delete(p);
           resolve(r);
         },
-        timer: setTimeout(() => {
+        timer: deadline(opts.timeout, () => {
           this.bus.emit({
             kind: "note",
             probe: this.probe(),
@@ -436,7 +437,7 @@ export class WsConnection {
             value: { connection: this.id, id: id ?? null, command: type, waitedMs: opts.timeout, label: opts.label ?? null },
           });
           p.resolve({ ok: false, timedOut: true, ms: performance.now() - t0 });
-        }, opts.timeout),
+        }),
       };
       this.pending.add(p);
       if (!this.send(command, opts.label ? { label: opts.label } : {})) p.resolve({ ok: false, closed: true, ms: 0 });
@@ -464,11 +465,11 @@ export class WsConnection {
       const w: Waiter = {
         pred,
         resolve: (m) => {
-          clearTimeout(w.timer);
+          w.timer.clear();
           this.waiters.delete(w);
           resolve(m);
         },
-        timer: setTimeout(() => w.resolve(undefined), Math.max(0, timeout)),
+        timer: deadline(timeout, () => w.resolve(undefined)),
       };
       this.waiters.add(w);
     });

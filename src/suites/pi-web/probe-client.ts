@@ -10,6 +10,7 @@ import type { ProbeContext } from "../../core/run/protocol.js";
 import { sleep } from "../../core/mock/timing.js";
 import { WsProbeSession } from "../../core/probes/ws-probe-session.js";
 import { type RequestResult, type WsConnection, type WsMessage, type WsOpenResult } from "../../core/transport/ws-exchange.js";
+import { deadline, type Deadline } from "../../core/transport/deadline.js";
 import { C } from "./labels.js";
 import type { PiWebParams } from "./params.js";
 
@@ -170,18 +171,18 @@ export class ProbeClient extends WsProbeSession {
       const finish = (m: WsMessage | undefined) => {
         if (done) return;
         done = true;
-        clearTimeout(total);
-        clearTimeout(idle);
+        total.clear();
+        idle?.clear();
         off();
         resolve(m);
       };
-      const total = setTimeout(() => finish(undefined), Math.max(0, o.total));
-      let idle: NodeJS.Timeout | undefined = o.idle !== undefined ? setTimeout(() => finish(undefined), o.idle) : undefined;
+      const total = deadline(o.total, () => finish(undefined));
+      let idle: Deadline | undefined = o.idle !== undefined ? deadline(o.idle, () => finish(undefined)) : undefined;
       const off = conn.onMessage((m) => {
         if (pred(m)) return finish(m);
         if (o.idle !== undefined) {
-          clearTimeout(idle);
-          idle = setTimeout(() => finish(undefined), o.idle);
+          idle?.clear();
+          idle = deadline(o.idle, () => finish(undefined));
         }
       });
       void conn.closed.then(() => finish(undefined));

@@ -1,8 +1,8 @@
 /**
  * The probes that drive a pi-web server. One shared agent session (§3 r1), so everything runs
  * serially on one main connection; a second, passive connection listens from the first run on
- * (fan-out, unicast) and answers one dialog a second time. Every outgoing message carries a label
- * from labels.ts; checks key on those labels, never on timing alone.
+ * (fan-out, unicast). Every outgoing message carries a label from labels.ts; checks key on those
+ * labels, never on timing alone.
  *
  * Sequence: health → upgrades (/ws, other paths, token, Origin) → idle abort and first queries →
  * bad input and odd ids → runs per scenario (each followed by get_messages) with an invalid
@@ -322,9 +322,9 @@ async function sequence(c: ProbeClient, p: PiWebParams): Promise<void> {
       const j = m.json as { type?: unknown; id?: unknown; method?: unknown; options?: unknown } | undefined;
       if (!j || j.type !== "extension_ui_request" || typeof j.id !== "string") return;
       const id = j.id;
-      const reply = (label: string, answer: Record<string, unknown>, on: WsConnection = conn) => {
+      const reply = (label: string, answer: Record<string, unknown>) => {
         dialogs++;
-        on.send({ type: "extension_ui_response", id, ...answer }, { label });
+        conn.send({ type: "extension_ui_response", id, ...answer }, { label });
       };
       switch (j.method) {
         case "confirm":
@@ -333,8 +333,10 @@ async function sequence(c: ProbeClient, p: PiWebParams): Promise<void> {
         case "select": {
           const options = Array.isArray(j.options) ? j.options.filter((o): o is string => typeof o === "string") : [];
           reply(M.reply("select"), { value: options[1] ?? options[0] ?? "agentwire" });
-          // A second reply from the other client: the first one must win.
-          reply(M.secondReply, { value: options[2] ?? `${options[0] ?? "agentwire"}-second` }, c.passive?.isOpen ? c.passive : conn);
+          // A second reply: the first one must win. On the same socket, so the server reads them in
+          // the order they were sent; across two sockets it may read either first (the other one
+          // being ready sooner, say with a pong pending), and "first" would then be unknowable.
+          reply(M.secondReply, { value: options[2] ?? `${options[0] ?? "agentwire"}-second` });
           break;
         }
         case "input":

@@ -39,8 +39,12 @@ describe("probe order against the mock", () => {
     const groups: string[] = [];
     const conns: string[] = [];
     const out: string[] = [];
+    const labelOf = new Map<string, string | undefined>();
+    const replies: Record<string, string | undefined> = {};
     bus.subscribe((e: TranscriptEvent) => {
       if (e.kind === "probe-start") groups.push(e.probe);
+      if (e.kind === "ws-open") labelOf.set(e.connection, e.label);
+      if (e.kind === "ws-frame" && e.direction === "out" && e.label?.startsWith("reply:")) replies[e.label] = labelOf.get(e.connection);
       if (e.kind === "ws-open") conns.push(`101 ${e.label}`);
       if (e.kind === "ws-reject") conns.push(`${e.status} ${e.label}`);
       if (e.kind === "ws-frame" && e.direction === "out") out.push(e.label ?? "?");
@@ -84,5 +88,8 @@ describe("probe order against the mock", () => {
       "switch:listed", "state:after-switch", "messages:after-switch", "switch:missing", "state:after-missing",
       "prompt:new-mid-run", "new:mid-run", "state:after-new-mid-run", "prompt:after-new", "history:after-new", "sessions:after-new",
     ]);
+    // Both replies to the select dialog on one socket: only there is the order they arrive in the order they were sent.
+    expect(replies["reply:select"]).toBe("main");
+    expect(replies["reply:second"]).toBe("main");
   });
 });

@@ -8,7 +8,7 @@ import type { TranscriptEvent } from "../../../src/core/transcript/transcript.js
 import { PI_WEB_SERVER_CHECKS } from "../../../src/suites/pi-web/checks/index.js";
 import { PI_FORK_054 } from "../../../src/suites/pi-web/profiles.js";
 import { assistantError, assistantText, PiWebScript, userMessage } from "../../helpers/pi-web-synthetic.js";
-import { byShortId, judge, type JudgeOptions } from "../../helpers/synthetic-transcript.js";
+import { byShortId, judge, Transcript, type JudgeOptions } from "../../helpers/synthetic-transcript.js";
 
 const evaluatePiWeb = (events: TranscriptEvent[], o: JudgeOptions = {}) => byShortId(judge(PI_WEB_SERVER_CHECKS, events, o));
 
@@ -49,6 +49,40 @@ describe("cmd/get-messages around an automatic retry", () => {
   it("still fails a read after the retry run that lacks its reply", () => {
     const c = retried("after-retry", [userMessage("scenario:error-retry Say hello.")]);
     expect(c.verdict).toBe("fail");
+  });
+});
+
+describe("ext/first-reply-wins judges only the order one socket fixes", () => {
+  /**
+   * A select dialog answered "beta" on the main socket, then "gamma" on `second` (main or the
+   * passive socket), and the run reporting `reported`.
+   */
+  function twoReplies(second: "w1" | "w2", reported: string) {
+    const s = new Transcript({ probe: "ext" });
+    s.open("w1", "main").open("w2", "passive");
+    s.send("w1", "prompt:ext-dialogs", { id: "aw-1", type: "prompt", message: "/mock-dialogs" });
+    s.recv("w1", { type: "response", id: "aw-1", command: "prompt", success: true });
+    const ask = { type: "extension_ui_request", id: "d1", method: "select", title: "Pick one", options: ["alpha", "beta", "gamma"] };
+    s.recv("w1", ask).recv("w2", ask);
+    s.send("w1", "reply:select", { type: "extension_ui_response", id: "d1", value: "beta" });
+    s.send(second, "reply:second", { type: "extension_ui_response", id: "d1", value: "gamma" });
+    const answer = assistantText(`confirm=false select=${reported} input=none editor=none`);
+    s.recv("w1", { type: "agent_start" }).recv("w1", { type: "message_start", message: answer }).recv("w1", { type: "message_end", message: answer }).recv("w1", { type: "agent_end", messages: [answer] });
+    return evaluatePiWeb(s.close("w1").close("w2").events).get("ext/first-reply-wins")!;
+  }
+
+  it("fails a server that used the second of two replies sent on one socket", () => {
+    const c = twoReplies("w1", "gamma");
+    expect(c.verdict, c.message).toBe("fail");
+    expect(twoReplies("w1", "beta").verdict).toBe("pass");
+  });
+
+  it("does not fail a server that used the reply it read first when the two went on different sockets", () => {
+    // A server reads two sockets in the order they became readable, not the order the kit wrote to
+    // them: "gamma" may well have been first to arrive.
+    const c = twoReplies("w2", "gamma");
+    expect(c.outcome).toBe("incomplete");
+    expect(c.message).toBe("not exercised: the two replies to a dialog went on different sockets, so which one the server read first is unknown");
   });
 });
 

@@ -64,19 +64,24 @@ export const EXT_CHECKS: CheckDef[] = [
     id: "pi-web/ext/first-reply-wins",
     level: "MUST",
     title: "The first reply to a dialog wins",
-    rule: "When a dialog gets two replies, the first one is used and the second changes nothing (observed where the operation reports the value it got, as the reference mock's dialog demo does).",
+    rule: "When a dialog gets two replies on one socket, the first one is used and the second changes nothing (observed where the operation reports the value it got, as the reference mock's dialog demo does).",
     ref: [EXT, REPLY],
     probes: [M.reply("select"), M.secondReply],
     notApplicableWhen: [TOPIC.dialogs],
     create() {
       const t = new Tally();
-      const first = new Map<string, string>();
+      const first = new Map<string, { value: string; conn: string }>();
       let pair: { first: string; second: string; method: string } | undefined;
       const r = rpc({
-        reply: (_ev, v) => {
+        reply: (_ev, v, c) => {
           if (typeof v.id !== "string" || typeof v.value !== "string") return;
-          if (!first.has(v.id)) first.set(v.id, v.value);
-          else if (v.value !== first.get(v.id)) pair = { first: first.get(v.id)!, second: v.value, method: "select" };
+          const f = first.get(v.id);
+          if (!f) first.set(v.id, { value: v.value, conn: c.id });
+          else if (v.value === f.value) return;
+          // "First" is the order the server read them in: one socket keeps the order they were sent in,
+          // two sockets do not (whichever the server reads first wins), so only a pair on one socket is judged.
+          else if (c.id === f.conn) pair = { first: f.value, second: v.value, method: "select" };
+          else t.untestable("the two replies to a dialog went on different sockets, so which one the server read first is unknown");
         },
         event: (ev, type, v, c) => {
           if (!pair || c.label !== C.main || type !== "message_end" || !isObject(v.message) || v.message.role !== "assistant") return;
