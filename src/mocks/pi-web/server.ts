@@ -4,7 +4,6 @@
  * (404/401/403, or 400 for an unknown ?fault=/?scenario=/?framing=) and the socket closes.
  * Names and numbers are validated before the port is opened.
  */
-import { createHash, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
@@ -87,8 +86,12 @@ export async function startPiWebMock(options: PiWebStartOptions = {}): Promise<R
   };
 }
 
-/** Constant-time token comparison; digests first, so tokens of different lengths compare safely too. */
+/**
+ * Constant-time token comparison; digests first, so tokens of different lengths compare safely too.
+ * node:crypto loads with the first token compared: a mock without one starts without it.
+ */
 function sameToken(given: string, expected: string): boolean {
+  const { createHash, timingSafeEqual } = process.getBuiltinModule("node:crypto");
   const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
   return timingSafeEqual(digest(given), digest(expected)) && given === expected;
 }
