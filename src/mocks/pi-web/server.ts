@@ -25,7 +25,9 @@ export async function startPiWebMock(options: PiWebStartOptions = {}): Promise<R
     chunkDelayKey: "chunkDelay",
   });
   const { host, port } = start;
-  const engineOptions: PiWebMockOptions = { ...start.engine, host, sameToken };
+  // node:crypto (for the constant-time comparison) loads only for a mock that checks a token.
+  const crypto = start.engine.token !== undefined ? await import("node:crypto") : undefined;
+  const engineOptions: PiWebMockOptions = { ...start.engine, host, ...(crypto ? { sameToken: sameToken(crypto) } : {}) };
   // Fail before listening; the engine proper needs the bound port (the Origin list names it).
   resolvePiWebOptions({ ...engineOptions, port: port || PI_WEB_DEFAULT_PORT });
 
@@ -86,14 +88,10 @@ export async function startPiWebMock(options: PiWebStartOptions = {}): Promise<R
   };
 }
 
-/**
- * Constant-time token comparison; digests first, so tokens of different lengths compare safely too.
- * node:crypto loads with the first token compared: a mock without one starts without it.
- */
-function sameToken(given: string, expected: string): boolean {
-  const { createHash, timingSafeEqual } = process.getBuiltinModule("node:crypto");
+/** Constant-time token comparison; digests first, so tokens of different lengths compare safely too. */
+function sameToken({ createHash, timingSafeEqual }: typeof import("node:crypto")): (given: string, expected: string) => boolean {
   const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
-  return timingSafeEqual(digest(given), digest(expected)) && given === expected;
+  return (given, expected) => timingSafeEqual(digest(given), digest(expected)) && given === expected;
 }
 
 type SocketServer = () => WebSocketServer | Promise<WebSocketServer>;
