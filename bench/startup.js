@@ -11,7 +11,7 @@ const BIN = fileURLToPath(new URL("../bin/agentwire.js", import.meta.url));
 const BARE = "const s=require('http').createServer((q,r)=>r.end('ok'));s.listen(0,'127.0.0.1',()=>console.log('http://127.0.0.1:'+s.address().port))";
 
 /** A plain GET each mock answers without a scenario. */
-const FIRST_REQUEST = { "mcp-chat": "/status", "openai-chat": "/v1/models", "pi-web": "/" };
+const FIRST_REQUEST = { "mcp-chat": "/status", "openai-chat": "/v1/models", "pi-web": "/", "continue-remote": "/state", "stagewise-chat": "/stagewise/info" };
 
 /** Milliseconds from spawn to the end of the first answer (the process prints its URL first). */
 async function startOnce(args, path) {

@@ -6,6 +6,10 @@ import type { ProtocolDef } from "../core/run/protocol.js";
 import { REPORTERS, type ReporterName } from "../core/reporters/names.js";
 import { UsageError } from "./errors.js";
 
+/** What --baseline takes, in every command that has it. */
+export const BASELINE_HELP =
+  "known failures (YAML: failures: [{id, reason, link?, expires?}]): listed failures do not fail the run; a listed check that passes, or an expired entry, does";
+
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }

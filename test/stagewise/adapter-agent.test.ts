@@ -7,7 +7,7 @@ import type { SeqEvent } from "../../src/stagewise/adapter/chat-store.js";
 import { Rejection } from "../../src/stagewise/adapter/rejection.js";
 import { MessagingMirror } from "../../src/stagewise/adapter/side-channels.js";
 import { applyMessageUpdate, type MessagingState } from "../../src/stagewise/messaging-state.js";
-import type { AgentMessageUpdate } from "../../src/generated/stagewise-chat.js";
+import type { AgentMessageUpdate, Chat } from "../../src/generated/stagewise-chat.js";
 import type { AgentHooks } from "../../src/stagewise/adapter/types.js";
 import { METADATA } from "./adapter-client.js";
 
@@ -36,6 +36,22 @@ afterEach(() => {
 });
 
 describe("stagewise adapter core", () => {
+  it("initial chats: the given ones are validated; the default chat is not (so the chat schema waits for first use)", () => {
+    const asked: string[] = [];
+    const counting: Validate = (schema, value) => {
+      asked.push(schema);
+      return validate(schema, value);
+    };
+    const agent = new ChatAgent({ defaultChatTitle: "Fresh", coalesceMs: 0, idGenerator: (kind) => `${kind}-1`, hooks: {}, validate: counting });
+    expect(asked).toEqual([]);
+    expect(agent.store.state.chats).toMatchObject([{ id: "chat-1", title: "Fresh", isActive: true, messageCount: 0 }]);
+    const bad = { id: "c1", title: 5, createdAt: "2025-08-08T10:00:00.000Z", isActive: true, messages: [] } as unknown as Chat;
+    expect(() => new ChatAgent({ defaultChatTitle: "x", coalesceMs: 0, idGenerator: (k) => k, initialChats: [bad], hooks: {}, validate: counting })).toThrow(
+      /initialChats\[0\] is not a chat/,
+    );
+    expect(asked).toEqual(["chat"]);
+  });
+
   it("stop: a turn that ignores its signal is declared idle after the grace period", async () => {
     vi.useFakeTimers();
     let stopped = 0;

@@ -146,6 +146,9 @@ export async function serveFetch(handler: FetchHandler, options: ServeOptions = 
       resolve();
     });
   });
+  // Node loads the Fetch API classes (undici, tens of ms) on first use: have them load while the
+  // first client connects (after the caller has told the URL), not inside its first answer.
+  setImmediate(() => void Headers);
   const port = (server.address() as AddressInfo).port;
   const shownHost = host.includes(":") ? `[${host}]` : host;
   return {

@@ -38,7 +38,8 @@ export async function startOptions<O extends object>(options: MockStartOptions &
 }
 
 export interface FetchMockPlan<O> extends StartPlan<O> {
-  create: (options: O) => { handle: FetchHandler };
+  /** The engine (it may load what only some options need first). */
+  create: (options: O) => { handle: FetchHandler } | Promise<{ handle: FetchHandler }>;
   /** How the server answers what never reaches the engine (body cap, error shape). */
   serve?: Omit<ServeOptions, "host" | "port">;
   /** The URLs to show for the served base URL (RunningMock.urls), e.g. a client's `/v1` base. */
@@ -48,6 +49,6 @@ export interface FetchMockPlan<O> extends StartPlan<O> {
 /** A fetch-style mock engine served on node:http; names are checked before the port opens. */
 export async function startFetchMock<O extends object>(options: MockStartOptions & Partial<O>, plan: FetchMockPlan<O>): Promise<RunningMock> {
   const { host, port, engine } = await startOptions(options, plan);
-  const served = await serveFetch(plan.create(engine).handle, { host, port, ...plan.serve });
+  const served = await serveFetch((await plan.create(engine)).handle, { host, port, ...plan.serve });
   return { url: served.url, close: served.close, ...(plan.urls ? { urls: plan.urls(served.url, engine) } : {}) };
 }

@@ -8,16 +8,21 @@
  * profile) pair gets its own ajv instance.
  */
 import { readdirSync, readFileSync, existsSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Ajv2020 } from "ajv/dist/2020.js";
+import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
-import addFormatsModule from "ajv-formats";
 import { SchemaExplainer } from "./schema-explain.js";
 import { closestName } from "./closest-name.js";
 
-// ajv-formats is CommonJS; under nodenext its default import is the module object.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+// ajv and its formats (CommonJS, and large) load with the first schema: a process that never
+// validates, such as a plain `agentwire mock`, does not wait for them.
+const require = createRequire(import.meta.url);
+const loadAjv = () => ({
+  Ajv: (require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js")).Ajv2020,
+  addFormats: require("ajv-formats") as (ajv: Ajv2020) => Ajv2020,
+});
 
 export interface SchemaError {
   /** JSON pointer into the validated value, "" for the root. */
@@ -145,7 +150,8 @@ export class SchemaRegistry {
 }
 
 function newAjv(schemas: Map<string, object>, allErrors: boolean): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors, strict: false });
+  const { Ajv, addFormats } = loadAjv();
+  const ajv = new Ajv({ allErrors, strict: false });
   addFormats(ajv);
   // Every schema is known to ajv up front, so references resolve; compiling waits for first use.
   for (const schema of schemas.values()) ajv.addSchema(schema);

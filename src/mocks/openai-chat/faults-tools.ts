@@ -9,7 +9,7 @@ import { isParameterless, requiredOf } from "./args.js";
 import { lookupTool, OPENAI_CHAT_CATALOGUES } from "./catalogues.js";
 import type { FaultHooks } from "./faults-http.js";
 import type { StreamContext } from "./hooks.js";
-import { forcedFunction } from "./request.js";
+import { forcedFunction } from "./request-fields.js";
 import type { AnswerContext } from "./rules.js";
 import { editChunk, mapKind, mapToolEntries, withDelta, type Json, type Step } from "./steps.js";
 

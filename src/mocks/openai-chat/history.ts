@@ -3,7 +3,8 @@
  * answer) and the history problems the client checks care about (orphan results, unanswered
  * calls, duplicate ids). Problems are recorded and, with `rejectInvalidHistory`, answered 400.
  */
-import { contentText, type ChatMessageT, type ChatRequest } from "./request.js";
+import { contentText } from "./request-fields.js";
+import type { ChatMessageT, ChatRequest } from "./request.js";
 
 export interface ToolResult {
   id: string;

@@ -10,7 +10,7 @@ import { FAULTS, findFault } from "./faults.js";
 import { DEFAULT_FRAMING, findFraming, FRAMINGS } from "./framing.js";
 import { PACING_KEYS, pacingProblem, type OpenaiChatPacing } from "./pacing.js";
 import { DEFAULT_SCENARIO, findScenario, SCENARIOS } from "./scenarios.js";
-import { parseScenarioScript, type ScenarioScript } from "./script.js";
+import type { ScenarioScript } from "./script.js";
 import { checkedSelection, mockNames } from "../../core/mock/names.js";
 import { givenNumbers, optionFailure } from "../../core/mock/option-checks.js";
 import { normalBasePath } from "../../core/mock/paths.js";
@@ -82,8 +82,14 @@ export const DEFAULT_MODELS = ["agentwire-mock", "gpt-4.1-agentwire"];
 
 const fail = optionFailure("openai-chat");
 
-/** Fills defaults and checks every name and number; throws an Error naming what is wrong. */
-export function resolveOpenaiChatOptions(options: OpenaiChatMockOptions = {}): ResolvedOpenaiChatOptions {
+/** Validates a scenario script (`parseScenarioScript` of script.ts, which loads zod). */
+export type ScriptParser = (value: unknown) => ScenarioScript;
+
+/**
+ * Fills defaults and checks every name and number; throws an Error naming what is wrong. A script
+ * is checked with `parseScript`, which a caller that may pass one gives (engine.ts does).
+ */
+export function resolveOpenaiChatOptions(options: OpenaiChatMockOptions = {}, parseScript?: ScriptParser): ResolvedOpenaiChatOptions {
   const pacing: Partial<OpenaiChatPacing> = givenNumbers(PACING_KEYS, options, pacingProblem, fail);
   const { scenario, framing, faults } = checkedSelection(NAMES, options, { scenario: DEFAULT_SCENARIO, framing: DEFAULT_FRAMING });
   const catalogue = options.catalogue ?? DEFAULT_CATALOGUE;
@@ -120,7 +126,7 @@ export function resolveOpenaiChatOptions(options: OpenaiChatMockOptions = {}): R
     httpError,
     rejectInvalidHistory: options.rejectInvalidHistory ?? false,
     ...(options.created !== undefined ? { created: options.created } : {}),
-    ...(options.script !== undefined ? { script: parseScenarioScript(options.script) } : {}),
+    ...(options.script !== undefined ? { script: checkedScript(options.script, parseScript) } : {}),
     basePath: normalBasePath(options.basePath),
     timeScale: options.timeScale ?? 1,
     pacing,
@@ -140,3 +146,9 @@ const NAMES = mockNames<NameKind>("openai-chat", {
 
 export const { unknownNameMessage } = NAMES;
 const { checkName } = NAMES;
+
+function checkedScript(script: unknown, parseScript: ScriptParser | undefined): ScenarioScript {
+  // Only a caller that cannot pass a script leaves the validator out.
+  if (!parseScript) throw new Error("openai-chat mock: a scenario script was given without its validator");
+  return parseScript(script);
+}

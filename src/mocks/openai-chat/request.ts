@@ -3,10 +3,13 @@
  * cross-field rules the mock enforces (`stream_options` only with `stream: true`; a named
  * `tool_choice` must be offered). Failures become 400 errors whose `param` is the dotted path.
  * Browser-safe: zod/mini (the tree-shakable build) with English messages, the same as the full build's.
+ * zod is slow to load, so the engine imports this module with its first chat request; what reads a
+ * validated request is in request-fields.ts.
  */
 import * as z from "zod/mini";
 import { ENGLISH } from "../../core/mock/zod-english.js";
 import { errors, type ApiError } from "./errors.js";
+import { forcedFunction, offeredNames } from "./request-fields.js";
 
 const TextPart = z.looseObject({ type: z.literal("text"), text: z.string() });
 const ImagePart = z.looseObject({
@@ -158,55 +161,4 @@ export function parseChatRequest(contentType: string | null, body: string, optio
     }
   }
   return { ok: true, request };
-}
-
-export function offeredNames(request: ChatRequest): string[] {
-  return (request.tools ?? []).map((t) => t.function.name);
-}
-
-/** The function a named `tool_choice` forces, if any. */
-export function forcedFunction(request: ChatRequest): string | undefined {
-  const c = request.tool_choice;
-  return typeof c === "object" && c !== null ? c.function.name : undefined;
-}
-
-export function includeUsage(request: ChatRequest): boolean {
-  return request.stream === true && request.stream_options?.include_usage === true;
-}
-
-/** The text of a message's content: a string, or its text parts joined with newlines. */
-export function contentText(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (Array.isArray(content)) {
-    return content
-      .filter((p): p is { type: "text"; text: string } => p?.type === "text" && typeof p.text === "string")
-      .map((p) => p.text)
-      .join("\n");
-  }
-  return "";
-}
-
-/** The text of the last `role: "user"` message ("" when there is none). */
-export function lastUserText(request: ChatRequest): string {
-  for (let i = request.messages.length - 1; i >= 0; i--) {
-    const m = request.messages[i] as ChatMessageT;
-    if (m.role === "user") return contentText(m.content);
-  }
-  return "";
-}
-
-/** A lenient stand-in for a request that failed validation (the accepts-bad-input fault). */
-export function fallbackRequest(body: string, model: string): ChatRequest {
-  let raw: Record<string, unknown> = {};
-  try {
-    const v = JSON.parse(body) as unknown;
-    if (typeof v === "object" && v !== null && !Array.isArray(v)) raw = v as Record<string, unknown>;
-  } catch {
-    // Malformed: nothing to keep.
-  }
-  return {
-    model: typeof raw.model === "string" && raw.model ? raw.model : model,
-    messages: [{ role: "user", content: "" }],
-    stream: raw.stream === true,
-  };
 }

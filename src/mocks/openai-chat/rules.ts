@@ -16,8 +16,10 @@ import { argsFor, hasExample } from "./args.js";
 import type { Catalogue } from "./catalogues.js";
 import { directiveArgs, type CallDirective, type Directives } from "./directives.js";
 import { isFollowUp, trailingToolResults } from "./history.js";
-import { forcedFunction, type ChatRequest, type ToolDefinitionT } from "./request.js";
-import { matchScript, scriptAnswer, type ScenarioScript } from "./script.js";
+import { forcedFunction } from "./request-fields.js";
+import type { ChatRequest, ToolDefinitionT } from "./request.js";
+import type { ScenarioScript } from "./script.js";
+import { matchScript, scriptAnswer } from "./script-turns.js";
 
 export interface AnswerContext {
   request: ChatRequest;

@@ -6,7 +6,7 @@
 import { normalBasePath } from "../../core/mock/paths.js";
 import { startFetchMock } from "../../core/mock/start.js";
 import type { MockStartOptions, RunningMock } from "../../core/run/protocol.js";
-import { createOpenaiChatEngine } from "./engine.js";
+import { createOpenaiChatHandler } from "./handler.js";
 import type { OpenaiChatMockOptions } from "./options.js";
 
 export const OPENAI_CHAT_DEFAULT_PORT = 8000;
@@ -22,7 +22,12 @@ export function startOpenaiChatMock(options: OpenaiChatStartOptions = {}): Promi
     settings: () => import("./settings.js"),
     firstByteKey: "headersDelayMs",
     chunkDelayKey: "chunkDelayMs",
-    create: createOpenaiChatEngine,
+    // The validators (zod, slow to load): the request's with the first chat request, the script's only for a script.
+    create: async (o) =>
+      createOpenaiChatHandler(o, {
+        requests: () => import("./request.js"),
+        ...(o.script !== undefined ? { script: (await import("./script.js")).parseScenarioScript } : {}),
+      }),
     serve: { maxBodyBytes: MAX_BODY_BYTES, errorBody: openaiErrorBody },
     // A client's base URL ends in /v1; the same paths also answer under the root.
     urls: (url, o) => [`${url}${normalBasePath(o.basePath)}/v1`, `${url}${normalBasePath(o.basePath)}`],

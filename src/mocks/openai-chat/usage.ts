@@ -2,7 +2,8 @@
  * Token counts, the mock's way: characters / 4, rounded up. The prompt is counted once from the
  * request; the completion as the answer is generated, so a running total is always at hand.
  */
-import { contentText, type ChatRequest } from "./request.js";
+import { contentText } from "./request-fields.js";
+import type { ChatRequest } from "./request.js";
 
 export interface Usage {
   prompt_tokens: number;

@@ -4,7 +4,6 @@
  * (404/401/403, or 400 for an unknown ?fault=/?scenario=/?framing=) and the socket closes.
  * Names and numbers are validated before the port is opened.
  */
-import { createHash, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
@@ -26,7 +25,9 @@ export async function startPiWebMock(options: PiWebStartOptions = {}): Promise<R
     chunkDelayKey: "chunkDelay",
   });
   const { host, port } = start;
-  const engineOptions: PiWebMockOptions = { ...start.engine, host, sameToken };
+  // node:crypto (for the constant-time comparison) loads only for a mock that checks a token.
+  const crypto = start.engine.token !== undefined ? await import("node:crypto") : undefined;
+  const engineOptions: PiWebMockOptions = { ...start.engine, host, ...(crypto ? { sameToken: sameToken(crypto) } : {}) };
   // Fail before listening; the engine proper needs the bound port (the Origin list names it).
   resolvePiWebOptions({ ...engineOptions, port: port || PI_WEB_DEFAULT_PORT });
 
@@ -88,9 +89,9 @@ export async function startPiWebMock(options: PiWebStartOptions = {}): Promise<R
 }
 
 /** Constant-time token comparison; digests first, so tokens of different lengths compare safely too. */
-function sameToken(given: string, expected: string): boolean {
+function sameToken({ createHash, timingSafeEqual }: typeof import("node:crypto")): (given: string, expected: string) => boolean {
   const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
-  return timingSafeEqual(digest(given), digest(expected)) && given === expected;
+  return (given, expected) => timingSafeEqual(digest(given), digest(expected)) && given === expected;
 }
 
 type SocketServer = () => WebSocketServer | Promise<WebSocketServer>;

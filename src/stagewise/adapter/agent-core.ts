@@ -29,14 +29,11 @@ export interface AgentCore {
 
 export function createAgentCore(options: AgentServerOptions, validate: Validate): AgentCore {
   const ids = options.idGenerator ?? defaultIds();
-  const initialChats = options.initialChats ?? [
-    { id: ids("chat"), title: options.defaultChatTitle ?? "New chat", createdAt: new Date().toISOString(), isActive: true, messages: [] },
-  ];
   const agent = new ChatAgent({
     defaultChatTitle: options.defaultChatTitle ?? "New chat",
     coalesceMs: options.coalesceMs ?? 20,
     idGenerator: ids,
-    initialChats,
+    ...(options.initialChats ? { initialChats: options.initialChats } : {}),
     hooks: options.hooks ?? {},
     validate,
   });

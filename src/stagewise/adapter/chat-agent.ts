@@ -25,7 +25,8 @@ export interface ChatAgentSettings {
   defaultChatTitle: string;
   coalesceMs: number;
   idGenerator: (kind: IdKind) => string;
-  initialChats: readonly Chat[];
+  /** The chats the agent starts with; without them, one empty active chat (valid by construction, so not validated). */
+  initialChats?: readonly Chat[];
   hooks: AgentHooks;
   validate: Validate;
 }
@@ -58,12 +59,16 @@ export class ChatAgent implements ChatHandle {
   constructor(settings: ChatAgentSettings) {
     this.settings = settings;
     this.hooks = settings.hooks;
-    for (const [i, chat] of settings.initialChats.entries()) {
+    // The chat schema compiles on first use: an agent started without chats does not wait for it.
+    for (const [i, chat] of (settings.initialChats ?? []).entries()) {
       const bad = settings.validate("chat", chat);
       if (bad) throw misuse(`initialChats[${i}] is not a chat: ${bad}`);
     }
-    if (settings.initialChats.filter((c) => c.isActive).length > 1) throw misuse("initialChats has more than one active chat");
-    this.store = new ChatStore(settings.initialChats);
+    const initialChats = settings.initialChats ?? [
+      { id: settings.idGenerator("chat"), title: settings.defaultChatTitle, createdAt: new Date().toISOString(), isActive: true, messages: [] },
+    ];
+    if (initialChats.filter((c) => c.isActive).length > 1) throw misuse("initialChats has more than one active chat");
+    this.store = new ChatStore(initialChats);
     this.coalescer = new Coalescer(settings.coalesceMs, (held) =>
       this.commit({ type: "message-updated", chatId: held.chatId, update: { messageId: held.messageId, partIndex: held.partIndex, updateType: "append", content: { type: held.type, text: held.text } } }),
     );

@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { getWSConnectionHandler } from "@trpc/server/adapters/ws";
-import { WebSocketServer, type WebSocket } from "ws";
+import type { WebSocket, WebSocketServer } from "ws";
 import { createAgentCore, type AgentCore } from "./agent-core.js";
 import type { Validate } from "./chat-agent.js";
 import { discoveryHandler } from "./discovery.js";
@@ -50,32 +50,52 @@ export async function startAgentServer(options: AgentServerOptions, validate: Va
   const http = createServer((req, res) => {
     if (!extras.http?.(req, res)) discovery(req, res);
   });
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  const sockets = new Set<TrpcSocket>();
+  let closing: Promise<void> | undefined;
+  // `ws` (and the node modules it needs) loads with the first upgrade: discovery answers without it.
+  let wss: WebSocketServer | undefined;
+  let loading: Promise<WebSocketServer> | undefined;
+  const socketServer = (): WebSocketServer | Promise<WebSocketServer> =>
+    wss ?? (loading ??= import("ws").then(({ WebSocketServer: Server }) => (wss = socketServerOf(new Server({ noServer: true, maxPayload: MAX_FRAME_BYTES })))));
+  const socketServerOf = (server: WebSocketServer): WebSocketServer => {
+    const onConnection = getWSConnectionHandler({
+      wss: server,
+      router,
+      keepAlive: extras.keepAlive ?? { enabled: true, pingMs: 30_000, pongWaitMs: 5_000 },
+      // Rejections and bad input are the toolbar's business, not the agent's log.
+      onError: () => {},
+    });
+    server.on("connection", (ws: WebSocket, req: IncomingMessage) => {
+      const socket = extras.socket ? extras.socket(ws, req) : ws;
+      sockets.add(socket);
+      ws.once("close", () => sockets.delete(socket));
+      onConnection(socket as unknown as WebSocket, req);
+    });
+    return server;
+  };
   http.on("upgrade", (req, socket: Duplex, head) => {
     if ((req.url ?? "").split("?")[0] !== wsPath) {
       socket.end(`HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n${JSON.stringify({ error: `WebSocket is on ${wsPath}` })}`);
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req));
-  });
-  const onConnection = getWSConnectionHandler({
-    wss,
-    router,
-    keepAlive: extras.keepAlive ?? { enabled: true, pingMs: 30_000, pongWaitMs: 5_000 },
-    // Rejections and bad input are the toolbar's business, not the agent's log.
-    onError: () => {},
-  });
-  const sockets = new Set<TrpcSocket>();
-  wss.on("connection", (ws: WebSocket, req: IncomingMessage) => {
-    const socket = extras.socket ? extras.socket(ws, req) : ws;
-    sockets.add(socket);
-    ws.once("close", () => sockets.delete(socket));
-    onConnection(socket as unknown as WebSocket, req);
+    // While `ws` loads, a client that gives up must not end the agent with an unhandled socket error.
+    const onError = () => socket.destroy();
+    const handOver = (server: WebSocketServer) => {
+      socket.off("error", onError);
+      if (closing || socket.destroyed) socket.destroy();
+      else server.handleUpgrade(req, socket, head, (ws) => server.emit("connection", ws, req));
+    };
+    const server = socketServer();
+    if (server instanceof Promise) {
+      socket.on("error", onError);
+      void server.then(handOver).catch(() => {
+        if (!socket.destroyed) socket.end("HTTP/1.1 500 Internal Server Error\r\n\r\n");
+      });
+    } else handOver(server);
   });
 
   const port = await listen(http, host, options.port);
   const base = `${host.includes(":") ? `[${host}]` : host}:${port}`;
-  let closing: Promise<void> | undefined;
   return {
     port,
     host,
@@ -93,8 +113,8 @@ export async function startAgentServer(options: AgentServerOptions, validate: Va
     close() {
       closing ??= new Promise<void>((resolve) => {
         agent.close();
-        for (const client of wss.clients) client.terminate();
-        wss.close();
+        for (const client of wss?.clients ?? []) client.terminate();
+        wss?.close();
         http.close(() => resolve());
         http.closeAllConnections();
       });
