@@ -80,7 +80,8 @@ const PACE = { speed: 3 };
 
 /**
  * Polls 30 ms apart rather than the self-test's 10: the slowed turns still show every step to the
- * poller, and each run sends (and records, and replays) a third of the snapshots, most of its CPU.
+ * poller (every check's outcome is the same in every run), and each run sends, records and replays
+ * far fewer snapshots, which are most of its CPU.
  */
 const POLL = { pollIntervalMs: 30 };
 
