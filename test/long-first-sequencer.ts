@@ -8,17 +8,17 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 export const LONG_FIRST = [
   "test/suites/continue-remote/faults.test.ts",
-  "test/suites/stagewise-chat/faults.test.ts",
-  "test/suites/pi-web/faults.test.ts",
   "test/suites/openai-chat/client-example.test.ts",
+  "test/suites/pi-web/faults.test.ts",
+  "test/suites/stagewise-chat/faults.test.ts",
   "test/suites/openai-chat/client-adapters.test.ts",
-  "test/suites/pi-web/client-example.test.ts",
-  "test/suites/continue-remote/client-example.test.ts",
-  "test/suites/openai-chat/faults.test.ts",
-  "test/suites/pi-web/mock.test.ts",
-  "test/suites/stagewise-chat/hostile.test.ts",
   "test/cli/replay.test.ts",
   "test/suites/mcp-chat/client-example.test.ts",
+  "test/suites/pi-web/client-example.test.ts",
+  "test/suites/continue-remote/client-example.test.ts",
+  "test/suites/pi-web/mock.test.ts",
+  "test/suites/stagewise-chat/hostile.test.ts",
+  "test/suites/openai-chat/faults.test.ts",
 ];
 
 /** A file's place in LONG_FIRST; every other file comes after them all. */

@@ -37,6 +37,9 @@ const TUNING: Record<string, Tuning> = {
   "user-entry-trimmed": { params: { prompt: "  Read the README file, cafe\u0301 \n" } },
   // Each answer takes 5 s to settle and the permission phase answers two requests.
   "permission-sticky": { params: { turnTimeoutMs: 20_000 } },
+  // The first turn never ends, so the run waits out the turn timeout once: 5 s is ample for a turn
+  // at this pace on a loaded machine, and the verdicts do not depend on the wait's length.
+  "processing-stuck": { params: { turnTimeoutMs: 5_000 } },
   // Polls 1.5 s apart: the turns are slowed down so that a poller still sees them go by.
   "slow-state": { params: { turnTimeoutMs: 30_000 }, settings: { speed: 30 } },
   // Every turn is over before the first poll, so timing/responsive takes any POST slower than
@@ -71,9 +74,16 @@ const TOKEN = "s3cret";
 /**
  * The mock's turns run at three times the self-test pace's length: on a loaded machine the poller
  * still sees each intermediate state (timing/intermediate-visible reports a turn it saw none of).
- * It costs nothing: a run's time is its fixed waits.
+ * A run's time is its fixed waits; what slower turns cost is the polls that watch them (see POLL).
  */
 const PACE = { speed: 3 };
+
+/**
+ * Polls 30 ms apart rather than the self-test's 10: the slowed turns still show every step to the
+ * poller (every check's outcome is the same in every run), and each run sends, records and replays
+ * far fewer snapshots, which are most of its CPU.
+ */
+const POLL = { pollIntervalMs: 30 };
 
 /**
  * Runs of faults that are not about timing judge timing/responsive with room for a loaded machine
@@ -86,7 +96,7 @@ function run({ fault, profile }: Run): Promise<CheckResult[]> {
   const timing = fault.violates.includes("continue-remote/timing/responsive") ? {} : ROOMY_TIMING;
   return runReplayed(continueRemote, {
     ...(profile === "cn-session" ? { profile } : {}),
-    params: { ...timing, ...TUNING[fault.name]?.params },
+    params: { ...POLL, ...timing, ...TUNING[fault.name]?.params },
     token: TOKEN,
     mock: { faults: [fault.name], settings: { token: TOKEN, ...PACE, ...TUNING[fault.name]?.settings } },
   }).then(serverSide);
