@@ -136,6 +136,33 @@ describe("rejections", () => {
     expect(r.get("chat/reject-no-side-effects")!.message).toMatch(/chat-switched, chat-full-sync/);
   });
 
+  /** An over-long title accepted at 10, then (after `later` ms) a fresh snapshot, or a delta, that carries it. */
+  const acceptedLongTitle = (later: number, how: "snapshot" | "delta") => {
+    const long = "x".repeat(300);
+    const s = new SwScript()
+      .open("w1", "main")
+      .subscribe("w1", "sub:chat:A", A)
+      .snapshot("w1", A, 3, [chat("c1", true)]);
+    s.mutation("w1", "reject:invalid-input:title-too-long", 10, "chat.updateChatTitle", { chatId: "c1", title: long }).answer("w1", 10, null);
+    s.wait(later);
+    if (how === "delta") s.tracked("w1", A, 4, { type: "chat-title-updated", chatId: "c1", title: long });
+    else s.open("w2", "fresh").subscribe("w2", "sub:chat:B:later", B).snapshot("w2", B, 3, [chat("c1", true, [], long)]);
+    return evaluateStagewise(s.wait(1_000).events);
+  };
+
+  it("chat/update-shape: what an accepted invalid input left in the chats is chat/reject-invalid-input's, in any later snapshot", () => {
+    for (const later of [100, 5_000]) {
+      const r = acceptedLongTitle(later, "snapshot");
+      expect(r.get("chat/reject-invalid-input")!.verdict, `${later} ms`).toBe("fail");
+      expect(r.get("chat/update-shape")!.verdict, `${later} ms: ${r.get("chat/update-shape")!.message}`).not.toBe("fail");
+    }
+  });
+
+  it("chat/update-shape: a bad delta long after an accepted invalid input is its own failure", () => {
+    expect(acceptedLongTitle(100, "delta").get("chat/update-shape")!.verdict).not.toBe("fail");
+    expect(acceptedLongTitle(5_000, "delta").get("chat/update-shape")!.verdict).toBe("fail");
+  });
+
   it("chat/reject-error-shape fails on a reason with the wrong code", () => {
     const s = new SwScript().open("w1", "main");
     s.mutation("w1", "reject:chat-not-found:switch", 10, "chat.switchChat", { chatId: "nope" }).reject(

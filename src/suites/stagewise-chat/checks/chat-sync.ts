@@ -313,14 +313,17 @@ export const CHAT_SYNC_CHECKS: CheckDef[] = [
     probes: ["subscribe", "turn", "tools"],
     create(ctx) {
       const t = new Tally();
-      /** Invalid inputs the server accepted: from their send to 2 s after their answer (r2), what they caused. */
+      /**
+       * Invalid inputs the server accepted: from their send to 2 s after their answer (r2), the deltas they caused.
+       * What they left in the chats (a title too long) shows in every later snapshot, however late.
+       */
       const accepted: { req: RpcRequest; from: number; to: number }[] = [];
       /** Bad updates, judged at the end: one an accepted invalid input caused is chat/reject-invalid-input's finding. */
-      const bad: { f: ChatFrame; sub: ChatSub; errors: string }[] = [];
-      const judge = (sub: ChatSub, f: ChatFrame) => {
+      const bad: { f: ChatFrame; sub: ChatSub; errors: string; inSnapshot: boolean }[] = [];
+      const judge = (sub: ChatSub, f: ChatFrame, inSnapshot: boolean) => {
         const v = ctx.validate("chat-update", f.update ?? null);
         if (v.ok) t.ok();
-        else bad.push({ f, sub, errors: formatSchemaErrors(v.errors) });
+        else bad.push({ f, sub, errors: formatSchemaErrors(v.errors), inSnapshot });
       };
       const m = onMutations({
         answer: (req, ev, r) => {
@@ -328,11 +331,11 @@ export const CHAT_SYNC_CHECKS: CheckDef[] = [
         },
       });
       return {
-        observe: all(m.observe, onChatSubs({ snapshot: (sub, frames) => frames.forEach((f) => judge(sub, f)), delta: judge })),
+        observe: all(m.observe, onChatSubs({ snapshot: (sub, frames) => frames.forEach((f) => judge(sub, f, true)), delta: (sub, f) => judge(sub, f, false) })),
         finish: () => {
           m.end();
-          for (const { f, sub, errors } of bad) {
-            const cause = accepted.find((a) => f.ev.t >= a.from && f.ev.t <= a.to);
+          for (const { f, sub, errors, inSnapshot } of bad) {
+            const cause = accepted.find((a) => f.ev.t >= a.from && (inSnapshot || f.ev.t <= a.to));
             if (cause) t.knockOn("stagewise-chat/chat/reject-invalid-input", showReq(cause.req));
             else t.fail("a ChatUpdate", `${errors} at ${where(f.ev, sub.conn)}`, frameEvidence(f.ev));
           }
