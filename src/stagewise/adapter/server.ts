@@ -73,11 +73,20 @@ export async function startAgentServer(options: AgentServerOptions, validate: Va
     });
     return server;
   };
+  // The first client's subscriptions validate their (void) input. The validator loads and compiles that schema
+  // while the first upgrade is under way, not inside the first subscription: a toolbar's first values come at once.
+  let warmed = false;
+  const warmValidator = () => {
+    if (warmed) return;
+    warmed = true;
+    setImmediate(() => validate("void-input", null));
+  };
   http.on("upgrade", (req, socket: Duplex, head) => {
     if ((req.url ?? "").split("?")[0] !== wsPath) {
       socket.end(`HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n${JSON.stringify({ error: `WebSocket is on ${wsPath}` })}`);
       return;
     }
+    warmValidator();
     // While `ws` loads, a client that gives up must not end the agent with an unhandled socket error.
     const onError = () => socket.destroy();
     const handOver = (server: WebSocketServer) => {
