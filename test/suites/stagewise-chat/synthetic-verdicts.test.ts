@@ -359,6 +359,18 @@ describe("chat/reject-while-working judges by what the agent's own log shows", (
     expect(c.message).toMatch(/chat-switched/);
   });
 
+  it("fails on the switch's update that follows the next gated call", () => {
+    // The answer comes first (r2): the probes send the next gated call before the switch shows in A's log.
+    const s = gated()
+      .answer("w1", 10, null)
+      .mutation("w1", "reject:agent-working:delete", 11, "chat.deleteChat", { chatId: "c2" })
+      .reject("w1", 11, "agent-working", "CONFLICT", -32009, 409)
+      .tracked("w1", A, 5, switched[0])
+      .tracked("w1", A, 6, switched[1])
+      .tracked("w1", A, 7, IDLE);
+    expect(verdictOf(s).verdict).toBe("fail");
+  });
+
   it("is not judged when the turn had ended before the switch took effect (A's view was stale): not a failure", () => {
     // The agent went idle (seq 5) before the call reached it; A heard of it only after the call was sent.
     const idleFirst = gated().tracked("w1", A, 5, IDLE).answer("w1", 10, null).tracked("w1", A, 6, switched[0]).tracked("w1", A, 7, switched[1]);

@@ -197,6 +197,8 @@ export const REJECT_CHECKS: CheckDef[] = [
             frameEvidence(e.answer.ev, { note: `carried out at ${where(s.proof.f.ev)} while the agent's state said isWorking:true` }),
           );
         },
+        // The call's update may follow its answer (r2), and so the next gated call.
+        { pastNext: true },
       );
       return {
         observe: fx.observe,
