@@ -382,6 +382,23 @@ describe("chat/reject-while-working judges by what the agent's own log shows", (
     expect(verdictOf(overtaken).verdict).toBe("incomplete");
   });
 
+  it("orders an accepted createChat by the chat-created of the id it returned", () => {
+    const created = { type: "chat-created", chat: chat("c3", true) };
+    const create = () =>
+      new SwScript()
+        .open("w1", "main")
+        .subscribe("w1", "sub:chat:A", A)
+        .snapshot("w1", A, 3, [chat("c1", true)])
+        .tracked("w1", A, 4, WORKING)
+        .mutation("w1", "reject:agent-working:create", 10, "chat.createChat", undefined)
+        .answer("w1", 10, "c3");
+    expect(verdictOf(create().tracked("w1", A, 5, created).tracked("w1", A, 6, IDLE)).verdict).toBe("fail");
+    expect(verdictOf(create().tracked("w1", A, 5, IDLE).tracked("w1", A, 6, created)).verdict).toBe("incomplete");
+    // Another chat's creation says nothing about this call.
+    const other = { type: "chat-created", chat: chat("c4", true) };
+    expect(verdictOf(create().tracked("w1", A, 5, other).tracked("w1", A, 6, IDLE)).verdict).toBe("incomplete");
+  });
+
   it("is not judged when an accepted call left nothing to order against the turn's end", () => {
     const c = verdictOf(gated().answer("w1", 10, null).tracked("w1", A, 5, IDLE));
     expect(c.verdict, c.message).toBe("incomplete");

@@ -35,7 +35,8 @@ const EFFECT_TYPES: Record<string, string[]> = {
 
 /** The update by which a gated call, carried out, shows in A's log (matched to the call by its ids). */
 const CARRIED_OUT: Record<string, (u: ChatUpdate, e: Effect) => boolean> = {
-  create: (u, e) => u.type === "chat-created" && (e.answer?.r.kind !== "data" || typeof e.answer.r.value !== "string" || u.chat.id === e.answer.r.value),
+  // Only the chat whose id createChat returned: no id, no way to tell its chat from another.
+  create: (u, e) => u.type === "chat-created" && e.answer?.r.kind === "data" && u.chat.id === e.answer.r.value,
   switch: (u, e) => u.type === "chat-switched" && u.chatId === inputField(e, "chatId"),
   delete: (u, e) => u.type === "chat-deleted" && u.chatId === inputField(e, "chatId"),
   "delete-messages": (u, e) => u.type === "messages-deleted" && u.fromMessageId === inputField(e, "messageId"),

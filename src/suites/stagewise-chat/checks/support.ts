@@ -598,7 +598,7 @@ export function mutationEffects(t: Tally, match: (req: RpcRequest) => boolean, d
   const m = onMutations({
     request: (req) => {
       expire(req.frame.t);
-      // The next mutation on the same connection ends the windows before it.
+      // The next mutation on the same connection ends the windows before it (unless pastNext).
       if (!opts.pastNext) for (const e of [...open]) if (e.req.conn.id === req.conn.id && e.answer) close(e);
       if (!match(req)) return;
       const e: Effect = { req, input: inputOf(req), aBefore: a?.state ?? null, deltas: [], aAfter: null };
