@@ -356,3 +356,80 @@ describe("mutations, turns and tools on hand-written sequences", () => {
     });
   });
 });
+
+describe("chat/reject-while-working judges by what the agent's own log shows", () => {
+  const WORKING = { type: "agent-state", isWorking: true };
+  const IDLE = { type: "agent-state", isWorking: false };
+  const switched = [
+    { type: "chat-switched", chatId: "c2" },
+    { type: "chat-full-sync", chat: chat("c2", true) },
+  ];
+  /** A sees the turn start (seq 4), then the kit sends switchChat to the other chat as a gated call. */
+  const gated = () =>
+    new SwScript()
+      .open("w1", "main")
+      .subscribe("w1", "sub:chat:A", A)
+      .snapshot("w1", A, 3, [chat("c1", true), chat("c2", false)])
+      .tracked("w1", A, 4, WORKING)
+      .mutation("w1", "reject:agent-working:switch", 10, "chat.switchChat", { chatId: "c2" });
+  const verdictOf = (s: SwScript) => evaluateStagewise(s.wait(2_500).events).get("chat/reject-while-working")!;
+
+  it("passes on the agent-working rejection", () => {
+    const c = verdictOf(gated().reject("w1", 10, "agent-working", "CONFLICT", -32009, 409).tracked("w1", A, 5, IDLE));
+    expect(c.verdict, c.message).toBe("pass");
+  });
+
+  it("fails when the switch took effect before the turn's end in the agent's own log", () => {
+    const s = gated().answer("w1", 10, null).tracked("w1", A, 5, switched[0]).tracked("w1", A, 6, switched[1]).tracked("w1", A, 7, IDLE);
+    const c = verdictOf(s);
+    expect(c.verdict, c.message).toBe("fail");
+    expect(c.message).toMatch(/chat-switched/);
+  });
+
+  it("fails on the switch's update that follows the next gated call", () => {
+    // The answer comes first (r2): the probes send the next gated call before the switch shows in A's log.
+    const s = gated()
+      .answer("w1", 10, null)
+      .mutation("w1", "reject:agent-working:delete", 11, "chat.deleteChat", { chatId: "c2" })
+      .reject("w1", 11, "agent-working", "CONFLICT", -32009, 409)
+      .tracked("w1", A, 5, switched[0])
+      .tracked("w1", A, 6, switched[1])
+      .tracked("w1", A, 7, IDLE);
+    expect(verdictOf(s).verdict).toBe("fail");
+  });
+
+  it("is not judged when the turn had ended before the switch took effect (A's view was stale): not a failure", () => {
+    // The agent went idle (seq 5) before the call reached it; A heard of it only after the call was sent.
+    const idleFirst = gated().tracked("w1", A, 5, IDLE).answer("w1", 10, null).tracked("w1", A, 6, switched[0]).tracked("w1", A, 7, switched[1]);
+    const c = verdictOf(idleFirst);
+    expect(c.verdict, c.message).toBe("incomplete");
+    expect(c.message).toMatch(/ended|idle/);
+    // The same when the answer overtakes the idle update on the wire: the log order decides, not the arrival order.
+    const overtaken = gated().answer("w1", 10, null).tracked("w1", A, 5, IDLE).tracked("w1", A, 6, switched[0]).tracked("w1", A, 7, switched[1]);
+    expect(verdictOf(overtaken).verdict).toBe("incomplete");
+  });
+
+  it("orders an accepted createChat by the chat-created of the id it returned", () => {
+    const created = { type: "chat-created", chat: chat("c3", true) };
+    const create = () =>
+      new SwScript()
+        .open("w1", "main")
+        .subscribe("w1", "sub:chat:A", A)
+        .snapshot("w1", A, 3, [chat("c1", true)])
+        .tracked("w1", A, 4, WORKING)
+        .mutation("w1", "reject:agent-working:create", 10, "chat.createChat", undefined)
+        .answer("w1", 10, "c3");
+    expect(verdictOf(create().tracked("w1", A, 5, created).tracked("w1", A, 6, IDLE)).verdict).toBe("fail");
+    expect(verdictOf(create().tracked("w1", A, 5, IDLE).tracked("w1", A, 6, created)).verdict).toBe("incomplete");
+    // Another chat's creation says nothing about this call.
+    const other = { type: "chat-created", chat: chat("c4", true) };
+    expect(verdictOf(create().tracked("w1", A, 5, other).tracked("w1", A, 6, IDLE)).verdict).toBe("incomplete");
+  });
+
+  it("is not judged when an accepted call left nothing to order against the turn's end", () => {
+    const c = verdictOf(gated().answer("w1", 10, null).tracked("w1", A, 5, IDLE));
+    expect(c.verdict, c.message).toBe("incomplete");
+    const wrongReason = verdictOf(gated().reject("w1", 10, "rejected-by-agent", "FORBIDDEN", -32003, 403).tracked("w1", A, 5, IDLE));
+    expect(wrongReason.verdict, wrongReason.message).toBe("incomplete");
+  });
+});

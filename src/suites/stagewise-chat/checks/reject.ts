@@ -4,6 +4,7 @@ import { isToolCallingLabel, rejectionOf, TOPIC, type Topic } from "../labels.js
 import {
   effectEvidence,
   errorData,
+  inputField,
   frameEvidence,
   mutationEffects,
   onMutations,
@@ -16,9 +17,11 @@ import {
   showResult,
   Tally,
   where,
+  type ADelta,
   type Effect,
   type RpcRequest,
 } from "./support.js";
+import type { ChatUpdate } from "../../../generated/stagewise-chat.js";
 
 const QUIET_MS = 300;
 
@@ -29,6 +32,34 @@ const EFFECT_TYPES: Record<string, string[]> = {
   delete: ["chat-deleted"],
   "delete-messages": ["messages-deleted"],
 };
+
+/** The update by which a gated call, carried out, shows in A's log (matched to the call by its ids). */
+const CARRIED_OUT: Record<string, (u: ChatUpdate, e: Effect) => boolean> = {
+  // Only the chat whose id createChat returned: no id, no way to tell its chat from another.
+  create: (u, e) => u.type === "chat-created" && e.answer?.r.kind === "data" && u.chat.id === e.answer.r.value,
+  switch: (u, e) => u.type === "chat-switched" && u.chatId === inputField(e, "chatId"),
+  delete: (u, e) => u.type === "chat-deleted" && u.chatId === inputField(e, "chatId"),
+  "delete-messages": (u, e) => u.type === "messages-deleted" && u.fromMessageId === inputField(e, "messageId"),
+};
+
+/**
+ * Whether the agent still worked when a gated call reached it, read from the agent's own log (A's deltas in the
+ * order the agent numbered them), never from the order in which its answer and A's updates arrived: an agent may
+ * answer a call before its broadcast of the turn's end goes out, and A may hear of that end only after the kit sent
+ * the call. A saw the agent working before the call was sent; only the call's own update, made while the log still
+ * says working and with no turn end before it, shows the agent worked from before the call until after it arrived.
+ */
+function stillWorking(e: Effect, what: string): { proof: ADelta } | { unknown: string } {
+  const mine = CARRIED_OUT[what];
+  for (const d of e.deltas) {
+    if (!d.before || !d.after) return { unknown: `A's reduction broke at ${where(d.f.ev)}` };
+    const u = d.f.update;
+    if (u && mine?.(u, e)) return { proof: d };
+    if (!d.after.isWorking)
+      return { unknown: `the turn ended (agent-state isWorking:false at ${where(d.f.ev)}) before anything showed when the agent handled ${showReq(e.req)}: it may have reached the agent after the turn` };
+  }
+  return { unknown: `nothing in A's log orders ${showReq(e.req)} against the turn's end, so it may have reached the agent after the turn` };
+}
 
 /** A check over the rejections the probes asked for: `want` says which labels, `judge` each answer. */
 function rejectionCheck(spec: {
@@ -154,8 +185,21 @@ export const REJECT_CHECKS: CheckDef[] = [
         (e: Effect) => {
           if (!e.answer) return t.untestable(`${showReq(e.req)}: ${e.missing ?? "no answer"}`);
           if (!e.aBefore?.isWorking) return t.untestable(`the turn had ended when ${showReq(e.req)} was sent`);
-          expectReason(t, e.req, "agent-working", e.answer.r);
+          const r = e.answer.r;
+          // The agent's own word that it worked: the rule held, whenever the call arrived.
+          if (r.kind === "error" && errorData(r)?.reason === "agent-working") return t.ok();
+          if (r.kind === "error" && errorData(r)?.reason === undefined) return t.knockOn(REJECT_ERROR_SHAPE, showReq(e.req));
+          // Any other answer is a failure only if the agent was still working when the call reached it.
+          const s = stillWorking(e, rejectionOf(e.req.label)!.what);
+          if ("unknown" in s) return t.untestable(s.unknown);
+          t.fail(
+            "error CONFLICT reason agent-working",
+            `${showReq(e.req)} answered ${showResult(r)}, and the agent carried it out mid-turn (${s.proof.f.update?.type} at ${where(s.proof.f.ev)}, before the turn's end)`,
+            frameEvidence(e.answer.ev, { note: `carried out at ${where(s.proof.f.ev)} while the agent's state said isWorking:true` }),
+          );
         },
+        // The call's update may follow its answer (r2), and so the next gated call.
+        { pastNext: true },
       );
       return {
         observe: fx.observe,

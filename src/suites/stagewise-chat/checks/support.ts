@@ -574,10 +574,11 @@ const MAX_KEPT = 10_000;
 /**
  * Follows the mutations `match` picks and A's deltas around them: a window opens when the mutation
  * is sent and closes `graceMs` after its answer (r2: an update may follow its result by up to 2 s)
- * or when the next mutation on the connection is sent, whichever comes first. `done` gets each
- * closed window; windows still open at the end are closed by `end()` (call it from finish()).
+ * or when the next mutation on the connection is sent, whichever comes first (`pastNext`: the next
+ * mutation does not end it). `done` gets each closed window; windows still open at the end are
+ * closed by `end()` (call it from finish()).
  */
-export function mutationEffects(t: Tally, match: (req: RpcRequest) => boolean, done: (e: Effect) => void, opts: { graceMs?: number } = {}) {
+export function mutationEffects(t: Tally, match: (req: RpcRequest) => boolean, done: (e: Effect) => void, opts: { graceMs?: number; pastNext?: boolean } = {}) {
   const grace = opts.graceMs ?? 2_000;
   let a: ChatSub | undefined;
   /** Where the server ended subscription A (nothing after it can be seen: trpc/subscription-stays-open's finding). */
@@ -597,8 +598,8 @@ export function mutationEffects(t: Tally, match: (req: RpcRequest) => boolean, d
   const m = onMutations({
     request: (req) => {
       expire(req.frame.t);
-      // The next mutation on the same connection ends the windows before it.
-      for (const e of [...open]) if (e.req.conn.id === req.conn.id && e.answer) close(e);
+      // The next mutation on the same connection ends the windows before it (unless pastNext).
+      if (!opts.pastNext) for (const e of [...open]) if (e.req.conn.id === req.conn.id && e.answer) close(e);
       if (!match(req)) return;
       const e: Effect = { req, input: inputOf(req), aBefore: a?.state ?? null, deltas: [], aAfter: null };
       if (a && a.state === null && a.broken) e.aBroken = where(a.broken.ev, a.conn);
