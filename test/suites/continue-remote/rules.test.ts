@@ -228,3 +228,22 @@ describe("an idle snapshot is judged by what follows it", () => {
     expect(r.get("processing/idle-invariants")!.verdict).toBe("incomplete");
   });
 });
+
+describe("queue/will-interrupt-honoured", () => {
+  const ID = "queue/will-interrupt-honoured";
+  const running = () => new CrScript().poll(seed([user("hi"), says("Hel", true)], true));
+  const interrupt = (s: CrScript) => s.post("interrupt", "stop", { queued: true, position: 1, willInterrupt: true }, true);
+
+  it("does not blame the turn for an entry no poll sent after the answer had shown missing (it may predate the message)", () => {
+    const s = interrupt(running()).poll(seed([user("hi"), says("Hello"), says("I'll read a file."), user("stop")], true));
+    expect(verdict(s, ID)).toMatchObject({ v: "pass" });
+  });
+
+  it("fails (SHOULD: warns) on an entry the turn appended after a poll sent after the answer", () => {
+    const s = interrupt(running())
+      .poll(seed([user("hi"), says("Hello")], true))
+      .poll(seed([user("hi"), says("Hello"), says("More."), user("stop")], true));
+    expect(verdict(s, ID)).toMatchObject({ v: "warn", m: expect.stringMatching(/appended assistant More\. before the new message ran/) });
+  });
+});
+

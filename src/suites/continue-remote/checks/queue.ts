@@ -163,27 +163,34 @@ export const MESSAGE_CHECKS: CheckDef[] = [
     notApplicableWhen: [TOPIC.willInterrupt],
     create(ctx) {
       const t = new Tally();
-      let last: State | undefined;
-      let watch: { x: Exchange; text: string; base: number; deadline: number; found?: { index: number; keys: string[] } } | undefined;
+      /**
+       * `base`: the history's length in the first poll sent after the answer. An entry a poll sent earlier did not
+       * show may have come before the server read the message (a poll is a snapshot, not a log); only an entry
+       * beyond `base` is certainly the turn's after the interrupt.
+       */
+      let watch:
+        | { x: Exchange; text: string; answered: number; base?: number; deadline: number; found?: { index: number; keys: string[] } }
+        | undefined;
       const observe = all(
         judgeExchanges(
           t,
           (x) => x.method === "POST" && isMessageLabel(x.label) && (x.json as { willInterrupt?: unknown } | undefined)?.willInterrupt === true,
           (x) => {
             const text = sentText(x);
-            if (text !== undefined) watch = { x, text, base: last?.entries.length ?? 0, deadline: (x.end ?? x.request).t + INTERRUPT_TOLERANCE_MS };
+            const answered = (x.end ?? x.request).t;
+            if (text !== undefined) watch = { x, text, answered, deadline: answered + INTERRUPT_TOLERANCE_MS };
           },
         ),
         onStates(ctx, {
           state(next, prev) {
-            last = next;
             const w = watch;
             if (!w) return;
             if (!w.found) {
               const entry = freshEntries(next, prev).find((e) => e.kind === "user" && loose(e.content) === loose(w.text));
+              const sentAfter = next.x.request.t >= w.answered;
               if (entry) {
                 // Entries of the interrupted turn after the answer (another message's turn that started meanwhile aside).
-                const from = Math.max(w.base, turnStart(next.entries, entry.index - 1) + 1);
+                const from = Math.max(w.base ?? entry.index, turnStart(next.entries, entry.index - 1) + 1);
                 const went = next.entries.slice(from, entry.index).filter((e) => e.kind !== "tool-error");
                 if (went.length) {
                   t.fail(
@@ -196,7 +203,10 @@ export const MESSAGE_CHECKS: CheckDef[] = [
                 }
                 w.found = { index: entry.index, keys: next.entries.slice(0, entry.index).map(keyOf) };
                 t.ok();
-              } else if (next.at > w.deadline) {
+              } else if (sentAfter && w.base === undefined) {
+                w.base = next.entries.length;
+              }
+              if (!entry && next.at > w.deadline) {
                 t.fail(
                   `the new message's user entry within ${INTERRUPT_TOLERANCE_MS} ms`,
                   `${where(next)}: ${Math.round(next.at - w.deadline + INTERRUPT_TOLERANCE_MS)} ms after willInterrupt:true (${w.x.label}) its user entry has not appeared`,
