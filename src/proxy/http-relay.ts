@@ -112,6 +112,8 @@ export class HttpRelay {
       this.inFlight.delete(cut);
       clearTimeout(headTimer);
       if (headSeen) {
+        // The chunks still queued come first: the reader ends after it has read them.
+        bus.drain();
         reader?.end();
         const t = reader ? undefined : Buffer.concat(textParts).toString("utf8");
         bus.emit({ kind: "body-end", ...ref, reason, bytes, ...(t !== undefined ? { text: t } : {}), ...(error ? { error } : {}) });
@@ -192,9 +194,9 @@ export class HttpRelay {
         bytes += chunk.byteLength;
         const index = chunkIndex++;
         const view = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-        bus.emit({ kind: "body-chunk", probe: PROXY_PROBE, exchange, label: names.label, index, bytes: view });
-        if (reader) reader.push(view, index);
-        else if (textBytes < TEXT_CAP) {
+        // Recorded and judged after this turn: the write above leaves when the turn ends.
+        bus.chunk({ kind: "body-chunk", probe: PROXY_PROBE, exchange, label: names.label, index, bytes: view }, reader);
+        if (!reader && textBytes < TEXT_CAP) {
           textParts.push(chunk);
           textBytes += chunk.byteLength;
         }
