@@ -1,8 +1,9 @@
 /**
  * The HTTP side of the proxy: each request is read whole (requests are small; the classifier reads
  * the body), named, forwarded, and its answer relayed chunk by chunk as it comes off the socket:
- * each chunk goes to the client first, then to the transcript. A stream answer is also read as SSE
- * for the checks. Only heads and the capped text of non-stream bodies are kept, per exchange.
+ * each chunk goes to the client first, then (after the relay's turn, see relay-bus.ts) to the
+ * transcript. A stream answer is also read as SSE for the checks. Only heads and the capped text
+ * of non-stream bodies are kept, per exchange.
  */
 import http from "node:http";
 import https from "node:https";

@@ -97,8 +97,10 @@ export class RelayBus extends TranscriptBus {
       }
     } finally {
       this.draining = false;
-      // Emptied, or cut short far in: the spent entries go.
-      if (this.head === events.length || this.head > MAX_QUEUED) {
+      // Emptied (kept allocation-free: this runs after every chunk), or cut short far in: the spent entries go.
+      if (this.head === events.length) {
+        events.length = readers.length = times.length = this.head = 0;
+      } else if (this.head > MAX_QUEUED) {
         events.splice(0, this.head);
         readers.splice(0, this.head);
         times.splice(0, this.head);
