@@ -2,9 +2,15 @@
  * The proxy's bus: relayed chunks are judged after the relay's turn, stamped when they arrived,
  * in the order the traffic had, and never pile up without bound.
  */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SseReader } from "../../src/core/transport/sse-reader.js";
-import type { TranscriptEvent } from "../../src/core/transcript/transcript.js";
+import { readTranscript, type TranscriptEvent } from "../../src/core/transcript/transcript.js";
+import { startProxy } from "../../src/proxy/index.js";
 import { RelayBus } from "../../src/proxy/relay-bus.js";
 
 const enc = new TextEncoder();
@@ -79,5 +85,43 @@ describe("RelayBus", () => {
     expect(first).toBeLessThan(200);
     while (seen.filter((e) => e.kind === "sse-event").length < 200) await nextTurn();
     expect(seen.filter((e) => e.kind === "sse-event").map((e) => (e as { data: string }).data)).toEqual(Array.from({ length: 200 }, (_, i) => String(i)));
+  });
+
+  it("through the proxy: the transcript keeps the traffic's order, each chunk's lines and events at its time", async () => {
+    const target = http.createServer(async (req, res) => {
+      req.resume();
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      for (const text of ["one", "two", "three"]) {
+        res.write(`data: {"type":"text","content":"${text}"}\n\n`);
+        await new Promise((r) => setTimeout(r, 15));
+      }
+      res.end("data: [DONE]\n\n");
+    });
+    await new Promise<void>((r) => target.listen(0, "127.0.0.1", r));
+    const dir = mkdtempSync(join(tmpdir(), "agentwire-relay-bus-"));
+    try {
+      const proxy = await startProxy({ protocol: "mcp-chat", target: `http://127.0.0.1:${(target.address() as AddressInfo).port}`, saveTranscript: dir });
+      for (let i = 0; i < 2; i++) await (await fetch(`${proxy.url}/chat/stream`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"message":"hi"}' })).text();
+      const result = await proxy.close();
+      const { events } = readTranscript(readFileSync(result.server!.transcript!, "utf8"));
+      expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
+      for (const exchange of ["p1", "p2"]) {
+        const own = events.filter((e) => "exchange" in e && e.exchange === exchange);
+        const kinds = own.map((e) => e.kind).filter((k) => k !== "sse-line");
+        expect(kinds[0]).toBe("http-request");
+        expect(kinds[1]).toBe("http-response");
+        expect(kinds.at(-1)).toBe("body-end");
+        expect(own.filter((e) => e.kind === "sse-event").map((e) => (e as { data: string }).data)).toEqual(["one", "two", "three", "[DONE]"].map((t) => (t.startsWith("[") ? t : `{"type":"text","content":"${t}"}`)));
+        // Every line and event follows its chunk, stamped with the chunk's arrival.
+        let chunk: TranscriptEvent | undefined;
+        for (const e of own) {
+          if (e.kind === "body-chunk") chunk = e;
+          else if (e.kind === "sse-line" || e.kind === "sse-event") expect([e.kind, e.t]).toEqual([e.kind, chunk!.t]);
+        }
+      }
+    } finally {
+      target.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
