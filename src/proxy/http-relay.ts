@@ -95,7 +95,8 @@ export class HttpRelay {
     const exchange = `p${++this.count}`;
     const ref = { probe: PROXY_PROBE, exchange, label: names.label };
     judge.clientNames.set(exchange, names.clientLabel);
-    bus.emit({ kind: "http-request", ...ref, method, url: url.href, path, headers, ...(body.byteLength ? { body: text } : {}), ...(names.meta ? { meta: names.meta } : {}) });
+    // Recorded after this turn, as the answer's head and chunks are: the request goes on first.
+    bus.later({ kind: "http-request", ...ref, method, url: url.href, path, headers, ...(body.byteLength ? { body: text } : {}), ...(names.meta ? { meta: names.meta } : {}) });
     const request = { method, path, headers, body: text };
     let status = 0;
 
@@ -177,7 +178,7 @@ export class HttpRelay {
       res.writeHead(status, answer.statusMessage, out as unknown as http.OutgoingHttpHeaders);
       res.flushHeaders();
       const answerHeaders = flatten(answer.rawHeaders);
-      bus.emit({ kind: "http-response", ...ref, status, headers: answerHeaders });
+      bus.later({ kind: "http-response", ...ref, status, headers: answerHeaders });
       try {
         this.classifier.answered?.(names, request, status);
       } catch {

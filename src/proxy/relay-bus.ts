@@ -2,10 +2,11 @@
  * The proxy's bus: a relayed body chunk is recorded and judged after the relay's turn, not on it.
  * Node sends a response's writes when the turn that made them ends, so whatever the relay does
  * after `write` still delays the chunk; and on a busy machine a longer turn is likelier to be
- * preempted or to meet a collection. Chunks therefore wait in a queue, each with the time it
- * arrived (its lines and events carry that time, as the recording client stamps them), and are
- * judged a little later in one batch. Every other event waits behind them while the queue is not
- * empty, so the transcript keeps the order the traffic had.
+ * preempted or to meet a collection. Chunks (and the requests and answer heads before them)
+ * therefore wait in a queue, each with the time it arrived (a chunk's lines and events carry that
+ * time, as the recording client stamps them), and are judged a little later in one batch. Every
+ * other event waits behind them while the queue is not empty, so the transcript keeps the order
+ * the traffic had.
  */
 import type { SseReader } from "../core/transport/sse-reader.js";
 import { TranscriptBus, type NewEvent, type TranscriptEvent } from "../core/transcript/transcript.js";
@@ -41,8 +42,13 @@ export class RelayBus extends TranscriptBus {
 
   /** A relayed body chunk, to be recorded and read as SSE (`reader`) after the relay's turn. */
   chunk(event: Chunk, reader: SseReader | undefined): void {
-    this.enqueue(event, reader, performance.now());
     this.queuedBytes += event.bytes.byteLength;
+    this.later(event, reader);
+  }
+
+  /** An event to record after the relay's turn (a request or an answer's head, on the way through). */
+  later(event: NewEvent, reader?: SseReader): void {
+    this.enqueue(event, reader, performance.now());
     if (this.queuedBytes > MAX_QUEUED_BYTES || this.events.length - this.head > MAX_QUEUED) this.drain();
     else if (!this.scheduled) {
       this.scheduled = true;

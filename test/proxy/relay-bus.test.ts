@@ -59,6 +59,15 @@ describe("RelayBus", () => {
     expect(order).toEqual(["chunk 0", "event one", "note", "chunk 1", "event two"]);
   });
 
+  it("a request or an answer's head handed over with `later` waits for the batch too, in order", async () => {
+    const { bus, seen, chunk } = recorded();
+    bus.later({ kind: "http-response", probe: "proxy", exchange: "p1", label: "chat", status: 200, headers: {} });
+    chunk("data: one\n\n");
+    expect(seen).toEqual([]);
+    await nextTurn();
+    expect(seen.map((e) => e.kind)).toEqual(["http-response", "body-chunk", "sse-line", "sse-line", "sse-event"]);
+  });
+
   it("drain judges what waits at once (before an exchange's end and before verdicts)", () => {
     const { bus, seen, chunk } = recorded();
     chunk("data: one\n\n");
