@@ -4,7 +4,11 @@
  * stream is read directly and through `startProxy` (which relays, records and judges it), in the
  * same run, alternated, and through a bare relay in this process (forwarding only). Rows: p99
  * latency through the proxy against p99 direct ("work": what the proxy and the bare relay add, so
- * a loaded machine's share shows), and this process's CPU time per event against the bare relay's.
+ * a loaded machine's share shows, and the median and range of the rounds' own differences), and
+ * this process's CPU time per event against the bare relay's.
+ *
+ * Many short reads, the order turning each round: a burst of load from elsewhere on the machine
+ * (seconds long) then falls on every way alike, instead of on whichever way a long read had.
  */
 import { spawn } from "node:child_process";
 import http from "node:http";
@@ -14,7 +18,9 @@ import { fileURLToPath } from "node:url";
 import { startProxy } from "../dist/proxy/index.js";
 import { quick } from "./common.js";
 
-const EVENTS = quick ? 500 : 2_000;
+/** Events per read, and reads per way: 6,000 events per way in all (2,000 quick). */
+const EVENTS = quick ? 250 : 500;
+const ROUNDS = quick ? 8 : 12;
 const PEER = fileURLToPath(new URL("./proxy-peer.js", import.meta.url));
 
 function p99(xs) {
@@ -72,23 +78,36 @@ async function bareRelay(target) {
   return { url: `http://127.0.0.1:${server.address().port}`, close: () => server.close() };
 }
 
-/** Reads through each way in turn; latencies pooled per way, and this process's CPU time per event relayed. */
+/**
+ * Reads through each way in turn, starting one way later each round; latencies pooled per way,
+ * each round's p99, and this process's CPU time per event relayed.
+ */
 async function measure(read, ways, rounds) {
-  const out = Object.fromEntries(Object.keys(ways).map((k) => [k, { lat: [], cpu: 0 }]));
+  const names = Object.keys(ways);
+  const out = Object.fromEntries(names.map((k) => [k, { lat: [], rounds: [], cpu: 0 }]));
   for (let i = 0; i < rounds; i++) {
-    for (const [k, url] of Object.entries(ways)) {
+    for (let j = 0; j < names.length; j++) {
+      const k = names[(i + j) % names.length];
       const c0 = process.cpuUsage();
-      const lat = await read(url);
+      const lat = await read(ways[k]);
       const c = process.cpuUsage(c0);
       out[k].lat.push(...lat);
+      out[k].rounds.push(p99(lat));
       out[k].cpu += c.user + c.system;
     }
   }
-  return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, { p99: p99(v.lat), n: v.lat.length, cpuPerEvent: v.cpu / Math.max(1, v.lat.length) }]));
+  return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, { p99: p99(v.lat), rounds: v.rounds, n: v.lat.length, cpuPerEvent: v.cpu / Math.max(1, v.lat.length) }]));
+}
+
+/** Median and range of what a way added, round by round (each round against that round's direct read). */
+function addedByRound(way, direct) {
+  const d = way.rounds.map((x, i) => x - direct.rounds[i]).sort((a, b) => a - b);
+  const f = (x) => `${x < 0 ? "" : "+"}${x.toFixed(2)}`;
+  return `${f(d[Math.floor(d.length / 2)])} (${f(d[0])}..${f(d[d.length - 1])})`;
 }
 
 export async function benchProxy() {
-  const rounds = quick ? 2 : 3;
+  const rounds = ROUNDS;
   const rows = [];
   for (const { mode, protocol, what } of [
     { mode: "sse", protocol: "mcp-chat", what: "SSE event" },
@@ -110,7 +129,7 @@ export async function benchProxy() {
       base: m.direct.p99,
       baseName: "the same stream, direct",
       unit: "ms",
-      work: `+${(m.proxied.p99 - m.direct.p99).toFixed(2)} ms (bare relay +${(m.bare.p99 - m.direct.p99).toFixed(2)}), ${m.proxied.n}`,
+      work: `+${(m.proxied.p99 - m.direct.p99).toFixed(2)} ms (bare relay +${(m.bare.p99 - m.direct.p99).toFixed(2)}), ${m.proxied.n}; by round, median ${addedByRound(m.proxied, m.direct)}, bare ${addedByRound(m.bare, m.direct)}`,
     });
     rows.push({
       name: `proxy: CPU per ${what} relayed (µs)`,

@@ -1,8 +1,9 @@
 /**
  * The HTTP side of the proxy: each request is read whole (requests are small; the classifier reads
  * the body), named, forwarded, and its answer relayed chunk by chunk as it comes off the socket:
- * each chunk goes to the client first, then to the transcript. A stream answer is also read as SSE
- * for the checks. Only heads and the capped text of non-stream bodies are kept, per exchange.
+ * each chunk goes to the client first, then (after the relay's turn, see relay-bus.ts) to the
+ * transcript. A stream answer is also read as SSE for the checks. Only heads and the capped text
+ * of non-stream bodies are kept, per exchange.
  */
 import http from "node:http";
 import https from "node:https";
@@ -94,7 +95,8 @@ export class HttpRelay {
     const exchange = `p${++this.count}`;
     const ref = { probe: PROXY_PROBE, exchange, label: names.label };
     judge.clientNames.set(exchange, names.clientLabel);
-    bus.emit({ kind: "http-request", ...ref, method, url: url.href, path, headers, ...(body.byteLength ? { body: text } : {}), ...(names.meta ? { meta: names.meta } : {}) });
+    // Recorded after this turn, as the answer's head and chunks are: the request goes on first.
+    bus.later({ kind: "http-request", ...ref, method, url: url.href, path, headers, ...(body.byteLength ? { body: text } : {}), ...(names.meta ? { meta: names.meta } : {}) });
     const request = { method, path, headers, body: text };
     let status = 0;
 
@@ -112,6 +114,8 @@ export class HttpRelay {
       this.inFlight.delete(cut);
       clearTimeout(headTimer);
       if (headSeen) {
+        // The chunks still queued come first: the reader ends after it has read them.
+        bus.drain();
         reader?.end();
         const t = reader ? undefined : Buffer.concat(textParts).toString("utf8");
         bus.emit({ kind: "body-end", ...ref, reason, bytes, ...(t !== undefined ? { text: t } : {}), ...(error ? { error } : {}) });
@@ -174,7 +178,7 @@ export class HttpRelay {
       res.writeHead(status, answer.statusMessage, out as unknown as http.OutgoingHttpHeaders);
       res.flushHeaders();
       const answerHeaders = flatten(answer.rawHeaders);
-      bus.emit({ kind: "http-response", ...ref, status, headers: answerHeaders });
+      bus.later({ kind: "http-response", ...ref, status, headers: answerHeaders });
       try {
         this.classifier.answered?.(names, request, status);
       } catch {
@@ -192,9 +196,9 @@ export class HttpRelay {
         bytes += chunk.byteLength;
         const index = chunkIndex++;
         const view = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-        bus.emit({ kind: "body-chunk", probe: PROXY_PROBE, exchange, label: names.label, index, bytes: view });
-        if (reader) reader.push(view, index);
-        else if (textBytes < TEXT_CAP) {
+        // Recorded and judged after this turn: the write above leaves when the turn ends.
+        bus.chunk({ kind: "body-chunk", probe: PROXY_PROBE, exchange, label: names.label, index, bytes: view }, reader);
+        if (!reader && textBytes < TEXT_CAP) {
           textParts.push(chunk);
           textBytes += chunk.byteLength;
         }

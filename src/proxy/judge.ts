@@ -15,9 +15,10 @@ import { exitCodeFor, summarise, type CheckResult, type RunResult, type Violatio
 import { resolveProfile, UsageError } from "../core/run/runner.js";
 import { registry } from "../core/schemas/schema-registry.js";
 import { openTranscriptFile, type TranscriptFile } from "../core/transcript/transcript-file.js";
-import { readTranscript, TranscriptBus, type TranscriptEvent } from "../core/transcript/transcript.js";
+import { readTranscript, type TranscriptEvent } from "../core/transcript/transcript.js";
 import { UNJUDGED, type ProxyAdapter } from "./adapter.js";
 import { asProxied } from "./decidable.js";
+import { RelayBus } from "./relay-bus.js";
 
 /** The name relayed traffic is recorded under (the probe field of its events). */
 export const PROXY_PROBE = "proxy";
@@ -32,13 +33,19 @@ export const CLIENT_NAME_NOTE = "proxy:client-name";
  * notes instead. A name is dropped after its exchange's last event, to keep memory flat.
  */
 export class ClientNames extends Map<string, string> {
-  constructor(private readonly bus?: TranscriptBus) {
+  constructor(private readonly bus?: RelayBus) {
     super();
   }
 
   override set(id: string, label: string): this {
     this.bus?.emit({ kind: "note", probe: PROXY_PROBE, name: CLIENT_NAME_NOTE, value: { id, label } });
     return super.set(id, label);
+  }
+
+  /** A name goes once the events queued before it were judged: they may be its exchange's last ones. */
+  override delete(id: string): boolean {
+    this.bus?.drain();
+    return super.delete(id);
   }
 
   /** A name read back from a saved transcript's note. */
@@ -64,7 +71,7 @@ export interface JudgeOptions {
 const CLIENT_KINDS = new Set<string>(["http-request", "http-response", "http-error", "body-end", "ws-open", "ws-reject", "ws-frame", "ws-close"]);
 
 export class ProxyJudge {
-  readonly bus = new TranscriptBus();
+  readonly bus = new RelayBus();
   readonly clientNames: ClientNames;
   private readonly sides: { side: Side; evaluation: Evaluation; probes: Map<string, string[]> }[] = [];
   private readonly clock = new CheckClock();
@@ -147,6 +154,7 @@ export class ProxyJudge {
 
   /** The proxy never started: the transcript file is closed and removed. */
   async abandon(): Promise<void> {
+    this.bus.drain();
     this.finished = true;
     if (!this.file) return;
     await this.file.close();
@@ -155,6 +163,7 @@ export class ProxyJudge {
 
   /** Ends the run: both sides judged, one result per side (server first). */
   async finish(): Promise<RunResult[]> {
+    this.bus.drain();
     this.finished = true;
     await this.file?.close();
     const unreachable = !this.reached && this.lastError !== undefined ? `target unreachable at ${redactQuery(this.target)}: ${this.lastError}` : undefined;

@@ -206,10 +206,11 @@ export class TranscriptBus {
   /**
    * Stamps every event emitted until {@link release} with one time: the lines and events a body
    * chunk holds were seen when the chunk was, and one clock read per chunk instead of one per
-   * event is a large share of a long stream's cost.
+   * event is a large share of a long stream's cost. `at`: when the chunk was seen, if earlier
+   * (a `performance.now()` reading).
    */
-  hold(): void {
-    this.held = now(this.start);
+  hold(at = performance.now()): void {
+    this.held = stamp(at, this.start);
   }
 
   release(): void {
@@ -223,7 +224,11 @@ export class TranscriptBus {
 }
 
 function now(start: number): number {
-  return Math.round((performance.now() - start) * 1000) / 1000;
+  return stamp(performance.now(), start);
+}
+
+function stamp(at: number, start: number): number {
+  return Math.round((at - start) * 1000) / 1000;
 }
 
 /** JSON Lines form of one event: bytes become base64 so the line is plain JSON. */
