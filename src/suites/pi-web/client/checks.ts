@@ -11,6 +11,7 @@
  */
 import { at, excerpt, type CheckContext, type CheckDef, type Level, type Tally } from "../../../core/checks/check.js";
 import { clientFrameRules } from "../../../core/checks/client-frame-rule.js";
+import { acrossStates, crossedReason, crossingGrace } from "../../../core/checks/crossing.js";
 import { checkMaker } from "../../../core/checks/define-check.js";
 import { tallyChecks } from "../../../core/checks/tally-rule.js";
 import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
@@ -44,7 +45,7 @@ const clientCheck = checkMaker({ seed: SEED, side: "client" });
 const clientRule = clientFrameRules(clientCheck, {
   view: CLIENT_FRAMES,
   probe: CLIENT_PROBE,
-  follow: { make: () => new MockView(), frame: (view, ev) => view.observe(ev) },
+  follow: { make: (ctx) => new MockView(crossingGrace(ctx)), frame: (view, ev) => view.observe(ev) },
 });
 
 /** A client message that is a command (any object whose `type` is not the reply type, r3). */
@@ -399,7 +400,7 @@ export const streamingBehaviorCheck = clientRule({
   id: "pi-web/client/streaming-behavior",
   level: "SHOULD",
   title: "Mid-run prompts say how to queue",
-  rule: "A `prompt` sent while a run is in progress (after `agent_start`, before `agent_end` or `session_changed`) carries `streamingBehavior`; `/name` extension commands are exempt.",
+  rule: "A `prompt` sent while a run is in progress (after `agent_start`, before `agent_end` or `session_changed`) carries `streamingBehavior`; `/name` extension commands are exempt. A prompt arriving within the crossing grace (250 ms) of a run's start or end is held to it only when the client answered a later request first.",
   ref: ["Commands (Client → Server) / prompt", "When the agent is already streaming, set `streamingBehavior` to queue the message"],
   probes: ["queue", "long"],
   pass: "every prompt sent mid-run carried streamingBehavior",
@@ -410,11 +411,16 @@ export const streamingBehaviorCheck = clientRule({
   mock({ view }, _t, s) {
     if (view.running) s.runs = true;
   },
-  client({ m, view, proof }, t) {
-    if (m?.type !== "prompt" || !view.running) return;
+  client({ ev, m, view, proof }, t) {
+    if (m?.type !== "prompt") return;
     const message = m.message;
     if (typeof message === "string" && message.startsWith("/")) return;
-    if (m.streamingBehavior === undefined) return t.fail('streamingBehavior "steer" or "followUp"', "a prompt sent during a run has no streamingBehavior (the server rejects it)", proof());
+    // A prompt crossing agent_start (or agent_end) on the wire was written against the other state.
+    const states = view.run.plausible(ev.t);
+    if (!states.includes(true)) return;
+    const r = acrossStates(states, (running) => (running && m.streamingBehavior === undefined ? "no streamingBehavior" : undefined));
+    if (r.verdict === "unsure") return t.untestable(crossedReason("a prompt without streamingBehavior", view.run.grace));
+    if (r.verdict === "fail") return t.fail('streamingBehavior "steer" or "followUp"', "a prompt sent during a run has no streamingBehavior (the server rejects it)", proof());
     t.ok();
   },
 });
