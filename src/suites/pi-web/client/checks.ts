@@ -400,7 +400,7 @@ export const streamingBehaviorCheck = clientRule({
   id: "pi-web/client/streaming-behavior",
   level: "SHOULD",
   title: "Mid-run prompts say how to queue",
-  rule: "A `prompt` sent while a run is in progress (after `agent_start`, before `agent_end` or `session_changed`) carries `streamingBehavior`; `/name` extension commands are exempt. A prompt arriving within the crossing grace (250 ms) of a run's start or end is held to it only when the client answered a later request first.",
+  rule: "A `prompt` sent while a run is in progress (after `agent_start`, before `agent_end` or `session_changed`) carries `streamingBehavior`; `/name` extension commands are exempt. A prompt arriving within the crossing grace (250 ms by default) of a run's start or end is held to it only when the client answered a later request first.",
   ref: ["Commands (Client → Server) / prompt", "When the agent is already streaming, set `streamingBehavior` to queue the message"],
   probes: ["queue", "long"],
   pass: "every prompt sent mid-run carried streamingBehavior",
