@@ -172,6 +172,16 @@ describe("client checks on traffic the fixtures do not show", () => {
     expect(judge(stamped([open(), recv(odd)]))["pi-web/client/ui-response-id"]!.outcome).toBe("pass");
   });
 
+  it("a reply arriving just past its dialog's timeout may have been sent in time: not judged; well past it, it fails", () => {
+    const sel = { type: "extension_ui_request", id: "s1", method: "select", title: "Pick", options: ["a"], timeout: 500 };
+    const reply = (at: number) => judge(stamped([open(), recv(sel, 100), send({ type: "extension_ui_response", id: "s1", value: "a" }, at)]))["pi-web/client/ui-response-id"]!;
+    const soon = reply(640);
+    expect([soon.outcome, soon.message]).toEqual(["pass", expect.any(String)]);
+    // The request alone holds the rule (an unanswered dialog is never a wrong reply); the crossed reply adds nothing.
+    expect(reply(640).message).toBe(judge(stamped([open(), recv(sel, 100)]))["pi-web/client/ui-response-id"]!.message);
+    expect(reply(900).outcome).toBe("fail");
+  });
+
   it("streaming-behavior follows the mock's run state; session_changed ends a run; /commands are exempt", () => {
     const sb = (events: TranscriptEvent[]) => judge(events)["pi-web/client/streaming-behavior"]!.outcome;
     // Each prompt arrives well past the crossing grace after the change it is judged by.

@@ -278,15 +278,18 @@ export const idUniqueCheck = clientRule({
   },
 });
 
-/** The dialog a reply answers, or why it answers none. */
-function replyTarget(view: MockView, m: Message, t: number): { ok: true; method: string } | { ok: false; why: string } {
+/**
+ * The dialog a reply answers, or why it answers none (`crossed`: it arrived past the request's timeout, but by less than
+ * the crossing grace, so it may have been sent in time).
+ */
+function replyTarget(view: MockView, m: Message, t: number, grace: number): { ok: true; method: string } | { ok: false; why: string; crossed?: boolean } {
   const id = m.id;
   if (typeof id !== "string") return { ok: false, why: id === undefined ? "has no id" : `has id ${JSON.stringify(id)}, not a string` };
   const req = view.requests.get(id);
   if (!req) return { ok: false, why: `answers ${JSON.stringify(id)}, which no extension_ui_request named` };
   if (!isDialogMethod(req.method)) return { ok: false, why: `answers ${JSON.stringify(id)}, a fire-and-forget ${req.method} request` };
   if (req.timeoutMs !== undefined && t - req.t > req.timeoutMs) {
-    return { ok: false, why: `answers ${req.method} ${JSON.stringify(id)} ${Math.round(t - req.t)} ms after it was sent, past its ${req.timeoutMs} ms timeout` };
+    return { ok: false, why: `answers ${req.method} ${JSON.stringify(id)} ${Math.round(t - req.t)} ms after it was sent, past its ${req.timeoutMs} ms timeout`, crossed: t - req.t <= req.timeoutMs + grace };
   }
   return { ok: true, method: req.method };
 }
@@ -295,7 +298,7 @@ export const uiResponseIdCheck = clientRule({
   id: "pi-web/client/ui-response-id",
   level: "MUST",
   title: "Replies answer dialog requests",
-  rule: "An `extension_ui_response` names the id of a dialog request (select, confirm, input, editor) the mock sent and that has not timed out; fire-and-forget requests and unknown ids get no reply.",
+  rule: "An `extension_ui_response` names the id of a dialog request (select, confirm, input, editor) the mock sent and that has not timed out (a reply arriving past the timeout by less than the crossing grace, 250 ms by default, is not judged); fire-and-forget requests and unknown ids get no reply.",
   ref: ["extension_ui_request", "Responses are sent as `extension_ui_response`"],
   probes: ["ext-dialogs", "ext-timeout", "ext-unknown-method", "connect-notify"],
   pass: "every reply answered a live dialog request (and no fire-and-forget request was answered)",
@@ -306,7 +309,8 @@ export const uiResponseIdCheck = clientRule({
   },
   client({ ev, m, view, proof }, t) {
     if (!m || m.type !== UI_RESPONSE) return;
-    const target = replyTarget(view, m, ev.t);
+    const target = replyTarget(view, m, ev.t, view.run.grace);
+    if (!target.ok && target.crossed) return t.untestable(`extension_ui_response ${target.why}, by less than the crossing grace (${view.run.grace} ms): it may have been sent in time (not judged)`);
     if (!target.ok) return t.fail("the id of a pending dialog request (select/confirm/input/editor)", `extension_ui_response ${target.why}`, proof());
     t.ok();
   },
