@@ -81,6 +81,13 @@ try {
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A person opens a new chat some time after the agent went idle, not in the same millisecond: the example waits as long
+ * before a call the working gate refuses (a checker cannot tell a call sent sooner from one that crossed the agent's
+ * "working" update on the wire, and leaves it unjudged).
+ */
+const SETTLE_MS = 300;
 const clone = (v) => JSON.parse(JSON.stringify(v));
 
 /** A browser sends its page's Origin on the upgrade; `ws` in node needs it given. */
@@ -328,9 +335,18 @@ async function main() {
     }
   };
 
+  /** Idle, and still idle a moment later. */
+  const settledIdle = async (ready = () => true) => {
+    do {
+      await waitFor("the agent to be idle", () => ready() && !view.isWorking);
+      await sleep(SETTLE_MS);
+    } while (view.isWorking);
+  };
+
   await waitFor("the chat snapshot", () => view.settled);
   await waitFor("the agent to be idle", () => !view.isWorking);
   if (!view.activeChatId) {
+    await settledIdle();
     const known = new Set(view.chats.keys());
     await act("chat.createChat", { title: "Toolbar" }, () => [...view.chats.keys()].some((id) => !known.has(id)));
   }
@@ -366,7 +382,7 @@ async function main() {
   const reply = view.lastReply();
 
   // The user opens a new chat, now that the agent is idle (the working gate allows it).
-  await waitFor("the agent to be idle", () => view.settled && !view.isWorking);
+  await settledIdle(() => view.settled);
   const known = new Set(view.chats.keys());
   await act("chat.createChat", { title: "Next" }, () => [...view.chats.keys()].some((id) => !known.has(id)));
   if (opts.idleMs > 0) await sleep(opts.idleMs);

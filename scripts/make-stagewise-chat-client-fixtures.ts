@@ -36,6 +36,11 @@ const METADATA = {
 };
 const USER_MESSAGE = { id: "um-1", contentItems: [{ type: "text", text: "Hello" }], createdAt: new Date("2025-08-08T10:00:00.000Z"), metadata: METADATA, pluginContent: {}, sentByPlugin: false };
 const STEP_MS = 10_000;
+/**
+ * A gated call (createChat) waits this long after the isWorking update it acts on: the client checks leave a call
+ * that arrives within the crossing grace (250 ms) of such an update unjudged, since it may have crossed it.
+ */
+const SETTLE_MS = 300;
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 /** The agent's router is not typed here: a scripted toolbar calls what it likes. */
@@ -235,6 +240,7 @@ async function goodTurn(t: Toolbar, approve = (callId: string) => t.mutate("chat
 
 /** The good toolbar's ending: a new chat while the agent is idle, then idle until a keep-alive answered. */
 async function goodEnd(t: Toolbar): Promise<void> {
+  await sleep(SETTLE_MS);
   await t.mutate("chat.createChat", { title: "Next" });
   await t.pong();
 }
@@ -343,8 +349,10 @@ const FIXTURES: Record<string, Fixture> = {
       const from = t.updates.length;
       await t.mutate("chat.sendMessage", { chatId: t.activeChat(), content: [{ type: "text", text: "Write the file b.css" }], metadata: METADATA });
       await t.working(true, from);
-      await t.mutate("chat.createChat", { title: "Meanwhile" });
+      // The agent waits for the approval, working: long enough for the toolbar to have read that it works.
       const approval = await t.toolCall((p) => p.requiresApproval === true);
+      await sleep(SETTLE_MS);
+      await t.mutate("chat.createChat", { title: "Meanwhile" });
       await t.mutate("chat.approveToolCall", { chatId: t.activeChat(), toolCallId: approval.toolCallId, approved: true, metadata: METADATA });
       const toolbar = await t.toolCall((p) => p.runtime === "toolbar");
       await t.mutate("chat.reportToolResult", { chatId: t.activeChat(), toolCallId: toolbar.toolCallId, output: "blue" });
@@ -377,6 +385,7 @@ const FIXTURES: Record<string, Fixture> = {
   "no-pong": {
     async run(t) {
       await goodTurn(t);
+      await sleep(SETTLE_MS);
       await t.mutate("chat.createChat", { title: "Next" });
       t.answerPings = false;
       // The mock pings after 300 ms of silence and drops the socket 5 s later; @trpc/client reconnects and resumes.

@@ -14,8 +14,8 @@ export interface ClientTraffic<M, V> {
   view: ConnectionView<M>;
   /** The probe the mock records its client under: connections and frames of other probes are not the client's. */
   probe: string;
-  /** What the mock had told the client so far: one per check, fed every frame of the probe first. */
-  follow: { make(): V; frame(v: V, ev: FrameEvent, m: M, c: Conn): void };
+  /** What the mock had told the client so far: one per check (made with the run's context), fed every frame of the probe first. */
+  follow: { make(ctx: CheckContext): V; frame(v: V, ev: FrameEvent, m: M, c: Conn): void };
 }
 
 /** A frame as a rule reads it. */
@@ -69,7 +69,7 @@ function frameObserver<M, V, S>(traffic: ClientTraffic<M, V>, rule: FrameRule<M,
       pass: (k) => atEnd(rule.pass, k.s, k.view),
       untested: rule.untested,
       ...(rule.optional !== undefined ? { optional: (k: Kept) => atEnd(rule.optional!, k.s, k.view) } : {}),
-      state: (c) => ({ s: rule.state ? rule.state(c) : (undefined as S), view: follow.make() }),
+      state: (c) => ({ s: rule.state ? rule.state(c) : (undefined as S), view: follow.make(c) }),
       ...(rule.end ? { end: (t: Tally, k: Kept) => rule.end!(t, k.s) } : {}),
       observe: (t, { s, view }) =>
         traffic.view.on({

@@ -178,6 +178,25 @@ describe("continue-remote client checks on synthetic transcripts", () => {
     expect(outcomes(judge(guess.events))).toMatchObject({ "permission-request-id": "pass", "permission-only-when-pending": "fail" });
   });
 
+  it("a permission answer that may have crossed a poll's answer on the wire is not judged by it; past the grace it is", () => {
+    // perm-1 shown at 102; at 502 a poll serves perm-2 (perm-1 settled elsewhere). An answer to perm-1 arriving 3 ms
+    // later may have been sent before the client read that poll.
+    const crossed = (at: number) => new Script().send(0, "hi").state(100, true, "perm-1").state(500, true, "perm-2").answer(at, "perm-1", 400);
+    const soon = judge(crossed(505).events);
+    expect([soon["permission-request-id"]!.outcome, soon["permission-request-id"]!.message]).toEqual(["incomplete", expect.stringMatching(/within 250 ms of an update from the mock/)]);
+    const late = judge(crossed(900).events);
+    expect(late["permission-request-id"]!.outcome).toBe("fail");
+    // The same after a poll showing nothing pending: an answer 3 ms later is not failed, 400 ms later it is.
+    const cleared = (at: number) => new Script().send(0, "hi").state(100, true, "perm-1").state(500, true, null).answer(at, "perm-1", 400);
+    expect(judge(cleared(505).events)["permission-only-when-pending"]!.outcome).toBe("incomplete");
+    expect(judge(cleared(900).events)["permission-only-when-pending"]!.outcome).toBe("fail");
+    // An answer right after the poll that showed its id passes: naming it shows that poll was read.
+    expect(outcomes(judge(new Script().send(0, "hi").state(100, true, "perm-1").answer(104, "perm-1").state(300, false).events))).toMatchObject({ "permission-request-id": "pass", "permission-only-when-pending": "pass" });
+    // Its own accepted answer settled perm-1 for the client: re-answering it after perm-2 was shown still fails at once.
+    const again = new Script().send(0, "hi").state(100, true, "perm-1").answer(110, "perm-1").state(500, true, "perm-2").answer(505, "perm-1", 400);
+    expect(judge(again.events)["permission-request-id"]!.outcome).toBe("fail");
+  });
+
   it("polls-state: a client busy with other requests still owes its poll; /exit ends what it owes", () => {
     const busy = new Script().send(0, "hi").state(10, true).call(2500, "GET", "/diff", 200, { diff: "" });
     const r = judge(busy.events)["polls-state"]!;

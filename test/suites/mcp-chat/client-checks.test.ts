@@ -154,6 +154,34 @@ describe("client checks without full evidence", () => {
   });
 });
 
+describe("mcp-chat/client/connect-before-chat across the wire", () => {
+  /** A request at `t` with the mock's connection state when it arrived, and its answer at `answeredAt`. */
+  const exchange = (n: number, label: string, method: string, path: string, t: number, connected: boolean, answeredAt?: number): TranscriptEvent[] => {
+    const ref = { probe: "client", exchange: `c${n}`, label };
+    const out: TranscriptEvent[] = [{ kind: "http-request", ...ref, method, url: `http://127.0.0.1${path}`, path, headers: { "content-type": "application/json" }, ...(label.startsWith("chat") ? { body: '{"message":"hi"}' } : {}), meta: { connected }, seq: 0, t } as TranscriptEvent];
+    if (answeredAt !== undefined) out.push({ kind: "http-response", ...ref, status: 200, headers: {}, seq: 0, t: answeredAt } as TranscriptEvent);
+    return out;
+  };
+  const ordered = (...lists: TranscriptEvent[][]) => lists.flat().sort((a, b) => a.t - b.t).map((e, seq) => ({ ...e, seq }));
+  const verdict = (events: TranscriptEvent[]) => judge(events)["mcp-chat/client/connect-before-chat"]!;
+
+  it("a chat sent while a connect that dropped the state was still unanswered is not judged", () => {
+    // Connected at first; a connect to an unknown id (which this mock answers by dropping the state) arrives at 100,
+    // answered at 104; the chat, sent before its answer came, arrives at 102 and finds the mock disconnected.
+    const events = ordered(exchange(1, "connect", "POST", "/connect/nope", 100, true, 104), exchange(2, "chat-stream", "POST", "/chat/stream", 102, false, 110));
+    const r = verdict(events);
+    expect([r.outcome, r.message]).toEqual(["incomplete", expect.stringMatching(/POST \/chat\/stream arrived within 250 ms of an update from the mock/)]);
+  });
+
+  it("long after the change was answered, or with no change at all, a chat while disconnected fails", () => {
+    const late = ordered(exchange(1, "disconnect", "POST", "/disconnect", 100, true, 104), exchange(2, "chat-stream", "POST", "/chat/stream", 600, false, 610));
+    expect(verdict(late).outcome).toBe("fail");
+    // A disconnect made while already disconnected changed nothing.
+    const none = ordered(exchange(1, "disconnect", "POST", "/disconnect", 100, false, 104), exchange(2, "chat-stream", "POST", "/chat/stream", 102, false, 110));
+    expect(verdict(none).outcome).toBe("fail");
+  });
+});
+
 describe("robustness cases (contract §8)", () => {
   it("cover every check and the listed variants", () => {
     const byCheck = new Map<string, string[]>();

@@ -435,3 +435,40 @@ describe("kit endpoints", () => {
     expect(pre.headers.get("access-control-allow-headers")).toBe("content-type");
   });
 });
+
+describe("openai-chat/client/history-matches-sent: a follow-up is one sent after the answer it follows", () => {
+  /** A completion request at `t` whose answer (calls `planned`) ends at `endsAt`. */
+  const exchange = (n: number, t: number, endsAt: number, messages: unknown[], planned: { id: string; name: string; arguments: string }[] = []): TranscriptEvent[] => {
+    const ref = { probe: "client", exchange: `c${n}`, label: "chat" };
+    return [
+      { kind: "http-request", ...ref, method: "POST", url: "http://127.0.0.1/v1/chat/completions", path: "/v1/chat/completions", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "m", messages }), meta: { expectedCalls: planned }, seq: 0, t },
+      { kind: "http-response", ...ref, status: 200, headers: {}, seq: 0, t: endsAt },
+      { kind: "body-end", ...ref, reason: "eof", bytes: 0, seq: 0, t: endsAt },
+    ] as TranscriptEvent[];
+  };
+  const ordered = (...lists: TranscriptEvent[][]) => lists.flat().sort((a, b) => a.t - b.t).map((e, seq) => ({ ...e, seq }));
+  const call = { id: "call_1", name: "read_file", arguments: '{"filepath":"a.txt"}' };
+  /** Another conversation's follow-up: tool results for a call the mock did not send in this run. */
+  const other = [
+    { role: "user", content: "hi" },
+    { role: "assistant", content: null, tool_calls: [{ id: "call_x", type: "function", function: { name: "ls", arguments: "{}" } }] },
+    { role: "tool", tool_call_id: "call_x", content: "." },
+  ];
+  const verdict = (events: TranscriptEvent[]) => judge(events)["openai-chat/client/history-matches-sent"]!;
+
+  it("a request ending with tool results that arrives right after an answer with calls may have crossed it: not judged", () => {
+    const r = verdict(ordered(exchange(1, 0, 100, [{ role: "user", content: "read" }], [call]), exchange(2, 103, 110, other)));
+    expect([r.outcome, r.message]).toEqual(["incomplete", expect.stringMatching(/echoes none of exchange c1's calls, arrived within 250 ms/)]);
+  });
+
+  it("a follow-up to another conversation's answer is not held to the last answer", () => {
+    const x = { id: "call_x", name: "ls", arguments: "{}" };
+    const events = ordered(exchange(1, 0, 50, [{ role: "user", content: "hi" }], [x]), exchange(2, 60, 100, [{ role: "user", content: "read" }], [call]), exchange(3, 600, 610, other));
+    expect(verdict(events).outcome).toBe("pass");
+  });
+
+  it("well after the answer, tool results to other calls are calls lost or renamed: fails", () => {
+    const r = verdict(ordered(exchange(1, 0, 100, [{ role: "user", content: "read" }], [call]), exchange(2, 600, 610, other)));
+    expect([r.outcome, r.actual]).toEqual(["fail", expect.stringMatching(/follows up with calls \[call_x\] where the mock sent \[call_1 \(read_file\)\]/)]);
+  });
+});

@@ -172,9 +172,20 @@ describe("client checks on traffic the fixtures do not show", () => {
     expect(judge(stamped([open(), recv(odd)]))["pi-web/client/ui-response-id"]!.outcome).toBe("pass");
   });
 
+  it("a reply arriving just past its dialog's timeout may have been sent in time: not judged; well past it, it fails", () => {
+    const sel = { type: "extension_ui_request", id: "s1", method: "select", title: "Pick", options: ["a"], timeout: 500 };
+    const reply = (at: number) => judge(stamped([open(), recv(sel, 100), send({ type: "extension_ui_response", id: "s1", value: "a" }, at)]))["pi-web/client/ui-response-id"]!;
+    const soon = reply(640);
+    expect([soon.outcome, soon.message]).toEqual(["pass", expect.any(String)]);
+    // The request alone holds the rule (an unanswered dialog is never a wrong reply); the crossed reply adds nothing.
+    expect(reply(640).message).toBe(judge(stamped([open(), recv(sel, 100)]))["pi-web/client/ui-response-id"]!.message);
+    expect(reply(900).outcome).toBe("fail");
+  });
+
   it("streaming-behavior follows the mock's run state; session_changed ends a run; /commands are exempt", () => {
     const sb = (events: TranscriptEvent[]) => judge(events)["pi-web/client/streaming-behavior"]!.outcome;
-    const p = (message: string) => send({ id: message, type: "prompt", message });
+    // Each prompt arrives well past the crossing grace after the change it is judged by.
+    const p = (message: string) => send({ id: message, type: "prompt", message }, 1_000);
     expect(sb(stamped([open(), recv({ type: "agent_start" }), p("x")]))).toBe("fail");
     // Runs took place and the client prompted only between them: allowed, so not applicable.
     expect(sb(stamped([open(), recv({ type: "agent_start" }), recv({ type: "agent_end", messages: [] }), p("x")]))).toBe("skip");
@@ -185,6 +196,30 @@ describe("client checks on traffic the fixtures do not show", () => {
     );
     // No run at all: the rule was simply not exercised.
     expect(sb(stamped([open(), p("x")]))).toBe("incomplete");
+  });
+
+  it("streaming-behavior: a prompt that may have crossed agent_start or agent_end on the wire is not judged", () => {
+    const sb = (events: TranscriptEvent[], params: Record<string, unknown> = {}) => judge(events, context(DEFAULT_PROFILE, params))["pi-web/client/streaming-behavior"]!;
+    const prompt = (at: number, extra: Record<string, unknown> = {}) => send({ id: `p${at}`, type: "prompt", message: "Hi", ...extra }, at);
+    // Arriving 20 ms after agent_start: the client may have sent it while idle. Not a failure, and not a pass.
+    const crossed = sb(stamped([open(), recv({ type: "agent_start" }, 100), prompt(120)]));
+    expect([crossed.outcome, crossed.message]).toEqual(["incomplete", expect.stringMatching(/within 250 ms of an update from the mock .* may have been sent before the client read it/)]);
+    // 300 ms after it the client had time to read it: held to the run.
+    expect(sb(stamped([open(), recv({ type: "agent_start" }, 100), prompt(400)])).outcome).toBe("fail");
+    // The grace is a parameter of the run.
+    expect(sb(stamped([open(), recv({ type: "agent_start" }, 100), prompt(120)]), { crossingGraceMs: 10 }).outcome).toBe("fail");
+    // A reply to a dialog the mock sent after agent_start shows the client had read it: held to the run at once.
+    const dialog = { type: "extension_ui_request", id: "c1", method: "confirm", title: "Go?" };
+    const answered = [open(), recv({ type: "agent_start" }, 100), recv(dialog, 105), send({ type: "extension_ui_response", id: "c1", confirmed: true }, 110), prompt(120)];
+    expect(sb(stamped(answered)).outcome).toBe("fail");
+    // Just after agent_end: the run may still have been on when the client sent it, with streamingBehavior; fine either way.
+    const end = [open(), recv({ type: "agent_start" }, 100), recv({ type: "agent_end", messages: [] }, 500)];
+    expect(sb(stamped([...end, prompt(510, { streamingBehavior: "followUp" })])).outcome).toBe("pass");
+    // Without it: 10 ms before agent_end it is still inside the run; 10 ms after, maybe idle, maybe not; after the
+    // grace, plainly idle.
+    expect(sb(stamped([...end.slice(0, 2), prompt(490)])).outcome).toBe("fail");
+    expect(sb(stamped([...end, prompt(510)])).outcome).toBe("incomplete");
+    expect(sb(stamped([...end, prompt(900)])).outcome).toBe("skip");
   });
 
   it("dialogs the client left unanswered make the reply rules not applicable; no dialog at all leaves them not exercised", () => {

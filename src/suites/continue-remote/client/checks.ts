@@ -15,6 +15,7 @@ import { checkMaker, type CheckSpec } from "../../../core/checks/define-check.js
 import { tallyChecks } from "../../../core/checks/tally-rule.js";
 import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
+import { acrossStates, crossedReason, crossingGrace, sinceShown } from "../../../core/checks/crossing.js";
 import { lastEvent, type Exchange } from "../../../core/views/exchange.js";
 import { all, tap } from "../../../core/views/hooks.js";
 import { isCn } from "../profiles.js";
@@ -80,14 +81,33 @@ class ServedLog {
     return undefined;
   }
 
-  /** The last state served before `seq` that showed a pending permission. */
-  pendingBefore(seq: number): ServedState | undefined {
+  /** The last state served before `seq` (and by `until`) that showed a pending permission. */
+  pendingBefore(seq: number, until = Infinity): ServedState | undefined {
     for (let i = this.list.length - 1; i >= 0; i--) {
       const s = this.list[i]!;
-      if (s.seq < seq && s.pending !== null) return s;
+      if (s.seq < seq && s.t <= until && s.pending !== null) return s;
     }
     return undefined;
   }
+
+  /**
+   * The states a request may have been written against, since a poll's answer may cross it on the wire
+   * (core/checks/crossing.ts): the last one served a grace before the request arrived (undefined: none), and each
+   * served since, oldest first.
+   */
+  around(req: { t: number; seq: number }, grace: number): (ServedState | undefined)[] {
+    let before: ServedState | undefined;
+    const after: ServedState[] = [];
+    for (const s of this.list) {
+      if (s.seq >= req.seq) break;
+      if (s.t <= req.t - grace) before = s;
+      else after.push(s);
+    }
+    return [before, ...after];
+  }
+
+  /** Permission ids the server accepted an answer to, with when it said so (the client read its own answer). */
+  readonly accepted = new Map<string, number>();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -348,7 +368,11 @@ function permissionCheck<S = undefined>(
       all(
         servedStates.on({ snapshot: ({ value }) => served.add(value) }),
         onExchanges((x) => {
-          if (isPost(x, "permission")) judge(x, t, served, own, ctx);
+          if (!isPost(x, "permission")) return;
+          judge(x, t, served, own, ctx);
+          const body = requestJson(x.request);
+          const id = body.ok ? (body.value as { requestId?: unknown } | null)?.requestId : undefined;
+          if (is2xx(x.status) && typeof id === "string" && x.response) served.accepted.set(id, x.response.t);
         }),
       ),
   });
@@ -370,10 +394,17 @@ export const permissionRequestIdCheck = permissionCheck({
       return t.fail('{"requestId": non-empty string, "approved": boolean}', `${where(req)} body is no permission answer: ${formatSchemaErrors(valid.errors)}`, bodyEvidence(req));
     }
     const id = (body.value as { requestId: string }).requestId;
-    const shown = served.pendingBefore(req.seq);
+    // The ids the client may have been answering: the last pending one shown a grace before the answer arrived and
+    // each shown since, less those its own accepted answer had settled by then.
+    const grace = crossingGrace(ctx);
+    const edge = req.t - grace;
+    const shownAt = [served.pendingBefore(req.seq, edge), ...served.around(req, grace).slice(1)];
+    const shown = shownAt.filter((s): s is ServedState => s !== undefined && s.pending !== null && !((served.accepted.get(s.pending) ?? Infinity) <= edge));
+    const last = shown[shown.length - 1];
     // Nothing was ever shown: the id is a guess, which permission-only-when-pending judges.
-    if (!shown || shown.pending === id) return t.ok();
-    t.fail(`requestId ${JSON.stringify(shown.pending)}, the last one served (${shown.exchange} at ${ms(shown.t)})`, `${where(req)} answered requestId ${JSON.stringify(id)}`, bodyEvidence(req));
+    if (!last || last.pending === id) return t.ok();
+    if (shown.some((s) => s.pending === id)) return t.untestable(crossedReason(`${where(req)} (requestId ${JSON.stringify(id)})`, grace));
+    t.fail(`requestId ${JSON.stringify(last.pending)}, the last one served (${last.exchange} at ${ms(last.t)})`, `${where(req)} answered requestId ${JSON.stringify(id)}`, bodyEvidence(req));
   },
 });
 
@@ -386,18 +417,24 @@ export const permissionOnlyWhenPendingCheck = permissionCheck({
   pass: "every permission answer went to a pending request, once",
   /** Ids whose answer the server accepted, with the exchange that did. */
   state: () => new Map<string, string>(),
-  judge(x, t, served, answered) {
+  judge(x, t, served, answered, ctx) {
     const req = x.request;
-    const last = served.before(req.seq);
-    const expected = "an answer only to the pendingPermission of the last state served, once";
-    if (!last) t.fail(expected, `${where(req)} answered before any state was served`, bodyEvidence(req));
-    else if (last.pending === null) {
-      t.fail(expected, `${where(req)} answered while the last state served (${last.exchange} at ${ms(last.t)}) had no pending permission`, bodyEvidence(req));
-    } else if (answered.has(last.pending)) {
-      t.fail(expected, `${where(req)} answered ${JSON.stringify(last.pending)} again; ${answered.get(last.pending)} had answered it already`, bodyEvidence(req));
-    } else t.ok();
     const body = requestJson(req);
     const id = body.ok ? (body.value as { requestId?: unknown } | null)?.requestId : undefined;
+    const expected = "an answer only to the pendingPermission of the last state served, once";
+    const problem = (last: ServedState | undefined): string | undefined => {
+      if (!last) return `${where(req)} answered before any state was served`;
+      if (last.pending === null) return `${where(req)} answered while the last state served (${last.exchange} at ${ms(last.t)}) had no pending permission`;
+      if (answered.has(last.pending)) return `${where(req)} answered ${JSON.stringify(last.pending)} again; ${answered.get(last.pending)} had answered it already`;
+      return undefined;
+    };
+    // Judged by every state the answer may have been written against; naming a pending id shows the state that
+    // served it had been read.
+    const grace = crossingGrace(ctx);
+    const r = acrossStates(sinceShown(served.around(req, grace), (s) => s !== undefined && s.pending === id), problem);
+    if (r.verdict === "fail") t.fail(expected, r.problem, bodyEvidence(req));
+    else if (r.verdict === "unsure") t.untestable(crossedReason(where(req), grace));
+    else t.ok();
     if (is2xx(x.status) && typeof id === "string") answered.set(id, req.exchange);
   },
 });

@@ -7,12 +7,16 @@ import { at, excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { mediaType } from "../../../core/checks/check-helpers.js";
 import { checkMaker, type CheckSpec } from "../../../core/checks/define-check.js";
 import { requestRules } from "../../../core/client-cases/request-check.js";
+import { crossedReason, crossingGrace } from "../../../core/checks/crossing.js";
+import { tallyChecks } from "../../../core/checks/tally-rule.js";
+import { tap } from "../../../core/views/hooks.js";
 import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
 import { caseOfPath } from "./cases.js";
 import { SEED } from "../labels.js";
 
 const CHAT_LABELS = new Set(["chat-stream", "chat"]);
+const connectBeforeChatId = "mcp-chat/client/connect-before-chat";
 /** The mock records client traffic under this probe name. */
 export const CLIENT_PROBE = "client";
 
@@ -91,21 +95,46 @@ export const connectKnownIdCheck = requestCheck({
   },
 });
 
-export const connectBeforeChatCheck = requestCheck({
-  id: "mcp-chat/client/connect-before-chat",
+/** Requests that change the mock's connection state. */
+const STATE_LABELS = new Set(["connect", "disconnect"]);
+
+/** A connect or disconnect the mock received while connected, and when it answered it. */
+interface Change {
+  answeredAt: number | undefined;
+}
+
+export const connectBeforeChatCheck = tallyChecks(checkMaker({ seed: SEED, side: "client" }))({
+  id: connectBeforeChatId,
   level: "SHOULD",
   title: "Connect before chatting",
-  rule: "The client does not chat while the mock is disconnected.",
+  rule: "The client does not chat while the mock is disconnected; a chat arriving while a connect or disconnect that found the mock connected was unanswered, or answered within the crossing grace (250 ms by default), may have been sent before the client heard of the change and is not judged.",
   ref: ["Important Behaviors 5", "The backend should maintain connection state."],
   probes: ["connect", "chat-stream", "chat"],
-  labels: CHAT_LABELS,
   pass: "every chat request came while a server was connected",
   untested: "the client sent no chat request",
-  judge(req, t) {
-    const connected = req.meta?.connected;
-    if (typeof connected !== "boolean") return false; // the mock did not say: cannot judge
-    if (!connected) t.fail("a connected server (POST /connect/{id} first)", `${req.method} ${req.path} sent while no server was connected`, at(req, { excerpt: excerpt(req.body ?? "") }));
-  },
+  // Connects and disconnects made while connected, until answered a grace ago (core/checks/crossing.ts).
+  state: (ctx) => ({ grace: crossingGrace(ctx), changes: new Map<string, Change>() }),
+  observe: (t, s) =>
+    tap(["http-request", "http-response"], (e) => {
+      if ((e.kind !== "http-request" && e.kind !== "http-response") || e.probe !== CLIENT_PROBE) return;
+      for (const [x, c] of s.changes) if (c.answeredAt !== undefined && c.answeredAt <= e.t - s.grace) s.changes.delete(x);
+      if (e.kind === "http-response") {
+        const c = s.changes.get(e.exchange);
+        if (c) c.answeredAt = e.t;
+        return;
+      }
+      if (STATE_LABELS.has(e.label)) {
+        if (e.meta?.connected === true) s.changes.set(e.exchange, { answeredAt: undefined });
+        return;
+      }
+      if (!judged(e, CHAT_LABELS, connectBeforeChatId)) return;
+      const connected = e.meta?.connected;
+      if (typeof connected !== "boolean") return; // the mock did not say: cannot judge
+      if (connected) return t.ok();
+      // The client was connected until a change it may not have heard back from when it sent this.
+      if (s.changes.size > 0) return t.untestable(crossedReason(`${e.method} ${e.path}`, s.grace));
+      t.fail("a connected server (POST /connect/{id} first)", `${e.method} ${e.path} sent while no server was connected`, at(e, { excerpt: excerpt(e.body ?? "") }));
+    }),
 });
 
 export const TRAFFIC_CHECKS: CheckDef[] = [chatRequestCheck, connectKnownIdCheck, connectBeforeChatCheck];

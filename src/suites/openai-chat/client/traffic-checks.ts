@@ -8,6 +8,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { at, excerpt, Violations, type CheckContext, type CheckDef, type CheckObserver, type Outcome } from "../../../core/checks/check.js";
 import { checkMaker, type CheckSpec } from "../../../core/checks/define-check.js";
 import { requestRules, type RequestRule } from "../../../core/client-cases/request-check.js";
+import { crossedReason, crossingGrace } from "../../../core/checks/crossing.js";
 import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
 import { caseOfPath } from "./cases.js";
@@ -460,10 +461,14 @@ export const historyMatchesSentCheck: CheckDef = {
   rule: "Each call the mock produced comes back with the same id, name and arguments (compared as parsed JSON).",
   ref: { seed: SEED, section: "§3", quote: "Continue는 tool_calls를 파싱하고 해당 내장 tool을 실제로 실행합니다." },
   probes: ["chat/completions"],
-  create(): CheckObserver {
+  create(ctx): CheckObserver {
     const v = new Violations();
     let pending: SentResponse[] = [];
     let lastResponse: SentResponse | undefined;
+    /** When the last response's body ended: a follow-up to it is one sent after the client had it all. */
+    let lastEnded: number | undefined;
+    const grace = crossingGrace(ctx);
+    let crossed: string | undefined;
     let judged = 0;
 
     const judge = (req: HttpRequest, body: Json) => {
@@ -473,6 +478,10 @@ export const historyMatchesSentCheck: CheckDef = {
         if (typeof c.id === "string" && !echoed.has(c.id)) echoed.set(c.id, { name: c.name, arguments: c.arguments, message: c.message });
       });
       const endsWithTool = messages.length > 0 && messages[messages.length - 1]!.role === "tool";
+      // Following up on another answer, or arriving so soon after the last one ended that it may have been sent
+      // before (another conversation's turn crossing it), the request is no follow-up to the last answer.
+      const followsOther = pending.some((r) => r.calls.some((c) => echoed.has(c.id)));
+      const hadLast = lastEnded !== undefined && lastEnded <= req.t - grace;
       const still: SentResponse[] = [];
       for (const r of pending) {
         const hits = r.calls.filter((c) => echoed.has(c.id));
@@ -490,7 +499,10 @@ export const historyMatchesSentCheck: CheckDef = {
               v.add(`arguments ${excerpt(c.arguments, 80)}`, `${where(req)} echoes call ${c.id} with arguments ${excerpt(e.arguments ?? null, 80)}, the mock sent ${excerpt(c.arguments, 80)}`, { ...ev, excerpt: excerpt(e.arguments ?? null, 120) });
             }
           }
-        } else if (r === lastResponse && endsWithTool) {
+        } else if (r === lastResponse && endsWithTool && !followsOther && !hadLast) {
+          crossed ??= crossedReason(`${where(req)}, which ends with tool results but echoes none of exchange ${r.exchange}'s calls,`, grace);
+          still.push(r);
+        } else if (r === lastResponse && endsWithTool && !followsOther) {
           // The follow-up to the latest calls answers other ids: calls lost, merged or renamed.
           judged++;
           const last = messages.length - 1;
@@ -511,11 +523,13 @@ export const historyMatchesSentCheck: CheckDef = {
 
     return {
       observe(event) {
+        if (lastResponse && event.kind === "body-end" && event.exchange === lastResponse.exchange) lastEnded = event.t;
         if (!isCompletionRequest(event)) return;
         // First the history this request echoes, then the calls its own answer carries.
         const body = bodyOf(event);
         if (body && pending.length > 0) judge(event, body);
         lastResponse = undefined;
+        lastEnded = undefined;
         const sent = emittedCallsOf(event);
         if (!sent || sent.calls.length === 0) return;
         const r: SentResponse = { exchange: sent.exchange, seq: event.seq, calls: sent.calls };
@@ -527,7 +541,7 @@ export const historyMatchesSentCheck: CheckDef = {
         v.outcome({
           pass: `every echoed call matched what the mock sent (${judged} response(s) followed up)`,
           exercised: judged > 0,
-          untested: "not exercised: no request followed up on a response with tool calls",
+          untested: `not exercised: ${crossed ?? "no request followed up on a response with tool calls"}`,
         }),
     };
   },

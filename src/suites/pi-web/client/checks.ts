@@ -11,6 +11,7 @@
  */
 import { at, excerpt, type CheckContext, type CheckDef, type Level, type Tally } from "../../../core/checks/check.js";
 import { clientFrameRules } from "../../../core/checks/client-frame-rule.js";
+import { acrossStates, crossedReason, crossingGrace } from "../../../core/checks/crossing.js";
 import { checkMaker } from "../../../core/checks/define-check.js";
 import { tallyChecks } from "../../../core/checks/tally-rule.js";
 import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
@@ -44,7 +45,7 @@ const clientCheck = checkMaker({ seed: SEED, side: "client" });
 const clientRule = clientFrameRules(clientCheck, {
   view: CLIENT_FRAMES,
   probe: CLIENT_PROBE,
-  follow: { make: () => new MockView(), frame: (view, ev) => view.observe(ev) },
+  follow: { make: (ctx) => new MockView(crossingGrace(ctx)), frame: (view, ev) => view.observe(ev) },
 });
 
 /** A client message that is a command (any object whose `type` is not the reply type, r3). */
@@ -277,15 +278,18 @@ export const idUniqueCheck = clientRule({
   },
 });
 
-/** The dialog a reply answers, or why it answers none. */
-function replyTarget(view: MockView, m: Message, t: number): { ok: true; method: string } | { ok: false; why: string } {
+/**
+ * The dialog a reply answers, or why it answers none (`crossed`: it arrived past the request's timeout, but by less than
+ * the crossing grace, so it may have been sent in time).
+ */
+function replyTarget(view: MockView, m: Message, t: number, grace: number): { ok: true; method: string } | { ok: false; why: string; crossed?: boolean } {
   const id = m.id;
   if (typeof id !== "string") return { ok: false, why: id === undefined ? "has no id" : `has id ${JSON.stringify(id)}, not a string` };
   const req = view.requests.get(id);
   if (!req) return { ok: false, why: `answers ${JSON.stringify(id)}, which no extension_ui_request named` };
   if (!isDialogMethod(req.method)) return { ok: false, why: `answers ${JSON.stringify(id)}, a fire-and-forget ${req.method} request` };
   if (req.timeoutMs !== undefined && t - req.t > req.timeoutMs) {
-    return { ok: false, why: `answers ${req.method} ${JSON.stringify(id)} ${Math.round(t - req.t)} ms after it was sent, past its ${req.timeoutMs} ms timeout` };
+    return { ok: false, why: `answers ${req.method} ${JSON.stringify(id)} ${Math.round(t - req.t)} ms after it was sent, past its ${req.timeoutMs} ms timeout`, crossed: t - req.t <= req.timeoutMs + grace };
   }
   return { ok: true, method: req.method };
 }
@@ -294,7 +298,7 @@ export const uiResponseIdCheck = clientRule({
   id: "pi-web/client/ui-response-id",
   level: "MUST",
   title: "Replies answer dialog requests",
-  rule: "An `extension_ui_response` names the id of a dialog request (select, confirm, input, editor) the mock sent and that has not timed out; fire-and-forget requests and unknown ids get no reply.",
+  rule: "An `extension_ui_response` names the id of a dialog request (select, confirm, input, editor) the mock sent and that has not timed out (a reply arriving past the timeout by less than the crossing grace, 250 ms by default, is not judged); fire-and-forget requests and unknown ids get no reply.",
   ref: ["extension_ui_request", "Responses are sent as `extension_ui_response`"],
   probes: ["ext-dialogs", "ext-timeout", "ext-unknown-method", "connect-notify"],
   pass: "every reply answered a live dialog request (and no fire-and-forget request was answered)",
@@ -305,7 +309,8 @@ export const uiResponseIdCheck = clientRule({
   },
   client({ ev, m, view, proof }, t) {
     if (!m || m.type !== UI_RESPONSE) return;
-    const target = replyTarget(view, m, ev.t);
+    const target = replyTarget(view, m, ev.t, view.run.grace);
+    if (!target.ok && target.crossed) return t.untestable(`extension_ui_response ${target.why}, by less than the crossing grace (${view.run.grace} ms): it may have been sent in time (not judged)`);
     if (!target.ok) return t.fail("the id of a pending dialog request (select/confirm/input/editor)", `extension_ui_response ${target.why}`, proof());
     t.ok();
   },
@@ -399,7 +404,7 @@ export const streamingBehaviorCheck = clientRule({
   id: "pi-web/client/streaming-behavior",
   level: "SHOULD",
   title: "Mid-run prompts say how to queue",
-  rule: "A `prompt` sent while a run is in progress (after `agent_start`, before `agent_end` or `session_changed`) carries `streamingBehavior`; `/name` extension commands are exempt.",
+  rule: "A `prompt` sent while a run is in progress (after `agent_start`, before `agent_end` or `session_changed`) carries `streamingBehavior`; `/name` extension commands are exempt. A prompt arriving within the crossing grace (250 ms by default) of a run's start or end is held to it only when the client answered a later request first.",
   ref: ["Commands (Client → Server) / prompt", "When the agent is already streaming, set `streamingBehavior` to queue the message"],
   probes: ["queue", "long"],
   pass: "every prompt sent mid-run carried streamingBehavior",
@@ -410,11 +415,16 @@ export const streamingBehaviorCheck = clientRule({
   mock({ view }, _t, s) {
     if (view.running) s.runs = true;
   },
-  client({ m, view, proof }, t) {
-    if (m?.type !== "prompt" || !view.running) return;
+  client({ ev, m, view, proof }, t) {
+    if (m?.type !== "prompt") return;
     const message = m.message;
     if (typeof message === "string" && message.startsWith("/")) return;
-    if (m.streamingBehavior === undefined) return t.fail('streamingBehavior "steer" or "followUp"', "a prompt sent during a run has no streamingBehavior (the server rejects it)", proof());
+    // A prompt crossing agent_start (or agent_end) on the wire was written against the other state.
+    const states = view.run.plausible(ev.t);
+    if (!states.includes(true)) return;
+    const r = acrossStates(states, (running) => (running && m.streamingBehavior === undefined ? "no streamingBehavior" : undefined));
+    if (r.verdict === "unsure") return t.untestable(crossedReason("a prompt without streamingBehavior", view.run.grace));
+    if (r.verdict === "fail") return t.fail('streamingBehavior "steer" or "followUp"', "a prompt sent during a run has no streamingBehavior (the server rejects it)", proof());
     t.ok();
   },
 });

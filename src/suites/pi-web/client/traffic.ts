@@ -5,9 +5,11 @@
  * event (cached), so a dozen checks cost one JSON.parse per frame.
  *
  * {@link MockView} follows what the mock told its clients: the extension UI requests it sent
- * (dialogs and fire-and-forget alike), whether a run was in progress, and its responses.
+ * (dialogs and fire-and-forget alike), whether a run was in progress (with when it changed, since
+ * a command may cross the change on the wire: core/checks/crossing.ts), and its responses.
  * Browser-safe: no node modules.
  */
+import { CROSSING_GRACE_MS, StateTrail } from "../../../core/checks/crossing.js";
 import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
 import { wsConnectionView } from "../../../core/views/ws-connection.js";
 
@@ -106,21 +108,38 @@ export interface UiRequest {
 /** What the mock said to its clients, as far as client checks need it. */
 export class MockView {
   readonly requests = new Map<string, UiRequest>();
-  /** Inside a run: from `agent_start` until `agent_end` (or `session_changed`, §3 rule 12). */
-  running = false;
+  /** Inside a run: from `agent_start` until `agent_end` (or `session_changed`, §3 rule 12), with when it changed. */
+  readonly run: StateTrail<boolean>;
+  /** The connection the last run change came by (a reply there shows the client read it). */
+  private runConn: string | undefined;
+
+  constructor(grace = CROSSING_GRACE_MS) {
+    this.run = new StateTrail(false, grace);
+  }
+
+  /** Inside a run, as the mock last told it. */
+  get running(): boolean {
+    return this.run.latest;
+  }
 
   /** Feeds one transcript event; returns the mock's message for mock frames. */
   observe(e: TranscriptEvent): Message | undefined {
-    if (!isMockFrame(e)) return undefined;
+    if (e.kind !== "ws-frame" || e.probe !== CLIENT_PROBE) return undefined;
     const m = messageOf(e);
     if (!m) return undefined;
+    if (e.direction === "in") {
+      // A reply to a request the mock sent after a run change, on the same socket, shows the client read the change.
+      const req = m.type === "extension_ui_response" && typeof m.id === "string" ? this.requests.get(m.id) : undefined;
+      if (req && e.connection === this.runConn) this.run.readUpTo(req.t);
+      return undefined;
+    }
     switch (m.type) {
       case "agent_start":
-        this.running = true;
+        this.runChanged(e, true);
         break;
       case "agent_end":
       case "session_changed":
-        this.running = false;
+        this.runChanged(e, false);
         break;
       case "extension_ui_request":
         if (typeof m.id === "string" && !this.requests.has(m.id)) {
@@ -136,5 +155,10 @@ export class MockView {
         break;
     }
     return m;
+  }
+
+  private runChanged(e: WsFrame, running: boolean): void {
+    this.runConn = e.connection;
+    if (running !== this.run.latest) this.run.set(e.t, running);
   }
 }

@@ -9,10 +9,12 @@
  */
 import { at, type CheckDef, type Evidence, type Tally } from "../../../core/checks/check.js";
 import { clientFrameRules, frameEvidence } from "../../../core/checks/client-frame-rule.js";
+import { acrossStates, crossedReason, crossingGrace, sinceShown } from "../../../core/checks/crossing.js";
 import { checkMaker, type CheckSpec } from "../../../core/checks/define-check.js";
 import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import type { WsFrameEvent } from "../../../core/transport/ws-exchange.js";
 import type { Conn, OpenEvent } from "../../../core/views/ws-connection.js";
+import type { ChatState } from "../../../stagewise/chat-state.js";
 import { datePaths, SEED, taggedDate } from "../checks/support.js";
 import { AgentView, CLIENT_PROBE, toolCalls, TOOLBAR, type Frame, type ToolCallInfo } from "./traffic.js";
 import { ACTIVE_CHAT_ONLY, callOf, GATED, isObject, PONG_MS, PROCEDURES, STAND_IN_METADATA, WITH_METADATA, type Json } from "./vocabulary.js";
@@ -23,7 +25,7 @@ const clientCheck: (spec: CheckSpec) => CheckDef = checkMaker({ seed: SEED, side
 const toolbarRule = clientFrameRules(clientCheck, {
   view: TOOLBAR,
   probe: CLIENT_PROBE,
-  follow: { make: () => new AgentView(), frame: (agent, ev, f, c) => agent.frame(ev, f, c) },
+  follow: { make: (ctx) => new AgentView(crossingGrace(ctx)), frame: (agent, ev, f, c) => agent.frame(ev, f, c) },
 });
 
 const SCENARIOS = ["echo", "tool-approval", "toolbar-tool"];
@@ -46,8 +48,17 @@ function callsOf(f: Frame): ToolbarCall[] {
 }
 
 /**
- * A check over the toolbar's requests with the agent's state as the mock last told it: `judge` sees each request of
- * the toolbar (mock frames feed the state first).
+ * What a request may have been written against: every chat state the mock sent within the crossing grace before it
+ * arrived, and the one in force before them (undefined: no chat snapshot yet), oldest first.
+ */
+interface Crossing {
+  states: (ChatState | undefined)[];
+  grace: number;
+}
+
+/**
+ * A check over the toolbar's requests with the agent's state as the mock told it: `judge` sees each request of the
+ * toolbar (mock frames feed the state first), the state as last told, and the states the request may have crossed.
  */
 function requestCheck(
   spec: Omit<CheckSpec, "create" | "probes"> & {
@@ -56,7 +67,7 @@ function requestCheck(
     /** Why never exercising the rule is a path the contract allows (the check then skips). */
     optional?: string;
     /** `seen`: what this check noted so far in this evaluation (ids the toolbar already answered). */
-    judge(call: ToolbarCall, t: Tally, agent: AgentView, proof: (note?: string) => Evidence, validate: Validate, seen: Set<string>): void;
+    judge(call: ToolbarCall, t: Tally, agent: AgentView, proof: (note?: string) => Evidence, validate: Validate, seen: Set<string>, crossing: Crossing): void;
   },
 ): CheckDef {
   const { judge, ...rule } = spec;
@@ -65,7 +76,8 @@ function requestCheck(
     probes: SCENARIOS,
     state: () => new Set<string>(),
     client(f, t, seen, ctx) {
-      for (const call of callsOf(f.m)) judge(call, t, f.view, f.proof, ctx.validate, seen);
+      const crossing = { states: f.view.statesFor(f.ev), grace: f.view.trail.grace };
+      for (const call of callsOf(f.m)) judge(call, t, f.view, f.proof, ctx.validate, seen, crossing);
     },
   });
 }
@@ -239,22 +251,45 @@ export const dateAnnotationsCheck = requestCheck({
 
 const chatIdOf = (value: unknown): string | undefined => (isObject(value) && typeof value.chatId === "string" ? value.chatId : undefined);
 
+/**
+ * A request judged by every chat state it may have been written against (those before any snapshot left out): fails
+ * only when wrong in all of them; `shows` drops the states before the first one holding what the request names (it
+ * was written after that arrived). `problem` is what was expected in a state, unless `expected` says it once.
+ */
+function judgeAcross(
+  t: Tally,
+  call: ToolbarCall,
+  crossing: Crossing,
+  proof: (note?: string) => Evidence,
+  o: { shows?: (s: ChatState) => boolean; problem: (s: ChatState) => string | undefined; expected?: string; actual: string | ((problem: string) => string) },
+): void {
+  const told = crossing.states.filter((s): s is ChatState => s !== undefined);
+  if (told.length === 0) return t.untestable(`${call.path} came before any chat snapshot`);
+  const states = o.shows ? sinceShown(told, o.shows) : told;
+  const r = acrossStates(states, o.problem);
+  if (r.verdict === "ok") return t.ok();
+  if (r.verdict === "unsure") return t.untestable(crossedReason(call.path, crossing.grace));
+  t.fail(o.expected ?? r.problem, typeof o.actual === "function" ? o.actual(r.problem) : o.actual, proof());
+}
+
 export const activeChatOnlyCheck = requestCheck({
   id: "stagewise-chat/chat/client-active-chat-only",
   level: "MUST",
   title: "Messages, approvals and results go to the active chat",
-  rule: "chat.sendMessage, chat.approveToolCall and chat.reportToolResult name the chat the mock had last reported active.",
+  rule: "chat.sendMessage, chat.approveToolCall and chat.reportToolResult name the chat the mock had reported active; a call arriving within the crossing grace (250 ms by default) of a change fails only when it names neither the chat active before the change nor after.",
   ref: ["§3 Behaviour", "r12: non-active chat for sendMessage/approveToolCall/reportToolResult → CONFLICT chat-not-active"],
   pass: "every chat-scoped call named the active chat",
   untested: "the toolbar sent no sendMessage, approveToolCall or reportToolResult after a chat snapshot",
-  judge(call, t, agent, proof) {
+  judge(call, t, _agent, proof, _validate, _seen, crossing) {
     const j = judged(call);
     const chatId = j && ACTIVE_CHAT_ONLY.has(call.path) ? chatIdOf(j.value) : undefined;
     if (chatId === undefined) return;
-    if (!agent.latest) return t.untestable(`${call.path} came before any chat snapshot`);
-    const active = agent.latest.activeChatId;
-    if (chatId !== active) return t.fail(active === null ? "no such call while no chat is active" : `chatId "${active}" (the active chat)`, `${call.path} to chat "${chatId}"`, proof());
-    t.ok();
+    judgeAcross(t, call, crossing, proof, {
+      // Naming a chat shows the toolbar had read the list that holds it.
+      shows: (s) => s.chats.some((c) => c.id === chatId),
+      problem: (s) => (chatId === s.activeChatId ? undefined : s.activeChatId === null ? "no such call while no chat is active" : `chatId "${s.activeChatId}" (the active chat)`),
+      actual: `${call.path} to chat "${chatId}"`,
+    });
   },
 });
 
@@ -262,17 +297,21 @@ export const respectsWorkingCheck = requestCheck({
   id: "stagewise-chat/chat/client-respects-working",
   level: "SHOULD",
   title: "No gated call while the agent works",
-  rule: "While the mock last reported isWorking:true, the toolbar sends no createChat, deleteChat, deleteMessageAndSubsequent, or switchChat to another chat.",
+  rule: "While the mock reported isWorking:true, the toolbar sends no createChat, deleteChat, deleteMessageAndSubsequent, or switchChat to another chat; a call arriving within the crossing grace (250 ms by default) of an isWorking change is held to it only when the toolbar answered a later PING first.",
   ref: ["§3 Behaviour", "r11: while working, createChat, switchChat to another chat, deleteChat, deleteMessageAndSubsequent → CONFLICT agent-working"],
   pass: "no gated call while the agent worked",
   untested: "the toolbar sent no createChat, deleteChat, switchChat or deleteMessageAndSubsequent after a chat snapshot",
-  judge(call, t, agent, proof) {
+  judge(call, t, _agent, proof, _validate, _seen, crossing) {
     const j = judged(call);
     if (!j || !GATED.has(call.path)) return;
-    if (!agent.latest) return t.untestable(`${call.path} came before any chat snapshot`);
-    const toActive = call.path === "chat.switchChat" && chatIdOf(j.value) === agent.latest.activeChatId;
-    if (agent.latest.isWorking && !toActive) return t.fail("no gated call while isWorking is true", `${call.path} while the agent was working`, proof());
-    t.ok();
+    judgeAcross(t, call, crossing, proof, {
+      problem: (s) => {
+        const toActive = call.path === "chat.switchChat" && chatIdOf(j.value) === s.activeChatId;
+        return s.isWorking && !toActive ? "working" : undefined;
+      },
+      expected: "no gated call while isWorking is true",
+      actual: `${call.path} while the agent was working`,
+    });
   },
 });
 
@@ -287,16 +326,21 @@ function toolCheck(
   const { path, problem, expected, ...rest } = spec;
   return requestCheck({
     ...rest,
-    judge(call, t, agent, proof, _validate, answered) {
+    judge(call, t, _agent, proof, _validate, answered, crossing) {
       const j = judged(call);
       if (!j || call.path !== path || !isObject(j.value) || typeof j.value.toolCallId !== "string") return;
       const id = j.value.toolCallId;
-      if (!agent.latest) return t.untestable(`${path} came before any chat snapshot`);
       // The second answer is wrong even before the mock records the first.
-      const wrong = answered.has(id) ? `toolCallId "${id}" was already answered by this toolbar` : problem(toolCalls(agent.latest).get(id), id, j.value);
+      const again = answered.has(id);
       answered.add(id);
-      if (wrong) return t.fail(expected, `${path}: ${wrong}`, proof());
-      t.ok();
+      if (again) return t.fail(expected, `${path}: toolCallId "${id}" was already answered by this toolbar`, proof());
+      judgeAcross(t, call, crossing, proof, {
+        // Naming a tool call shows the toolbar had read the message that holds it.
+        shows: (s) => toolCalls(s).has(id),
+        problem: (s) => problem(toolCalls(s).get(id), id, j.value as Json),
+        expected,
+        actual: (wrong) => `${path}: ${wrong}`,
+      });
     },
   });
 }

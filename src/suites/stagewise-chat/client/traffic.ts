@@ -2,8 +2,10 @@
  * Reading the mock's record of a toolbar: frames of probe "client" ("in" = sent by the toolbar, "out" = sent by the
  * mock), decoded once per frame through core's connection view, and {@link AgentView}, what the mock had told its
  * toolbars when a request arrived: the chat state reduced from the chat subscription's events (the active chat, its
- * messages and tool calls, whether the agent works). Browser-safe.
+ * messages and tool calls, whether the agent works), with when each state was sent, since a request may cross an update
+ * on the wire (core/checks/crossing.ts). Browser-safe.
  */
+import { CROSSING_GRACE_MS, StateTrail } from "../../../core/checks/crossing.js";
 import { frameJson, type WsFrameEvent } from "../../../core/transport/ws-exchange.js";
 import { wsConnectionView, type Conn } from "../../../core/views/ws-connection.js";
 import { applyChatUpdate, initialChatState, parseEventId, type ChatState } from "../../../stagewise/chat-state.js";
@@ -38,17 +40,47 @@ export const fromMock = (ev: WsFrameEvent): boolean => ev.probe === CLIENT_PROBE
 export class AgentView {
   /** Chat subscriptions by connection and tRPC id, each with the state its events reduce to. */
   private readonly subs = new Map<string, ChatState>();
-  /** The state of the chat subscription that heard last: the agent's state as the mock last told it. */
-  latest: ChatState | undefined;
+  /** The states of the chat subscription that heard last, as the mock sent them: the agent's state as it told it. */
+  readonly trail: StateTrail<ChatState | undefined>;
+  /** Per connection: when the mock last sent PING (its PONG shows the toolbar read everything sent before). */
+  private readonly pings = new Map<string, number>();
+  /** The connection the last state came by. */
+  private stateConn: string | undefined;
+  /** When the mock sent each recent chat event, by event id (a resume naming one shows the toolbar read it). */
+  private readonly eventTimes = new Map<string, number>();
+
+  constructor(grace = CROSSING_GRACE_MS) {
+    this.trail = new StateTrail<ChatState | undefined>(undefined, grace);
+  }
+
+  /** The agent's state as the mock last told it. */
+  get latest(): ChatState | undefined {
+    return this.trail.latest;
+  }
+
+  /** The states a toolbar frame may have been written against (undefined: before any chat snapshot), oldest first. */
+  statesFor(ev: WsFrameEvent): (ChatState | undefined)[] {
+    return this.trail.plausible(ev.t);
+  }
 
   /** Feeds one decoded frame of a connection (both directions). */
   frame(ev: WsFrameEvent, f: Frame, c: Conn): void {
+    if (f.kind === "keepalive") {
+      if (fromMock(ev) && f.text === "PING") this.pings.set(c.id, ev.t);
+      else if (fromToolbar(ev) && f.text === "PONG" && c.id === this.stateConn && this.pings.has(c.id)) this.trail.readUpTo(this.pings.get(c.id)!);
+      return;
+    }
     if (f.kind !== "json") return;
     for (const v of f.values) {
       const key = `${c.id} ${JSON.stringify(v.id)}`;
       if (fromToolbar(ev)) {
         const params = isObject(v.params) ? v.params : {};
-        if (v.method === "subscription" && params.path === CHAT_PATH_NAME) this.subs.set(key, initialChatState());
+        if (v.method === "subscription" && params.path === CHAT_PATH_NAME) {
+          this.subs.set(key, initialChatState());
+          // Resuming after event N: the toolbar had read the chat up to it.
+          const after = typeof params.lastEventId === "string" ? this.eventTimes.get(params.lastEventId) : undefined;
+          if (after !== undefined) this.trail.readUpTo(after);
+        }
         else if (v.method === "subscription.stop") this.subs.delete(key);
         continue;
       }
@@ -65,7 +97,20 @@ export class AgentView {
       const next = applyChatUpdate(from, update, seq);
       if (!next.ok) continue;
       this.subs.set(key, next.state);
-      this.latest = next.state;
+      this.trail.set(ev.t, next.state);
+      this.stateConn = c.id;
+      this.noteEvent(String(r.eventId ?? r.value.id), ev.t);
+    }
+  }
+
+  /** Keeps event ids only as long as a resume naming them could still move the crossing window. */
+  private noteEvent(id: string, t: number): void {
+    // Oldest first: a snapshot repeats the last id.
+    this.eventTimes.delete(id);
+    this.eventTimes.set(id, t);
+    for (const [k, at] of this.eventTimes) {
+      if (at > t - this.trail.grace) break;
+      this.eventTimes.delete(k);
     }
   }
 }
