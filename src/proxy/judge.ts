@@ -19,6 +19,8 @@ import { readTranscript, type TranscriptEvent } from "../core/transcript/transcr
 import { UNJUDGED, type ProxyAdapter } from "./adapter.js";
 import { asProxied } from "./decidable.js";
 import { RelayBus } from "./relay-bus.js";
+import { KIT_STALL_NOTE } from "../core/checks/kit-stalls.js";
+import { watchStalls, type StallWatch } from "../core/run/stall-watch.js";
 
 /** The name relayed traffic is recorded under (the probe field of its events). */
 export const PROXY_PROBE = "proxy";
@@ -83,6 +85,8 @@ export class ProxyJudge {
   reached = false;
   lastError: string | undefined;
   private finished = false;
+  /** The proxy's own hold-ups, recorded for the timing rules (none when a saved transcript is judged). */
+  private readonly stalls: StallWatch | undefined;
 
   constructor(
     private readonly protocol: ProtocolDef,
@@ -150,10 +154,13 @@ export class ProxyJudge {
         startedAt: this.startedAt.toISOString(),
       });
     }
+    if (!replaying)
+      this.stalls = watchStalls((from, to) => this.bus.emit({ kind: "note", probe: "kit", name: KIT_STALL_NOTE, value: { from: this.bus.clockOf(from), to: this.bus.clockOf(to) } }));
   }
 
   /** The proxy never started: the transcript file is closed and removed. */
   async abandon(): Promise<void> {
+    this.stalls?.stop();
     this.bus.drain();
     this.finished = true;
     if (!this.file) return;
@@ -163,6 +170,8 @@ export class ProxyJudge {
 
   /** Ends the run: both sides judged, one result per side (server first). */
   async finish(): Promise<RunResult[]> {
+    this.stalls?.flush();
+    this.stalls?.stop();
     this.bus.drain();
     this.finished = true;
     await this.file?.close();

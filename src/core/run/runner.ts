@@ -18,6 +18,8 @@ import { exchangeRecords, explained, HeadLog } from "../verdicts/exchange-contex
 import { openTranscriptFile, redact, type TranscriptFile } from "../transcript/transcript-file.js";
 import { readTranscript, TranscriptBus, type TranscriptEvent, type TranscriptHeader } from "../transcript/transcript.js";
 import { UsageError } from "./usage-error.js";
+import { KIT_STALL_NOTE } from "../checks/kit-stalls.js";
+import { watchStalls, type StallWatch } from "./stall-watch.js";
 
 export { UsageError };
 
@@ -227,12 +229,17 @@ function prepareRun(protocol: ProtocolDef, opts: CommonOptions, side: Side, prep
     bus.subscribe(file.observer);
   }
   const probesOf = new Map(selected.map((c) => [c.id, c.probes]));
+  let stalls: StallWatch | undefined;
   return {
     profile,
     params,
     bus,
     evaluation,
     begin(url, target) {
+      // The kit's own hold-ups, for the timing rules, from the first event on (a replay reads those the live run
+      // recorded).
+      if (!prep.replayOf)
+        stalls = watchStalls((from, to) => bus.emit({ kind: "note", probe: "kit", name: KIT_STALL_NOTE, value: { from: bus.clockOf(from), to: bus.clockOf(to) } }));
       file?.header({
         agentwire: "transcript",
         version: 1,
@@ -248,6 +255,8 @@ function prepareRun(protocol: ProtocolDef, opts: CommonOptions, side: Side, prep
       });
     },
     async finish(target, error, override) {
+      stalls?.flush();
+      stalls?.stop();
       await file?.close();
       if (file && !temporary) opts.progress?.(`transcript saved to ${file.path}`);
       const judged = evaluation.finish(override).map((c) => ({ ...c, durationMs: clock.durationOf(probesOf.get(c.id) ?? []) }));

@@ -217,6 +217,11 @@ export class TranscriptBus {
     this.held = -1;
   }
 
+  /** A `performance.now()` reading on this bus's clock (ms since it started), as events are stamped. */
+  clockOf(at: number): number {
+    return stamp(at, this.start);
+  }
+
   /** Replays recorded events (fixtures, saved transcripts) keeping their own seq and t. */
   replay(event: TranscriptEvent): void {
     for (const o of this.observers) o(event);

@@ -3,6 +3,8 @@
  * transcript with known times, and the timing rule it sits next to on the same fixture.
  */
 import { describe, expect, it } from "vitest";
+import { KIT_STALL_NOTE } from "../../../src/core/checks/kit-stalls.js";
+import type { TranscriptEvent } from "../../../src/core/transcript/transcript.js";
 import { TIMING_CHECKS } from "../../../src/suites/mcp-chat/checks/timing.js";
 import { byId } from "../../helpers/run-results.js";
 import { chatStreamExchange, dataEvent as e } from "../../helpers/mcp-chat-transcript.js";
@@ -51,5 +53,13 @@ describe("timing/profile on a fixture transcript", () => {
     const r = byId(judge(TIMING_CHECKS, buffered), "mcp-chat/timing/streams-incrementally");
     expect(r.verdict).toBe("fail");
     expect(r.message).toMatch(/only 0 ms before/);
+
+    // The same reads, while the kit itself was held up: the events may have waited in its socket.
+    const stall = (from: number, to: number): TranscriptEvent => ({ kind: "note", probe: "kit", name: KIT_STALL_NOTE, value: { from, to }, seq: 999, t: to });
+    const heldUp = byId(judge(TIMING_CHECKS, [...buffered, stall(150, 370)]), "mcp-chat/timing/streams-incrementally");
+    expect(heldUp.verdict, heldUp.message).toBe("incomplete");
+    expect(heldUp.message).toMatch(/held up 220 ms/);
+    // A hold-up too short to explain the missing gap, or outside the stream, changes nothing.
+    for (const other of [stall(300, 310), stall(1000, 2000)]) expect(byId(judge(TIMING_CHECKS, [...buffered, other]), "mcp-chat/timing/streams-incrementally").verdict).toBe("fail");
   });
 });
