@@ -247,3 +247,32 @@ describe("queue/will-interrupt-honoured", () => {
   });
 });
 
+describe("permission/approve", () => {
+  const ID = "permission/approve";
+  const pending = { requestId: "perm-1", toolName: "Bash", toolArgs: { command: "ls" }, timestamp: 1735689600000 };
+  const asked = () => new CrScript().poll(seed([user("hi"), says("Let me look.")], true, { pendingPermission: pending }), "permission");
+  const approve = (s: CrScript) =>
+    s.exchange("permission:answer", "POST", "/permission", 200, { success: true, approved: true }, JSON.stringify({ requestId: "perm-1", approved: true }));
+  const stillThere = () => seed([user("hi"), says("Let me look.")], true);
+
+  it("passes a turn that goes on after the approval", () => {
+    const s = approve(asked()).poll(stillThere(), "permission").poll(seed([user("hi"), says("Let me look."), says("Done.")], false), "permission");
+    expect(verdict(s, ID).v).toBe("pass");
+  });
+
+  it("fails a turn that never went on while the probes watched, and does not judge one they stopped watching at once", () => {
+    const watched = approve(asked()).poll(stillThere(), "permission");
+    watched.t += 2_500;
+    watched.poll(stillThere(), "permission");
+    expect(verdict(watched, ID)).toMatchObject({ v: "fail", m: expect.stringMatching(/no later snapshot changed the history in the \d+ ms after permission:answer/) });
+    const glimpsed = approve(asked()).poll(stillThere(), "permission");
+    expect(verdict(glimpsed, ID)).toMatchObject({ v: "incomplete", m: expect.stringMatching(/stopped polling \d+ ms after permission:answer/) });
+  });
+
+  it("does not pass an approval with no readable snapshot before it to compare with", () => {
+    const unreadable = new CrScript().poll(seed([user("hi")], true, { pendingPermission: { ...pending, timestamp: "yesterday" } }), "permission");
+    const s = approve(unreadable).poll(seed([user("hi"), says("Done.")], false), "permission");
+    expect(verdict(s, ID).v).toBe("incomplete");
+  });
+});
+
