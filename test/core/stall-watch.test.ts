@@ -46,6 +46,18 @@ describe("KitStalls", () => {
     expect(stalls.within(20, 60)).toBe(20);
     expect(stalls.within(110, 190)).toBe(0);
   });
+
+  it("tells how much earlier than a read its data may have come: the hold-up the read came out of", () => {
+    const stalls = new KitStalls();
+    const note = (from: number, to: number) => stalls.observe({ kind: "note", probe: "kit", name: KIT_STALL_NOTE, value: { from, to }, seq: 0, t: to });
+    note(10, 30);
+    note(50, 100);
+    expect(stalls.heldBefore(105)).toBe(50);
+    expect(stalls.heldBefore(80)).toBe(30);
+    // Read well after the hold-up ended: the kit was reading when the data came.
+    expect(stalls.heldBefore(200)).toBe(0);
+    expect(stalls.heldBefore(5)).toBe(0);
+  });
 });
 
 describe("a live run", () => {

@@ -27,4 +27,18 @@ export class KitStalls {
     for (const s of this.stalls) ms += Math.max(0, Math.min(to, s.to) - Math.max(from, s.from));
     return ms;
   }
+
+  /**
+   * How much earlier than `t` what the kit read at `t` may have arrived: the hold-up the read came
+   * out of (one that ended just before it, or was noticed just after it), else 0. Data that arrived
+   * while the kit was reading was read at once; only a hold-up right before the read hides when.
+   */
+  heldBefore(t: number): number {
+    let ms = 0;
+    for (const s of this.stalls) if (s.from < t && s.to >= t - ADJACENT_MS) ms = Math.max(ms, Math.min(t, s.to) - s.from);
+    return ms;
+  }
 }
+
+/** A read this close (ms) after a hold-up's end came out of it (the loop's turn after a stall, on a busy machine). */
+const ADJACENT_MS = 20;

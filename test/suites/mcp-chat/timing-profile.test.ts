@@ -58,7 +58,7 @@ describe("timing/profile on a fixture transcript", () => {
     const stall = (from: number, to: number): TranscriptEvent => ({ kind: "note", probe: "kit", name: KIT_STALL_NOTE, value: { from, to }, seq: 999, t: to });
     const heldUp = byId(judge(TIMING_CHECKS, [...buffered, stall(150, 370)]), "mcp-chat/timing/streams-incrementally");
     expect(heldUp.verdict, heldUp.message).toBe("incomplete");
-    expect(heldUp.message).toMatch(/held up 220 ms/);
+    expect(heldUp.message).toMatch(/held up 220 ms right before/);
     // A hold-up too short to explain the missing gap, or outside the stream, changes nothing.
     for (const other of [stall(300, 310), stall(1000, 2000)]) expect(byId(judge(TIMING_CHECKS, [...buffered, other]), "mcp-chat/timing/streams-incrementally").verdict).toBe("fail");
   });

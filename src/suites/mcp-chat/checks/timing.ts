@@ -22,7 +22,7 @@ export const TIMING_CHECKS: CheckDef[] = [
       const stalls = new KitStalls();
       let gaps: number[] = [];
       /** Gaps too short, judged at the end, when every hold-up of the kit is known. */
-      const short: { from: number; to: number; gap: number; args: Parameters<Tally["fail"]> }[] = [];
+      const short: { first: number; gap: number; args: Parameters<Tally["fail"]> }[] = [];
       // A tool ran once a tool_end follows a tool_start; whether their ids match is
       // tools/end-matches-start's rule, not this one's.
       const streams = onStreams<{ first?: SseEventEvent; started: boolean; completed: boolean; judged: boolean }>({
@@ -43,8 +43,7 @@ export const TIMING_CHECKS: CheckDef[] = [
           if (gap >= minGapMs) t.ok();
           else
             short.push({
-              from: s.request.t,
-              to: ev.t,
+              first: st.first.t,
               gap,
               args: [
                 `the first event at least ${minGapMs} ms before the sentinel`,
@@ -58,9 +57,9 @@ export const TIMING_CHECKS: CheckDef[] = [
         observe: all(streams, stalls.observe),
         finish: () => {
           // Events the kit read late, because it was held up itself, come close together whatever the server did.
-          for (const { from, to, gap, args } of short) {
-            const held = stalls.within(from, to);
-            if (gap + held >= minGapMs) t.untestable(`the kit itself was held up ${ms(held)} ms while it read the stream: its read times cannot tell a held-back stream from a late read`);
+          for (const { first, gap, args } of short) {
+            const held = stalls.heldBefore(first);
+            if (gap + held >= minGapMs) t.untestable(`the kit itself was held up ${ms(held)} ms right before it read the first event: its read times cannot tell a held-back stream from a late read`);
             else t.fail(...args);
           }
           return t.outcome(`the first event came ${gaps.join(", ")} ms before the sentinel (≥ ${minGapMs} ms)`, "no stream with a completed tool call reached a sentinel; use a prompt that makes the model call a tool");
