@@ -13,10 +13,17 @@ import { explain, failedIds, runReplayed, serverSide } from "../../helpers/run-r
 
 const results = new Map<string, CheckResult[]>();
 
+/**
+ * A run's own parameters. The buffered stream is judged with the contract's 100 ms gap, not the
+ * self-test's 20: a hold-up of the kit right before its one read leaves the stream unjudged when it
+ * could explain the gap, and on a busy machine 20 ms hold-ups are common.
+ */
+const PARAMS: Record<string, Record<string, unknown>> = { "buffered-stream": { minGapMs: 100 } };
+
 beforeAll(async () => {
   await Promise.all(
     MCP_CHAT_FAULTS.map(async (f) => {
-      const r = await runReplayed(mcpChat, { mock: { faults: [f.name] } });
+      const r = await runReplayed(mcpChat, { mock: { faults: [f.name] }, ...(PARAMS[f.name] ? { params: PARAMS[f.name] } : {}) });
       results.set(f.name, serverSide(r));
     }),
   );

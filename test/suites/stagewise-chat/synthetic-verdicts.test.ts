@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import type { TranscriptEvent } from "../../../src/core/transcript/transcript.js";
 import { STAGEWISE_SERVER_CHECKS } from "../../../src/suites/stagewise-chat/checks/index.js";
-import { assistant, chat, SwScript } from "../../helpers/stagewise-synthetic.js";
+import { assistant, chat, item, SwScript } from "../../helpers/stagewise-synthetic.js";
 import { byShortId, judge, type JudgeOptions } from "../../helpers/synthetic-transcript.js";
 
 const evaluateStagewise = (events: TranscriptEvent[], o: JudgeOptions = {}) => byShortId(judge(STAGEWISE_SERVER_CHECKS, events, o));
@@ -52,6 +52,20 @@ describe("chat sequence numbers and the reducer invariant", () => {
     ]) {
       expect(r.get(id)!.verdict, `${id}: ${r.get(id)!.message}`).toBe("pass");
     }
+  });
+
+  it("chat/update-applicable: a delta refused for what a snapshot without its full sync left out is chat/snapshot-order's, however late it comes", () => {
+    const upd = (text: string) => ({ type: "message-updated", chatId: "c1", update: { messageId: "a1", partIndex: 0, updateType: "append", content: { type: "text", text } } });
+    const s = new SwScript()
+      .open("w1", "main")
+      .subscribe("w1", "sub:chat:A", A)
+      .tracked("w1", A, 3, { type: "chat-list", chats: [item("c1", true, 1)] })
+      // Applies (a new message): what the snapshot left out shows only in a later delta that touches it.
+      .tracked("w1", A, 4, { type: "message-added", chatId: "c1", message: assistant("a2") })
+      .tracked("w1", A, 5, upd("a"));
+    const r = evaluateStagewise(s.events);
+    expect(r.get("chat/snapshot-order")!.verdict).toBe("fail");
+    expect(r.get("chat/update-applicable")!.verdict, r.get("chat/update-applicable")!.message).not.toBe("fail");
   });
 
   it("chat/seq-gap-free fails on a skipped id", () => {
