@@ -189,6 +189,26 @@ describe("WsConnection", () => {
     expect(conn.isOpen).toBe(true);
   });
 
+  it("stamps the frames of one socket read with that read's time, however long judging them takes", async () => {
+    // Sent in one write (corked): they arrive in one read. A slow listener stands for judging a large burst.
+    const s = await wsServer((ws) => {
+      const raw = (ws as unknown as { _socket: net.Socket })._socket;
+      raw.cork();
+      for (let i = 0; i < 20; i++) ws.send(JSON.stringify({ type: "burst", i }));
+      ws.send(JSON.stringify({ type: "after" }));
+      process.nextTick(() => raw.uncork());
+    });
+    const { bus, events } = record();
+    const conn = await connect(bus, `${s.url}/ws`);
+    conn.onMessage(() => {
+      const until = performance.now() + 2;
+      while (performance.now() < until);
+    });
+    expect(await conn.until((m) => (m.json as { type?: string } | undefined)?.type === "after", 2000, { fromSeq: conn.openSeq })).toBeDefined();
+    const times = new Set(events.filter((e): e is WsFrameEvent => e.kind === "ws-frame" && e.direction === "in").map((e) => e.t));
+    expect(times.size).toBe(1);
+  });
+
   it("resolves pending requests and waiters when the server closes with 1011", async () => {
     const s = await wsServer((ws) => ws.on("message", () => ws.close(1011, "internal error")));
     const { bus, events } = record();

@@ -507,22 +507,40 @@ export class WsConnection {
 
   private closeBy: "server" | "kit" = "server";
 
+  /** When the socket read being decoded came (undefined between reads). */
+  private readAt: number | undefined;
+  private readonly endRead = (): void => {
+    this.readAt = undefined;
+  };
+
   private receive(data: WebSocket.RawData, isBinary: boolean): void {
     if (this.stopped !== undefined || this.closeInfo) return;
     const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer);
     this.bytesIn += buf.length;
     this.framesIn++;
     const valid = isUtf8(buf);
-    const frame = this.bus.emit({
-      kind: "ws-frame",
-      probe: this.probe(),
-      connection: this.id,
-      direction: "in",
-      binary: isBinary,
-      data: buf.toString("utf8"),
-      bytes: buf.length,
-      ...(valid ? {} : { invalidUtf8: true }),
-    }) as WsFrameEvent;
+    // The frames one socket read holds are decoded in one turn: they all arrived when the read came, and carry its time
+    // (judging a large burst takes a while, and per-frame clock reads would spread it as if it had been streamed).
+    if (this.readAt === undefined) {
+      this.readAt = performance.now();
+      queueMicrotask(this.endRead);
+    }
+    this.bus.hold(this.readAt);
+    let frame: WsFrameEvent;
+    try {
+      frame = this.bus.emit({
+        kind: "ws-frame",
+        probe: this.probe(),
+        connection: this.id,
+        direction: "in",
+        binary: isBinary,
+        data: buf.toString("utf8"),
+        bytes: buf.length,
+        ...(valid ? {} : { invalidUtf8: true }),
+      }) as WsFrameEvent;
+    } finally {
+      this.bus.release();
+    }
     const values = frameValues(frame);
     for (const json of values.length ? values : [undefined]) {
       const msg: WsMessage = { frame, json };
