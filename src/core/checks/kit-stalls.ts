@@ -3,6 +3,7 @@
  * timing rule asks how long the kit was not reading during a span, and does not blame the target
  * for a gap or a delay that the hold-up alone could explain.
  */
+import type { Tally } from "./check.js";
 import { onNote, type Tap } from "../views/hooks.js";
 
 export const KIT_STALL_NOTE = "kit-stall";
@@ -42,3 +43,34 @@ export class KitStalls {
 
 /** A read this close (ms) after a hold-up's end came out of it (the loop's turn after a stall, on a busy machine). */
 const ADJACENT_MS = 20;
+
+/**
+ * The rule "the first event came at least `minGapMs` before the end" with the kit's hold-ups taken
+ * into account: a gap too short is held until the end, when every hold-up is known, and fails only
+ * if the hold-up its first event's read came out of cannot explain it; else the stream is unjudged.
+ */
+export class HeldBackGaps {
+  readonly stalls = new KitStalls();
+  private readonly pending: { first: number; gap: number; fail: Parameters<Tally["fail"]> }[] = [];
+
+  constructor(
+    private readonly minGapMs: number,
+    /** What the first read held ("the first event", "the first text"). */
+    private readonly what: string,
+  ) {}
+
+  /** A gap shorter than the limit: `first` is when the first event was read; `fail` the finding if it stands. */
+  tooShort(first: number, gap: number, ...fail: Parameters<Tally["fail"]>): void {
+    this.pending.push({ first, gap, fail });
+  }
+
+  /** Judges the gaps held (from a check's `finish`). */
+  judge(t: Tally): void {
+    for (const { first, gap, fail } of this.pending) {
+      const held = this.stalls.heldBefore(first);
+      if (gap + held >= this.minGapMs)
+        t.untestable(`the kit itself was held up ${Math.round(held)} ms right before it read ${this.what}: its reads cannot tell a held-back stream from a late read`);
+      else t.fail(...fail);
+    }
+  }
+}

@@ -2,7 +2,7 @@
 import type { CheckDef, Outcome } from "../../../core/checks/check.js";
 import { L } from "../labels.js";
 import { readParams } from "../params.js";
-import { KitStalls } from "../../../core/checks/kit-stalls.js";
+import { HeldBackGaps } from "../../../core/checks/kit-stalls.js";
 import { all, eventEvidence, eventWhere, NO_TOOLS, onStreams, serverCheck, Tally, toolEvent, unjudgedStream, type SseEventEvent } from "./support.js";
 
 const STREAMS = [L.chatStream, L.chatDisconnected];
@@ -19,10 +19,9 @@ export const TIMING_CHECKS: CheckDef[] = [
     create(ctx) {
       const { minGapMs } = readParams(ctx.params);
       const t = new Tally();
-      const stalls = new KitStalls();
+      // Events the kit read late, because it was held up itself, come close together whatever the server did.
+      const held = new HeldBackGaps(minGapMs, "the first event");
       let gaps: number[] = [];
-      /** Gaps too short, judged at the end, when every hold-up of the kit is known. */
-      const short: { first: number; gap: number; args: Parameters<Tally["fail"]> }[] = [];
       // A tool ran once a tool_end follows a tool_start; whether their ids match is
       // tools/end-matches-start's rule, not this one's.
       const streams = onStreams<{ first?: SseEventEvent; started: boolean; completed: boolean; judged: boolean }>({
@@ -42,26 +41,19 @@ export const TIMING_CHECKS: CheckDef[] = [
           gaps = [...gaps, ms(gap)].slice(-10);
           if (gap >= minGapMs) t.ok();
           else
-            short.push({
-              first: st.first.t,
+            held.tooShort(
+              st.first.t,
               gap,
-              args: [
-                `the first event at least ${minGapMs} ms before the sentinel`,
-                `${s.label}: the first event (#${st.first.index}, chunk ${st.first.chunk}) came only ${ms(gap)} ms before ${eventWhere(ev)}: the stream was held back (buffering, gzip or a proxy) and delivered at the end`,
-                eventEvidence(st.first),
-              ],
-            });
+              `the first event at least ${minGapMs} ms before the sentinel`,
+              `${s.label}: the first event (#${st.first.index}, chunk ${st.first.chunk}) came only ${ms(gap)} ms before ${eventWhere(ev)}: the stream was held back (buffering, gzip or a proxy) and delivered at the end`,
+              eventEvidence(st.first),
+            );
         },
       });
       return {
-        observe: all(streams, stalls.observe),
+        observe: all(streams, held.stalls.observe),
         finish: () => {
-          // Events the kit read late, because it was held up itself, come close together whatever the server did.
-          for (const { first, gap, args } of short) {
-            const held = stalls.heldBefore(first);
-            if (gap + held >= minGapMs) t.untestable(`the kit itself was held up ${ms(held)} ms right before it read the first event: its read times cannot tell a held-back stream from a late read`);
-            else t.fail(...args);
-          }
+          held.judge(t);
           return t.outcome(`the first event came ${gaps.join(", ")} ms before the sentinel (≥ ${minGapMs} ms)`, "no stream with a completed tool call reached a sentinel; use a prompt that makes the model call a tool");
         },
       };

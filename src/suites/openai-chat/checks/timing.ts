@@ -4,7 +4,7 @@ import { L } from "../labels.js";
 import { readParams } from "../params.js";
 import { cutOff, onStreams, streamBroken, streamCut } from "./model.js";
 import { STREAMING } from "./refs.js";
-import { KitStalls } from "../../../core/checks/kit-stalls.js";
+import { HeldBackGaps } from "../../../core/checks/kit-stalls.js";
 import { all } from "../../../core/views/hooks.js";
 import { eventEvidence, isObject, serverCheck, Tally, type SseEventEvent } from "./support.js";
 
@@ -19,10 +19,9 @@ export const TIMING_CHECKS: CheckDef[] = [
     create(ctx) {
       const { minGapMs } = readParams(ctx.params);
       const t = new Tally();
-      const stalls = new KitStalls();
+      // While the kit was held up itself, the server's writes waited unread and came in few reads, close together.
+      const held = new HeldBackGaps(minGapMs, "the first text");
       const gaps: number[] = [];
-      /** Streams that looked held back, judged at the end, when every hold-up of the kit is known. */
-      const short: { first: number; gap: number; args: Parameters<Tally["fail"]> }[] = [];
       const streams = onStreams<{ first?: SseEventEvent; last?: SseEventEvent }>({
         start: () => ({}),
         event: (ev, v, s, st) => {
@@ -41,27 +40,19 @@ export const TIMING_CHECKS: CheckDef[] = [
           gaps.push(Math.round(gap));
           if (gap >= minGapMs && st.last.chunk !== st.first.chunk) t.ok();
           else
-            short.push({
-              first: st.first.t,
+            held.tooShort(
+              st.first.t,
               gap,
-              args: [
-                `the first text at least ${minGapMs} ms before the last event, in another read`,
-                `${s.label}: the answer took ${Math.round(total)} ms but the first text (chunk ${st.first.chunk}) came ${Math.round(gap)} ms before the last event (chunk ${st.last.chunk}): the stream was held back (buffering, gzip or a proxy)`,
-                eventEvidence(st.first),
-              ],
-            });
+              `the first text at least ${minGapMs} ms before the last event, in another read`,
+              `${s.label}: the answer took ${Math.round(total)} ms but the first text (chunk ${st.first.chunk}) came ${Math.round(gap)} ms before the last event (chunk ${st.last.chunk}): the stream was held back (buffering, gzip or a proxy)`,
+              eventEvidence(st.first),
+            );
         },
       });
       return {
-        observe: all(streams, stalls.observe),
+        observe: all(streams, held.stalls.observe),
         finish: () => {
-          // While the kit was held up itself, the server's writes waited unread and came in few reads, close together.
-          for (const { first, gap, args } of short) {
-            const held = stalls.heldBefore(first);
-            if (gap + held >= minGapMs)
-              t.untestable(`the kit itself was held up ${Math.round(held)} ms right before it read the first text: its reads cannot tell a held-back stream from a late read`);
-            else t.fail(...args);
-          }
+          held.judge(t);
           return t.outcome(`the first text came ${gaps.join(", ")} ms before the end (≥ ${minGapMs} ms)`, "the text stream probe was not answered");
         },
       };
