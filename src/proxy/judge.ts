@@ -19,8 +19,7 @@ import { readTranscript, type TranscriptEvent } from "../core/transcript/transcr
 import { UNJUDGED, type ProxyAdapter } from "./adapter.js";
 import { asProxied } from "./decidable.js";
 import { RelayBus } from "./relay-bus.js";
-import { KIT_STALL_NOTE } from "../core/checks/kit-stalls.js";
-import { watchStalls, type StallWatch } from "../core/run/stall-watch.js";
+import { recordStalls, type StallWatch } from "../core/run/stall-watch.js";
 
 /** The name relayed traffic is recorded under (the probe field of its events). */
 export const PROXY_PROBE = "proxy";
@@ -155,7 +154,7 @@ export class ProxyJudge {
       });
     }
     if (!replaying)
-      this.stalls = watchStalls((from, to) => this.bus.emit({ kind: "note", probe: "kit", name: KIT_STALL_NOTE, value: { from: this.bus.clockOf(from), to: this.bus.clockOf(to) } }));
+      this.stalls = recordStalls(this.bus);
   }
 
   /** The proxy never started: the transcript file is closed and removed. */

@@ -36,17 +36,6 @@ describe("watchStalls", () => {
 });
 
 describe("KitStalls", () => {
-  it("sums the hold-ups within a span", () => {
-    const stalls = new KitStalls();
-    const note = (from: number, to: number) => stalls.observe({ kind: "note", probe: "kit", name: KIT_STALL_NOTE, value: { from, to }, seq: 0, t: to });
-    note(10, 30);
-    note(50, 100);
-    note(200, 210);
-    expect(stalls.within(0, 1000)).toBe(80);
-    expect(stalls.within(20, 60)).toBe(20);
-    expect(stalls.within(110, 190)).toBe(0);
-  });
-
   it("tells how much earlier than a read its data may have come: the hold-up the read came out of", () => {
     const stalls = new KitStalls();
     const note = (from: number, to: number) => stalls.observe({ kind: "note", probe: "kit", name: KIT_STALL_NOTE, value: { from, to }, seq: 0, t: to });

@@ -1,7 +1,7 @@
 /**
  * The kit's own hold-ups, as the runner recorded them (`kit-stall` notes, run-clock times): a
- * timing rule asks how long the kit was not reading during a span, and does not blame the target
- * for a gap or a delay that the hold-up alone could explain.
+ * timing rule asks how much earlier than a read its data may have come, and does not blame the
+ * target for a gap that the hold-up alone could explain.
  */
 import type { Tally } from "./check.js";
 import { onNote, type Tap } from "../views/hooks.js";
@@ -21,13 +21,6 @@ export class KitStalls {
     const s = v as Partial<KitStall> | null;
     if (s && typeof s.from === "number" && typeof s.to === "number" && s.to > s.from) this.stalls.push({ from: s.from, to: s.to });
   });
-
-  /** Milliseconds of hold-up within [from, to]. */
-  within(from: number, to: number): number {
-    let ms = 0;
-    for (const s of this.stalls) ms += Math.max(0, Math.min(to, s.to) - Math.max(from, s.from));
-    return ms;
-  }
 
   /**
    * How much earlier than `t` what the kit read at `t` may have arrived: the hold-up the read came

@@ -18,8 +18,7 @@ import { exchangeRecords, explained, HeadLog } from "../verdicts/exchange-contex
 import { openTranscriptFile, redact, type TranscriptFile } from "../transcript/transcript-file.js";
 import { readTranscript, TranscriptBus, type TranscriptEvent, type TranscriptHeader } from "../transcript/transcript.js";
 import { UsageError } from "./usage-error.js";
-import { KIT_STALL_NOTE } from "../checks/kit-stalls.js";
-import { watchStalls, type StallWatch } from "./stall-watch.js";
+import { recordStalls, type StallWatch } from "./stall-watch.js";
 
 export { UsageError };
 
@@ -239,7 +238,7 @@ function prepareRun(protocol: ProtocolDef, opts: CommonOptions, side: Side, prep
       // The kit's own hold-ups, for the timing rules, from the first event on (a replay reads those the live run
       // recorded).
       if (!prep.replayOf)
-        stalls = watchStalls((from, to) => bus.emit({ kind: "note", probe: "kit", name: KIT_STALL_NOTE, value: { from: bus.clockOf(from), to: bus.clockOf(to) } }));
+        stalls = recordStalls(bus);
       file?.header({
         agentwire: "transcript",
         version: 1,

@@ -8,6 +8,9 @@
  * the same hold-ups as the live run).
  */
 
+import { KIT_STALL_NOTE } from "../checks/kit-stalls.js";
+import type { TranscriptBus } from "../transcript/transcript.js";
+
 /** How often the watch ticks (ms). */
 const STEP_MS = 10;
 /** A tick this much late (ms) or more is a hold-up worth recording. */
@@ -42,4 +45,9 @@ export function watchStalls(onStall: (from: number, to: number) => void): StallW
     },
     stop: () => clearInterval(timer),
   };
+}
+
+/** Records each hold-up on `bus` as a `kit-stall` note, in the bus's clock (what runs and the proxy do). */
+export function recordStalls(bus: TranscriptBus): StallWatch {
+  return watchStalls((from, to) => bus.emit({ kind: "note", probe: "kit", name: KIT_STALL_NOTE, value: { from: bus.clockOf(from), to: bus.clockOf(to) } }));
 }
