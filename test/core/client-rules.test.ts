@@ -12,8 +12,10 @@ import { Evaluation } from "../../src/core/verdicts/evaluation.js";
 import { TranscriptBus, type NewEvent, type TranscriptEvent } from "../../src/core/transcript/transcript.js";
 import { wsConnectionView } from "../../src/core/views/ws-connection.js";
 
-const clientCheck = checkMaker({ seed: "s.txt", side: "client" });
-const record = (id: string) => ({ id, level: "MUST" as const, title: id, rule: id, ref: ["§1", "q"] as [string, string], probes: [] });
+/** The records of these checks, given here instead of read from a protocol's data file. */
+const records = (side: "server" | "client", id: string) => ({ id, side, level: "MUST" as const, title: id, rule: id, ref: { section: "§1", quote: "q" }, probes: [] });
+const clientCheck = checkMaker({ seed: "s.txt", side: "client", records });
+const record = (id: string) => ({ id });
 
 const FRAMES = wsConnectionView<string>({ name: "test/frames", decode: (ev) => ev.data });
 /** The follower counts the mock's "busy"/"idle" frames, as a suite's view of what the mock told the client. */

@@ -5,15 +5,11 @@ import { checkMaker } from "../../src/core/checks/define-check.js";
 import { Evaluation } from "../../src/core/verdicts/evaluation.js";
 import { TranscriptBus, type TranscriptEvent } from "../../src/core/transcript/transcript.js";
 
-const check = checkMaker({ seed: "s.txt", side: "server", knockOnNote: "reset" });
+const records = (side: "server" | "client", id: string) => ({ id, side, level: "MUST" as const, title: id, rule: id, ref: { section: "§1", quote: "q" }, probes: [] });
+const check = checkMaker({ seed: "s.txt", side: "server", knockOnNote: "reset", records });
 const make = (id: string, judges: boolean) =>
   check({
     id,
-    level: "MUST",
-    title: id,
-    rule: id,
-    ref: ["§1", "q"],
-    probes: [],
     create() {
       const t = new Tally();
       return { observe: tap(["note"], () => (judges ? t.ok() : undefined)), finish: () => t.outcome("held", "nothing seen") };

@@ -1,9 +1,11 @@
 /**
  * One way to write a check, on either side: a suite declares its seed, its side and the notes that
- * explain an incomplete verdict once; each check then gives its id, level, title, rule, the
- * contract [section, sentence], the probes that feed it and its observer.
+ * explain an incomplete verdict once; each check then gives its id and its observer, and its
+ * record (level, title, rule, the contract [section, sentence], the probes that feed it) comes
+ * from the protocol's data file (see check-records).
  */
 import { notApplicable, type CheckDef, type ContractRef, type Side } from "./check.js";
+import { checkRecord, type CheckRecord } from "./check-records.js";
 import { all, onNote, subscriptionsOf } from "../views/hooks.js";
 
 export interface SuiteMeta {
@@ -27,11 +29,11 @@ export interface SuiteMeta {
    * "not judged: …", not incomplete.
    */
   knockOnNote?: string;
+  /** Where the records come from: the protocol's data file unless given (a test's own checks). */
+  records?: (side: Side, id: string) => CheckRecord;
 }
 
-export type CheckSpec = Omit<CheckDef, "side" | "ref"> & {
-  /** [section, the sentence the rule comes from]. */
-  ref: [string, string];
+export type CheckSpec = Pick<CheckDef, "id" | "create"> & {
   /** Behaviours (topics) this rule is about that a target may legally never show. */
   notApplicableWhen?: readonly string[];
 };
@@ -39,9 +41,9 @@ export type CheckSpec = Omit<CheckDef, "side" | "ref"> & {
 export function checkMaker(meta: SuiteMeta): (spec: CheckSpec) => CheckDef {
   const reasons = Object.entries(meta.reasons ?? {});
   return ({ notApplicableWhen: topics = [], ...spec }) => {
-    const [section, quote] = spec.ref;
-    const ref: ContractRef = { seed: meta.seed, section, quote };
-    const def: CheckDef = { ...spec, side: meta.side, ref };
+    const { level, title, rule, ref: at, probes } = (meta.records ?? checkRecord)(meta.side, spec.id);
+    const ref: ContractRef = { seed: meta.seed, section: at.section, quote: at.quote };
+    const def: CheckDef = { id: spec.id, level, side: meta.side, title, rule, ref, probes, create: spec.create };
     const absentNote = topics.length ? meta.notApplicableNote : undefined;
     const knockNote = meta.knockOnNote;
     if (!reasons.length && !absentNote && !knockNote) return def;

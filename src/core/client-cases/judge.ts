@@ -4,7 +4,7 @@
  * client's adapter reports what it got (a `client-result` event); a protocol supplies how results
  * parse, compare and read in a message. State is one verdict per case.
  */
-import { at, excerpt, type CheckDef, type Evidence, type Level, type Outcome } from "../checks/check.js";
+import { at, excerpt, type CheckDef, type Evidence, type Outcome } from "../checks/check.js";
 import { checkMaker } from "../checks/define-check.js";
 import type { TranscriptEvent } from "../transcript/transcript.js";
 import { tap } from "../views/hooks.js";
@@ -94,13 +94,8 @@ export function casesOutcome(rule: string, caseIds: readonly string[], judged: R
 }
 
 export interface ParseCheckSpec {
-  /** Full check id, `<protocol>/client-parse/<name>`. */
+  /** Full check id, `<protocol>/client-parse/<name>`; the rest of its record is data (check-records). */
   id: string;
-  level: Level;
-  title: string;
-  rule: string;
-  section: string;
-  quote: string;
 }
 
 /**
@@ -117,21 +112,19 @@ export function parseChecks<R, E>(opts: {
   const make = checkMaker({ seed: opts.seed, side: "client" });
   return (spec) => {
     const caseIds = opts.casesOf(spec);
-    return make({
+    const def = make({
       id: spec.id,
-      level: spec.level,
-      title: spec.title,
-      rule: spec.rule,
-      ref: [spec.section, spec.quote],
-      probes: caseIds,
       create() {
         const cases = caseJudge(caseIds, opts.reading);
         const finish = (): Outcome => {
-          if (!opts.outcome) return casesOutcome(spec.rule, caseIds, cases, opts.noResults);
+          if (!opts.outcome) return casesOutcome(def.rule, caseIds, cases, opts.noResults);
           return cases.anyResult ? opts.outcome(caseIds, cases) : { verdict: "skip", message: opts.noResults };
         };
         return { observe: tap(["note", "client-result"], (event) => cases.observe(event)), finish };
       },
     });
+    // The record lists the cases for readers; the cases themselves say which check they feed.
+    if (def.probes.join() !== caseIds.join()) throw new Error(`${spec.id}: its record lists cases ${def.probes.join(", ")}, the cases name ${caseIds.join(", ")}`);
+    return def;
   };
 }

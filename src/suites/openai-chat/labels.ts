@@ -56,12 +56,8 @@ export const isPerToolLabel = (label: string): boolean => label.startsWith("per-
  */
 export const isChatLabel = (label: string): boolean => label !== L.models && !isBadInputLabel(label) && !isAuthLabel(label);
 
-/** Streaming probes, in the order they are sent (P13 labels come on top). */
-export const STREAM_PROBES: string[] = [L.forcedStream, L.textStream, L.parallelStream, L.requiredStream, L.noArgStream, L.continueShape, L.unknownModel];
 /** Non-streamed chat probes. */
 export const SYNC_PROBES: string[] = [L.followUpSync, L.forcedSync, L.textSync];
-/** Probes that force a call (tool_choice named or "required"). */
-export const FORCED_PROBES: string[] = [L.forcedStream, L.parallelStream, L.forcedSync, L.requiredStream, L.noArgStream];
 
 /** Facts the probes publish as note events. */
 export const NOTE = {

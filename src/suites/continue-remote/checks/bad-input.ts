@@ -45,38 +45,18 @@ const is4xx = (s: number): boolean => s >= 400 && s < 500;
 export const BAD_INPUT_CHECKS: CheckDef[] = [
   serverCheck({
     id: "continue-remote/bad-input/missing-or-empty-message",
-    level: "MUST",
-    title: "A missing or empty message gets 400",
-    rule: '`{}`, `{"msg":"x"}` and `{"message":""}` to `POST /message` answer 400 (and queue nothing).',
-    ref: ['§3.10 "" is not an interrupt', "The old notes call it one and the removed client sent it, but both servers answer 400."],
-    probes: ["bad-input"],
     create: statusRule("bad-input:missing:", (s) => s === 400, "400 {error}"),
   }),
   serverCheck({
     id: "continue-remote/bad-input/non-string-message",
-    level: "SHOULD",
-    title: "A non-string message gets 400",
-    rule: "`message` as 42, true, `{}`, `[]` or null answers 400 (and queues nothing). [cn: INFO]",
-    ref: ["§2 Messages", "Send | `message-request.schema.json` | `message`: string, minLength 1"],
-    probes: ["bad-input", "late-input"],
     create: statusRule("bad-input:non-string:", (s) => s === 400, "400 {error}"),
   }),
   serverCheck({
     id: "continue-remote/bad-input/unparseable-body",
-    level: "SHOULD",
-    title: "An unreadable body gets a 4xx, never a 5xx",
-    rule: "Truncated JSON, a `text/plain` body and a body without content type answer 4xx (never 5xx) and queue nothing. [cn: INFO]",
-    ref: ["§1 Wire", "`POST /message` and `POST /permission` must send `application/json`; other bodies are not parsed."],
-    probes: ["bad-input"],
     create: statusRule("bad-input:unparseable:", is4xx, "a 4xx {error} (400, 415)"),
   }),
   serverCheck({
     id: "continue-remote/bad-input/unknown-route",
-    level: "MUST",
-    title: "Unknown routes get 404, wrong methods 404/405",
-    rule: "`GET /nope` answers 404; `POST /state` answers 404 or 405; neither has an effect.",
-    ref: ["§1 Wire", "404 for an unknown route or a wrong method"],
-    probes: ["bad-input"],
     create() {
       const t = new Tally();
       const observe = judgeExchanges(
@@ -93,11 +73,6 @@ export const BAD_INPUT_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "continue-remote/bad-input/server-survives",
-    level: "MUST",
-    title: "After bad input the state is unchanged",
-    rule: "After the bad-input probes (and a permission answer with nothing pending) `/state` answers 200 with the history, `isProcessing`, the queue and the pending permission as before them.",
-    ref: ["§6 Reference mock", "Every error is JSON `{error}` and leaves state unchanged"],
-    probes: ["bad-input"],
     create(ctx) {
       const t = new Tally();
       const cn = isCn(ctx.profile);

@@ -10,11 +10,6 @@ const EXIT_DEADLINE_MS = 2000;
 export const DIFF_CHECKS: CheckDef[] = [
   serverCheck({
     id: "continue-remote/diff/shape",
-    level: "SHOULD",
-    title: "GET /diff answers {diff} or a JSON error",
-    rule: '`GET /diff` answers 200 JSON `{diff: string}`, or 404/500 JSON `{error}` (`diff:""` optional).',
-    ref: ["§1 Wire", '`GET /diff` | – | `{diff}` (`git diff main` in the server\'s cwd) | 404/500 `{error, diff:""}`'],
-    probes: ["diff"],
     create(ctx) {
       const t = new Tally();
       const observe = judgeExchanges(
@@ -41,11 +36,6 @@ export const DIFF_CHECKS: CheckDef[] = [
 export const EXIT_CHECKS: CheckDef[] = [
   serverCheck({
     id: "continue-remote/exit/shuts-down",
-    level: "MUST",
-    title: "POST /exit answers, then the server goes away",
-    rule: "`POST /exit` answers 200 `exit-response`, and within 2 s connections are refused.",
-    ref: ["§3.13 `/exit`", "`/exit` answers first, then aborts the turn, clears the queue, closes after about 100 ms and exits 0."],
-    probes: ["exit"],
     notApplicableWhen: [TOPIC.exit],
     create(ctx) {
       const t = new Tally();
@@ -100,11 +90,6 @@ export const EXIT_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "continue-remote/exit/post-only",
-    level: "MUST",
-    title: "GET and HEAD /exit leave the server running",
-    rule: "After `GET /exit` and `HEAD /exit`, `GET /state` a moment later still answers 200.",
-    ref: ["§2 Messages", "Exit / pause | – | no body"],
-    probes: ["exit"],
     create() {
       const t = new Tally();
       let probed = 0;

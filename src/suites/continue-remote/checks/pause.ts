@@ -29,12 +29,7 @@ const STOP_MS = 1000;
 export const PAUSE_CHECKS: CheckDef[] = [
   serverCheck({
     id: "continue-remote/pause/semantics",
-    level: "MUST",
     only: "cn",
-    title: "POST /pause: a no-op while idle, stops a running turn",
-    rule: "[cn] `POST /pause` while idle answers 200 `{success:false}` and changes nothing; while busy it answers `{success:true}`, within 1 s `isProcessing` is false (unless a queued message started) and the paused turn gets no reply.",
-    ref: ["§3.14 `/pause` (cn)", "Idle: it answers `success:false` and changes nothing. Busy: it aborts the LLM call and sets `isProcessing:false`"],
-    probes: ["idle", "interrupt"],
     notApplicableWhen: [TOPIC.pause],
     create(ctx) {
       const t = new Tally();

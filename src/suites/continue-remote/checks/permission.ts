@@ -57,11 +57,6 @@ const RESUME_WATCH_MS = 2000;
 export const PERMISSION_CHECKS: CheckDef[] = [
   serverCheck({
     id: "continue-remote/permission/pending-shape",
-    level: "MUST",
-    title: "A pending permission validates and keeps its requestId",
-    rule: "A non-null `pendingPermission` validates `pending-permission`, keeps its `requestId` until it is answered, and comes with `isProcessing:true`.",
-    ref: ["§3.11 Permission", "`pendingPermission` carries a fresh `requestId`, stable until answered"],
-    probes: ["permission"],
     notApplicableWhen: NEVER_ASKED,
     create(ctx) {
       const t = new Tally();
@@ -110,11 +105,6 @@ export const PERMISSION_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "continue-remote/permission/wrong-id",
-    level: "MUST",
-    title: "A wrong requestId, or an answer with nothing pending, gets 400",
-    rule: "`POST /permission` with a foreign `requestId`, or with nothing pending, answers 400 and changes nothing (the pending request stays).",
-    ref: ["§3.11 Permission", "A wrong id, or an answer with nothing pending, gets 400 and changes nothing."],
-    probes: ["bad-input", "permission"],
     create(ctx) {
       const t = new Tally();
       const observe = all(
@@ -146,11 +136,6 @@ export const PERMISSION_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "continue-remote/permission/approve",
-    level: "MUST",
-    title: "Approving resolves the request and resumes the turn",
-    rule: "The matching answer with `approved:true` gets 200 `{success:true, approved:true}`; the next poll no longer shows that request, and the turn goes on.",
-    ref: ["§3.11 Permission", "A matching answer gets 200; the next poll shows null, and the turn resumes."],
-    probes: ["permission"],
     notApplicableWhen: NEVER_ASKED,
     create(ctx) {
       const t = new Tally();
@@ -226,11 +211,6 @@ export const PERMISSION_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "continue-remote/permission/deny",
-    level: "SHOULD",
-    title: "Denying resolves the tool without running it",
-    rule: "`approved:false` gets 200 and the tool resolves denied without running: seed, a tool-result for it whose result says it was denied, or a tool-error; cn, its state `canceled` or `errored`.",
-    ref: ["§3.11 Permission", "A denial skips the tool: seed: a tool-result `Permission denied by user`; cn: `canceled`"],
-    probes: ["permission"],
     notApplicableWhen: [TOPIC.permission, TOPIC.deny],
     create(ctx) {
       const t = new Tally();
@@ -303,11 +283,6 @@ export const PERMISSION_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "continue-remote/permission/approved-boolean",
-    level: "SHOULD",
-    title: "A non-boolean approved gets 400",
-    rule: 'A matching answer with `approved` "false" or 1 answers 400 and the request stays pending (never relaxed: "false" that approves is a safety issue).',
-    ref: ["§2 Messages", "Permission answer | `permission-request.schema.json` | `requestId`: string, minLength 1; `approved`: boolean"],
-    probes: ["permission"],
     notApplicableWhen: NEVER_ASKED,
     create(ctx) {
       const t = new Tally();

@@ -24,11 +24,6 @@ const mayVanish = (e: Entry, cn: boolean): boolean => (cn ? e.role === "assistan
 export const POLL_CHECKS: CheckDef[] = [
   serverCheck({
     id: "continue-remote/poll/append-only",
-    level: "MUST",
-    title: "History never shrinks or reorders",
-    rule: "Between two polls the history never shrinks or reorders, and each entry either stays deep-equal or changes as §3.17 allows (streaming → assistant, tool-start → its result; cn: role, content and toolCalls fixed); right after willInterrupt:true or a successful /pause the last entry may vanish once if streaming (seed) or an empty assistant item (cn).",
-    ref: ["§3.17 Snapshot consistency", "|N| ≥ |P|, and nothing reorders."],
-    probes: ["every poll"],
     create(ctx) {
       const t = new Tally();
       let mayDrop = false;

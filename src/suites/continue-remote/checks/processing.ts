@@ -31,11 +31,6 @@ function afterExit(off: () => void) {
 export const PROCESSING_CHECKS: CheckDef[] = [
   serverCheck({
     id: "continue-remote/processing/message-not-lost",
-    level: "MUST",
-    title: "An accepted message is never lost",
-    rule: "After a 200 for message M, snapshots show `isProcessing` true or a queue ≥ 1 until M's user entry appears (two idle polls in a row without it: lost).",
-    ref: ["§3.2 Accept", "`POST /message` validates a non-empty string, enqueues it and answers at once."],
-    probes: ["turn", "queue", "interrupt"],
     create(ctx) {
       const t = new Tally();
       const tr = new MessageTracker();
@@ -72,11 +67,6 @@ export const PROCESSING_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "continue-remote/processing/true-while-handling",
-    level: "MUST",
-    title: "isProcessing is true while a turn is visibly open",
-    rule: "A snapshot showing an open turn (user entry last, a streaming entry, an unsettled tool, a pending permission) says `isProcessing:true`; an idle snapshot whose turn then goes on fails. Paused turns are exempt (they do not go on).",
-    ref: ["§3.3 Dequeue", "On dequeue, not on POST, `isProcessing` becomes true and a user entry with the verbatim text is appended"],
-    probes: ["turn", "queue"],
     create(ctx) {
       const t = new Tally();
       let after: State | undefined;
@@ -108,11 +98,6 @@ export const PROCESSING_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "continue-remote/processing/false-when-done",
-    level: "MUST",
-    title: "Each turn returns isProcessing to false in time",
-    rule: "Each busy period ends with `isProcessing:false` within the turn timeout (turnTimeoutMs).",
-    ref: ["§3.8 End of turn", "`isProcessing` goes false once the final entry is complete."],
-    probes: ["turn", "queue", "interrupt", "permission"],
     create(ctx) {
       const t = new Tally();
       const limit = readParams(ctx.params).turnTimeoutMs;
@@ -146,14 +131,6 @@ export const PROCESSING_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "continue-remote/processing/idle-invariants",
-    level: "MUST",
-    title: "An idle server shows nothing in progress",
-    rule: "A settled idle snapshot (the next poll shows the turn did not go on) has nothing streaming, no unresolved tool-start [seed], no unsettled tool state [cn], no pending permission, and a queue of 0 or absent.",
-    ref: [
-      "§3.8 End of turn",
-      "While idle: nothing streams; no tool-start is unresolved; no state is `generating`, `generated` or `calling` (cn); no permission is pending; the queue is 0.",
-    ],
-    probes: ["idle", "turn", "queue"],
     create(ctx) {
       const t = new Tally();
       /** Tool calls once seen terminal: one shown unsettled again regressed (session/tool-status-forward). */
@@ -198,11 +175,6 @@ export const PROCESSING_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "continue-remote/processing/user-entry-verbatim",
-    level: "MUST",
-    title: "The user entry is the posted text, verbatim",
-    rule: "The user entry a message starts has exactly the posted string as its content (CJK, emoji and line breaks included).",
-    ref: ["§3.3 Dequeue", "a user entry with the verbatim text is appended"],
-    probes: ["turn", "queue"],
     create(ctx) {
       const t = new Tally();
       const tr = new MessageTracker();
@@ -230,11 +202,6 @@ export const PROCESSING_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "continue-remote/processing/turn-ends-with-assistant",
-    level: "SHOULD",
-    title: "A turn ends with a non-empty assistant entry",
-    rule: "A turn that was not paused or interrupted ends with a non-empty, finished assistant entry (cn: an item without toolCalls), judged when the next user entry appears or the server settles idle.",
-    ref: ["§3.15 cn turn", "The turn's last item has no `toolCalls`."],
-    probes: ["turn", "queue"],
     create(ctx) {
       const t = new Tally();
       const stopped = new StoppedTurns();

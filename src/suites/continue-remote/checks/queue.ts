@@ -19,7 +19,6 @@ import {
   Tally,
   where,
   type Exchange,
-  type State,
 } from "./support.js";
 import { StoppedTurns, turnStart } from "./turns.js";
 
@@ -38,11 +37,6 @@ const INTERRUPT_TOLERANCE_MS = 2000;
 export const MESSAGE_CHECKS: CheckDef[] = [
   serverCheck({
     id: "continue-remote/message/accepted-shape",
-    level: "MUST",
-    title: "A valid message is accepted with the message-response",
-    rule: "A valid `POST /message` sent while idle answers 200 with the profile's `message-response` (`queued:true`, `position` ≥ 1).",
-    ref: ["§2 Messages", "Accepted | `message-response.schema.json` | `queued`: const true; `position`: integer ≥ 1; `willInterrupt`?: boolean"],
-    probes: ["turn", "queue", "interrupt"],
     create(ctx) {
       const t = new Tally();
       let busy = new Map<string, boolean>();
@@ -71,11 +65,6 @@ export const MESSAGE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "continue-remote/queue/position-while-processing",
-    level: "MUST",
-    title: "A message sent while busy is queued, not rejected",
-    rule: "A valid `POST /message` sent while the server is busy answers 200 with `position` ≥ 1.",
-    ref: ["§3.9 Message during a turn", "The message queues and the current turn completes."],
-    probes: ["queue"],
     create() {
       const t = new Tally();
       let busy = new Map<string, boolean>();
@@ -101,11 +90,6 @@ export const MESSAGE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "continue-remote/queue/fifo",
-    level: "MUST",
-    title: "Messages start in POST order, each after the previous turn",
-    rule: "User entries appear in the order their messages were accepted; without willInterrupt:true the previous turn has ended (nothing streaming or unresolved at its end) when the next user entry appears.",
-    ref: ["§3.3 Dequeue", "FIFO. On dequeue, not on POST, `isProcessing` becomes true"],
-    probes: ["queue"],
     create(ctx) {
       const t = new Tally();
       const tr = new MessageTracker();
@@ -154,12 +138,7 @@ export const MESSAGE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "continue-remote/queue/will-interrupt-honoured",
-    level: "SHOULD",
     only: "seed",
-    title: "willInterrupt:true stops the turn and runs the new message",
-    rule: "[seed] After a message answered `willInterrupt:true`, the running turn appends nothing more (a tool-error resolving its start aside) and the new message's user entry appears within 2 s.",
-    ref: ["§3.9 Message during a turn", "That server must then abort the turn within about 100 ms, drop a trailing streaming entry, and run the new message."],
-    probes: ["interrupt"],
     notApplicableWhen: [TOPIC.willInterrupt],
     create(ctx) {
       const t = new Tally();

@@ -24,11 +24,6 @@ import {
 export const SECURITY_CHECKS: CheckDef[] = [
   serverCheck({
     id: "continue-remote/security/loopback-bind",
-    level: "SHOULD",
-    title: "Not reachable beyond loopback by default",
-    rule: "The server's port does not accept connections on this host's non-loopback addresses. [cn: INFO]",
-    ref: ["§1 Wire", "The real server binds **all interfaces** (`listen(port)` with no host). The notes claim 127.0.0.1."],
-    probes: ["security"],
     notApplicableWhen: [TOPIC.bind],
     create() {
       const t = new Tally();
@@ -47,11 +42,6 @@ export const SECURITY_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "continue-remote/security/no-auth",
-    level: "INFO",
-    title: "Answers without credentials and to a foreign Host",
-    rule: "Reports when `GET /state` without credentials and with `Host: evil.example` is answered (DNS rebinding reaches such a server).",
-    ref: ["§1 Wire", "There is no auth and no `Access-Control-*` header."],
-    probes: ["security"],
     create(ctx) {
       const t = new Tally();
       const host = readParams(ctx.params).foreignHost;
@@ -76,11 +66,6 @@ export const SECURITY_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "continue-remote/security/cors",
-    level: "SHOULD",
-    title: "No answer grants a foreign origin",
-    rule: "No response, preflight included, carries `Access-Control-Allow-Origin` `*` or the foreign `Origin` the kit sent.",
-    ref: ["§1 Wire", "Foreign origins can't read responses or send JSON POSTs."],
-    probes: ["security"],
     create(ctx) {
       const t = new Tally();
       const foreign = readParams(ctx.params).foreignOrigin;
@@ -104,11 +89,6 @@ export const SECURITY_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "continue-remote/security/simple-request-no-effect",
-    level: "MUST",
-    title: "A CORS-simple POST /message queues nothing",
-    rule: "`POST /message` as `text/plain` (with a JSON body) or form-encoded, which a foreign page can send without a preflight, leaves the history, flag and queue unchanged.",
-    ref: ["§1 Wire", "CORS-simple `text/plain` POSTs still arrive, unparsed."],
-    probes: ["security"],
     create(ctx) {
       const t = new Tally();
       const cn = isCn(ctx.profile);

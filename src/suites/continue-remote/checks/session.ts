@@ -8,12 +8,7 @@ const RANK: Record<string, number> = { generating: 0, generated: 1, calling: 2, 
 export const SESSION_CHECKS: CheckDef[] = [
   serverCheck({
     id: "continue-remote/session/id-stable",
-    level: "MUST",
     only: "cn",
-    title: "sessionId is non-empty and constant",
-    rule: "[cn] `session.sessionId` is a non-empty string and the same in every snapshot.",
-    ref: ["§3.17 Snapshot consistency", "A new `sessionId` is judged by `session/id-stable` only."],
-    probes: ["every poll"],
     create(ctx) {
       const t = new Tally();
       let first: { id: unknown; where: string } | undefined;
@@ -34,12 +29,7 @@ export const SESSION_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "continue-remote/session/tool-state-per-call",
-    level: "MUST",
     only: "cn",
-    title: "One tool state per tool call, and no other",
-    rule: "[cn] In each item, every `toolCalls[].id` has exactly one `toolCallStates` entry with that `toolCallId`, and every state belongs to one of its calls.",
-    ref: ["§2 Messages", "In cn-session a tool call is `toolCalls[i]` on an assistant item, paired with the `toolCallStates` entry that has the same id."],
-    probes: ["turn", "queue"],
     create(ctx) {
       const t = new Tally();
       const observe = onStates(ctx, {
@@ -62,12 +52,7 @@ export const SESSION_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "continue-remote/session/tool-status-forward",
-    level: "MUST",
     only: "cn",
-    title: "Tool status only moves forward",
-    rule: "[cn] A tool call's status only moves forward (generating → generated → calling → done|errored|canceled), and a terminal status never changes.",
-    ref: ["§3.15 cn turn", "Its tool states change in place: `generated` → `calling` → `done`, `errored` or `canceled`, gaining `output`."],
-    probes: ["turn", "queue"],
     create(ctx) {
       const t = new Tally();
       const status = new Map<string, { status: string; where: string }>();
@@ -95,15 +80,7 @@ export const SESSION_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "continue-remote/session/tool-state-content",
-    level: "SHOULD",
     only: "cn",
-    title: "Terminal states carry output; arguments parse to parsedArgs",
-    rule: "[cn] A `done` or `errored` state has a non-empty `output` of `{content, name, description}` (a `canceled` one, if it has output, the same shape), and each call's `arguments` is JSON that equals its state's `parsedArgs`.",
-    ref: [
-      "§2 Messages",
-      "ToolCallState | `tool-call-state.schema.json` | `toolCallId`; `toolCall`; `status`; `parsedArgs`: object; `output`?: `[{content, name, description}]`",
-    ],
-    probes: ["turn", "queue"],
     create(ctx) {
       const t = new Tally();
       const goodOutput = (o: unknown) =>
@@ -152,12 +129,7 @@ export const SESSION_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "continue-remote/session/no-system-items",
-    level: "SHOULD",
     only: "cn",
-    title: "No system items in the history",
-    rule: '[cn] No history item has `message.role:"system"` (the system prompt stays private).',
-    ref: ["§3.15 cn turn", "System items are filtered out, and `session.usage` accumulates."],
-    probes: ["every poll"],
     create(ctx) {
       const t = new Tally();
       const observe = onStates(ctx, {

@@ -39,11 +39,6 @@ export function acceptedBadInput(label: string): string | undefined {
 export const STATE_CHECKS: CheckDef[] = [
   serverCheck({
     id: "continue-remote/state/schema",
-    level: "MUST",
-    title: "/state validates the profile's state-response",
-    rule: "Every `/state` snapshot validates the profile's `state-response` (its entries are judged by state/entry-schema).",
-    ref: ["Example Response", "Here's a complete example of a `/state` response with tool calls"],
-    probes: ["every poll"],
     create(ctx) {
       const t = new Tally();
       const observe = onPolls({
@@ -64,11 +59,6 @@ export const STATE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "continue-remote/state/entry-schema",
-    level: "MUST",
-    title: "Each history entry validates",
-    rule: "Each entry validates `display-message` [seed] / `chat-history-item` [cn]. (A tool entry that also breaks its variant schema is tools/entry-format's.)",
-    ref: ["Message Structure", "Each message in the `chatHistory` array should follow this structure"],
-    probes: ["every poll"],
     create(ctx) {
       const t = new Tally();
       const cn = isCn(ctx.profile);
@@ -107,11 +97,6 @@ export const STATE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "continue-remote/state/queue-length",
-    level: "SHOULD",
-    title: "messageQueueLength counts the accepted, unstarted messages",
-    rule: "`messageQueueLength`, when present, equals the accepted messages whose user entry has not appeared yet (0 when idle); judged on snapshots taken with no POST /message in flight.",
-    ref: ["§3.2 Accept", "`position` is the queue length after enqueueing, excluding the running turn."],
-    probes: ["queue"],
     create(ctx) {
       const t = new Tally();
       const tr = new MessageTracker();
@@ -177,11 +162,6 @@ export const STATE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "continue-remote/state/idempotent-get",
-    level: "MUST",
-    title: "Idle reads are pure",
-    rule: "Two consecutive idle `GET /state` with no other request between them return deep-equal bodies.",
-    ref: ["§1 Timeouts", "Every endpoint resets that timer, `GET /state` included."],
-    probes: ["idle"],
     create(ctx) {
       const t = new Tally();
       const cn = isCn(ctx.profile);

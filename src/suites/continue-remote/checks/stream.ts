@@ -5,12 +5,7 @@ import { onStates, sameEntry, serverCheck, stateEvidence, Tally, where } from ".
 export const STREAM_CHECKS: CheckDef[] = [
   serverCheck({
     id: "continue-remote/stream/single-last",
-    level: "MUST",
     only: "seed",
-    title: "At most one entry streams: the last, an assistant entry",
-    rule: "[seed] In every snapshot at most one entry has `isStreaming:true`, and it is the last entry, role assistant.",
-    ref: ["§3.7 Streaming (seed)", "At most one entry streams, and it must be the last entry and an assistant entry."],
-    probes: ["turn", "queue"],
     create(ctx) {
       const t = new Tally();
       const observe = onStates(ctx, {
@@ -37,12 +32,7 @@ export const STREAM_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "continue-remote/stream/grows-by-append",
-    level: "SHOULD",
     only: "seed",
-    title: "Streaming text only extends; a finalised entry never streams again",
-    rule: "[seed] Between two polls a streaming entry's content only extends (the earlier text is a prefix of the later, also when finalised), and an entry that is not streaming never starts streaming.",
-    ref: ["§3.7 Streaming (seed)", "Its content only grows by appending. Finalising sets the flag to false or drops it, and the entry is frozen from then on."],
-    probes: ["turn", "queue"],
     create(ctx) {
       const t = new Tally();
       const observe = onStates(ctx, {

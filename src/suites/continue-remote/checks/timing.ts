@@ -41,11 +41,6 @@ function intermediates(s: State, from: number): string[] {
 export const TIMING_CHECKS: CheckDef[] = [
   serverCheck({
     id: "continue-remote/timing/responsive",
-    level: "SHOULD",
-    title: "/state is quick; POST /message answers before its turn ends",
-    rule: "`GET /state` p95 ≤ stateP95Ms (500 ms), mid-turn included; `POST /message` answers within messageMaxMs (1 s), and not only once its turn is over.",
-    ref: ["§1 Wire", "Single-flight polling every 100 ms (`--poll-interval`), a 10 s request timeout"],
-    probes: ["every poll", "turn", "queue"],
     create(ctx) {
       const t = new Tally();
       const p = readParams(ctx.params);
@@ -114,14 +109,6 @@ export const TIMING_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "continue-remote/timing/intermediate-visible",
-    level: "INFO",
-    title: "What a poller sees of each turn",
-    rule: "Reports, per turn, the intermediate states the poller saw (streaming, tool-start, generated/calling, permission); reports when most turns showed none.",
-    ref: [
-      "§5 Where real implementations differ from the seed",
-      'Partial text is never visible, so the stream checks are "not exercised" and `timing/intermediate-visible` reports the absence.',
-    ],
-    probes: ["turn", "queue", "permission"],
     create(ctx) {
       const t = new Tally();
       const stopped = new StoppedTurns();

@@ -10,12 +10,7 @@ const VARIANT: Record<string, string> = { "tool-start": "tool-start-entry", "too
 export const TOOLS_CHECKS: CheckDef[] = [
   serverCheck({
     id: "continue-remote/tools/entry-format",
-    level: "MUST",
     only: "seed",
-    title: "Tool entries validate their variant",
-    rule: "[seed] Tool-start, tool-result and tool-error entries validate their variant schemas (`○ T(arg)`, `● T(arg)` with `toolResult`, `✗ Tool error: …`).",
-    ref: ["Tool Messages", "When the assistant uses tools, the server should send specific message types"],
-    probes: ["turn", "queue", "permission"],
     create(ctx) {
       const t = new Tally();
       const kinds = new Map<string, number>();
@@ -44,12 +39,7 @@ export const TOOLS_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "continue-remote/tools/result-legacy-content",
-    level: "INFO",
     only: "seed",
-    title: "Legacy `● <Display>` results",
-    rule: "[seed] Reports tool-results written `● <Display>` without `(<arg>)`, as the legacy server did.",
-    ref: ["§3.5 Resolution (seed)", "entry *i* becomes a tool-result with the same `toolName`, as legacy did with content `● Read`"],
-    probes: ["turn", "queue"],
     create(ctx) {
       const t = new Tally();
       const observe = onStates(ctx, {
@@ -68,12 +58,7 @@ export const TOOLS_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "continue-remote/tools/name-map",
-    level: "SHOULD",
     only: "seed",
-    title: "toolName follows the seed's name table",
-    rule: "[seed] A tool entry's `toolName` is the table name of its display name (Read → read_file, …); display names outside the table are listed, not judged.",
-    ref: ["Tool Name Mapping", "Tool display names should map to tool names as follows"],
-    probes: ["turn", "queue"],
     create(ctx) {
       const t = new Tally();
       const unknown = new Set<string>();
@@ -113,12 +98,7 @@ export const TOOLS_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "continue-remote/tools/start-resolves",
-    level: "MUST",
     only: "seed",
-    title: "Every tool-start resolves; until then it is last and the server busy",
-    rule: "[seed] A tool-start at i becomes a tool-result with the same toolName (§3.5a) or is followed at i+1 by its tool-result or tool-error (§3.5b); until then it is the last entry and `isProcessing` is true.",
-    ref: ["Benefits", "**Proper State Tracking** - The UI can track which tools are running, completed, or errored"],
-    probes: ["turn", "queue", "permission"],
     create(ctx) {
       const t = new Tally();
       /** Starts seen and not yet judged resolved, by index. */
@@ -185,12 +165,7 @@ export const TOOLS_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "continue-remote/tools/result-pairs-start",
-    level: "SHOULD",
     only: "seed",
-    title: "Each tool-result answers a start and repeats it",
-    rule: "[seed] Each tool-result resolves a tool-start the poller saw (in place, or the entry before it) and repeats its display name and any argument; a result whose start fell between two polls is not judged.",
-    ref: ["§3.6 Naming (seed)", "The content carries the display name and the argument; a result repeats the argument."],
-    probes: ["turn", "queue"],
     create(ctx) {
       const t = new Tally();
       let unseen = 0;

@@ -8,11 +8,6 @@ import { describe, evidenceOf, isObject, judgeExchanges, mediaType, onExchanges,
 export const WIRE_CHECKS: CheckDef[] = [
   serverCheck({
     id: "continue-remote/wire/state-json",
-    level: "MUST",
-    title: "GET /state answers 200 with a JSON object",
-    rule: "Every `GET /state` of the poll series answers 200 `application/json` with a JSON object.",
-    ref: ["§1 Wire", "Responses are `application/json; charset=utf-8`."],
-    probes: ["every poll"],
     create() {
       const t = new Tally();
       const observe = judgeExchanges(
@@ -39,11 +34,6 @@ export const WIRE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "continue-remote/wire/json-errors",
-    level: "SHOULD",
-    title: "Error answers are JSON with a non-empty error",
-    rule: "Every 4xx/5xx answer (but to HEAD, which has no body, and to the foreign-origin probes) is JSON with a non-empty string `error`; `diff` may accompany it on /diff. [cn: INFO]",
-    ref: ["§2 Messages", "Error | `error-response.schema.json` | `error`: non-empty string; `diff`?: string | every 4xx/5xx"],
-    probes: ["bad-input", "permission", "exit"],
     create(ctx) {
       const t = new Tally();
       const rule = errorBodyRule(t, ctx, {

@@ -136,11 +136,6 @@ const latePoll = (t: Tally, d: Due, req: RequestEvent, polled: boolean) =>
 
 export const pollsStateCheck = clientRule({
   id: "continue-remote/client/polls-state",
-  level: "MUST",
-  title: "Polls /state after a message and while busy",
-  rule: "Polls `/state` within 2 s of each accepted POST and while the last state had `isProcessing:true`.",
-  ref: ["Overview", "A remote client (terminal UI, web page, CI driver) sends user messages with `POST /message` and sees the conversation only by polling `GET /state`."],
-  probes: ["message", "state"],
   pass: `every accepted message and every busy state was followed by a poll within ${ms(POLL_DUE_MS)}`,
   untested: "the client had no message accepted and never saw a busy state",
   state: (): Owed => ({ due: [], busy: false }),
@@ -214,11 +209,6 @@ class Intervals {
 
 export const pollIntervalCheck = clientCheck({
   id: "continue-remote/client/poll-interval",
-  level: "INFO",
-  title: "Poll interval",
-  rule: "Reports interval stats and overlaps; flags a median < 100 ms (also while `/state` fails).",
-  ref: ["Real implementation", "The only real client, `cn remote`, polled every 500 ms."],
-  probes: ["state"],
   create() {
     const intervals = new Intervals();
     /** Intervals that began with a failed poll: a client must not speed up while the server struggles. */
@@ -298,11 +288,6 @@ function jsonBody(t: Tally, req: RequestEvent, shape: string): { value: unknown 
 
 export const messageJsonCheck = clientRule({
   id: "continue-remote/client/message-json",
-  level: "MUST",
-  title: "Messages are JSON",
-  rule: "`POST /message` is `application/json` with a string `message`.",
-  ref: ["§1 Wire", "`POST /message` and `POST /permission` must send `application/json`; other bodies are not parsed."],
-  probes: ["message"],
   pass: "every POST /message was application/json with a string message",
   untested: "the client sent no POST /message",
   observe: (t) =>
@@ -318,11 +303,6 @@ export const messageJsonCheck = clientRule({
 
 export const messageNonemptyCheck = clientRule({
   id: "continue-remote/client/message-nonempty",
-  level: "SHOULD",
-  title: "No empty messages",
-  rule: "Never sends an empty or blank message, e.g. as an \"interrupt\" (cn: `/pause`).",
-  ref: ["§3.10 \"\" is not an interrupt", "The old notes call it one and the removed client sent it, but both servers answer 400."],
-  probes: ["message"],
   pass: "every message had some text",
   untested: "the client sent no message with a string text",
   observe: (t, _s, ctx) => {
@@ -360,7 +340,6 @@ function permissionCheck<S = undefined>(
   const { judge, state, ...rule } = spec;
   return clientRule({
     ...rule,
-    probes: ["permission", "state"],
     untested: ({ served: { firstPending: first } }) => (first ? `the client never answered the permission request ${first.pending} it was served (${first.exchange})` : undefined),
     optional: ({ served }) => (served.firstPending ? undefined : "no permission request was pending in any state the client was served"),
     state: () => ({ served: new ServedLog(), own: state?.() as S }),
@@ -380,10 +359,6 @@ function permissionCheck<S = undefined>(
 
 export const permissionRequestIdCheck = permissionCheck({
   id: "continue-remote/client/permission-request-id",
-  level: "MUST",
-  title: "Permission answers echo the served id",
-  rule: "`POST /permission` is JSON `{requestId, approved:boolean}` with the last served `requestId`.",
-  ref: ["§3.11 Permission", "`pendingPermission` carries a fresh `requestId`, stable until answered"],
   pass: "every permission answer was JSON with the last served requestId",
   judge(x, t, served, _s, ctx) {
     const req = x.request;
@@ -410,10 +385,6 @@ export const permissionRequestIdCheck = permissionCheck({
 
 export const permissionOnlyWhenPendingCheck = permissionCheck({
   id: "continue-remote/client/permission-only-when-pending",
-  level: "SHOULD",
-  title: "Answers only a pending permission, once",
-  rule: "Answers only a served non-null `pendingPermission`, once per id.",
-  ref: ["§3.11 Permission", "A wrong id, or an answer with nothing pending, gets 400 and changes nothing."],
   pass: "every permission answer went to a pending request, once",
   /** Ids whose answer the server accepted, with the exchange that did. */
   state: () => new Map<string, string>(),
@@ -443,11 +414,6 @@ export const permissionOnlyWhenPendingCheck = permissionCheck({
 
 export const exitMethodCheck = clientRule({
   id: "continue-remote/client/exit-method",
-  level: "MUST",
-  title: "Exit with POST",
-  rule: "Shuts down with `POST /exit`, never GET.",
-  ref: ["§1 Wire", "`POST /exit` | none | `{message:\"Server shutting down\", success:true}`"],
-  probes: ["exit"],
   pass: "the client asked the server to exit with POST /exit only",
   optional: "the client never asked the server to exit",
   observe: (t) =>
@@ -460,11 +426,6 @@ export const exitMethodCheck = clientRule({
 
 export const knownRoutesCheck = clientRule({
   id: "continue-remote/client/known-routes",
-  level: "SHOULD",
-  title: "Only the profile's routes",
-  rule: "Uses only the profile's methods and paths (seed: no `/pause`).",
-  ref: ["§6 Reference mock", "Serves all of §1 for `--profile seed|cn-session`. Under `seed`, `/pause` answers 404."],
-  probes: ["state", "message", "permission", "diff", "exit", "pause"],
   pass: (cn) => `every request used a route of the ${cn ? "cn-session" : "seed"} server with its method`,
   untested: "the client sent no request",
   state: (ctx: CheckContext) => isCn(ctx.profile),
@@ -490,11 +451,6 @@ export const knownRoutesCheck = clientRule({
 
 export const stopsAfterExitCheck = clientRule({
   id: "continue-remote/client/stops-after-exit",
-  level: "SHOULD",
-  title: "Quiet after exit",
-  rule: "No request more than 2 s after a 200 from `/exit`.",
-  ref: ["§3.13 `/exit`", "`/exit` answers first, then aborts the turn, clears the queue, closes after about 100 ms and exits 0."],
-  probes: ["exit"],
   pass: `no request came more than ${ms(AFTER_EXIT_MS)} after /exit answered`,
   optional: (s) => (s.exit ? undefined : "the client never shut the server down (no 200 from POST /exit)"),
   state: () => ({ exit: undefined as { t: number; id: string } | undefined }),

@@ -7,11 +7,6 @@ import { all, describe, evidenceOf, hasDetail, judgeExchanges, onNote, serverChe
 export const CHAT_SYNC_CHECKS: CheckDef[] = [
   serverCheck({
     id: "mcp-chat/chat-sync/shape",
-    level: "MUST",
-    title: "POST /chat, if it exists, answers a ChatResponse",
-    rule: "If `/chat` exists, it is 200 with a valid ChatResponse while connected. (It is optional: 404/405 to `{}` means absent, and the check is skipped as not applicable. A 5xx `{detail}` reports a failed chat, which leaves nothing to judge.)",
-    ref: ["§6 Send Chat Message (Non-Streaming) - Optional", "Alternative endpoint for non-streaming responses."],
-    probes: [L.chatSyncProbe, L.chatSync],
     create(ctx) {
       const t = new Tally();
       let absent: number | undefined;

@@ -3,7 +3,6 @@ import { excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { isBadInputLabel, L } from "../labels.js";
 import { all, describe, disconnectKnockOn, eventEvidence, eventWhere, evidenceOf, hasDetail, is2xx, is4xx, isObject, isTextEvent, isToolEvent, mediaType, onExchanges, onStreams, serverCheck, Tally, unanswered, wrongMeaning } from "./support.js";
 
-const ERRORS = ["Implementation Notes: Important Behaviors", "**Error handling** - Use `[ERROR] message` format for stream errors, or return HTTP error codes for request-level errors."] as [string, string];
 
 /** Statuses that say the request body is invalid. */
 const INVALID: ReadonlySet<number> = new Set([400, 422]);
@@ -13,11 +12,6 @@ const NOT_NOW: ReadonlySet<number> = new Set([409]);
 export const CHAT_CHECKS: CheckDef[] = [
   serverCheck({
     id: "mcp-chat/chat/bad-input-4xx",
-    level: "MUST",
-    title: "Malformed chat requests get 4xx, not a stream",
-    rule: '`{}`, `{"message": 42}`, `{"message": null}`, `{"message": ["hi"]}` and malformed JSON each get 400 or 422 (a status that says the request is invalid, not 404, 405 or 409) that is not a stream (also on `/chat`, where 404/405 means the endpoint is absent). (The body shape is judged by errors/detail-shape.)',
-    ref: ERRORS,
-    probes: [...["{}", '{"message":42}', '{"message":null}', '{"message":["hi"]}', "malformed-json"].map(L.badInput), L.chatSyncProbe],
     create() {
       const t = new Tally();
       const statuses: string[] = [];
@@ -47,11 +41,6 @@ export const CHAT_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "mcp-chat/chat/disconnected-rejected",
-    level: "MUST",
-    title: "Chat while disconnected is rejected",
-    rule: "Chat while disconnected gets 4xx/503 ErrorResponse or only `[ERROR] msg`, never tools, text or `[DONE]`; the form is recorded. A 4xx that means something else (401, 403, 404, 405, 413, 415, 422) is no such rejection. (Judged up to the first sentinel; what follows is terminal/last-event's. The type of `detail` is errors/detail-shape's.)",
-    ref: ERRORS,
-    probes: [L.disconnect, L.statusAfterDisconnect, L.chatDisconnected],
     create() {
       const t = new Tally();
       let form = "";

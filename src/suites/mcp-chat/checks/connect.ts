@@ -23,18 +23,12 @@ import {
   type StatusView,
 } from "./support.js";
 
-const SECTION = "§2 Connect to a Server";
 /** Among the statuses with a meaning of their own, those that can say "no such id". */
 const UNKNOWN_ID: ReadonlySet<number> = new Set([404, 422]);
 
 export const CONNECT_CHECKS: CheckDef[] = [
   serverCheck({
     id: "mcp-chat/connect/success-shape",
-    level: "MUST",
-    title: "Connecting a listed id answers 200 with server_id, server_name and tools",
-    rule: "Connecting a listed id is 200 with that `server_id`, a string `server_name` and a `tools` array.",
-    ref: [SECTION, "| `server_name` | string | Display name of the connected server |"],
-    probes: [L.connect, L.connectB, L.reconnectB, L.connectForChat],
     create() {
       const t = new Tally();
       let n = 0;
@@ -66,11 +60,6 @@ export const CONNECT_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "mcp-chat/connect/matches-listing",
-    level: "SHOULD",
-    title: "server_name equals the listed name",
-    rule: "`server_name` equals the listed `name`. (Only implied by the seed: both describe the display name of the same server.)",
-    ref: [SECTION, "| `server_name` | string | Display name of the connected server |"],
-    probes: [L.servers, L.connect, L.connectB],
     create() {
       const t = new Tally();
       const names = new Map<string, string>();
@@ -99,11 +88,6 @@ export const CONNECT_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "mcp-chat/connect/tool-shape",
-    level: "MUST",
-    title: "Every tool has a non-empty string name and a string description",
-    rule: "Every tool (connect, status) has a non-empty string `name` and a string `description`.",
-    ref: [SECTION, "| `tools` | Tool[] | Array of available tools on this server |"],
-    probes: [L.connect, L.statusAfterConnect, L.connectB, L.statusAfterConnectB],
     create(ctx) {
       const t = new Tally();
       let n = 0;
@@ -124,11 +108,6 @@ export const CONNECT_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "mcp-chat/connect/unknown-id-4xx",
-    level: "MUST",
-    title: "An unlisted id gets 4xx {detail}",
-    rule: "An unlisted id gets 4xx with ErrorResponse; a 4xx that means something else (401, 403, 405, 409, 413, 415) is no such answer. (The body shape is judged by errors/detail-shape.)",
-    ref: [SECTION, "**Response (Error - 4xx/5xx):**"],
-    probes: [L.connectUnknown],
     create() {
       const t = new Tally();
       let status = 0;
@@ -145,11 +124,6 @@ export const CONNECT_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "mcp-chat/connect/unknown-id-keeps-state",
-    level: "SHOULD",
-    title: "A rejected id leaves the connection as it was",
-    rule: "A rejected id leaves `/status` unchanged. (The seed is silent on failed connects; the reference keeps its state, and the seed asks the backend to maintain it.)",
-    ref: ["Implementation Notes: Important Behaviors", "The backend should maintain connection state."],
-    probes: [L.statusAfterConnect, L.connectUnknown, L.statusAfterUnknown],
     create() {
       const t = new Tally();
       let last: StatusView | undefined;

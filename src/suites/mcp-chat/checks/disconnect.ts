@@ -4,7 +4,6 @@ import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import { L } from "../labels.js";
 import { describe, evidenceOf, isObject, judgeExchanges, serverCheck, Tally } from "./support.js";
 
-const SECTION = "§4 Disconnect from Server";
 const DISCONNECTS = new Set<string>([L.disconnectReset, L.disconnectIdle, L.disconnect]);
 
 /** Which status probe follows which disconnect. */
@@ -16,11 +15,6 @@ const STATUS_AFTER: Record<string, string> = {
 export const DISCONNECT_CHECKS: CheckDef[] = [
   serverCheck({
     id: "mcp-chat/disconnect/success-shape",
-    level: "MUST",
-    title: "POST /disconnect answers 200 {success: true}",
-    rule: "`POST /disconnect` is 200 `{success: true}`. (Disconnecting while idle may be refused here without failing: that is disconnect/idempotent's.)",
-    ref: [SECTION, "Disconnects from the current server."],
-    probes: [L.disconnectReset, L.disconnectIdle, L.disconnect],
     create(ctx) {
       const t = new Tally();
       let n = 0;
@@ -40,11 +34,6 @@ export const DISCONNECT_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "mcp-chat/disconnect/clears-state",
-    level: "MUST",
-    title: "After a disconnect, /status says disconnected",
-    rule: "After a disconnect, `/status` reports disconnected.",
-    ref: [SECTION, "Disconnects from the current server."],
-    probes: [L.disconnectReset, L.statusAfterReset, L.disconnect, L.statusAfterDisconnect],
     create() {
       const t = new Tally();
       let after: string | undefined;
@@ -71,11 +60,6 @@ export const DISCONNECT_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "mcp-chat/disconnect/idempotent",
-    level: "SHOULD",
-    title: "Disconnecting while disconnected answers 200",
-    rule: "Disconnect while disconnected is 200 `{success: true}`. (Seed silent; clients reset blindly. The body's shape is disconnect/success-shape's.)",
-    ref: ["Quick Checklist", "`POST /disconnect` disconnects cleanly"],
-    probes: [L.disconnectReset, L.statusAfterReset, L.disconnectIdle],
     create() {
       const t = new Tally();
       let idle = false;

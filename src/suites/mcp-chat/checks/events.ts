@@ -1,12 +1,9 @@
 /** Stream event types and their fields. */
 import { excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
-import { L } from "../labels.js";
 import { readParams } from "../params.js";
 import { eventEvidence, eventWhere, onStreams, serverCheck, Tally } from "./support.js";
 
-const SECTION = "§5 Send Chat Message (Streaming)";
-const STREAMS = [L.chatStream, L.chatDisconnected];
 
 /** The seed's three event types and their schemas; profile-allowed extras use the StreamEvent overlay. */
 export const EVENT_SCHEMAS: Record<string, string> = {
@@ -18,11 +15,6 @@ export const EVENT_SCHEMAS: Record<string, string> = {
 export const EVENTS_CHECKS: CheckDef[] = [
   serverCheck({
     id: "mcp-chat/events/known-type",
-    level: "SHOULD",
-    title: "Every event type is tool_start, tool_end or text",
-    rule: "Every event `type` is `tool_start`, `tool_end` or `text` (plus the profile's allowedEventTypes). (Clients drop unknown types silently.)",
-    ref: ["TypeScript Interface Reference", "type: 'tool_start' | 'tool_end' | 'text';"],
-    probes: STREAMS,
     create(ctx) {
       const known = new Set([...Object.keys(EVENT_SCHEMAS), ...readParams(ctx.params).allowedEventTypes]);
       const t = new Tally();
@@ -47,11 +39,6 @@ export const EVENTS_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "mcp-chat/events/schema",
-    level: "MUST",
-    title: "Every event of a known type has its fields",
-    rule: "Every event of a known type validates against its schema.",
-    ref: [SECTION, "#### Event Field Reference"],
-    probes: STREAMS,
     create(ctx) {
       const extra = new Set(readParams(ctx.params).allowedEventTypes);
       const t = new Tally();

@@ -4,22 +4,13 @@
  * LF that keeps only lines starting with "data: ".
  */
 import { at, excerpt, type CheckDef } from "../../../core/checks/check.js";
-import { L } from "../labels.js";
 import { hexAround, utf8BodyRule } from "../../../core/checks/check-helpers.js";
 import { dataStartsWith, eventEvidence, eventWhere, lineEvidence, lineKind, lineWhere, mediaType, onStreams, serverCheck, Tally, type SseLineEvent } from "./support.js";
 
-const SECTION = "§5 Send Chat Message (Streaming)";
-const FORMAT = "data: {json_payload}\\n\\n";
-const STREAMS = [L.chatStream, L.chatDisconnected];
 
 export const SSE_CHECKS: CheckDef[] = [
   serverCheck({
     id: "mcp-chat/sse/content-type",
-    level: "MUST",
-    title: "A 200 stream is text/event-stream",
-    rule: "A 200 stream is `text/event-stream`.",
-    ref: [SECTION, "**Content-Type:** `text/event-stream`"],
-    probes: STREAMS,
     create() {
       const t = new Tally();
       const observe = onStreams({
@@ -34,11 +25,6 @@ export const SSE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "mcp-chat/sse/data-lines-only",
-    level: "MUST",
-    title: "Every line is a data line, a blank line or a comment",
-    rule: "Every non-empty, non-comment line starts with exactly `data: `.",
-    ref: [SECTION, FORMAT],
-    probes: STREAMS,
     create() {
       const t = new Tally();
       let lines = 0;
@@ -65,11 +51,6 @@ export const SSE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "mcp-chat/sse/one-data-line-per-event",
-    level: "MUST",
-    title: "Each event is one data line and an empty line",
-    rule: "Every event, the last included, is one data line plus an empty line.",
-    ref: [SECTION, FORMAT],
-    probes: STREAMS,
     create() {
       const t = new Tally();
       let events = 0;
@@ -95,11 +76,6 @@ export const SSE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "mcp-chat/sse/lf-only",
-    level: "MUST",
-    title: "Lines end with LF, never CR",
-    rule: "The body contains no CR. (A client splitting on LF would see `[DONE]\\r` and miss the end.)",
-    ref: [SECTION, FORMAT],
-    probes: STREAMS,
     create() {
       const t = new Tally();
       let lines = 0;
@@ -116,11 +92,6 @@ export const SSE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "mcp-chat/sse/json-payload",
-    level: "MUST",
-    title: "Every non-sentinel payload is a JSON object",
-    rule: "Every payload not starting with `[` parses as a JSON object. (The reference frontend renders anything else as text.)",
-    ref: [SECTION, FORMAT],
-    probes: STREAMS,
     create() {
       const t = new Tally();
       let n = 0;
@@ -138,11 +109,6 @@ export const SSE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "mcp-chat/sse/utf8",
-    level: "MUST",
-    title: "The body is valid UTF-8 without a BOM",
-    rule: "The body is valid UTF-8 without a BOM. (From the doc: SSE is UTF-8 by definition; the seed's own example carries a raw `°`.)",
-    ref: [SECTION, "Each event follows the SSE format:"],
-    probes: STREAMS,
     create() {
       const t = new Tally();
       const rule = utf8BodyRule(t, {
@@ -158,11 +124,6 @@ export const SSE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "mcp-chat/sse/event-per-write",
-    level: "SHOULD",
-    title: "Each event arrives inside one received chunk",
-    rule: "Each event arrives inside one received chunk. (From the doc: the reference frontend splits each read on LF with no buffer, so an event cut across reads is lost; TCP guarantees nothing, hence SHOULD.)",
-    ref: [SECTION, "Each event follows the SSE format:"],
-    probes: STREAMS,
     create() {
       const t = new Tally();
       let events = 0;

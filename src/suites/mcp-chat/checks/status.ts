@@ -4,8 +4,6 @@ import { formatSchemaErrors, type SchemaError } from "../../../core/schemas/sche
 import { L } from "../labels.js";
 import { all, connectView, describe, evidenceOf, isObject, judgeExchanges, onExchanges, sameSet, serverCheck, Tally, toolNames } from "./support.js";
 
-const SECTION = "§3 Get Connection Status";
-const QUOTE = "Returns the current connection status.";
 
 /** Errors inside tool objects are connect/tool-shape's; "if/then" only repeats the concrete errors. */
 function ownErrors(errors: SchemaError[]): SchemaError[] {
@@ -23,11 +21,6 @@ const AFTER_DISCONNECT = new Set<string>([L.statusAfterReset, L.statusAfterDisco
 export const STATUS_CHECKS: CheckDef[] = [
   serverCheck({
     id: "mcp-chat/status/connected-shape",
-    level: "MUST",
-    title: "While connected, /status shows the last id and its tools",
-    rule: "While connected, `/status` is `connected: true` with the last id and the connect tools' names.",
-    ref: [SECTION, QUOTE],
-    probes: [L.connect, L.statusAfterConnect, L.connectB, L.statusAfterConnectB],
     create(ctx) {
       const t = new Tally();
       const connected = new Map<string, { id: string; tools: string[] }>();
@@ -84,11 +77,6 @@ export const STATUS_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "mcp-chat/status/disconnected-shape",
-    level: "MUST",
-    title: "While disconnected, /status is {connected: false, server_id: null, tools: []}",
-    rule: "While disconnected, `/status` is `connected: false`, `server_id` null or absent, `tools` `[]` or absent. (A status that still says connected after a disconnect is disconnect/clears-state's.)",
-    ref: [SECTION, QUOTE],
-    probes: [L.disconnectReset, L.statusAfterReset, L.disconnect, L.statusAfterDisconnect],
     create(ctx) {
       const t = new Tally();
       let n = 0;

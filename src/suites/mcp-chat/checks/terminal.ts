@@ -4,14 +4,10 @@
  */
 import { at, excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
-import { L } from "../labels.js";
 import { readParams } from "../params.js";
 import { advanceSentinel, closeAfterSentinelRule, sentinelLines, type SentinelLines } from "../../../core/checks/check-helpers.js";
 import { dataStartsWith, dataValue, eventEvidence, eventWhere, lineEvidence, lineWhere, missingSentinel, onStreams, serverCheck, Tally, unjudgedStream, type SseLineEvent, type Stream } from "./support.js";
 
-const SECTION = "§5 Send Chat Message (Streaming)";
-const DONE_SIGNAL = "**4. Done Signal** - Indicates stream completion";
-const STREAMS = [L.chatStream, L.chatDisconnected];
 
 /** Where the first sentinel is among the raw lines: its data line begins an event with "[". */
 const advance = (st: SentinelLines, ev: SseLineEvent) => advanceSentinel(st, ev, (line) => dataStartsWith(line, "["));
@@ -19,11 +15,6 @@ const advance = (st: SentinelLines, ev: SseLineEvent) => advanceSentinel(st, ev,
 export const TERMINAL_CHECKS: CheckDef[] = [
   serverCheck({
     id: "mcp-chat/terminal/required",
-    level: "MUST",
-    title: "Every stream ends with [DONE] or [ERROR]",
-    rule: "Every stream has a sentinel before EOF. (Only the sentinel tells a complete answer from a truncated one.)",
-    ref: ["Implementation Notes: Tool Call Flow", "Send `[DONE]` to signal completion"],
-    probes: STREAMS,
     create() {
       const t = new Tally();
       let n = 0;
@@ -49,11 +40,6 @@ export const TERMINAL_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "mcp-chat/terminal/last-event",
-    level: "MUST",
-    title: "Nothing follows the first sentinel",
-    rule: "Nothing but its blank line follows the first sentinel. (Some clients stop at [DONE], others read on.)",
-    ref: [SECTION, DONE_SIGNAL],
-    probes: STREAMS,
     create() {
       const t = new Tally();
       const observe = onStreams<SentinelLines>({
@@ -75,11 +61,6 @@ export const TERMINAL_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "mcp-chat/terminal/sentinel-format",
-    level: "MUST",
-    title: "Sentinels are exactly [DONE] or [ERROR] <message>",
-    rule: "A payload starting with `[` is exactly `[DONE]` or `[ERROR] ` plus a non-empty message, with no continuation line.",
-    ref: [SECTION, "Use `[ERROR] message` format for stream errors"],
-    probes: STREAMS,
     create(ctx) {
       const t = new Tally();
       let n = 0;
@@ -111,11 +92,6 @@ export const TERMINAL_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "mcp-chat/terminal/connection-closes",
-    level: "MUST",
-    title: "The body ends soon after the sentinel",
-    rule: "The body ends within 2 s (`--close-timeout`, param closeTimeoutMs) of the sentinel. (Clients that wait for EOF hang otherwise.)",
-    ref: [SECTION, DONE_SIGNAL],
-    probes: STREAMS,
     create(ctx) {
       const t = new Tally();
       const rule = closeAfterSentinelRule<Stream>(t, readParams(ctx.params).closeTimeoutMs, (ev, s) => {

@@ -1,21 +1,11 @@
 /** The answer text: only the final answer, and present when the stream succeeds. */
 import type { CheckDef } from "../../../core/checks/check.js";
-import { L } from "../labels.js";
 import { chatFailed, eventEvidence, eventWhere, isTextEvent, isToolEvent, NO_TOOLS, onStreams, serverCheck, Tally, unjudgedStream, type SseEventEvent } from "./support.js";
 
-const STREAMS = [L.chatStream, L.chatDisconnected];
 
 export const TEXT_CHECKS: CheckDef[] = [
   serverCheck({
     id: "mcp-chat/text/final-answer-only",
-    level: "SHOULD",
-    title: "No tool event follows the first text",
-    rule: "No tool event follows the first `text`. (Judged on streams with both text and tools.)",
-    ref: [
-      "Implementation Notes: Important Behaviors",
-      '**Text events should only contain the final response** - Do not include intermediate reasoning like "Let me search for that..." Only send the actual answer.',
-    ],
-    probes: STREAMS,
     create() {
       const t = new Tally();
       const observe = onStreams<{ text?: SseEventEvent; tools: boolean; failed: boolean }>({
@@ -43,11 +33,6 @@ export const TEXT_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "mcp-chat/text/answer-present",
-    level: "SHOULD",
-    title: "A [DONE] stream carries a non-empty answer",
-    rule: "A `[DONE]` stream has at least one non-empty `text`. (SHOULD: a model may legitimately say nothing, but the UI shows an empty bubble.)",
-    ref: ["Implementation Notes: Tool Call Flow", "When AI generates final response text, emit `text` events"],
-    probes: STREAMS,
     create() {
       const t = new Tally();
       let chars = 0;

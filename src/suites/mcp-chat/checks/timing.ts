@@ -1,21 +1,14 @@
 /** When events arrive: streaming as work happens, and the numbers for tuning. */
 import type { CheckDef, Outcome } from "../../../core/checks/check.js";
-import { L } from "../labels.js";
 import { readParams } from "../params.js";
 import { HeldBackGaps } from "../../../core/checks/kit-stalls.js";
 import { all, eventEvidence, eventWhere, NO_TOOLS, onStreams, serverCheck, Tally, toolEvent, unjudgedStream, type SseEventEvent } from "./support.js";
 
-const STREAMS = [L.chatStream, L.chatDisconnected];
 const ms = (x: number) => Math.round(x);
 
 export const TIMING_CHECKS: CheckDef[] = [
   serverCheck({
     id: "mcp-chat/timing/streams-incrementally",
-    level: "MUST",
-    title: "Events are sent as they happen, not all at the end",
-    rule: "In a stream with tool events, the first event arrives at least 100 ms (`--min-gap`, param minGapMs) before the sentinel. (Judged on streams where a tool_end follows a tool_start, whether or not their ids match, which is tools/end-matches-start's rule: the tool ran in between, so a buffered stream shows no gap.)",
-    ref: ["Implementation Notes: Tool Call Flow", "Emit `tool_start` event immediately"],
-    probes: STREAMS,
     create(ctx) {
       const { minGapMs } = readParams(ctx.params);
       const t = new Tally();
@@ -61,11 +54,6 @@ export const TIMING_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "mcp-chat/timing/profile",
-    level: "INFO",
-    title: "Stream timing profile",
-    rule: "Reports time to headers and to the first event, gaps, chunk sizes and total time.",
-    ref: ["Implementation Notes: Important Behaviors", "Send text in small chunks (e.g., 5-10 characters) for a smooth streaming effect, or send larger chunks for faster display."],
-    probes: STREAMS,
     create() {
       const reports: string[] = [];
       interface Stats {

@@ -6,10 +6,6 @@ import { excerpt, type CheckDef, type Outcome } from "../../../core/checks/check
 import { L, NOTE } from "../labels.js";
 import { all, chatFailed, disconnectKnockOn, type SseEventEvent, eventEvidence, eventWhere, isObject, NO_TOOLS, onExchanges, onNote, onStreams, serverCheck, Tally, toolEvent, unjudgedStream } from "./support.js";
 
-const SECTION = "Implementation Notes: Important Behaviors";
-const IDS = "**Tool IDs must be unique** within a single request and must match between `tool_start` and `tool_end`";
-const FLOW = ["Implementation Notes: Tool Call Flow", "Emit `tool_end` event when complete"] as [string, string];
-const STREAMS = [L.chatStream, L.chatDisconnected];
 
 /** Per-stream open tool calls, id → name. */
 type Open = Map<string, unknown>;
@@ -55,11 +51,6 @@ function openAtTerminal(kind: "done" | "error", t: Tally) {
 export const TOOLS_CHECKS: CheckDef[] = [
   serverCheck({
     id: "mcp-chat/tools/unique-ids",
-    level: "MUST",
-    title: "Tool call ids are unique within a stream",
-    rule: "No two `tool_start` events in a stream share an `id`.",
-    ref: [SECTION, IDS],
-    probes: STREAMS,
     create() {
       const t = new Tally();
       let n = 0;
@@ -85,11 +76,6 @@ export const TOOLS_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "mcp-chat/tools/end-matches-start",
-    level: "MUST",
-    title: "Each tool_end closes an open tool_start with the same id and name",
-    rule: "Each `tool_end` closes one earlier open `tool_start` with the same `id` and `name`.",
-    ref: [SECTION, IDS],
-    probes: STREAMS,
     create() {
       const t = new Tally();
       let n = 0;
@@ -131,11 +117,6 @@ export const TOOLS_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "mcp-chat/tools/all-ended-before-done",
-    level: "MUST",
-    title: "No tool is open at [DONE]",
-    rule: "No tool is open at `[DONE]`.",
-    ref: FLOW,
-    probes: STREAMS,
     create() {
       const t = new Tally();
       const o = openAtTerminal("done", t);
@@ -144,11 +125,6 @@ export const TOOLS_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "mcp-chat/tools/all-ended-before-error",
-    level: "SHOULD",
-    title: "No tool is open at [ERROR]",
-    rule: "No tool is open at `[ERROR]`. (A tool left open spins forever in the UI; the reference skips the end when a tool throws, hence SHOULD.)",
-    ref: FLOW,
-    probes: STREAMS,
     create() {
       const t = new Tally();
       const o = openAtTerminal("error", t);
@@ -164,11 +140,6 @@ export const TOOLS_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "mcp-chat/tools/name-in-tool-list",
-    level: "SHOULD",
-    title: "Called tools are tools of the connected server",
-    rule: "Each `tool_start.name` is one of the connected tools. (SHOULD: backends may add internal tools.)",
-    ref: ["§5 Send Chat Message (Streaming)", "| | `name` | string | ✓ | Name of the tool being called |"],
-    probes: [L.connect, L.chatStream],
     create() {
       const t = new Tally();
       let tools: string[] | null = null;
@@ -200,11 +171,6 @@ export const TOOLS_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "mcp-chat/tools/call-profile",
-    level: "INFO",
-    title: "Tool call profile",
-    rule: "Reports call count, overlaps, `args: {}` and `tool_end.result`. Only `args: {}` counts as notable (the UI shows an empty card; budget-master never sends real arguments); overlaps and results are legal.",
-    ref: ["§5 Send Chat Message (Streaming)", "| | `args` | object | ✓ | Arguments passed to the tool |"],
-    probes: STREAMS,
     create() {
       // Outcome "fail" = something notable was reported (the runner shows it as info for an INFO
       // check), so a target that sends args {} is distinguishable from one that does not.

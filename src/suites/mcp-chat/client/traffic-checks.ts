@@ -38,11 +38,6 @@ const requestCheck = requestRules<CheckSpec, Request, { labels: Set<string> }>(c
 
 export const chatRequestCheck = requestCheck({
   id: "mcp-chat/client/chat-request",
-  level: "MUST",
-  title: "Chat requests are JSON ChatRequests",
-  rule: "Chat POSTs have Content-Type: application/json and a valid ChatRequest.",
-  ref: ["Base Configuration; §5 Send Chat Message (Streaming)", "Content-Type: application/json for all requests"],
-  probes: ["chat-stream", "chat"],
   labels: CHAT_LABELS,
   pass: "every chat request was application/json with a valid ChatRequest",
   untested: "the client sent no chat request",
@@ -69,11 +64,6 @@ const PCHARS = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})*$/;
 
 export const connectKnownIdCheck = requestCheck({
   id: "mcp-chat/client/connect-known-id",
-  level: "MUST",
-  title: "Connect only to listed ids",
-  rule: "The client connects only to listed ids, percent-encoded.",
-  ref: ["§2 Connect to a Server", "server_id | string | The id of the server to connect to"],
-  probes: ["connect"],
   labels: new Set(["connect"]),
   pass: "every connect named a listed server id, percent-encoded",
   untested: "the client never connected",
@@ -105,11 +95,6 @@ interface Change {
 
 export const connectBeforeChatCheck = tallyChecks(checkMaker({ seed: SEED, side: "client" }))({
   id: connectBeforeChatId,
-  level: "SHOULD",
-  title: "Connect before chatting",
-  rule: "The client does not chat while the mock is disconnected; a chat arriving while a connect or disconnect that found the mock connected was unanswered, or answered within the crossing grace (250 ms by default), may have been sent before the client heard of the change and is not judged.",
-  ref: ["Important Behaviors 5", "The backend should maintain connection state."],
-  probes: ["connect", "chat-stream", "chat"],
   pass: "every chat request came while a server was connected",
   untested: "the client sent no chat request",
   // Connects and disconnects made while connected, until answered a grace ago (core/checks/crossing.ts).

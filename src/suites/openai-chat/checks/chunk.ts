@@ -1,18 +1,11 @@
 /** The choices array of a chunk, and each choice's index. */
 import { excerpt, type CheckDef } from "../../../core/checks/check.js";
-import { STREAM_PROBES } from "../labels.js";
 import { onStreams } from "./model.js";
-import { STREAMING } from "./refs.js";
 import { eventEvidence, eventWhere, isIndex, isObject, serverCheck, Tally, typeName } from "./support.js";
 
 export const CHUNK_CHECKS: CheckDef[] = [
   serverCheck({
     id: "openai-chat/chunk/choices-array",
-    level: "MUST",
-    title: "Every chunk has a choices array",
-    rule: "Every non-error chunk has a `choices` array; the usage chunk has `choices: []`, never null or missing. (openai-node throws a TypeError, the AI SDK emits an error part.)",
-    ref: STREAMING,
-    probes: STREAM_PROBES,
     create() {
       const t = new Tally();
       let n = 0;
@@ -31,11 +24,6 @@ export const CHUNK_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "openai-chat/chunk/choice-index",
-    level: "MUST",
-    title: "Every choice has an integer index (0 without n)",
-    rule: "Every choice of a chunk has an integer `index`, 0 when the request did not set `n`. (openai-node 7.5 rejects an invalid choice index.)",
-    ref: STREAMING,
-    probes: STREAM_PROBES,
     create() {
       const t = new Tally();
       let n = 0;

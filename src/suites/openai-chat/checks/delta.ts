@@ -1,18 +1,11 @@
 /** Deltas: their shape, the role, and what a delta may carry at once. */
 import { excerpt, type CheckDef } from "../../../core/checks/check.js";
-import { STREAM_PROBES } from "../labels.js";
 import { onStreams } from "./model.js";
-import { STREAMING } from "./refs.js";
 import { eventEvidence, eventWhere, isObject, serverCheck, Tally, typeName } from "./support.js";
 
 export const DELTA_CHECKS: CheckDef[] = [
   serverCheck({
     id: "openai-chat/delta/shape",
-    level: "MUST",
-    title: "Every choice has a delta object of the right shape",
-    rule: "Every choice has a `delta` object whose `content` is a string or null and whose `tool_calls` entries each carry a `function` object. (Role and tool-call fields are judged by their own checks.)",
-    ref: STREAMING,
-    probes: STREAM_PROBES,
     create() {
       const t = new Tally();
       let n = 0;
@@ -45,11 +38,6 @@ export const DELTA_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "openai-chat/delta/role-first",
-    level: "MUST",
-    title: 'The first delta of a choice has role "assistant"',
-    rule: 'The first delta of each choice has `role: "assistant"`; later deltas omit it (or send null) or repeat it. (openai-node: "missing role for choice 0".)',
-    ref: STREAMING,
-    probes: STREAM_PROBES,
     create() {
       const t = new Tally();
       let n = 0;
@@ -74,11 +62,6 @@ export const DELTA_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "openai-chat/delta/no-empty-tool-calls",
-    level: "SHOULD",
-    title: "No delta has tool_calls: []",
-    rule: "No delta has `tool_calls: []`. (Breaks reasoning and message handling in the AI SDK and gateways.)",
-    ref: STREAMING,
-    probes: STREAM_PROBES,
     create() {
       const t = new Tally();
       let n = 0;
@@ -98,11 +81,6 @@ export const DELTA_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "openai-chat/delta/content-with-tool-calls",
-    level: "SHOULD",
-    title: "Text and tool calls never share a delta",
-    rule: "No delta carries both non-empty `content` and a non-empty `tool_calls`. (Legal for OpenAI, but the Continue IDE then drops the tool calls.)",
-    ref: STREAMING,
-    probes: STREAM_PROBES,
     create() {
       const t = new Tally();
       let n = 0;

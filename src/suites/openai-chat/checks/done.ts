@@ -1,20 +1,13 @@
 /** The end of a stream: `data: [DONE]`, nothing after it, then the end of the body. */
 import { at, excerpt, type CheckDef } from "../../../core/checks/check.js";
-import { STREAM_PROBES } from "../labels.js";
 import { readParams } from "../params.js";
 import { NOT_RESET, onStreams, streamBroken, type Stream } from "./model.js";
-import { STREAMING } from "./refs.js";
 import { advanceSentinel, closeAfterSentinelRule, sentinelLines, type SentinelLines } from "../../../core/checks/check-helpers.js";
 import { dataIs, lineEvidence, lineKind, lineWhere, serverCheck, Tally } from "./support.js";
 
 export const DONE_CHECKS: CheckDef[] = [
   serverCheck({
     id: "openai-chat/done/present",
-    level: "SHOULD",
-    title: "Streams end with data: [DONE]",
-    rule: "A stream that ends without an error ends with `data: [DONE]`. (SDKs and Continue accept EOF; naive clients report truncation, hence SHOULD.)",
-    ref: STREAMING,
-    probes: STREAM_PROBES,
     create() {
       const t = new Tally();
       let n = 0;
@@ -38,11 +31,6 @@ export const DONE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "openai-chat/done/last-event",
-    level: "MUST",
-    title: "Nothing follows [DONE]",
-    rule: "Nothing follows the `[DONE]` event: no data, no second `[DONE]`, no comment. (openai-node ignores later events, the AI SDK processes them.)",
-    ref: STREAMING,
-    probes: STREAM_PROBES,
     create() {
       const t = new Tally();
       const observe = onStreams<SentinelLines & { bad: boolean }>({
@@ -66,11 +54,6 @@ export const DONE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "openai-chat/done/connection-closes",
-    level: "MUST",
-    title: "The body ends promptly after [DONE]",
-    rule: "The body ends within 2 s (`--close-timeout`, param closeTimeoutMs) of `[DONE]`. (The AI SDK and openai-node v6 wait for EOF.)",
-    ref: STREAMING,
-    probes: STREAM_PROBES,
     create(ctx) {
       const t = new Tally();
       const rule = closeAfterSentinelRule<Stream>(t, readParams(ctx.params).closeTimeoutMs, (ev, s) => {

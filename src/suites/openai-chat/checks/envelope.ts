@@ -1,8 +1,7 @@
 /** The envelope of chunks and completions: object, id, created, model. */
 import { excerpt, type CheckDef } from "../../../core/checks/check.js";
-import { STREAM_PROBES, SYNC_PROBES, isChatLabel } from "../labels.js";
+import { isChatLabel } from "../labels.js";
 import { onStreams } from "./model.js";
-import { TOOL_CALLS } from "./refs.js";
 import { all, eventEvidence, eventWhere, evidenceOf, is2xx, isErrorLike, isObject, onExchanges, requestInfo, serverCheck, Tally } from "./support.js";
 
 /** What is wrong with an envelope, or [] when it is right. */
@@ -18,11 +17,6 @@ function envelopeProblems(v: Record<string, unknown>, object: string): string[] 
 export const ENVELOPE_CHECKS: CheckDef[] = [
   serverCheck({
     id: "openai-chat/envelope/fields",
-    level: "SHOULD",
-    title: "Chunks and completions carry object, id, created and model",
-    rule: 'Chunks have `object: "chat.completion.chunk"`, a string `id`, an integer `created` and a string `model`, with one `id` and one `created` per stream; a completion has `object: "chat.completion"`, `id`, `created` and `model`. (Error payloads are no chunks.)',
-    ref: TOOL_CALLS,
-    probes: [...STREAM_PROBES, ...SYNC_PROBES],
     create() {
       const t = new Tally();
       let chunks = 0;

@@ -1,20 +1,14 @@
 /** Errors: their shape, their status, and how they travel inside a stream. */
 import { excerpt, notApplicable, type CheckDef } from "../../../core/checks/check.js";
 import { formatSchemaErrors, registry } from "../../../core/schemas/schema-registry.js";
-import { BAD_INPUT_NAMES, isBadInputLabel, L, STREAM_PROBES } from "../labels.js";
+import { BAD_INPUT_NAMES, isBadInputLabel, L } from "../labels.js";
 import { readParams } from "../params.js";
 import { cutOff, onResponses, onStreams } from "./model.js";
-import { OPENAI_SPEC } from "./refs.js";
 import { all, describe, eventEvidence, eventWhere, evidenceOf, is2xx, isErrorLike, isObject, mediaType, onExchanges, serverCheck, Tally, type Exchange } from "./support.js";
 
 export const ERRORS_CHECKS: CheckDef[] = [
   serverCheck({
     id: "openai-chat/errors/shape",
-    level: "MUST",
-    title: "Every error answer is a JSON ErrorResponse",
-    rule: 'Every non-2xx response is `application/json` with a valid ErrorResponse `{"error": {"message", "type", "code"}}`. (Profile openai-compatible needs only `error.message`.)',
-    ref: OPENAI_SPEC,
-    probes: ["every request"],
     create(ctx) {
       const t = new Tally();
       const statuses = new Map<number, number>();
@@ -33,11 +27,6 @@ export const ERRORS_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "openai-chat/errors/pre-stream-status",
-    level: "MUST",
-    title: "Errors known before streaming get an HTTP status",
-    rule: "An error known before streaming (an unknown model with `stream: true`) is a non-2xx status, not a 200 stream: 404 with an error about the model. (Incomplete when the backend serves any model name.)",
-    ref: OPENAI_SPEC,
-    probes: [L.unknownModel],
     create() {
       const t = new Tally();
       let status = "";
@@ -71,11 +60,6 @@ export const ERRORS_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "openai-chat/errors/in-stream-shape",
-    level: "MUST",
-    title: 'In-stream errors are {"error": {...}}, then the end',
-    rule: 'An error-like payload in a stream is `{"error": {...}}` valid against ErrorResponse, without `choices`, followed only by `[DONE]` or the end of the body. (vLLM\'s old `{"object": "error"}` is not recognised; skip when no stream had an error.)',
-    ref: OPENAI_SPEC,
-    probes: STREAM_PROBES,
     create() {
       const t = new Tally();
       let n = 0;
@@ -112,11 +96,6 @@ export const ERRORS_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "openai-chat/errors/bad-input-400",
-    level: "MUST",
-    title: "Bad requests get 400",
-    rule: "Each bad-input probe (malformed JSON, `{}`, no messages, `messages` a string, role wizard, a tool without a name) gets 400 with an error body, never 2xx, 404, 5xx or an event stream. (Profile openai-compatible accepts 422 as well.)",
-    ref: OPENAI_SPEC,
-    probes: BAD_INPUT_NAMES.map(L.badInput),
     create(ctx) {
       const { badInputAllow422 } = readParams(ctx.params);
       const t = new Tally();

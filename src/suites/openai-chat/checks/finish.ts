@@ -1,21 +1,13 @@
 /** finish_reason: exactly one per choice, matching whether there were calls, and last. */
 import { excerpt, type CheckDef } from "../../../core/checks/check.js";
-import { STREAM_PROBES, SYNC_PROBES } from "../labels.js";
 import { cutOff, onResponses, onStreams } from "./model.js";
-import { FINAL_ANSWER, STREAMING } from "./refs.js";
 import { eventEvidence, eventWhere, isObject, serverCheck, Tally } from "./support.js";
 
 const REASONS = new Set(["stop", "length", "tool_calls", "content_filter", "function_call"]);
-const ALL = [...STREAM_PROBES, ...SYNC_PROBES];
 
 export const FINISH_CHECKS: CheckDef[] = [
   serverCheck({
     id: "openai-chat/finish/exactly-once",
-    level: "MUST",
-    title: "Each choice gets exactly one finish_reason",
-    rule: "Each choice gets exactly one non-null `finish_reason`, from stop, length, tool_calls, content_filter, function_call. (Streams that end with an error are exempt.)",
-    ref: STREAMING,
-    probes: ALL,
     create() {
       const t = new Tally();
       let n = 0;
@@ -37,11 +29,6 @@ export const FINISH_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "openai-chat/finish/matches-tool-calls",
-    level: "MUST",
-    title: 'finish_reason is "tool_calls" exactly when there are calls',
-    rule: 'A choice\'s non-null `finish_reason` is `"tool_calls"` if and only if it has calls (`"length"` and `"content_filter"` excepted). (Seed §2: the stream must return "tool_calls" at the end.)',
-    ref: STREAMING,
-    probes: ALL,
     create() {
       const t = new Tally();
       let n = 0;
@@ -64,11 +51,6 @@ export const FINISH_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "openai-chat/finish/nothing-after-finish",
-    level: "SHOULD",
-    title: "Nothing follows a choice's finish chunk",
-    rule: "After a choice's finish chunk, no delta for it carries content, reasoning, a role or tool calls. (vLLM repeats metadata and arguments around the finish chunk.)",
-    ref: FINAL_ANSWER,
-    probes: STREAM_PROBES,
     create() {
       const t = new Tally();
       let n = 0;

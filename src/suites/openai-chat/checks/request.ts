@@ -2,17 +2,11 @@
 import { at, excerpt, type CheckDef, type Evidence } from "../../../core/checks/check.js";
 import { isChatLabel, isReset, L } from "../labels.js";
 import { NOT_RESET, onStreams, streamBroken } from "./model.js";
-import { FOLLOW_UP, OPENAI_SPEC } from "./refs.js";
 import { all, describe, eventEvidence, eventWhere, evidenceOf, is2xx, lineKind, onExchanges, requestInfo, serverCheck, Tally, unanswered } from "./support.js";
 
 export const REQUEST_CHECKS: CheckDef[] = [
   serverCheck({
     id: "openai-chat/request/continue-shape-accepted",
-    level: "MUST",
-    title: "A request shaped like the Continue IDE's is served",
-    rule: 'A request shaped like the Continue IDE\'s (`Accept: application/json` with `stream: true`, `include_usage`, `parallel_tool_calls: false`, no `tool_choice`, assistant `content: " "` and `""` beside `tool_calls`, a cancelled tool result) gets a 200 event stream that ends normally.',
-    ref: FOLLOW_UP,
-    probes: [L.continueShape],
     create() {
       const t = new Tally();
       const observe = all(
@@ -48,11 +42,6 @@ export const REQUEST_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: NOT_RESET,
-    level: "MUST",
-    title: "Chat requests are answered, not reset",
-    rule: "A reachable target answers every chat request: the connection is not reset before the response head, and no stream is broken off before it ends (a broken stream is a failed request). (Incomplete when nothing answered at all: the target was not reached.)",
-    ref: OPENAI_SPEC,
-    probes: ["every chat request"],
     create() {
       const t = new Tally();
       let reached = false;

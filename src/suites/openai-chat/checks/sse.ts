@@ -4,19 +4,12 @@
  */
 import { at, excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { hexAround, utf8BodyRule } from "../../../core/checks/check-helpers.js";
-import { STREAM_PROBES } from "../labels.js";
 import { onStreams } from "./model.js";
-import { STREAMING } from "./refs.js";
 import { eventEvidence, eventWhere, lineEvidence, lineKind, lineWhere, mediaType, serverCheck, Tally } from "./support.js";
 
 export const SSE_CHECKS: CheckDef[] = [
   serverCheck({
     id: "openai-chat/sse/content-type",
-    level: "MUST",
-    title: "Streams are text/event-stream",
-    rule: "Every 200 answer to `stream: true` has media type `text/event-stream`.",
-    ref: STREAMING,
-    probes: STREAM_PROBES,
     create() {
       const t = new Tally();
       let n = 0;
@@ -33,11 +26,6 @@ export const SSE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "openai-chat/sse/data-json",
-    level: "MUST",
-    title: "Every data payload is [DONE] or JSON",
-    rule: "Every `data:` payload is `[DONE]` or valid JSON. (A keep-alive belongs in an SSE comment; openai-node ends the stream on a non-JSON payload.)",
-    ref: STREAMING,
-    probes: STREAM_PROBES,
     create() {
       const t = new Tally();
       let n = 0;
@@ -55,11 +43,6 @@ export const SSE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "openai-chat/sse/canonical-framing",
-    level: "SHOULD",
-    title: "Canonical framing: one `data: ` line, an empty line, LF",
-    rule: "Each event is one `data: ` line (one space) plus an empty line, with LF endings and no `event:`/`id:`/`retry:` lines; `:` comments are tolerated.",
-    ref: STREAMING,
-    probes: STREAM_PROBES,
     create() {
       const t = new Tally();
       let events = 0;
@@ -92,11 +75,6 @@ export const SSE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "openai-chat/sse/utf8",
-    level: "MUST",
-    title: "The stream body is valid UTF-8 without a BOM",
-    rule: "The stream body is valid UTF-8 without a byte order mark.",
-    ref: STREAMING,
-    probes: STREAM_PROBES,
     create() {
       const t = new Tally();
       // A byte validator, not a second (fatal) decode of every chunk: the same bytes pass (RFC 3629, as

@@ -1,8 +1,6 @@
 /** The stream profile: numbers for tuning, never a verdict. */
 import type { CheckDef, Outcome } from "../../../core/checks/check.js";
-import { STREAM_PROBES } from "../labels.js";
 import { onStreams } from "./model.js";
-import { STREAMING } from "./refs.js";
 import { isObject, lineKind, serverCheck } from "./support.js";
 
 const EXTENSIONS = ["reasoning_content", "reasoning", "extra_content"] as const;
@@ -11,11 +9,6 @@ const ms = (x: number) => Math.round(x);
 export const STREAM_CHECKS: CheckDef[] = [
   serverCheck({
     id: "openai-chat/stream/profile",
-    level: "INFO",
-    title: "Stream profile",
-    rule: 'Reports time to headers and to the first chunk, chunk counts, gaps, fragments per call, comments, extension fields (reasoning_content, reasoning, extra_content), repeated ids and "length" during a call.',
-    ref: STREAMING,
-    probes: STREAM_PROBES,
     create() {
       const reports: string[] = [];
       let streams = 0;

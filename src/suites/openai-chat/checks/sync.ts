@@ -2,7 +2,6 @@
 import type { CheckDef } from "../../../core/checks/check.js";
 import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import { baseLabel, L, SYNC_PROBES } from "../labels.js";
-import { TOOL_CALLS } from "./refs.js";
 import { describe, evidenceOf, is2xx, mediaType, onExchanges, serverCheck, Tally, unanswered } from "./support.js";
 
 /** Schema findings other checks own: the envelope, finish_reason, the type of arguments. */
@@ -11,11 +10,6 @@ const OWNED = [/^\/(object|id|created|model)$/, /^\/choices\/\d+\/finish_reason$
 export const SYNC_CHECKS: CheckDef[] = [
   serverCheck({
     id: "openai-chat/sync/response-shape",
-    level: "MUST",
-    title: "stream: false gets a JSON ChatCompletion",
-    rule: "`stream: false` gets 200 `application/json` with a valid ChatCompletion. (Envelope fields, finish_reason values and the type of arguments are judged by their own checks; the follow-up's status is turn/follow-up-accepted's.)",
-    ref: TOOL_CALLS,
-    probes: SYNC_PROBES,
     create(ctx) {
       const t = new Tally();
       let n = 0;

@@ -3,7 +3,6 @@ import type { CheckDef } from "../../../core/checks/check.js";
 import { L } from "../labels.js";
 import { readParams } from "../params.js";
 import { cutOff, onStreams, streamBroken, streamCut } from "./model.js";
-import { STREAMING } from "./refs.js";
 import { HeldBackGaps } from "../../../core/checks/kit-stalls.js";
 import { all } from "../../../core/views/hooks.js";
 import { eventEvidence, isObject, serverCheck, Tally, type SseEventEvent } from "./support.js";
@@ -11,11 +10,6 @@ import { eventEvidence, isObject, serverCheck, Tally, type SseEventEvent } from 
 export const TIMING_CHECKS: CheckDef[] = [
   serverCheck({
     id: "openai-chat/timing/streams-incrementally",
-    level: "MUST",
-    title: "Text is streamed as it is generated",
-    rule: "In the text stream (P4) the first content chunk is received at least `--min-gap` (param minGapMs, 100 ms) before the last event, in a different read. (Incomplete when the whole answer took under twice that.)",
-    ref: STREAMING,
-    probes: [L.textStream],
     create(ctx) {
       const { minGapMs } = readParams(ctx.params);
       const t = new Tally();

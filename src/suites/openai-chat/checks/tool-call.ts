@@ -7,16 +7,13 @@
  */
 import { excerpt, type CheckDef, type Evidence, type Outcome } from "../../../core/checks/check.js";
 import { activeCatalogue, isParameterless, judgeArgs } from "../catalogue.js";
-import { FORCED_PROBES, L, STREAM_PROBES, SYNC_PROBES } from "../labels.js";
+import { L } from "../labels.js";
 import { readParams } from "../params.js";
 import { callEvidence, callName, callsOf, cutOff, NOT_RESET, onResponses, onStreams, type CallState, type ResponseView } from "./model.js";
-import { ARGS_STRING, EXACT_NAMES, FUNCTION_NAME, NO_PARALLEL, NO_PARAMS, OPENAI_SPEC, STREAMING, TOOL_CALLS } from "./refs.js";
 import { all, eventEvidence, eventWhere, isIndex, isObject, parseJson, serverCheck, Tally, typeName } from "./support.js";
 
-const ALL = [...STREAM_PROBES, ...SYNC_PROBES];
 /** A backend may answer parallel_tool_calls: true with one call: several are allowed, not required. */
 const ONE_CALL = "parallel-stream was answered with one call (parallel_tool_calls: true allows several calls, it does not require them)";
-const PARALLEL = [L.parallelStream];
 
 /** The parsed arguments of a call, or why they cannot be judged as an object. */
 type Parsed = { ok: true; value: Record<string, unknown> } | { ok: false; skip: string; knock?: string } | { ok: false; bad: string };
@@ -67,11 +64,6 @@ function onCalls(fn: (c: CallState, r: ResponseView) => void) {
 export const TOOL_CALL_CHECKS: CheckDef[] = [
   serverCheck({
     id: "openai-chat/tool-call/index-integer",
-    level: "MUST",
-    title: "Every tool-call delta has an integer index",
-    rule: "Every tool-call delta has an integer `index` ≥ 0. (openai-node 7.5 throws, v6 drops the call.)",
-    ref: STREAMING,
-    probes: STREAM_PROBES,
     create() {
       const t = new Tally();
       let n = 0;
@@ -92,11 +84,6 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "openai-chat/tool-call/first-delta-complete",
-    level: "MUST",
-    title: "A call's first delta has id, type and name",
-    rule: 'The first delta of each call has a non-empty `id`, `type: "function"` and a non-empty `function.name`. (The AI SDK throws; the Continue CLI drops the call.)',
-    ref: STREAMING,
-    probes: STREAM_PROBES,
     create() {
       const t = new Tally();
       let n = 0;
@@ -117,11 +104,6 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "openai-chat/tool-call/id-stable",
-    level: "MUST",
-    title: "A call keeps its id",
-    rule: "Later deltas of a call omit `id` (or send null) or repeat the same value. (The AI SDK matches by id: a new id per chunk makes nameless calls.)",
-    ref: STREAMING,
-    probes: STREAM_PROBES,
     create() {
       const t = new Tally();
       let n = 0;
@@ -142,11 +124,6 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "openai-chat/tool-call/identity-once",
-    level: "SHOULD",
-    title: "id, type and name are sent once per call",
-    rule: 'Each of `id`, `type` and `function.name` is sent at most once per call, and never as `""`. (`+=` accumulators make `namename`; SDKs tolerate repeats, hence SHOULD.)',
-    ref: STREAMING,
-    probes: STREAM_PROBES,
     create() {
       const t = new Tally();
       let n = 0;
@@ -175,11 +152,6 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "openai-chat/tool-call/ids-unique",
-    level: "MUST",
-    title: "Call ids are unique within a response",
-    rule: "The call ids of one response are unique. (Results are matched to calls by id, seed §3.)",
-    ref: TOOL_CALLS,
-    probes: ALL,
     create() {
       const t = new Tally();
       let n = 0;
@@ -201,11 +173,6 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "openai-chat/tool-call/arguments-string",
-    level: "MUST",
-    title: "Arguments are strings",
-    rule: "`function.arguments` is a string in every delta and every non-streamed call. (Seed §2: it must be a JSON string; objects become `[object Object]`.)",
-    ref: ARGS_STRING,
-    probes: ALL,
     create() {
       const t = new Tally();
       let n = 0;
@@ -238,11 +205,6 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "openai-chat/tool-call/arguments-join-to-object",
-    level: "MUST",
-    title: "Joined arguments are one JSON object",
-    rule: 'The joined fragments of a call (or its non-streamed string) parse as exactly one JSON object; `""` counts as `{}`. (The finding names the pattern: cumulative, repeated, placeholder, truncated.)',
-    ref: ARGS_STRING,
-    probes: ALL,
     create() {
       const t = new Tally();
       let n = 0;
@@ -261,11 +223,6 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
   ...argumentRules(),
   serverCheck({
     id: "openai-chat/tool-call/no-arg-empty-object",
-    level: "SHOULD",
-    title: 'Parameterless tools get "{}"',
-    rule: 'A parameterless tool is called with `"{}"` (not `""` or no arguments at all). (`JSON.parse("")` fails in several clients.)',
-    ref: NO_PARAMS,
-    probes: [L.noArgStream],
     create(ctx) {
       const catalogue = activeCatalogue(readParams(ctx.params).catalogue);
       const t = new Tally();
@@ -288,11 +245,6 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "openai-chat/tool-call/name-in-request-tools",
-    level: "MUST",
-    title: "Only offered tools are called",
-    rule: "Every called name is in the request's `tools[]`; a request without tools gets no calls. (Seed §1: exact identifiers; unknown names fail in the client.)",
-    ref: EXACT_NAMES,
-    probes: ALL,
     create() {
       const t = new Tally();
       let n = 0;
@@ -307,11 +259,6 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "openai-chat/tool-call/parallel-distinct-indexes",
-    level: "MUST",
-    title: "Parallel calls have indexes 0..n-1",
-    rule: "Calls in one streamed response have indexes 0..n-1 in order of first appearance, never reused for another id. (Ollama repeats index 0; openai-node then merges the calls.)",
-    ref: STREAMING,
-    probes: PARALLEL,
     create() {
       const t = new Tally();
       let multi = 0;
@@ -336,11 +283,6 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "openai-chat/tool-call/parallel-sequential",
-    level: "SHOULD",
-    title: "Parallel calls are not interleaved",
-    rule: "All deltas of call i precede the first delta of call i+1. (The Continue IDE ignores `index` and mixes interleaved calls. Fragments resent inside the finish chunk are arguments-join-to-object's.)",
-    ref: STREAMING,
-    probes: PARALLEL,
     create() {
       const t = new Tally();
       let multi = 0;
@@ -366,11 +308,6 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "openai-chat/tool-call/parallel-false-honoured",
-    level: "SHOULD",
-    title: "parallel_tool_calls: false gives one call",
-    rule: "With `parallel_tool_calls: false`, a response has at most one call. (Continue always sends false; many backends ignore it, hence SHOULD.)",
-    ref: OPENAI_SPEC,
-    probes: [L.forcedStream, L.forcedSync, L.requiredStream, L.continueShape],
     create() {
       const t = new Tally();
       let n = 0;
@@ -388,11 +325,6 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "openai-chat/tool-call/exclusive-not-parallel",
-    level: "SHOULD",
-    title: "An exclusive tool is called alone",
-    rule: "A call of an `exclusive` catalogue tool (seed §4.5 `search_and_replace_in_file`) is the only call of its message. (Judged on every message with two or more calls; model guidance, hence SHOULD.)",
-    ref: NO_PARALLEL,
-    probes: PARALLEL,
     create(ctx) {
       const catalogue = activeCatalogue(readParams(ctx.params).catalogue);
       const t = new Tally();
@@ -413,11 +345,6 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "openai-chat/tool-call/honours-tool-choice",
-    level: "SHOULD",
-    title: "A forced tool_choice is obeyed",
-    rule: 'A forced function is called (and only it); `"required"` yields at least one call. (Judged on the last attempt of each forced probe; local backends often ignore tool_choice, hence SHOULD.)',
-    ref: OPENAI_SPEC,
-    probes: FORCED_PROBES,
     create() {
       const t = new Tally();
       const last = new Map<string, { ok: true; text: string } | { ok: false; expected: string; actual: string; ev: Evidence } | { skip: string; broken?: string }>();
@@ -448,11 +375,6 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "openai-chat/tool-call/streaming-parity",
-    level: "SHOULD",
-    title: "Streaming calls the tool the non-streamed request calls",
-    rule: "When the non-streamed forced request calls the tool, the streamed one calls the same tool. (Streaming drops calls in some backends; argument equality is reported; a live model varies, hence SHOULD.)",
-    ref: STREAMING,
-    probes: [L.forcedStream, L.forcedSync],
     create() {
       type Seen = { name?: string; args?: string; ev: Evidence; skip?: string; broken?: string };
       let stream: Seen | undefined;
@@ -503,14 +425,6 @@ function argumentRules(): CheckDef[] {
   const make = (kind: "valid" | "unknown"): CheckDef =>
     serverCheck({
       id: kind === "valid" ? "openai-chat/tool-call/arguments-valid-for-tool" : "openai-chat/tool-call/arguments-no-unknown-keys",
-      level: kind === "valid" ? "MUST" : "SHOULD",
-      title: kind === "valid" ? "Arguments are valid for the tool" : "Arguments have no unknown keys",
-      rule:
-        kind === "valid"
-          ? "Parsed arguments validate against the tool's args schema (catalogue tools) or its `parameters` (other tools), ignoring unknown keys. (Seed §4; Continue answers \"Required parameter missing\".)"
-          : "Arguments have no property the tool does not define. (`ls {\"path\": ...}` silently lists `.`; a model's choice, hence SHOULD.)",
-      ref: FUNCTION_NAME,
-      probes: ALL,
       create(ctx) {
         const catalogue = activeCatalogue(readParams(ctx.params).catalogue);
         const t = new Tally();

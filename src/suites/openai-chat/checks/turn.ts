@@ -1,7 +1,6 @@
 /** The follow-up turn of seed §3: history with a tool result, answered in plain text. */
 import { excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { L } from "../labels.js";
-import { FINAL_ANSWER, FOLLOW_UP } from "./refs.js";
 import { describe, evidenceOf, isObject, onExchanges, serverCheck, Tally, unanswered, type Exchange } from "./support.js";
 
 /** choices[0].message of a follow-up answer, when there is one. */
@@ -14,11 +13,6 @@ function message(x: Exchange): Record<string, unknown> | undefined {
 export const TURN_CHECKS: CheckDef[] = [
   serverCheck({
     id: "openai-chat/turn/follow-up-accepted",
-    level: "MUST",
-    title: "The seed §3 follow-up request is accepted",
-    rule: "The seed §3 follow-up request (assistant `content: null` with `tool_calls`, then a tool result) gets 200 with a JSON body that has `choices[0].message`.",
-    ref: FOLLOW_UP,
-    probes: [L.followUpSync],
     create() {
       const t = new Tally();
       const observe = onExchanges((x) => {
@@ -35,11 +29,6 @@ export const TURN_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "openai-chat/turn/follow-up-final-answer",
-    level: "SHOULD",
-    title: "The follow-up is answered in plain text",
-    rule: 'That completion has non-empty text and no calls, and was not cut (`"length"`, `"content_filter"`). (Other finish_reason values are the finish checks\'; a model may call again, hence SHOULD.)',
-    ref: FINAL_ANSWER,
-    probes: [L.followUpSync],
     create() {
       const t = new Tally();
       let text = "";

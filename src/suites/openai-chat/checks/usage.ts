@@ -1,9 +1,7 @@
 /** Usage in streams: only on the last chunk, and there exactly when it was asked for. */
 import { at, excerpt, type CheckDef, type Evidence } from "../../../core/checks/check.js";
 import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
-import { L, STREAM_PROBES } from "../labels.js";
 import { cutOff, onStreams, streamBroken, streamCut } from "./model.js";
-import { OPENAI_SPEC } from "./refs.js";
 import { eventEvidence, eventWhere, serverCheck, Tally, type SseEventEvent } from "./support.js";
 
 const hasUsage = (c: Record<string, unknown>): boolean => c.usage !== undefined && c.usage !== null;
@@ -11,11 +9,6 @@ const hasUsage = (c: Record<string, unknown>): boolean => c.usage !== undefined 
 export const USAGE_CHECKS: CheckDef[] = [
   serverCheck({
     id: "openai-chat/usage/only-final-chunk",
-    level: "MUST",
-    title: "usage appears only on the last chunk",
-    rule: "A non-null `usage` appears only on the last chunk of a stream. (Continue keeps only the last chunk with a usage field: a running usage on every chunk blanks the answer.)",
-    ref: OPENAI_SPEC,
-    probes: STREAM_PROBES,
     create() {
       const t = new Tally();
       let n = 0;
@@ -44,11 +37,6 @@ export const USAGE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "openai-chat/usage/matches-request",
-    level: "SHOULD",
-    title: "usage is sent exactly when include_usage asks for it",
-    rule: "With `stream_options.include_usage: true` the last chunk before `[DONE]` carries `usage` with integer counts; without it no chunk has a non-null `usage`.",
-    ref: OPENAI_SPEC,
-    probes: [L.textStream, L.forcedStream, L.noArgStream],
     create(ctx) {
       const t = new Tally();
       let asked = 0;

@@ -10,20 +10,17 @@ import { AFTER_DONE_NOTE } from "../../../mocks/openai-chat/after-done.js";
 import { isCompletionRequest } from "./traffic-checks.js";
 import { scaleMs, TIME_SCALE_KEY, timeScaleOf } from "../../../core/client-cases/time-scale.js";
 import { SEED } from "../labels.js";
+import { checkMaker } from "../../../core/checks/define-check.js";
+
+const clientCheck = checkMaker({ seed: SEED, side: "client" });
 
 /** How long after [DONE] the client may take (the contract's 2 s, as for client-parse/termination). */
 export const AFTER_DONE_LIMIT_MS = 2000;
 /** Held streams tracked at once; older ones are dropped (constant memory). */
 const MAX_HELD = 256;
 
-export const finishesAfterDoneCheck: CheckDef = {
+export const finishesAfterDoneCheck: CheckDef = clientCheck({
   id: "openai-chat/client/finishes-after-done",
-  level: "SHOULD",
-  side: "client",
-  title: "The client finishes its response at [DONE]",
-  rule: `When the server keeps the connection open after [DONE], the client still finishes its response within ${AFTER_DONE_LIMIT_MS / 1000} s of [DONE]: it closes the connection or sends its next request.`,
-  ref: { seed: SEED, section: "§2", quote: '스트리밍을 지원한다면 `choices[0].delta.tool_calls` 형태의 증분 델타도 허용되며, 마지막에 `finish_reason: "tool_calls"`를 반환해야 합니다.' },
-  probes: ["hold-open-after-done", "open-after-done"],
   create(): CheckObserver {
     const v = new Violations();
     let judged = 0;
@@ -80,4 +77,4 @@ export const finishesAfterDoneCheck: CheckDef = {
       },
     };
   },
-};
+});

@@ -13,64 +13,15 @@ import { SEED } from "../labels.js";
 export const NO_RESULTS_REASON = "no adapter results reported (a black-box client gets only client/* checks)";
 
 const SPECS: ParseCheckSpec[] = [
-  {
-    id: "openai-chat/client-parse/split-chunks",
-    level: "MUST",
-    title: "Chunking does not change the result",
-    rule: "The result is the same for the canonical stream, one byte per write, random writes, splits inside UTF-8 characters, and one coalesced write.",
-    section: "§2 (streaming)",
-    quote: "스트리밍을 지원한다면 `choices[0].delta.tool_calls` 형태의 증분 델타도 허용되며",
-  },
-  {
-    id: "openai-chat/client-parse/sse-variants",
-    level: "SHOULD",
-    title: "Non-canonical SSE gives the canonical result",
-    rule: "Valid non-canonical SSE gives the canonical result.",
-    section: "§2 (streaming)",
-    quote: "스트리밍을 지원한다면 … 증분 델타도 허용되며",
-  },
-  {
-    id: "openai-chat/client-parse/termination",
-    level: "SHOULD",
-    title: "The stream ends where it should",
-    rule: "The client finishes within 2 s of [DONE] on an open connection, ignores bytes after it, accepts EOF after a finish reason, and reports EOF before any finish reason as truncated.",
-    section: "§2 (streaming)",
-    quote: '마지막에 `finish_reason: "tool_calls"`를 반환해야 합니다.',
-  },
-  {
-    id: "openai-chat/client-parse/tool-call-assembly",
-    level: "MUST",
-    title: "Tool calls are assembled as sent",
-    rule: "Every call is assembled with the mock's id, name and arguments.",
-    section: "§2, §3",
-    quote: "Continue는 tool_calls를 파싱하고 해당 내장 tool을 실제로 실행합니다.",
-  },
-  {
-    id: "openai-chat/client-parse/usage-chunk",
-    level: "MUST",
-    title: "The usage chunk is harmless",
-    rule: "The choices: [] usage chunk neither raises an error nor loses content or calls.",
-    section: "§2 (streaming)",
-    quote: "`choices[0].delta.tool_calls` 형태의 증분 델타",
-  },
-  {
-    id: "openai-chat/client-parse/error-surfaced",
-    level: "MUST",
-    title: "Errors surface as errors",
-    rule: "An in-stream error after partial text, and an HTTP error, surface as errors carrying the message, not as text or success.",
-    section: "§2; contract §3.10",
-    quote: "Backend → Continue: 모델의 tool 호출 응답 형식",
-  },
+  { id: "openai-chat/client-parse/split-chunks" },
+  { id: "openai-chat/client-parse/sse-variants" },
+  { id: "openai-chat/client-parse/termination" },
+  { id: "openai-chat/client-parse/tool-call-assembly" },
+  { id: "openai-chat/client-parse/usage-chunk" },
+  { id: "openai-chat/client-parse/error-surfaced" },
 ];
 
-const QUIRK_SPEC: ParseCheckSpec = {
-  id: "openai-chat/client-parse/quirk-tolerance",
-  level: "INFO",
-  title: "Tolerance of backend quirks",
-  rule: "For each quirk fault (§8), reports whether the client's result still matched, with the server check that flags the quirk.",
-  section: "§2; contract §8.10",
-  quote: "`arguments`는 반드시 JSON 문자열이어야 합니다.",
-};
+const QUIRK_SPEC: ParseCheckSpec = { id: "openai-chat/client-parse/quirk-tolerance" };
 
 interface Expectation {
   expected: AdapterResult;

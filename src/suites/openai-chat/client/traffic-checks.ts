@@ -67,7 +67,7 @@ const bodyRule = requestRule((req) => {
 
 /** A rule about completion request bodies. */
 function bodyCheck(spec: Omit<CheckSpec, "create" | "probes"> & Pick<RequestRule<{ req: HttpRequest; body: Json }>, "pass" | "judge">): CheckDef {
-  return bodyRule({ probes: ["chat/completions"], untested: "the client sent no chat completion request this rule applies to", ...spec });
+  return bodyRule({ untested: "the client sent no chat completion request this rule applies to", ...spec });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -111,11 +111,6 @@ const REQUEST_SCHEMA_ID = "openai-chat/client/request-schema";
 
 export const requestSchemaCheck = completionRequest({
   id: REQUEST_SCHEMA_ID,
-  level: "MUST",
-  title: "Requests are JSON ChatCompletionRequests",
-  rule: "Every POST has Content-Type: application/json and a body valid against ChatCompletionRequest.",
-  ref: ["§1 Continue → Backend: request format; §3", "OpenAI Chat Completions 규격으로 tools 배열과 tool_choice를 포함합니다"],
-  probes: ["chat/completions"],
   pass: "every request was application/json with a valid ChatCompletionRequest",
   untested: "the client sent no chat completion request",
   judge(event, t, ctx) {
@@ -157,11 +152,6 @@ function messageErrors(ctx: CheckContext, body: Json): string {
 
 export const authHeaderCheck = clientRequest({
   id: "openai-chat/client/auth-header",
-  level: "SHOULD",
-  title: "Requests carry a bearer key",
-  rule: "Every request has Authorization: Bearer <non-empty>, equal to the mock's key when one is set.",
-  ref: ["§1 (silent on auth); contract §1 Auth", "OpenAI Chat Completions 규격으로"],
-  probes: ["chat/completions", "models"],
   pass: "every request carried a bearer key the mock accepts",
   untested: "the client sent no request",
   judge(event, t) {
@@ -186,10 +176,6 @@ function hasTools(body: Json): boolean {
 
 export const optionsConsistentCheck = bodyCheck({
   id: "openai-chat/client/options-consistent",
-  level: "MUST",
-  title: "Options agree with each other",
-  rule: "stream_options only with stream: true; tool_choice and parallel_tool_calls only with non-empty tools; a named tool_choice names one of them.",
-  ref: ["§1", '"tool_choice": "auto", "stream": false'],
   pass: "every request's stream_options, tool_choice and parallel_tool_calls agreed with stream and tools",
   judge({ req, body }, t) {
     const ev = at(req, { excerpt: excerpt(req.body ?? "") });
@@ -218,10 +204,6 @@ const schemaCompiler = new Ajv2020({ strict: false, allErrors: false, validateSc
 
 export const toolsWellFormedCheck = bodyCheck({
   id: "openai-chat/client/tools-well-formed",
-  level: "MUST",
-  title: "tools[] entries are well formed",
-  rule: "Every tools[] entry is a valid ToolDefinition, names are unique, and each parameters compiles as JSON Schema.",
-  ref: ["§1", '"type": "function", "function": { "name": "ls", "description": "List files in a directory", "parameters": { "type": "object", ... } }'],
   pass: "every tools[] entry was a valid ToolDefinition with a unique name and compilable parameters",
   judge({ req, body }, t, ctx) {
     if (body.tools === undefined) return false;
@@ -260,14 +242,8 @@ function activeCatalogue(ctx: CheckContext, req: HttpRequest): string {
   return typeof fromMock === "string" && fromMock !== "" ? fromMock : DEFAULT_CATALOGUE;
 }
 
-export const toolsMatchCatalogueCheck: CheckDef = {
+export const toolsMatchCatalogueCheck: CheckDef = clientCheck({
   id: "openai-chat/client/tools-match-catalogue",
-  level: "MUST",
-  side: "client",
-  title: "Built-in tools match the catalogue",
-  rule: "A tool named as in the active catalogue has its property names, types (array items and nested objects included) and required set; a name differing only by case, -/_ or a builtin_ prefix fails.",
-  ref: { seed: SEED, section: "§1; §4 Continue Built-in Tools", quote: "내장 툴 이름(함수명)은 아래의 정확한 식별자를 사용해야 합니다." },
-  probes: ["chat/completions"],
   create(ctx): CheckObserver {
     const v = new Violations();
     let exercised = false;
@@ -313,16 +289,12 @@ export const toolsMatchCatalogueCheck: CheckDef = {
       },
     };
   },
-};
+});
 
 // ---------------------------------------------------------------------------------------------
 
 export const toolResultsAnswerCallsCheck = bodyCheck({
   id: "openai-chat/client/tool-results-answer-calls",
-  level: "MUST",
-  title: "Tool results answer calls",
-  rule: "Every tool message's tool_call_id is a call id of the nearest preceding assistant message, with only tool messages in between.",
-  ref: ["§3", '{ "role": "tool", "tool_call_id": "call_install", "content": "added 420 packages..." }'],
   pass: "every tool message answered a call of the assistant message before it",
   judge({ req, body }, t) {
     const messages = Array.isArray(body.messages) ? body.messages : [];
@@ -350,10 +322,6 @@ export const toolResultsAnswerCallsCheck = bodyCheck({
 
 export const allCallsAnsweredCheck = bodyCheck({
   id: "openai-chat/client/all-calls-answered",
-  level: "MUST",
-  title: "Every call is answered once",
-  rule: "Every call is answered by exactly one tool message before the next non-tool message or the end of messages.",
-  ref: ["§3", "실행 결과를 role:\"tool\" 메시지로 첨부해 같은 모델로 다시 요청을 보냅니다."],
   pass: "every call in the history was answered by exactly one tool message",
   judge({ req, body }, t) {
     const messages = Array.isArray(body.messages) ? body.messages : [];
@@ -386,10 +354,6 @@ export const allCallsAnsweredCheck = bodyCheck({
 
 export const toolCallIdsUniqueCheck = bodyCheck({
   id: "openai-chat/client/tool-call-ids-unique",
-  level: "MUST",
-  title: "Call ids are unique and non-empty",
-  rule: 'No call id occurs twice in messages, and none is "".',
-  ref: ["§2, §3", '"id": "call_abc123"'],
   pass: "every call id in the history was unique and non-empty",
   judge({ req, body }, t) {
     const calls = historyCalls(body);
@@ -411,10 +375,6 @@ export const toolCallIdsUniqueCheck = bodyCheck({
 
 export const argumentsStringsCheck = bodyCheck({
   id: "openai-chat/client/arguments-strings",
-  level: "MUST",
-  title: "Echoed arguments are JSON strings",
-  rule: "Every echoed function.arguments is a string that parses as a JSON object.",
-  ref: ["§2", "`arguments`는 반드시 JSON 문자열이어야 합니다."],
   pass: "every echoed function.arguments was a string holding a JSON object",
   judge({ req, body }, t) {
     const calls = historyCalls(body);
@@ -453,14 +413,8 @@ function sameArguments(sent: string, echoed: unknown): boolean {
   return !!a && !!b && canonicalJson(a.value) === canonicalJson(b.value);
 }
 
-export const historyMatchesSentCheck: CheckDef = {
+export const historyMatchesSentCheck: CheckDef = clientCheck({
   id: "openai-chat/client/history-matches-sent",
-  level: "SHOULD",
-  side: "client",
-  title: "Echoed calls are the calls the mock sent",
-  rule: "Each call the mock produced comes back with the same id, name and arguments (compared as parsed JSON).",
-  ref: { seed: SEED, section: "§3", quote: "Continue는 tool_calls를 파싱하고 해당 내장 tool을 실제로 실행합니다." },
-  probes: ["chat/completions"],
   create(ctx): CheckObserver {
     const v = new Violations();
     let pending: SentResponse[] = [];
@@ -545,18 +499,12 @@ export const historyMatchesSentCheck: CheckDef = {
         }),
     };
   },
-};
+});
 
 // ---------------------------------------------------------------------------------------------
 
-export const catalogueCoverageCheck: CheckDef = {
+export const catalogueCoverageCheck: CheckDef = clientCheck({
   id: "openai-chat/client/catalogue-coverage",
-  level: "INFO",
-  side: "client",
-  title: "Catalogue coverage",
-  rule: "Reports catalogue tools offered and missing, unknown names (MCP <server>_<tool>), disabled tools offered, requests without tools.",
-  ref: { seed: SEED, section: "§1; §4", quote: "read_file, read_currently_open_file, create_new_file, … run_terminal_command" },
-  probes: ["chat/completions"],
   create(ctx): CheckObserver {
     const offered = new Set<string>();
     let requests = 0;
@@ -602,7 +550,7 @@ export const catalogueCoverageCheck: CheckDef = {
       },
     };
   },
-};
+});
 
 export const TRAFFIC_CHECKS: CheckDef[] = [
   requestSchemaCheck,

@@ -42,10 +42,6 @@ const describeAnswers = (rs: Json[]): string =>
  */
 function promptAnswerCheck(opts: {
   id: string;
-  level: "MUST" | "SHOULD";
-  title: string;
-  rule: string;
-  ref: [string, string];
   label: string;
   midRun: boolean;
   judge: (answers: Json[], fork: boolean) => string | undefined;
@@ -53,11 +49,6 @@ function promptAnswerCheck(opts: {
 }): CheckDef {
   return serverCheck({
     id: opts.id,
-    level: opts.level,
-    title: opts.title,
-    rule: opts.rule,
-    ref: opts.ref,
-    probes: [opts.label],
     create(ctx) {
       const t = new Tally();
       const fork = forkAllowances(ctx.params).latePromptFailure;
@@ -126,11 +117,6 @@ const forkPair = (rs: Json[]): boolean => rs.length === 2 && rs.some((r) => r.su
 export const CMD_CHECKS: CheckDef[] = [
   serverCheck({
     id: "pi-web/cmd/prompt-accepted",
-    level: "MUST",
-    title: "An idle prompt succeeds without data and starts a run within 10 s",
-    rule: "A `prompt` sent while idle gets a success with no `data`, and `agent_start` follows within 10 s.",
-    ref: ["Commands (Client → Server)", "Send a user prompt. Streaming events arrive asynchronously."],
-    probes: ["prompt:*"],
     create(ctx) {
       const { firstEventMs } = readParams(ctx.params);
       const t = new Tally();
@@ -189,10 +175,6 @@ export const CMD_CHECKS: CheckDef[] = [
   }),
   promptAnswerCheck({
     id: "pi-web/cmd/prompt-busy",
-    level: "MUST",
-    title: "A prompt during a run without streamingBehavior gets only a failure",
-    rule: "A `prompt` sent during a run without `streamingBehavior` gets one failure and is neither queued nor run. pi-fork-0.54: a success plus that failure.",
-    ref: ["`prompt`", "When the agent is already streaming, set `streamingBehavior` to queue the message:"],
     label: M.busyPrompt,
     midRun: true,
     expected: "only a failure",
@@ -204,10 +186,6 @@ export const CMD_CHECKS: CheckDef[] = [
   }),
   promptAnswerCheck({
     id: "pi-web/cmd/prompt-invalid",
-    level: "SHOULD",
-    title: "A prompt with invalid fields gets a failure",
-    rule: "A `prompt` whose fields fail validation (`message: 42`) gets a failure. pi-fork-0.54: a success plus that failure.",
-    ref: ["`prompt`", '{"id":"req_1","type":"prompt","message":"Hi"}'],
     label: M.invalidPrompt,
     midRun: false,
     expected: "a failure",
@@ -219,11 +197,6 @@ export const CMD_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/cmd/prompt-images",
-    level: "SHOULD",
-    title: "Prompt images follow the text in the user echo, unchanged",
-    rule: "The user echo of a prompt with `images` has the text part first, then each image part with its `mimeType` and `data` unchanged.",
-    ref: ["`prompt`", "With image attachments:"],
-    probes: [M.images],
     create() {
       const t = new Tally();
       let expect: { cmd: Command; text: unknown; images: unknown[]; armed: boolean; start?: Json } | undefined;
@@ -268,11 +241,6 @@ export const CMD_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/cmd/get-state-streaming",
-    level: "SHOULD",
-    title: "isStreaming is true inside a run and false after agent_end",
-    rule: "`get_state.isStreaming` is true for a request sent and answered inside a run, and false for one sent and answered after `agent_end` (requests racing a run edge are not judged).",
-    ref: ["`get_state`", "Fetch current session metadata."],
-    probes: [M.midRun("state"), M.stateAfterRun],
     create() {
       const t = new Tally();
       const runs = runViews();
@@ -308,11 +276,6 @@ export const CMD_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/cmd/get-messages",
-    level: "MUST",
-    title: "After a run, the history ends with the run's messages",
-    rule: "`get_messages` sent after a run's `agent_end` (no run since) returns a history that ends with that `agent_end.messages`, in order. A read answered while the server opens a further run on its own (`auto_retry_start`, `auto_compaction_start` after `agent_end`) is not after the run and is not judged.",
-    ref: ["`get_messages`", "Fetch full message history for the active session."],
-    probes: ["history:*"],
     create() {
       const t = new Tally();
       const runs = runViews();
@@ -413,11 +376,6 @@ export const CMD_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/cmd/clear-queue",
-    level: "MUST",
-    title: "clear_queue returns exactly the queued texts, and none is injected later",
-    rule: "`clear_queue` returns `{steering, followUp}`: exactly the texts still queued, in order; none of them is injected afterwards.",
-    ref: ["`clear_queue`", "Clear all queued steering and follow-up messages on the server. Returns the cleared message texts."],
-    probes: [M.clear("q2")],
     notApplicableWhen: [TOPIC.queue],
     create() {
       const t = new Tally();
@@ -468,11 +426,6 @@ export const CMD_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/cmd/abort",
-    level: "MUST",
-    title: "abort ends a run aborted within 5 s; idle abort succeeds quietly",
-    rule: "`abort` during a run gets a success, the running message ends `aborted` (or `error`) with an `errorMessage`, and `agent_end` follows within 5 s; `abort` while idle gets a success and no events.",
-    ref: ["`abort`", "Abort active agent work."],
-    probes: [M.abortIdle, M.abortRun, M.abortQueue],
     create(ctx) {
       const { abortEndMs } = readParams(ctx.params);
       const t = new Tally();
@@ -557,11 +510,6 @@ export const CMD_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/cmd/abort-order",
-    level: "SHOULD",
-    title: "The abort response comes after the run's agent_end",
-    rule: "The response to an `abort` sent during a run arrives after that run's `agent_end`.",
-    ref: ["`abort`", "Abort active agent work."],
-    probes: [M.abortRun, M.abortQueue],
     create() {
       const t = new Tally();
       const runs = runViews();

@@ -5,8 +5,6 @@ import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
 import { C, M, NOTE } from "../labels.js";
 import { all, serverCheck, Tally, type OpenEvent, type RejectEvent } from "./support.js";
 
-/** The seed section every connection rule cites (§1 of the contract makes it precise). */
-const WIRE = "Connection";
 
 type Attempt = { ev: OpenEvent; upgraded: true } | { ev: RejectEvent; upgraded: false };
 
@@ -51,10 +49,6 @@ const path = (a: Attempt): string => {
  */
 function rejectionCheck(opts: {
   id: string;
-  level: "MUST" | "SHOULD";
-  title: string;
-  rule: string;
-  quote: string;
   match: (label: string) => boolean;
   status: number;
   what: string;
@@ -67,11 +61,6 @@ function rejectionCheck(opts: {
 }): CheckDef {
   return serverCheck({
     id: opts.id,
-    level: opts.level,
-    title: opts.title,
-    rule: opts.rule,
-    ref: [WIRE, opts.quote],
-    probes: ["upgrade"],
     create() {
       const t = new Tally();
       let mainOk = false;
@@ -111,11 +100,6 @@ function rejectionCheck(opts: {
 export const CONN_CHECKS: CheckDef[] = [
   serverCheck({
     id: "pi-web/conn/ws-upgrade",
-    level: "MUST",
-    title: "The upgrade on /ws with the token and an allowed Origin succeeds",
-    rule: "An upgrade on `/ws` with the configured token and an allowed Origin is answered 101.",
-    ref: ["Connection", "WebSocket endpoint:\n\n```text\n/ws\n```"],
-    probes: ["upgrade"],
     create() {
       const t = new Tally();
       const observe = onUpgrades(
@@ -132,20 +116,12 @@ export const CONN_CHECKS: CheckDef[] = [
   }),
   rejectionCheck({
     id: "pi-web/conn/other-path-404",
-    level: "SHOULD",
-    title: "Upgrades on other paths are answered 404",
-    rule: "An upgrade on any path other than `/ws` is answered 404.",
-    quote: "WebSocket endpoint:\n\n```text\n/ws\n```",
     match: (l) => l.startsWith("upgrade:other-path:"),
     status: 404,
     what: "another path",
   }),
   rejectionCheck({
     id: "pi-web/conn/token-401",
-    level: "MUST",
-    title: "With a token set, a missing or wrong token is answered 401",
-    rule: "With a token configured, an upgrade whose `token` query is missing or wrong is answered 401 and not upgraded. (Skipped without --token.)",
-    quote: "Optional token auth:\n\n```text\nws://localhost:4781/ws?token=<token>\n```",
     match: (l) => l === C.noToken || l === C.wrongToken,
     status: 401,
     what: "a missing or wrong token",
@@ -159,10 +135,6 @@ export const CONN_CHECKS: CheckDef[] = [
   }),
   rejectionCheck({
     id: "pi-web/conn/origin-403",
-    level: "SHOULD",
-    title: "A foreign Origin is answered 403",
-    rule: "An upgrade with a foreign `Origin` is answered 403 (a missing Origin is reported). The agent runs shell tools: any web page must not drive it.",
-    quote: "The client derives protocol + host from the current page and forwards `?token=` from the page URL.",
     match: (l) => l === C.foreignOrigin,
     status: 403,
     what: "a foreign Origin",
@@ -179,11 +151,6 @@ export const CONN_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/conn/health",
-    level: "SHOULD",
-    title: "GET /health answers 200 {status:\"ok\", clients}",
-    rule: "`GET /health` without credentials answers 200 `application/json` `{\"status\":\"ok\",\"clients\":<int>}`.",
-    ref: [WIRE, "Optional token auth:"],
-    probes: [M.health],
     create(ctx) {
       const t = new Tally();
       let status: number | undefined;

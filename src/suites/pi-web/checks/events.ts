@@ -4,16 +4,10 @@ import { M, TOPIC } from "../labels.js";
 import { forkAllowances } from "../params.js";
 import { frameEvidence, isObject, jsonDiff, jsonEqual, onWire, rpc, serverCheck, showCommand, Tally, where, type FrameEvent } from "./support.js";
 
-const RUNS = "`agent_start` / `agent_end`";
 
 export const EVENT_CHECKS: CheckDef[] = [
   serverCheck({
     id: "pi-web/event/agent-bracketing",
-    level: "MUST",
-    title: "agent_start and agent_end alternate; every run ends",
-    rule: "On each socket `agent_start` and `agent_end` alternate: no `agent_start` inside a run, no `agent_end` outside one, and every run ends (a retry may open a further run after `agent_end`). pi-fork-0.54: `session_changed` also ends a run.",
-    ref: [RUNS, "Mark start/end of one agent run."],
-    probes: ["prompt:*"],
     create(ctx) {
       const t = new Tally();
       const closesRun = forkAllowances(ctx.params).sessionChangeEndsRun;
@@ -52,11 +46,6 @@ export const EVENT_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/event/extras-consistent",
-    level: "SHOULD",
-    title: "agent_end.messages and turn_end.message match the message_end events",
-    rule: "`agent_end.messages` equals the run's `message_end` messages in order, and `turn_end.message` equals the turn's last assistant `message_end`.",
-    ref: ["`message_end`", "Emitted when a full message object is finalized."],
-    probes: ["prompt:*"],
     create() {
       const t = new Tally();
       interface S {
@@ -126,11 +115,6 @@ export const EVENT_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/event/message-nesting",
-    level: "MUST",
-    title: "message_start/message_end pair up without interleaving; updates only in assistant messages",
-    rule: "`message_start` and `message_end` come in pairs with the same role and timestamp and never interleave; `message_update` appears only inside an assistant message.",
-    ref: ["`message_start`", "Emitted when a message is added to the conversation."],
-    probes: ["prompt:*"],
     create() {
       const t = new Tally();
       const open = new Map<string, { ev: FrameEvent; role: unknown; timestamp: unknown }>();
@@ -184,11 +168,6 @@ export const EVENT_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/event/error-run",
-    level: "MUST",
-    title: "A provider failure is an error message, then agent_end; the prompt succeeds",
-    rule: 'A provider failure is an assistant `message_end` with `stopReason:"error"`, followed by `agent_end`; the prompt itself is a success. (Its `errorMessage` is stream/stop-reason\'s.)',
-    ref: ["Error Responses", "The UI surfaces these as error messages."],
-    probes: [M.prompt("error"), M.prompt("error-retry")],
     notApplicableWhen: [TOPIC.providerError],
     create() {
       const t = new Tally();

@@ -3,18 +3,11 @@ import { excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { C, M, TOPIC } from "../labels.js";
 import { frameEvidence, isObject, rpc, serverCheck, Tally, textOf, where, type Conn, type FrameEvent } from "./support.js";
 
-const EXT = "`extension_ui_request`";
-const REPLY = "Responses are sent as `extension_ui_response`:";
 export const DIALOG_METHODS: ReadonlySet<string> = new Set(["select", "confirm", "input", "editor"]);
 
 export const EXT_CHECKS: CheckDef[] = [
   serverCheck({
     id: "pi-web/ext/dialog-resolves",
-    level: "MUST",
-    title: "A reply with the request's id unblocks the waiting operation",
-    rule: "After a reply carrying a dialog request's `id`, the operation waiting on it continues: the server sends its next message (the next request, the command's response or the run) before the client moves on.",
-    ref: [EXT, "UI bridge events emitted by extensions."],
-    probes: [M.dialogPrompt],
     notApplicableWhen: [TOPIC.dialogs],
     create() {
       const t = new Tally();
@@ -62,11 +55,6 @@ export const EXT_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/ext/first-reply-wins",
-    level: "MUST",
-    title: "The first reply to a dialog wins",
-    rule: "When a dialog gets two replies on one socket, the first one is used and the second changes nothing (observed where the operation reports the value it got, as the reference mock's dialog demo does).",
-    ref: [EXT, REPLY],
-    probes: [M.reply("select"), M.secondReply],
     notApplicableWhen: [TOPIC.dialogs],
     create() {
       const t = new Tally();
@@ -104,11 +92,6 @@ export const EXT_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/ext/stray-reply-ignored",
-    level: "MUST",
-    title: "Replies to unknown, fire-and-forget or answered requests get no frame",
-    rule: "An `extension_ui_response` for an unknown id, a fire-and-forget request or a dialog already answered gets no frame in return (no `response`) and does not close the socket.",
-    ref: [EXT, REPLY],
-    probes: [M.strayUnknown, M.strayFireAndForget, M.secondReply, M.stateAfterStray],
     create() {
       const t = new Tally();
       const stray = new Map<string, FrameEvent>();

@@ -49,11 +49,6 @@ const MAX_LAG = 100_000;
 export const FANOUT_CHECKS: CheckDef[] = [
   serverCheck({
     id: "pi-web/fanout/broadcast",
-    level: "MUST",
-    title: "A second client sees every event, in the same order",
-    rule: "While two clients are connected, every event the requester receives (session_changed and extension UI requests included) also reaches the other client, in the same order. Responses are not events.",
-    ref: ["Events (Server → Client)", "All events are broadcast to connected web clients."],
-    probes: ["passive"],
     create() {
       const t = new Tally();
       let mainId: string | undefined;

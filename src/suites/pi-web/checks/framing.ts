@@ -33,11 +33,6 @@ export const eventSchema = (type: string): string => `${type.replace(/_/g, "-")}
 export const FRAMING_CHECKS: CheckDef[] = [
   serverCheck({
     id: "pi-web/framing/json-object-frames",
-    level: "MUST",
-    title: "Every server message is one JSON object in a UTF-8 text frame",
-    rule: "Each message the server sends is a text frame of valid UTF-8 holding exactly one JSON object (no binary frames, no batching, no newline-delimited pairs).",
-    ref: ["Protocol", "The frontend communicates with the coding-agent backend over WebSocket JSON messages."],
-    probes: ["all"],
     create() {
       const t = new Tally();
       const observe = onWire({
@@ -53,11 +48,6 @@ export const FRAMING_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/framing/server-schema",
-    level: "MUST",
-    title: "Every event validates against its schema; responses have the response envelope",
-    rule: "Each server event validates against its `<type>-event` schema; each response has `type:\"response\"`, a boolean `success` and, when present, a string `id` and `command`. (A response's `data` and `error` are rpc/result-shape's.)",
-    ref: ["Events (Server → Client)", "All events are broadcast to connected web clients."],
-    probes: ["all"],
     create(ctx) {
       const t = new Tally();
       const observe = onWire(
@@ -92,11 +82,6 @@ export const FRAMING_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/framing/known-types",
-    level: "SHOULD",
-    title: "Every server message type is known",
-    rule: "Each server message's `type` is `response`, a seed event or a §2.3 extra. (Clients ignore unknown types: an unknown type is behaviour the UI silently drops.)",
-    ref: ["Events (Server → Client)", "All events are broadcast to connected web clients."],
-    probes: ["all"],
     create() {
       const t = new Tally();
       const counts = new Map<string, number>();

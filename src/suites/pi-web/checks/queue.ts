@@ -3,9 +3,6 @@ import { excerpt, type CheckDef, type Outcome } from "../../../core/checks/check
 import { M, TOPIC } from "../labels.js";
 import { all, answerMissed, frameEvidence, isObject, knockOnUnanswered, rpc, runViews, serverCheck, Tally, textOf, toolCalls, where, type Command, type Conn, type FrameEvent, type Json } from "./support.js";
 
-const QUEUE = "`prompt`";
-const STEER = '- `"steer"` — interweaved at the next opportunity (after current tool execution), skips remaining tool calls';
-const FOLLOW = '- `"followUp"` — queued until the agent finishes the current run';
 
 /** A message the probes queued with streamingBehavior while a run was open. */
 export interface Item {
@@ -111,11 +108,6 @@ function trackQueue(h: QueueHandlers) {
 export const QUEUE_CHECKS: CheckDef[] = [
   serverCheck({
     id: "pi-web/queue/steer-injected",
-    level: "MUST",
-    title: "A steer is echoed verbatim inside the same run, then answered",
-    rule: "A steer queued during a run is echoed as a user message with the same text before that run's `agent_end` (no new `agent_start`), and an assistant message follows it.",
-    ref: [QUEUE, STEER],
-    probes: [M.steer("q1")],
     notApplicableWhen: [TOPIC.queue],
     create() {
       const t = new Tally();
@@ -156,11 +148,6 @@ export const QUEUE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/queue/steer-skips-tools",
-    level: "MUST",
-    title: "Tool calls pending when a steer arrives end isError:true unexecuted",
-    rule: "After a steer is queued, tool calls that had not started yet are skipped: each gets `tool_execution_end` with `isError:true` before the steered message.",
-    ref: [QUEUE, STEER],
-    probes: [M.steer("q1")],
     notApplicableWhen: [TOPIC.queue],
     create() {
       const t = new Tally();
@@ -232,11 +219,6 @@ export const QUEUE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/queue/follow-up-at-end",
-    level: "MUST",
-    title: "A follow-up is injected only after a reply without tool calls, in the same run",
-    rule: "A follow-up queued during a run is injected only where the agent would otherwise stop — right after an assistant message without tool calls — and before that run's `agent_end`.",
-    ref: [QUEUE, FOLLOW],
-    probes: [M.followUp("q4")],
     notApplicableWhen: [TOPIC.queue],
     create() {
       const t = new Tally();
@@ -268,11 +250,6 @@ export const QUEUE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/queue/abort-keeps-queue",
-    level: "SHOULD",
-    title: "abort keeps the queue",
-    rule: "After `abort`, `pendingMessageCount` is unchanged and `clear_queue` returns the texts queued before it.",
-    ref: ["`abort`", "Abort active agent work."],
-    probes: [M.queueState("q3-before"), M.abortQueue, M.queueState("q3-after"), M.clear("q3")],
     notApplicableWhen: [TOPIC.queue],
     create() {
       const answers = new Map<string, { ev: FrameEvent; resp: Json; c: Conn }>();

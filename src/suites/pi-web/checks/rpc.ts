@@ -5,8 +5,6 @@ import { M, NOTE } from "../labels.js";
 import { forkAllowances } from "../params.js";
 import { all, frameEvidence, isKnownCommand, isObject, messageOf, onNote, rpc, serverCheck, showCommand, Tally, where, type Command, type FrameEvent, type Json } from "./support.js";
 
-const REQ = "Request/Response Model";
-const ECHO = "Commands include an optional `id`. The server echoes this in `response` events.";
 /** The client's request timeout (seed: "Requests time out after 30 seconds"). */
 export const CONTRACT_TIMEOUT_MS = 30_000;
 
@@ -22,11 +20,6 @@ function lateFailureAllowed(params: Readonly<Record<string, unknown>>, cmd: Comm
 export const RPC_CHECKS: CheckDef[] = [
   serverCheck({
     id: "pi-web/rpc/response-per-command",
-    level: "MUST",
-    title: "Every command gets a response within 30 s",
-    rule: "Each of the nine commands gets a `response` on its socket within the client's 30 s timeout (judged against the kit's request timeout, min(30 s, --timeout)).",
-    ref: [REQ, "The web client auto-generates request IDs (`req_1`, `req_2`, ...). Requests time out after 30 seconds."],
-    probes: ["all"],
     create() {
       const t = new Tally();
       let timeout = CONTRACT_TIMEOUT_MS;
@@ -64,11 +57,6 @@ export const RPC_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/rpc/response-echo",
-    level: "MUST",
-    title: "Responses echo the id byte for byte and name the command",
-    rule: "A response echoes the command's `id` byte-identically (any string: unicode, 200 characters, quotes; absent when the command had none), and its `command` equals the command's `type`.",
-    ref: [REQ, ECHO],
-    probes: [M.echo("*"), "all"],
     create() {
       const t = new Tally();
       let odd = 0;
@@ -96,11 +84,6 @@ export const RPC_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/rpc/single-response",
-    level: "MUST",
-    title: "At most one response per command",
-    rule: "A command gets at most one `response` (counted until the end of the run plus a settle time). pi-fork-0.54: a prompt may also get one failure.",
-    ref: [REQ, ECHO],
-    probes: ["all"],
     create(ctx) {
       const t = new Tally();
       const extra = new Map<Command, number>();
@@ -143,11 +126,6 @@ export const RPC_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/rpc/result-shape",
-    level: "MUST",
-    title: "Successes carry their data, failures a non-empty error",
-    rule: "A success carries the §2.2 `data` of its command and no `error`; a failure carries a non-empty `error` and no `data` (per-command response schemas, error-response.schema.json).",
-    ref: ["Error Responses", "Failed commands return `success: false` with an `error` string:"],
-    probes: ["all"],
     create(ctx) {
       const t = new Tally();
       const r = rpc({
@@ -174,11 +152,6 @@ export const RPC_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/rpc/unknown-command",
-    level: "MUST",
-    title: "An unknown command gets a failure echoing id and command",
-    rule: "A command with an unknown `type` gets a failure that carries an `id` and whose `command` is the unknown type (the id's exact echo is rpc/response-echo's).",
-    ref: ["Error Responses", "Failed commands return `success: false` with an `error` string:"],
-    probes: [M.unknownCommand],
     create() {
       const t = new Tally();
       const r = rpc({
@@ -209,11 +182,6 @@ export const RPC_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/rpc/bad-input",
-    level: "MUST",
-    title: "Bad frames never close the socket; a typeless object gets a failure with its id",
-    rule: "Malformed JSON, a non-object and a typeless object never close the socket; a typeless object with an id gets a failure carrying that id (§3 r4).",
-    ref: ["Request/Response Model", "Commands include an optional `id`. The server echoes this in `response` events."],
-    probes: [M.badMalformed, M.badArray, M.badNumber, M.badTypeless, M.stateAfterBad],
     create() {
       const t = new Tally();
       /** Connections that have been sent a bad frame, with the label of the last one. */
@@ -257,11 +225,6 @@ export const RPC_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/rpc/response-unicast",
-    level: "MUST",
-    title: "A response reaches only the socket that sent the command",
-    rule: "A `response` goes only to the socket that sent its command; a second connected client never sees it. pi-fork-0.54: the late prompt failure is broadcast.",
-    ref: ["Request/Response Model", "Commands include an optional `id`. The server echoes this in `response` events."],
-    probes: ["passive", "all"],
     create(ctx) {
       const t = new Tally();
       const open = new Set<string>();

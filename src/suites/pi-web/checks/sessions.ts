@@ -58,11 +58,6 @@ const sameSet = (a: string[], b: string[]): boolean => a.length === b.length && 
 export const SESSION_CHECKS: CheckDef[] = [
   serverCheck({
     id: "pi-web/cmd/list-sessions",
-    level: "MUST",
-    title: "list_sessions sorts by modified, newest first",
-    rule: "`list_sessions` lists sessions sorted by `modified`, newest first.",
-    ref: ["`list_sessions`", "List sessions, default scope is `all`."],
-    probes: [M.midRun("sessions"), M.sessionsAll, M.sessionsDefault, M.sessionsCwd, M.sessionsAfterNew],
     create() {
       const t = new Tally();
       const r = rpc({
@@ -95,11 +90,6 @@ export const SESSION_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/cmd/list-sessions-default-scope",
-    level: "MUST",
-    title: "list_sessions without scope lists all sessions",
-    rule: 'An omitted `scope` lists the same sessions as `scope:"all"`. pi-fork-0.54: the `cwd` set is accepted too.',
-    ref: ["`list_sessions`", "List sessions, default scope is `all`."],
-    probes: [M.sessionsAll, M.sessionsDefault, M.sessionsCwd],
     create(ctx) {
       const a = answersByLabel();
       return {
@@ -131,11 +121,6 @@ export const SESSION_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/cmd/switch-session",
-    level: "MUST",
-    title: "switch_session to a listed path switches the session and its history",
-    rule: "`switch_session` to a listed path answers `{cancelled:false}`; afterwards `get_state` names that session and `get_messages` returns its history.",
-    ref: ["`switch_session`", "Switch by session file path."],
-    probes: [M.switchListed, M.stateAfterSwitch, M.messagesAfterSwitch],
     create() {
       const a = answersByLabel();
       return {
@@ -174,11 +159,6 @@ export const SESSION_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/cmd/switch-session-missing",
-    level: "MUST",
-    title: "switch_session to a missing file fails and changes nothing",
-    rule: "`switch_session` to a path that does not exist gets a failure, no `session_changed`, and the session stays the same. pi-fork-0.54: it may succeed (creating the file).",
-    ref: ["Error Responses", '"error": "Session file not found"'],
-    probes: [M.switchMissing, M.stateAfterMissing],
     create(ctx) {
       const a = answersByLabel();
       let changed: FrameEvent | undefined;
@@ -224,11 +204,6 @@ export const SESSION_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/cmd/new-session",
-    level: "MUST",
-    title: "new_session starts an empty session with a new id",
-    rule: "`new_session` answers `{cancelled:false}`; afterwards `get_state` has a new `sessionId` and `messageCount` 0, and `get_messages` is empty.",
-    ref: ["`new_session`", "Create a fresh session."],
-    probes: [M.stateBeforeNew, M.newSession, M.stateAfterNew, M.messagesAfterNew],
     create() {
       const a = answersByLabel();
       return {
@@ -262,11 +237,6 @@ export const SESSION_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/session/changed",
-    level: "MUST",
-    title: "session_changed precedes the response of a new/switch, matching get_state",
-    rule: "A successful `new_session`/`switch_session` is preceded, on the requester's socket, by `session_changed` with the matching `reason`, whose fields match the next `get_state`.",
-    ref: ["`session_changed`", "Emitted on new/switch/fork/tree/reload session transitions."],
-    probes: [M.newSession, M.switchListed, M.newMidRun],
     create() {
       const t = new Tally();
       interface W {

@@ -9,10 +9,8 @@ import { C, M, TOPIC } from "../labels.js";
 import { readParams } from "../params.js";
 import { frameEvidence, isObject, jsonDiff, jsonEqual, onWire, serverCheck, Tally, toolCalls, where, type Conn, type FrameEvent, type Json } from "./support.js";
 
-const UPDATES = "`message_update`";
 /** stream/incremental judges an answer of at least this many deltas. */
 const MIN_DELTAS = 20;
-const VARIANTS = "`assistantMessageEvent.type` variants used by the frontend:";
 
 type Kind = "text" | "thinking" | "toolcall";
 
@@ -190,11 +188,6 @@ function contentValue(kind: Kind, part: unknown): unknown {
 export const STREAM_CHECKS: CheckDef[] = [
   serverCheck({
     id: "pi-web/stream/block-grammar",
-    level: "MUST",
-    title: "Content blocks follow start, deltas, end per contentIndex",
-    rule: "For each `contentIndex`: `X_start`, `X_delta`*, `X_end` (X = text, thinking or toolcall); indices 0, 1, 2… in order of first appearance; nothing for a block after its end; `start`/`done`/`error`, if sent, bracket the blocks; blocks are closed at `message_end` unless the message is aborted or an error.",
-    ref: [UPDATES, VARIANTS],
-    probes: ["prompt:*"],
     create() {
       const t = new Tally();
       let messages = 0;
@@ -213,11 +206,6 @@ export const STREAM_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/stream/end-values",
-    level: "MUST",
-    title: "End values equal the concatenated deltas and the final message",
-    rule: "`text_end`/`thinking_end` `content` equals the concatenated deltas of its block, and `message_end.content[i]` equals block i's end value (toolCall for toolcall blocks).",
-    ref: ["`message_end`", "Emitted when a full message object is finalized."],
-    probes: ["prompt:*"],
     create() {
       const t = new Tally();
       const observe = onBlocks({
@@ -248,11 +236,6 @@ export const STREAM_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/stream/toolcall-end",
-    level: "SHOULD",
-    title: "toolCall.arguments are the parsed toolcall deltas",
-    rule: "When the concatenated `toolcall_delta`s of a block parse as JSON, they deep-equal `toolcall_end.toolCall.arguments`. (Arguments may also come whole, with no deltas.)",
-    ref: [UPDATES, "- `toolcall_start`, `toolcall_delta`, `toolcall_end`"],
-    probes: [M.prompt("tool"), M.prompt("two-tools")],
     notApplicableWhen: [TOPIC.tools],
     create() {
       const t = new Tally();
@@ -283,11 +266,6 @@ export const STREAM_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/stream/stop-reason",
-    level: "MUST",
-    title: "stopReason is toolUse exactly when the message has tool calls",
-    rule: '`stopReason` is `toolUse` if and only if the message has toolCall parts (aborted and error excepted); `aborted` and `error` carry an `errorMessage`.',
-    ref: ["History Message Types", "Assistant content parts include:"],
-    probes: ["prompt:*"],
     create() {
       const t = new Tally();
       const observe = onWire(
@@ -312,11 +290,6 @@ export const STREAM_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/stream/observed-variants",
-    level: "INFO",
-    title: "Lifecycle updates and snapshots ahead of the deltas",
-    rule: "Reports `start`/`done`/`error` updates (valid, never sent by the fork) and snapshots (`partial`) that run ahead of the deltas received (clients must build blocks from deltas). Never fails.",
-    ref: [UPDATES, "- `start`, `done`, `error`"],
-    probes: ["prompt:*"],
     create() {
       let updates = 0;
       let lifecycle = 0;
@@ -341,11 +314,6 @@ export const STREAM_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/stream/incremental",
-    level: "SHOULD",
-    title: "A long answer streams incrementally",
-    rule: "In the long answer, the first delta arrives at least 100 ms before `message_end`, and updates arrive in at least 3 distinct 10-ms slots (no buffering into one burst).",
-    ref: [UPDATES, "Streaming deltas for assistant output."],
-    probes: [M.prompt("long")],
     create(ctx) {
       const { incrementalMinMs, incrementalSlots } = readParams(ctx.params);
       const t = new Tally();

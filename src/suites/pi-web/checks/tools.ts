@@ -1,18 +1,12 @@
 /** §3 rule 17: tool executions pair up by toolCallId and round-trip into toolResult messages. */
 import { excerpt, type CheckDef } from "../../../core/checks/check.js";
-import { M, TOPIC } from "../labels.js";
+import { TOPIC } from "../labels.js";
 import { frameEvidence, isObject, jsonDiff, jsonEqual, onWire, serverCheck, Tally, toolCalls, where, type Conn, type FrameEvent, type Json } from "./support.js";
 
-const TOOLS = "`tool_execution_start` / `tool_execution_end`";
 
 export const TOOL_CHECKS: CheckDef[] = [
   serverCheck({
     id: "pi-web/tool/pairing",
-    level: "MUST",
-    title: "Each tool_execution_end closes one earlier start; each start ends once",
-    rule: "Each `tool_execution_end` matches one earlier open `tool_execution_start` by `toolCallId`, and each start ends exactly once before the run ends (order across calls is free).",
-    ref: [TOOLS, "Tool lifecycle events used for per-tool status indicators."],
-    probes: [M.prompt("tool"), M.prompt("two-tools"), "prompt:queue-*"],
     notApplicableWhen: [TOPIC.tools],
     create() {
       const t = new Tally();
@@ -71,11 +65,6 @@ export const TOOL_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "pi-web/tool/round-trip",
-    level: "MUST",
-    title: "Each toolCall gets a matching start and a matching toolResult",
-    rule: "Each toolCall of an assistant `message_end` gets a `tool_execution_start` with the same id, name and args, and a toolResult message with the same `toolCallId` and `toolName`, the `isError` of its `tool_execution_end` and `result.content` as content.",
-    ref: ["History Message Types", "- `ToolResultMessage`"],
-    probes: [M.prompt("tool"), M.prompt("two-tools"), "prompt:queue-*"],
     notApplicableWhen: [TOPIC.tools],
     create() {
       const t = new Tally();

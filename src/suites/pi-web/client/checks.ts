@@ -72,7 +72,6 @@ function commandFields(type: string): string[] {
 const timeoutOf = (ctx: CheckContext): number =>
   typeof ctx.params.clientRequestTimeoutMs === "number" ? ctx.params.clientRequestTimeoutMs : REQUEST_TIMEOUT_MS;
 
-const SCENARIOS_ALL = ["text", "queue", "ext-dialogs"];
 
 /**
  * Why a reply rule did not arise although the mock asked: a dialog may be left unanswered (it
@@ -107,11 +106,6 @@ function pathOf(url: string): string {
 // Upgrades the mock refused are HTTP exchanges, not connections: this rule reads the events themselves.
 export const connectCheck = tallyChecks(clientCheck)({
   id: "pi-web/client/connect",
-  level: "MUST",
-  title: "Connect on /ws with the token and an allowed Origin",
-  rule: "The client upgrades on `/ws`, with the mock's `?token=` and an allowed Origin, so the upgrade succeeds (101).",
-  ref: ["Connection", "The client derives protocol + host from the current page and forwards `?token=` from the page URL."],
-  probes: SCENARIOS_ALL,
   pass: "every WebSocket upgrade the client attempted was on /ws and accepted",
   untested: "the client never opened a WebSocket to the mock",
   state: () => new Map<string, Request>(),
@@ -145,11 +139,6 @@ export const jsonObjectFramesCheck = clientRule({
   // The catalogue lists this rule for both sides; this is its client half (the server suite has
   // the server half under the same id, side "server").
   id: "pi-web/framing/json-object-frames",
-  level: "MUST",
-  title: "Client messages are text frames with one JSON object",
-  rule: "Each client message is a UTF-8 text frame holding exactly one JSON object (no binary frames, no batching, no bare values).",
-  ref: ["Protocol", "The frontend communicates with the coding-agent backend over WebSocket JSON messages."],
-  probes: SCENARIOS_ALL,
   pass: "every client frame was a text frame with one JSON object",
   untested: "the client sent no frame",
   client({ ev, proof }, t) {
@@ -162,11 +151,6 @@ export const jsonObjectFramesCheck = clientRule({
 
 export const knownCommandsCheck = clientRule({
   id: "pi-web/client/known-commands",
-  level: "MUST",
-  title: "Only the documented commands",
-  rule: "Every client message's `type` is one of the nine commands or `extension_ui_response`.",
-  ref: ["Protocol", "It uses the same protocol family as RPC mode, but only the command/event subset needed by the web UI."],
-  probes: SCENARIOS_ALL,
   pass: "every client message had a documented type",
   untested: "the client sent no JSON object",
   client({ m, proof }, t) {
@@ -180,11 +164,6 @@ export const knownCommandsCheck = clientRule({
 
 export const commandSchemaCheck = clientRule({
   id: "pi-web/client/command-schema",
-  level: "MUST",
-  title: "Commands validate against their schemas",
-  rule: "Every command of a documented type validates against its schema (schemas/pi-web/<type>-command); undocumented keys are left to client/unknown-fields.",
-  ref: ["Commands (Client → Server)", '{"id":"req_1","type":"prompt","message":"Hi"}'],
-  probes: SCENARIOS_ALL,
   pass: "every command validated against its schema",
   untested: "the client sent no documented command",
   client({ m, proof }, t, _s, ctx) {
@@ -198,11 +177,6 @@ export const commandSchemaCheck = clientRule({
 
 export const unknownFieldsCheck = clientRule({
   id: "pi-web/client/unknown-fields",
-  level: "SHOULD",
-  title: "No undocumented fields",
-  rule: "Commands and replies carry only their documented fields (prompt images included).",
-  ref: ["Commands (Client → Server)", "Commands include an optional `id`. The server echoes this in `response` events."],
-  probes: SCENARIOS_ALL,
   pass: "no client message carried an undocumented field",
   untested: "the client sent no command or reply of a documented type",
   client({ m, proof }, t) {
@@ -224,11 +198,6 @@ export const unknownFieldsCheck = clientRule({
 
 export const idPresentCheck = clientRule({
   id: "pi-web/client/id-present",
-  level: "SHOULD",
-  title: "Every command has an id",
-  rule: "Every command carries a non-empty string `id` (whether ids follow the fork's `req_N` is reported).",
-  ref: ["Request/Response Model", "The web client auto-generates request IDs (`req_1`, `req_2`, ...)."],
-  probes: SCENARIOS_ALL,
   pass: ({ commands, reqN }) => `every command had a non-empty string id (${reqN === commands ? "all" : `${reqN} of ${commands}`} in the req_N style)`,
   untested: "the client sent no command",
   state: () => ({ commands: 0, reqN: 0 }),
@@ -246,11 +215,6 @@ export const idPresentCheck = clientRule({
 
 export const idUniqueCheck = clientRule({
   id: "pi-web/client/id-unique",
-  level: "MUST",
-  title: "No id reused while pending",
-  rule: "A command never reuses the id of a command on the same socket that is still pending (no response yet, and sent less than 30 s ago).",
-  ref: ["Request/Response Model", "The web client auto-generates request IDs (`req_1`, `req_2`, ...). Requests time out after 30 seconds."],
-  probes: [...SCENARIOS_ALL, "silent-command"],
   pass: "no command reused a pending id",
   untested: "the client sent no command with an id",
   /** connection → id → when it was sent and as which type. */
@@ -296,11 +260,6 @@ function replyTarget(view: MockView, m: Message, t: number, grace: number): { ok
 
 export const uiResponseIdCheck = clientRule({
   id: "pi-web/client/ui-response-id",
-  level: "MUST",
-  title: "Replies answer dialog requests",
-  rule: "An `extension_ui_response` names the id of a dialog request (select, confirm, input, editor) the mock sent and that has not timed out (a reply arriving past the timeout by less than the crossing grace, 250 ms by default, is not judged); fire-and-forget requests and unknown ids get no reply.",
-  ref: ["extension_ui_request", "Responses are sent as `extension_ui_response`"],
-  probes: ["ext-dialogs", "ext-timeout", "ext-unknown-method", "connect-notify"],
   pass: "every reply answered a live dialog request (and no fire-and-forget request was answered)",
   untested: "the mock sent no extension UI request and the client sent no reply",
   mock({ m }, t) {
@@ -320,11 +279,6 @@ const ANSWER_KEYS = ["value", "confirmed", "cancelled"] as const;
 
 export const uiResponseShapeCheck = clientRule({
   id: "pi-web/client/ui-response-shape",
-  level: "MUST",
-  title: "Replies carry exactly one answer, of the method's kind",
-  rule: "An `extension_ui_response` has exactly one of `value: string`, `confirmed: boolean`, `cancelled: true`: `confirmed` for confirm, `value` for select/input/editor (or `cancelled`).",
-  ref: ["extension_ui_request", '{"type":"extension_ui_response","id":"...","confirmed":true}'],
-  probes: ["ext-dialogs"],
   pass: "every reply carried exactly one answer key of its method's kind",
   untested: "the client sent no extension_ui_response",
   optional: (_s, view) => unansweredDialogs(view, isDialogMethod, "dialog"),
@@ -355,11 +309,6 @@ export const uiResponseShapeCheck = clientRule({
 
 export const uiResponseOnceCheck = clientRule({
   id: "pi-web/client/ui-response-once",
-  level: "SHOULD",
-  title: "One reply per dialog",
-  rule: "A socket sends at most one `extension_ui_response` per dialog request.",
-  ref: ["extension_ui_request", "`confirm` → `window.confirm`"],
-  probes: ["ext-dialogs"],
   pass: "no dialog was answered twice",
   untested: "the client answered no dialog request",
   optional: (_s, view) => unansweredDialogs(view, isDialogMethod, "dialog"),
@@ -380,11 +329,6 @@ export const uiResponseOnceCheck = clientRule({
 
 export const uiSelectOptionCheck = clientRule({
   id: "pi-web/client/ui-select-option",
-  level: "SHOULD",
-  title: "select replies pick a listed option",
-  rule: "A `value` answering a `select` request is one of its `options`.",
-  ref: ["extension_ui_request", "`input` / `editor` / `select` → `window.prompt`"],
-  probes: ["ext-dialogs"],
   pass: "every select was answered with one of its options (or cancelled)",
   untested: "the client answered no select request",
   optional: (_s, view) => unansweredDialogs(view, (m) => m === "select", "select"),
@@ -402,11 +346,6 @@ export const uiSelectOptionCheck = clientRule({
 
 export const streamingBehaviorCheck = clientRule({
   id: "pi-web/client/streaming-behavior",
-  level: "SHOULD",
-  title: "Mid-run prompts say how to queue",
-  rule: "A `prompt` sent while a run is in progress (after `agent_start`, before `agent_end` or `session_changed`) carries `streamingBehavior`; `/name` extension commands are exempt. A prompt arriving within the crossing grace (250 ms by default) of a run's start or end is held to it only when the client answered a later request first.",
-  ref: ["Commands (Client → Server) / prompt", "When the agent is already streaming, set `streamingBehavior` to queue the message"],
-  probes: ["queue", "long"],
   pass: "every prompt sent mid-run carried streamingBehavior",
   untested: "the client sent no prompt during a run",
   // Prompting mid-run is the client's choice: one that waits for the run to end never needs streamingBehavior.
@@ -456,11 +395,6 @@ function settle(s: Resyncs, connection: string, t: Tally): void {
 
 export const reconnectResyncCheck = clientRule({
   id: "pi-web/client/reconnect-resync",
-  level: "SHOULD",
-  title: "Resync after reconnecting",
-  rule: "A client that reconnects after the server shut down (1001) sends get_state, list_sessions and get_messages on the new socket, since nothing is replayed. (Contract §8 case 18; not in the §4 table.)",
-  ref: ["Commands (Client → Server) / get_state", "Fetch current session metadata."],
-  probes: ["server-shutdown"],
   pass: "after reconnecting, the client resynced with get_state, list_sessions and get_messages",
   untested: "the client did not reconnect after a server shutdown",
   // §1: reconnecting is optional (the fork client never reconnects); only a client that does must resync.

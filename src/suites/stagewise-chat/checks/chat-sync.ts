@@ -36,11 +36,6 @@ const typesOf = (frames: ChatFrame[]) => frames.map((f) => f.update?.type ?? "?"
 export const CHAT_SYNC_CHECKS: CheckDef[] = [
   serverCheck({
     id: "stagewise-chat/chat/snapshot-order",
-    level: "MUST",
-    title: "Snapshot order",
-    rule: "Every subscription starts with `chat-list`, then the active chat's `chat-full-sync` exactly when a chat is active, then `agent-state`, and only then deltas.",
-    ref: ["§3 r6", "Snapshot on every subscribe … chat-list, chat-full-sync of the active chat if any, agent-state"],
-    probes: ["subscribe", "fresh", "resubscribe"],
     create() {
       const t = new Tally();
       return {
@@ -71,11 +66,6 @@ export const CHAT_SYNC_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/chat/snapshot-every-subscribe",
-    level: "MUST",
-    title: "A snapshot on every subscribe",
-    rule: "Every subscription — concurrent, repeated, resumed with a known, unknown or malformed lastEventId — gets a snapshot, never an error.",
-    ref: ["§3 r6", "Snapshot on every subscribe, with or without lastEventId (any value, never an error)"],
-    probes: ["fresh", "resubscribe"],
     create() {
       const t = new Tally();
       const waiting = new Set<ChatSub>();
@@ -121,11 +111,6 @@ export const CHAT_SYNC_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/chat/snapshot-coherent",
-    level: "MUST",
-    title: "Snapshots are coherent",
-    rule: "A snapshot lists at most one active chat, and its chat-full-sync matches that chat's list item (title, message count).",
-    ref: ["§3 r4", "Agent state: chats {id, title, createdAt, messages}, ≤1 active"],
-    probes: ["fresh"],
     create() {
       const t = new Tally();
       return {
@@ -160,11 +145,6 @@ export const CHAT_SYNC_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/chat/seq-tracked",
-    level: "MUST",
-    title: "Every chat frame is tracked",
-    rule: "Every data frame of chat.getChatUpdates carries a decimal `result.id` equal to the tracked envelope's `data.id`.",
-    ref: ["§3 r5", "a copy taken now goes to every subscriber as tracked(String(seq), update)"],
-    probes: ["subscribe", "turn"],
     create() {
       const t = new Tally();
       const judge = (sub: ChatSub, f: ChatFrame) => {
@@ -187,14 +167,6 @@ export const CHAT_SYNC_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/chat/seq-snapshot-head",
-    level: "MUST",
-    title: "Snapshot frames carry the head",
-    rule: "A snapshot's frames all carry the head S, the next frame S+1; a resubscription with an id the agent sent gets S ≥ that id.",
-    ref: [
-      "§3 r6",
-      "all with id S = head at that instant, taken atomically with registration so the next frame is S+1 … Within one agent instance S ≥ lastEventId.",
-    ],
-    probes: ["fresh", "resubscribe", "turn"],
     create() {
       const t = new Tally();
       const head = new Map<ChatSub, number>();
@@ -238,11 +210,6 @@ export const CHAT_SYNC_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/chat/seq-gap-free",
-    level: "MUST",
-    title: "Deltas are numbered without gaps",
-    rule: "Each delta's id is the previous frame's id plus one.",
-    ref: ["§3 r6", "Delta id ≠ last+1 → gap → resubscribe"],
-    probes: ["turn"],
     create() {
       const t = new Tally();
       const last = new Map<ChatSub, number>();
@@ -271,11 +238,6 @@ export const CHAT_SYNC_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/chat/seq-global",
-    level: "MUST",
-    title: "One log for every subscriber",
-    rule: "A delta id seen on two subscriptions carries the same update on both.",
-    ref: ["§3 r5", "Every change is a delta: applied to stored state, seq+1, then a copy taken now goes to every subscriber"],
-    probes: ["turn", "fresh"],
     create() {
       const t = new Tally();
       const seen = new Map<number, { sub: ChatSub; f: ChatFrame }>();
@@ -306,11 +268,6 @@ export const CHAT_SYNC_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/chat/update-shape",
-    level: "MUST",
-    title: "Chat updates match their schema",
-    rule: "Every update of chat.getChatUpdates matches the ChatUpdate schema.",
-    ref: ["§2 Messages", "ChatUpdate: oneOf on type"],
-    probes: ["subscribe", "turn", "tools"],
     create(ctx) {
       const t = new Tally();
       /**
@@ -346,11 +303,6 @@ export const CHAT_SYNC_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/chat/update-applicable",
-    level: "MUST",
-    title: "Every delta applies",
-    rule: "Every delta applies to the state reduced so far under the normative reducer (r7).",
-    ref: ["§3 r7", "Reducer (normative; anything else is an error)"],
-    probes: ["turn", "chats", "tools"],
     create() {
       const t = new Tally();
       return {
@@ -375,11 +327,6 @@ export const CHAT_SYNC_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/chat/snapshot-equals-reduced",
-    level: "MUST",
-    title: "Reduced state equals a fresh snapshot",
-    rule: "The state subscription A reduced up to S equals a fresh subscription's snapshot at S (chats by id, the active chat, its messages, isWorking).",
-    ref: ["§3 r8", "Invariant: reduce(snapshot@S₀ + deltas to S) = snapshot@S"],
-    probes: ["fresh", "turn", "tools"],
     create() {
       const t = new Tally();
       let a: ChatSub | undefined;

@@ -67,12 +67,7 @@ const late = (e: Effect, d: ADelta): number | undefined => {
 
 function effectCheck(spec: {
   id: string;
-  title: string;
-  rule: string;
-  ref: [string, string];
-  probes: string[];
   what: string;
-  level?: "MUST" | "SHOULD";
   notApplicableWhen?: (typeof TOPIC)[keyof typeof TOPIC][];
   match: (label: string | undefined) => boolean;
   judge: (t: Tally, e: Effect) => void;
@@ -82,11 +77,6 @@ function effectCheck(spec: {
 }): CheckDef {
   return serverCheck({
     id: spec.id,
-    level: spec.level ?? "MUST",
-    title: spec.title,
-    rule: spec.rule,
-    ref: spec.ref,
-    probes: spec.probes,
     ...(spec.notApplicableWhen ? { notApplicableWhen: spec.notApplicableWhen } : {}),
     create() {
       const t = new Tally();
@@ -110,10 +100,6 @@ function effectCheck(spec: {
 export const CHAT_CHECKS: CheckDef[] = [
   effectCheck({
     id: "stagewise-chat/chat/create-chat",
-    title: "createChat makes a new active chat",
-    rule: "An idle createChat returns the new chat's id and emits one chat-created with that id, isActive:true, no messages and a title — or is refused with rejected-by-agent.",
-    ref: ["§3 r9", 'createChat → new active chat (default "New chat"), one chat-created {isActive:true, messages:[]}, id returned.'],
-    probes: ["chats"],
     what: "the new chat's id",
     match: (l) => isOk(l, "create"),
     judge(t, e) {
@@ -142,10 +128,6 @@ export const CHAT_CHECKS: CheckDef[] = [
   }),
   effectCheck({
     id: "stagewise-chat/chat/switch-chat",
-    title: "switchChat switches, or does nothing for the active chat",
-    rule: "An idle switchChat to another chat emits chat-switched followed at once by that chat's chat-full-sync; to the active chat it emits nothing.",
-    ref: ["§3 r9", "switchChat(other) → chat-switched + chat-full-sync; to the active chat → no-op."],
-    probes: ["chats"],
     what: "a successful switch",
     notApplicableWhen: [TOPIC.createRefused],
     match: (l) => isOk(l, "switch") || isOk(l, "switch-to-active"),
@@ -182,11 +164,6 @@ export const CHAT_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/chat/delete-chat",
-    level: "MUST",
-    title: "deleteChat deletes",
-    rule: "An idle deleteChat emits chat-deleted for that chat, and a later fresh snapshot no longer lists it.",
-    ref: ["§3 r9", "deleteChat → chat-deleted (active deleted → none active)."],
-    probes: ["delete"],
     notApplicableWhen: [TOPIC.createRefused],
     create() {
       const t = new Tally();
@@ -229,10 +206,6 @@ export const CHAT_CHECKS: CheckDef[] = [
   }),
   effectCheck({
     id: "stagewise-chat/chat/update-title",
-    title: "updateChatTitle is broadcast",
-    rule: "updateChatTitle emits chat-title-updated with exactly the new title, also while the agent works.",
-    ref: ["§3 r9", "updateChatTitle → chat-title-updated."],
-    probes: ["chats", "turn"],
     what: "a successful title update",
     notApplicableWhen: [TOPIC.createRefused],
     match: (l) => isOk(l, "title") || isOk(l, "title-while-working"),
@@ -251,10 +224,6 @@ export const CHAT_CHECKS: CheckDef[] = [
   }),
   effectCheck({
     id: "stagewise-chat/chat/send-message",
-    title: "sendMessage stores and echoes the message",
-    rule: "sendMessage returns the new message's id, and a user message-added with that id and the same content and metadata arrives within 2 s.",
-    ref: ["§3 r10", "sendMessage → agent assigns id and createdAt, stores content and metadata verbatim, emits message-added, returns the id within 2 s."],
-    probes: ["turn", "tools"],
     what: "the new message's id",
     match: (l) => !!l && l.startsWith("ok:send"),
     judge(t, e) {
@@ -285,11 +254,6 @@ export const CHAT_CHECKS: CheckDef[] = [
   }),
   effectCheck({
     id: "stagewise-chat/chat/send-returns-promptly",
-    level: "SHOULD",
-    title: "sendMessage answers before the turn ends",
-    rule: "sendMessage answers within 2 s, before its turn's agent-state isWorking:false.",
-    ref: ["§3 r10", "returns the id within 2 s. Then agent-state true → … → agent-state false."],
-    probes: ["turn"],
     what: "the new message's id",
     match: (l) => !!l && l.startsWith("ok:send"),
     judge(t, e) {
@@ -306,10 +270,6 @@ export const CHAT_CHECKS: CheckDef[] = [
   }),
   effectCheck({
     id: "stagewise-chat/chat/delete-messages",
-    title: "deleteMessageAndSubsequent emits the right count",
-    rule: "deleteMessageAndSubsequent emits messages-deleted from that message with deletedCount = the messages it removed.",
-    ref: ["§3 r7", "messages-deleted: remove fromMessageId and all later; deletedCount = number removed."],
-    probes: ["delete"],
     what: "a successful delete",
     match: (l) => isOk(l, "delete-messages"),
     judge(t, e) {
@@ -329,10 +289,6 @@ export const CHAT_CHECKS: CheckDef[] = [
   }),
   effectCheck({
     id: "stagewise-chat/chat/stop",
-    title: "stop never errors and ends a turn",
-    rule: "stop always succeeds; while working, agent-state isWorking:false follows within 5 s.",
-    ref: ["§3 r14", "stop never errors; while working isWorking:false ≤5 s … while idle a no-op."],
-    probes: ["chats", "stop", "tools"],
     what: "a successful stop",
     graceMs: STOP_MS,
     match: (l) => !!l && l.startsWith("ok:stop"),
@@ -350,11 +306,6 @@ export const CHAT_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/chat/working-brackets-turn",
-    level: "MUST",
-    title: "isWorking brackets every turn",
-    rule: "isWorking is true before a turn's first assistant or tool delta and false again after its last.",
-    ref: ["§3 r10", "Then agent-state true → assistant message-added (maybe empty) → message-updated … → agent-state false."],
-    probes: ["turn"],
     create() {
       const t = new Tally();
       let inTurn = false;
@@ -387,11 +338,6 @@ export const CHAT_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/chat/stream-incremental",
-    level: "SHOULD",
-    title: "Long replies stream",
-    rule: "A reply of 200 characters or more arrives in at least two deltas spread over at least 100 ms, the first before the turn ends.",
-    ref: ["§4 Check catalogue", "≥200-char reply: ≥2 deltas over ≥100 ms, first before turn end"],
-    probes: ["turn"],
     create() {
       const t = new Tally();
       const replies = new Map<string, { first: FrameEvent; last: FrameEvent; n: number }>();
@@ -438,11 +384,6 @@ export const CHAT_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/chat/stream-append",
-    level: "SHOULD",
-    title: "Growing text is appended",
-    rule: "Text that grows is sent by `append`, not by replacing the part with a longer copy or by full syncs during a turn.",
-    ref: ["§3 r7", "message-updated … append only text/reasoning onto the same type (concatenate)"],
-    probes: ["turn"],
     create() {
       const t = new Tally();
       return {

@@ -64,10 +64,6 @@ function stillWorking(e: Effect, what: string): { proof: ADelta } | { unknown: s
 /** A check over the rejections the probes asked for: `want` says which labels, `judge` each answer. */
 function rejectionCheck(spec: {
   id: string;
-  title: string;
-  rule: string;
-  ref: [string, string];
-  probes: string[];
   want: (reason: string) => boolean;
   judge: (t: Tally, req: RpcRequest, reason: string, r: ReturnType<typeof resultOf>) => void;
   pass: string;
@@ -76,11 +72,6 @@ function rejectionCheck(spec: {
 }): CheckDef {
   return serverCheck({
     id: spec.id,
-    level: "MUST",
-    title: spec.title,
-    rule: spec.rule,
-    ref: spec.ref,
-    probes: spec.probes,
     ...(spec.notApplicableWhen ? { notApplicableWhen: spec.notApplicableWhen } : {}),
     create() {
       const t = new Tally();
@@ -117,11 +108,6 @@ function expectReason(t: Tally, req: RpcRequest, reason: string, r: ReturnType<t
 export const REJECT_CHECKS: CheckDef[] = [
   serverCheck({
     id: "stagewise-chat/chat/reject-error-shape",
-    level: "MUST",
-    title: "Rejections carry their code, status and reason",
-    rule: "A rejection's error has the JSON-RPC code, data.code, data.httpStatus and data.reason of the §1 table.",
-    ref: ["§1 Wire", "Rejections (error.json.data.reason, via the agent's errorFormatter)"],
-    probes: ["reject-idle", "turn", "tools"],
     create() {
       const t = new Tally();
       const m = onMutations({
@@ -149,10 +135,6 @@ export const REJECT_CHECKS: CheckDef[] = [
   }),
   rejectionCheck({
     id: "stagewise-chat/chat/reject-unknown-ids",
-    title: "Unknown ids are NOT_FOUND",
-    rule: "A chat, message or tool-call id unknown in that chat is rejected NOT_FOUND with chat-not-found, message-not-found or tool-call-not-found.",
-    ref: ["§1 Wire", "chat-not-found, message-not-found, tool-call-not-found | NOT_FOUND (-32004, 404) | id unknown in that chat"],
-    probes: ["reject-idle"],
     want: (reason) => reason.endsWith("-not-found"),
     judge: expectReason,
     pass: "unknown ids were rejected with their reason",
@@ -160,10 +142,6 @@ export const REJECT_CHECKS: CheckDef[] = [
   }),
   rejectionCheck({
     id: "stagewise-chat/chat/reject-not-active",
-    title: "Only the active chat takes messages",
-    rule: "sendMessage, approveToolCall and reportToolResult for a chat that is not active are rejected chat-not-active.",
-    ref: ["§3 r12", "non-active chat for sendMessage/approveToolCall/reportToolResult"],
-    probes: ["reject-idle"],
     want: (reason) => reason === "chat-not-active",
     notApplicableWhen: [TOPIC.createRefused],
     judge: expectReason,
@@ -172,11 +150,6 @@ export const REJECT_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/chat/reject-while-working",
-    level: "MUST",
-    title: "The working gate",
-    rule: "While the agent works, createChat, switchChat to another chat, deleteChat and deleteMessageAndSubsequent are rejected agent-working.",
-    ref: ["§3 r11", "while working, createChat, switchChat to another chat, deleteChat, deleteMessageAndSubsequent → CONFLICT agent-working"],
-    probes: ["turn"],
     create() {
       const t = new Tally();
       const fx = mutationEffects(
@@ -212,10 +185,6 @@ export const REJECT_CHECKS: CheckDef[] = [
   }),
   rejectionCheck({
     id: "stagewise-chat/chat/reject-invalid-input",
-    title: "Invalid input is BAD_REQUEST",
-    rule: "An input that breaks its §2 schema is rejected BAD_REQUEST.",
-    ref: ["§3 r12", "Order: schema (BAD_REQUEST) → unknown ids (NOT_FOUND) → …"],
-    probes: ["reject-idle"],
     want: (reason) => reason === "invalid-input",
     judge(t, req, _reason, r) {
       const d = errorData(r);
@@ -229,11 +198,6 @@ export const REJECT_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/chat/reject-no-side-effects",
-    level: "MUST",
-    title: "A rejection changes nothing",
-    rule: "A rejected mutation emits no update (mid-turn: none of the kind it would have caused) and leaves the socket open.",
-    ref: ["§3 r12", "A rejected mutation changes and emits nothing; socket and subscriptions stay open."],
-    probes: ["reject-idle", "turn", "tools"],
     create() {
       const t = new Tally();
       const fx = mutationEffects(
@@ -269,11 +233,6 @@ export const REJECT_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/chat/no-toolcalling",
-    level: "MUST",
-    title: "toolCalling is gone",
-    rule: "The three toolCalling procedures answer NOT_FOUND.",
-    ref: ["§1 Wire", "no toolCalling.*"],
-    probes: ["raw"],
     create() {
       const t = new Tally();
       const m = onMutations({
@@ -297,11 +256,6 @@ export const REJECT_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/security/no-stack-leak",
-    level: "INFO",
-    title: "Errors carry no stack",
-    rule: "No error answer carries data.stack (a stack names paths on the developer's machine).",
-    ref: ["§5 Where real implementations differ", "errors carry data.stack unless the agent runs with NODE_ENV=production"],
-    probes: ["raw", "reject-idle"],
     create() {
       const t = new Tally();
       const r = rpc({

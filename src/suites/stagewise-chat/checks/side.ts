@@ -64,11 +64,6 @@ const isMessagingSub = (l: string | undefined) => !!l && l.startsWith("sub:messa
 export const SIDE_CHECKS: CheckDef[] = [
   serverCheck({
     id: "stagewise-chat/state/initial-values",
-    level: "MUST",
-    title: "availability and state answer at once",
-    rule: "availability.getAvailability and state.getState each yield a valid value within 1 s of subscribing.",
-    ref: ["§3 r1", "availability/state yield a value ≤1 s"],
-    probes: ["subscribe"],
     create(ctx) {
       const t = new Tally();
       const waiting = new Map<string, FrameEvent>();
@@ -110,11 +105,6 @@ export const SIDE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/state/coherent-with-chat",
-    level: "SHOULD",
-    title: "state agrees with isWorking",
-    rule: "state.getState says thinking, working, calling_tool or waiting_for_user_response exactly while the chat's isWorking is true, within 1 s of each change.",
-    ref: ["§3 r15", "The state capability mirrors isWorking (true ⇔ thinking, working, calling_tool, waiting_for_user_response)."],
-    probes: ["turn"],
     create() {
       const t = new Tally();
       let chat: boolean | undefined;
@@ -187,11 +177,6 @@ export const SIDE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/messaging/update-shape",
-    level: "MUST",
-    title: "Messaging updates match their schema",
-    rule: "Every value of messaging.getMessage matches AgentMessageUpdate.",
-    ref: ["§2 Messages", "AgentMessageUpdate: messageId; updateParts {contentIndex, part}[]; createdAt Date; resync bool"],
-    probes: ["subscribe", "turn"],
     create(ctx) {
       const t = new Tally();
       return {
@@ -206,11 +191,6 @@ export const SIDE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/messaging/initial-resync",
-    level: "MUST",
-    title: "Messaging starts with a resync",
-    rule: "The first value of every messaging.getMessage subscription has resync:true.",
-    ref: ["§3 r16", "Each subscribe yields resync:true with all parts of the current message (maybe [])"],
-    probes: ["subscribe", "turn"],
     create() {
       const t = new Tally();
       return {
@@ -225,11 +205,6 @@ export const SIDE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/messaging/no-replay",
-    level: "MUST",
-    title: "Joining at rest yields one frame",
-    rule: "A messaging subscription joining while nothing changes gets its resync and nothing else.",
-    ref: ["§3 r16", "then only new updates; no replay of the last delta"],
-    probes: ["turn"],
     create() {
       const t = new Tally();
       const counts = new Map<string, { n: number; ev: FrameEvent }>();
@@ -254,11 +229,6 @@ export const SIDE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/messaging/applicable",
-    level: "MUST",
-    title: "Messaging updates apply",
-    rule: "A resync's indices are exactly 0..n−1 and every update applies under the messaging reducer (r17).",
-    ref: ["§3 r17", "type mismatch or index > length → error"],
-    probes: ["turn"],
     create() {
       const t = new Tally();
       const states = new Map<string, MessagingState | "broken">();
@@ -281,11 +251,6 @@ export const SIDE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/messaging/reduced-equals-fresh",
-    level: "MUST",
-    title: "Reduced message equals a fresh resync",
-    rule: "The message the first subscriber reduced equals a fresh subscriber's resync at rest.",
-    ref: ["§3 r18", "resync:true carries the whole message … Frames are copies at emit time"],
-    probes: ["turn"],
     create() {
       const t = new Tally();
       // Both are reduced leniently: an update that does not apply is messaging/applicable's, and is skipped here.
@@ -342,11 +307,6 @@ export const SIDE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/messaging/send-user-message",
-    level: "MUST",
-    title: "sendUserMessage validates",
-    rule: "A valid UserMessage gets a void result; an invalid one BAD_REQUEST.",
-    ref: ["§2 Messages", "messaging.sendUserMessage: id; contentItems; createdAt Date; metadata; pluginContent; sentByPlugin"],
-    probes: ["messaging"],
     create() {
       const t = new Tally();
       const m = onMutations({
@@ -376,11 +336,6 @@ export const SIDE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/security/ws-foreign-origin",
-    level: "INFO",
-    title: "Upgrades from a foreign Origin",
-    rule: "Reports whether the WebSocket accepts an upgrade with Origin https://evil.example (any page could then drive the agent).",
-    ref: ["§1 Wire", "WebSocket ws://<host>:<port>/stagewise/ws: no subprotocol, no auth"],
-    probes: ["connect"],
     create() {
       const t = new Tally();
       return {
@@ -399,11 +354,6 @@ export const SIDE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/security/bind-address",
-    level: "INFO",
-    title: "Reachable beyond loopback",
-    rule: "Reports whether the agent answers on a non-loopback address of the machine (anyone on the network could drive it).",
-    ref: ["§5 Where real implementations differ", "binds all interfaces, any Origin → security/*"],
-    probes: ["security"],
     create() {
       const t = new Tally();
       return {

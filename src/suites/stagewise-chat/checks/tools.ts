@@ -58,11 +58,6 @@ function newResults(prev: ChatState, next: ChatState): Located<ToolResultPart>[]
 export const TOOL_CHECKS: CheckDef[] = [
   serverCheck({
     id: "stagewise-chat/tools/approval-recorded",
-    level: "MUST",
-    title: "An approval is recorded as a user message",
-    rule: "approveToolCall on a pending call appends a user message with one tool-approval part (toolCallId, approved, reason) and the input's metadata.",
-    ref: ["§3 r13", "approveToolCall on it appends a user message with one tool-approval part and the input's metadata"],
-    probes: ["tools"],
     notApplicableWhen: [TOPIC.approval],
     create() {
       const t = new Tally();
@@ -106,11 +101,6 @@ export const TOOL_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/tools/reject-not-pending",
-    level: "MUST",
-    title: "Only pending calls take approvals and awaited ones results",
-    rule: "A second approval, an approval nobody asked for, or a result the agent does not await is rejected tool-call-not-pending.",
-    ref: ["§3 r13", "otherwise tool-call-not-pending … only these results are awaited"],
-    probes: ["tools"],
     notApplicableWhen: [TOPIC.approval],
     create() {
       const t = new Tally();
@@ -127,14 +117,6 @@ export const TOOL_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/tools/result-linked",
-    level: "MUST",
-    title: "Tool results belong to their calls",
-    rule: "A tool result follows its call, names its toolName, is the call's only result, and sits in an assistant message for backend calls and in a tool message for cli and toolbar calls.",
-    ref: [
-      "§3 r13",
-      "backend → tool-result part in an assistant message; cli → agent's tool message; toolbar → … the agent appends a tool message … ≤1 result per call, after it.",
-    ],
-    probes: ["tools"],
     notApplicableWhen: [TOPIC.approval],
     create() {
       const t = new Tally();
@@ -172,11 +154,6 @@ export const TOOL_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/tools/approval-respected",
-    level: "MUST",
-    title: "No result without approval",
-    rule: "A call that requires approval gets no non-error result before it is approved, nor after it is refused.",
-    ref: ["§3 r13", "Rejected calls get no non-error result."],
-    probes: ["tools"],
     notApplicableWhen: [TOPIC.approval],
     create() {
       const t = new Tally();
@@ -230,11 +207,6 @@ export const TOOL_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/tools/toolbar-result-recorded",
-    level: "MUST",
-    title: "A toolbar result becomes a tool message",
-    rule: "reportToolResult for an awaited toolbar call appends a tool message with its tool-result: the call's toolName and the output as reported.",
-    ref: ["§3 r13", "toolbar → the toolbar runs it once, calls reportToolResult, the agent appends a tool message (toolName from the call)"],
-    probes: ["tools"],
     notApplicableWhen: [TOPIC.toolbarTool, TOPIC.approval],
     create() {
       const t = new Tally();
@@ -269,11 +241,6 @@ export const TOOL_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/tools/stop-closes-pending",
-    level: "SHOULD",
-    title: "stop closes open approvals",
-    rule: "After stop, no approval stays pending: each open call gets an isError result.",
-    ref: ["§3 r14", 'open approvals/awaited calls SHOULD get an isError:true result "cancelled"'],
-    probes: ["tools"],
     notApplicableWhen: [TOPIC.approval],
     create() {
       const t = new Tally();

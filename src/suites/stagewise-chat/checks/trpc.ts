@@ -33,11 +33,6 @@ const PING_AFTER_MS = 35_000;
 export const TRPC_CHECKS: CheckDef[] = [
   serverCheck({
     id: "stagewise-chat/trpc/response-envelope",
-    level: "MUST",
-    title: "tRPC response envelopes",
-    rule: "Every server message matches the tRPC response shape (superjson envelopes included), and a subscription's `started` comes before its data.",
-    ref: ["§1 Wire", 'S {"id":1,"result":{"type":"started"}} (first)'],
-    probes: ["subscribe", "turn"],
     create(ctx) {
       const t = new Tally();
       /** Subscriptions sent, by connection and id: false until their `started`. */
@@ -77,11 +72,6 @@ export const TRPC_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/trpc/date-annotations",
-    level: "MUST",
-    title: "Dates are tagged for superjson",
-    rule: "Every Date field (`createdAt`) in a result's superjson envelope is tagged `Date` in meta.values.",
-    ref: ["§1 Wire", "Dates are ISO strings tagged Date"],
-    probes: ["subscribe", "turn"],
     create() {
       const t = new Tally();
       return {
@@ -108,11 +98,6 @@ export const TRPC_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/trpc/mutation-answered",
-    level: "MUST",
-    title: "One answer per mutation",
-    rule: "Every mutation gets exactly one result or error, within 10 s.",
-    ref: ["§1 Wire", 'C, S {"id":5,"method":"mutation",…} → {"id":5,"result":{"type":"data",…}}'],
-    probes: ["chats", "turn", "tools"],
     create() {
       const t = new Tally();
       const m = onMutations({
@@ -138,11 +123,6 @@ export const TRPC_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/trpc/subscription-stays-open",
-    level: "MUST",
-    title: "Subscriptions never end on their own",
-    rule: "The server sends no `stopped` or error for a subscription the client did not stop.",
-    ref: ["§3 r1", "Subscriptions never end on their own"],
-    probes: ["subscribe", "turn"],
     create() {
       const t = new Tally();
       const stopped = new Set<string>();
@@ -180,11 +160,6 @@ export const TRPC_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/trpc/parse-error",
-    level: "MUST",
-    title: "Bad JSON and a missing input get PARSE_ERROR",
-    rule: "A frame that is not JSON, or a request without `input`, gets an error with id null and code PARSE_ERROR (-32700), and the socket stays usable.",
-    ref: ["§1 Wire", 'bad JSON / no input: {"id":null,"error":{"json":{…,"code":-32700,"data":{"code":"PARSE_ERROR","httpStatus":400}}}}'],
-    probes: ["raw"],
     create() {
       const t = new Tally();
       /** Bad frames sent on each connection still waiting for their error. */
@@ -239,11 +214,6 @@ export const TRPC_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/trpc/unknown-procedure",
-    level: "MUST",
-    title: "Unknown procedures get NOT_FOUND",
-    rule: "A request for an unknown path, or for a path with the wrong kind (a query of a mutation), gets NOT_FOUND (-32004) with the request's id.",
-    ref: ["§1 Wire", 'unknown path or wrong kind: -32004 NOT_FOUND, No "mutation"-procedure on path "…"'],
-    probes: ["raw"],
     create() {
       const t = new Tally();
       const mine = (req: RpcRequest) => req.label === M.unknownPath || req.label === M.wrongKind;
@@ -270,11 +240,6 @@ export const TRPC_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/trpc/keepalive-pong",
-    level: "MUST",
-    title: "PING is answered with PONG",
-    rule: "A text `PING` from the client gets a text `PONG` within 5 s.",
-    ref: ["§1 Wire", "both sides answer PING with PONG at once"],
-    probes: ["raw"],
     create() {
       const t = new Tally();
       const pings = new Map<string, FrameEvent>();
@@ -298,11 +263,6 @@ export const TRPC_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/trpc/keepalive-ping",
-    level: "SHOULD",
-    title: "The server pings a silent client",
-    rule: "After at most 35 s without a client frame, the server sends `PING`.",
-    ref: ["§1 Wire", "The server pings after 30 000 ms without a client frame and terminates if nothing follows within 5 000 ms"],
-    probes: ["keepalive"],
     create() {
       const t = new Tally();
       /** How long after the silent connection opened its first PING came (judged against the note's limit). */

@@ -10,14 +10,6 @@ const DISCOVERY_MS = 2_000;
 export const WIRE_CHECKS: CheckDef[] = [
   serverCheck({
     id: "stagewise-chat/wire/info-shape",
-    level: "MUST",
-    title: "Discovery answers StagewiseInfo",
-    rule: "GET on the info path answers 200 with a JSON StagewiseInfo {name, description, capabilities} within 2 s.",
-    ref: [
-      "§1 Wire",
-      "Discovery: GET /stagewise/info → 200 JSON {name, description, capabilities:{toolCalling:false, chatHistory:true}} … the toolbar asks the page's hostname, 2 s timeout.",
-    ],
-    probes: ["discovery"],
     create(ctx) {
       const t = new Tally();
       return {
@@ -36,11 +28,6 @@ export const WIRE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/wire/info-capabilities",
-    level: "MUST",
-    title: "Discovery advertises chat history, not toolCalling",
-    rule: "StagewiseInfo.capabilities has toolCalling:false and chatHistory:true.",
-    ref: ["§1 Wire", "capabilities:{toolCalling:false, chatHistory:true}"],
-    probes: ["discovery"],
     create() {
       const t = new Tally();
       return {
@@ -62,11 +49,6 @@ export const WIRE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/wire/info-cors",
-    level: "MUST",
-    title: "Discovery is readable from the page's origin",
-    rule: "A discovery request with Origin http://localhost:3000 gets Access-Control-Allow-Origin `*` or that origin.",
-    ref: ["§1 Wire", "CORS Access-Control-Allow-Origin: * (GET/POST, OPTIONS → 204)"],
-    probes: ["discovery"],
     create() {
       const t = new Tally();
       return {
@@ -85,11 +67,6 @@ export const WIRE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/wire/port-range",
-    level: "SHOULD",
-    title: "The agent listens where the toolbar looks",
-    rule: "The agent's port is within 5746..5776, the range the toolbar scans.",
-    ref: ["§1 Wire", "Port: first free in 5746..5776 (toolbar probes upward, stops after two misses)."],
-    probes: ["discovery"],
     create() {
       const t = new Tally();
       return {
@@ -104,11 +81,6 @@ export const WIRE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/wire/ws-upgrade",
-    level: "MUST",
-    title: "The WebSocket path upgrades",
-    rule: "The WebSocket path upgrades a request with the page's localhost Origin.",
-    ref: ["§1 Wire", "WebSocket ws://<host>:<port>/stagewise/ws: no subprotocol, no auth, UTF-8 text frames."],
-    probes: ["connect"],
     create() {
       const t = new Tally();
       return {
@@ -119,11 +91,6 @@ export const WIRE_CHECKS: CheckDef[] = [
   }),
   serverCheck({
     id: "stagewise-chat/wire/text-frames",
-    level: "MUST",
-    title: "Text frames, JSON besides keep-alive",
-    rule: "Every frame the server sends is a UTF-8 text frame, and every one that is not PING/PONG is JSON.",
-    ref: ["§1 Wire", "UTF-8 text frames … the server sends one message per frame."],
-    probes: ["subscribe", "turn"],
     create() {
       const t = new Tally();
       return {

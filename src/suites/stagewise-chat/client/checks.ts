@@ -28,7 +28,6 @@ const toolbarRule = clientFrameRules(clientCheck, {
   follow: { make: (ctx) => new AgentView(crossingGrace(ctx)), frame: (agent, ev, f, c) => agent.frame(ev, f, c) },
 });
 
-const SCENARIOS = ["echo", "tool-approval", "toolbar-tool"];
 
 /** One request of the toolbar: the message, its call, and its input as the agent reads it (undefined → null). */
 interface ToolbarCall {
@@ -73,7 +72,6 @@ function requestCheck(
   const { judge, ...rule } = spec;
   return toolbarRule({
     ...rule,
-    probes: SCENARIOS,
     state: () => new Set<string>(),
     client(f, t, seen, ctx) {
       const crossing = { states: f.view.statesFor(f.ev), grace: f.view.trail.grace };
@@ -93,11 +91,6 @@ const inputProblem = (validate: Validate, schema: string, value: unknown): strin
 export const textFramesCheck = toolbarRule({
   // The agent's half is the server suite's check of the same id.
   id: "stagewise-chat/wire/text-frames",
-  level: "MUST",
-  title: "The toolbar sends text frames: keep-alive or JSON",
-  rule: "Every toolbar frame is a UTF-8 text frame holding PING, PONG, or JSON.",
-  ref: ["§1 Wire", "no subprotocol, no auth, UTF-8 text frames. A client frame is one tRPC request or a JSON array"],
-  probes: SCENARIOS,
   pass: "every toolbar frame was text: keep-alive or JSON",
   untested: "the toolbar sent no frame",
   client({ ev, m, proof }, t) {
@@ -112,11 +105,6 @@ const inFlight = (open: Map<string, Map<string, string>>, c: Conn) => open.get(c
 
 export const requestShapeCheck = toolbarRule({
   id: "stagewise-chat/trpc/client-request-shape",
-  level: "MUST",
-  title: "Toolbar frames are tRPC requests; no id reused in flight",
-  rule: "Every JSON frame of the toolbar matches trpc-request (one request or a non-empty array), and no request reuses the id of one still in flight on its connection.",
-  ref: ["§2 Messages", "tRPC request: id int|string; method query|mutation|subscription|subscription.stop; params (not on stop) {path, input: {json, meta?}, lastEventId?} — or an array"],
-  probes: SCENARIOS,
   pass: "every toolbar request matched trpc-request, ids unique in flight",
   untested: "the toolbar sent no JSON frame",
   // Per connection: ids of mutations not yet answered and subscriptions not yet stopped.
@@ -151,10 +139,6 @@ export const requestShapeCheck = toolbarRule({
 
 export const knownProceduresCheck = requestCheck({
   id: "stagewise-chat/trpc/client-known-procedures",
-  level: "MUST",
-  title: "Only the agent's procedures, with their kind",
-  rule: "Every toolbar request names a procedure of §1 with its kind (subscription or mutation): no query, no toolCalling.*.",
-  ref: ["§1 Wire", "availability.getAvailability, state.getState, messaging.getMessage, chat.getChatUpdates are subscriptions, all else mutations (§2); no queries; no toolCalling.*."],
   pass: "every toolbar request named a known procedure with its kind",
   untested: "the toolbar sent no request",
   judge(call, t, _agent, proof) {
@@ -176,10 +160,6 @@ function judged(call: ToolbarCall): { value: unknown; schema: string } | undefin
 
 export const validInputCheck = requestCheck({
   id: "stagewise-chat/chat/client-valid-input",
-  level: "MUST",
-  title: "Chat inputs match their schemas",
-  rule: "The input of every chat.* request, deserialized, matches its schema (§2); the metadata is client-metadata's to judge.",
-  ref: ["§2 Messages", "chat.sendMessage {chatId; content (text|image|file)[] ≥1; metadata} … chat.approveToolCall {chatId, toolCallId, approved: bool, reason? ≤1024, metadata}"],
   pass: "every chat input matched its schema",
   untested: "the toolbar sent no chat request",
   judge(call, t, _agent, proof, validate) {
@@ -195,10 +175,6 @@ export const validInputCheck = requestCheck({
 
 export const metadataCheck = requestCheck({
   id: "stagewise-chat/chat/client-metadata",
-  level: "MUST",
-  title: "sendMessage and approveToolCall carry the full metadata",
-  rule: "chat.sendMessage and chat.approveToolCall carry a metadata object matching UserMessageMetadata.",
-  ref: ["§2 Messages", "UserMessageMetadata: currentUrl, currentTitle, currentZoomLevel, viewportResolution, devicePixelRatio, userAgent, locale, selectedElements — also chat"],
   pass: "every sendMessage and approveToolCall carried valid metadata",
   untested: "the toolbar sent no chat.sendMessage or chat.approveToolCall",
   judge(call, t, _agent, proof, validate) {
@@ -213,10 +189,6 @@ export const metadataCheck = requestCheck({
 
 export const userMessageCheck = requestCheck({
   id: "stagewise-chat/messaging/client-user-message",
-  level: "MUST",
-  title: "messaging.sendUserMessage inputs are valid",
-  rule: "The input of messaging.sendUserMessage, deserialized, matches messaging-user-message.",
-  ref: ["§2 Messages", "messaging.sendUserMessage: id; contentItems; createdAt Date; metadata; pluginContent; sentByPlugin"],
   pass: "every messaging.sendUserMessage input was valid",
   untested: "the toolbar sent no messaging.sendUserMessage",
   optional: "the toolbar sent no messaging.sendUserMessage (a chat toolbar may use chat.sendMessage only)",
@@ -232,10 +204,6 @@ export const userMessageCheck = requestCheck({
 export const dateAnnotationsCheck = requestCheck({
   // The agent's half is the server suite's check of the same id.
   id: "stagewise-chat/trpc/date-annotations",
-  level: "MUST",
-  title: "The toolbar tags its Dates",
-  rule: "Every Date in a toolbar input (createdAt) is tagged Date in the superjson meta.",
-  ref: ["§1 Wire", 'meta.values tags dotted paths ({"data.chat.createdAt":["Date"]}) … Dates are ISO strings tagged Date'],
   pass: "every Date the toolbar sent was tagged",
   untested: "the toolbar sent no Date",
   optional: "the toolbar sent no Date (only messaging.sendUserMessage carries one)",
@@ -274,10 +242,6 @@ function judgeAcross(
 
 export const activeChatOnlyCheck = requestCheck({
   id: "stagewise-chat/chat/client-active-chat-only",
-  level: "MUST",
-  title: "Messages, approvals and results go to the active chat",
-  rule: "chat.sendMessage, chat.approveToolCall and chat.reportToolResult name the chat the mock had reported active; a call arriving within the crossing grace (250 ms by default) of a change fails only when it names neither the chat active before the change nor after.",
-  ref: ["§3 Behaviour", "r12: non-active chat for sendMessage/approveToolCall/reportToolResult → CONFLICT chat-not-active"],
   pass: "every chat-scoped call named the active chat",
   untested: "the toolbar sent no sendMessage, approveToolCall or reportToolResult after a chat snapshot",
   judge(call, t, _agent, proof, _validate, _seen, crossing) {
@@ -295,10 +259,6 @@ export const activeChatOnlyCheck = requestCheck({
 
 export const respectsWorkingCheck = requestCheck({
   id: "stagewise-chat/chat/client-respects-working",
-  level: "SHOULD",
-  title: "No gated call while the agent works",
-  rule: "While the mock reported isWorking:true, the toolbar sends no createChat, deleteChat, deleteMessageAndSubsequent, or switchChat to another chat; a call arriving within the crossing grace (250 ms by default) of an isWorking change is held to it only when the toolbar answered a later PING first.",
-  ref: ["§3 Behaviour", "r11: while working, createChat, switchChat to another chat, deleteChat, deleteMessageAndSubsequent → CONFLICT agent-working"],
   pass: "no gated call while the agent worked",
   untested: "the toolbar sent no createChat, deleteChat, switchChat or deleteMessageAndSubsequent after a chat snapshot",
   judge(call, t, _agent, proof, _validate, _seen, crossing) {
@@ -347,10 +307,6 @@ function toolCheck(
 
 export const pendingApprovalsOnlyCheck = toolCheck({
   id: "stagewise-chat/tools/client-pending-approvals-only",
-  level: "MUST",
-  title: "Approvals only for pending calls, once",
-  rule: "chat.approveToolCall names a tool call with requiresApproval:true that has neither approval nor result yet, once.",
-  ref: ["§3 Behaviour", "r13: approval is pending while a requiresApproval:true call has neither tool-approval nor tool-result"],
   pass: "every approval answered a pending call, once",
   untested: "the toolbar approved no tool call",
   path: "chat.approveToolCall",
@@ -366,10 +322,6 @@ export const pendingApprovalsOnlyCheck = toolCheck({
 
 export const toolbarResultsOnlyCheck = toolCheck({
   id: "stagewise-chat/tools/client-toolbar-results-only",
-  level: "MUST",
-  title: "Results only for awaited toolbar calls, once",
-  rule: "chat.reportToolResult names a tool call with runtime toolbar, approved when it requires approval, without a result yet, once.",
-  ref: ["§3 Behaviour", "r13: toolbar → the toolbar runs it once, calls reportToolResult … only these results are awaited"],
   pass: "every reported result answered an awaited toolbar call, once",
   untested: "the toolbar reported no tool result",
   path: "chat.reportToolResult",
@@ -386,11 +338,6 @@ export const toolbarResultsOnlyCheck = toolCheck({
 export const keepalivePongCheck = toolbarRule({
   // The agent's half is the server suite's check of the same id.
   id: "stagewise-chat/trpc/keepalive-pong",
-  level: "MUST",
-  title: "The toolbar answers PING with PONG",
-  rule: "After the mock's PING, the toolbar sends PONG on that connection within 5 s.",
-  ref: ["§1 Wire", "Keep-alive: text PING/PONG … both sides answer PING with PONG at once."],
-  probes: SCENARIOS,
   pass: "the toolbar answered every PING with PONG within 5 s",
   untested: "the mock sent no PING (it pings after a spell of toolbar silence, 30 s by default)",
   // Per connection: the unanswered PING.
@@ -424,11 +371,6 @@ const isChatSubscribe = (v: Json): boolean => v.method === "subscription" && isO
 
 export const resubscribeCheck = toolbarRule({
   id: "stagewise-chat/chat/client-resubscribe",
-  level: "MUST",
-  title: "The toolbar follows the chat, and follows it again after a drop",
-  rule: "The toolbar subscribes to chat.getChatUpdates within 5 s of opening a socket, and within 10 s after the mock dropped it or asked it to reconnect.",
-  ref: ["§4 Checks", "chat/client-resubscribe: subscribes ≤5 s after open and ≤10 s after drop/reconnect"],
-  probes: ["drop-after-n", "reconnect-notice"],
   pass: "the toolbar subscribed in time after every open and drop",
   untested: "the toolbar opened no socket",
   state: () => ({ opened: new Map<string, OpenEvent>(), dropped: undefined as { t: number; what: string; proof: Evidence } | undefined }),
@@ -485,11 +427,6 @@ const dropped = (s: Resumes) => {
 
 export const lastEventIdCheck = toolbarRule({
   id: "stagewise-chat/chat/client-last-event-id",
-  level: "SHOULD",
-  title: "A resubscription carries the last event id",
-  rule: "When the toolbar subscribes to chat.getChatUpdates again, it sends as lastEventId the id of the last chat event it received.",
-  ref: ["§1 Wire", 'C resume, same id, merged into the input: {"id":1,"method":"subscription","params":{"path":"chat.getChatUpdates","input":{…},"lastEventId":"42"}}'],
-  probes: ["drop-after-n", "reconnect-notice"],
   pass: "every resubscription carried the last event id",
   untested: "the toolbar never subscribed to chat updates a second time",
   // Without a drop or a reconnect request the toolbar had no reason to resubscribe (the drop-after-n and
