@@ -332,14 +332,16 @@ export function sameJson(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) {
     const bs = b as unknown[];
-    return a.length === bs.length && a.every((v, i) => sameJson(v, bs[i]));
+    return a.length === bs.length && a.every((v, i) => v === bs[i] || sameJson(v, bs[i]));
   }
   const ao = a as Record<string, unknown>;
   const bo = b as Record<string, unknown>;
   let n = 0;
   for (const k in ao) {
-    if (!Object.hasOwn(ao, k) || ao[k] === undefined) continue;
-    if (!Object.hasOwn(bo, k) || !sameJson(ao[k], bo[k])) return false;
+    const v = ao[k];
+    if (!Object.hasOwn(ao, k) || v === undefined) continue;
+    // Equal members (most of them: every entry is compared with its neighbour each poll) need no call.
+    if (!Object.hasOwn(bo, k) || (v !== bo[k] && !sameJson(v, bo[k]))) return false;
     n++;
   }
   for (const k in bo) if (Object.hasOwn(bo, k) && bo[k] !== undefined) n--;
