@@ -49,12 +49,18 @@ export interface ExchangeOptions {
 
 /**
  * The last body parsed, by its event: a view derived from the exchange view (the poll series) reads the exchanges
- * through an instance of its own, and both meet each body-end event in turn. One slot, so nothing piles up.
+ * through an instance of its own, and both meet each body-end event in turn, in one call. One slot, emptied once
+ * that call is over, so no body outlives its turn here.
  */
 let lastBody: { ev: BodyEndEvent; parsed: ReturnType<typeof parseJson> } | undefined;
+const forgetBody = (): void => {
+  lastBody = undefined;
+};
 
 function bodyJson(ev: BodyEndEvent, text: string): ReturnType<typeof parseJson> {
-  if (lastBody?.ev !== ev) lastBody = { ev, parsed: parseJson(text) };
+  if (lastBody?.ev === ev) return lastBody.parsed;
+  if (!lastBody) queueMicrotask(forgetBody);
+  lastBody = { ev, parsed: parseJson(text) };
   return lastBody.parsed;
 }
 
