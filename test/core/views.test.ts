@@ -148,4 +148,30 @@ describe("core views", () => {
     expect(misses).toEqual(["p3"]);
     expect(t.failures).toBe(1);
   });
+
+  it("parse a body once for the exchange view and the poll series derived from it", () => {
+    const EX = exchangeView({ name: "test/polls-once", errorBodyFromLines: () => false });
+    const POLLS = pollSeriesView(EX, { name: "test/state-once", series: () => "state", decode: (x: Exchange) => x.json as object });
+    const seen: unknown[] = [];
+    const both = check("both", () => all(EX.on((x) => seen.push(x.json)), POLLS.on({ snapshot: (next) => seen.push(next.value) })));
+    const r = ref("q1", "poll");
+    const parse = JSON.parse;
+    let parsed = 0;
+    JSON.parse = (text: string) => (parsed++, parse(text));
+    try {
+      run(
+        [both],
+        [
+          { kind: "http-request", ...r, method: "GET", url: "http://x/state", path: "/state", headers: {} },
+          { kind: "http-response", ...r, status: 200, headers: { "content-type": "application/json" } },
+          { kind: "body-end", ...r, reason: "eof", bytes: 14, text: '{"history":[]}' },
+        ],
+      );
+    } finally {
+      JSON.parse = parse;
+    }
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).toBe(seen[1]);
+    expect(parsed).toBe(1);
+  });
 });

@@ -47,6 +47,23 @@ export interface ExchangeOptions {
   errorBodyFromLines(request: RequestEvent, streamRead: boolean): boolean;
 }
 
+/**
+ * The last body parsed, by its event: a view derived from the exchange view (the poll series) reads the exchanges
+ * through an instance of its own, and both meet each body-end event in turn, in one call. One slot, emptied once
+ * that call is over, so no body outlives its turn here.
+ */
+let lastBody: { ev: BodyEndEvent; parsed: ReturnType<typeof parseJson> } | undefined;
+const forgetBody = (): void => {
+  lastBody = undefined;
+};
+
+function bodyJson(ev: BodyEndEvent, text: string): ReturnType<typeof parseJson> {
+  if (lastBody?.ev === ev) return lastBody.parsed;
+  if (!lastBody) queueMicrotask(forgetBody);
+  lastBody = { ev, parsed: parseJson(text) };
+  return lastBody.parsed;
+}
+
 /** A non-2xx body read as SSE is rebuilt from its lines up to this size. */
 const ERROR_BODY_CAP = 64 * 1024;
 
@@ -125,7 +142,7 @@ export function exchangeView(opts: ExchangeOptions): ExchangeView {
                 const text = ev.text ?? fromLines;
                 if (text !== undefined) {
                   x.text = text;
-                  const parsed = parseJson(text);
+                  const parsed = text === ev.text ? bodyJson(ev, text) : parseJson(text);
                   if (parsed.ok) {
                     x.json = parsed.value;
                     x.isJson = true;

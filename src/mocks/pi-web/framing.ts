@@ -81,6 +81,24 @@ export function encodeJson(value: Json, format: WireFormat): string {
       v = { ...v, details: { padding: "x".repeat(LARGE_PADDING) } };
     }
   }
-  const text = format.pretty ? JSON.stringify(v, null, 2) : JSON.stringify(v);
+  const text = format.pretty ? JSON.stringify(v, null, 2) : compact(v);
   return format.escapeUnicode ? text.replace(NON_ASCII, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`) : text;
+}
+
+const SLOT = "\u0000agentwire:partial\u0000";
+const SLOT_JSON = JSON.stringify(SLOT);
+
+/**
+ * `JSON.stringify(v)`. A message_update carries its partial message twice (`message` and `assistantMessageEvent.partial`,
+ * one object, as pi does): the partial grows with the reply, so it is written once and copied into both places.
+ */
+function compact(v: Json): string {
+  const m = v.message;
+  const e = v.assistantMessageEvent as Json | undefined;
+  if (v.type !== "message_update" || typeof m !== "object" || m === null || e?.partial !== m) return JSON.stringify(v);
+  const around = JSON.stringify({ ...v, message: SLOT, assistantMessageEvent: { ...e, partial: SLOT } }).split(SLOT_JSON);
+  // The slot's text elsewhere in the message (it never is, but a reply may say anything): write it the plain way.
+  if (around.length !== 3) return JSON.stringify(v);
+  const one = JSON.stringify(m);
+  return around[0] + one + around[1] + one + around[2];
 }

@@ -45,6 +45,17 @@ function counterIds(): (kind: "chat" | "message" | "tool-call") => string {
   return (kind) => `${prefix[kind]}-${++n}`;
 }
 
+/** Makes `ctx[key]` a value built on first read; the returned function sets what builds it. */
+function lastWire(ctx: MockContext, key: "lastChatEvent" | "lastMessagingDelta"): (make: () => Json) => void {
+  let build: (() => Json) | undefined;
+  let built: Json | undefined;
+  Object.defineProperty(ctx, key, { enumerable: true, get: () => (built ??= build?.()) });
+  return (make) => {
+    build = make;
+    built = undefined;
+  };
+}
+
 const CORS = { "access-control-allow-origin": "*", "access-control-allow-methods": "GET, POST, OPTIONS", "access-control-allow-headers": "*" };
 
 export function createStagewiseEngine(options: ResolvedStagewiseOptions, validate: Validate): StagewiseEngine {
@@ -93,8 +104,13 @@ export function createStagewiseEngine(options: ResolvedStagewiseOptions, validat
   ctx.core = core;
   ctx.agent = core.agent;
 
+  // Only a few faults replay the last update: it is serialized when one asks, not for every delta (the updates are
+  // never changed once sent, so the later serialization is the same).
+  const setLastChatEvent = lastWire(ctx, "lastChatEvent");
+  const setLastMessagingDelta = lastWire(ctx, "lastMessagingDelta");
   core.agent.store.subscribe(({ seq, update }) => {
-    ctx.lastChatEvent = superjson.serialize({ id: String(seq - seqBase), data: updateToWire(update) }) as unknown as Json;
+    const id = String(seq - seqBase);
+    setLastChatEvent(() => superjson.serialize({ id, data: updateToWire(update) }) as unknown as Json);
     if (update.type === "agent-state" && !update.isWorking) ctx.gapsBefore.push(seq);
     if (update.type === "message-updated") {
       if (update.update.content.type === "tool-call") ctx.toolCallIndex.set(update.update.messageId, update.update.partIndex);
@@ -102,7 +118,7 @@ export function createStagewiseEngine(options: ResolvedStagewiseOptions, validat
     }
   });
   core.messaging.subscribe((u) => {
-    if (!u.resync) ctx.lastMessagingDelta = superjson.serialize(messagingUpdateToWire(u)) as unknown as Json;
+    if (!u.resync) setLastMessagingDelta(() => superjson.serialize(messagingUpdateToWire(u)) as unknown as Json);
   });
 
   async function playTurn(chatId: string, message: ChatMessage, signal: AbortSignal): Promise<void> {

@@ -1,6 +1,7 @@
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { PI_WEB_FRAMINGS } from "../../../src/mocks/pi-web/index.js";
+import { CANONICAL_FORMAT, encodeJson } from "../../../src/mocks/pi-web/framing.js";
 import { Client, mock, sleep, type Json } from "./helpers.js";
 
 const open: { close(): Promise<void> }[] = [];
@@ -161,5 +162,21 @@ describe("pi-web framing variants (§6)", () => {
     const u = JSON.parse(big[0]!.data);
     expect(u).toMatchObject({ type: "message_update", assistantMessageEvent: { type: "text_start" } });
     expect(u.details.padding.length).toBeGreaterThan(1024 * 1024);
+  });
+
+  it("a message_update, whose partial is written once and copied, reads as JSON.stringify writes it", () => {
+    const partial = { role: "assistant", content: [{ type: "text", text: "é 漢 🙂 \u0000 \"q\"" }], usage: {}, stopReason: "stop" };
+    const update = (p: Json, text = "x") => ({ type: "message_update", message: p, assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: text, partial: p } });
+    for (const v of [
+      update(partial),
+      // The slot's own text in the reply: written the plain way.
+      update({ ...partial, content: [{ type: "text", text: "\u0000agentwire:partial\u0000" }] }),
+      update(partial, "\u0000agentwire:partial\u0000"),
+      // Two different objects (a fault's rewrite): nothing is shared.
+      { ...update(partial), message: { ...partial, stopReason: "aborted" } },
+    ]) {
+      expect(encodeJson(v, CANONICAL_FORMAT)).toBe(JSON.stringify(v));
+      expect(encodeJson(v, { ...CANONICAL_FORMAT, escapeUnicode: true })).toBe(JSON.stringify(v).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
+    }
   });
 });

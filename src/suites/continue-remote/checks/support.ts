@@ -80,6 +80,11 @@ export const isObject = (v: unknown): v is Record<string, unknown> => typeof v =
 export interface RawSnapshot {
   json: Record<string, unknown>;
   x: Exchange;
+  /**
+   * The snapshot before it in its series, while this one is the newest (the link is cut when the
+   * next one comes, so no chain of snapshots stays alive): its entries lend theirs versions.
+   */
+  before?: RawSnapshot | undefined;
 }
 
 const POLLS = pollSeriesView<RawSnapshot>(EXCHANGES.view, {
@@ -89,7 +94,14 @@ const POLLS = pollSeriesView<RawSnapshot>(EXCHANGES.view, {
 });
 
 export function onPolls(hooks: { snapshot?(next: RawSnapshot, n: number): void; miss?(x: Exchange): void }): Listen {
-  return POLLS.on({ snapshot: (next) => hooks.snapshot?.(next.value, next.n), ...(hooks.miss ? { miss: (x) => hooks.miss!(x) } : {}) });
+  return POLLS.on({
+    snapshot: (next, prev) => {
+      if (prev) prev.value.before = undefined;
+      next.value.before = prev?.value;
+      hooks.snapshot?.(next.value, next.n);
+    },
+    ...(hooks.miss ? { miss: (x) => hooks.miss!(x) } : {}),
+  });
 }
 
 export type EntryKind = "user" | "assistant" | "system" | "tool-start" | "tool-result" | "tool-error" | "thinking" | "tool" | "other";
@@ -109,12 +121,18 @@ export interface ToolStateView {
 /** One history entry of either generation, as the rules read it. */
 export interface Entry {
   index: number;
+  /**
+   * Entries with the same version are deep-equal: an entry deep-equal to the one at its index in the
+   * snapshot before keeps that one's version, so the rules that compare neighbours do not walk the
+   * same unchanged entries again and again (different versions may still be equal: compare then).
+   */
+  version: number;
   role: string;
   /** The text: a seed entry's content, a cn message's string content (text parts joined). */
   content: string;
   kind: EntryKind;
-  toolName?: string;
-  toolResult?: string;
+  toolName?: string | undefined;
+  toolResult?: string | undefined;
   /** seed: isStreaming is true. */
   streaming: boolean;
   /** cn: the message's toolCalls and the item's toolCallStates. */
@@ -162,6 +180,7 @@ function withoutHistory(json: Record<string, unknown>, cn: boolean): unknown {
 }
 
 const states = new WeakMap<object, Map<boolean, State>>();
+let versions = 0;
 
 export function readState(raw: RawSnapshot, n: number, cn: boolean): State {
   let byGen = states.get(raw.json);
@@ -171,7 +190,12 @@ export function readState(raw: RawSnapshot, n: number, cn: boolean): State {
   const j = raw.json;
   const session = isObject(j.session) ? j.session : undefined;
   const list = (cn ? session?.history : j.chatHistory) as unknown;
-  const entries = (Array.isArray(list) ? list : []).map((e, i) => (cn ? cnEntry(e, i) : seedEntry(e, i)));
+  const before = raw.before && states.get(raw.before.json)?.get(cn)?.entries;
+  const entries = (Array.isArray(list) ? list : []).map((e, i) => {
+    const p = before?.[i];
+    const version = p && sameJson(p.raw, e) ? p.version : ++versions;
+    return cn ? cnEntry(e, i, version) : seedEntry(e, i, version);
+  });
   const pending = j.pendingPermission === null ? null : isObject(j.pendingPermission) ? j.pendingPermission : undefined;
   const s: State = {
     n,
@@ -190,7 +214,7 @@ export function readState(raw: RawSnapshot, n: number, cn: boolean): State {
   return s;
 }
 
-function seedEntry(raw: unknown, index: number): Entry {
+function seedEntry(raw: unknown, index: number, version: number): Entry {
   const e = isObject(raw) ? raw : {};
   const role = typeof e.role === "string" ? e.role : "";
   const type = e.messageType;
@@ -200,37 +224,42 @@ function seedEntry(raw: unknown, index: number): Entry {
       : role === "user" || role === "assistant" || role === "system"
         ? role
         : "other";
+  // Every entry of every poll is read: one object shape, no spreads, shared empty lists (read only).
   return {
     index,
+    version,
     role,
     content: typeof e.content === "string" ? e.content : "",
     kind,
-    ...(typeof e.toolName === "string" ? { toolName: e.toolName } : {}),
-    ...(typeof e.toolResult === "string" ? { toolResult: e.toolResult } : {}),
+    toolName: typeof e.toolName === "string" ? e.toolName : undefined,
+    toolResult: typeof e.toolResult === "string" ? e.toolResult : undefined,
     streaming: e.isStreaming === true,
-    calls: [],
-    states: [],
+    calls: NO_CALLS,
+    states: NO_STATES,
     raw,
   };
 }
 
-function cnEntry(raw: unknown, index: number): Entry {
+const NO_CALLS: ToolCallView[] = Object.freeze([]) as unknown as ToolCallView[];
+const NO_STATES: ToolStateView[] = Object.freeze([]) as unknown as ToolStateView[];
+
+function cnEntry(raw: unknown, index: number, version: number): Entry {
   const item = isObject(raw) ? raw : {};
   const m = isObject(item.message) ? item.message : {};
   const role = typeof m.role === "string" ? m.role : "";
   const kind: EntryKind = ["user", "assistant", "system", "thinking", "tool"].includes(role) ? (role as EntryKind) : "other";
-  const calls = (Array.isArray(m.toolCalls) ? m.toolCalls : []).filter(isObject).map((c) => ({
+  const calls = !Array.isArray(m.toolCalls) || m.toolCalls.length === 0 ? NO_CALLS : m.toolCalls.filter(isObject).map((c) => ({
     id: typeof c.id === "string" ? c.id : "",
     name: isObject(c.function) && typeof c.function.name === "string" ? c.function.name : "",
     arguments: isObject(c.function) ? c.function.arguments : undefined,
   }));
-  const states = (Array.isArray(item.toolCallStates) ? item.toolCallStates : []).filter(isObject).map((s) => ({
+  const states = !Array.isArray(item.toolCallStates) || item.toolCallStates.length === 0 ? NO_STATES : item.toolCallStates.filter(isObject).map((s) => ({
     id: typeof s.toolCallId === "string" ? s.toolCallId : "",
     status: typeof s.status === "string" ? s.status : "",
     output: s.output,
     parsedArgs: s.parsedArgs,
   }));
-  return { index, role, content: textOf(m.content), kind, streaming: false, calls, states, raw };
+  return { index, version, role, content: textOf(m.content), kind, streaming: false, calls, states, raw };
 }
 
 /** A cn message's content as text: a string, or its text parts joined. */
@@ -303,21 +332,23 @@ export function sameJson(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) {
     const bs = b as unknown[];
-    return a.length === bs.length && a.every((v, i) => sameJson(v, bs[i]));
+    return a.length === bs.length && a.every((v, i) => v === bs[i] || sameJson(v, bs[i]));
   }
   const ao = a as Record<string, unknown>;
   const bo = b as Record<string, unknown>;
   let n = 0;
   for (const k in ao) {
-    if (!Object.hasOwn(ao, k) || ao[k] === undefined) continue;
-    if (!Object.hasOwn(bo, k) || !sameJson(ao[k], bo[k])) return false;
+    const v = ao[k];
+    if (!Object.hasOwn(ao, k) || v === undefined) continue;
+    // Equal members (most of them: every entry is compared with its neighbour each poll) need no call.
+    if (!Object.hasOwn(bo, k) || (v !== bo[k] && !sameJson(v, bo[k]))) return false;
     n++;
   }
   for (const k in bo) if (Object.hasOwn(bo, k) && bo[k] !== undefined) n--;
   return n === 0;
 }
 
-export const sameEntry = (a: Entry, b: Entry): boolean => sameJson(a.raw, b.raw);
+export const sameEntry = (a: Entry, b: Entry): boolean => a.version === b.version || sameJson(a.raw, b.raw);
 
 /** cn: what §3.17 keeps fixed in an item (role, content, toolCalls). */
 export function fixedOf(e: Entry): string {

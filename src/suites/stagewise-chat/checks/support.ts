@@ -94,11 +94,19 @@ export const dotted = (keys: (string | number)[]): string => keys.map((k) => Str
 
 /** Paths (dotted) of every `createdAt` string in a value: the Dates of §2. */
 export function datePaths(value: unknown, keys: (string | number)[] = [], out: string[] = []): string[] {
-  if (Array.isArray(value)) value.forEach((v, i) => datePaths(v, [...keys, i], out));
-  else if (isObject(value)) {
+  // Every data frame is walked: one key stack, pushed and popped, and a path written only for a date.
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      keys.push(i);
+      datePaths(value[i], keys, out);
+      keys.pop();
+    }
+  } else if (isObject(value)) {
     for (const [k, v] of Object.entries(value)) {
-      if (k === "createdAt" && typeof v === "string") out.push(dotted([...keys, k]));
-      else datePaths(v, [...keys, k], out);
+      keys.push(k);
+      if (k === "createdAt" && typeof v === "string") out.push(dotted(keys));
+      else datePaths(v, keys, out);
+      keys.pop();
     }
   }
   return out;

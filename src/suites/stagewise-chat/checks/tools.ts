@@ -51,8 +51,20 @@ export function pendingApprovals(s: ChatState): ToolCallPart[] {
 
 /** The tool-result parts a delta added to A's state (new ones, by position). */
 function newResults(prev: ChatState, next: ChatState): Located<ToolResultPart>[] {
-  const old = new Set(partsOf<ToolResultPart>(prev, "tool-result").map((x) => `${x.message.id}/${x.at[1]}`));
-  return partsOf<ToolResultPart>(next, "tool-result").filter((x) => !old.has(`${x.message.id}/${x.at[1]}`));
+  // Called for every delta: the reducer keeps unchanged messages as the same objects, and a result in a message that
+  // prev held at the same place is not new, so only the changed messages are read, and prev's results only when one
+  // of them holds a result.
+  let old: Set<string> | undefined;
+  const out: Located<ToolResultPart>[] = [];
+  next.messages.forEach((message, i) => {
+    if (message === prev.messages[i]) return;
+    (message.content as { type: string }[]).forEach((part, j) => {
+      if (part.type !== "tool-result") return;
+      old ??= new Set(partsOf<ToolResultPart>(prev, "tool-result").map((x) => `${x.message.id}/${x.at[1]}`));
+      if (!old.has(`${message.id}/${j}`)) out.push({ part: part as ToolResultPart, message, at: [i, j] });
+    });
+  });
+  return out;
 }
 
 export const TOOL_CHECKS: CheckDef[] = [
