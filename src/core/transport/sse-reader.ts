@@ -17,6 +17,9 @@ export interface SseReaderOptions {
   onLimit?: (message: string) => void;
 }
 
+/** One options object for every chunk's decode, not one per chunk. */
+const STREAM = { stream: true } as const;
+
 export class SseReader {
   private readonly decoder = new TextDecoder("utf-8");
   private readonly splitter: LineSplitter;
@@ -65,7 +68,7 @@ export class SseReader {
   push(bytes: Uint8Array, chunkIndex: number): void {
     if (this.stopped) return;
     this.chunk = chunkIndex;
-    this.splitter.push(this.decoder.decode(bytes, { stream: true }), chunkIndex);
+    this.splitter.push(this.decoder.decode(bytes, STREAM), chunkIndex);
   }
 
   /** The body ended. An event without its final blank line is discarded, as WHATWG says. */
