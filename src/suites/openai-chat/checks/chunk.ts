@@ -1,7 +1,7 @@
 /** The choices array of a chunk, and each choice's index. */
 import { excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { STREAM_PROBES } from "../labels.js";
-import { onStreams } from "./model.js";
+import { CHUNKS, onStreams } from "./model.js";
 import { STREAMING } from "./refs.js";
 import { eventEvidence, eventWhere, isIndex, isObject, serverCheck, Tally, typeName } from "./support.js";
 
@@ -18,6 +18,7 @@ export const CHUNK_CHECKS: CheckDef[] = [
       let n = 0;
       const observe = onStreams({
         start: () => undefined,
+        only: CHUNKS,
         event: (ev, v) => {
           if (v.phase !== "before" || v.payload.kind !== "chunk") return;
           n++;
@@ -41,6 +42,7 @@ export const CHUNK_CHECKS: CheckDef[] = [
       let n = 0;
       const observe = onStreams({
         start: () => undefined,
+        only: CHUNKS,
         event: (ev, v, s) => {
           if (v.phase !== "before" || v.payload.kind !== "chunk" || !Array.isArray(v.payload.value.choices)) return;
           for (const c of v.payload.value.choices) {

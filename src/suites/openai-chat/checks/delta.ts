@@ -1,7 +1,7 @@
 /** Deltas: their shape, the role, and what a delta may carry at once. */
 import { excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { STREAM_PROBES } from "../labels.js";
-import { onStreams } from "./model.js";
+import { CHUNKS, onStreams } from "./model.js";
 import { STREAMING } from "./refs.js";
 import { eventEvidence, eventWhere, isObject, serverCheck, Tally, typeName } from "./support.js";
 
@@ -18,6 +18,7 @@ export const DELTA_CHECKS: CheckDef[] = [
       let n = 0;
       const observe = onStreams({
         start: () => undefined,
+        only: CHUNKS,
         event: (ev, v) => {
           for (const cv of v.choices) {
             n++;
@@ -55,6 +56,7 @@ export const DELTA_CHECKS: CheckDef[] = [
       let n = 0;
       const observe = onStreams({
         start: () => undefined,
+        only: CHUNKS,
         event: (ev, v) => {
           for (const cv of v.choices) {
             if (!isObject(cv.delta) || !cv.state) continue;
@@ -84,6 +86,7 @@ export const DELTA_CHECKS: CheckDef[] = [
       let n = 0;
       const observe = onStreams({
         start: () => undefined,
+        only: CHUNKS,
         event: (ev, v) => {
           for (const cv of v.choices) {
             if (!isObject(cv.delta)) continue;
@@ -108,6 +111,7 @@ export const DELTA_CHECKS: CheckDef[] = [
       let n = 0;
       const observe = onStreams({
         start: () => undefined,
+        only: CHUNKS,
         event: (ev, v) => {
           for (const cv of v.choices) {
             if (!isObject(cv.delta) || !Array.isArray(cv.delta.tool_calls) || cv.delta.tool_calls.length === 0) continue;

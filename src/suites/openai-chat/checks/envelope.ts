@@ -1,7 +1,7 @@
 /** The envelope of chunks and completions: object, id, created, model. */
 import { excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { STREAM_PROBES, SYNC_PROBES, isChatLabel } from "../labels.js";
-import { onStreams } from "./model.js";
+import { CHUNKS, onStreams } from "./model.js";
 import { TOOL_CALLS } from "./refs.js";
 import { all, eventEvidence, eventWhere, evidenceOf, is2xx, isErrorLike, isObject, onExchanges, requestInfo, serverCheck, Tally } from "./support.js";
 
@@ -30,6 +30,7 @@ export const ENVELOPE_CHECKS: CheckDef[] = [
       const observe = all(
         onStreams<{ id?: unknown; created?: unknown; first: boolean }>({
           start: () => ({ first: true }),
+          only: CHUNKS,
           event: (ev, v, _s, st) => {
             if (v.phase !== "before" || v.payload.kind !== "chunk") return;
             const c = v.payload.value;

@@ -1,7 +1,7 @@
 /** finish_reason: exactly one per choice, matching whether there were calls, and last. */
 import { excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { STREAM_PROBES, SYNC_PROBES } from "../labels.js";
-import { cutOff, onResponses, onStreams } from "./model.js";
+import { CHUNKS, cutOff, onResponses, onStreams } from "./model.js";
 import { FINAL_ANSWER, STREAMING } from "./refs.js";
 import { eventEvidence, eventWhere, isObject, serverCheck, Tally } from "./support.js";
 
@@ -74,6 +74,7 @@ export const FINISH_CHECKS: CheckDef[] = [
       let n = 0;
       const observe = onStreams<{ found: { expected: string; actual: string; ev: ReturnType<typeof eventEvidence> }[] }>({
         start: () => ({ found: [] }),
+        only: CHUNKS,
         event: (ev, v, _s, st) => {
           for (const cv of v.choices) {
             if (!cv.afterFinish || !isObject(cv.delta)) continue;

@@ -304,12 +304,30 @@ export interface Stream {
 
 export type StreamHandlers<S> = StreamHooks<Stream, EventView, S>;
 
+/**
+ * What an event is to the rules, for hooks that read only some (`only`): before [DONE] or an error,
+ * a chunk whose choices carry tool-call deltas (`tool`), another chunk (`chunk`), or a payload that is
+ * no chunk (`other`); then the event that ends the stream (`done`, `error`) and what follows (`after`).
+ */
+export type EventTag = "tool" | "chunk" | "other" | Exclude<Phase, "before">;
+
+function tagOf(v: EventView): EventTag {
+  if (v.phase !== "before") return v.phase;
+  if (v.payload.kind !== "chunk") return "other";
+  for (const cv of v.choices) if (cv.tools.length > 0) return "tool";
+  return "chunk";
+}
+
+/** The tags of the events whose choices a hook reads (`v.choices` is empty for every other event). */
+export const CHUNKS: readonly EventTag[] = ["chunk", "tool"];
+
 /** The streams of this suite, each event applied once to the stream's shared model. */
 const STREAMS = sseStreamView<Stream, EventView>({
   name: "openai-chat/streams",
   select: (request) => isChatLabel(request.label) && requestInfo(request).stream,
   open: (request, head) => ({ exchange: head.exchange, label: head.label, request, info: requestInfo(request), head, model: newModel(request) }),
   decode: (ev, s) => analyse(s.model, ev),
+  tag: tagOf,
   close(ev, s) {
     s.model.end = ev;
   },

@@ -3,7 +3,7 @@ import type { CheckDef, Outcome } from "../../../core/checks/check.js";
 import { STREAM_PROBES } from "../labels.js";
 import { onStreams } from "./model.js";
 import { STREAMING } from "./refs.js";
-import { isObject, lineKind, serverCheck } from "./support.js";
+import { isObject, serverCheck } from "./support.js";
 
 const EXTENSIONS = ["reasoning_content", "reasoning", "extra_content"] as const;
 const ms = (x: number) => Math.round(x);
@@ -41,8 +41,8 @@ export const STREAM_CHECKS: CheckDef[] = [
             for (const d of cv.tools) if (isObject(d.raw) && d.raw.extra_content !== undefined) st.ext.set("extra_content", (st.ext.get("extra_content") ?? 0) + 1);
           }
         },
-        line: (ev, _s, st) => {
-          if (lineKind(ev.line) === "comment") st.comments++;
+        line: (ev, _s, st, kind) => {
+          if (kind === "comment") st.comments++;
         },
         chunk: (_ev, _s, st) => {
           st.reads++;

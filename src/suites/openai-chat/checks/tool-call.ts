@@ -77,6 +77,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
       let n = 0;
       const observe = onStreams({
         start: () => undefined,
+        only: ["tool"],
         event: (ev, v) => {
           for (const cv of v.choices)
             for (const d of cv.tools) {
@@ -102,6 +103,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
       let n = 0;
       const observe = onStreams({
         start: () => undefined,
+        only: ["tool"],
         event: (ev, v) => {
           for (const cv of v.choices)
             for (const d of cv.tools) {
@@ -127,6 +129,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
       let n = 0;
       const observe = onStreams({
         start: () => undefined,
+        only: ["tool"],
         event: (ev, v) => {
           for (const cv of v.choices)
             for (const d of cv.tools) {
@@ -152,6 +155,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
       let n = 0;
       const observe = onStreams({
         start: () => undefined,
+        only: ["tool"],
         event: (ev, v) => {
           for (const cv of v.choices)
             for (const d of cv.tools) {
@@ -211,6 +215,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
       let n = 0;
       const observe = onStreams({
         start: () => undefined,
+        only: ["tool"],
         event: (ev, v) => {
           for (const cv of v.choices)
             for (const d of cv.tools) {
@@ -346,6 +351,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
       let multi = 0;
       const observe = onStreams<{ bad: boolean }>({
         start: () => ({ bad: false }),
+        only: ["tool"],
         event: (ev, v, _s, st) => {
           for (const cv of v.choices)
             for (const d of cv.tools) {

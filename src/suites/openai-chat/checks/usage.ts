@@ -2,7 +2,7 @@
 import { at, excerpt, type CheckDef, type Evidence } from "../../../core/checks/check.js";
 import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import { L, STREAM_PROBES } from "../labels.js";
-import { cutOff, onStreams, streamBroken, streamCut } from "./model.js";
+import { CHUNKS, cutOff, onStreams, streamBroken, streamCut } from "./model.js";
 import { OPENAI_SPEC } from "./refs.js";
 import { eventEvidence, eventWhere, serverCheck, Tally, type SseEventEvent } from "./support.js";
 
@@ -21,6 +21,7 @@ export const USAGE_CHECKS: CheckDef[] = [
       let n = 0;
       const observe = onStreams<{ prev?: SseEventEvent; bad: number; first?: Evidence; seen: boolean }>({
         start: () => ({ bad: 0, seen: false }),
+        only: CHUNKS,
         event: (ev, v, _s, st) => {
           if (v.phase !== "before" || v.payload.kind !== "chunk") return;
           if (st.prev) {
@@ -55,6 +56,7 @@ export const USAGE_CHECKS: CheckDef[] = [
       let unasked = 0;
       const observe = onStreams<{ last?: { ev: SseEventEvent; usage: unknown }; stray?: SseEventEvent }>({
         start: () => ({}),
+        only: CHUNKS,
         event: (ev, v, _s, st) => {
           if (v.phase !== "before" || v.payload.kind !== "chunk") return;
           const c = v.payload.value;
