@@ -57,19 +57,33 @@ export interface StreamHooks<S, V, St = unknown> {
 }
 
 type Sub<S, V> = { hooks: StreamHooks<S, V, unknown>; guard: Guard };
-/** One check on one stream: its hooks, guard and state. */
-type Bound<S, V> = { hooks: StreamHooks<S, V, unknown>; guard: Guard; st: unknown };
+/**
+ * One hook of one check on one stream: the function itself (one shape for every hook, so the loops
+ * below read it without looking it up on hooks objects of many shapes), its guard and the state.
+ */
+type Bound<F> = { fn: F; guard: Guard; st: unknown; only: readonly string[] | undefined };
+type EventFn<S, V> = (ev: SseEventEvent, v: V, s: S, st: unknown) => void;
+type LineFn<S> = (ev: SseLineEvent, s: S, st: unknown, kind: LineKind) => void;
+type ChunkFn<S> = (ev: ChunkEvent, s: S, st: unknown) => void;
+type EndFn<S> = (ev: BodyEndEvent, s: S, st: unknown) => void;
 /**
  * A stream in progress, with its checks listed per hook once at the head: a long stream's events
  * then visit only the checks that have a hook for them.
  */
-type Live<S, V> = { s: S; events: Bound<S, V>[]; byTag: Map<string, Bound<S, V>[]>; lines: Bound<S, V>[]; chunks: Bound<S, V>[]; ends: Bound<S, V>[] };
+type Live<S, V> = {
+  s: S;
+  events: Bound<EventFn<S, V>>[];
+  byTag: Map<string, Bound<EventFn<S, V>>[]>;
+  lines: Bound<LineFn<S>>[];
+  chunks: Bound<ChunkFn<S>>[];
+  ends: Bound<EndFn<S>>[];
+};
 
 /** The event hooks of a stream that read events of class `tag`, listed on the first such event. */
-function tagged<S, V>(l: Live<S, V>, tag: string): Bound<S, V>[] {
+function tagged<S, V>(l: Live<S, V>, tag: string): Bound<EventFn<S, V>>[] {
   let list = l.byTag.get(tag);
   if (!list) {
-    list = l.events.filter((b) => !b.hooks.only || b.hooks.only.includes(tag));
+    list = l.events.filter((b) => !b.only || b.only.includes(tag));
     l.byTag.set(tag, list);
   }
   return list;
@@ -126,11 +140,13 @@ export function sseStreamView<S, V>(decoder: StreamDecoder<S, V>): StreamView<S,
               for (const sub of subs) {
                 if (sub.guard.dead) continue;
                 try {
-                  const b: Bound<S, V> = { hooks: sub.hooks, guard: sub.guard, st: sub.hooks.start(s) };
-                  if (b.hooks.event) l.events.push(b);
-                  if (b.hooks.line) l.lines.push(b);
-                  if (b.hooks.chunk) l.chunks.push(b);
-                  if (b.hooks.end) l.ends.push(b);
+                  const h = sub.hooks;
+                  const st = h.start(s);
+                  const only = h.only;
+                  if (h.event) l.events.push({ fn: h.event, guard: sub.guard, st, only });
+                  if (h.line) l.lines.push({ fn: h.line, guard: sub.guard, st, only });
+                  if (h.chunk) l.chunks.push({ fn: h.chunk, guard: sub.guard, st, only });
+                  if (h.end) l.ends.push({ fn: h.end, guard: sub.guard, st, only });
                 } catch (e) {
                   fail(sub, e);
                 }
@@ -150,7 +166,7 @@ export function sseStreamView<S, V>(decoder: StreamDecoder<S, V>): StreamView<S,
               for (const sub of list) {
                 if (sub.guard.dead) continue;
                 try {
-                  sub.hooks.event!(ev, v, l.s, sub.st);
+                  sub.fn(ev, v, l.s, sub.st);
                 } catch (e) {
                   fail(sub, e);
                 }
@@ -165,7 +181,7 @@ export function sseStreamView<S, V>(decoder: StreamDecoder<S, V>): StreamView<S,
               for (const sub of l.lines) {
                 if (sub.guard.dead) continue;
                 try {
-                  sub.hooks.line!(ev, l.s, sub.st, kind);
+                  sub.fn(ev, l.s, sub.st, kind);
                 } catch (e) {
                   fail(sub, e);
                 }
@@ -178,7 +194,7 @@ export function sseStreamView<S, V>(decoder: StreamDecoder<S, V>): StreamView<S,
               for (const sub of l.chunks) {
                 if (sub.guard.dead) continue;
                 try {
-                  sub.hooks.chunk!(ev, l.s, sub.st);
+                  sub.fn(ev, l.s, sub.st);
                 } catch (e) {
                   fail(sub, e);
                 }
@@ -194,7 +210,7 @@ export function sseStreamView<S, V>(decoder: StreamDecoder<S, V>): StreamView<S,
               for (const sub of l.ends) {
                 if (sub.guard.dead) continue;
                 try {
-                  sub.hooks.end!(ev, l.s, sub.st);
+                  sub.fn(ev, l.s, sub.st);
                 } catch (e) {
                   fail(sub, e);
                 }
