@@ -8,7 +8,7 @@
  */
 import { EventInterpreter } from "./sse-events.js";
 import { DEFAULT_MAX_LINE, LineSplitter } from "./sse-lines.js";
-import type { NewEvent } from "../transcript/transcript.js";
+import type { NewEvent, TranscriptEvent } from "../transcript/transcript.js";
 
 export interface SseReaderOptions {
   /** Longest line, and longest event data, kept (characters). */
@@ -84,6 +84,11 @@ export class SseReader {
     this.interpreter = new EventInterpreter(
       (data, event, id) => {
         if (this.stopped) return;
+        if (event === undefined && id === undefined) {
+          // seq and t given up front, last as the bus would add them (see TranscriptBus.emit).
+          const plain: TranscriptEvent = { kind: "sse-event", probe, exchange, label, index: this.eventIndex++, data, chunk: this.chunk, seq: 0, t: 0 };
+          return sink(plain);
+        }
         const ev: NewEvent & { kind: "sse-event" } = { kind: "sse-event", probe, exchange, label, index: this.eventIndex++, data, chunk: this.chunk };
         if (event !== undefined) ev.event = event;
         if (id !== undefined) ev.id = id;
@@ -94,7 +99,10 @@ export class SseReader {
     );
     this.splitter = new LineSplitter(
       {
-        raw: (line, eol, chunkStart, chunkEnd) => sink({ kind: "sse-line", probe, exchange, label, lineNo: this.lineNo++, line, eol, chunkStart, chunkEnd }),
+        raw: (line, eol, chunkStart, chunkEnd) => {
+          const ev: TranscriptEvent = { kind: "sse-line", probe, exchange, label, lineNo: this.lineNo++, line, eol, chunkStart, chunkEnd, seq: 0, t: 0 };
+          sink(ev);
+        },
         line: (text) => this.interpreter.line(text),
         overflow: limit,
       },
