@@ -227,7 +227,7 @@ interface Decoded {
  * The streams of this suite (§4: the happy path and the disconnected probe, 2xx only — a 4xx JSON
  * answer is no stream). A [DONE] that follows a profile error event counts as an error terminal.
  */
-const STREAMS = sseStreamView<Stream & { errorTypes: ReadonlySet<string> }, Decoded>({
+const STREAMS = sseStreamView<Stream & { errorTypes: ReadonlySet<string>; decoded: Decoded }, Decoded>({
   name: "mcp-chat/streams",
   select: (request) => isStreamLabel(request.label),
   open: (request, head, ctx: CheckContext) => ({
@@ -238,6 +238,8 @@ const STREAMS = sseStreamView<Stream & { errorTypes: ReadonlySet<string> }, Deco
     events: 0,
     tools: { starts: 0, open: new Map(), unmatched: 0 },
     errorTypes: new Set(readParams(ctx.params).errorEventTypes),
+    // One record per stream, refilled for each event: the hooks read it only while it is their event's.
+    decoded: { p: { kind: "bracket" }, phase: "before", tag: "other" },
   }),
   decode(ev, s) {
     s.events++;
@@ -253,7 +255,11 @@ const STREAMS = sseStreamView<Stream & { errorTypes: ReadonlySet<string> }, Deco
       } else if (p.kind === "bracket") s.bracket ??= ev;
       countTools(s.tools, ev, p);
     }
-    return { p, phase, tag: tagOf(p, phase) };
+    const d = s.decoded;
+    d.p = p;
+    d.phase = phase;
+    d.tag = tagOf(p, phase);
+    return d;
   },
   tag: (d) => d.tag,
   line(ev, s, kind) {
