@@ -197,7 +197,8 @@ export class HttpRelay {
         const index = chunkIndex++;
         const view = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
         // Recorded and judged after this turn: the write above leaves when the turn ends.
-        bus.chunk({ kind: "body-chunk", probe: PROXY_PROBE, exchange, label: names.label, index, bytes: view }, reader);
+        // seq and t given up front, last as the bus would add them (see TranscriptBus.emit).
+        bus.chunk({ kind: "body-chunk", probe: PROXY_PROBE, exchange, label: names.label, index, bytes: view, seq: 0, t: 0 }, reader);
         if (!reader && textBytes < TEXT_CAP) {
           textParts.push(chunk);
           textBytes += chunk.byteLength;

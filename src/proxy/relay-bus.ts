@@ -17,7 +17,8 @@ const BATCH_MS = 2;
 const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
 const MAX_QUEUED = 4096;
 
-type Chunk = NewEvent & { kind: "body-chunk" };
+/** A body chunk; it may carry `seq` and `t` already (see TranscriptBus.emit). */
+type Chunk = (NewEvent & { kind: "body-chunk" }) | (TranscriptEvent & { kind: "body-chunk" });
 
 export class RelayBus extends TranscriptBus {
   // Parallel arrays from `head` on: no object per queued chunk beyond its event.

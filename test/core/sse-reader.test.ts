@@ -150,6 +150,24 @@ describe("SseReader: the standard's parse", () => {
     expect(read([b.subarray(0, at), b.subarray(at)]).data).toEqual([A.slice(6)]);
   });
 
+  it("decodes every chunking as one streaming decoder does: whole chunks, carried characters, BOMs and bad bytes", () => {
+    // Chunks ending in ASCII are decoded whole, the others (and the next) by the streaming decoder:
+    // the text must not depend on which, wherever the cuts fall.
+    let seed = 7;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+    const pieces = [enc.encode("data: a\n\n"), enc.encode("é漢🙂"), BOM, [0xff], [0xe6, 0x9d], [0xf0, 0x9f], [0xed, 0xa0, 0x80], [0xc3], enc.encode("\r\n"), enc.encode(": x\n")];
+    for (let k = 0; k < 300; k++) {
+      const parts: number[] = [];
+      for (let j = 0, m = 1 + rand(12); j < m; j++) parts.push(...pieces[rand(pieces.length)]!);
+      const body = Uint8Array.from(parts);
+      const cuts: number[] = [];
+      for (let at = 0; at < body.length; at += 1 + rand(6)) cuts.push(at);
+      const chunks = cuts.map((at, i) => body.subarray(at, cuts[i + 1] ?? body.length));
+      const r = read(chunks);
+      expect(r.lines.map((l) => l.line + l.eol).join("")).toBe(new TextDecoder().decode(body));
+    }
+  });
+
   it("survives invalid UTF-8: bad bytes become U+FFFD", () => {
     const r = read([[...enc.encode("data: a"), 0xff, 0xc3, ...enc.encode("\n\n")], [0xe6, 0x9d]]);
     expect(r.data).toEqual(["a\uFFFD\uFFFD"]);

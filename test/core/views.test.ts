@@ -76,6 +76,28 @@ describe("core views", () => {
     expect(sums).toEqual([6, 6, 6, 10, 10, 10]);
   });
 
+  it("call an event hook only for the tags it reads, and give line hooks each line's kind", () => {
+    // Tag: odd or even, as the decoder says; "odd" hooks never see an even event.
+    const STREAMS = sseStreamView<{ label: string }, number>({
+      name: "test/tagged",
+      select: (req) => req.label === "chat",
+      open: (req) => ({ label: req.label }),
+      decode: (ev) => Number(ev.data),
+      tag: (v) => (v % 2 ? "odd" : "even"),
+    });
+    const seen: Record<string, number[]> = { odd: [], all: [] };
+    const kinds: string[] = [];
+    const hook = (id: "odd" | "all", only?: string[]) =>
+      check(id, () => STREAMS.on({ start: () => undefined, ...(only ? { only } : {}), event: (_ev, v) => void seen[id]!.push(v), line: (_ev, _s, _st, kind) => void kinds.push(kind) }));
+    const r = ref("x1");
+    const line = (lineNo: number, text: string): NewEvent => ({ kind: "sse-line", ...r, lineNo, line: text, eol: "\n", chunkStart: 0, chunkEnd: 0 });
+    const [req, head, ...rest] = stream("x1", ["1", "2", "3", "4"]);
+    run([hook("odd", ["odd"]), hook("all")], [req!, head!, line(0, "data: 1"), line(1, ""), line(2, ": c"), line(3, "id: 7"), ...rest]);
+    expect(seen).toEqual({ odd: [1, 3], all: [1, 2, 3, 4] });
+    // Each line once per hook (two checks), classified once by the view.
+    expect(kinds).toEqual(["data", "data", "blank", "blank", "comment", "comment", "field", "field"]);
+  });
+
   it("confine a throwing hook to its own check", () => {
     const EX = exchangeView({ name: "test/exchanges", errorBodyFromLines: () => false });
     const seen: string[] = [];

@@ -95,11 +95,10 @@ export interface SentinelLines {
 export const sentinelLines = (): SentinelLines => ({ inEvent: false, state: "before" });
 
 /**
- * Advances the line state by one raw line; `isSentinel` says whether a data line that begins an
- * event opens the sentinel. Returns the line's kind.
+ * Advances the line state by one raw line (of `kind`, when the stream view classified it already);
+ * `isSentinel` says whether a data line that begins an event opens the sentinel. Returns the line's kind.
  */
-export function advanceSentinel(st: SentinelLines, ev: SseLineEvent, isSentinel: (line: string) => boolean): LineKind {
-  const kind = lineKind(ev.line);
+export function advanceSentinel(st: SentinelLines, ev: SseLineEvent, isSentinel: (line: string) => boolean, kind = lineKind(ev.line)): LineKind {
   if (kind === "blank") {
     if (st.state === "sentinel") st.state = "closed";
     st.inEvent = false;

@@ -192,6 +192,11 @@ export class TranscriptBus {
     };
   }
 
+  /**
+   * Stamps and fans out `event`. A producer on a hot path may give it `seq` and `t` already (any
+   * value), as its last properties: they are then overwritten in place, where adding two properties
+   * to an object literal costs an allocation per event. The JSON form keeps the same key order.
+   */
   emit(event: NewEvent): TranscriptEvent {
     // Stamped in place, not copied: producers hand over fresh objects, and a copy per event was
     // the largest cost of a long stream.

@@ -7,7 +7,7 @@
 import http from "node:http";
 import https from "node:https";
 import { SseReader } from "./sse-reader.js";
-import type { BodyEndReason, TranscriptBus } from "../transcript/transcript.js";
+import type { BodyEndReason, TranscriptBus, TranscriptEvent } from "../transcript/transcript.js";
 
 export interface ExchangeTimeouts {
   /** Until the response head arrives. */
@@ -208,8 +208,10 @@ export function exchange(bus: TranscriptBus, spec: ExchangeSpec): Promise<Exchan
         const index = chunkIndex++;
         bus.hold();
         try {
-          // Fields spelt out, in ref's order: a spread per chunk cost more than the rest of the event.
-          bus.emit({ kind: "body-chunk", probe: ref.probe, exchange: ref.exchange, label: ref.label, index, bytes });
+          // Fields spelt out, in ref's order: a spread per chunk cost more than the rest of the event
+          // (seq and t too, last, as the bus would add them: see TranscriptBus.emit).
+          const ev: TranscriptEvent = { kind: "body-chunk", probe: ref.probe, exchange: ref.exchange, label: ref.label, index, bytes, seq: 0, t: 0 };
+          bus.emit(ev);
           reader?.push(bytes, index);
         } finally {
           bus.release();

@@ -8,7 +8,7 @@
  */
 import { EventInterpreter } from "./sse-events.js";
 import { DEFAULT_MAX_LINE, LineSplitter } from "./sse-lines.js";
-import type { NewEvent } from "../transcript/transcript.js";
+import type { NewEvent, TranscriptEvent } from "../transcript/transcript.js";
 
 export interface SseReaderOptions {
   /** Longest line, and longest event data, kept (characters). */
@@ -17,8 +17,49 @@ export interface SseReaderOptions {
   onLimit?: (message: string) => void;
 }
 
+/** One options object for every chunk's decode, not one per chunk. */
+const STREAM = { stream: true } as const;
+/** Whole-chunk decoders: the first chunk drops a leading BOM, later ones keep it as a character. */
+const FIRST = new TextDecoder("utf-8");
+const LATER = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/**
+ * A body's streaming UTF-8 decode, chunk by chunk, giving what one streaming TextDecoder gives. A
+ * chunk that starts and ends between characters (nothing carried over, its last byte ASCII: an SSE
+ * event ends with a line break) is decoded whole, several times faster than the streaming decode; a
+ * chunk that may end inside a character, and the next one, go through the streaming decoder, which
+ * carries the partial character over. Invalid bytes become U+FFFD either way.
+ */
+class ChunkDecoder {
+  private stream: TextDecoder | undefined;
+  /** The streaming decoder may hold the start of a character. */
+  private carry = false;
+  /** Bytes were decoded: a BOM from now on is a character, not a mark to drop. */
+  private started = false;
+
+  decode(bytes: Uint8Array): string {
+    const n = bytes.length;
+    if (n === 0) return "";
+    const last = bytes[n - 1]!;
+    if (!this.carry && last < 0x80) {
+      const text = (this.started ? LATER : FIRST).decode(bytes);
+      this.started = true;
+      return text;
+    }
+    this.stream ??= new TextDecoder("utf-8", { ignoreBOM: this.started });
+    this.started = true;
+    this.carry = last >= 0x80;
+    return this.stream.decode(bytes, STREAM);
+  }
+
+  /** The end of the body: a partial character left is one U+FFFD. */
+  end(): string {
+    return this.stream && this.carry ? this.stream.decode() : "";
+  }
+}
+
 export class SseReader {
-  private readonly decoder = new TextDecoder("utf-8");
+  private readonly decoder = new ChunkDecoder();
   private readonly splitter: LineSplitter;
   private readonly interpreter: EventInterpreter;
   private lineNo = 0;
@@ -43,6 +84,11 @@ export class SseReader {
     this.interpreter = new EventInterpreter(
       (data, event, id) => {
         if (this.stopped) return;
+        if (event === undefined && id === undefined) {
+          // seq and t given up front, last as the bus would add them (see TranscriptBus.emit).
+          const plain: TranscriptEvent = { kind: "sse-event", probe, exchange, label, index: this.eventIndex++, data, chunk: this.chunk, seq: 0, t: 0 };
+          return sink(plain);
+        }
         const ev: NewEvent & { kind: "sse-event" } = { kind: "sse-event", probe, exchange, label, index: this.eventIndex++, data, chunk: this.chunk };
         if (event !== undefined) ev.event = event;
         if (id !== undefined) ev.id = id;
@@ -53,7 +99,10 @@ export class SseReader {
     );
     this.splitter = new LineSplitter(
       {
-        raw: (line, eol, chunkStart, chunkEnd) => sink({ kind: "sse-line", probe, exchange, label, lineNo: this.lineNo++, line, eol, chunkStart, chunkEnd }),
+        raw: (line, eol, chunkStart, chunkEnd) => {
+          const ev: TranscriptEvent = { kind: "sse-line", probe, exchange, label, lineNo: this.lineNo++, line, eol, chunkStart, chunkEnd, seq: 0, t: 0 };
+          sink(ev);
+        },
         line: (text) => this.interpreter.line(text),
         overflow: limit,
       },
@@ -65,13 +114,13 @@ export class SseReader {
   push(bytes: Uint8Array, chunkIndex: number): void {
     if (this.stopped) return;
     this.chunk = chunkIndex;
-    this.splitter.push(this.decoder.decode(bytes, { stream: true }), chunkIndex);
+    this.splitter.push(this.decoder.decode(bytes), chunkIndex);
   }
 
   /** The body ended. An event without its final blank line is discarded, as WHATWG says. */
   end(): void {
     if (this.stopped) return;
-    this.splitter.push(this.decoder.decode(), this.chunk);
+    this.splitter.push(this.decoder.end(), this.chunk);
     this.splitter.end();
     this.stopped = true;
   }

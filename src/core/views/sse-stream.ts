@@ -5,7 +5,7 @@
  * read raw lines or chunks, which are most of a long stream.
  */
 import type { CheckContext } from "../checks/check.js";
-import { is2xx } from "../checks/check-helpers.js";
+import { is2xx, lineKind, type LineKind } from "../checks/check-helpers.js";
 import type { EventKind, TranscriptEvent } from "../transcript/transcript.js";
 import { type Guard, type Listen, on, type ViewDef } from "./hooks.js";
 
@@ -27,10 +27,15 @@ export interface StreamDecoder<S, V> {
   /** What an event means, decoded once for every check. */
   decode(ev: SseEventEvent, s: S): V;
   /**
+   * The class of a decoded event (its payload's type, say), for checks whose event hook reads only
+   * some classes (`only`): a long stream's events then skip the hooks that would ignore them.
+   */
+  tag?(v: V, s: S): string;
+  /**
    * Raw lines the stream record keeps facts about (an event sent but never ended by its empty
    * line), before any check's line hook. Having it routes lines for every stream.
    */
-  line?(ev: SseLineEvent, s: S): void;
+  line?(ev: SseLineEvent, s: S, kind: LineKind): void;
   /** The body ended (before any check's end hook). */
   close?(ev: BodyEndEvent, s: S): void;
 }
@@ -39,20 +44,50 @@ export interface StreamDecoder<S, V> {
 export interface StreamHooks<S, V, St = unknown> {
   start(s: S): St;
   event?(ev: SseEventEvent, v: V, s: S, st: St): void;
-  line?(ev: SseLineEvent, s: S, st: St): void;
+  /**
+   * The event classes (the decoder's `tag`) the event hook reads; absent: every event. A hook may
+   * still be called for an event it ignores, never left out of one it reads.
+   */
+  only?: readonly string[];
+  /** A raw line, with its kind (classified once for every check). */
+  line?(ev: SseLineEvent, s: S, st: St, kind: LineKind): void;
   chunk?(ev: ChunkEvent, s: S, st: St): void;
   /** The body ended (eof, timeout, reset...). */
   end?(ev: BodyEndEvent, s: S, st: St): void;
 }
 
 type Sub<S, V> = { hooks: StreamHooks<S, V, unknown>; guard: Guard };
-/** One check on one stream: its hooks, guard and state. */
-type Bound<S, V> = { hooks: StreamHooks<S, V, unknown>; guard: Guard; st: unknown };
+/**
+ * One hook of one check on one stream: the function itself (one shape for every hook, so the loops
+ * below read it without looking it up on hooks objects of many shapes), its guard and the state.
+ */
+type Bound<F> = { fn: F; guard: Guard; st: unknown; only: readonly string[] | undefined };
+type EventFn<S, V> = (ev: SseEventEvent, v: V, s: S, st: unknown) => void;
+type LineFn<S> = (ev: SseLineEvent, s: S, st: unknown, kind: LineKind) => void;
+type ChunkFn<S> = (ev: ChunkEvent, s: S, st: unknown) => void;
+type EndFn<S> = (ev: BodyEndEvent, s: S, st: unknown) => void;
 /**
  * A stream in progress, with its checks listed per hook once at the head: a long stream's events
  * then visit only the checks that have a hook for them.
  */
-type Live<S, V> = { s: S; events: Bound<S, V>[]; lines: Bound<S, V>[]; chunks: Bound<S, V>[]; ends: Bound<S, V>[] };
+type Live<S, V> = {
+  s: S;
+  events: Bound<EventFn<S, V>>[];
+  byTag: Map<string, Bound<EventFn<S, V>>[]>;
+  lines: Bound<LineFn<S>>[];
+  chunks: Bound<ChunkFn<S>>[];
+  ends: Bound<EndFn<S>>[];
+};
+
+/** The event hooks of a stream that read events of class `tag`, listed on the first such event. */
+function tagged<S, V>(l: Live<S, V>, tag: string): Bound<EventFn<S, V>>[] {
+  let list = l.byTag.get(tag);
+  if (!list) {
+    list = l.events.filter((b) => !b.only || b.only.includes(tag));
+    l.byTag.set(tag, list);
+  }
+  return list;
+}
 
 export type StreamView<S, V> = ViewDef<StreamHooks<S, V, unknown>> & {
   on<St>(hooks: StreamHooks<S, V, St>): Listen;
@@ -101,15 +136,17 @@ export function sseStreamView<S, V>(decoder: StreamDecoder<S, V>): StreamView<S,
               pending.delete(ev.exchange);
               if (!is2xx(ev.status)) return;
               const s = decoder.open(request, ev, ctx);
-              const l: Live<S, V> = { s, events: [], lines: [], chunks: [], ends: [] };
+              const l: Live<S, V> = { s, events: [], byTag: new Map(), lines: [], chunks: [], ends: [] };
               for (const sub of subs) {
                 if (sub.guard.dead) continue;
                 try {
-                  const b: Bound<S, V> = { hooks: sub.hooks, guard: sub.guard, st: sub.hooks.start(s) };
-                  if (b.hooks.event) l.events.push(b);
-                  if (b.hooks.line) l.lines.push(b);
-                  if (b.hooks.chunk) l.chunks.push(b);
-                  if (b.hooks.end) l.ends.push(b);
+                  const h = sub.hooks;
+                  const st = h.start(s);
+                  const only = h.only;
+                  if (h.event) l.events.push({ fn: h.event, guard: sub.guard, st, only });
+                  if (h.line) l.lines.push({ fn: h.line, guard: sub.guard, st, only });
+                  if (h.chunk) l.chunks.push({ fn: h.chunk, guard: sub.guard, st, only });
+                  if (h.end) l.ends.push({ fn: h.end, guard: sub.guard, st, only });
                 } catch (e) {
                   fail(sub, e);
                 }
@@ -125,10 +162,11 @@ export function sseStreamView<S, V>(decoder: StreamDecoder<S, V>): StreamView<S,
               const l = find(ev.exchange);
               if (!l) return;
               const v = decoder.decode(ev, l.s);
-              for (const sub of l.events) {
+              const list = decoder.tag ? tagged(l, decoder.tag(v, l.s)) : l.events;
+              for (const sub of list) {
                 if (sub.guard.dead) continue;
                 try {
-                  sub.hooks.event!(ev, v, l.s, sub.st);
+                  sub.fn(ev, v, l.s, sub.st);
                 } catch (e) {
                   fail(sub, e);
                 }
@@ -138,11 +176,12 @@ export function sseStreamView<S, V>(decoder: StreamDecoder<S, V>): StreamView<S,
             case "sse-line": {
               const l = find(ev.exchange);
               if (!l) return;
-              decoder.line?.(ev, l.s);
+              const kind = lineKind(ev.line);
+              decoder.line?.(ev, l.s, kind);
               for (const sub of l.lines) {
                 if (sub.guard.dead) continue;
                 try {
-                  sub.hooks.line!(ev, l.s, sub.st);
+                  sub.fn(ev, l.s, sub.st, kind);
                 } catch (e) {
                   fail(sub, e);
                 }
@@ -155,7 +194,7 @@ export function sseStreamView<S, V>(decoder: StreamDecoder<S, V>): StreamView<S,
               for (const sub of l.chunks) {
                 if (sub.guard.dead) continue;
                 try {
-                  sub.hooks.chunk!(ev, l.s, sub.st);
+                  sub.fn(ev, l.s, sub.st);
                 } catch (e) {
                   fail(sub, e);
                 }
@@ -171,7 +210,7 @@ export function sseStreamView<S, V>(decoder: StreamDecoder<S, V>): StreamView<S,
               for (const sub of l.ends) {
                 if (sub.guard.dead) continue;
                 try {
-                  sub.hooks.end!(ev, l.s, sub.st);
+                  sub.fn(ev, l.s, sub.st);
                 } catch (e) {
                   fail(sub, e);
                 }

@@ -65,6 +65,7 @@ export const CHAT_CHECKS: CheckDef[] = [
         onStreams<{ bad: boolean }>(
           {
             start: () => ({ bad: false }),
+            only: ["text", "tool", "terminal"],
             event: (ev, p, phase, s, st) => {
               if (s.label !== L.chatDisconnected || phase === "after" || st.bad) return;
               const forbidden =

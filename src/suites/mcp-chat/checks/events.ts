@@ -21,6 +21,7 @@ export const EVENTS_CHECKS: CheckDef[] = [
       const counts = new Map<string, number>();
       const observe = onStreams({
         start: () => undefined,
+        only: ["text", "tool", "object"],
         event: (ev, p) => {
           if (p.kind !== "object") return;
           if (typeof p.type === "string" && known.has(p.type)) {
@@ -45,6 +46,7 @@ export const EVENTS_CHECKS: CheckDef[] = [
       let n = 0;
       const observe = onStreams({
         start: () => undefined,
+        only: ["text", "tool", "object"],
         event: (ev, p) => {
           if (p.kind !== "object" || typeof p.type !== "string") return;
           const message = EVENT_SCHEMAS[p.type] ?? (extra.has(p.type) ? "stream-event" : undefined);

@@ -5,7 +5,7 @@
  */
 import { at, excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { hexAround, utf8BodyRule } from "../../../core/checks/check-helpers.js";
-import { dataStartsWith, eventEvidence, eventWhere, lineEvidence, lineKind, lineWhere, mediaType, onStreams, serverCheck, Tally, type SseLineEvent } from "./support.js";
+import { dataStartsWith, eventEvidence, eventWhere, lineEvidence, lineWhere, mediaType, onStreams, serverCheck, Tally, type SseLineEvent } from "./support.js";
 
 
 export const SSE_CHECKS: CheckDef[] = [
@@ -33,9 +33,8 @@ export const SSE_CHECKS: CheckDef[] = [
       // line"): a multi-line [ERROR] message is one deviation, not two.
       const observe = onStreams<{ inEvent: boolean; sentinel?: SseLineEvent }>({
         start: () => ({ inEvent: false }),
-        line: (ev, _s, st) => {
+        line: (ev, _s, st, kind) => {
           lines++;
-          const kind = lineKind(ev.line);
           const sentinel = st.sentinel;
           if (kind === "blank") st.sentinel = undefined;
           else if (kind === "data" && !st.inEvent && dataStartsWith(ev.line, "[")) st.sentinel = ev;
@@ -56,8 +55,7 @@ export const SSE_CHECKS: CheckDef[] = [
       let events = 0;
       const observe = onStreams<{ open: SseLineEvent | undefined }>({
         start: () => ({ open: undefined }),
-        line: (ev, _s, st) => {
-          const kind = lineKind(ev.line);
+        line: (ev, _s, st, kind) => {
           if (kind === "data") {
             if (st.open) t.fail("one data line per event, then an empty line", `${lineWhere(ev)} is a second data line in the event begun at line ${st.open.lineNo}: pretty-printed or split JSON`, lineEvidence(ev));
             else st.open = ev;
@@ -129,8 +127,7 @@ export const SSE_CHECKS: CheckDef[] = [
       let events = 0;
       const observe = onStreams<{ first: SseLineEvent | undefined }>({
         start: () => ({ first: undefined }),
-        line: (ev, _s, st) => {
-          const kind = lineKind(ev.line);
+        line: (ev, _s, st, kind) => {
           if (kind === "data" && !st.first) st.first = ev;
           if (kind !== "blank" || !st.first) return;
           events++;

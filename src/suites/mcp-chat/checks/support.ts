@@ -25,13 +25,13 @@ export const serverCheck = serverCheckMaker(SEED, { stopped: NOTE.stopped, notAp
 
 export { all, describe, evidenceOf, lastEvent, onNote, type Exchange };
 
-import type { BodyEndEvent, ChunkEvent, RequestEvent, ResponseEvent, SseEventEvent, SseLineEvent } from "../../../core/checks/check-helpers.js";
+import type { BodyEndEvent, ChunkEvent, LineKind, RequestEvent, ResponseEvent, SseEventEvent, SseLineEvent } from "../../../core/checks/check-helpers.js";
 export type { RequestEvent, ResponseEvent, BodyEndEvent, ErrorEvent, SseLineEvent, SseEventEvent, ChunkEvent, NoteEvent, LineKind } from "../../../core/checks/check-helpers.js";
 
 /** Violations plus whether the rule was exercised (shared by every suite). */
 import { Tally } from "../../../core/checks/check.js";
 export { lineKind, dataStartsWith, dataValue, eventEvidence, eventWhere, is2xx, lineEvidence, lineWhere, mediaType, parseJson } from "../../../core/checks/check-helpers.js";
-import { lineKind, dataValue, eventWhere, lineWhere, parseJson } from "../../../core/checks/check-helpers.js";
+import { dataValue, eventWhere, lineWhere } from "../../../core/checks/check-helpers.js";
 export { Tally };
 
 // ---------------------------------------------------------------------------------------------
@@ -142,10 +142,15 @@ export function classifyPayload(data: string): Payload {
   if (data === "[DONE]") return { kind: "terminal", terminal: "done" };
   if (data.startsWith("[ERROR]")) return { kind: "terminal", terminal: "error" };
   if (data.startsWith("[")) return { kind: "bracket" };
-  const parsed = parseJson(data);
-  if (!parsed.ok) return { kind: "not-object", reason: `not JSON (${parsed.error})` };
-  if (!isObject(parsed.value)) return { kind: "not-object", reason: `JSON ${Array.isArray(parsed.value) ? "array" : typeof parsed.value}, not an object` };
-  return { kind: "object", value: parsed.value, type: parsed.value.type };
+  // JSON.parse directly, not parseJson: no result object per event.
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch (e) {
+    return { kind: "not-object", reason: `not JSON (${(e as Error).message})` };
+  }
+  if (!isObject(value)) return { kind: "not-object", reason: `JSON ${Array.isArray(value) ? "array" : typeof value}, not an object` };
+  return { kind: "object", value, type: value.type };
 }
 
 
@@ -165,6 +170,8 @@ export interface Stream {
   errorEvent?: SseEventEvent;
   /** Events dispatched so far. */
   events: number;
+  /** The stream's first event. */
+  first?: SseEventEvent;
   /** What the tool events before the sentinel showed, for checks that must say why they judged nothing. */
   tools: ToolFacts;
   /** A payload starting with "[" that is no sentinel (`[done]`), before any sentinel. */
@@ -188,11 +195,22 @@ export interface ToolFacts {
 
 export type Phase = "before" | "terminal" | "after";
 
+/**
+ * What an event is to the rules, for hooks that read only some (`only`): before the sentinel a
+ * `text` or a `tool` event (tool_start, tool_end), the first sentinel (`terminal`), any other JSON
+ * object (`object`: other types, anything after the sentinel), or `other` (no object: a bracket
+ * payload, a sentinel after the first, not JSON).
+ */
+export type EventTag = "text" | "tool" | "terminal" | "object" | "other";
+
 export interface StreamHandlers<S> {
   /** Per-stream state, created at the response head. */
   start(s: Stream): S;
   event?(ev: SseEventEvent, p: Payload, phase: Phase, s: Stream, st: S): void;
-  line?(ev: SseLineEvent, s: Stream, st: S): void;
+  /** The events the event hook reads; absent: every event (a hook may see more than it reads, never less). */
+  only?: readonly EventTag[];
+  /** A raw line and its kind. */
+  line?(ev: SseLineEvent, s: Stream, st: S, kind: LineKind): void;
   chunk?(ev: ChunkEvent, s: Stream, st: S): void;
   /** The body ended (eof, timeout, reset...). */
   end?(ev: BodyEndEvent, s: Stream, st: S): void;
@@ -202,13 +220,14 @@ export interface StreamHandlers<S> {
 interface Decoded {
   p: Payload;
   phase: Phase;
+  tag: EventTag;
 }
 
 /**
  * The streams of this suite (§4: the happy path and the disconnected probe, 2xx only — a 4xx JSON
  * answer is no stream). A [DONE] that follows a profile error event counts as an error terminal.
  */
-const STREAMS = sseStreamView<Stream & { errorTypes: ReadonlySet<string> }, Decoded>({
+const STREAMS = sseStreamView<Stream & { errorTypes: ReadonlySet<string>; decoded: Decoded }, Decoded>({
   name: "mcp-chat/streams",
   select: (request) => isStreamLabel(request.label),
   open: (request, head, ctx: CheckContext) => ({
@@ -219,9 +238,12 @@ const STREAMS = sseStreamView<Stream & { errorTypes: ReadonlySet<string> }, Deco
     events: 0,
     tools: { starts: 0, open: new Map(), unmatched: 0 },
     errorTypes: new Set(readParams(ctx.params).errorEventTypes),
+    // One record per stream, refilled for each event: the hooks read it only while it is their event's.
+    decoded: { p: { kind: "bracket" }, phase: "before", tag: "other" },
   }),
   decode(ev, s) {
     s.events++;
+    s.first ??= ev;
     const p = payloadOf(ev);
     let phase: Phase = s.terminal ? "after" : "before";
     if (phase === "before") {
@@ -233,14 +255,28 @@ const STREAMS = sseStreamView<Stream & { errorTypes: ReadonlySet<string> }, Deco
       } else if (p.kind === "bracket") s.bracket ??= ev;
       countTools(s.tools, ev, p);
     }
-    return { p, phase };
+    const d = s.decoded;
+    d.p = p;
+    d.phase = phase;
+    d.tag = tagOf(p, phase);
+    return d;
   },
-  line(ev, s) {
-    const kind = lineKind(ev.line);
+  tag: (d) => d.tag,
+  line(ev, s, kind) {
     if (kind === "data") s.unended ??= ev;
     else if (kind === "blank") s.unended = undefined;
   },
 });
+
+function tagOf(p: Payload, phase: Phase): EventTag {
+  if (phase === "terminal") return "terminal";
+  if (p.kind !== "object") return "other";
+  if (phase === "before") {
+    if (p.type === "text") return "text";
+    if (p.type === "tool_start" || p.type === "tool_end") return "tool";
+  }
+  return "object";
+}
 
 function countTools(f: ToolFacts, ev: SseEventEvent, p: Payload): void {
   if (p.kind !== "object" || (p.type !== "tool_start" && p.type !== "tool_end")) return;
@@ -304,6 +340,7 @@ export function onStreams<S>(h: StreamHandlers<S>): Listen {
   return STREAMS.on<S>({
     start: h.start,
     ...(event ? { event: (ev: SseEventEvent, d: Decoded, s: Stream, st: S) => event(ev, d.p, d.phase, s, st) } : {}),
+    ...(h.only ? { only: h.only } : {}),
     ...(h.line ? { line: h.line } : {}),
     ...(h.chunk ? { chunk: h.chunk } : {}),
     ...(h.end ? { end: h.end } : {}),

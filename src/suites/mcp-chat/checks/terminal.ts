@@ -6,11 +6,12 @@ import { at, excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import { readParams } from "../params.js";
 import { advanceSentinel, closeAfterSentinelRule, sentinelLines, type SentinelLines } from "../../../core/checks/check-helpers.js";
-import { dataStartsWith, dataValue, eventEvidence, eventWhere, lineEvidence, lineWhere, missingSentinel, onStreams, serverCheck, Tally, unjudgedStream, type SseLineEvent, type Stream } from "./support.js";
+import { dataStartsWith, dataValue, eventEvidence, eventWhere, lineEvidence, lineWhere, missingSentinel, onStreams, serverCheck, Tally, unjudgedStream, type LineKind, type SseLineEvent, type Stream } from "./support.js";
 
 
 /** Where the first sentinel is among the raw lines: its data line begins an event with "[". */
-const advance = (st: SentinelLines, ev: SseLineEvent) => advanceSentinel(st, ev, (line) => dataStartsWith(line, "["));
+const opensSentinel = (line: string) => dataStartsWith(line, "[");
+const advance = (st: SentinelLines, ev: SseLineEvent, kind: LineKind) => advanceSentinel(st, ev, opensSentinel, kind);
 
 export const TERMINAL_CHECKS: CheckDef[] = [
   serverCheck({
@@ -44,9 +45,9 @@ export const TERMINAL_CHECKS: CheckDef[] = [
       const t = new Tally();
       const observe = onStreams<SentinelLines>({
         start: sentinelLines,
-        line: (ev, _s, st) => {
+        line: (ev, _s, st, k) => {
           const was = st.state;
-          const kind = advance(st, ev);
+          const kind = advance(st, ev, k);
           if (was === "closed" && kind !== "blank") {
             t.fail("nothing after the sentinel's empty line", `${lineWhere(ev)} follows the sentinel at line ${st.sentinel!.lineNo} ("${excerpt(dataValue(st.sentinel!.line), 40)}")`, lineEvidence(ev));
           }
@@ -66,11 +67,11 @@ export const TERMINAL_CHECKS: CheckDef[] = [
       let n = 0;
       const observe = onStreams<SentinelLines & { pending?: SseLineEvent }>({
         start: sentinelLines,
-        line: (ev, _s, st) => {
+        line: (ev, _s, st, k) => {
           const pending = st.pending;
           st.pending = undefined;
           const startsEvent = !st.inEvent;
-          const kind = advance(st, ev);
+          const kind = advance(st, ev, k);
           if (pending && kind !== "blank") {
             t.fail("the sentinel's data line followed by an empty line", `${lineWhere(ev)} continues the sentinel "${excerpt(dataValue(pending.line), 40)}" of line ${pending.lineNo}: a multi-line message leaks out of [ERROR]`, lineEvidence(ev));
           }
@@ -79,6 +80,7 @@ export const TERMINAL_CHECKS: CheckDef[] = [
         end: (ev, s) => {
           if (!s.terminal && !s.bracket) unjudgedStream(t, s, ev);
         },
+        only: ["terminal", "other"],
         event: (ev, p) => {
           if (p.kind !== "terminal" && p.kind !== "bracket") return;
           n++;

@@ -10,6 +10,7 @@ export const TEXT_CHECKS: CheckDef[] = [
       const t = new Tally();
       const observe = onStreams<{ text?: SseEventEvent; tools: boolean; failed: boolean }>({
         start: () => ({ tools: false, failed: false }),
+        only: ["text", "tool"],
         event: (ev, p, phase, _s, st) => {
           if (phase !== "before") return;
           if (isTextEvent(p)) st.text ??= ev;
@@ -39,6 +40,7 @@ export const TEXT_CHECKS: CheckDef[] = [
       const observe = onStreams<{ chars: number }>(
         {
           start: () => ({ chars: 0 }),
+          only: ["text", "terminal"],
           event: (ev, p, phase, s, st) => {
             if (phase === "before" && p.kind === "object" && p.type === "text" && typeof p.value.content === "string") {
               st.chars += p.value.content.trim().length;

@@ -22,9 +22,11 @@ export const TIMING_CHECKS: CheckDef[] = [
         end: (ev, s, st) => {
           if (!st.judged) unjudgedStream(t, s, ev, NO_TOOLS);
         },
+        // The first event of the stream is the decoder's: this hook reads only tool events and the sentinel.
+        only: ["tool", "terminal"],
         event: (ev, p, phase, s, st) => {
           if (phase === "after") return;
-          st.first ??= ev;
+          st.first ??= s.first ?? ev;
           const te = toolEvent(p);
           if (te?.kind === "start") st.started = true;
           if (te?.kind === "end" && st.started) st.completed = true;

@@ -16,6 +16,7 @@ function openAtTerminal(kind: "done" | "error", t: Tally) {
   const observe = onStreams<Open>(
     {
       start: () => new Map(),
+      only: ["tool", "terminal"],
       event: (ev, p, phase, s, open) => {
         if (phase === "before") {
           const te = toolEvent(p);
@@ -56,6 +57,7 @@ export const TOOLS_CHECKS: CheckDef[] = [
       let n = 0;
       const observe = onStreams<Map<string, number>>({
         start: () => new Map(),
+        only: ["tool"],
         event: (ev, p, phase, _s, seen) => {
           const te = phase === "before" ? toolEvent(p) : undefined;
           if (te?.kind !== "start") return;
@@ -84,6 +86,8 @@ export const TOOLS_CHECKS: CheckDef[] = [
         end: (ev, s, st) => {
           if (st.ends === 0) unjudgedStream(t, s, ev, NO_TOOLS);
         },
+        // Only tool events: the stream's first tool event without an id is one of them.
+        only: ["tool"],
         event: (ev, p, phase, s, st) => {
           const te = phase === "before" ? toolEvent(p) : undefined;
           if (!te) {
@@ -153,6 +157,7 @@ export const TOOLS_CHECKS: CheckDef[] = [
           end: (ev, s) => {
             if (s.label === L.chatStream && s.tools.starts === 0) unjudgedStream(t, s, ev, NO_TOOLS);
           },
+          only: ["tool"],
           event: (ev, p, phase, s) => {
             const te = phase === "before" && s.label === L.chatStream ? toolEvent(p) : undefined;
             if (te?.kind !== "start") return;
@@ -187,6 +192,7 @@ export const TOOLS_CHECKS: CheckDef[] = [
         end: (ev, s) => {
           if (s.tools.starts === 0) unjudgedStream(none, s, ev, NO_TOOLS);
         },
+        only: ["tool"],
         event: (ev, p, phase, _s, open) => {
           const te = phase === "before" ? toolEvent(p) : undefined;
           if (!te) return;

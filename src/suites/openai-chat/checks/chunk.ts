@@ -1,6 +1,6 @@
 /** The choices array of a chunk, and each choice's index. */
 import { excerpt, type CheckDef } from "../../../core/checks/check.js";
-import { onStreams } from "./model.js";
+import { CHUNKS, onStreams } from "./model.js";
 import { eventEvidence, eventWhere, isIndex, isObject, serverCheck, Tally, typeName } from "./support.js";
 
 export const CHUNK_CHECKS: CheckDef[] = [
@@ -11,6 +11,7 @@ export const CHUNK_CHECKS: CheckDef[] = [
       let n = 0;
       const observe = onStreams({
         start: () => undefined,
+        only: CHUNKS,
         event: (ev, v) => {
           if (v.phase !== "before" || v.payload.kind !== "chunk") return;
           n++;
@@ -29,6 +30,7 @@ export const CHUNK_CHECKS: CheckDef[] = [
       let n = 0;
       const observe = onStreams({
         start: () => undefined,
+        only: CHUNKS,
         event: (ev, v, s) => {
           if (v.phase !== "before" || v.payload.kind !== "chunk" || !Array.isArray(v.payload.value.choices)) return;
           for (const c of v.payload.value.choices) {

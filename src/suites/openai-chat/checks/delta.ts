@@ -1,6 +1,6 @@
 /** Deltas: their shape, the role, and what a delta may carry at once. */
 import { excerpt, type CheckDef } from "../../../core/checks/check.js";
-import { onStreams } from "./model.js";
+import { CHUNKS, onStreams } from "./model.js";
 import { eventEvidence, eventWhere, isObject, serverCheck, Tally, typeName } from "./support.js";
 
 export const DELTA_CHECKS: CheckDef[] = [
@@ -11,6 +11,7 @@ export const DELTA_CHECKS: CheckDef[] = [
       let n = 0;
       const observe = onStreams({
         start: () => undefined,
+        only: CHUNKS,
         event: (ev, v) => {
           for (const cv of v.choices) {
             n++;
@@ -43,6 +44,7 @@ export const DELTA_CHECKS: CheckDef[] = [
       let n = 0;
       const observe = onStreams({
         start: () => undefined,
+        only: CHUNKS,
         event: (ev, v) => {
           for (const cv of v.choices) {
             if (!isObject(cv.delta) || !cv.state) continue;
@@ -67,6 +69,7 @@ export const DELTA_CHECKS: CheckDef[] = [
       let n = 0;
       const observe = onStreams({
         start: () => undefined,
+        only: CHUNKS,
         event: (ev, v) => {
           for (const cv of v.choices) {
             if (!isObject(cv.delta)) continue;
@@ -86,6 +89,7 @@ export const DELTA_CHECKS: CheckDef[] = [
       let n = 0;
       const observe = onStreams({
         start: () => undefined,
+        only: CHUNKS,
         event: (ev, v) => {
           for (const cv of v.choices) {
             if (!isObject(cv.delta) || !Array.isArray(cv.delta.tool_calls) || cv.delta.tool_calls.length === 0) continue;

@@ -3,7 +3,10 @@ import { at, excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { readParams } from "../params.js";
 import { NOT_RESET, onStreams, streamBroken, type Stream } from "./model.js";
 import { advanceSentinel, closeAfterSentinelRule, sentinelLines, type SentinelLines } from "../../../core/checks/check-helpers.js";
-import { dataIs, lineEvidence, lineKind, lineWhere, serverCheck, Tally } from "./support.js";
+import { dataIs, lineEvidence, lineWhere, serverCheck, Tally } from "./support.js";
+
+/** The data line that opens the [DONE] event. */
+const isDone = (line: string) => dataIs(line, "[DONE]");
 
 export const DONE_CHECKS: CheckDef[] = [
   serverCheck({
@@ -35,13 +38,13 @@ export const DONE_CHECKS: CheckDef[] = [
       const t = new Tally();
       const observe = onStreams<SentinelLines & { bad: boolean }>({
         start: () => ({ ...sentinelLines(), bad: false }),
-        line: (ev, _s, st) => {
+        line: (ev, _s, st, kind) => {
           if (st.state === "closed") {
-            if (lineKind(ev.line) === "blank" || st.bad) return;
+            if (kind === "blank" || st.bad) return;
             st.bad = true;
             return t.fail("nothing after data: [DONE] and its empty line", `${lineWhere(ev)} follows [DONE] (line ${st.sentinel!.lineNo}): "${excerpt(ev.line, 60)}"`, lineEvidence(ev));
           }
-          advanceSentinel(st, ev, (line) => dataIs(line, "[DONE]"));
+          advanceSentinel(st, ev, isDone, kind);
         },
         end: (ev, s, st) => {
           if (st.state === "closed" && !st.bad) t.ok();

@@ -1,7 +1,7 @@
 /** The envelope of chunks and completions: object, id, created, model. */
 import { excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { isChatLabel } from "../labels.js";
-import { onStreams } from "./model.js";
+import { CHUNKS, onStreams } from "./model.js";
 import { all, eventEvidence, eventWhere, evidenceOf, is2xx, isErrorLike, isObject, onExchanges, requestInfo, serverCheck, Tally } from "./support.js";
 
 /** What is wrong with an envelope, or [] when it is right. */
@@ -24,6 +24,7 @@ export const ENVELOPE_CHECKS: CheckDef[] = [
       const observe = all(
         onStreams<{ id?: unknown; created?: unknown; first: boolean }>({
           start: () => ({ first: true }),
+          only: CHUNKS,
           event: (ev, v, _s, st) => {
             if (v.phase !== "before" || v.payload.kind !== "chunk") return;
             const c = v.payload.value;

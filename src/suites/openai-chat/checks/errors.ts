@@ -65,6 +65,7 @@ export const ERRORS_CHECKS: CheckDef[] = [
       let n = 0;
       const observe = onStreams<{ after: number; doneAfter: boolean; bad: boolean }>({
         start: () => ({ after: 0, doneAfter: false, bad: false }),
+        only: ["error", "after"],
         event: (ev, v, s, st) => {
           if (v.phase === "error") {
             n++;

@@ -1,6 +1,6 @@
 /** finish_reason: exactly one per choice, matching whether there were calls, and last. */
 import { excerpt, type CheckDef } from "../../../core/checks/check.js";
-import { cutOff, onResponses, onStreams } from "./model.js";
+import { CHUNKS, cutOff, onResponses, onStreams } from "./model.js";
 import { eventEvidence, eventWhere, isObject, serverCheck, Tally } from "./support.js";
 
 const REASONS = new Set(["stop", "length", "tool_calls", "content_filter", "function_call"]);
@@ -56,6 +56,7 @@ export const FINISH_CHECKS: CheckDef[] = [
       let n = 0;
       const observe = onStreams<{ found: { expected: string; actual: string; ev: ReturnType<typeof eventEvidence> }[] }>({
         start: () => ({ found: [] }),
+        only: CHUNKS,
         event: (ev, v, _s, st) => {
           for (const cv of v.choices) {
             if (!cv.afterFinish || !isObject(cv.delta)) continue;

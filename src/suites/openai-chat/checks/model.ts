@@ -189,10 +189,17 @@ export function analyse(m: StreamModel, ev: SseEventEvent): EventView {
     phase = "error";
     m.error = ev;
   } else phase = "before";
-  const v: EventView = { payload, phase, choices: [] };
-  if (phase === "before" && payload.kind === "chunk") applyChunk(m, payload.value, ev, v);
+  const chunk = phase === "before" && payload.kind === "chunk";
+  const v: EventView = { payload, phase, choices: chunk ? [] : NONE };
+  if (chunk) applyChunk(m, payload.value, ev, v);
   return v;
 }
+
+/**
+ * The empty list of every event without choices and of every choice without tool-call deltas
+ * (shared, not one per event; frozen, as the rules only read it).
+ */
+const NONE: never[] = Object.freeze([]) as unknown as never[];
 
 function applyChunk(m: StreamModel, chunk: Record<string, unknown>, ev: SseEventEvent, v: EventView): void {
   m.chunks++;
@@ -200,12 +207,12 @@ function applyChunk(m: StreamModel, chunk: Record<string, unknown>, ev: SseEvent
   if (!Array.isArray(choices)) return;
   for (const c of choices) {
     if (!isObject(c)) {
-      v.choices.push({ raw: c, index: 0, delta: undefined, first: false, afterFinish: false, tools: [] });
+      v.choices.push({ raw: c, index: 0, delta: undefined, first: false, afterFinish: false, tools: NONE });
       continue;
     }
     const index = isIndex(c.index) ? c.index : 0;
     const st = choiceState(m, index);
-    const cv: ChoiceView = { raw: c, index, delta: c.delta, first: !st || st.deltas === 0, afterFinish: !!st && st.finishes > 0, tools: [] };
+    const cv: ChoiceView = { raw: c, index, delta: c.delta, first: !st || st.deltas === 0, afterFinish: !!st && st.finishes > 0, tools: NONE };
     v.choices.push(cv);
     if (!st) continue;
     cv.state = st;
@@ -215,7 +222,11 @@ function applyChunk(m: StreamModel, chunk: Record<string, unknown>, ev: SseEvent
     if (isObject(delta)) {
       if (typeof delta.content === "string") st.contentChars += delta.content.length;
       const finishing = c.finish_reason !== null && c.finish_reason !== undefined;
-      if (Array.isArray(delta.tool_calls)) delta.tool_calls.forEach((t, pos) => cv.tools.push(applyTool(st, t, pos, ev, finishing)));
+      const calls = delta.tool_calls;
+      if (Array.isArray(calls)) {
+        cv.tools = [];
+        for (let pos = 0; pos < calls.length; pos++) cv.tools.push(applyTool(st, calls[pos], pos, ev, finishing));
+      }
     }
     const reason = c.finish_reason;
     if (reason !== null && reason !== undefined) {
@@ -304,12 +315,30 @@ export interface Stream {
 
 export type StreamHandlers<S> = StreamHooks<Stream, EventView, S>;
 
+/**
+ * What an event is to the rules, for hooks that read only some (`only`): before [DONE] or an error,
+ * a chunk whose choices carry tool-call deltas (`tool`), another chunk (`chunk`), or a payload that is
+ * no chunk (`other`); then the event that ends the stream (`done`, `error`) and what follows (`after`).
+ */
+export type EventTag = "tool" | "chunk" | "other" | Exclude<Phase, "before">;
+
+function tagOf(v: EventView): EventTag {
+  if (v.phase !== "before") return v.phase;
+  if (v.payload.kind !== "chunk") return "other";
+  for (const cv of v.choices) if (cv.tools.length > 0) return "tool";
+  return "chunk";
+}
+
+/** The tags of the events whose choices a hook reads (`v.choices` is empty for every other event). */
+export const CHUNKS: readonly EventTag[] = ["chunk", "tool"];
+
 /** The streams of this suite, each event applied once to the stream's shared model. */
 const STREAMS = sseStreamView<Stream, EventView>({
   name: "openai-chat/streams",
   select: (request) => isChatLabel(request.label) && requestInfo(request).stream,
   open: (request, head) => ({ exchange: head.exchange, label: head.label, request, info: requestInfo(request), head, model: newModel(request) }),
   decode: (ev, s) => analyse(s.model, ev),
+  tag: tagOf,
   close(ev, s) {
     s.model.end = ev;
   },

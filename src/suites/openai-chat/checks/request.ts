@@ -2,7 +2,7 @@
 import { at, excerpt, type CheckDef, type Evidence } from "../../../core/checks/check.js";
 import { isChatLabel, isReset, L } from "../labels.js";
 import { NOT_RESET, onStreams, streamBroken } from "./model.js";
-import { all, describe, eventEvidence, eventWhere, evidenceOf, is2xx, lineKind, onExchanges, requestInfo, serverCheck, Tally, unanswered } from "./support.js";
+import { all, describe, eventEvidence, eventWhere, evidenceOf, is2xx, onExchanges, requestInfo, serverCheck, Tally, unanswered } from "./support.js";
 
 export const REQUEST_CHECKS: CheckDef[] = [
   serverCheck({
@@ -17,11 +17,12 @@ export const REQUEST_CHECKS: CheckDef[] = [
         }),
         onStreams<{ rejected: boolean; open: boolean }>({
           start: () => ({ rejected: false, open: false }),
-          line: (ev, s, st) => {
-            if (s.label !== L.continueShape || (ev.eol !== "" && lineKind(ev.line) === "comment")) return;
+          line: (ev, s, st, kind) => {
+            if (s.label !== L.continueShape || (ev.eol !== "" && kind === "comment")) return;
             // An event is open from its first field line to its empty line; a line cut by EOF stays open.
             st.open = ev.line !== "" || ev.eol === "";
           },
+          only: ["error"],
           event: (ev, v, s, st) => {
             if (s.label !== L.continueShape || v.phase !== "error" || s.model.chunks > 0) return;
             st.rejected = true;

@@ -5,7 +5,7 @@
 import { at, excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { hexAround, utf8BodyRule } from "../../../core/checks/check-helpers.js";
 import { onStreams } from "./model.js";
-import { eventEvidence, eventWhere, lineEvidence, lineKind, lineWhere, mediaType, serverCheck, Tally } from "./support.js";
+import { eventEvidence, eventWhere, lineEvidence, lineWhere, mediaType, serverCheck, Tally } from "./support.js";
 
 export const SSE_CHECKS: CheckDef[] = [
   serverCheck({
@@ -49,8 +49,7 @@ export const SSE_CHECKS: CheckDef[] = [
       let comments = 0;
       const observe = onStreams<{ inEvent: boolean }>({
         start: () => ({ inEvent: false }),
-        line: (ev, _s, st) => {
-          const kind = lineKind(ev.line);
+        line: (ev, _s, st, kind) => {
           if (ev.eol === "\r\n" || ev.eol === "\r") t.fail("lines ended by LF", `${lineWhere(ev)} ends with ${ev.eol === "\r" ? "CR" : "CRLF"}`, lineEvidence(ev));
           if (kind === "comment") {
             comments++;

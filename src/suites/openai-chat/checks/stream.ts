@@ -1,9 +1,11 @@
 /** The stream profile: numbers for tuning, never a verdict. */
 import type { CheckDef, Outcome } from "../../../core/checks/check.js";
 import { onStreams } from "./model.js";
-import { isObject, lineKind, serverCheck } from "./support.js";
+import { isObject, serverCheck } from "./support.js";
 
-const EXTENSIONS = ["reasoning_content", "reasoning", "extra_content"] as const;
+/** The extension fields the profile counts: reasoning_content, reasoning, extra_content. */
+const sent = (v: unknown): boolean => v !== undefined && v !== null;
+const count = (ext: Map<string, number>, k: string) => ext.set(k, (ext.get(k) ?? 0) + 1);
 const ms = (x: number) => Math.round(x);
 
 export const STREAM_CHECKS: CheckDef[] = [
@@ -29,13 +31,18 @@ export const STREAM_CHECKS: CheckDef[] = [
           st.events++;
           if (v.payload.kind === "chunk") st.firstChunk ??= ev.t;
           for (const cv of v.choices) {
-            if (!isObject(cv.delta)) continue;
-            for (const k of EXTENSIONS) if (cv.delta[k] !== undefined && cv.delta[k] !== null) st.ext.set(k, (st.ext.get(k) ?? 0) + 1);
-            for (const d of cv.tools) if (isObject(d.raw) && d.raw.extra_content !== undefined) st.ext.set("extra_content", (st.ext.get("extra_content") ?? 0) + 1);
+            const delta = cv.delta;
+            if (!isObject(delta)) continue;
+            // Named reads, in this order (the report lists them as first seen): a keyed read
+            // by a variable name cost more than the rest of the hook.
+            if (sent(delta.reasoning_content)) count(st.ext, "reasoning_content");
+            if (sent(delta.reasoning)) count(st.ext, "reasoning");
+            if (sent(delta.extra_content)) count(st.ext, "extra_content");
+            for (const d of cv.tools) if (isObject(d.raw) && d.raw.extra_content !== undefined) count(st.ext, "extra_content");
           }
         },
-        line: (ev, _s, st) => {
-          if (lineKind(ev.line) === "comment") st.comments++;
+        line: (ev, _s, st, kind) => {
+          if (kind === "comment") st.comments++;
         },
         chunk: (_ev, _s, st) => {
           st.reads++;

@@ -156,11 +156,16 @@ export function payloadOf(ev: SseEventEvent): Payload {
 
 function classify(data: string): Payload {
   if (data === "[DONE]") return { kind: "done" };
-  const parsed = parseJson(data);
-  if (!parsed.ok) return { kind: "invalid", reason: `not JSON (${parsed.error})` };
-  if (isErrorLike(parsed.value)) return { kind: "error", value: parsed.value };
-  if (isObject(parsed.value)) return { kind: "chunk", value: parsed.value };
-  return { kind: "json", value: parsed.value };
+  // JSON.parse directly, not parseJson: no result object per event.
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch (e) {
+    return { kind: "invalid", reason: `not JSON (${(e as Error).message})` };
+  }
+  if (isErrorLike(value)) return { kind: "error", value };
+  if (isObject(value)) return { kind: "chunk", value };
+  return { kind: "json", value };
 }
 
 /** What the exchange treats as the end of a stream: [DONE], or an error-like payload. */

@@ -69,6 +69,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
       let n = 0;
       const observe = onStreams({
         start: () => undefined,
+        only: ["tool"],
         event: (ev, v) => {
           for (const cv of v.choices)
             for (const d of cv.tools) {
@@ -89,6 +90,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
       let n = 0;
       const observe = onStreams({
         start: () => undefined,
+        only: ["tool"],
         event: (ev, v) => {
           for (const cv of v.choices)
             for (const d of cv.tools) {
@@ -109,6 +111,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
       let n = 0;
       const observe = onStreams({
         start: () => undefined,
+        only: ["tool"],
         event: (ev, v) => {
           for (const cv of v.choices)
             for (const d of cv.tools) {
@@ -129,6 +132,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
       let n = 0;
       const observe = onStreams({
         start: () => undefined,
+        only: ["tool"],
         event: (ev, v) => {
           for (const cv of v.choices)
             for (const d of cv.tools) {
@@ -178,6 +182,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
       let n = 0;
       const observe = onStreams({
         start: () => undefined,
+        only: ["tool"],
         event: (ev, v) => {
           for (const cv of v.choices)
             for (const d of cv.tools) {
@@ -288,6 +293,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
       let multi = 0;
       const observe = onStreams<{ bad: boolean }>({
         start: () => ({ bad: false }),
+        only: ["tool"],
         event: (ev, v, _s, st) => {
           for (const cv of v.choices)
             for (const d of cv.tools) {

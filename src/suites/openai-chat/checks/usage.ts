@@ -1,7 +1,7 @@
 /** Usage in streams: only on the last chunk, and there exactly when it was asked for. */
 import { at, excerpt, type CheckDef, type Evidence } from "../../../core/checks/check.js";
 import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
-import { cutOff, onStreams, streamBroken, streamCut } from "./model.js";
+import { CHUNKS, cutOff, onStreams, streamBroken, streamCut } from "./model.js";
 import { eventEvidence, eventWhere, serverCheck, Tally, type SseEventEvent } from "./support.js";
 
 const hasUsage = (c: Record<string, unknown>): boolean => c.usage !== undefined && c.usage !== null;
@@ -14,6 +14,7 @@ export const USAGE_CHECKS: CheckDef[] = [
       let n = 0;
       const observe = onStreams<{ prev?: SseEventEvent; bad: number; first?: Evidence; seen: boolean }>({
         start: () => ({ bad: 0, seen: false }),
+        only: CHUNKS,
         event: (ev, v, _s, st) => {
           if (v.phase !== "before" || v.payload.kind !== "chunk") return;
           if (st.prev) {
@@ -43,6 +44,7 @@ export const USAGE_CHECKS: CheckDef[] = [
       let unasked = 0;
       const observe = onStreams<{ last?: { ev: SseEventEvent; usage: unknown }; stray?: SseEventEvent }>({
         start: () => ({}),
+        only: CHUNKS,
         event: (ev, v, _s, st) => {
           if (v.phase !== "before" || v.payload.kind !== "chunk") return;
           const c = v.payload.value;
