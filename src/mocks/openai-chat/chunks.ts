@@ -34,6 +34,19 @@ export function makeChunk(env: Envelope, delta: Json, finish: string | null = nu
   };
 }
 
+/**
+ * The JSON text of `makeChunk(env, delta, finish)`, the envelope written once per stream: the text
+ * JSON.stringify gives the chunk, at a fraction of its cost per event (a long answer's chunks
+ * differ only in their delta).
+ */
+export function chunkText(env: Envelope): (delta: Json, finish: string | null) => string {
+  const head =
+    `{"id":${JSON.stringify(env.id)},"object":"chat.completion.chunk","created":${JSON.stringify(env.created)},` +
+    `"model":${JSON.stringify(env.model)},"system_fingerprint":${JSON.stringify(SYSTEM_FINGERPRINT)},"choices":[{"index":0,"delta":`;
+  const tail = env.includeUsage ? '}],"usage":null}' : "}]}";
+  return (delta, finish) => `${head}${JSON.stringify(delta)},"logprobs":null,"finish_reason":${JSON.stringify(finish)}${tail}`;
+}
+
 export function makeUsageChunk(env: Envelope, meter: UsageMeter): Json {
   return {
     id: env.id,
@@ -51,11 +64,19 @@ export interface RenderOptions {
   pacing: OpenaiChatPacing;
   meter: UsageMeter;
   reasoningField: ReasoningField;
+  /** Text and reasoning steps carry their JSON text (`json`): only for a stream no hook rewrites. */
+  withText?: boolean;
 }
 
 export function* answerSteps(answer: Answer, o: RenderOptions): Generator<Step> {
   const { env, pacing, meter } = o;
   const chunk = (delta: Json, finish: string | null = null) => makeChunk(env, delta, finish);
+  const text = o.withText ? chunkText(env) : undefined;
+  const deltaStep = (kind: "reasoning" | "text", delta: Json): Step => {
+    const step: Step = { kind, data: chunk(delta) };
+    if (text) step.json = text(delta, null);
+    return step;
+  };
   let roleSent = false;
   const role = () => {
     if (roleSent) return {};
@@ -67,12 +88,12 @@ export function* answerSteps(answer: Answer, o: RenderOptions): Generator<Step> 
   if (!startsWithCall) yield { kind: "role", data: chunk({ ...role(), content: "" }) };
   for (const piece of fragments(answer.reasoning, pacing.textFragment)) {
     meter.add(piece);
-    yield { kind: "reasoning", data: chunk({ [o.reasoningField]: piece }) };
+    yield deltaStep("reasoning", { [o.reasoningField]: piece });
   }
   for (const text of answer.text) {
     for (const piece of fragments(text, pacing.textFragment)) {
       meter.add(piece);
-      yield { kind: "text", data: chunk({ content: piece }) };
+      yield deltaStep("text", { content: piece });
     }
   }
   for (const [index, call] of answer.calls.entries()) {

@@ -352,7 +352,9 @@ export function createOpenaiChatHandler(options: OpenaiChatMockOptions, validato
       chunk: (delta: Json, finish: string | null = null) => makeChunk(env, delta, finish),
       usageChunk: () => makeUsageChunk(env, meter),
     };
-    let steps: Iterable<Step> = answerSteps(answer, { env, pacing, meter, reasoningField: opts.reasoningField });
+    // Steps no hook rewrites may carry their JSON text, rendered without a JSON.stringify per chunk.
+    const rewritten = hooks.transformSteps !== undefined || framing.transformSteps !== undefined;
+    let steps: Iterable<Step> = answerSteps(answer, { env, pacing, meter, reasoningField: opts.reasoningField, withText: !rewritten });
     if (hooks.transformSteps) steps = hooks.transformSteps(steps, ctx);
     if (framing.transformSteps) steps = framing.transformSteps(steps, ctx);
     let chunks: Iterable<Chunk> = planWrites({ steps, format: sseFormat(framing.sse, hooks.sse), pacing, seed: opts.seed });
