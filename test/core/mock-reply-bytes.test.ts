@@ -126,3 +126,27 @@ describe("a reply sends what the same Response sends", () => {
     expect(await exchange(node.url, requests)).toEqual(await exchange(fetchStyle.url, requests));
   });
 });
+
+describe("a burst of paced writes", () => {
+  it("puts on the wire what res.write of each chunk puts there (chunked framing included)", async () => {
+    const enc = new TextEncoder();
+    const chunks = [
+      ...Array.from({ length: 300 }, (_, i) => enc.encode(`data: {"i":${i},"t":"é 漢 🙂"}\n\n`)),
+      new Uint8Array(0),
+      new Uint8Array(100_000).fill(0x61),
+      enc.encode("data: [DONE]\n\n"),
+    ];
+    const head = { "content-type": "text/event-stream" };
+    const paced = await serveMock(async () => reply(200, head, { paced: chunks.map((bytes) => ({ bytes, delay: 0 })), closeDelay: 0 }));
+    const written = await serveMock(async () => {
+      let i = 0;
+      // A plain web stream: the server writes each chunk with res.write.
+      return reply(200, head, new ReadableStream<Uint8Array>({ pull: (c) => (i < chunks.length ? c.enqueue(chunks[i++]!) : c.close()) }));
+    });
+    served.push(paced, written);
+    const requests = [req("POST", "/", json, "{}")];
+    const [a, b] = [await exchange(paced.url, requests), await exchange(written.url, requests)];
+    expect(a[0]).toContain("\r\n186a0\r\n");
+    expect(a).toEqual(b);
+  });
+});

@@ -34,9 +34,10 @@ export function fetchMockEngine<O, S>(parts: FetchMockParts<O, S>): FetchMockEng
         return routed ? fromResponse(routed) : parts.reply(request);
       }
     : parts.reply;
+  const own = async (request: Request) => toResponse(await parts.reply(request), request.signal);
   return {
     reply,
-    handle: async (request) => toResponse(await reply(request), request.signal),
+    handle: routes ? async (request) => (await routes(request)) ?? own(request) : own,
     reset() {
       state.reset();
       recorder.reset();

@@ -31,10 +31,8 @@ const encoder = new TextEncoder();
 const NodeBuffer = (globalThis as { Buffer?: { from(text: string, encoding: "utf8"): Uint8Array } }).Buffer;
 
 function encodeUtf8(text: string): Uint8Array {
-  if (!NodeBuffer) return encoder.encode(text);
-  const b = NodeBuffer.from(text, "utf8");
-  // A plain Uint8Array view, as the framer hands on.
-  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  // A Buffer is a Uint8Array; node's writer takes it as it is.
+  return NodeBuffer ? NodeBuffer.from(text, "utf8") : encoder.encode(text);
 }
 
 /**

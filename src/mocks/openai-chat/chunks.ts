@@ -73,9 +73,15 @@ export function* answerSteps(answer: Answer, o: RenderOptions): Generator<Step> 
   const chunk = (delta: Json, finish: string | null = null) => makeChunk(env, delta, finish);
   const text = o.withText ? chunkText(env) : undefined;
   const deltaStep = (kind: "reasoning" | "text", delta: Json): Step => {
-    const step: Step = { kind, data: chunk(delta) };
-    if (text) step.json = text(delta, null);
-    return step;
+    if (!text) return { kind, data: chunk(delta) };
+    // Written from its text; the chunk object is built only if something reads it.
+    return {
+      kind,
+      json: text(delta, null),
+      get data() {
+        return chunk(delta);
+      },
+    };
   };
   let roleSent = false;
   const role = () => {
