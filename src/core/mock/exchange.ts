@@ -84,6 +84,8 @@ export function toRequest(request: MockRequest): Promise<Request> | Request {
   })();
 }
 
+const HTTP_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
+
 /**
  * The headers a reply goes out with, in name order, as a Fetch Response would send them: a text
  * body without a Content-Type gets the one Response adds. The node server and the recorders read
@@ -93,7 +95,8 @@ export function replyHeaders(r: MockReply): [string, string][] {
   const byName = new Map<string, string>();
   for (const k in r.headers) {
     const name = k.toLowerCase();
-    const value = String(r.headers[k]).trim();
+    // As Headers normalises a value: leading and trailing HTTP whitespace dropped.
+    const value = String(r.headers[k]).replace(HTTP_WHITESPACE, "");
     const had = byName.get(name);
     byName.set(name, had === undefined ? value : `${had}, ${value}`);
   }

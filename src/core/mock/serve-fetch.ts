@@ -115,7 +115,10 @@ export async function serveMock(handler: ReplyHandler, options: ServeOptions = {
     };
     // A declared length over the cap is refused before a byte of the body is read.
     if (Number(req.headers["content-length"] ?? 0) > maxBody) return tooLarge();
-    const chunks = await readBody(req, maxBody);
+    // Without a length or a transfer coding a request has no body (RFC 9112 §6.3): nothing to wait for.
+    const bodiless = req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined;
+    if (bodiless) req.resume();
+    const chunks = bodiless ? [] : await readBody(req, maxBody);
     if (!chunks) return tooLarge();
     const body = chunks.length && method !== "GET" && method !== "HEAD" ? (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)) : undefined;
     const answer = await handler(new NodeRequest(method, url.href, req.headers, signal, body));

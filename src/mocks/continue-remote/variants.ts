@@ -41,6 +41,7 @@ export function encodeAnswer(status: number, value: unknown, request: MockReques
     headers.etag = tag;
     if (status === 200 && request.headers.get("if-none-match") === tag) return reply(304, { etag: tag });
   }
+  if (variant !== "gzip" && variant !== "chunked" && variant !== "drip") return reply(status, headers, text);
   const bytes = new TextEncoder().encode(text);
   if (variant === "gzip") {
     headers["content-encoding"] = "gzip";
@@ -48,8 +49,7 @@ export function encodeAnswer(status: number, value: unknown, request: MockReques
     return reply(status, headers, body ?? null);
   }
   if (variant === "chunked") return reply(status, headers, streamOf(splitBytes(bytes), 0));
-  if (variant === "drip") return reply(status, headers, streamOf([...bytes].map((b) => Uint8Array.of(b)), DRIP_MS));
-  return reply(status, headers, text);
+  return reply(status, headers, streamOf([...bytes].map((b) => Uint8Array.of(b)), DRIP_MS));
 }
 
 /** Pieces of a few bytes, with a cut one byte into every multi-byte character (○ is E2 97 8B). */
