@@ -72,17 +72,8 @@ export function* answerSteps(answer: Answer, o: RenderOptions): Generator<Step> 
   const { env, pacing, meter } = o;
   const chunk = (delta: Json, finish: string | null = null) => makeChunk(env, delta, finish);
   const text = o.withText ? chunkText(env) : undefined;
-  const deltaStep = (kind: "reasoning" | "text", delta: Json): Step => {
-    if (!text) return { kind, data: chunk(delta) };
-    // Written from its text; the chunk object is built only if something reads it.
-    return {
-      kind,
-      json: text(delta, null),
-      get data() {
-        return chunk(delta);
-      },
-    };
-  };
+  const deltaStep = (kind: "reasoning" | "text", delta: Json): Step =>
+    text ? new TextStep(kind, text(delta, null), env, delta) : { kind, data: chunk(delta) };
   let roleSent = false;
   const role = () => {
     if (roleSent) return {};
@@ -132,6 +123,20 @@ export function* answerSteps(answer: Answer, o: RenderOptions): Generator<Step> 
   yield { kind: "finish", data: chunk({}, answer.finish) };
   if (env.includeUsage) yield { kind: "usage", data: makeUsageChunk(env, meter) };
   yield { kind: "done", data: DONE };
+}
+
+/** A delta step written from its JSON text: the chunk object is built only if something reads it. */
+class TextStep implements Step {
+  constructor(
+    readonly kind: "reasoning" | "text",
+    readonly json: string,
+    private readonly env: Envelope,
+    private readonly delta: Json,
+  ) {}
+
+  get data(): Json {
+    return makeChunk(this.env, this.delta);
+  }
 }
 
 /** True for an empty array; other iterables (lazy generators) are assumed to hold text. */
