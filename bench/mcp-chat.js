@@ -15,7 +15,7 @@ export async function benchMcpChat() {
     settings: { headersDelay: 0, firstEventDelay: 0, eventDelay: 0, toolDuration: 0, closeDelay: 0 },
   });
   await fetch(`${mock.url}/connect/weather`, { method: "POST" }).then((r) => r.arrayBuffer());
-  rows.push(await mockVsBare({ name: "mcp-chat mock events/s", mockUrl: mock.url, path: "/chat/stream", body: { message: "!scenario long-answer" }, rounds: quick ? 20 : 100 }));
+  rows.push(await mockVsBare({ name: "mcp-chat mock events/s", mockUrl: mock.url, path: "/chat/stream", body: { message: "!scenario long-answer" }, rounds: quick ? 60 : 200 }));
   await mock.close();
 
   const n = quick ? 50_000 : 200_000;

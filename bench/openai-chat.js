@@ -38,8 +38,8 @@ export async function benchOpenaiChat() {
     settings: { headersDelayMs: 0, ttftMs: 0, chunkDelayMs: 0, closeDelayMs: 0 },
   });
   const body = { model: "agentwire-mock", stream: true, messages: [{ role: "user", content: "!scenario long-stream" }] };
-  rows.push(await mockVsBare({ name: "openai-chat mock chunks/s", mockUrl: mock.url, path: "/v1/chat/completions", body, rounds: quick ? 10 : 40 }));
-  rows.push(await mockVsAimock(mock.url, body, quick ? 10 : 40));
+  rows.push(await mockVsBare({ name: "openai-chat mock chunks/s", mockUrl: mock.url, path: "/v1/chat/completions", body, rounds: quick ? 30 : 60 }));
+  rows.push(await mockVsAimock(mock.url, body, quick ? 30 : 60));
   await mock.close();
 
   const n = quick ? 50_000 : 200_000;

@@ -44,7 +44,7 @@ async function startOnce(args, path) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 export async function benchStartup() {
-  const n = quick ? 3 : 7;
+  const n = quick ? 5 : 9;
   const rows = [];
   for (const [id, path] of Object.entries(FIRST_REQUEST)) {
     const kit = [];

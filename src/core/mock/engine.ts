@@ -1,11 +1,14 @@
 /**
- * The outside of an HTTP mock engine: a fetch-style handler that the node server and the msw
- * handlers both run, extension routes (e.g. /__agentwire/*) consulted before the mock's own, and a
- * reset back to the initial state. Browser-safe.
+ * The outside of an HTTP mock engine: its answer to a request (`reply`, what the node server
+ * writes), the same as a fetch-style handler (`handle`, what msw runs), extension routes (e.g.
+ * /__agentwire/*) consulted before the mock's own, and a reset back to the initial state.
+ * Browser-safe.
  */
+import { fromResponse, toRequest, toResponse, type MockReply, type MockRequest } from "./exchange.js";
 
 export interface FetchMockEngine<O, S> {
   handle(request: Request): Promise<Response>;
+  reply(request: MockRequest): Promise<MockReply>;
   reset(): void;
   readonly options: O;
   readonly state: S;
@@ -13,7 +16,7 @@ export interface FetchMockEngine<O, S> {
 
 export interface FetchMockParts<O, S> {
   /** The mock's own answer to a request. */
-  handle(request: Request): Promise<Response>;
+  reply(request: MockRequest): Promise<MockReply>;
   /** Consulted first; a Response it gives is the answer, unrecorded. */
   routes?: ((request: Request) => Promise<Response | undefined>) | undefined;
   options: O;
@@ -23,11 +26,18 @@ export interface FetchMockParts<O, S> {
 }
 
 export function fetchMockEngine<O, S>(parts: FetchMockParts<O, S>): FetchMockEngine<O, S> {
-  const { routes, handle, state, recorder } = parts;
+  const { routes, state, recorder } = parts;
+  const reply = routes
+    ? async (request: MockRequest) => {
+        // Extension routes are written on the Fetch API: only a mock given some builds a Request.
+        const routed = await routes(await toRequest(request));
+        return routed ? fromResponse(routed) : parts.reply(request);
+      }
+    : parts.reply;
+  const own = async (request: Request) => toResponse(await parts.reply(request), request.signal);
   return {
-    handle: routes
-      ? async (request) => (await routes(request)) ?? handle(request)
-      : handle,
+    reply,
+    handle: routes ? async (request) => (await routes(request)) ?? own(request) : own,
     reset() {
       state.reset();
       recorder.reset();

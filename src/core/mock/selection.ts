@@ -3,6 +3,7 @@
  * `x-agentwire-*` headers or the query, on top of the mock's options. An unknown name is kept as a
  * problem for the mock to refuse in its own error shape; the default stands in for it meanwhile.
  */
+import type { MockRequest } from "./exchange.js";
 import { splitNames } from "./names.js";
 
 export const HEADER_SCENARIO = "x-agentwire-scenario";
@@ -15,7 +16,7 @@ export interface SelectionProblem<K extends string> {
 }
 
 /** The name a header gives, else the query parameter, else null. */
-export function requestedName(request: Request, url: URL, header: string, query: string): string | null {
+export function requestedName(request: MockRequest, url: URL, header: string, query: string): string | null {
   return request.headers.get(header) ?? url.searchParams.get(query);
 }
 

@@ -1,14 +1,18 @@
 /**
- * Serves a fetch-style handler, `(Request) => Promise<Response>`, on node:http. The mocks are
- * written once as such handlers so the node server and the msw handlers run the same engine.
- * Each chunk the Response body yields becomes one socket write, so framing and timing survive.
+ * Serves a mock on node:http. The engines answer with replies (exchange.ts), written here straight
+ * to the `ServerResponse` from the parsed node request: no Fetch Request, Headers or Response per
+ * answer, and each paced write one chunk, so framing and timing survive. msw sends the same reply
+ * as a Response. A fetch-style handler, `(Request) => Promise<Response>`, is served the same way
+ * (`serveFetch`).
  */
+import { fromResponse, isPaced, replyHeaders, toRequest, type MockHeaders, type MockReply, type MockRequest } from "./exchange.js";
 import { takeOverPacedBody, type PacedSource } from "./paced-body.js";
 import { sleep } from "./timing.js";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
 export type FetchHandler = (request: Request) => Promise<Response>;
+export type ReplyHandler = (request: MockRequest) => Promise<MockReply>;
 
 /** The JSON body of an error the server answers itself, in the protocol's own error shape. */
 export type ErrorBody = (status: number, message: string) => unknown;
@@ -35,7 +39,24 @@ export interface Served {
   close(): Promise<void>;
 }
 
-export async function serveFetch(handler: FetchHandler, options: ServeOptions = {}): Promise<Served> {
+/** A request the handler cannot take, the client's mistake: answered 400 with this message. */
+class MalformedRequest extends Error {}
+
+/** A fetch-style handler on node:http: the request built as a Fetch Request, its Response sent as a reply. */
+export function serveFetch(handler: FetchHandler, options: ServeOptions = {}): Promise<Served> {
+  return serveMock(async (mock) => {
+    let request: Request;
+    try {
+      request = await toRequest(mock);
+    } catch (e) {
+      // What node's parser lets through but the Fetch API refuses is the client's mistake.
+      throw new MalformedRequest(`malformed request: ${(e as Error).message}`);
+    }
+    return fromResponse(await handler(request));
+  }, options);
+}
+
+export async function serveMock(handler: ReplyHandler, options: ServeOptions = {}): Promise<Served> {
   const host = options.host ?? "127.0.0.1";
   const maxBody = options.maxBodyBytes ?? 1024 * 1024;
   const errorBody = options.errorBody ?? detailBody;
@@ -61,8 +82,10 @@ export async function serveFetch(handler: FetchHandler, options: ServeOptions = 
     void respond(req, res, abort.signal).catch((err: unknown) => {
       // Whatever failed, only this response is lost: the server goes on serving.
       try {
-        if (!res.headersSent) fail(res, 500, `mock error: ${(err as Error).message}`);
-        else res.destroy();
+        if (!res.headersSent) {
+          if (err instanceof MalformedRequest) fail(res, 400, err.message);
+          else fail(res, 500, `mock error: ${(err as Error).message}`);
+        } else res.destroy();
       } catch {
         res.destroy();
       }
@@ -81,7 +104,7 @@ export async function serveFetch(handler: FetchHandler, options: ServeOptions = 
     } catch {
       // Left undefined: answered 400 below.
     }
-    // A Host with user:password@ parses, but a Request refuses a URL with credentials.
+    // A Host with user:password@ parses, but a Fetch Request refuses a URL with credentials.
     if (!url || url.username || url.password) {
       fail(res, 400, "malformed Host header or request target");
       return;
@@ -92,51 +115,14 @@ export async function serveFetch(handler: FetchHandler, options: ServeOptions = 
     };
     // A declared length over the cap is refused before a byte of the body is read.
     if (Number(req.headers["content-length"] ?? 0) > maxBody) return tooLarge();
-    const chunks = await readBody(req, maxBody);
+    // Without a length or a transfer coding a request has no body (RFC 9112 §6.3): nothing to wait for.
+    const bodiless = req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined;
+    if (bodiless) req.resume();
+    const chunks = bodiless ? [] : await readBody(req, maxBody);
     if (!chunks) return tooLarge();
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(req.headers)) {
-      if (v === undefined) continue;
-      for (const one of Array.isArray(v) ? v : [v]) headers.append(k, one);
-    }
-    const body = chunks.length && method !== "GET" && method !== "HEAD" ? Buffer.concat(chunks) : undefined;
-    let request: Request;
-    try {
-      request = new Request(url, { method, headers, ...(body ? { body } : {}), signal });
-    } catch (e) {
-      // What node's parser lets through but the Fetch API refuses is the client's mistake.
-      fail(res, 400, `malformed request: ${(e as Error).message}`);
-      return;
-    }
-    const response = await handler(request);
-    const outHeaders: Record<string, string | string[]> = {};
-    response.headers.forEach((value, key) => {
-      outHeaders[key] = value;
-    });
-    res.writeHead(response.status, outHeaders);
-    if (!response.body) {
-      res.end();
-      return;
-    }
-    const paced = takeOverPacedBody(response.body);
-    if (paced) {
-      await writePaced(res, paced, signal);
-      return;
-    }
-    res.flushHeaders();
-    const reader = response.body.getReader();
-    try {
-      for (;;) {
-        if (signal.aborted) break;
-        const { done, value } = await reader.read();
-        if (done) break;
-        // Wait for the kernel to take big writes, so memory stays flat on long streams.
-        if (!res.write(value) && res.writableLength >= MAX_BACKLOG) await drained(res);
-      }
-    } finally {
-      await reader.cancel().catch(() => undefined);
-    }
-    res.end();
+    const body = chunks.length && method !== "GET" && method !== "HEAD" ? (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)) : undefined;
+    const answer = await handler(new NodeRequest(method, url.href, req.headers, signal, body));
+    await writeReply(res, answer, signal);
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -146,9 +132,6 @@ export async function serveFetch(handler: FetchHandler, options: ServeOptions = 
       resolve();
     });
   });
-  // Node loads the Fetch API classes (undici, tens of ms) on first use: have them load while the
-  // first client connects (after the caller has told the URL), not inside its first answer.
-  setImmediate(() => void Headers);
   const port = (server.address() as AddressInfo).port;
   const shownHost = host.includes(":") ? `[${host}]` : host;
   return {
@@ -165,17 +148,72 @@ export async function serveFetch(handler: FetchHandler, options: ServeOptions = 
   };
 }
 
+/** Writes a reply: the head (in name order, as a Fetch Response sends it), then the body. */
+async function writeReply(res: http.ServerResponse, answer: MockReply, signal: AbortSignal): Promise<void> {
+  const head: Record<string, string> = {};
+  for (const [k, v] of replyHeaders(answer)) head[k] = v;
+  res.writeHead(answer.status, head);
+  const body = answer.body;
+  if (body === null) {
+    res.end();
+    return;
+  }
+  if (typeof body === "string" || body instanceof Uint8Array) {
+    // Head and body in one write; chunked, as a streamed Response body goes out.
+    res.cork();
+    res.flushHeaders();
+    if (body.length) res.write(body);
+    res.end();
+    res.uncork();
+    return;
+  }
+  const paced = isPaced(body) ? sourceOf(body.paced, body.closeDelay) : takeOverPacedBody(body);
+  if (paced) {
+    await writePaced(res, paced, signal);
+    return;
+  }
+  res.flushHeaders();
+  const reader = (body as ReadableStream<Uint8Array>).getReader();
+  try {
+    for (;;) {
+      if (signal.aborted) break;
+      const { done, value } = await reader.read();
+      if (done) break;
+      // Wait for the kernel to take big writes, so memory stays flat on long streams.
+      if (!res.write(value) && res.writableLength >= MAX_BACKLOG) await drained(res);
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  res.end();
+}
+
+function sourceOf(chunks: Iterable<{ bytes: Uint8Array; delay: number }>, closeDelay: number): PacedSource {
+  const it = chunks[Symbol.iterator]();
+  let halted = false;
+  return {
+    next: () => (halted ? { done: true, value: undefined } : it.next()),
+    closeDelay,
+    stop: () => {
+      if (halted) return;
+      halted = true;
+      it.return?.();
+    },
+  };
+}
+
 /**
- * Writes a mock's paced body straight to the socket: each chunk after its pause, one write each,
- * waiting for the kernel on big writes; zero pauses cost no timer. The head goes out alone only
- * before a pause (or a source that fails); otherwise it rides with the first write.
+ * Writes a mock's paced body straight to the socket: each chunk after its pause, waiting for the
+ * kernel on big writes; zero pauses cost no timer. The head goes out alone only before a pause (or
+ * a source that fails); otherwise it rides with the first write. A burst of zero-pause chunks goes
+ * out as one socket write (see {@link ChunkBatch}): the bytes node's chunked encoding gives each.
  */
 async function writePaced(res: http.ServerResponse, paced: PacedSource, signal: AbortSignal): Promise<void> {
-  let flushed = false;
+  const batch = new ChunkBatch(res);
+  // Before a pause: what is gathered goes out (the head with it), or the head alone.
   const flush = () => {
-    if (flushed) return;
-    flushed = true;
-    res.flushHeaders();
+    batch.send();
+    batch.head();
   };
   try {
     for (;;) {
@@ -195,12 +233,15 @@ async function writePaced(res: http.ServerResponse, paced: PacedSource, signal: 
         await sleep(next.value.delay, signal);
       }
       if (signal.aborted) break;
-      flushed = true;
-      // Past the socket's high-water mark the writes queue in node and go out together (one writev),
-      // so a zero-pause burst waits only when a bounded backlog builds up: memory stays flat on a
-      // long stream, and a short answer is not held up by one event-loop turn per 16 KiB.
-      if (!res.write(next.value.bytes) && res.writableLength >= MAX_BACKLOG) await drained(res);
+      batch.add(next.value.bytes);
+      // A bounded backlog: memory stays flat on a long stream, and a short answer is not held up
+      // by one event-loop turn per batch.
+      if (batch.full()) {
+        batch.send();
+        if (batch.backlog() >= MAX_BACKLOG) await batch.drained();
+      }
     }
+    batch.send();
   } catch (e) {
     flush();
     throw e;
@@ -208,6 +249,88 @@ async function writePaced(res: http.ServerResponse, paced: PacedSource, signal: 
     paced.stop();
   }
   res.end();
+}
+
+/** Chunks in HTTP/1.1 chunked framing, one buffer: `<hex length>\r\n<bytes>\r\n` each, as node writes them. */
+function framed(chunks: readonly Uint8Array[]): Buffer {
+  let size = 0;
+  for (const c of chunks) size += c.byteLength.toString(16).length + c.byteLength + 4;
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const c of chunks) {
+    at += out.write(c.byteLength.toString(16), at, "latin1");
+    out[at++] = 0x0d;
+    out[at++] = 0x0a;
+    out.set(c, at);
+    at += c.byteLength;
+    out[at++] = 0x0d;
+    out[at++] = 0x0a;
+  }
+  return out;
+}
+
+/** Bytes gathered into one socket write before it goes out. */
+const BATCH_BYTES = 64 * 1024;
+
+/**
+ * The chunks of a zero-pause burst, written together. On a chunked answer with its socket, as one
+ * buffer framed as node frames each `res.write` (`<hex length>\r\n<bytes>\r\n`, empty chunks
+ * skipped): the same bytes on the wire, without node's work per write (four queued pieces, a
+ * length string). Otherwise (a socket not yet assigned, a HEAD) chunk by chunk through `res.write`.
+ */
+class ChunkBatch {
+  private chunks: Uint8Array[] = [];
+  private bytes = 0;
+  /** Whether the head went to the socket (`headersSent` is true as soon as writeHead built it). */
+  private headOut = false;
+
+  constructor(private readonly res: http.ServerResponse) {}
+
+  add(chunk: Uint8Array): void {
+    if (chunk.byteLength === 0) return;
+    this.chunks.push(chunk);
+    this.bytes += chunk.byteLength;
+  }
+
+  full(): boolean {
+    return this.bytes >= BATCH_BYTES;
+  }
+
+  send(): void {
+    const chunks = this.chunks;
+    if (chunks.length === 0) return;
+    this.chunks = [];
+    this.bytes = 0;
+    const res = this.res;
+    const socket = res.socket;
+    // The head rides with the first batch.
+    if (socket) socket.cork();
+    try {
+      this.head();
+      const direct = socket !== null && (res as unknown as { chunkedEncoding?: boolean }).chunkedEncoding === true && res.req.method !== "HEAD";
+      if (direct) socket.write(framed(chunks));
+      else for (const c of chunks) res.write(c);
+    } finally {
+      if (socket) socket.uncork();
+    }
+  }
+
+  /** Sends the head, once. */
+  head(): void {
+    if (this.headOut) return;
+    this.headOut = true;
+    this.res.flushHeaders();
+  }
+
+  /** Bytes waiting in node for the kernel. */
+  backlog(): number {
+    return (this.res.socket?.writableLength ?? 0) + this.res.writableLength;
+  }
+
+  drained(): Promise<void> {
+    const target = this.res.socket ?? this.res;
+    return new Promise<void>((r) => target.once("drain", () => r()));
+  }
 }
 
 /** Bytes a response may queue in node before its writer waits for the kernel to take them. */
@@ -239,4 +362,52 @@ function readBody(req: http.IncomingMessage, max: number): Promise<Buffer[] | un
     // A client gone before the end of its body sent no request to answer.
     req.once("close", () => (req.complete ? resolve(chunks) : reject(new Error("the client closed the connection before the end of its request body"))));
   });
+}
+
+const utf8 = new TextDecoder();
+
+/** A node request as the engines read it: headers from node's parse, the body read once. */
+class NodeRequest implements MockRequest {
+  readonly headers: MockHeaders;
+
+  constructor(
+    readonly method: string,
+    readonly url: string,
+    raw: http.IncomingHttpHeaders,
+    readonly signal: AbortSignal,
+    private readonly body: Buffer | undefined,
+  ) {
+    this.headers = new NodeHeaders(raw);
+  }
+
+  text(): Promise<string> {
+    // As Request.text(): UTF-8, a leading BOM dropped.
+    return Promise.resolve(this.body ? utf8.decode(this.body) : "");
+  }
+
+  arrayBuffer(): Promise<ArrayBuffer> {
+    const b = this.body;
+    return Promise.resolve(b ? (b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer) : new ArrayBuffer(0));
+  }
+
+  clone(): MockRequest {
+    // The body is held whole: reading it again is free.
+    return this;
+  }
+}
+
+class NodeHeaders implements MockHeaders {
+  constructor(private readonly raw: http.IncomingHttpHeaders) {}
+
+  get(name: string): string | null {
+    const v = this.raw[name.toLowerCase()];
+    return v === undefined ? null : Array.isArray(v) ? v.join(", ") : v;
+  }
+
+  forEach(fn: (value: string, key: string) => void): void {
+    for (const k of Object.keys(this.raw).sort()) {
+      const v = this.get(k);
+      if (v !== null) fn(v, k);
+    }
+  }
 }

@@ -4,7 +4,7 @@
  * while waiting. Nothing holds the whole answer; pacedBody then sleeps and writes. Browser-safe.
  */
 import type { TimedChunk } from "./paced-body.js";
-import { concatBytes, createSseFramer, type SseFormat } from "../transport/sse-framing.js";
+import { CANONICAL_SSE_FORMAT, concatBytes, createSseFramer, type SseFormat } from "../transport/sse-framing.js";
 import { seededRandom } from "./timing.js";
 
 export type ChunkTransform = (chunks: Iterable<TimedChunk>) => Iterable<TimedChunk>;
@@ -27,11 +27,33 @@ export interface SseWritePlan<S> {
 
 const encoder = new TextEncoder();
 
+/** Node's Buffer encodes a short string faster than TextEncoder; browsers (msw) have none. */
+const NodeBuffer = (globalThis as { Buffer?: { from(text: string, encoding: "utf8"): Uint8Array } }).Buffer;
+
+function encodeUtf8(text: string): Uint8Array {
+  // A Buffer is a Uint8Array; node's writer takes it as it is.
+  return NodeBuffer ? NodeBuffer.from(text, "utf8") : encoder.encode(text);
+}
+
+/**
+ * For a format that writes each event whole as `<prefix><payload><eol><eol>` (canonical and the
+ * framings that change only the prefix or the line end), the event's bytes in one encode: what the
+ * framer writes, without its per-part work. Undefined for any other format.
+ */
+function wholeEventFramer(format: SseFormat): ((payload: string) => Uint8Array) | undefined {
+  if (format.chunking !== "event" || format.preamble || format.linesBefore || format.noFinalBlank) return undefined;
+  if (typeof format.eol !== "string" || format.dataLines !== CANONICAL_SSE_FORMAT.dataLines) return undefined;
+  const prefix = format.dataPrefix;
+  const end = format.eol + format.eol;
+  return (payload) => encodeUtf8(prefix + payload + end);
+}
+
 /** The writes of one stream, each with the pause before it. */
 export function* planSseWrites<S>(plan: SseWritePlan<S>): Generator<TimedChunk> {
   const { format } = plan;
   const keepAlive = plan.keepAlive ?? 0;
   const framer = createSseFramer(format, { seed: plan.seed });
+  const whole = wholeEventFramer(format);
   const jitter = seededRandom(plan.seed ^ 0x5bd1e995);
   const eol = typeof format.eol === "string" ? format.eol : (format.eol[0] ?? "\n");
   const ping = keepAlive > 0 ? encoder.encode(`: ping${eol}`) : undefined;
@@ -58,7 +80,15 @@ export function* planSseWrites<S>(plan: SseWritePlan<S>): Generator<TimedChunk> 
       }
     }
     owed += wait;
-    const pieces = framer.push(plan.payload(step), { last: next.done === true });
+    const payload = plan.payload(step);
+    if (whole && typeof payload === "string") {
+      yield { bytes: whole(payload), delay: owed };
+      owed = 0;
+      current = next;
+      index++;
+      continue;
+    }
+    const pieces = framer.push(payload, { last: next.done === true });
     for (let i = 0; i < pieces.length; i++) {
       yield { bytes: pieces[i] as Uint8Array, delay: i === 0 ? owed : plan.chunkGap };
     }

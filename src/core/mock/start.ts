@@ -5,7 +5,7 @@
  * Node only: the msw handlers never come here.
  */
 import type { MockStartOptions, RunningMock } from "../run/protocol.js";
-import { serveFetch, type FetchHandler, type ServeOptions } from "./serve-fetch.js";
+import { serveMock, type ReplyHandler, type ServeOptions } from "./serve-fetch.js";
 import { definedOnly } from "./option-checks.js";
 
 export interface StartPlan<O> {
@@ -39,16 +39,16 @@ export async function startOptions<O extends object>(options: MockStartOptions &
 
 export interface FetchMockPlan<O> extends StartPlan<O> {
   /** The engine (it may load what only some options need first). */
-  create: (options: O) => { handle: FetchHandler } | Promise<{ handle: FetchHandler }>;
+  create: (options: O) => { reply: ReplyHandler } | Promise<{ reply: ReplyHandler }>;
   /** How the server answers what never reaches the engine (body cap, error shape). */
   serve?: Omit<ServeOptions, "host" | "port">;
   /** The URLs to show for the served base URL (RunningMock.urls), e.g. a client's `/v1` base. */
   urls?: (url: string, engine: O) => string[];
 }
 
-/** A fetch-style mock engine served on node:http; names are checked before the port opens. */
+/** A mock engine served on node:http (its replies written straight to node); names are checked before the port opens. */
 export async function startFetchMock<O extends object>(options: MockStartOptions & Partial<O>, plan: FetchMockPlan<O>): Promise<RunningMock> {
   const { host, port, engine } = await startOptions(options, plan);
-  const served = await serveFetch((await plan.create(engine)).handle, { host, port, ...plan.serve });
+  const served = await serveMock((await plan.create(engine)).reply, { host, port, ...plan.serve });
   return { url: served.url, close: served.close, ...(plan.urls ? { urls: plan.urls(served.url, engine) } : {}) };
 }

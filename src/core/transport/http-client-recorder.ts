@@ -5,9 +5,14 @@
  */
 import type { TranscriptBus } from "../transcript/transcript.js";
 
+/** What the recorder reads of a request and of an answer's head (a Fetch Request or Response will do). */
+export interface RecordedHeaders {
+  forEach(fn: (value: string, key: string) => void): void;
+}
+
 export interface RequestRecord {
   label: string;
-  request: Request;
+  request: { method: string; url: string; headers: RecordedHeaders };
   url: URL;
   body: string;
   meta: Record<string, unknown>;
@@ -41,7 +46,7 @@ export class ClientRecorder {
     return exchange;
   }
 
-  response(exchange: string | null, label: string, response: Response): void {
+  response(exchange: string | null, label: string, response: { status: number; headers: RecordedHeaders }): void {
     if (!this.bus || exchange === null) return;
     this.bus.emit({
       kind: "http-response",
@@ -64,7 +69,7 @@ export class ClientRecorder {
   }
 }
 
-function headersOf(headers: Headers): Record<string, string> {
+function headersOf(headers: RecordedHeaders): Record<string, string> {
   const out: Record<string, string> = {};
   headers.forEach((value, key) => {
     out[key.toLowerCase()] = value;

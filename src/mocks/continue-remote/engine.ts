@@ -1,10 +1,11 @@
 /**
- * The continue-remote reference mock as a fetch-style handler, `(Request) => Promise<Response>`, run
- * by the node server (server.ts) and usable with msw. Browser-safe: no node imports here or below.
+ * The continue-remote reference mock: its answer to a request as a reply (core/mock/exchange.ts),
+ * written by the node server (server.ts) and sent by msw as a Response. Browser-safe: no node imports here or below.
  * Every error is JSON `{error}` and leaves the state unchanged (§6 Bad input), unless a fault
  * (faults.ts) says otherwise: the faults given at start and those a request selects through the
  * `x-agentwire-fault` header or `?fault=` are folded into one hook record (hooks.ts).
  */
+import { reply as replyOf, toResponse, type MockReply, type MockRequest } from "../../core/mock/exchange.js";
 import { HEADER_FAULT, requestedName, Selection } from "../../core/mock/selection.js";
 import { MockOptionError } from "../../core/run/protocol.js";
 import { sleep } from "../../core/mock/timing.js";
@@ -32,6 +33,8 @@ export interface TranscriptEntry {
 
 export interface ContinueRemoteEngine {
   handle(request: Request): Promise<Response>;
+  /** The same answer, as the node server writes it. */
+  reply(request: MockRequest): Promise<MockReply>;
   readonly machine: ContinueRemoteMachine;
   readonly options: ResolvedContinueRemoteOptions;
   readonly transcript: TranscriptEntry[];
@@ -126,7 +129,7 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
   }
   queueInitialPrompt();
 
-  async function route(request: Request, name: RouteName, body: string, hooks: ContinueRemoteHooks): Promise<Answer> {
+  async function route(request: MockRequest, name: RouteName, body: string, hooks: ContinueRemoteHooks): Promise<Answer> {
     switch (name) {
       case "state": {
         await sleep(hooks.options?.stateDelayMs ?? opts.stateDelayMs, request.signal);
@@ -207,7 +210,7 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
   }
 
   /** The start-time faults plus those the request selects; unknown or wrong-profile names are a 400. */
-  function requestHooks(request: Request, url: URL): ContinueRemoteHooks {
+  function requestHooks(request: MockRequest, url: URL): ContinueRemoteHooks {
     const names = requestedName(request, url, HEADER_FAULT, "fault");
     if (names === null) return baseHooks;
     const sel = new Selection<"fault">((_kind, name) => unknownFault(name));
@@ -223,7 +226,7 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
     while (machine.isProcessing && Date.now() < until && !signal.aborted) await sleep(20, signal).catch(() => undefined);
   }
 
-  async function handle(request: Request): Promise<Response> {
+  async function reply(request: MockRequest): Promise<MockReply> {
     const url = new URL(request.url);
     // Every request counts as activity, GET /state included.
     lastRequest = opts.now();
@@ -250,14 +253,11 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
       } else {
         if (!found) throw new BadRequest(404, `Cannot ${request.method} ${url.pathname}`);
         if (request.method === "OPTIONS" && corsOrigin) {
-          return new Response(null, {
-            status: 204,
-            headers: {
-              "access-control-allow-origin": corsOrigin,
-              "access-control-allow-methods": "GET, POST",
-              "access-control-allow-headers": "content-type, authorization",
-              vary: "Origin",
-            },
+          return replyOf(204, {
+            "access-control-allow-origin": corsOrigin,
+            "access-control-allow-methods": "GET, POST",
+            "access-control-allow-headers": "content-type, authorization",
+            vary: "Origin",
           });
         }
         if (opts.token && !control && request.headers.get("authorization") !== `Bearer ${opts.token}`) {
@@ -280,10 +280,10 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
     if (!control && answer.status === 400) badInputAt = opts.now();
     if (hooks.transformAnswer) answer = hooks.transformAnswer(answer, routeName);
     const response = answer.raw ? rawResponse(answer) : encodeAnswer(answer.status, answer.value, request, opts.variant);
-    for (const [k, v] of Object.entries(answer.headers ?? {})) response.headers.set(k, v);
+    for (const [k, v] of Object.entries(answer.headers ?? {})) response.headers[k.toLowerCase()] = v;
     if (corsOrigin) {
-      response.headers.set("access-control-allow-origin", corsOrigin);
-      response.headers.set("vary", "Origin");
+      response.headers["access-control-allow-origin"] = corsOrigin;
+      response.headers.vary = "Origin";
     }
     recording.answered(recorded, response, answer);
     if (!control) {
@@ -314,7 +314,8 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
   }
 
   return {
-    handle,
+    handle: async (request) => toResponse(await reply(request), request.signal),
+    reply,
     machine,
     options: opts,
     transcript,
@@ -333,7 +334,7 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
 }
 
 /** The parsed JSON body of a POST that must send `application/json` (415 otherwise, 400 when malformed). */
-function jsonBody(request: Request, body: string, hooks: ContinueRemoteHooks): unknown {
+function jsonBody(request: MockRequest, body: string, hooks: ContinueRemoteHooks): unknown {
   const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
   const faults = hooks.body ?? {};
   if (type !== "application/json") {
@@ -355,12 +356,12 @@ function parseOrUndefined(text: string): unknown {
 }
 
 /** An answer a fault wrote as text of its own type (no variant applies); 204 and 304 carry no body. */
-function rawResponse(answer: Answer): Response {
+function rawResponse(answer: Answer): MockReply {
   const raw = answer.raw as { text: string; contentType: string };
   const headers: Record<string, string> = { "x-powered-by": "Express" };
   if (raw.contentType) headers["content-type"] = raw.contentType;
   const empty = answer.status === 204 || answer.status === 304;
-  return new Response(empty ? null : raw.text, { status: answer.status, headers });
+  return replyOf(answer.status, headers, empty ? null : raw.text);
 }
 
 function json(status: number, value: unknown): Answer {

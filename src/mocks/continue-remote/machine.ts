@@ -164,14 +164,14 @@ export class ContinueRemoteMachine {
 
   /** A deep copy of what GET /state answers. */
   snapshot(): Record<string, unknown> {
-    const pending = this.pending ? structuredClone(this.pending) : null;
+    const pending = this.pending ? copyJson(this.pending) : null;
     if (this.cn) {
       return {
         session: {
           sessionId: sessionId(this.restarts),
           title: "Untitled Session",
           workspaceDirectory: "/workspace",
-          history: structuredClone(this.history),
+          history: copyJson(this.history),
           mode: "agent",
           chatModelTitle: "mock-model",
           usage: { ...this.usage },
@@ -182,7 +182,7 @@ export class ContinueRemoteMachine {
       };
     }
     return {
-      chatHistory: structuredClone(this.history),
+      chatHistory: copyJson(this.history),
       isProcessing: this.isProcessing,
       ...(this.opts.reportQueue ? { messageQueueLength: this.queue.length } : {}),
       ...(this.opts.reportPending ? { pendingPermission: pending } : {}),
@@ -261,4 +261,16 @@ export class ContinueRemoteMachine {
       entries.push({ role: "system", content: "✗ Tool error: Interrupted", messageType: "tool-error", toolName: last.toolName });
     }
   }
+}
+
+/**
+ * A deep copy of plain JSON data (the history and the pending request are what the mock serves as
+ * JSON): what structuredClone gives them, several times faster, and a poll copies the whole history.
+ */
+function copyJson<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(copyJson) as T;
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(value)) out[k] = copyJson((value as Record<string, unknown>)[k]);
+  return out as T;
 }

@@ -5,6 +5,7 @@
  * read the `/state` a client was shown. Control routes are the harness's, not the client's: not
  * recorded. Browser-safe.
  */
+import { replyHead, type MockReply, type MockRequest } from "../../core/mock/exchange.js";
 import { ClientRecorder } from "../../core/transport/http-client-recorder.js";
 import type { TranscriptBus } from "../../core/transcript/transcript.js";
 import type { ContinueRemoteMachine } from "./machine.js";
@@ -15,9 +16,9 @@ export const SHUT_DOWN = { error: "The server has shut down" };
 
 export interface ClientRecording {
   /** Records a request on arrival; the handle to pass to `answered`, or null when not recorded. */
-  request(request: Request, url: URL, exited: boolean): Promise<Recorded | null>;
+  request(request: MockRequest, url: URL, exited: boolean): Promise<Recorded | null>;
   /** Records the answer (a fault's raw text as it is, else the JSON value) and hands the response back. */
-  answered(recorded: Recorded | null, response: Response, answer: { value: unknown; raw?: { text: string } }): Response;
+  answered(recorded: Recorded | null, response: MockReply, answer: { value: unknown; raw?: { text: string } }): MockReply;
 }
 
 export interface Recorded {
@@ -49,7 +50,7 @@ export function clientRecording(bus: TranscriptBus | undefined, machine: Continu
     },
     answered(recorded, response, answer) {
       if (!recorded) return response;
-      recorder.response(recorded.exchange, recorded.label, response);
+      recorder.response(recorded.exchange, recorded.label, replyHead(response));
       // A 304 has no body: the client keeps what it was shown before.
       const text = response.status === 304 ? undefined : (answer.raw?.text ?? JSON.stringify(answer.value));
       recorder.end(recorded.exchange, recorded.label, text);

@@ -1,9 +1,9 @@
 /**
- * Runs the continue-remote engine as a real HTTP server (node:http through serveFetch). Settings are
+ * Runs the continue-remote engine as a real HTTP server (node:http through serveMock). Settings are
  * validated before the port is opened; `/exit` closes the server after `exitDelayMs` (§3.13).
  */
 import type { MockStartOptions, RunningMock } from "../../core/run/protocol.js";
-import { serveFetch } from "../../core/mock/serve-fetch.js";
+import { serveMock } from "../../core/mock/serve-fetch.js";
 import { createContinueRemoteEngine, type ContinueRemoteEngine } from "./engine.js";
 import type { ContinueRemoteMockOptions } from "./options.js";
 
@@ -27,7 +27,7 @@ export async function startContinueRemoteMock(options: ContinueRemoteStartOption
   const engine = createContinueRemoteEngine({ ...fromSettings, ...rest, onExit: () => void close() });
   // A fault may bind elsewhere (all interfaces, as the real server); the URL stays a loopback one.
   const faultHost = engine.hooks.server?.host;
-  const served = await serveFetch(engine.handle, {
+  const served = await serveMock(engine.reply, {
     host: faultHost ?? host,
     port,
     maxBodyBytes: engine.options.bodyLimit,

@@ -2,6 +2,7 @@
  * The §6 HTTP variants: the same JSON answers, sent in the other ways a client must cope with
  * (split bytes, slow bytes, layout, key order, unknown keys, headers, 304, gzip). Browser-safe.
  */
+import { reply, type MockReply, type MockRequest } from "../../core/mock/exchange.js";
 
 export const VARIANTS = [
   { name: "chunked", description: "the body split at arbitrary bytes, inside multi-byte characters too" },
@@ -25,7 +26,7 @@ const DRIP_MS = 5;
 const CHUNK_BYTES = 7;
 
 /** The JSON answer `value` with `status`, written as `variant` says. */
-export function encodeAnswer(status: number, value: unknown, request: Request, variant: ContinueRemoteVariant | undefined): Response {
+export function encodeAnswer(status: number, value: unknown, request: MockRequest, variant: ContinueRemoteVariant | undefined): MockReply {
   let v = value;
   if (variant === "shuffle-keys") v = reverseKeys(v);
   if (variant === "extra-fields") v = withExtraFields(v);
@@ -38,17 +39,17 @@ export function encodeAnswer(status: number, value: unknown, request: Request, v
   if (variant === "etag") {
     const tag = `W/"${fnv1a(text)}"`;
     headers.etag = tag;
-    if (status === 200 && request.headers.get("if-none-match") === tag) return new Response(null, { status: 304, headers: { etag: tag } });
+    if (status === 200 && request.headers.get("if-none-match") === tag) return reply(304, { etag: tag });
   }
+  if (variant !== "gzip" && variant !== "chunked" && variant !== "drip") return reply(status, headers, text);
   const bytes = new TextEncoder().encode(text);
   if (variant === "gzip") {
     headers["content-encoding"] = "gzip";
     const body = new Response(bytes).body?.pipeThrough(new CompressionStream("gzip"));
-    return new Response(body ?? null, { status, headers });
+    return reply(status, headers, body ?? null);
   }
-  if (variant === "chunked") return new Response(streamOf(splitBytes(bytes), 0), { status, headers });
-  if (variant === "drip") return new Response(streamOf([...bytes].map((b) => Uint8Array.of(b)), DRIP_MS), { status, headers });
-  return new Response(text, { status, headers });
+  if (variant === "chunked") return reply(status, headers, streamOf(splitBytes(bytes), 0));
+  return reply(status, headers, streamOf([...bytes].map((b) => Uint8Array.of(b)), DRIP_MS));
 }
 
 /** Pieces of a few bytes, with a cut one byte into every multi-byte character (○ is E2 97 8B). */

@@ -1,13 +1,14 @@
 /**
- * The mcp-chat reference mock as a fetch-style handler, `(Request) => Promise<Response>`. The node
- * server and the msw handlers both run it, so a frontend sees the same bytes either way. It is
- * browser-safe: nothing here or below imports node modules.
+ * The mcp-chat reference mock: its answer to a request as a reply (core/mock/exchange.ts), which the
+ * node server writes to the socket and msw gets as a Response, so a frontend sees the same bytes
+ * either way. It is browser-safe: nothing here or below imports node modules.
  *
  * A request goes through: extension routes → route match → selections (scenario, framing, faults
  * from options, query, headers or a `!scenario` message) → recording → handler → recording.
  */
 import { safeDecode, stripBase } from "../../core/mock/paths.js";
 import { fetchMockEngine } from "../../core/mock/engine.js";
+import { replyHead, type MockReply, type MockRequest } from "../../core/mock/exchange.js";
 import { HEADER_FAULT, HEADER_FRAMING, HEADER_SCENARIO, requestedName, Selection } from "../../core/mock/selection.js";
 import { sseFormat } from "../../core/transport/sse-framing.js";
 import { sleep } from "../../core/mock/timing.js";
@@ -32,10 +33,12 @@ import { Responder } from "./responder.js";
 import { isChatRoute, matchRoute, type RouteMatch } from "./routes.js";
 import { findScenario, NOT_CONNECTED_MESSAGE, type McpChatScenario } from "./scenarios.js";
 import { ConnectionState } from "./state.js";
-import { pacedBody, planChunks } from "./stream.js";
+import { planChunks } from "./stream.js";
 
 export interface McpChatEngine {
   handle(request: Request): Promise<Response>;
+  /** The same answer, as the node server writes it. */
+  reply(request: MockRequest): Promise<MockReply>;
   /** Back to the initial state: disconnected, exchange counter at zero. */
   reset(): void;
   readonly options: ResolvedMcpChatOptions;
@@ -44,7 +47,7 @@ export interface McpChatEngine {
 
 /** Everything decided about a request before it is handled (and recorded). */
 interface Prepared {
-  request: Request;
+  request: MockRequest;
   url: URL;
   route: RouteMatch | undefined;
   label: string;
@@ -67,7 +70,7 @@ export function createMcpChatEngine(options: McpChatMockOptions = {}): McpChatEn
   const baseTiming: McpChatTiming = { ...DEFAULT_TIMING };
   for (const k of TIMING_KEYS) baseTiming[k] = opts[k];
 
-  async function handle(request: Request): Promise<Response> {
+  async function reply(request: MockRequest): Promise<MockReply> {
     const p = await prepare(request);
     const exchange = recorder.request({
       label: p.label,
@@ -82,7 +85,7 @@ export function createMcpChatEngine(options: McpChatMockOptions = {}): McpChatEn
         framing: p.framing.name,
       },
     });
-    let response: Response;
+    let response: MockReply;
     try {
       response = await dispatch(p);
       if (request.method !== "OPTIONS") {
@@ -92,11 +95,11 @@ export function createMcpChatEngine(options: McpChatMockOptions = {}): McpChatEn
       // Unlike Starlette's unhandled 500s, ours keep the CORS headers.
       response = p.responder.error(500, `mock error: ${(err as Error).message}`);
     }
-    recorder.response(exchange, p.label, response);
+    recorder.response(exchange, p.label, replyHead(response));
     return response;
   }
 
-  async function prepare(request: Request): Promise<Prepared> {
+  async function prepare(request: MockRequest): Promise<Prepared> {
     const url = new URL(request.url);
     const path = stripBase(url.pathname, opts.basePath);
     const route = matchRoute(path);
@@ -144,7 +147,7 @@ export function createMcpChatEngine(options: McpChatMockOptions = {}): McpChatEn
     return hooks.scenario ? (findScenario(hooks.scenario) ?? selected) : selected;
   }
 
-  async function dispatch(p: Prepared): Promise<Response> {
+  async function dispatch(p: Prepared): Promise<MockReply> {
     const { request, route, responder } = p;
     if (request.method === "OPTIONS") return responder.preflight(request);
     if (!route) return responder.error(404, "Not Found");
@@ -187,7 +190,7 @@ export function createMcpChatEngine(options: McpChatMockOptions = {}): McpChatEn
     return hooks.transformConnect ? hooks.transformConnect(body) : body;
   }
 
-  function connect(p: Prepared, rawId: string): Response {
+  function connect(p: Prepared, rawId: string): MockReply {
     const { hooks, responder } = p;
     const id = safeDecode(rawId);
     const server = opts.servers.find((s) => s.id === id);
@@ -211,7 +214,7 @@ export function createMcpChatEngine(options: McpChatMockOptions = {}): McpChatEn
     return hooks.transformStatus ? hooks.transformStatus(body, { state, servers: opts.servers }) : body;
   }
 
-  function disconnect(p: Prepared): Response {
+  function disconnect(p: Prepared): MockReply {
     const { hooks, responder } = p;
     if (state.connectedId === null && hooks.state?.idleDisconnectStatus) {
       return responder.error(hooks.state.idleDisconnectStatus, "Not connected to any MCP server");
@@ -221,7 +224,7 @@ export function createMcpChatEngine(options: McpChatMockOptions = {}): McpChatEn
     return responder.json(200, hooks.transformDisconnect ? hooks.transformDisconnect(body) : body);
   }
 
-  function chatStream(p: Prepared): Response {
+  function chatStream(p: Prepared): MockReply {
     const { hooks, framing, scenario, responder } = p;
     if (p.chat && !p.chat.ok) return responder.error(p.chat.status, p.chat.detail);
     if (scenario.rejection && notConnectedOf(p) === "http-409") {
@@ -241,10 +244,10 @@ export function createMcpChatEngine(options: McpChatMockOptions = {}): McpChatEn
       json: { ascii: flagOf(p, "asciiJson", opts.asciiJson), compact: flagOf(p, "compactJson", opts.compactJson) },
     });
     if (hooks.transformChunks) chunks = hooks.transformChunks(chunks);
-    return responder.sse(pacedBody(chunks, timing.closeDelay, p.request.signal), hooks.streamContentType);
+    return responder.sse({ paced: chunks, closeDelay: timing.closeDelay }, hooks.streamContentType);
   }
 
-  function chatSync(p: Prepared): Response {
+  function chatSync(p: Prepared): MockReply {
     const { hooks, scenario, responder } = p;
     if (p.chat && !p.chat.ok) return responder.error(p.chat.status, p.chat.detail);
     // There is no stream to carry [ERROR] here, so a refusal is always the 409 form.
@@ -267,7 +270,7 @@ export function createMcpChatEngine(options: McpChatMockOptions = {}): McpChatEn
     return q === "http-409" || q === "sse-error" ? q : opts.notConnected;
   }
 
-  return fetchMockEngine({ handle, routes: opts.routes, options: opts, state, recorder });
+  return fetchMockEngine({ reply, routes: opts.routes, options: opts, state, recorder });
 }
 
 /** A boolean query override (`?asciiJson=1`), else the configured value. */

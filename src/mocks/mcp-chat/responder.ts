@@ -2,6 +2,7 @@
  * Builds the mock's responses for one request with the right CORS headers. Every response, errors
  * and streams included, carries them: a browser hides any response without them.
  */
+import { reply, type MockReply, type MockRequest, type PacedReplyBody } from "../../core/mock/exchange.js";
 import { jsonResponse, sseResponse } from "../../core/mock/responses.js";
 import type { Hooks } from "./hooks.js";
 
@@ -41,26 +42,26 @@ export class Responder {
     return headers;
   }
 
-  json(status: number, body: unknown, extra: Record<string, string> = {}): Response {
+  json(status: number, body: unknown, extra: Record<string, string> = {}): MockReply {
     return jsonResponse(status, body, { ...this.corsHeaders(), ...extra });
   }
 
-  error(status: number, detail: string, extra: Record<string, string> = {}): Response {
+  error(status: number, detail: string, extra: Record<string, string> = {}): MockReply {
     return this.json(status, this.errorBody ? this.errorBody(detail, status) : { detail }, extra);
   }
 
-  sse(body: ReadableStream<Uint8Array>, contentType?: string): Response {
+  sse(body: PacedReplyBody, contentType?: string): MockReply {
     return sseResponse(body, contentType, this.corsHeaders(true));
   }
 
   /** Any OPTIONS: a CORS preflight answer (Starlette's CORSMiddleware semantics, {detail} errors). */
-  preflight(request: Request): Response {
+  preflight(request: MockRequest): MockReply {
     if (this.cors.flags.preflightStatus) {
       return this.error(this.cors.flags.preflightStatus, "Method Not Allowed", { allow: "GET, POST" });
     }
     const method = request.headers.get("access-control-request-method");
     if (this.origin === null || method === null) {
-      return new Response(null, { status: 204, headers: { allow: ALLOWED_METHODS, ...this.corsHeaders() } });
+      return reply(204, { allow: ALLOWED_METHODS, ...this.corsHeaders() });
     }
     const echo = this.echoedOrigin(true);
     if (echo === null) return this.error(400, `Disallowed CORS origin: ${this.origin}`);
@@ -76,6 +77,6 @@ export class Responder {
     };
     const requested = request.headers.get("access-control-request-headers");
     if (requested) headers["access-control-allow-headers"] = requested;
-    return new Response(null, { status: 204, headers });
+    return reply(204, headers);
   }
 }

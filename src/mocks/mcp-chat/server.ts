@@ -1,5 +1,5 @@
 /**
- * Runs the mcp-chat engine as a real HTTP server (node:http through serveFetch), the form the CLI's
+ * Runs the mcp-chat engine as a real HTTP server (node:http through serveMock), the form the CLI's
  * `mock` and `test` commands use. Names are validated before the port is opened.
  */
 import { startFetchMock } from "../../core/mock/start.js";

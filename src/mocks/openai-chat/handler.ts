@@ -1,6 +1,7 @@
 /**
- * The openai-chat reference mock as a fetch-style handler, `(Request) => Promise<Response>`. The
- * node server and the msw handlers both run it, so a client sees the same bytes either way. It is
+ * The openai-chat reference mock: its answer to a request as a reply (core/mock/exchange.ts), which
+ * the node server writes to the socket and msw gets as a Response, so a client sees the same bytes
+ * either way. It is
  * browser-safe: nothing here or below imports node modules. Nor zod, which is slow to load: the
  * request and script validators come from the creator (engine.ts imports them; the node server
  * loads the request validator with the first chat request, the script's only with a script).
@@ -11,6 +12,7 @@
  */
 import { safeDecode } from "../../core/mock/paths.js";
 import { fetchMockEngine } from "../../core/mock/engine.js";
+import { isPaced, replyHead, type MockReply, type MockRequest, type PacedReplyBody, type ReplyBody } from "../../core/mock/exchange.js";
 import { HEADER_FAULT, HEADER_FRAMING, HEADER_SCENARIO, requestedName, Selection } from "../../core/mock/selection.js";
 import { sseFormat } from "../../core/transport/sse-framing.js";
 import { seededRandom, sleep } from "../../core/mock/timing.js";
@@ -49,6 +51,8 @@ import { promptChars, UsageMeter } from "./usage.js";
 
 export interface OpenaiChatEngine {
   handle(request: Request): Promise<Response>;
+  /** The same answer, as the node server writes it. */
+  reply(request: MockRequest): Promise<MockReply>;
   /** Back to the initial state: id counters, the emitted-call log and the exchange counter at zero. */
   reset(): void;
   readonly options: ResolvedOpenaiChatOptions;
@@ -77,7 +81,7 @@ interface Selections {
 interface Decision {
   meta: Record<string, unknown>;
   headersDelayMs: number;
-  render(): Promise<Response> | Response;
+  render(): Promise<MockReply> | MockReply;
 }
 
 /** The request validator (request.ts, with zod). */
@@ -99,7 +103,7 @@ export function createOpenaiChatHandler(options: OpenaiChatMockOptions, validato
   const recorder = new ClientRecorder(opts.bus);
   const baseFaults = opts.faults.map((n) => findFault(n) as OpenaiChatFault);
 
-  async function handle(request: Request): Promise<Response> {
+  async function reply(request: MockRequest): Promise<MockReply> {
     const url = new URL(request.url);
     const route = matchRoute(stripBase(url.pathname, opts.basePath));
     const label = request.method === "OPTIONS" ? "preflight" : (route?.name ?? "unknown");
@@ -113,21 +117,22 @@ export function createOpenaiChatHandler(options: OpenaiChatMockOptions, validato
       decision = fixed(sel, new Responder({}).error(errors.internal((err as Error).message)));
     }
     const exchange = recorder.request({ label, request, url, body, meta: decision.meta });
-    let response: Response;
+    let response: MockReply;
     try {
       response = await decision.render();
     } catch (err) {
       response = new Responder({}).error(errors.internal((err as Error).message));
     }
     if (request.method !== "OPTIONS") await sleep(decision.headersDelayMs, request.signal);
-    recorder.response(exchange, label, response);
-    if (opts.bus && exchange !== null && response.body && /^text\/event-stream/i.test(response.headers.get("content-type") ?? "")) {
-      return new Response(watchAfterDone(response.body, opts.bus, exchange, request.signal), { status: response.status, headers: response.headers });
+    recorder.response(exchange, label, replyHead(response));
+    if (opts.bus && exchange !== null && isStreamBody(response.body) && /^text\/event-stream/i.test(response.headers["content-type"] ?? "")) {
+      const body = isPaced(response.body) ? pacedBody(response.body.paced, response.body.closeDelay, request.signal) : response.body;
+      return { ...response, body: watchAfterDone(body, opts.bus, exchange, request.signal) };
     }
     return response;
   }
 
-  function selections(request: Request, url: URL): Selections {
+  function selections(request: MockRequest, url: URL): Selections {
     const sel = new Selection<NameKind>(unknownNameMessage);
     const faults = sel.list("fault", baseFaults, request.headers.get(HEADER_FAULT), findFault);
     const framing = sel.one("framing", requestedName(request, url, HEADER_FRAMING, "framing"), opts.framing, findFraming);
@@ -156,7 +161,7 @@ export function createOpenaiChatHandler(options: OpenaiChatMockOptions, validato
     };
   }
 
-  function fixed(sel: Selections, response: Response, hooks: Hooks = combineHooks(sel.faults)): Decision {
+  function fixed(sel: Selections, response: MockReply, hooks: Hooks = combineHooks(sel.faults)): Decision {
     return {
       meta: baseMeta(sel),
       headersDelayMs: mergePacing(opts.pacing, sel.pacing, scaled(hooks.pacing)).headersDelayMs,
@@ -164,7 +169,7 @@ export function createOpenaiChatHandler(options: OpenaiChatMockOptions, validato
     };
   }
 
-  function decide(request: Request, url: URL, route: RouteMatch | undefined, body: string, sel: Selections, parser: RequestParser | undefined): Decision {
+  function decide(request: MockRequest, url: URL, route: RouteMatch | undefined, body: string, sel: Selections, parser: RequestParser | undefined): Decision {
     const hooks = combineHooks(sel.faults);
     const responder = new Responder(hooks);
     const refuse = (e: ApiError) => fixed(sel, responder.error(e), hooks);
@@ -196,7 +201,7 @@ export function createOpenaiChatHandler(options: OpenaiChatMockOptions, validato
     }
   }
 
-  function checkAuth(request: Request, hooks: Hooks): ApiError | null {
+  function checkAuth(request: MockRequest, hooks: Hooks): ApiError | null {
     if (opts.apiKey === undefined) return null;
     const header = request.headers.get("authorization");
     if (header === null || header.trim() === "") return hooks.auth?.acceptMissing ? null : errors.missingKey();
@@ -205,7 +210,7 @@ export function createOpenaiChatHandler(options: OpenaiChatMockOptions, validato
     return hooks.auth?.acceptAnyKey && key ? null : errors.wrongKey();
   }
 
-  function chat(request: Request, body: string, sel: Selections, baseHooks: Hooks, { parseChatRequest }: RequestParser): Decision {
+  function chat(request: MockRequest, body: string, sel: Selections, baseHooks: Hooks, { parseChatRequest }: RequestParser): Decision {
     const refuse = (e: ApiError, hooks: Hooks = baseHooks, faults = sel.faults, extra: Record<string, unknown> = {}) => ({
       ...fixed(sel, new Responder(hooks).error(e), hooks),
       meta: { ...baseMeta(sel, faults), ...extra },
@@ -254,7 +259,7 @@ export function createOpenaiChatHandler(options: OpenaiChatMockOptions, validato
         return {
           meta: { ...meta, answer: "error" },
           headersDelayMs: pacing.headersDelayMs,
-          render: () => errorStream(request, e, pacing, sel.framing, hooks),
+          render: () => errorStream(e, pacing, sel.framing, hooks),
         };
       }
       return refuse(e, hooks, faults, meta);
@@ -320,13 +325,12 @@ export function createOpenaiChatHandler(options: OpenaiChatMockOptions, validato
       meta,
       headersDelayMs: pacing.headersDelayMs,
       render: stream
-        ? () => streamResponse(request, chatRequest, answer, env, meter, pacing, sel.framing, hooks, responder, requestNo)
+        ? () => streamResponse(chatRequest, answer, env, meter, pacing, sel.framing, hooks, responder, requestNo)
         : () => syncResponse(request, chatRequest, answer, env, meter, pacing, hooks, responder),
     };
   }
 
   function streamResponse(
-    request: Request,
     chatRequest: ChatRequest,
     answer: Answer,
     env: Envelope,
@@ -336,7 +340,7 @@ export function createOpenaiChatHandler(options: OpenaiChatMockOptions, validato
     hooks: Hooks,
     responder: Responder,
     requestNo: number,
-  ): Response {
+  ): MockReply {
     const ctx: StreamContext = {
       request: chatRequest,
       answer,
@@ -348,16 +352,18 @@ export function createOpenaiChatHandler(options: OpenaiChatMockOptions, validato
       chunk: (delta: Json, finish: string | null = null) => makeChunk(env, delta, finish),
       usageChunk: () => makeUsageChunk(env, meter),
     };
-    let steps: Iterable<Step> = answerSteps(answer, { env, pacing, meter, reasoningField: opts.reasoningField });
+    // Steps no hook rewrites may carry their JSON text, rendered without a JSON.stringify per chunk.
+    const rewritten = hooks.transformSteps !== undefined || framing.transformSteps !== undefined;
+    let steps: Iterable<Step> = answerSteps(answer, { env, pacing, meter, reasoningField: opts.reasoningField, withText: !rewritten });
     if (hooks.transformSteps) steps = hooks.transformSteps(steps, ctx);
     if (framing.transformSteps) steps = framing.transformSteps(steps, ctx);
     let chunks: Iterable<Chunk> = planWrites({ steps, format: sseFormat(framing.sse, hooks.sse), pacing, seed: opts.seed });
     if (hooks.transformChunks) chunks = hooks.transformChunks(chunks);
-    return responder.sse(pacedBody(chunks, pacing.closeDelayMs, request.signal), hooks.streamContentType);
+    return responder.sse({ paced: chunks, closeDelay: pacing.closeDelayMs }, hooks.streamContentType);
   }
 
   async function syncResponse(
-    request: Request,
+    request: MockRequest,
     chatRequest: ChatRequest,
     answer: Answer,
     env: Envelope,
@@ -365,7 +371,7 @@ export function createOpenaiChatHandler(options: OpenaiChatMockOptions, validato
     pacing: OpenaiChatPacing,
     hooks: Hooks,
     responder: Responder,
-  ): Promise<Response> {
+  ): Promise<MockReply> {
     await sleep(pacing.ttftMs, request.signal);
     if (answer.streamError) {
       return responder.error({ status: 500, source: "scenario", error: { ...answer.streamError } });
@@ -378,14 +384,18 @@ export function createOpenaiChatHandler(options: OpenaiChatMockOptions, validato
   }
 
   /** The error-as-200-stream fault: a refusal sent as a 200 stream with one error event. */
-  function errorStream(request: Request, e: ApiError, pacing: OpenaiChatPacing, framing: OpenaiChatFraming, hooks: Hooks): Response {
+  function errorStream(e: ApiError, pacing: OpenaiChatPacing, framing: OpenaiChatFraming, hooks: Hooks): MockReply {
     const steps: Step[] = [
       { kind: "error", data: errorBody(e) },
       { kind: "done", data: DONE },
     ];
     const chunks = planWrites({ steps, format: sseFormat(framing.sse, hooks.sse), pacing, seed: opts.seed });
-    return new Responder(hooks).sse(pacedBody(chunks, pacing.closeDelayMs, request.signal), hooks.streamContentType);
+    return new Responder(hooks).sse({ paced: chunks, closeDelay: pacing.closeDelayMs }, hooks.streamContentType);
   }
 
-  return fetchMockEngine({ handle, routes: opts.routes, options: opts, state, recorder });
+  return fetchMockEngine({ reply, routes: opts.routes, options: opts, state, recorder });
+}
+
+function isStreamBody(body: ReplyBody): body is ReadableStream<Uint8Array> | PacedReplyBody {
+  return body !== null && typeof body === "object" && !(body instanceof Uint8Array);
 }

@@ -3,6 +3,7 @@
  * contract, but browser tools and msw pages need it, so every response allows any origin (`*`,
  * no credentials) and preflights allow `authorization, content-type` and whatever was asked for.
  */
+import { reply, type MockReply, type MockRequest, type PacedReplyBody } from "../../core/mock/exchange.js";
 import { jsonResponse, sseResponse } from "../../core/mock/responses.js";
 import { errorBody, type ApiError } from "./errors.js";
 import type { Hooks } from "./hooks.js";
@@ -15,12 +16,12 @@ const CORS = { "access-control-allow-origin": "*" };
 export class Responder {
   constructor(private readonly hooks: Pick<Hooks, "errorBody" | "input">) {}
 
-  json(status: number, body: unknown, extra: Record<string, string> = {}, contentType = "application/json"): Response {
+  json(status: number, body: unknown, extra: Record<string, string> = {}, contentType = "application/json"): MockReply {
     return jsonResponse(status, body, { ...CORS, ...extra }, contentType);
   }
 
   /** An error as an OpenAI ErrorResponse, unless a fault changes status or body. */
-  error(e: ApiError): Response {
+  error(e: ApiError): MockReply {
     let status = e.status;
     let body: unknown = this.hooks.errorBody ? this.hooks.errorBody(e) : errorBody(e);
     if (e.source === "input") {
@@ -35,26 +36,23 @@ export class Responder {
     return this.json(status, body, e.headers ?? {});
   }
 
-  sse(body: ReadableStream<Uint8Array>, contentType?: string): Response {
+  sse(body: PacedReplyBody, contentType?: string): MockReply {
     return sseResponse(body, contentType, CORS);
   }
 
   /** Any OPTIONS: 204 with the preflight headers. */
-  preflight(request: Request): Response {
+  preflight(request: MockRequest): MockReply {
     const requested = (request.headers.get("access-control-request-headers") ?? "")
       .split(",")
       .map((h) => h.trim().toLowerCase())
       .filter((h) => h !== "");
     const headers = [...new Set([...BASE_ALLOWED_HEADERS, ...requested])].join(", ");
-    return new Response(null, {
-      status: 204,
-      headers: {
-        ...CORS,
-        "access-control-allow-methods": ALLOWED_METHODS,
-        "access-control-allow-headers": headers,
-        "access-control-max-age": "600",
-        allow: ALLOWED_METHODS,
-      },
+    return reply(204, {
+      ...CORS,
+      "access-control-allow-methods": ALLOWED_METHODS,
+      "access-control-allow-headers": headers,
+      "access-control-max-age": "600",
+      allow: ALLOWED_METHODS,
     });
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Runs the openai-chat engine as a real HTTP server (node:http through serveFetch), the form the
+ * Runs the openai-chat engine as a real HTTP server (node:http through serveMock), the form the
  * CLI's `mock`, `test` and `test-client` commands use. Names are validated before the port opens.
  * Clients use `<url>/v1` as their base URL; the same paths also answer without `/v1`.
  */

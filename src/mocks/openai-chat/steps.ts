@@ -41,6 +41,8 @@ export interface Step {
   /** Pause before the step in ms (default: ttftMs for the first step, chunkDelayMs after). */
   wait?: number;
   call?: CallRef;
+  /** The data's JSON text, rendered with it (a stream no hook rewrites; see answerSteps). */
+  json?: string;
 }
 
 export const DONE = "[DONE]";

@@ -33,7 +33,7 @@ export function planWrites(plan: WritePlan): Generator<Chunk> {
     steps: plan.steps,
     format: plan.format,
     seed: plan.seed,
-    payload: (step) => payloadOf(step.data),
+    payload: (step) => step.json ?? payloadOf(step.data),
     wait: (step, index) => step.wait ?? (index === 0 ? pacing.ttftMs : pacing.chunkDelayMs),
     jitter: pacing.jitterMs,
     chunkGap: pacing.chunkGapMs,

@@ -1,0 +1,110 @@
+/**
+ * What an HTTP mock engine reads of a request and what it answers, without the Fetch API classes.
+ * A Fetch `Request` is a `MockRequest` as it is (msw, tests); the node server passes a lighter one
+ * read straight from node:http, and writes a `MockReply` straight to the socket, so a node mock
+ * builds no Request, Headers or Response per answer (nor loads undici for its first one). The
+ * engines describe their answers once, as replies; `toResponse` turns one into the Response msw
+ * sends, with the bytes the node server writes. Browser-safe.
+ */
+import { pacedBody, type TimedChunk } from "./paced-body.js";
+
+export interface MockHeaders {
+  /** The value of a header (repeated ones joined with ", "), or null. */
+  get(name: string): string | null;
+  /** Every header, names lower-case, in name order (as Fetch Headers iterate). */
+  forEach(fn: (value: string, key: string) => void): void;
+}
+
+export interface MockRequest {
+  readonly method: string;
+  /** The absolute URL. */
+  readonly url: string;
+  readonly headers: MockHeaders;
+  /** Aborts when the client goes away. */
+  readonly signal: AbortSignal;
+  /** The body decoded as UTF-8 (a BOM dropped), "" when none. */
+  text(): Promise<string>;
+  arrayBuffer(): Promise<ArrayBuffer>;
+  /** A request whose body can be read again. */
+  clone(): MockRequest;
+}
+
+/** A body written chunk by chunk, each after its pause (see paced-body.ts). */
+export interface PacedReplyBody {
+  readonly paced: Iterable<TimedChunk>;
+  /** The pause after the last write before the body ends (ms). */
+  readonly closeDelay: number;
+}
+
+export type ReplyBody = string | Uint8Array | ReadableStream<Uint8Array> | PacedReplyBody | null;
+
+export interface MockReply {
+  status: number;
+  /** Header names lower-case; a mock may still set or replace one before the reply is sent. */
+  headers: Record<string, string>;
+  body: ReplyBody;
+}
+
+/** What a Fetch Response adds to a text body sent without a Content-Type. */
+export const TEXT_CONTENT_TYPE = "text/plain;charset=UTF-8";
+
+export function reply(status: number, headers: Record<string, string>, body: ReplyBody = null): MockReply {
+  const lower: Record<string, string> = {};
+  for (const k in headers) lower[k.toLowerCase()] = headers[k] as string;
+  return { status, headers: lower, body };
+}
+
+export function isPaced(body: ReplyBody): body is PacedReplyBody {
+  return body !== null && typeof body === "object" && "paced" in body;
+}
+
+/** The reply as a Fetch Response (msw, tests); `signal` stops a paced body when the client goes away. */
+export function toResponse(r: MockReply, signal?: AbortSignal): Response {
+  const body = isPaced(r.body) ? pacedBody(r.body.paced, r.body.closeDelay, signal) : r.body;
+  return new Response(body as BodyInit | null, { status: r.status, headers: r.headers });
+}
+
+/** A Response (an extension route's) as a reply. */
+export function fromResponse(response: Response): MockReply {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, key) => {
+    headers[key] = value;
+  });
+  return { status: response.status, headers, body: response.body };
+}
+
+/** The request as a Fetch Request, for code written on the Fetch API (extension routes). */
+export function toRequest(request: MockRequest): Promise<Request> | Request {
+  if (request instanceof Request) return request;
+  return (async () => {
+    const headers = new Headers();
+    request.headers.forEach((value, key) => headers.append(key, value));
+    const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.clone().arrayBuffer();
+    return new Request(request.url, { method: request.method, headers, signal: request.signal, ...(body?.byteLength ? { body } : {}) });
+  })();
+}
+
+const HTTP_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
+
+/**
+ * The headers a reply goes out with, in name order, as a Fetch Response would send them: a text
+ * body without a Content-Type gets the one Response adds. The node server and the recorders read
+ * these, so both paths send and record the same head.
+ */
+export function replyHeaders(r: MockReply): [string, string][] {
+  const byName = new Map<string, string>();
+  for (const k in r.headers) {
+    const name = k.toLowerCase();
+    // As Headers normalises a value: leading and trailing HTTP whitespace dropped.
+    const value = String(r.headers[k]).replace(HTTP_WHITESPACE, "");
+    const had = byName.get(name);
+    byName.set(name, had === undefined ? value : `${had}, ${value}`);
+  }
+  if (typeof r.body === "string" && !byName.has("content-type")) byName.set("content-type", TEXT_CONTENT_TYPE);
+  return [...byName].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
+/** The reply's status and head as a recorder reads them. */
+export function replyHead(r: MockReply): { status: number; headers: Pick<MockHeaders, "forEach"> } {
+  return { status: r.status, headers: { forEach: (fn) => replyHeaders(r).forEach(([k, v]) => fn(v, k)) } };
+}

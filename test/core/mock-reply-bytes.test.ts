@@ -1,0 +1,152 @@
+/**
+ * The node server writes an engine's replies itself (no Fetch Request or Response); msw sends the
+ * same replies as Responses. Each HTTP mock, served both ways (its `reply` written straight to
+ * node, its fetch-style `handle` behind a Request and a Response), puts the same bytes on the wire:
+ * status line, headers in the same order, chunked body framing and all (only Date may differ).
+ */
+import net from "node:net";
+import { afterAll, describe, expect, it } from "vitest";
+import { reply, toResponse, type MockReply } from "../../src/core/mock/exchange.js";
+import { serveFetch, serveMock, type Served } from "../../src/core/mock/serve-fetch.js";
+import { createContinueRemoteEngine } from "../../src/mocks/continue-remote/engine.js";
+import { createMcpChatEngine } from "../../src/mocks/mcp-chat/engine.js";
+import { createOpenaiChatEngine } from "../../src/mocks/openai-chat/engine.js";
+
+const served: Served[] = [];
+afterAll(async () => {
+  for (const s of served) await s.close();
+});
+
+/** Sends raw requests one after another on fresh connections; each answer's bytes, Date blanked. */
+async function exchange(url: string, requests: string[]): Promise<string[]> {
+  const { port } = new URL(url);
+  const out: string[] = [];
+  for (const request of requests) {
+    out.push(
+      await new Promise<string>((resolve, reject) => {
+        const socket = net.connect(Number(port), "127.0.0.1");
+        let data = "";
+        socket.on("data", (d) => (data += d.toString("latin1")));
+        socket.on("end", () => resolve(data.replace(/^Date: .*\r\n/m, "Date: -\r\n")));
+        socket.on("error", reject);
+        socket.write(request);
+      }),
+    );
+  }
+  return out;
+}
+
+const req = (method: string, path: string, headers: Record<string, string> = {}, body = ""): string =>
+  [
+    `${method} ${path} HTTP/1.1`,
+    "Host: 127.0.0.1",
+    "Connection: close",
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    ...(body ? [`Content-Length: ${Buffer.byteLength(body)}`] : []),
+    "",
+    body,
+  ].join("\r\n");
+
+const json = { "Content-Type": "application/json" };
+
+/** Both ways of serving, each with a fresh engine made the same way. */
+async function bothWays<E extends { reply: Parameters<typeof serveMock>[0]; handle: Parameters<typeof serveFetch>[0] }>(make: () => E) {
+  const node = await serveMock(make().reply);
+  const fetchStyle = await serveFetch(make().handle);
+  served.push(node, fetchStyle);
+  return { node: node.url, fetch: fetchStyle.url };
+}
+
+describe("an HTTP mock sends the same bytes from its node path as from its fetch path", () => {
+  it("openai-chat: a streamed answer, a JSON answer, a 4xx error, a preflight", async () => {
+    const urls = await bothWays(() => createOpenaiChatEngine({ ttftMs: 0, chunkDelayMs: 0, created: 1_700_000_000 }));
+    const stream = JSON.stringify({ model: "agentwire-mock", stream: true, messages: [{ role: "user", content: "Say hello é 漢 🙂" }] });
+    const requests = [
+      req("POST", "/v1/chat/completions", json, stream),
+      req("GET", "/v1/models"),
+      req("POST", "/v1/chat/completions", json, "{not json"),
+      req("OPTIONS", "/v1/chat/completions", { Origin: "http://localhost:3000", "Access-Control-Request-Method": "POST" }),
+    ];
+    const [node, fetched] = [await exchange(urls.node, requests), await exchange(urls.fetch, requests)];
+    expect(node[0]).toContain("data: [DONE]");
+    expect(node[2]).toMatch(/^HTTP\/1\.1 400/);
+    expect(node).toEqual(fetched);
+  });
+
+  it("mcp-chat: a streamed answer with CORS, a JSON answer, a 4xx error, a preflight", async () => {
+    const urls = await bothWays(() => createMcpChatEngine({ firstEventDelay: 0, eventDelay: 0, toolDuration: 0 }));
+    const origin = { Origin: "http://localhost:3000" };
+    const requests = [
+      req("POST", "/connect/weather", origin),
+      req("POST", "/chat/stream", { ...json, ...origin }, JSON.stringify({ message: "weather in Paris? é 漢 🙂" })),
+      req("GET", "/status", origin),
+      req("POST", "/chat/stream", json, "{}"),
+      req("OPTIONS", "/chat/stream", { ...origin, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type" }),
+    ];
+    const [node, fetched] = [await exchange(urls.node, requests), await exchange(urls.fetch, requests)];
+    expect(node[1]).toContain("text/event-stream");
+    expect(node[3]).toMatch(/^HTTP\/1\.1 4\d\d/);
+    expect(node).toEqual(fetched);
+  });
+
+  it("continue-remote: a body streamed in pieces (chunked variant), plain JSON, a 4xx error, a raw fault answer", async () => {
+    const chunked = await bothWays(() => createContinueRemoteEngine({ variant: "chunked" }));
+    const plain = await bothWays(() => createContinueRemoteEngine({}));
+    const html = await bothWays(() => createContinueRemoteEngine({ faults: ["error-html"] }));
+    const requests = [
+      req("POST", "/message", json, JSON.stringify({ message: "hello é 漢 🙂" })),
+      req("GET", "/state"),
+      req("POST", "/message", { "Content-Type": "text/plain" }, "hi"),
+      req("GET", "/nowhere"),
+    ];
+    for (const urls of [chunked, plain, html]) {
+      const [node, fetched] = [await exchange(urls.node, requests), await exchange(urls.fetch, requests)];
+      expect(node[1]).toMatch(/^HTTP\/1\.1 200/);
+      expect(node[2]).toMatch(/^HTTP\/1\.1 415/);
+      expect(node).toEqual(fetched);
+    }
+  });
+});
+
+describe("a reply sends what the same Response sends", () => {
+  const enc = new TextEncoder();
+  const replies: [string, () => MockReply][] = [
+    ["text without a Content-Type (Response adds text/plain)", () => reply(200, { "X-Mixed": " padded " }, "plain é")],
+    ["an empty text body", () => reply(200, {}, "")],
+    ["bytes without a Content-Type", () => reply(201, { "content-type": "application/octet-stream" }, enc.encode("bytes"))],
+    ["no body", () => reply(204, { "access-control-allow-origin": "*", allow: "GET" })],
+    ["a status with no body but a 200", () => reply(200, { b: "2", a: "1" })],
+    ["a paced body", () => reply(200, { "content-type": "text/event-stream" }, { paced: [{ bytes: enc.encode("data: 1\n\n"), delay: 0 }, { bytes: enc.encode("data: 2\n\n"), delay: 5 }], closeDelay: 5 })],
+  ];
+  it.each(replies)("%s", async (_name, make) => {
+    const node = await serveMock(async () => make());
+    const fetchStyle = await serveFetch(async (request) => toResponse(make(), request.signal));
+    served.push(node, fetchStyle);
+    const requests = [req("GET", "/"), req("HEAD", "/")];
+    expect(await exchange(node.url, requests)).toEqual(await exchange(fetchStyle.url, requests));
+  });
+});
+
+describe("a burst of paced writes", () => {
+  it("puts on the wire what res.write of each chunk puts there (chunked framing included)", async () => {
+    const enc = new TextEncoder();
+    const chunks = [
+      ...Array.from({ length: 300 }, (_, i) => enc.encode(`data: {"i":${i},"t":"é 漢 🙂"}\n\n`)),
+      new Uint8Array(0),
+      new Uint8Array(100_000).fill(0x61),
+      enc.encode("data: [DONE]\n\n"),
+    ];
+    const head = { "content-type": "text/event-stream" };
+    const paced = await serveMock(async () => reply(200, head, { paced: chunks.map((bytes) => ({ bytes, delay: 0 })), closeDelay: 0 }));
+    const written = await serveMock(async () => {
+      let i = 0;
+      // A plain web stream: the server writes each chunk with res.write.
+      return reply(200, head, new ReadableStream<Uint8Array>({ pull: (c) => (i < chunks.length ? c.enqueue(chunks[i++]!) : c.close()) }));
+    });
+    served.push(paced, written);
+    const requests = [req("POST", "/", json, "{}")];
+    const [a, b] = [await exchange(paced.url, requests), await exchange(written.url, requests)];
+    expect(a[0]).toContain("\r\n186a0\r\n");
+    expect(a).toEqual(b);
+  });
+});
