@@ -108,17 +108,25 @@ export interface Violation {
 
 export type ViolationSink = (violation: Violation) => void;
 
-/** The sink of the check being created: tallies made while it is set report to it (see withViolationSink). */
-let creating: ViolationSink | undefined;
+/**
+ * When the kit's own hold-ups (recorded as `kit-stall` notes) let data read at `t` have arrived: how many ms earlier
+ * it may have come (see KitStalls in kit-stalls.ts). One per evaluation, fed before any check hears the note.
+ */
+export interface HoldUps {
+  heldBefore(t: number): number;
+}
+
+/** What the check being created reports to: its live violation sink and the run's hold-ups (see withViolationSink). */
+let creating: { sink: ViolationSink | undefined; holdUps: HoldUps | undefined } = { sink: undefined, holdUps: undefined };
 
 /**
  * Runs `create` with `sink` as the live sink of every Violations (and Tally) it makes, so an evaluation can report
  * each violation as it happens without checks passing anything around. A fail is final, so reporting it early never
- * contradicts the verdict.
+ * contradicts the verdict. `holdUps` lets a Tally judge a late read against the kit's own hold-ups (`failLate`).
  */
-export function withViolationSink<T>(sink: ViolationSink | undefined, create: () => T): T {
+export function withViolationSink<T>(sink: ViolationSink | undefined, create: () => T, holdUps?: HoldUps): T {
   const before = creating;
-  creating = sink;
+  creating = { sink, holdUps };
   try {
     return create();
   } finally {
@@ -134,7 +142,7 @@ export class Violations {
   private readonly items: { expected: string; actual: string; evidence: Evidence }[] = [];
   private count = 0;
   /** Where the violations this keeps are also told as they happen (the kept ones only: a flood is counted). */
-  private readonly live = creating;
+  private readonly live = creating.sink;
   constructor(private readonly keep = 5) {}
 
   add(expected: string, actual: string, evidence: Evidence = {}): void {
@@ -186,6 +194,9 @@ export class Tally {
   private why: string | undefined;
   private alternative: string | undefined;
   private knock: string | undefined;
+  /** Late reads held until the end, when every hold-up of the kit is known (see failLate). */
+  private late: { read: number; overMs: number; fail: [string, string, Evidence | undefined] }[] = [];
+  private readonly holdUps = creating.holdUps;
   /** How many times the rule was applied. */
   count = 0;
 
@@ -199,6 +210,16 @@ export class Tally {
     this.exercised = true;
     this.count++;
     this.v.add(expected, actual, evidence);
+  }
+
+  /**
+   * An answer the kit read at `read` came `overMs` past the rule's limit. Judged at the end: when a hold-up of the kit
+   * itself right before that read could explain the excess (the data may have waited unread), the instance is left
+   * unjudged; otherwise it fails. Without a record of hold-ups it fails at once.
+   */
+  failLate(read: number, overMs: number, expected: string, actual: string, evidence: Evidence = {}): void {
+    if (!this.holdUps || this.late.length >= MAX_LATE) return this.fail(expected, actual, evidence);
+    this.late.push({ read, overMs, fail: [expected, actual, evidence] });
   }
 
   /** The rule could not be applied here (the first reason explains an incomplete). */
@@ -234,12 +255,22 @@ export class Tally {
   }
 
   outcome(pass: string, untested?: string): Outcome {
+    const late = this.late;
+    this.late = [];
+    for (const { read, overMs, fail } of late) {
+      const held = this.holdUps!.heldBefore(read);
+      if (held >= overMs) this.untestable(`the kit itself was held up ${Math.round(held)} ms right before it read an answer ${Math.round(overMs)} ms too late: it cannot tell a late answer from a late read`);
+      else this.fail(...fail);
+    }
     if (!this.exercised && this.knock !== undefined) return { verdict: "skip", message: this.knock };
     if (!this.exercised && this.why === undefined && this.alternative !== undefined) return notApplicable(this.alternative);
     const why = this.why ?? untested;
     return this.v.outcome({ pass, exercised: this.exercised, ...(why ? { untested: `not exercised: ${why}` } : {}) });
   }
 }
+
+/** Late reads a Tally holds for the end; past this many, a late read fails at once (memory stays bounded). */
+const MAX_LATE = 256;
 
 /** The outcome of a rule whose case the target legally did not present: skipped, with the reason. */
 export const notApplicable = (reason: string): Outcome => ({ verdict: "skip", message: `not applicable: ${reason}` });

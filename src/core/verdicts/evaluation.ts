@@ -3,6 +3,7 @@
  * to verdicts by level, profile and --strict. Used live by the runner and offline on recorded
  * transcripts (fixtures, --replay), so both judge alike.
  */
+import { KitStalls } from "../checks/kit-stalls.js";
 import { withViolationSink, type CheckContext, type CheckDef, type CheckObserver, type Level, type Outcome, type ProfileDef, type Side, type Verdict, type Violation } from "../checks/check.js";
 import type { CheckResult } from "./result.js";
 import type { TranscriptEvent } from "../transcript/transcript.js";
@@ -66,6 +67,8 @@ export class Evaluation {
     onViolation?: (check: CheckDef, level: Level, violation: Violation) => void,
   ) {
     this.router = new ViewRouter(ctx);
+    // The kit's own hold-ups: a Tally's late reads are judged against them at the end (when all are known).
+    const holdUps = new KitStalls();
     this.entries = checks.map((check) => {
       const entry: Entry = { check, observer: null };
       try {
@@ -80,7 +83,7 @@ export class Evaluation {
               /* ignored */
             }
           });
-        entry.observer = withViolationSink(sink, () => check.create(ctx));
+        entry.observer = withViolationSink(sink, () => check.create(ctx), holdUps);
       } catch (e) {
         entry.crash = (e as Error).message;
         return entry;
@@ -98,6 +101,9 @@ export class Evaluation {
       for (const sub of subscriptionsOf(entry.observer.observe, entry.observer.kinds)) this.router.add(sub, guard);
       return entry;
     });
+    // Subscribed after the checks, so the order in which they hear events is theirs alone.
+    const never: Guard = { dead: false, fail() {} };
+    for (const sub of subscriptionsOf(holdUps.observe)) this.router.add(sub, never);
     this.router.seal();
     this.observe = this.router.observe;
   }

@@ -121,7 +121,7 @@ export const PROCESSING_CHECKS: CheckDef[] = [
             const took = next.at - busySince.at;
             if (took <= limit) t.ok();
             else
-              t.fail(`isProcessing false within ${limit} ms`, `busy from ${where(busySince)} to ${where(next)}: ${Math.round(took)} ms`, stateEvidence(next));
+              t.failLate(next.at, took - limit, `isProcessing false within ${limit} ms`, `busy from ${where(busySince)} to ${where(next)}: ${Math.round(took)} ms`, stateEvidence(next));
             busySince = undefined;
           },
         }),

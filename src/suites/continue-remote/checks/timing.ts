@@ -59,7 +59,7 @@ export const TIMING_CHECKS: CheckDef[] = [
             if (!slowest || took > answeredAt(slowest) - sentAt(slowest)) slowest = x;
           } else if (x.method === "POST" && isMessageLabel(x.label) && x.status === 200) {
             if (took > p.messageMaxMs)
-              t.fail(`POST /message within ${p.messageMaxMs} ms`, `${describe(x)} (${x.label}) took ${Math.round(took)} ms`, evidenceOf(x));
+              t.failLate(answeredAt(x), took - p.messageMaxMs, `POST /message within ${p.messageMaxMs} ms`, `${describe(x)} (${x.label}) took ${Math.round(took)} ms`, evidenceOf(x));
             else t.ok();
             const text = sentText(x);
             post = text !== undefined ? { x, text, took } : undefined;

@@ -153,7 +153,7 @@ export const CMD_CHECKS: CheckDef[] = [
           const ms = ev.t - pending.cmd.frame.t;
           pending.started = true;
           if (ms <= firstEventMs) t.ok();
-          else t.fail(`agent_start within ${firstEventMs} ms`, `${where(ev, c)} came ${Math.round(ms)} ms after ${showCommand(pending.cmd)}`, frameEvidence(ev));
+          else t.failLate(ev.t, ms - firstEventMs, `agent_start within ${firstEventMs} ms`, `${where(ev, c)} came ${Math.round(ms)} ms after ${showCommand(pending.cmd)}`, frameEvidence(ev));
           if (pending.success !== undefined) pending = undefined;
         },
         unanswered: (cmd) => {

@@ -28,7 +28,7 @@ export const RPC_CHECKS: CheckDef[] = [
           if (!cmd || !isKnownCommand(cmd.type) || (how !== "exact" && how !== "inexact")) return;
           const ms = ev.t - cmd.frame.t;
           if (ms <= CONTRACT_TIMEOUT_MS) t.ok();
-          else t.fail(`a response within ${CONTRACT_TIMEOUT_MS} ms`, `${showCommand(cmd)} was answered after ${Math.round(ms)} ms`, frameEvidence(ev));
+          else t.failLate(ev.t, ms - CONTRACT_TIMEOUT_MS, `a response within ${CONTRACT_TIMEOUT_MS} ms`, `${showCommand(cmd)} was answered after ${Math.round(ms)} ms`, frameEvidence(ev));
         },
         unanswered: (cmd, why) => {
           if (!isKnownCommand(cmd.type)) return;

@@ -120,7 +120,7 @@ export const CHAT_CHECKS: CheckDef[] = [
         );
       }
       const ms = late(e, d);
-      if (ms !== undefined) return t.fail(`chat-created within ${UPDATE_WAIT_MS} ms of the answer`, `after ${Math.round(ms)} ms`, frameEvidence(d.f.ev));
+      if (ms !== undefined) return t.failLate(d.f.ev.t, ms - UPDATE_WAIT_MS, `chat-created within ${UPDATE_WAIT_MS} ms of the answer`, `after ${Math.round(ms)} ms`, frameEvidence(d.f.ev));
       t.ok();
     },
     pass: "createChat returned an id and emitted its chat-created",
@@ -230,7 +230,7 @@ export const CHAT_CHECKS: CheckDef[] = [
       if (unanswered(t, e, "the new message's id")) return;
       const id = dataOf(e);
       if (typeof id !== "string") return t.fail("a message id (string)", JSON.stringify(id), effectEvidence(e));
-      if (e.answer!.ms > UPDATE_WAIT_MS) return t.fail(`the id within ${UPDATE_WAIT_MS} ms`, `after ${Math.round(e.answer!.ms)} ms`, effectEvidence(e));
+      if (e.answer!.ms > UPDATE_WAIT_MS) return t.failLate(e.answer!.ev.t, e.answer!.ms - UPDATE_WAIT_MS, `the id within ${UPDATE_WAIT_MS} ms`, `after ${Math.round(e.answer!.ms)} ms`, effectEvidence(e));
       const d = ofType(e.deltas, "message-added").find((x) => x.f.update.message.id === id);
       if (!d) return t.fail(`a user message-added with id "${id}"`, typesIn(e.deltas.slice(0, 6)), effectEvidence(e));
       const m = d.f.update.message as ChatMessage & { metadata?: unknown };
@@ -246,7 +246,7 @@ export const CHAT_CHECKS: CheckDef[] = [
       if (d.f.update.chatId !== inputField(e, "chatId"))
         return t.fail(`chatId "${String(inputField(e, "chatId"))}"`, `chatId "${d.f.update.chatId}"`, frameEvidence(d.f.ev));
       const ms = late(e, d);
-      if (ms !== undefined) return t.fail(`message-added within ${UPDATE_WAIT_MS} ms`, `after ${Math.round(ms)} ms`, frameEvidence(d.f.ev));
+      if (ms !== undefined) return t.failLate(d.f.ev.t, ms - UPDATE_WAIT_MS, `message-added within ${UPDATE_WAIT_MS} ms`, `after ${Math.round(ms)} ms`, frameEvidence(d.f.ev));
       t.ok();
     },
     pass: "every message was stored and echoed as sent",
@@ -258,7 +258,7 @@ export const CHAT_CHECKS: CheckDef[] = [
     match: (l) => !!l && l.startsWith("ok:send"),
     judge(t, e) {
       if (!e.answer) return t.untestable(`${showReq(e.req)}: ${e.missing ?? "no answer"}`);
-      if (e.answer.ms > UPDATE_WAIT_MS) return t.fail(`an answer within ${UPDATE_WAIT_MS} ms`, `after ${Math.round(e.answer.ms)} ms`, effectEvidence(e));
+      if (e.answer.ms > UPDATE_WAIT_MS) return t.failLate(e.answer.ev.t, e.answer.ms - UPDATE_WAIT_MS, `an answer within ${UPDATE_WAIT_MS} ms`, `after ${Math.round(e.answer.ms)} ms`, effectEvidence(e));
       const started = e.deltas.findIndex((d) => d.f.update?.type === "agent-state" && d.f.update.isWorking === true);
       const ended = e.deltas.findIndex((d, i) => i > started && started >= 0 && d.f.update?.type === "agent-state" && d.f.update.isWorking === false);
       if (ended >= 0 && e.deltas[ended]!.f.ev.t < e.answer.ev.t)
@@ -298,7 +298,7 @@ export const CHAT_CHECKS: CheckDef[] = [
       const idle = e.deltas.find((d) => d.f.update?.type === "agent-state" && d.f.update.isWorking === false);
       if (!idle) return t.fail(`isWorking:false within ${STOP_MS} ms`, `still working (updates: ${typesIn(e.deltas.slice(-5))})`, effectEvidence(e));
       const ms = idle.f.ev.t - e.answer!.ev.t;
-      if (ms > STOP_MS) return t.fail(`isWorking:false within ${STOP_MS} ms`, `after ${Math.round(ms)} ms`, frameEvidence(idle.f.ev));
+      if (ms > STOP_MS) return t.failLate(idle.f.ev.t, ms - STOP_MS, `isWorking:false within ${STOP_MS} ms`, `after ${Math.round(ms)} ms`, frameEvidence(idle.f.ev));
       t.ok();
     },
     pass: "stop succeeded and ended the turn in time",

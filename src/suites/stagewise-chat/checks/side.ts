@@ -79,7 +79,7 @@ export const SIDE_CHECKS: CheckDef[] = [
               const v = ctx.validate(schema(sent.label), value);
               if (!v.ok) return t.fail(`a valid ${schema(sent.label)}`, `${formatSchemaErrors(v.errors)} (${sent.label})`, frameEvidence(ev));
               if (ev.t - sent.t > FIRST_VALUE_MS)
-                return t.fail(`a value within ${FIRST_VALUE_MS} ms`, `after ${Math.round(ev.t - sent.t)} ms (${sent.label})`, frameEvidence(ev));
+                return t.failLate(ev.t, ev.t - sent.t - FIRST_VALUE_MS, `a value within ${FIRST_VALUE_MS} ms`, `after ${Math.round(ev.t - sent.t)} ms (${sent.label})`, frameEvidence(ev));
               t.ok();
             },
           ),

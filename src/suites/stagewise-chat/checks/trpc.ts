@@ -102,7 +102,7 @@ export const TRPC_CHECKS: CheckDef[] = [
       const t = new Tally();
       const m = onMutations({
         answer: (req, ev, _r, ms) =>
-          ms > MUTATION_MS ? t.fail(`an answer within ${MUTATION_MS} ms`, `${showReq(req)} answered after ${Math.round(ms)} ms`, frameEvidence(ev)) : t.ok(),
+          ms > MUTATION_MS ? t.failLate(ev.t, ms - MUTATION_MS, `an answer within ${MUTATION_MS} ms`, `${showReq(req)} answered after ${Math.round(ms)} ms`, frameEvidence(ev)) : t.ok(),
         missing: (req, why) =>
           why.includes("closed by kit") ? t.untestable(`${showReq(req)}: ${why}`) : t.fail("one answer", `${showReq(req)}: ${why}`, frameEvidence(req.frame)),
       });
@@ -250,7 +250,7 @@ export const TRPC_CHECKS: CheckDef[] = [
             const ping = pings.get(c.id);
             if (!ping) return;
             pings.delete(c.id);
-            if (ev.t - ping.t > PONG_MS) t.fail(`PONG within ${PONG_MS} ms`, `PONG after ${Math.round(ev.t - ping.t)} ms`, frameEvidence(ev));
+            if (ev.t - ping.t > PONG_MS) t.failLate(ev.t, ev.t - ping.t - PONG_MS, `PONG within ${PONG_MS} ms`, `PONG after ${Math.round(ev.t - ping.t)} ms`, frameEvidence(ev));
             else t.ok();
           }
         }),
@@ -270,7 +270,7 @@ export const TRPC_CHECKS: CheckDef[] = [
       let judged = false;
       const judgePing = (limit: number, p: { ms: number; ev: FrameEvent }) => {
         judged = true;
-        if (p.ms > limit) t.fail(`PING within ${limit} ms of silence`, `PING after ${Math.round(p.ms)} ms`, frameEvidence(p.ev));
+        if (p.ms > limit) t.failLate(p.ev.t, p.ms - limit, `PING within ${limit} ms of silence`, `PING after ${Math.round(p.ms)} ms`, frameEvidence(p.ev));
         else t.ok();
       };
       return {

@@ -19,7 +19,7 @@ export const WIRE_CHECKS: CheckDef[] = [
           if (!x.isJson) return t.fail("a JSON body", `the body is not JSON: ${describeExchange(x)}`, exchangeEvidence(x));
           const v = ctx.validate("stagewise-info", x.json);
           if (!v.ok) return t.fail("a StagewiseInfo", `the body does not match StagewiseInfo: ${formatSchemaErrors(v.errors)}`, exchangeEvidence(x));
-          if (ms > DISCOVERY_MS) return t.fail(`an answer within ${DISCOVERY_MS} ms`, `the head came after ${Math.round(ms)} ms`, exchangeEvidence(x));
+          if (ms > DISCOVERY_MS) return t.failLate(x.response?.t ?? x.request.t, ms - DISCOVERY_MS, `an answer within ${DISCOVERY_MS} ms`, `the head came after ${Math.round(ms)} ms`, exchangeEvidence(x));
           t.ok();
         }),
         finish: () => t.outcome("discovery answered a valid StagewiseInfo within 2 s", "discovery was never asked"),
