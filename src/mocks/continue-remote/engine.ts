@@ -31,6 +31,9 @@ export interface TranscriptEntry {
   body?: string;
 }
 
+/** The control transcript keeps at least this many of the latest client requests (at most twice as many). */
+export const TRANSCRIPT_KEPT = 1_000;
+
 export interface ContinueRemoteEngine {
   handle(request: Request): Promise<Response>;
   /** The same answer, as the node server writes it. */
@@ -294,6 +297,8 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
         status: response.status,
         ...(request.method === "POST" ? { body } : {}),
       });
+      // A client left polling for hours must not grow the mock: only the latest requests are kept.
+      if (transcript.length > 2 * TRANSCRIPT_KEPT) transcript.splice(0, transcript.length - TRANSCRIPT_KEPT);
     }
     return response;
   }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { TRANSCRIPT_KEPT } from "../../../src/mocks/continue-remote/engine.js";
 import { client, entries, expectConsistent, expectValid, pollUntilIdle, type Json, type Profile } from "./helpers.js";
 
 describe.each(["seed", "cn-session"] as Profile[])("continue-remote mock %s: /exit and /diff", (profile) => {
@@ -40,6 +41,15 @@ describe.each(["seed", "cn-session"] as Profile[])("continue-remote mock %s: /ex
     const none = await client({ profile, diff: null }).get("/diff");
     expect(none).toMatchObject({ status: 404, body: { diff: "" } });
     expectValid("error-response", none.body, profile);
+  });
+
+  it("/__agentwire/transcript keeps the latest requests only, so a client polling for hours does not grow the mock", async () => {
+    const c = client({ profile });
+    for (let i = 0; i < 2 * TRANSCRIPT_KEPT + 5; i++) await c.get(`/nope?${i}`);
+    const t = (await c.get("/__agentwire/transcript")).body.requests as Json[];
+    expect(t.length).toBeGreaterThanOrEqual(TRANSCRIPT_KEPT);
+    expect(t.length).toBeLessThanOrEqual(2 * TRANSCRIPT_KEPT);
+    expect(t.at(-1)?.path).toBe(`/nope?${2 * TRANSCRIPT_KEPT + 4}`);
   });
 
   it("/__agentwire/reset returns to the start state; the transcript records client requests only", async () => {
