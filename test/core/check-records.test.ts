@@ -1,4 +1,5 @@
 /** Check records are data (checks/<protocol>.json): each record belongs to a defined check, and each check has one. */
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { checkRecord, checkRecords } from "../../src/core/checks/check-records.js";
 import { PROTOCOLS } from "../../src/protocols.js";
@@ -20,6 +21,18 @@ describe("check records", () => {
         for (const text of [r.title, r.rule, r.ref.section, r.ref.quote]) expect(typeof text === "string" && text.trim().length > 0, r.id).toBe(true);
         expect(Array.isArray(r.probes) && r.probes.length > 0, r.id).toBe(true);
       }
+    });
+  }
+
+  for (const p of PROTOCOLS) {
+    it(`${p.id}: every fault names the checks it violates by their full ids, written out (grep finds the proof)`, () => {
+      const dir = new URL(`../../src/mocks/${p.id}/`, import.meta.url);
+      const source = readdirSync(dir)
+        .filter((f) => /^faults.*\.ts$/.test(f))
+        .map((f) => readFileSync(new URL(f, dir), "utf8"))
+        .join("\n");
+      const missing = p.faults.flatMap((f) => f.violates.filter((id) => !source.includes(`"${id}"`)).map((id) => `${f.name} → ${id}`));
+      expect(missing).toEqual([]);
     });
   }
 

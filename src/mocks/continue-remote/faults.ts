@@ -15,7 +15,6 @@ export interface ContinueRemoteFault extends FaultInfo, ContinueRemoteHooks {
   profile?: ContinueRemoteProfile;
 }
 
-const P = "continue-remote/";
 
 /** The history of a snapshot in either profile (seed `chatHistory`, cn `session.history`). */
 function historyOf(s: Json): Json[] {
@@ -65,14 +64,14 @@ export const FAULTS: readonly ContinueRemoteFault[] = [
   {
     name: "state-html",
     description: "GET /state is served as text/html (the JSON text, under the wrong type)",
-    violates: [P + "wire/state-json"],
+    violates: ["continue-remote/wire/state-json"],
     transformAnswer: (a, route) =>
       route === "state" && a.status === 200 && !a.raw ? { ...a, raw: { text: JSON.stringify(a.value), contentType: "text/html; charset=utf-8" } } : a,
   },
   {
     name: "error-html",
     description: "Errors come back as Express HTML pages, as 1.5.47 sends them",
-    violates: [P + "wire/json-errors"],
+    violates: ["continue-remote/wire/json-errors"],
     transformAnswer: (a) =>
       a.status >= 400 && !a.raw
         ? { ...a, raw: { text: expressPage(String((a.value as Json | null)?.error ?? "Error")), contentType: "text/html; charset=utf-8" } }
@@ -82,13 +81,13 @@ export const FAULTS: readonly ContinueRemoteFault[] = [
   {
     name: "state-missing-isprocessing",
     description: "GET /state leaves out `isProcessing`",
-    violates: [P + "state/schema"],
+    violates: ["continue-remote/state/schema"],
     transformState: ({ isProcessing: _gone, ...rest }) => rest,
   },
   {
     name: "entry-bad-message-type",
     description: "seed: user entries carry the legacy `messageType:\"tool-permission-request\"`; cn: items have no `contextItems`",
-    violates: [P + "state/entry-schema"],
+    violates: ["continue-remote/state/entry-schema"],
     transformState: eachEntry((e) => {
       if ("message" in e) {
         const { contextItems: _gone, ...rest } = e;
@@ -100,13 +99,13 @@ export const FAULTS: readonly ContinueRemoteFault[] = [
   {
     name: "queue-length-stale",
     description: "`messageQueueLength` reads 0 while messages wait",
-    violates: [P + "state/queue-length"],
+    violates: ["continue-remote/state/queue-length"],
     transformState: (s) => ("messageQueueLength" in s ? { ...s, messageQueueLength: 0 } : s),
   },
   {
     name: "get-mutates-idle",
     description: "Each idle GET /state bumps a `pollCount` field",
-    violates: [P + "state/idempotent-get"],
+    violates: ["continue-remote/state/idempotent-get"],
     transformState: (s, { memo }) => {
       const n = s.isProcessing === false ? counter(memo, "pollCount") : ((memo.get("pollCount") as number | undefined) ?? 0);
       return { ...s, pollCount: n };
@@ -116,28 +115,28 @@ export const FAULTS: readonly ContinueRemoteFault[] = [
   {
     name: "start-no-circle",
     description: "seed: tool-starts read `Read(README.md)`, without the ○",
-    violates: [P + "tools/entry-format"],
+    violates: ["continue-remote/tools/entry-format"],
     profile: "seed",
     transformState: ofType("tool-start", withContent((c) => c.replace(/^○ /, ""))),
   },
   {
     name: "error-wrong-prefix",
     description: "seed: tool-errors read `Tool error: …`, without the ✗",
-    violates: [P + "tools/entry-format"],
+    violates: ["continue-remote/tools/entry-format"],
     profile: "seed",
     transformState: ofType("tool-error", withContent((c) => c.replace(/^✗ /, ""))),
   },
   {
     name: "legacy-result-content",
     description: "seed: tool-results read `● Read`, without the argument",
-    violates: [P + "tools/result-legacy-content"],
+    violates: ["continue-remote/tools/result-legacy-content"],
     profile: "seed",
     transformState: ofType("tool-result", withContent((c) => c.replace(/^(● [^\s(]+)\([\s\S]*\)$/, "$1"))),
   },
   {
     name: "display-toolname",
     description: "seed: `toolName` is the display name (`Read`), not the table's (`read_file`)",
-    violates: [P + "tools/name-map"],
+    violates: ["continue-remote/tools/name-map"],
     profile: "seed",
     transformState: (s) => {
       const rename = (x: Json): Json => (typeof x.toolName === "string" && DISPLAY_OF[x.toolName] ? { ...x, toolName: DISPLAY_OF[x.toolName] } : x);
@@ -149,14 +148,14 @@ export const FAULTS: readonly ContinueRemoteFault[] = [
   {
     name: "start-never-resolved",
     description: "seed: the result of each Read is never shown, so the final text follows an unresolved ○",
-    violates: [P + "tools/start-resolves"],
+    violates: ["continue-remote/tools/start-resolves"],
     profile: "seed",
     transformState: (s) => setHistory(s, historyOf(s).filter((e) => !(e.messageType === "tool-result" && e.toolName === "read_file"))),
   },
   {
     name: "result-other-arg",
     description: "seed: `○ Read(README.md)` is answered by `● Read(other.md)`",
-    violates: [P + "tools/result-pairs-start"],
+    violates: ["continue-remote/tools/result-pairs-start"],
     profile: "seed",
     transformState: ofType("tool-result", withContent((c) => c.replace(/^(● [^\s(]+)\([\s\S]*\)$/, "$1(other.md)"))),
   },
@@ -164,7 +163,7 @@ export const FAULTS: readonly ContinueRemoteFault[] = [
   {
     name: "two-streaming",
     description: "seed: a finished assistant entry of the running turn keeps `isStreaming:true` until the turn ends",
-    violates: [P + "stream/single-last"],
+    violates: ["continue-remote/stream/single-last"],
     profile: "seed",
     transformState: (s) => {
       if (s.isProcessing !== true) return s;
@@ -179,7 +178,7 @@ export const FAULTS: readonly ContinueRemoteFault[] = [
   {
     name: "stream-rewrite",
     description: "seed: the streaming entry's text is rewritten (served backwards) instead of extended",
-    violates: [P + "stream/grows-by-append"],
+    violates: ["continue-remote/stream/grows-by-append"],
     profile: "seed",
     transformState: eachEntry((e) => (e.isStreaming === true ? withContent((c) => Array.from(c).reverse().join(""))(e) : e)),
   },
@@ -187,7 +186,7 @@ export const FAULTS: readonly ContinueRemoteFault[] = [
   {
     name: "history-reorder",
     description: "The first two different finished assistant entries of one kind swap places once an entry follows them",
-    violates: [P + "poll/append-only"],
+    violates: ["continue-remote/poll/append-only"],
     transformState: (s) => {
       const list = historyOf(s);
       const finished = (e: Json): boolean =>
@@ -209,13 +208,13 @@ export const FAULTS: readonly ContinueRemoteFault[] = [
   {
     name: "drop-queued-message",
     description: "A message that arrives while busy is answered 200 and never run",
-    violates: [P + "processing/message-not-lost"],
+    violates: ["continue-remote/processing/message-not-lost"],
     message: { dropWhileBusy: true },
   },
   {
     name: "processing-flag-late",
     description: "`isProcessing` reads false while a new turn shows only its user entry (its first second at most)",
-    violates: [P + "processing/true-while-handling"],
+    violates: ["continue-remote/processing/true-while-handling"],
     // Only while nothing waits (with a queue the snapshot would break the idle rules too); and the
     // turn moves on at once (time clock; the other clocks step when told), so the next poll shows
     // it going on rather than a turn that ended.
@@ -231,7 +230,7 @@ export const FAULTS: readonly ContinueRemoteFault[] = [
   {
     name: "processing-stuck",
     description: "`isProcessing` never goes back to false once a turn has started",
-    violates: [P + "processing/false-when-done"],
+    violates: ["continue-remote/processing/false-when-done"],
     transformState: (s, { memo }) => {
       if (s.isProcessing === true) memo.set("started", true);
       return memo.get("started") ? { ...s, isProcessing: true } : s;
@@ -240,7 +239,7 @@ export const FAULTS: readonly ContinueRemoteFault[] = [
   {
     name: "stale-streaming-flag",
     description: "seed: the last assistant entry still streams when idle; cn: the first tool state stays at `calling` for good",
-    violates: [P + "processing/idle-invariants"],
+    violates: ["continue-remote/processing/idle-invariants"],
     transformState: (s) => {
       const list = historyOf(s);
       if (Array.isArray(s.chatHistory)) {
@@ -256,38 +255,38 @@ export const FAULTS: readonly ContinueRemoteFault[] = [
   {
     name: "user-entry-trimmed",
     description: "The user entry is the posted text trimmed and NFC-normalised",
-    violates: [P + "processing/user-entry-verbatim"],
+    violates: ["continue-remote/processing/user-entry-verbatim"],
     transformText: (t) => t.trim().normalize("NFC"),
   },
   {
     name: "turn-ends-without-reply",
     description: "Turns end at the last tool result, with no final assistant text",
-    violates: [P + "processing/turn-ends-with-assistant"],
+    violates: ["continue-remote/processing/turn-ends-with-assistant"],
     transformScenario: (s) => ({ ...s, endsAtTool: true }),
   },
   // --- message and queue (§3.2, §3.9) ---
   {
     name: "ack-position-zero",
     description: "POST /message answers `position:0` when idle",
-    violates: [P + "message/accepted-shape"],
+    violates: ["continue-remote/message/accepted-shape"],
     transformAck: (b, busy) => (busy ? b : { ...b, position: 0 }),
   },
   {
     name: "busy-rejects-message",
     description: "POST /message answers 409 while busy (nothing queued)",
-    violates: [P + "queue/position-while-processing"],
+    violates: ["continue-remote/queue/position-while-processing"],
     message: { busyStatus: 409 },
   },
   {
     name: "lifo-queue",
     description: "The newest waiting message runs first",
-    violates: [P + "queue/fifo"],
+    violates: ["continue-remote/queue/fifo"],
     machine: { lifo: true },
   },
   {
     name: "false-will-interrupt",
     description: "seed: a message during a turn answers `willInterrupt:true`, and the turn runs on",
-    violates: [P + "queue/will-interrupt-honoured"],
+    violates: ["continue-remote/queue/will-interrupt-honoured"],
     profile: "seed",
     transformAck: (b, busy) => (busy ? { ...b, willInterrupt: true } : b),
   },
@@ -295,44 +294,44 @@ export const FAULTS: readonly ContinueRemoteFault[] = [
   {
     name: "accept-empty-message",
     description: "`{\"message\":\"\"}` is queued",
-    violates: [P + "bad-input/missing-or-empty-message"],
+    violates: ["continue-remote/bad-input/missing-or-empty-message"],
     message: { acceptEmpty: true },
   },
   {
     name: "accept-non-string",
     description: "A non-string `message` (42, {}, …) is queued as its JSON text, as 1.5.47 queues it",
-    violates: [P + "bad-input/non-string-message"],
+    violates: ["continue-remote/bad-input/non-string-message"],
     message: { acceptNonString: true },
   },
   {
     name: "text-plain-500",
     description: "A POST without a JSON content type answers 500, as 1.5.47 does",
-    violates: [P + "bad-input/unparseable-body"],
+    violates: ["continue-remote/bad-input/unparseable-body"],
     body: { wrongTypeStatus: 500 },
   },
   {
     name: "malformed-json-500",
     description: "A malformed JSON body answers 500",
-    violates: [P + "bad-input/unparseable-body"],
+    violates: ["continue-remote/bad-input/unparseable-body"],
     body: { malformedStatus: 500 },
   },
   {
     name: "unknown-route-200",
     description: "Unknown paths and wrong methods answer 200 `{}`",
-    violates: [P + "bad-input/unknown-route"],
+    violates: ["continue-remote/bad-input/unknown-route"],
     routes: { unknownOk: true },
   },
   {
     name: "bad-input-corrupts",
     description: "After a 400 answer, GET /state shows `isProcessing:true` for 2 s",
-    violates: [P + "bad-input/server-survives"],
+    violates: ["continue-remote/bad-input/server-survives"],
     corruptAfterBadInputMs: 2000,
   },
   // --- permission (§3.11) ---
   {
     name: "permission-id-rotates",
     description: "The pending `requestId` changes on every GET /state (the newest one is accepted)",
-    violates: [P + "permission/pending-shape"],
+    violates: ["continue-remote/permission/pending-shape"],
     transformState: (s, { machine, memo }) => {
       const pending = machine.pending;
       if (!pending) return s;
@@ -344,102 +343,102 @@ export const FAULTS: readonly ContinueRemoteFault[] = [
   {
     name: "permission-any-id",
     description: "POST /permission accepts any `requestId` for the pending request",
-    violates: [P + "permission/wrong-id"],
+    violates: ["continue-remote/permission/wrong-id"],
     permission: { anyId: true },
   },
   {
     name: "permission-none-200",
     description: "POST /permission answers 200 when nothing is pending",
-    violates: [P + "permission/wrong-id"],
+    violates: ["continue-remote/permission/wrong-id"],
     permission: { nonePendingOk: true },
   },
   {
     name: "permission-sticky",
     description: "POST /permission answers 200, but the request stays pending (and the turn waits) for 5 s",
-    violates: [P + "permission/approve"],
+    violates: ["continue-remote/permission/approve"],
     permission: { applyAfterMs: 5000 },
   },
   {
     name: "deny-runs-tool",
     description: "A denied tool runs all the same",
-    violates: [P + "permission/deny"],
+    violates: ["continue-remote/permission/deny"],
     permission: { denyRuns: true },
   },
   {
     name: "permission-truthy",
     description: "A non-boolean `approved` is read by truthiness (`\"false\"` approves), as 1.5.47 does",
-    violates: [P + "permission/approved-boolean"],
+    violates: ["continue-remote/permission/approved-boolean"],
     permission: { truthy: true },
   },
   // --- diff, exit (§3.12, §3.13) ---
   {
     name: "diff-plain-text",
     description: "GET /diff is served as text/x-diff, the bare diff",
-    violates: [P + "diff/shape"],
+    violates: ["continue-remote/diff/shape"],
     transformAnswer: (a, route) =>
       route === "diff" && a.status === 200 && !a.raw ? { ...a, raw: { text: String((a.value as Json).diff), contentType: "text/x-diff; charset=utf-8" } } : a,
   },
   {
     name: "exit-ignored",
     description: "POST /exit answers as usual but the server keeps running",
-    violates: [P + "exit/shuts-down"],
+    violates: ["continue-remote/exit/shuts-down"],
     exit: { ignore: true },
   },
   {
     name: "exit-no-body",
     description: "POST /exit answers 204 with no body (and shuts down)",
-    violates: [P + "exit/shuts-down"],
+    violates: ["continue-remote/exit/shuts-down"],
     exit: { emptyStatus: 204 },
   },
   {
     name: "get-exit-shuts-down",
     description: "GET /exit shuts the server down",
-    violates: [P + "exit/post-only"],
+    violates: ["continue-remote/exit/post-only"],
     exit: { onGet: true },
   },
   // --- security ---
   {
     name: "bind-all-interfaces",
     description: "Listens on 0.0.0.0, as the real server does (only when given at start)",
-    violates: [P + "security/loopback-bind"],
+    violates: ["continue-remote/security/loopback-bind"],
     server: { host: "0.0.0.0" },
   },
   {
     name: "cors-wildcard",
     description: "Every answer carries `Access-Control-Allow-Origin: *`, and preflights are approved",
-    violates: [P + "security/cors"],
+    violates: ["continue-remote/security/cors"],
     cors: { wildcard: true },
   },
   {
     name: "parse-any-content-type",
     description: "A POST body that is JSON is parsed whatever its content type (text/plain is queued)",
-    violates: [P + "security/simple-request-no-effect"],
+    violates: ["continue-remote/security/simple-request-no-effect"],
     body: { anyContentType: true },
   },
   // --- timing ---
   {
     name: "slow-state",
     description: "GET /state answers after 1500 ms",
-    violates: [P + "timing/responsive"],
+    violates: ["continue-remote/timing/responsive"],
     options: { stateDelayMs: 1500 },
   },
   {
     name: "blocking-message",
     description: "POST /message answers only once the queue has run dry (at most 8 s)",
-    violates: [P + "timing/responsive"],
+    violates: ["continue-remote/timing/responsive"],
     message: { waitForIdle: true },
   },
   {
     name: "instant-turns",
     description: "Each turn is applied at once, between two requests (only when given at start)",
-    violates: [P + "timing/intermediate-visible"],
+    violates: ["continue-remote/timing/intermediate-visible"],
     options: { speed: 0 },
   },
   // --- cn session (§3.15) ---
   {
     name: "session-id-changes",
     description: "cn: every GET /state carries a new `sessionId`",
-    violates: [P + "session/id-stable"],
+    violates: ["continue-remote/session/id-stable"],
     profile: "cn-session",
     transformState: (s, { memo }) => {
       const n = counter(memo, "sessionIds");
@@ -450,14 +449,14 @@ export const FAULTS: readonly ContinueRemoteFault[] = [
   {
     name: "tool-state-missing",
     description: "cn: assistant items carry `toolCalls` without `toolCallStates`",
-    violates: [P + "session/tool-state-per-call"],
+    violates: ["continue-remote/session/tool-state-per-call"],
     profile: "cn-session",
     transformState: eachEntry(({ toolCallStates: _gone, ...rest }) => rest),
   },
   {
     name: "tool-status-regress",
     description: "cn: once, on a busy poll, a tool state already served `done` reads `calling` again",
-    violates: [P + "session/tool-status-forward"],
+    violates: ["continue-remote/session/tool-status-forward"],
     profile: "cn-session",
     // Once and while busy: a regress seen idle would also read as an unsettled idle state.
     transformState: (s, { memo }) => {
@@ -475,7 +474,7 @@ export const FAULTS: readonly ContinueRemoteFault[] = [
   {
     name: "arguments-unparseable",
     description: "cn: tool calls carry `arguments:\"{\\\"filepath\\\":\"`, which does not parse",
-    violates: [P + "session/tool-state-content"],
+    violates: ["continue-remote/session/tool-state-content"],
     profile: "cn-session",
     transformState: (s) => {
       const broken = '{"filepath":';
@@ -490,7 +489,7 @@ export const FAULTS: readonly ContinueRemoteFault[] = [
   {
     name: "leak-system-prompt",
     description: "cn: the system prompt is the first history item",
-    violates: [P + "session/no-system-items"],
+    violates: ["continue-remote/session/no-system-items"],
     profile: "cn-session",
     transformState: (s) =>
       setHistory(s, [{ message: { role: "system", content: "You are a helpful coding agent." }, contextItems: [] }, ...historyOf(s)]),
@@ -498,14 +497,14 @@ export const FAULTS: readonly ContinueRemoteFault[] = [
   {
     name: "pause-ignored",
     description: "cn: POST /pause answers `success:true` while busy, and the turn runs on",
-    violates: [P + "pause/semantics"],
+    violates: ["continue-remote/pause/semantics"],
     profile: "cn-session",
     pause: { ignore: true },
   },
   {
     name: "pause-idle-success",
     description: "cn: POST /pause answers `success:true` when idle",
-    violates: [P + "pause/semantics"],
+    violates: ["continue-remote/pause/semantics"],
     profile: "cn-session",
     pause: { idleSuccess: true },
   },

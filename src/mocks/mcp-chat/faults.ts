@@ -26,20 +26,19 @@ import type { Chunk, Hooks, Json } from "./hooks.js";
 
 export interface McpChatFault extends FaultInfo, Hooks {}
 
-const P = "mcp-chat/";
 
 export const FAULTS: readonly McpChatFault[] = [
   // --- listing and connection state ---
   {
     name: "servers-missing-path",
     description: "GET /servers leaves out `path`",
-    violates: [P + "servers/list-shape"],
+    violates: ["mcp-chat/servers/list-shape"],
     transformServers: (list) => list.map(({ path: _path, ...rest }) => rest),
   },
   {
     name: "servers-duplicate-id",
     description: "GET /servers lists `weather` twice",
-    violates: [P + "servers/list-shape"],
+    violates: ["mcp-chat/servers/list-shape"],
     transformServers: (list) => {
       const twin = list.find((s) => s.id === "weather") ?? list[0];
       return twin ? [...list, { ...twin }] : list;
@@ -48,49 +47,49 @@ export const FAULTS: readonly McpChatFault[] = [
   {
     name: "servers-empty",
     description: "GET /servers returns []",
-    violates: [P + "servers/non-empty"],
+    violates: ["mcp-chat/servers/non-empty"],
     transformServers: () => [],
   },
   {
     name: "connect-missing-server-name",
     description: "The connect response has no `server_name`",
-    violates: [P + "connect/success-shape"],
+    violates: ["mcp-chat/connect/success-shape"],
     transformConnect: ({ server_name: _name, ...rest }) => rest,
   },
   {
     name: "connect-wrong-server-name",
     description: "The connect response's `server_name` differs from the listed name",
-    violates: [P + "connect/matches-listing"],
+    violates: ["mcp-chat/connect/matches-listing"],
     transformConnect: (body) => ({ ...body, server_name: `${String(body.server_name)} (renamed)` }),
   },
   {
     name: "tool-description-null",
     description: "The first tool has `description: null` (connect and status)",
-    violates: [P + "connect/tool-shape"],
+    violates: ["mcp-chat/connect/tool-shape"],
     transformTools: (tools) => tools.map((t, i) => (i === 0 ? { ...t, description: null } : t)),
   },
   {
     name: "connect-unknown-200",
     description: "Connecting an unlisted id answers 200 (the state is left alone)",
-    violates: [P + "connect/unknown-id-4xx"],
+    violates: ["mcp-chat/connect/unknown-id-4xx"],
     state: { acceptUnknownIds: true },
   },
   {
     name: "connect-unknown-drops-state",
     description: "Connect disconnects before looking the id up, so an unknown id loses the connection",
-    violates: [P + "connect/unknown-id-keeps-state"],
+    violates: ["mcp-chat/connect/unknown-id-keeps-state"],
     state: { dropStateOnUnknownId: true },
   },
   {
     name: "status-empty-tools",
     description: "GET /status always reports `tools: []`",
-    violates: [P + "status/connected-shape"],
+    violates: ["mcp-chat/status/connected-shape"],
     transformStatus: (body) => (body.connected ? { ...body, tools: [] } : body),
   },
   {
     name: "status-disconnected-keeps-id",
     description: "GET /status reports `connected: false` with the last connected id",
-    violates: [P + "status/disconnected-shape"],
+    violates: ["mcp-chat/status/disconnected-shape"],
     transformStatus: (body, { state }) =>
       !body.connected && state.lastId ? { ...body, server_id: state.lastId } : body,
   },
@@ -98,7 +97,7 @@ export const FAULTS: readonly McpChatFault[] = [
     name: "multi-connection",
     description: "After connect A then B, GET /status lists A's tools as well",
     // status/connected-shape names state/single-connection as the rule A's tools break.
-    violates: [P + "state/single-connection"],
+    violates: ["mcp-chat/state/single-connection"],
     transformStatus: (body, { state, servers }) => {
       if (!body.connected) return body;
       const tools = [...((body.tools as Json[] | undefined) ?? [])];
@@ -113,69 +112,69 @@ export const FAULTS: readonly McpChatFault[] = [
   {
     name: "reconnect-409",
     description: "Connecting the already connected id answers 409",
-    violates: [P + "state/reconnect-same-id"],
+    violates: ["mcp-chat/state/reconnect-same-id"],
     state: { reconnectStatus: 409 },
   },
   {
     name: "disconnect-no-success",
     description: "POST /disconnect returns {}",
-    violates: [P + "disconnect/success-shape"],
+    violates: ["mcp-chat/disconnect/success-shape"],
     transformDisconnect: () => ({}),
   },
   {
     name: "disconnect-noop",
     description: "POST /disconnect answers {success: true} but stays connected",
-    violates: [P + "disconnect/clears-state"],
+    violates: ["mcp-chat/disconnect/clears-state"],
     state: { disconnectKeepsState: true },
   },
   {
     name: "disconnect-idle-404",
     description: "POST /disconnect answers 404 when already disconnected",
-    violates: [P + "disconnect/idempotent"],
+    violates: ["mcp-chat/disconnect/idempotent"],
     state: { idleDisconnectStatus: 404 },
   },
   // --- CORS ---
   {
     name: "cors-no-preflight",
     description: "OPTIONS answers 405",
-    violates: [P + "cors/preflight"],
+    violates: ["mcp-chat/cors/preflight"],
     cors: { preflightStatus: 405 },
   },
   {
     name: "cors-missing-on-stream",
     description: "The SSE response has no Access-Control-Allow-Origin",
-    violates: [P + "cors/allow-origin"],
+    violates: ["mcp-chat/cors/allow-origin"],
     cors: { omitOnStream: true },
   },
   {
     name: "cors-wildcard",
     description: "Actual responses carry Access-Control-Allow-Origin `*` with Allow-Credentials true",
-    violates: [P + "cors/credentials"],
+    violates: ["mcp-chat/cors/credentials"],
     cors: { wildcard: true },
   },
   {
     name: "cors-reflect-any",
     description: "Any Origin is echoed (with credentials), foreign ones included",
-    violates: [P + "cors/foreign-origin"],
+    violates: ["mcp-chat/cors/foreign-origin"],
     cors: { reflectAny: true },
   },
   // --- SSE framing ---
   {
     name: "sse-wrong-content-type",
     description: "The stream is sent as text/plain",
-    violates: [P + "sse/content-type"],
+    violates: ["mcp-chat/sse/content-type"],
     streamContentType: "text/plain; charset=utf-8",
   },
   {
     name: "sse-no-space",
     description: "Data lines are `data:{…}` without the space",
-    violates: [P + "sse/data-lines-only"],
+    violates: ["mcp-chat/sse/data-lines-only"],
     sse: { dataPrefix: "data:" },
   },
   {
     name: "sse-multiline-json",
     description: "Pretty-printed JSON spread over several `data:` lines",
-    violates: [P + "sse/one-data-line-per-event"],
+    violates: ["mcp-chat/sse/one-data-line-per-event"],
     transformEvents: mapSteps((s) => (isEvent(s.data) ? { ...s, data: JSON.stringify(s.data, null, 2) } : s)),
     sse: { dataLines: splitJsonLines },
   },
@@ -183,25 +182,25 @@ export const FAULTS: readonly McpChatFault[] = [
     name: "sse-no-final-blank",
     description: "The last event ends with a single LF",
     // A parser discards that unended [DONE]; terminal/required names the framing rule as the cause.
-    violates: [P + "sse/one-data-line-per-event"],
+    violates: ["mcp-chat/sse/one-data-line-per-event"],
     sse: { noFinalBlank: true },
   },
   {
     name: "sse-crlf",
     description: "CRLF line ends",
-    violates: [P + "sse/lf-only"],
+    violates: ["mcp-chat/sse/lf-only"],
     sse: { eol: "\r\n" },
   },
   {
     name: "sse-non-json",
     description: "A `data: Thinking...` event first",
-    violates: [P + "sse/json-payload"],
+    violates: ["mcp-chat/sse/json-payload"],
     transformEvents: prependSteps({ data: "Thinking..." }),
   },
   {
     name: "sse-invalid-utf8",
     description: "A lone 0xFF byte inside the first text event",
-    violates: [P + "sse/utf8"],
+    violates: ["mcp-chat/sse/utf8"],
     transformEvents: onFirst(
       (s) => isEvent(s.data, "text"),
       (s) => ({ ...s, data: withStrayByte(eventJson(s.data)) }),
@@ -210,26 +209,26 @@ export const FAULTS: readonly McpChatFault[] = [
   {
     name: "split-events",
     description: "Each event in two writes 50 ms apart",
-    violates: [P + "sse/event-per-write"],
+    violates: ["mcp-chat/sse/event-per-write"],
     transformChunks: splitEachChunk(50),
   },
   // --- events and tools ---
   {
     name: "unknown-event-type",
     description: 'A {"type": "status"} event first',
-    violates: [P + "events/known-type"],
+    violates: ["mcp-chat/events/known-type"],
     transformEvents: prependSteps({ data: { type: "status" } }),
   },
   {
     name: "tool-args-string",
     description: "tool_start `args` sent as a JSON string",
-    violates: [P + "events/schema"],
+    violates: ["mcp-chat/events/schema"],
     transformEvents: mapEvents("tool_start", (e) => ({ ...e, args: JSON.stringify(e.args) })),
   },
   {
     name: "duplicate-tool-id",
     description: "The two-tools scenario with both calls using id tc-1",
-    violates: [P + "tools/unique-ids"],
+    violates: ["mcp-chat/tools/unique-ids"],
     scenario: "two-tools",
     transformEvents: mapSteps((s) =>
       (isEvent(s.data, "tool_start") || isEvent(s.data, "tool_end")) && s.data.id === "tc-2"
@@ -240,19 +239,19 @@ export const FAULTS: readonly McpChatFault[] = [
   {
     name: "tool-end-wrong-name",
     description: "The tool_end of tc-1 is named get_forecast",
-    violates: [P + "tools/end-matches-start"],
+    violates: ["mcp-chat/tools/end-matches-start"],
     transformEvents: mapEvents("tool_end", (e) => (e.id === "tc-1" ? { ...e, name: "get_forecast" } : e)),
   },
   {
     name: "tool-never-ended",
     description: "No tool_end before [DONE]",
-    violates: [P + "tools/all-ended-before-done"],
+    violates: ["mcp-chat/tools/all-ended-before-done"],
     transformEvents: dropSteps((s) => isEvent(s.data, "tool_end")),
   },
   {
     name: "error-with-open-tool",
     description: "tool_start, then [ERROR] without the tool_end",
-    violates: [P + "tools/all-ended-before-error"],
+    violates: ["mcp-chat/tools/all-ended-before-error"],
     transformEvents: function* (steps) {
       for (const s of steps) {
         yield s;
@@ -266,7 +265,7 @@ export const FAULTS: readonly McpChatFault[] = [
   {
     name: "tool-not-listed",
     description: "tc-1 is a call of delete_everything, a tool the server does not list",
-    violates: [P + "tools/name-in-tool-list"],
+    violates: ["mcp-chat/tools/name-in-tool-list"],
     transformEvents: mapSteps((s) =>
       (isEvent(s.data, "tool_start") || isEvent(s.data, "tool_end")) && s.data.id === "tc-1"
         ? { ...s, data: { ...s.data, name: "delete_everything" } }
@@ -276,52 +275,52 @@ export const FAULTS: readonly McpChatFault[] = [
   {
     name: "empty-args",
     description: "tool_start with `args: {}` (legal, only reported)",
-    violates: [P + "tools/call-profile"],
+    violates: ["mcp-chat/tools/call-profile"],
     transformEvents: mapEvents("tool_start", (e) => ({ ...e, args: {} })),
   },
   // --- text and terminal ---
   {
     name: "intermediate-text",
     description: 'Text "Let me check that for you..." before the tool_start',
-    violates: [P + "text/final-answer-only"],
+    violates: ["mcp-chat/text/final-answer-only"],
     transformEvents: prependSteps(text("Let me check that for you... ")),
   },
   {
     name: "no-answer-text",
     description: "[DONE] with no text event",
-    violates: [P + "text/answer-present"],
+    violates: ["mcp-chat/text/answer-present"],
     transformEvents: dropSteps((s) => isEvent(s.data, "text")),
   },
   {
     name: "missing-terminal",
     description: "EOF right after the text, no sentinel",
-    violates: [P + "terminal/required"],
+    violates: ["mcp-chat/terminal/required"],
     transformEvents: dropSteps((s) => isSentinel(s.data)),
   },
   {
     name: "events-after-done",
     description: "A text event after [DONE]",
-    violates: [P + "terminal/last-event"],
+    violates: ["mcp-chat/terminal/last-event"],
     transformEvents: afterSentinel(text(" Anything else?")),
   },
   {
     name: "error-then-done",
     description: "[ERROR] Something went wrong, then [DONE]",
-    violates: [P + "terminal/last-event"],
+    violates: ["mcp-chat/terminal/last-event"],
     transformEvents: replaceSentinel((_, s) => [{ ...s, data: "[ERROR] Something went wrong" }, done()]),
   },
   {
     name: "done-variant",
     description: "[done] instead of [DONE]",
     // terminal/required names sentinel-format as the cause of the missing sentinel.
-    violates: [P + "terminal/sentinel-format"],
+    violates: ["mcp-chat/terminal/sentinel-format"],
     transformEvents: replaceSentinel((d, s) => [d === DONE ? { ...s, data: "[done]" } : s]),
   },
   {
     name: "error-multiline",
     description: "[ERROR] with a raw newline in its message (a second line without `data:`)",
     // sse/data-lines-only names sentinel-format for the continuation line.
-    violates: [P + "terminal/sentinel-format"],
+    violates: ["mcp-chat/terminal/sentinel-format"],
     transformEvents: replaceSentinel((_, s) => [
       { ...s, data: "[ERROR] get_weather failed\nTraceback (most recent call last)" },
     ]),
@@ -329,38 +328,38 @@ export const FAULTS: readonly McpChatFault[] = [
   {
     name: "hold-open-after-done",
     description: "The body stays open 30 s after the sentinel",
-    violates: [P + "terminal/connection-closes"],
+    violates: ["mcp-chat/terminal/connection-closes"],
     timing: { closeDelay: 30_000 },
   },
   {
     name: "buffered-stream",
     description: "The whole stream is written at once at the end",
-    violates: [P + "timing/streams-incrementally"],
+    violates: ["mcp-chat/timing/streams-incrementally"],
     transformChunks: bufferAll,
   },
   // --- chat requests ---
   {
     name: "chat-accepts-bad-input",
     description: 'Streams an answer for {} and {"message": 42} (no request validation)',
-    violates: [P + "chat/bad-input-4xx"],
+    violates: ["mcp-chat/chat/bad-input-4xx"],
     chat: { acceptBadInput: true },
   },
   {
     name: "chat-disconnected-answers",
     description: "Answers normally while disconnected",
-    violates: [P + "chat/disconnected-rejected"],
+    violates: ["mcp-chat/chat/disconnected-rejected"],
     chat: { answerWhileDisconnected: true },
   },
   {
     name: "detail-not-string",
     description: 'Errors as {"detail": [{"msg": …}]} (FastAPI validation style)',
-    violates: [P + "errors/detail-shape"],
+    violates: ["mcp-chat/errors/detail-shape"],
     errorBody: (detail) => ({ detail: [{ loc: ["body"], msg: detail, type: "value_error" }] }),
   },
   {
     name: "chat-sync-wrong-shape",
     description: 'POST /chat returns {"text": …}',
-    violates: [P + "chat-sync/shape"],
+    violates: ["mcp-chat/chat-sync/shape"],
     transformChatSync: (body) => ({ text: body.response }),
   },
 ];

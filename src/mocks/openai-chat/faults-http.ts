@@ -11,47 +11,46 @@ import { bufferAll } from "./stream.js";
 
 export type FaultHooks = Hooks & { description: string; violates: string[] };
 
-const P = "openai-chat/";
 
 export const HTTP_FAULTS: Record<string, FaultHooks> = {
   "auth-missing-accepted": {
     description: "With an API key configured, answers requests that carry no Authorization",
-    violates: [P + "auth/rejects-unauthenticated"],
+    violates: ["openai-chat/auth/rejects-unauthenticated"],
     auth: { acceptMissing: true },
   },
   "auth-invalid-accepted": {
     description: "With an API key configured, accepts any bearer key",
-    violates: [P + "auth/rejects-unauthenticated"],
+    violates: ["openai-chat/auth/rejects-unauthenticated"],
     auth: { acceptAnyKey: true },
   },
   "models-bare-array": {
     description: "GET /models returns a bare array of models",
-    violates: [P + "models/list-shape"],
+    violates: ["openai-chat/models/list-shape"],
     transformModels: (body) => body.data,
   },
   "sse-wrong-content-type": {
     description: "Streams are sent as application/json",
-    violates: [P + "sse/content-type"],
+    violates: ["openai-chat/sse/content-type"],
     streamContentType: "application/json",
   },
   "sse-no-space": {
     description: "Data lines are `data:{...}` without the space",
-    violates: [P + "sse/canonical-framing"],
+    violates: ["openai-chat/sse/canonical-framing"],
     sse: { dataPrefix: "data:" },
   },
   "sse-crlf": {
     description: "CRLF line endings",
-    violates: [P + "sse/canonical-framing"],
+    violates: ["openai-chat/sse/canonical-framing"],
     sse: { eol: "\r\n" },
   },
   "sse-event-field": {
     description: "An `event: message` line before each data line",
-    violates: [P + "sse/canonical-framing"],
+    violates: ["openai-chat/sse/canonical-framing"],
     sse: { linesBefore: () => ["event: message"] },
   },
   "stream-reset": {
     description: "Every stream breaks off (the connection is dropped) after its second write",
-    violates: [P + "request/not-reset"],
+    violates: ["openai-chat/request/not-reset"],
     *transformChunks(chunks) {
       let n = 0;
       for (const c of chunks) {
@@ -62,32 +61,32 @@ export const HTTP_FAULTS: Record<string, FaultHooks> = {
   },
   "hold-open-after-done": {
     description: "Keeps the body open 30 s after [DONE]",
-    violates: [P + "done/connection-closes"],
+    violates: ["openai-chat/done/connection-closes"],
     pacing: { closeDelayMs: 30_000 },
   },
   "error-string": {
     description: 'Error bodies are {"error": "<message>"}',
-    violates: [P + "errors/shape"],
+    violates: ["openai-chat/errors/shape"],
     errorBody: (e) => ({ error: e.error.message }),
   },
   "error-as-200-stream": {
     description: "An unknown model with `stream: true` gets a 200 stream carrying an error event",
-    violates: [P + "errors/pre-stream-status"],
+    violates: ["openai-chat/errors/pre-stream-status"],
     unknownModelAsStream: true,
   },
   "accepts-bad-input": {
     description: "Answers invalid requests (malformed JSON, missing fields, bad roles) with 200",
-    violates: [P + "errors/bad-input-400"],
+    violates: ["openai-chat/errors/bad-input-400"],
     input: { lenient: true },
   },
   "bad-input-500": {
     description: "Malformed JSON gets 500",
-    violates: [P + "errors/bad-input-400"],
+    violates: ["openai-chat/errors/bad-input-400"],
     input: { malformedStatus: 500 },
   },
   "bad-input-422-detail": {
     description: 'Bad input gets 422 {"detail": [...]} (FastAPI validation style)',
-    violates: [P + "errors/bad-input-400", P + "errors/shape"],
+    violates: ["openai-chat/errors/bad-input-400", "openai-chat/errors/shape"],
     input: {
       badInput: (e) => ({
         status: 422,
@@ -105,12 +104,12 @@ export const HTTP_FAULTS: Record<string, FaultHooks> = {
   },
   "sync-wrong-content-type": {
     description: "Non-streamed completions are sent as text/plain",
-    violates: [P + "sync/response-shape"],
+    violates: ["openai-chat/sync/response-shape"],
     syncContentType: "text/plain; charset=utf-8",
   },
   "sync-role-missing": {
     description: "Non-streamed messages have no `role`",
-    violates: [P + "sync/response-shape"],
+    violates: ["openai-chat/sync/response-shape"],
     transformCompletion: (body) => {
       for (const c of (body.choices as Json[] | undefined) ?? []) delete (c.message as Json).role;
       return body;
@@ -118,7 +117,7 @@ export const HTTP_FAULTS: Record<string, FaultHooks> = {
   },
   "reject-null-assistant-content": {
     description: "400 for an assistant message with `content: null`",
-    violates: [P + "turn/follow-up-accepted"],
+    violates: ["openai-chat/turn/follow-up-accepted"],
     input: {
       rejectMessage: (m) =>
         m.role === "assistant" && m.content === null ? "assistant messages must have a string `content`" : null,
@@ -126,12 +125,12 @@ export const HTTP_FAULTS: Record<string, FaultHooks> = {
   },
   "follow-up-empty-answer": {
     description: 'After tool results, answers with `content: ""`',
-    violates: [P + "turn/follow-up-final-answer"],
+    violates: ["openai-chat/turn/follow-up-final-answer"],
     transformAnswer: (answer, ctx) => (isFollowUp(ctx.request) ? textAnswer("", answer.rule) : answer),
   },
   "reject-space-content": {
     description: 'A 400 for an assistant message with `content: " "`',
-    violates: [P + "request/continue-shape-accepted"],
+    violates: ["openai-chat/request/continue-shape-accepted"],
     input: {
       rejectMessage: (m) =>
         m.role === "assistant" && m.content === " " ? "assistant `content` must not be blank" : null,
@@ -139,12 +138,12 @@ export const HTTP_FAULTS: Record<string, FaultHooks> = {
   },
   "stream-needs-accept": {
     description: "406 (ErrorResponse) for streaming requests whose Accept lacks text/event-stream",
-    violates: [P + "request/continue-shape-accepted"],
+    violates: ["openai-chat/request/continue-shape-accepted"],
     input: { requireStreamAccept: true },
   },
   "buffered-stream": {
     description: "Holds every chunk until the answer is complete, then writes all at once",
-    violates: [P + "timing/streams-incrementally"],
+    violates: ["openai-chat/timing/streams-incrementally"],
     transformChunks: bufferAll,
   },
 };

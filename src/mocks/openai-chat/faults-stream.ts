@@ -18,7 +18,6 @@ import {
   type Step,
 } from "./steps.js";
 
-const P = "openai-chat/";
 
 const isTextAnswer = (ctx: StreamContext) => ctx.answer.calls.length === 0;
 
@@ -60,12 +59,12 @@ function withStrayByte(chunk: Json): Uint8Array {
 export const STREAM_FAULTS: Record<string, FaultHooks> = {
   "keepalive-as-data": {
     description: "Sends `data: : OPENROUTER PROCESSING` before the first chunk",
-    violates: [P + "sse/data-json"],
+    violates: ["openai-chat/sse/data-json"],
     transformSteps: prependSteps<StreamContext>({ kind: "extra", data: ": OPENROUTER PROCESSING" }),
   },
   "sse-invalid-utf8": {
     description: "A lone 0xFF byte in the first content delta",
-    violates: [P + "sse/utf8"],
+    violates: ["openai-chat/sse/utf8"],
     transformSteps: function* (steps) {
       let hit = false;
       for (const s of steps) {
@@ -78,12 +77,12 @@ export const STREAM_FAULTS: Record<string, FaultHooks> = {
   },
   "no-done": {
     description: "EOF after the last chunk, without [DONE]",
-    violates: [P + "done/present"],
+    violates: ["openai-chat/done/present"],
     transformSteps: dropKind<StreamContext>("done"),
   },
   "events-after-done": {
     description: "A content chunk after [DONE]",
-    violates: [P + "done/last-event"],
+    violates: ["openai-chat/done/last-event"],
     transformSteps: mapKind<StreamContext>("done", (s, ctx) => [
       s,
       { kind: "extra", data: ctx.chunk({ content: " Anything else?" }) },
@@ -91,7 +90,7 @@ export const STREAM_FAULTS: Record<string, FaultHooks> = {
   },
   "chunk-id-per-chunk": {
     description: "A new `id` on every chunk",
-    violates: [P + "envelope/fields"],
+    violates: ["openai-chat/envelope/fields"],
     transformSteps: function* (steps) {
       let n = 0;
       for (const s of steps) {
@@ -104,7 +103,7 @@ export const STREAM_FAULTS: Record<string, FaultHooks> = {
   },
   "chunk-wrong-object": {
     description: 'Chunks say `object: "chat.completion"`',
-    violates: [P + "envelope/fields"],
+    violates: ["openai-chat/envelope/fields"],
     transformSteps: mapSteps<StreamContext>((s) =>
       isChunk(s.data) && s.data.object === "chat.completion.chunk"
         ? editChunk(s, (c) => void (c.object = "chat.completion"))
@@ -113,80 +112,80 @@ export const STREAM_FAULTS: Record<string, FaultHooks> = {
   },
   "usage-choices-null": {
     description: "The usage chunk has `choices: null`",
-    violates: [P + "chunk/choices-array"],
+    violates: ["openai-chat/chunk/choices-array"],
     transformSteps: mapKind<StreamContext>("usage", (s) => editChunk(s, (c) => void (c.choices = null))),
   },
   "usage-choices-missing": {
     description: "The usage chunk has no `choices`",
-    violates: [P + "chunk/choices-array"],
+    violates: ["openai-chat/chunk/choices-array"],
     transformSteps: mapKind<StreamContext>("usage", (s) => editChunk(s, (c) => void delete c.choices)),
   },
   "choice-index-missing": {
     description: "Choices without `index`",
-    violates: [P + "chunk/choice-index"],
+    violates: ["openai-chat/chunk/choice-index"],
     transformSteps: mapSteps<StreamContext>((s) =>
       deltaOf(s) ? editChunk(s, (_c, _d, choice) => void delete choice.index) : s,
     ),
   },
   "content-not-string": {
     description: '`delta.content` as an array (["text"]) in content deltas',
-    violates: [P + "delta/shape"],
+    violates: ["openai-chat/delta/shape"],
     transformSteps: mapKind<StreamContext>("text", (s) => editChunk(s, (_c, d) => void (d.content = [d.content]))),
   },
   "missing-role": {
     description: "No `role` anywhere",
-    violates: [P + "delta/role-first"],
+    violates: ["openai-chat/delta/role-first"],
     transformSteps: mapSteps<StreamContext>((s) =>
       deltaOf(s) && "role" in (deltaOf(s) as Json) ? editChunk(s, (_c, d) => void delete d.role) : s,
     ),
   },
   "role-empty-string": {
     description: '`role: ""` in the first delta',
-    violates: [P + "delta/role-first"],
+    violates: ["openai-chat/delta/role-first"],
     transformSteps: mapSteps<StreamContext>((s) =>
       deltaOf(s) && "role" in (deltaOf(s) as Json) ? editChunk(s, (_c, d) => void (d.role = "")) : s,
     ),
   },
   "empty-tool-calls-array": {
     description: "`tool_calls: []` on every content delta",
-    violates: [P + "delta/no-empty-tool-calls"],
+    violates: ["openai-chat/delta/no-empty-tool-calls"],
     transformSteps: mapKind<StreamContext>("text", (s) => editChunk(s, (_c, d) => void (d.tool_calls = []))),
   },
   "content-with-tool-call": {
     description: '"Let me read it." in the same delta as the first tool-call delta',
-    violates: [P + "delta/content-with-tool-calls"],
+    violates: ["openai-chat/delta/content-with-tool-calls"],
     transformSteps: mapKind<StreamContext>("tool", (s) =>
       s.call?.first && s.call.index === 0 ? editChunk(s, (_c, d) => void (d.content = "Let me read it.")) : s,
     ),
   },
   "missing-finish-reason": {
     description: "Never sets `finish_reason` (the final chunk keeps null)",
-    violates: [P + "finish/exactly-once"],
+    violates: ["openai-chat/finish/exactly-once"],
     transformSteps: mapKind<StreamContext>("finish", setFinish(null)),
   },
   "finish-reason-nonstandard": {
     description: '`finish_reason: "end_turn"` on text answers',
-    violates: [P + "finish/exactly-once"],
+    violates: ["openai-chat/finish/exactly-once"],
     transformSteps: onTextFinish(setFinish("end_turn")),
   },
   "finish-reason-twice": {
     description: 'A second `{}` chunk with "stop" after the finish chunk of text answers',
-    violates: [P + "finish/exactly-once"],
+    violates: ["openai-chat/finish/exactly-once"],
     transformSteps: onTextFinish((s, ctx) => [s, { kind: "extra", data: ctx.chunk({}, "stop") }]),
   },
   "stop-instead-of-tool-calls": {
     description: '`finish_reason: "stop"` on answers with calls',
-    violates: [P + "finish/matches-tool-calls"],
+    violates: ["openai-chat/finish/matches-tool-calls"],
     transformSteps: mapKind<StreamContext>("finish", (s, ctx) => (ctx.answer.calls.length ? setFinish("stop")(s) : s)),
   },
   "tool-calls-reason-on-text": {
     description: '`finish_reason: "tool_calls"` on text answers',
-    violates: [P + "finish/matches-tool-calls"],
+    violates: ["openai-chat/finish/matches-tool-calls"],
     transformSteps: onTextFinish(setFinish("tool_calls")),
   },
   "usage-every-chunk": {
     description: "A running `usage` on every chunk when usage is requested",
-    violates: [P + "usage/only-final-chunk"],
+    violates: ["openai-chat/usage/only-final-chunk"],
     transformSteps: mapSteps<StreamContext>((s, ctx) =>
       ctx.includeUsage && s.kind !== "usage" && isChunk(s.data) && "usage" in s.data
         ? editChunk(s, (c) => void (c.usage = ctx.meter.usage()))
@@ -195,19 +194,19 @@ export const STREAM_FAULTS: Record<string, FaultHooks> = {
   },
   "usage-chunk-missing": {
     description: "No usage chunk despite `include_usage`",
-    violates: [P + "usage/matches-request"],
+    violates: ["openai-chat/usage/matches-request"],
     transformSteps: dropKind<StreamContext>("usage"),
   },
   "usage-unrequested": {
     description: "A usage chunk although `include_usage` was not asked for",
-    violates: [P + "usage/matches-request"],
+    violates: ["openai-chat/usage/matches-request"],
     transformSteps: mapKind<StreamContext>("finish", (s, ctx) =>
       ctx.includeUsage ? s : [s, { kind: "usage", data: ctx.usageChunk() }],
     ),
   },
   "stream-error-vllm-object": {
     description: 'Ends text streams with {"object": "error", "message": ...} in place of the finish chunk',
-    violates: [P + "errors/in-stream-shape"],
+    violates: ["openai-chat/errors/in-stream-shape"],
     transformSteps: endTextWithError(() => ({
       object: "error",
       message: "The model failed to generate a response",
@@ -218,7 +217,7 @@ export const STREAM_FAULTS: Record<string, FaultHooks> = {
   },
   "stream-error-then-content": {
     description: "Ends text streams with an error event in place of the finish chunk, then sends more content",
-    violates: [P + "errors/in-stream-shape"],
+    violates: ["openai-chat/errors/in-stream-shape"],
     transformSteps: endTextWithError(
       () => ({ error: { message: "The model failed mid-answer", type: "server_error", param: null, code: "upstream_error" } }),
       (ctx) => [{ kind: "extra", data: ctx.chunk({ content: " (continued after the error)" }) }],

@@ -13,7 +13,6 @@ import { forcedFunction } from "./request-fields.js";
 import type { AnswerContext } from "./rules.js";
 import { editChunk, mapKind, mapToolEntries, withDelta, type Json, type Step } from "./steps.js";
 
-const P = "openai-chat/";
 
 // --- answer-level helpers ---
 
@@ -75,34 +74,34 @@ const fn = (e: Json): Json => (e.function ??= {}) as Json;
 export const TOOL_FAULTS: Record<string, FaultHooks> = {
   "tool-function-missing": {
     description: "Adds a tool-call delta `{index: 0}` without a `function` object after the call's first delta",
-    violates: [P + "delta/shape"],
+    violates: ["openai-chat/delta/shape"],
     transformSteps: mapKind<StreamContext>("tool", (s) =>
       s.call?.first && s.call.index === 0 ? [s, withDelta(s, { tool_calls: [{ index: 0 }] })] : s,
     ),
   },
   "tool-index-missing": {
     description: "Tool-call deltas without `index`",
-    violates: [P + "tool-call/index-integer"],
+    violates: ["openai-chat/tool-call/index-integer"],
     transformSteps: mapToolEntries<StreamContext>((e) => void delete e.index),
   },
   "tool-index-string": {
     description: 'Tool-call deltas with `index: "0"`',
-    violates: [P + "tool-call/index-integer"],
+    violates: ["openai-chat/tool-call/index-integer"],
     transformSteps: mapToolEntries<StreamContext>((e) => void (e.index = String(e.index))),
   },
   "tool-id-missing": {
     description: "No `id` on any tool-call delta (Ollama)",
-    violates: [P + "tool-call/first-delta-complete"],
+    violates: ["openai-chat/tool-call/first-delta-complete"],
     transformSteps: mapToolEntries<StreamContext>((e) => void delete e.id),
   },
   "tool-type-missing": {
     description: "No `type` on any tool-call delta",
-    violates: [P + "tool-call/first-delta-complete"],
+    violates: ["openai-chat/tool-call/first-delta-complete"],
     transformSteps: mapToolEntries<StreamContext>((e) => void delete e.type),
   },
   "tool-name-late": {
     description: "The call's first delta carries arguments; the name comes in the second",
-    violates: [P + "tool-call/first-delta-complete"],
+    violates: ["openai-chat/tool-call/first-delta-complete"],
     transformSteps: function* (steps) {
       let pending: Step | null = null; // a first delta whose name must go into the next delta
       const nameOf = (s: Step) => s.call?.name ?? "";
@@ -136,7 +135,7 @@ export const TOOL_FAULTS: Record<string, FaultHooks> = {
   },
   "tool-id-changes": {
     description: "A new random id on every delta of a call",
-    violates: [P + "tool-call/id-stable"],
+    violates: ["openai-chat/tool-call/id-stable"],
     transformSteps: (steps, ctx) =>
       onLaterDeltas((e) => {
         e.id = `call_${Math.floor(ctx.random() * 36 ** 8).toString(36).padStart(8, "0")}`;
@@ -144,26 +143,26 @@ export const TOOL_FAULTS: Record<string, FaultHooks> = {
   },
   "tool-id-repeated": {
     description: "The call's id repeated on every delta",
-    violates: [P + "tool-call/identity-once"],
+    violates: ["openai-chat/tool-call/identity-once"],
     transformSteps: onLaterDeltas((e, s) => void (e.id = s.call?.id)),
   },
   "tool-name-repeated": {
     description: "The function name repeated on every delta",
-    violates: [P + "tool-call/identity-once"],
+    violates: ["openai-chat/tool-call/identity-once"],
     transformSteps: onLaterDeltas((e, s) => {
       e.function = { name: s.call?.name, ...fn(e) };
     }),
   },
   "tool-name-empty-later": {
     description: '`name: ""` on the later deltas of a call',
-    violates: [P + "tool-call/identity-once"],
+    violates: ["openai-chat/tool-call/identity-once"],
     transformSteps: onLaterDeltas((e) => {
       e.function = { name: "", ...fn(e) };
     }),
   },
   "tool-ids-duplicate": {
     description: "Every call of a response (parallel-tools, two directives) gets the first call's id",
-    violates: [P + "tool-call/ids-unique"],
+    violates: ["openai-chat/tool-call/ids-unique"],
     transformAnswer: (answer) => {
       const first = answer.calls[0];
       if (!first || answer.calls.length < 2) return answer;
@@ -172,7 +171,7 @@ export const TOOL_FAULTS: Record<string, FaultHooks> = {
   },
   "arguments-object": {
     description: "`arguments` as a JSON object, streamed (in the first delta) and non-streamed",
-    violates: [P + "tool-call/arguments-string"],
+    violates: ["openai-chat/tool-call/arguments-string"],
     transformSteps: function* (steps) {
       for (const s of steps) {
         if (s.kind !== "tool" || !s.call) {
@@ -196,7 +195,7 @@ export const TOOL_FAULTS: Record<string, FaultHooks> = {
   },
   "arguments-cumulative": {
     description: "Each argument fragment repeats all the text before it",
-    violates: [P + "tool-call/arguments-join-to-object"],
+    violates: ["openai-chat/tool-call/arguments-join-to-object"],
     transformSteps: function* (steps) {
       const sent = new Map<number, string>();
       for (const s of steps) {
@@ -216,7 +215,7 @@ export const TOOL_FAULTS: Record<string, FaultHooks> = {
   },
   "arguments-repeated-at-end": {
     description: "Resends the first call's whole arguments string in the finish chunk",
-    violates: [P + "tool-call/arguments-join-to-object"],
+    violates: ["openai-chat/tool-call/arguments-join-to-object"],
     transformSteps: mapKind<StreamContext>("finish", (s, ctx) => {
       const first = ctx.answer.calls[0];
       if (!first) return s;
@@ -225,7 +224,7 @@ export const TOOL_FAULTS: Record<string, FaultHooks> = {
   },
   "arguments-placeholder-first": {
     description: 'The first call\'s first delta carries `"{}"`, then the real fragments follow',
-    violates: [P + "tool-call/arguments-join-to-object"],
+    violates: ["openai-chat/tool-call/arguments-join-to-object"],
     transformSteps: mapKind<StreamContext>("tool", (s) => {
       if (!s.call?.first || s.call.index !== 0) return s;
       const whole = String(fn(((deltaTools(s)[0] ?? {}) as Json)).arguments ?? "");
@@ -235,7 +234,7 @@ export const TOOL_FAULTS: Record<string, FaultHooks> = {
   },
   "arguments-wrong-type": {
     description: 'The first call\'s first string argument becomes a number (read_file {"filepath": 42})',
-    violates: [P + "tool-call/arguments-valid-for-tool"],
+    violates: ["openai-chat/tool-call/arguments-valid-for-tool"],
     transformAnswer: firstCallArgs((args, call, ctx) => {
       const required = requiredOf(parametersOf(call.name, ctx));
       const key =
@@ -245,7 +244,7 @@ export const TOOL_FAULTS: Record<string, FaultHooks> = {
   },
   "arguments-missing-required": {
     description: "The first call leaves out its required arguments (read_file {})",
-    violates: [P + "tool-call/arguments-valid-for-tool"],
+    violates: ["openai-chat/tool-call/arguments-valid-for-tool"],
     transformAnswer: firstCallArgs((args, call, ctx) => {
       const out = { ...args };
       for (const r of requiredOf(parametersOf(call.name, ctx))) delete out[r];
@@ -254,12 +253,12 @@ export const TOOL_FAULTS: Record<string, FaultHooks> = {
   },
   "arguments-extra-key": {
     description: 'The first call\'s arguments get an undeclared `"encoding": "utf-8"`',
-    violates: [P + "tool-call/arguments-no-unknown-keys"],
+    violates: ["openai-chat/tool-call/arguments-no-unknown-keys"],
     transformAnswer: firstCallArgs((args) => ({ ...args, encoding: "utf-8" })),
   },
   "no-arg-empty-string": {
     description: 'Calls of parameterless tools get `arguments: ""`',
-    violates: [P + "tool-call/no-arg-empty-object"],
+    violates: ["openai-chat/tool-call/no-arg-empty-object"],
     transformAnswer: (answer, ctx) => ({
       ...answer,
       calls: answer.calls.map((c) => (isParameterless(parametersOf(c.name, ctx)) ? { ...c, arguments: "" } : c)),
@@ -267,22 +266,22 @@ export const TOOL_FAULTS: Record<string, FaultHooks> = {
   },
   "tool-name-unknown": {
     description: "Calls delete_everything where no function is forced",
-    violates: [P + "tool-call/name-in-request-tools"],
+    violates: ["openai-chat/tool-call/name-in-request-tools"],
     transformAnswer: renameFirst(() => "delete_everything"),
   },
   "tool-name-doubled": {
     description: "Calls read_fileread_file (the name twice) where no function is forced",
-    violates: [P + "tool-call/name-in-request-tools"],
+    violates: ["openai-chat/tool-call/name-in-request-tools"],
     transformAnswer: renameFirst((n) => n + n),
   },
   "parallel-same-index": {
     description: "All calls of a response at `index: 0`, with distinct ids",
-    violates: [P + "tool-call/parallel-distinct-indexes"],
+    violates: ["openai-chat/tool-call/parallel-distinct-indexes"],
     transformSteps: mapToolEntries<StreamContext>((e) => void (e.index = 0)),
   },
   "parallel-interleaved": {
     description: "The deltas of parallel calls alternate",
-    violates: [P + "tool-call/parallel-sequential"],
+    violates: ["openai-chat/tool-call/parallel-sequential"],
     transformSteps: function* (steps) {
       const byCall: Step[][] = [];
       let holding = false;
@@ -304,7 +303,7 @@ export const TOOL_FAULTS: Record<string, FaultHooks> = {
   },
   "ignore-parallel-false": {
     description: "Adds a second call of the same function despite `parallel_tool_calls: false`",
-    violates: [P + "tool-call/parallel-false-honoured"],
+    violates: ["openai-chat/tool-call/parallel-false-honoured"],
     transformAnswer: (answer, ctx) => {
       const first = answer.calls[0];
       if (ctx.request.parallel_tool_calls !== false || answer.calls.length !== 1 || !first) return answer;
@@ -313,7 +312,7 @@ export const TOOL_FAULTS: Record<string, FaultHooks> = {
   },
   "parallel-with-exclusive": {
     description: "The second of parallel calls is search_and_replace_in_file (an exclusive tool)",
-    violates: [P + "tool-call/exclusive-not-parallel"],
+    violates: ["openai-chat/tool-call/exclusive-not-parallel"],
     transformAnswer: (answer, ctx) => {
       const second = answer.calls[1];
       const name = offeredExclusive(ctx);
@@ -326,7 +325,7 @@ export const TOOL_FAULTS: Record<string, FaultHooks> = {
   },
   "ignore-tool-choice": {
     description: 'Answers text when a function is forced or `tool_choice` is "required"',
-    violates: [P + "tool-call/honours-tool-choice"],
+    violates: ["openai-chat/tool-call/honours-tool-choice"],
     transformAnswer: (answer, ctx) =>
       forcedFunction(ctx.request) !== undefined || ctx.request.tool_choice === "required"
         ? textAnswer(TEXT_ONLY_TEXT, answer.rule)
@@ -334,12 +333,12 @@ export const TOOL_FAULTS: Record<string, FaultHooks> = {
   },
   "stream-drops-tool-calls": {
     description: "Streams text where the non-streamed answer calls a tool",
-    violates: [P + "tool-call/streaming-parity", P + "tool-call/honours-tool-choice"],
+    violates: ["openai-chat/tool-call/streaming-parity", "openai-chat/tool-call/honours-tool-choice"],
     transformAnswer: (answer, ctx) => (ctx.stream && answer.calls.length ? textAnswer(TEXT_ONLY_TEXT, answer.rule) : answer),
   },
   "args-after-finish": {
     description: "The last argument fragment comes after the finish chunk",
-    violates: [P + "finish/nothing-after-finish"],
+    violates: ["openai-chat/finish/nothing-after-finish"],
     transformSteps: function* (steps) {
       let held: Step | null = null;
       for (const s of steps) {

@@ -17,7 +17,6 @@ const BUSY = new Set(["thinking", "working", "calling_tool", "waiting_for_user_r
 
 export interface StagewiseFault extends FaultInfo, StagewiseHooks {}
 
-const ids = (...short: string[]) => short.map((s) => `stagewise-chat/${s}`);
 
 /** Every schema of toolbar input (what lenient-input stops checking). */
 const INPUT_SCHEMAS = [
@@ -87,29 +86,29 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "info-missing-description",
     description: "Discovery answers without description",
-    violates: ids("wire/info-shape"),
+    violates: ["stagewise-chat/wire/info-shape"],
     info: ({ description: _d, ...rest }) => rest,
   },
   {
     name: "info-advertises-toolcalling",
     description: "Discovery says toolCalling:true",
-    violates: ids("wire/info-capabilities"),
+    violates: ["stagewise-chat/wire/info-capabilities"],
     info: (info) => ({ ...info, capabilities: { ...(info.capabilities as Json), toolCalling: true } }),
   },
-  { name: "info-no-cors", description: "Discovery sends no Access-Control-Allow-Origin", violates: ids("wire/info-cors"), noCors: true },
-  { name: "port-outside-range", description: "Listens on port 5800 (or the next free one), outside 5746..5776", violates: ids("wire/port-range"), port: 5800 },
-  { name: "ws-wrong-path", description: "The WebSocket is on /ws only (/stagewise/ws answers 404)", violates: ids("wire/ws-upgrade"), wsPath: "/ws" },
+  { name: "info-no-cors", description: "Discovery sends no Access-Control-Allow-Origin", violates: ["stagewise-chat/wire/info-cors"], noCors: true },
+  { name: "port-outside-range", description: "Listens on port 5800 (or the next free one), outside 5746..5776", violates: ["stagewise-chat/wire/port-range"], port: 5800 },
+  { name: "ws-wrong-path", description: "The WebSocket is on /ws only (/stagewise/ws answers 404)", violates: ["stagewise-chat/wire/ws-upgrade"], wsPath: "/ws" },
   {
     name: "binary-frames",
     description: "tRPC answers and events go out as binary frames",
-    violates: ids("wire/text-frames"),
+    violates: ["stagewise-chat/wire/text-frames"],
     outgoing: (frame) => [frame.json && frame.kind !== "reconnect" ? { ...frame, binary: true } : frame],
   },
   // ---- tRPC (§1) ----
   {
     name: "raw-json-results",
     description: "Results and events carry their value without superjson's {json, meta} envelope",
-    violates: ids("trpc/response-envelope"),
+    violates: ["stagewise-chat/trpc/response-envelope"],
     outgoing: (frame) => {
       if (frame.kind !== "event" && frame.kind !== "result") return [frame];
       const out = copyFrame(frame);
@@ -117,11 +116,11 @@ export const FAULTS: readonly StagewiseFault[] = [
       return [out];
     },
   },
-  { name: "no-started-frame", description: "Subscriptions never send {type:\"started\"}", violates: ids("trpc/response-envelope"), outgoing: (frame) => (frame.kind === "started" ? [] : [frame]) },
+  { name: "no-started-frame", description: "Subscriptions never send {type:\"started\"}", violates: ["stagewise-chat/trpc/response-envelope"], outgoing: (frame) => (frame.kind === "started" ? [] : [frame]) },
   {
     name: "dates-as-strings",
     description: "Dates go out as plain ISO strings, without superjson's Date tags",
-    violates: ids("trpc/date-annotations"),
+    violates: ["stagewise-chat/trpc/date-annotations"],
     outgoing: (frame) => {
       if (frame.kind !== "event" && frame.kind !== "result") return [frame];
       const out = copyFrame(frame);
@@ -132,13 +131,13 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "double-mutation-result",
     description: "Every mutation is answered twice",
-    violates: ids("trpc/mutation-answered"),
+    violates: ["stagewise-chat/trpc/mutation-answered"],
     outgoing: (frame) => (frame.kind === "result" && frame.request?.method === "mutation" ? [frame, copyFrame(frame)] : [frame]),
   },
   {
     name: "subscription-completes",
     description: "chat.getChatUpdates ends ({type:\"stopped\"}) right after its snapshot",
-    violates: ids("trpc/subscription-stays-open"),
+    violates: ["stagewise-chat/trpc/subscription-stays-open"],
     outgoing: (frame) => {
       if (frame.kind !== "event" || frame.sub?.path !== CHAT_PATH) return [frame];
       if (frame.sub.stopped) return [];
@@ -150,13 +149,13 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "close-on-parse-error",
     description: "Closes the socket after answering a frame it cannot parse",
-    violates: ids("trpc/parse-error"),
+    violates: ["stagewise-chat/trpc/parse-error"],
     outgoing: (frame) => [frame.kind === "error" && frame.json?.error?.json?.data?.code === "PARSE_ERROR" ? { ...frame, closeAfter: true } : frame],
   },
   {
     name: "unknown-path-internal-error",
     description: "An unknown procedure (or the wrong kind) is INTERNAL_SERVER_ERROR, not NOT_FOUND",
-    violates: ids("trpc/unknown-procedure"),
+    violates: ["stagewise-chat/trpc/unknown-procedure"],
     outgoing: onKind("error", (frame) => {
       const e = frame.json!.error.json as Json;
       // toolCalling.* stays NOT_FOUND: that procedure family is chat/no-toolcalling's rule, not this fault's.
@@ -164,13 +163,13 @@ export const FAULTS: readonly StagewiseFault[] = [
       return [frame];
     }),
   },
-  { name: "no-pong", description: "Ignores the toolbar's PING", violates: ids("trpc/keepalive-pong"), outgoing: (frame) => (frame.kind === "pong" ? [] : [frame]) },
-  { name: "no-ping", description: "Keep-alive off: never pings a silent toolbar", violates: ids("trpc/keepalive-ping"), keepAlive: false },
+  { name: "no-pong", description: "Ignores the toolbar's PING", violates: ["stagewise-chat/trpc/keepalive-pong"], outgoing: (frame) => (frame.kind === "pong" ? [] : [frame]) },
+  { name: "no-ping", description: "Keep-alive off: never pings a silent toolbar", violates: ["stagewise-chat/trpc/keepalive-ping"], keepAlive: false },
   // ---- state (§2) ----
   {
     name: "state-bad-description",
     description: 'state.getState says description:"ok" (shorter than 3)',
-    violates: ids("state/initial-values"),
+    violates: ["stagewise-chat/state/initial-values"],
     outgoing: onValue("state.getState", (value) => {
       value.description = "ok";
     }),
@@ -178,7 +177,7 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "state-incoherent",
     description: "state.getState says idle while the chat is working, and working while it is idle",
-    violates: ids("state/coherent-with-chat"),
+    violates: ["stagewise-chat/state/coherent-with-chat"],
     outgoing: onValue("state.getState", (value) => {
       const busy = BUSY.has(String(value.state));
       for (const k of Object.keys(value)) delete value[k];
@@ -189,7 +188,7 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "messaging-extra-field",
     description: "Messaging updates carry a field the schema does not have",
-    violates: ids("messaging/update-shape"),
+    violates: ["stagewise-chat/messaging/update-shape"],
     outgoing: onValue("messaging.getMessage", (value) => {
       value.source = "mock";
     }),
@@ -197,7 +196,7 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "messaging-no-initial-resync",
     description: "A messaging subscription's first frame is a delta (resync:false)",
-    violates: ids("messaging/initial-resync"),
+    violates: ["stagewise-chat/messaging/initial-resync"],
     outgoing: onValue("messaging.getMessage", (value, frame) => {
       if (frame.sub!.sent === 1) value.resync = false;
     }),
@@ -205,7 +204,7 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "messaging-replay-after-resync",
     description: "After the subscribe resync, the last delta is sent again",
-    violates: ids("messaging/no-replay", "messaging/reduced-equals-fresh"),
+    violates: ["stagewise-chat/messaging/no-replay", "stagewise-chat/messaging/reduced-equals-fresh"],
     outgoing: (frame, conn) => {
       const last = conn.ctx.lastMessagingDelta;
       const replay = (sub: Sub): Frame => ({ kind: "event", text: "", sub, json: { id: sub.id, result: { type: "data", data: structuredClone(last) } } });
@@ -218,7 +217,7 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "messaging-replace-truncates",
     description: "A resync carries only the message's last part (replies have two text parts)",
-    violates: ids("messaging/applicable", "messaging/reduced-equals-fresh"),
+    violates: ["stagewise-chat/messaging/applicable", "stagewise-chat/messaging/reduced-equals-fresh"],
     turn: { twoTextParts: true },
     outgoing: onValue("messaging.getMessage", (value) => {
       const parts = value.updateParts as unknown[];
@@ -228,7 +227,7 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "messaging-aliasing",
     description: "Messaging deltas show the text as it was later (each appended text twice)",
-    violates: ids("messaging/reduced-equals-fresh"),
+    violates: ["stagewise-chat/messaging/reduced-equals-fresh"],
     outgoing: onValue("messaging.getMessage", (value) => {
       if (value.resync === true) return;
       for (const u of value.updateParts as { part: Json }[]) if (u.part.type === "text") u.part.text = `${u.part.text}${u.part.text}`;
@@ -237,14 +236,14 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "messaging-accepts-invalid",
     description: "messaging.sendUserMessage accepts any input",
-    violates: ids("messaging/send-user-message"),
+    violates: ["stagewise-chat/messaging/send-user-message"],
     lenient: ["messaging-user-message"],
   },
   // ---- chat sync (§3 r4–r8) ----
   {
     name: "snapshot-replays-last-update",
     description: "A subscribe gets the chat list and the last delta instead of the full sync and agent state",
-    violates: ids("chat/snapshot-order", "chat/snapshot-equals-reduced"),
+    violates: ["stagewise-chat/chat/snapshot-order", "stagewise-chat/chat/snapshot-equals-reduced"],
     outgoing: onChat((update, frame, conn) => {
       if (!frame.snapshot || update.type === "chat-list") return undefined;
       const last = conn.ctx.lastChatEvent;
@@ -257,7 +256,7 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "snapshot-first-subscribe-only",
     description: "A resubscription (with lastEventId, or a second one on the connection) gets no snapshot",
-    violates: ids("chat/snapshot-every-subscribe"),
+    violates: ["stagewise-chat/chat/snapshot-every-subscribe"],
     outgoing: (frame, conn) => {
       if (frame.kind === "started" && frame.sub?.path === CHAT_PATH) {
         const first = !conn.scratch.has("chat-subscribed");
@@ -270,7 +269,7 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "two-active-chats",
     description: "The snapshot's chat list marks two chats active (when there are two)",
-    violates: ids("chat/snapshot-coherent"),
+    violates: ["stagewise-chat/chat/snapshot-coherent"],
     outgoing: onChat((update, frame) => {
       if (!frame.snapshot || update.type !== "chat-list" || update.chats.length < 2) return undefined;
       const other = update.chats.find((c) => !c.isActive);
@@ -281,7 +280,7 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "untracked-updates",
     description: "Chat events carry no event id (untracked)",
-    violates: ids("chat/seq-tracked"),
+    violates: ["stagewise-chat/chat/seq-tracked"],
     outgoing: onChat((update, frame) => {
       const out = copyFrame(frame);
       delete out.json!.result.id;
@@ -292,7 +291,7 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "snapshot-fresh-ids",
     description: "Each snapshot frame gets an id of its own (counting up to the head)",
-    violates: ids("chat/seq-snapshot-head"),
+    violates: ["stagewise-chat/chat/seq-snapshot-head"],
     outgoing: (frame) => {
       if (!snapshotFrames(frame)) return [frame];
       const type = (frame.json!.result.data.json as Json).data.type as string;
@@ -305,7 +304,7 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "seq-reset-on-resume",
     description: "A resumed subscription's snapshot has id 0",
-    violates: ids("chat/seq-snapshot-head"),
+    violates: ["stagewise-chat/chat/seq-snapshot-head"],
     outgoing: (frame) => {
       if (!snapshotFrames(frame) || !frame.sub!.resumed) return [frame];
       const out = copyFrame(frame);
@@ -316,7 +315,7 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "seq-gap",
     description: "An event id is skipped before each turn's end",
-    violates: ids("chat/seq-gap-free"),
+    violates: ["stagewise-chat/chat/seq-gap-free"],
     outgoing: (frame, conn) => {
       const seq = seqOf(frame);
       if (frame.kind !== "event" || frame.sub?.path !== CHAT_PATH || seq === undefined) return [frame];
@@ -330,7 +329,7 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "seq-per-subscriber",
     description: "Each subscription counts its own event ids (from 0, or from the lastEventId it resumes at)",
-    violates: ids("chat/seq-global"),
+    violates: ["stagewise-chat/chat/seq-global"],
     outgoing: (frame) => {
       const seq = seqOf(frame);
       if (frame.kind !== "event" || frame.sub?.path !== CHAT_PATH || seq === undefined) return [frame];
@@ -346,7 +345,7 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "bad-runtime",
     description: 'Backend tool calls go out with runtime:"server"',
-    violates: ids("chat/update-shape"),
+    violates: ["stagewise-chat/chat/update-shape"],
     outgoing: onChat((update) => {
       let changed = false;
       const parts = update.type === "message-updated" ? [update.update.content] : messagesOf(update).flatMap((m) => m.content as unknown[]);
@@ -362,7 +361,7 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "append-to-tool-call",
     description: "A text append after a tool call targets the tool-call part",
-    violates: ids("chat/update-applicable"),
+    violates: ["stagewise-chat/chat/update-applicable"],
     outgoing: onChat((update, frame, conn) => {
       if (frame.snapshot || update.type !== "message-updated" || update.update.updateType !== "append") return undefined;
       const at = conn.ctx.toolCallIndex.get(update.update.messageId);
@@ -374,13 +373,13 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "switch-without-full-sync",
     description: "chat-switched is followed by an agent-state instead of the chat's full sync",
-    violates: ids("chat/update-applicable"),
+    violates: ["stagewise-chat/chat/update-applicable"],
     outgoing: onChat((update, frame, conn) => (frame.snapshot || update.type !== "chat-full-sync" ? undefined : { type: "agent-state", isWorking: conn.ctx.agent.isWorking })),
   },
   {
     name: "stream-not-stored",
     description: "Appended text is not stored: full syncs show replies as their first delta",
-    violates: ids("chat/snapshot-equals-reduced"),
+    violates: ["stagewise-chat/chat/snapshot-equals-reduced"],
     outgoing: onChat((update, _frame, conn) => {
       if (update.type !== "chat-full-sync") return undefined;
       for (const m of update.chat.messages) if (m.role === "assistant") for (const p of m.content) if (p.type === "text") p.text = p.text.slice(0, conn.ctx.chunkSize);
@@ -390,7 +389,7 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "silent-message-edit",
     description: "Full syncs show the last reply edited, with no delta for the edit",
-    violates: ids("chat/snapshot-equals-reduced"),
+    violates: ["stagewise-chat/chat/snapshot-equals-reduced"],
     outgoing: onChat((update) => {
       if (update.type !== "chat-full-sync") return undefined;
       const last = [...update.chat.messages].reverse().find((m) => m.role === "assistant" && m.content.some((p) => p.type === "text"));
@@ -403,7 +402,7 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "replace-truncates-stored",
     description: "A replaced part drops the message's other parts from the store (replies end with a replace)",
-    violates: ids("chat/snapshot-equals-reduced"),
+    violates: ["stagewise-chat/chat/snapshot-equals-reduced"],
     turn: { finalReplace: true },
     outgoing: onChat((update, _frame, conn) => {
       if (update.type !== "chat-full-sync") return undefined;
@@ -420,7 +419,7 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "aliased-frames",
     description: "Text appends show the text as it was later (each appended text twice)",
-    violates: ids("chat/snapshot-equals-reduced"),
+    violates: ["stagewise-chat/chat/snapshot-equals-reduced"],
     outgoing: onChat((update) => {
       if (update.type !== "message-updated" || update.update.updateType !== "append") return undefined;
       const c = update.update.content;
@@ -433,7 +432,7 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "create-chat-silent",
     description: "createChat returns an id but creates and sends nothing",
-    violates: ids("chat/create-chat"),
+    violates: ["stagewise-chat/chat/create-chat"],
     answer: answerOn("chat.createChat", (input, r, conn) =>
       valid(conn, "create-chat-input", r.input ?? null) && !conn.ctx.agent.isWorking ? [resultFrame(r.id, `chat-silent-${Date.now().toString(36)}`)] : undefined,
     ),
@@ -441,7 +440,7 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "switch-chat-silent",
     description: "switchChat answers but switches nothing",
-    violates: ids("chat/switch-chat"),
+    violates: ["stagewise-chat/chat/switch-chat"],
     answer: answerOn("chat.switchChat", (input, r, conn) =>
       chatExists(conn, input.chatId) && input.chatId !== conn.ctx.agent.activeChatId && !conn.ctx.agent.isWorking ? [resultFrame(r.id, undefined)] : undefined,
     ),
@@ -449,19 +448,19 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "delete-chat-silent",
     description: "deleteChat answers but deletes nothing",
-    violates: ids("chat/delete-chat"),
+    violates: ["stagewise-chat/chat/delete-chat"],
     answer: answerOn("chat.deleteChat", (input, r, conn) => (chatExists(conn, input.chatId) && !conn.ctx.agent.isWorking ? [resultFrame(r.id, undefined)] : undefined)),
   },
   {
     name: "title-not-broadcast",
     description: "updateChatTitle answers but sends no chat-title-updated",
-    violates: ids("chat/update-title"),
+    violates: ["stagewise-chat/chat/update-title"],
     answer: answerOn("chat.updateChatTitle", (input, r, conn) => (valid(conn, "update-chat-title-input", input) && chatExists(conn, input.chatId) ? [resultFrame(r.id, undefined)] : undefined)),
   },
   {
     name: "send-no-echo",
     description: "sendMessage starts the turn without sending the user's message-added",
-    violates: ids("chat/send-message"),
+    violates: ["stagewise-chat/chat/send-message"],
     answer: answerOn("chat.sendMessage", (input, r, conn) => {
       const agent = conn.ctx.agent;
       if (!valid(conn, "send-message-input", input) || agent.isWorking || input.chatId !== agent.activeChatId) return undefined;
@@ -473,25 +472,25 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "send-blocks-until-done",
     description: "sendMessage is answered only when the turn is over",
-    violates: ids("chat/send-returns-promptly"),
+    violates: ["stagewise-chat/chat/send-returns-promptly"],
     outgoing: (frame, conn) => (frame.kind === "result" && frame.request?.path === "chat.sendMessage" ? [{ ...frame, waitFor: () => idle(conn) }] : [frame]),
   },
   {
     name: "wrong-deleted-count",
     description: "messages-deleted says one more message than it removed",
-    violates: ids("chat/delete-messages", "chat/update-applicable"),
+    violates: ["stagewise-chat/chat/delete-messages", "stagewise-chat/chat/update-applicable"],
     outgoing: onChat((update, frame) => (frame.snapshot || update.type !== "messages-deleted" ? undefined : { ...update, deletedCount: update.deletedCount + 1 })),
   },
   {
     name: "stop-idle-rejects",
     description: "chat.stop while idle is an error",
-    violates: ids("chat/stop"),
+    violates: ["stagewise-chat/chat/stop"],
     answer: answerOn("chat.stop", (_input, r, conn) => (conn.ctx.agent.isWorking ? undefined : [errorFrame(r.id, "INTERNAL_SERVER_ERROR", "Agent is not currently working", { path: "chat.stop" })])),
   },
   {
     name: "no-working-state",
     description: "Never says it is working (agent-state and state.getState stay idle)",
-    violates: ids("chat/working-brackets-turn"),
+    violates: ["stagewise-chat/chat/working-brackets-turn"],
     outgoing: (frame, conn) =>
       onChat((update) => (update.type === "agent-state" && update.isWorking ? { type: "agent-state", isWorking: false } : undefined))(frame, conn).flatMap((f) =>
         onValue("state.getState", (value) => {
@@ -503,20 +502,20 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "buffered-reply",
     description: "The whole reply arrives in one create",
-    violates: ids("chat/stream-incremental"),
+    violates: ["stagewise-chat/chat/stream-incremental"],
     turn: { buffered: true },
   },
   {
     name: "replace-streaming",
     description: "Replies grow by replacing the whole text part",
-    violates: ids("chat/stream-append"),
+    violates: ["stagewise-chat/chat/stream-append"],
     turn: { replaceStreaming: true },
   },
   // ---- rejections (§3 r11, r12) ----
   {
     name: "generic-errors",
     description: "Rejections are INTERNAL_SERVER_ERROR without a reason",
-    violates: ids("chat/reject-error-shape"),
+    violates: ["stagewise-chat/chat/reject-error-shape"],
     outgoing: onKind("error", (frame) => {
       const e = frame.json!.error.json as Json;
       if (e?.data?.reason !== undefined) {
@@ -529,7 +528,7 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "accept-unknown-ids",
     description: "Mutations naming an unknown chat, message or tool call succeed (and do nothing)",
-    violates: ids("chat/reject-unknown-ids"),
+    violates: ["stagewise-chat/chat/reject-unknown-ids"],
     answer: (r, conn) => {
       if (r.method !== "mutation" || !r.path.startsWith("chat.")) return undefined;
       const input = (r.input ?? {}) as Json;
@@ -549,7 +548,7 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "accept-non-active-send",
     description: "sendMessage to a chat that is not active stores the message there",
-    violates: ids("chat/reject-not-active"),
+    violates: ["stagewise-chat/chat/reject-not-active"],
     answer: answerOn("chat.sendMessage", (input, r, conn) => {
       const agent = conn.ctx.agent;
       if (!valid(conn, "send-message-input", input) || agent.isWorking || !chatExists(conn, input.chatId) || input.chatId === agent.activeChatId) return undefined;
@@ -561,7 +560,7 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "allow-switch-while-working",
     description: "switchChat works while the agent is working (no working gate)",
-    violates: ids("chat/reject-while-working"),
+    violates: ["stagewise-chat/chat/reject-while-working"],
     answer: answerOn("chat.switchChat", (input, r, conn) => {
       const agent = conn.ctx.agent;
       if (!agent.isWorking || !chatExists(conn, input.chatId) || input.chatId === agent.activeChatId) return undefined;
@@ -569,11 +568,11 @@ export const FAULTS: readonly StagewiseFault[] = [
       return [resultFrame(r.id, undefined)];
     }),
   },
-  { name: "lenient-input", description: "Chat inputs are not validated", violates: ids("chat/reject-invalid-input"), lenient: INPUT_SCHEMAS.filter((s) => s !== "messaging-user-message" && s !== "create-chat-input") },
+  { name: "lenient-input", description: "Chat inputs are not validated", violates: ["stagewise-chat/chat/reject-invalid-input"], lenient: INPUT_SCHEMAS.filter((s) => s !== "messaging-user-message" && s !== "create-chat-input") },
   {
     name: "reject-after-side-effect",
     description: "A rejected mutation first sends an update",
-    violates: ids("chat/reject-no-side-effects"),
+    violates: ["stagewise-chat/chat/reject-no-side-effects"],
     outgoing: (frame, conn) => {
       if (frame.kind !== "error" || frame.request?.method !== "mutation" || frame.json?.error?.json?.data?.reason === undefined) return [frame];
       const agent = conn.ctx.agent;
@@ -587,7 +586,7 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "legacy-toolcalling-router",
     description: "Mounts the 0.2.3 toolCalling procedures",
-    violates: ids("chat/no-toolcalling"),
+    violates: ["stagewise-chat/chat/no-toolcalling"],
     answer: (r) => {
       if (!r.path.startsWith("toolCalling.")) return undefined;
       if (r.method === "subscription") return [JSON.stringify({ id: r.id, result: { type: "started" } })];
@@ -598,7 +597,7 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "approval-not-recorded",
     description: "An approval is acted on but no tool-approval message is stored",
-    violates: ids("tools/approval-recorded"),
+    violates: ["stagewise-chat/tools/approval-recorded"],
     turn: { directResults: true },
     answer: answerOn("chat.approveToolCall", (input, r, conn) => {
       const agent = conn.ctx.agent;
@@ -612,7 +611,7 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "accept-double-approval",
     description: "A second approval of the same call is accepted and stored",
-    violates: ids("tools/reject-not-pending"),
+    violates: ["stagewise-chat/tools/reject-not-pending"],
     answer: answerOn("chat.approveToolCall", (input, r, conn) => {
       const agent = conn.ctx.agent;
       if (!valid(conn, "approve-tool-call-input", input) || input.chatId !== agent.activeChatId) return undefined;
@@ -627,25 +626,25 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "orphan-tool-result",
     description: "A tool-result part for a call that never happened",
-    violates: ids("tools/result-linked"),
+    violates: ["stagewise-chat/tools/result-linked"],
     turn: { orphanResult: true },
   },
   {
     name: "backend-result-in-tool-message",
     description: "A backend call's result comes in a tool message",
-    violates: ids("tools/result-linked"),
+    violates: ["stagewise-chat/tools/result-linked"],
     turn: { backendResultInToolMessage: true },
   },
   {
     name: "execute-rejected-tool",
     description: "A rejected call still runs and gets a successful result",
-    violates: ids("tools/approval-respected"),
+    violates: ["stagewise-chat/tools/approval-respected"],
     turn: { executeRejected: true, directResults: true },
   },
   {
     name: "toolbar-result-dropped",
     description: "reportToolResult is answered but its result is not stored",
-    violates: ids("tools/toolbar-result-recorded"),
+    violates: ["stagewise-chat/tools/toolbar-result-recorded"],
     answer: answerOn("chat.reportToolResult", (input, r, conn) => {
       const agent = conn.ctx.agent;
       if (!valid(conn, "report-tool-result-input", input) || input.chatId !== agent.activeChatId) return undefined;
@@ -658,7 +657,7 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "stop-leaves-pending",
     description: "chat.stop ends the turn but leaves its approvals and toolbar calls open",
-    violates: ids("tools/stop-closes-pending"),
+    violates: ["stagewise-chat/tools/stop-closes-pending"],
     answer: answerOn("chat.stop", (_input, r, conn) => {
       if (!conn.ctx.agent.isWorking || !conn.ctx.abortTurn) return undefined;
       conn.ctx.abortTurn();
@@ -669,7 +668,7 @@ export const FAULTS: readonly StagewiseFault[] = [
   {
     name: "leak-stack",
     description: "Errors carry data.stack with the agent's file paths (development mode)",
-    violates: ids("security/no-stack-leak"),
+    violates: ["stagewise-chat/security/no-stack-leak"],
     outgoing: onKind("error", (frame) => {
       const e = frame.json!.error.json as Json;
       if (e?.data) e.data.stack = `TRPCError: ${String(e.message)}\n    at callProcedure (/home/dev/agent/node_modules/@trpc/server/dist/index.mjs:1:1)`;
