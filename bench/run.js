@@ -44,7 +44,7 @@ for (const [id, bench] of Object.entries(BENCHES)) {
   rows.push(...(await bench()));
 }
 
-const widths = [44, 14, 14, 28, 8, 24];
+const widths = [44, 14, 14, 30, 8, 24];
 const row = (cols) => cols.map((c, i) => String(c).padEnd(widths[i])).join("  ");
 const fmt = (r, v) => (r.unit ? v.toFixed(1) : Math.round(v).toLocaleString("en"));
 console.log(row(["measure", "kit", "baseline", "baseline is", "ratio", "work measured"]));
