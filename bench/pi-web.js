@@ -126,10 +126,10 @@ export async function benchPiWeb() {
   const bare = await bareServer(frames);
   const bareUrl = `ws://127.0.0.1:${bare.address().port}/ws`;
   const rounds = quick ? 5 : 20;
-  const mockRow = await wsMockVsBare({ name: "pi-web mock frames/s", mockUrl: wsUrl, bareUrl, play: (url) => runPlain(url, prompt), rounds: quick ? 10 : 40 });
-  rows.push({ ...mockRow, work: `${frames.length} frames a turn, ${mockRow.work}` });
   const turn = await recordTurn((bus) => promptOn(bus, wsUrl, prompt));
-  rows.push(wsCheckerVsParse({ name: "pi-web checker frames/s", protocol, recorded, turn, validateFrame }));
+  const checker = wsCheckerVsParse({ name: "pi-web checker frames/s", protocol, recorded, turn, validateFrame });
+  const mockRow = await wsMockVsBare({ name: "pi-web mock frames/s", mockUrl: wsUrl, bareUrl, play: (url) => runPlain(url, prompt), rounds: quick ? 10 : 40 });
+  rows.push({ ...mockRow, work: `${frames.length} frames a turn, ${mockRow.work}` }, checker);
   await rate(() => runPlain(bareUrl, prompt), 2);
   await rate(() => runThroughKit(wsUrl, prompt), 2);
   const base = await rate(() => runPlain(bareUrl, prompt), rounds);

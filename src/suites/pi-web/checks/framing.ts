@@ -27,8 +27,14 @@ export const EXTRA_EVENTS = [
 ] as const;
 export const KNOWN_TYPES: ReadonlySet<string> = new Set(["response", ...SEED_EVENTS, ...EXTRA_EVENTS]);
 
-/** Schema of an event type: `<type-kebab>-event`. */
-export const eventSchema = (type: string): string => `${type.replace(/_/g, "-")}-event`;
+const schemaNames = new Map<string, string>();
+
+/** Schema of an event type: `<type-kebab>-event` (named once per type: every server message asks). */
+export function eventSchema(type: string): string {
+  let name = schemaNames.get(type);
+  if (name === undefined) schemaNames.set(type, (name = `${type.replace(/_/g, "-")}-event`));
+  return name;
+}
 
 export const FRAMING_CHECKS: CheckDef[] = [
   serverCheck({
