@@ -218,9 +218,9 @@ export async function benchStagewiseChat() {
   const bare = await bareServer(frames);
   const bareUrl = `ws://127.0.0.1:${bare.address().port}/stagewise/ws`;
   const rounds = quick ? 5 : 20;
+  const turn = await recordTurn((bus) => turnOn(bus, wsUrl));
   const mockRow = await wsMockVsBare({ name: "stagewise-chat mock frames/s", mockUrl: wsUrl, bareUrl, play: (url) => turnPlain(url), rounds: quick ? 10 : 40 });
   rows.push({ ...mockRow, work: `${frames.length} frames a turn, ${mockRow.work}` });
-  const turn = await recordTurn((bus) => turnOn(bus, wsUrl));
   rows.push(wsCheckerVsParse({ name: "stagewise-chat checker frames/s", protocol, recorded, turn, validateFrame }));
   await rate(() => turnPlain(bareUrl), 2);
   await rate(() => turnThroughKit(wsUrl, recorded), 2);
