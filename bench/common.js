@@ -203,6 +203,120 @@ export function checkerVsParse({ name, protocol, recorded, label, body, chunks, 
   };
 }
 
+/** Records the events a conversation puts on a bus: `drive(bus)` runs it through the kit's recording client. */
+export async function recordTurn(drive) {
+  const bus = new TranscriptBus();
+  const events = [];
+  bus.subscribe((e) => events.push(e));
+  await drive(bus);
+  return events;
+}
+
+/**
+ * Checker row of a WebSocket protocol: `turn` (events recorded by the kit's client, see recordTurn) is replayed after
+ * the recorded suite run, numbered on from its last event, through every server check; the baseline parses each
+ * frame of the same turn and validates it against the protocol's schemas (`validateFrame(value, ev)`: the schema
+ * registry's answer for the message, or undefined for a frame no schema covers). Each pass gets fresh event objects,
+ * so nothing decoded in one pass (per-event caches) is found in the next, and lets go of each event once it is fed, as
+ * a live run does (nothing but the checks holds an event after its turn). Both sides start from a collected heap: the
+ * replay before the kit's pass would otherwise leave its garbage to be collected inside the timed part. Frames/s.
+ */
+export function wsCheckerVsParse({ name, protocol, recorded, turn, validateFrame, baseName = "JSON.parse + ajv, same frames" }) {
+  const last = recorded.at(-1);
+  const seq0 = (last?.seq ?? -1) + 1 - turn[0].seq;
+  const t0 = (last?.t ?? 0) + 100 - turn[0].t;
+  const fresh = () => turn.map((e) => ({ ...e, seq: e.seq + seq0, t: e.t + t0 }));
+  const frames = turn.filter((e) => e.kind === "ws-frame");
+  const baseline = () => {
+    const copies = frames.map((e) => ({ data: e.data, direction: e.direction }));
+    collect();
+    const start = performance.now();
+    let ok = 0;
+    let checked = 0;
+    for (const e of copies) {
+      if (e.data === "PING" || e.data === "PONG") continue;
+      const r = validateFrame(JSON.parse(e.data), e);
+      if (r === undefined) continue;
+      checked++;
+      if (r.ok) ok++;
+    }
+    const ms = performance.now() - start;
+    if (ok < checked || checked < frames.length / 2) throw new Error(`${name}: the baseline validated ${ok} of ${frames.length} frames`);
+    return ms;
+  };
+  const kitPass = () => {
+    const events = fresh();
+    const evaluation = new Evaluation(serverChecks(protocol), checkContext(protocol));
+    for (const e of recorded) evaluation.observe(e);
+    collect();
+    const start = performance.now();
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i];
+      events[i] = undefined;
+      evaluation.observe(e);
+    }
+    const ms = performance.now() - start;
+    return { ms, results: evaluation.finish() };
+  };
+  // A turn is a few hundred frames: both sides are warmed up with several passes first, so the row measures compiled
+  // code, as on a long stream, not the first passes through the checks' code.
+  let pass;
+  for (let r = 0; r < WS_WARM_UP; r++) baseline(), (pass = kitPass());
+  const kitMs = [];
+  const baseMs = [];
+  for (let r = 0; r < WS_PASSES; r++) {
+    if (r % 2) (pass = kitPass()), kitMs.push(pass.ms), baseMs.push(baseline());
+    else baseMs.push(baseline()), (pass = kitPass()), kitMs.push(pass.ms);
+  }
+  const { results } = pass;
+  const n = exercised(results);
+  if (n < MIN_EXERCISED * results.length) {
+    const idle = results.filter((r) => r.outcome === "incomplete" || r.outcome === "skip").map((r) => r.id);
+    throw new Error(`${name}: only ${n}/${results.length} checks exercised (need ${Math.round(MIN_EXERCISED * 100)}%); idle: ${idle.join(", ")}`);
+  }
+  if (process.env.BENCH_VERBOSE) {
+    const failed = results.filter((r) => r.outcome === "fail" || r.outcome === "warn").map((r) => `${r.id} (${String(r.message).slice(0, 120)})`);
+    process.stderr.write(`${name}: ${frames.length} frames; not passed: ${failed.join(", ") || "none"}\n`);
+  }
+  return {
+    name,
+    kit: (frames.length / medianOf(kitMs)) * 1000,
+    base: (frames.length / medianOf(baseMs)) * 1000,
+    baseName,
+    work: `${n}/${results.length} checks exercised, ${frames.length} frames, median of ${WS_PASSES}`,
+  };
+}
+
+/** Warm-up and measured passes of a WebSocket checker row (one turn each). */
+const WS_WARM_UP = 8;
+
+/**
+ * A full collection that keeps the young generation's size: a bare `gc()` also shrinks it, and the pass after it
+ * would pay for growing it again with scavenges the run's steady state does not have.
+ */
+const collect = () => globalThis.gc?.({ type: "major" });
+const WS_PASSES = 9;
+
+/**
+ * Mock row of a WebSocket protocol: `play(url)` runs one turn with a plain `ws` client and resolves to
+ * `{ frames, ms }`; the mock and a bare server sending the same frames alternate, after a warm-up, and each side's
+ * frames/s is the median over rounds.
+ */
+export async function wsMockVsBare({ name, mockUrl, bareUrl, play, rounds }) {
+  const rate = async (url) => {
+    const r = await play(url);
+    return (r.frames / r.ms) * 1000;
+  };
+  for (let r = 0; r < 3; r++) await rate(bareUrl), await rate(mockUrl);
+  const kit = [];
+  const base = [];
+  for (let r = 0; r < rounds; r++) {
+    if (r % 2) kit.push(await rate(mockUrl)), base.push(await rate(bareUrl));
+    else base.push(await rate(bareUrl)), kit.push(await rate(mockUrl));
+  }
+  return { name, kit: medianOf(kit), base: medianOf(base), baseName: "bare ws server, same frames", work: `median of ${rounds} alternating rounds` };
+}
+
 /** Measured passes of a checker row (after one warm-up pass of each side). */
 const PASSES = 3;
 

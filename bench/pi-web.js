@@ -1,13 +1,18 @@
 /**
- * pi-web: events/s from the mock through recorder + every server check vs a bare `ws` server
- * sending the same frames to a plain client; RSS after 10^3 vs 10^6 message_update events.
+ * pi-web, the long turn (`scenario:long`, no delays): the mock streaming it to a plain `ws` client vs a bare `ws`
+ * server sending the same frames to the same client; the turn as the kit's client recorded it, judged by every server
+ * check after a recorded suite run, vs JSON.parse + ajv (the protocol's schemas) of the same frames; end to end
+ * (informational: both costs at once), the mock through the kit's recording client and checks vs the bare server to a
+ * plain client; RSS after 10^3 vs 10^6 message_update events.
  */
 import { WebSocketServer, WebSocket } from "ws";
 import { PROTOCOLS } from "../dist/protocols.js";
 import { Evaluation } from "../dist/core/verdicts/evaluation.js";
 import { TranscriptBus } from "../dist/core/transcript/transcript.js";
 import { openWs } from "../dist/core/transport/ws-exchange.js";
-import { checkContext, memoryRow, MEM_EVENTS, quick, rssNow, serverChecks } from "./common.js";
+import { registry } from "../dist/core/schemas/schema-registry.js";
+import { eventSchema } from "../dist/suites/pi-web/checks/framing.js";
+import { checkContext, memoryRow, MEM_EVENTS, quick, recordedRun, recordTurn, rssNow, serverChecks, wsCheckerVsParse, wsMockVsBare } from "./common.js";
 
 const protocol = PROTOCOLS.find((p) => p.id === "pi-web");
 const ORIGIN = (url) => url.replace(/^ws/, "http").replace(/\/ws$/, "");
@@ -18,6 +23,13 @@ async function runThroughKit(wsUrl, prompt) {
   const bus = new TranscriptBus();
   const evaluation = new Evaluation(serverChecks(protocol), checkContext(protocol));
   bus.subscribe(evaluation.observe);
+  const frames = await promptOn(bus, wsUrl, prompt);
+  evaluation.finish();
+  return frames;
+}
+
+/** One prompt through the kit's recording client on `bus`, to the end of the run; returns the frames read. */
+async function promptOn(bus, wsUrl, prompt) {
   const opened = await openWs(bus, { probe: "bench", label: "main", url: wsUrl, headers: { origin: ORIGIN(wsUrl) }, openTimeout: 5000 });
   if (!opened.ok) throw new Error(`pi-web bench: upgrade refused (${opened.status ?? opened.error})`);
   const conn = opened.conn;
@@ -31,13 +43,13 @@ async function runThroughKit(wsUrl, prompt) {
   conn.send({ type: "prompt", id: "bench-1", message: prompt });
   await done;
   await conn.close();
-  evaluation.finish();
   return frames;
 }
 
-/** The same through a plain `ws` client: no recording, no checks. */
+/** The same through a plain `ws` client: no recording, no checks. Resolves to the frames read and the ms taken. */
 function runPlain(wsUrl, prompt, record) {
   return new Promise((resolve, reject) => {
+    const t0 = performance.now();
     const ws = new WebSocket(wsUrl, { headers: { origin: ORIGIN(wsUrl) } });
     let frames = 0;
     ws.on("open", () => ws.send(JSON.stringify({ type: "prompt", id: "bench-1", message: prompt })));
@@ -47,7 +59,7 @@ function runPlain(wsUrl, prompt, record) {
       record?.push(text);
       if (isEnd(text)) {
         ws.close();
-        resolve(frames);
+        resolve({ frames, ms: performance.now() - t0 });
       }
     });
     ws.on("error", reject);
@@ -64,8 +76,17 @@ function bareServer(frames) {
 async function rate(fn, rounds) {
   const t0 = performance.now();
   let frames = 0;
-  for (let i = 0; i < rounds; i++) frames += await fn();
+  for (let i = 0; i < rounds; i++) {
+    const r = await fn();
+    frames += typeof r === "number" ? r : r.frames;
+  }
   return (frames / (performance.now() - t0)) * 1000;
+}
+
+/** The schema a frame of the turn is validated against: an event's own, a response's, the command's. */
+function validateFrame(v, ev) {
+  const name = ev.direction === "out" ? `${v.type.replace(/_/g, "-")}-command` : v.type === "response" ? "response" : eventSchema(v.type);
+  return registry.validate("pi-web", name, v);
 }
 
 /** Streams n message_update events from a bare server through the recorder and every check. */
@@ -95,6 +116,7 @@ async function rssAfter(n) {
 
 export async function benchPiWeb() {
   const rows = [];
+  const recorded = await recordedRun(protocol);
   const mock = await protocol.startMock({ host: "127.0.0.1", port: 0, settings: { firstDelay: 0, chunkDelay: 0, toolDelay: 0 } });
   const wsUrl = `${mock.url.replace(/^http/, "ws")}/ws`;
   const prompt = "scenario:long bench";
@@ -104,13 +126,17 @@ export async function benchPiWeb() {
   const bare = await bareServer(frames);
   const bareUrl = `ws://127.0.0.1:${bare.address().port}/ws`;
   const rounds = quick ? 5 : 20;
+  const turn = await recordTurn((bus) => promptOn(bus, wsUrl, prompt));
+  const checker = wsCheckerVsParse({ name: "pi-web checker frames/s", protocol, recorded, turn, validateFrame });
+  const mockRow = await wsMockVsBare({ name: "pi-web mock frames/s", mockUrl: wsUrl, bareUrl, play: (url) => runPlain(url, prompt), rounds: quick ? 10 : 40 });
+  rows.push({ ...mockRow, work: `${frames.length} frames a turn, ${mockRow.work}` }, checker);
   await rate(() => runPlain(bareUrl, prompt), 2);
   await rate(() => runThroughKit(wsUrl, prompt), 2);
   const base = await rate(() => runPlain(bareUrl, prompt), rounds);
   const kit = await rate(() => runThroughKit(wsUrl, prompt), rounds);
   bare.close();
   await mock.close();
-  rows.push({ name: "pi-web mock → checks events/s", kit, base, baseName: "bare ws server, plain client" });
+  rows.push({ name: "pi-web mock → checks events/s", kit, base, baseName: "bare ws server, plain client", work: "end to end (informational)" });
 
   const small = await rssAfter(1_000);
   const big = await rssAfter(MEM_EVENTS);

@@ -12,8 +12,10 @@
  * continue-remote (polled, not streamed): GET /state per second against a bare server; the checks
  * per poll with a 10^4-entry history against JSON.parse + ajv; RSS after 10^3 vs 10^5 polls.
  *
- * stagewise-chat (tRPC over WebSocket): chat updates/s from the mock through the kit's client and every check (after a
- * recorded suite run) against a bare `ws` server sending the same frames; RSS after 10^3 vs 10^6 message-updated deltas.
+ * pi-web and stagewise-chat (WebSocket): one long turn; the mock streaming it to a plain client against a bare `ws`
+ * server sending the same frames; the turn as the kit recorded it, judged by every check after a recorded suite run,
+ * against JSON.parse + ajv of the same frames; end to end (informational), the mock through the kit's client and checks
+ * against the bare server to a plain client; RSS after 10^3 vs 10^6 streamed updates.
  *
  * Mock start-up: spawn of `agentwire mock <protocol>` to its first answer, against `node -e`
  * serving a bare http server.
@@ -44,7 +46,7 @@ for (const [id, bench] of Object.entries(BENCHES)) {
   rows.push(...(await bench()));
 }
 
-const widths = [44, 14, 14, 28, 8, 24];
+const widths = [44, 14, 14, 30, 8, 24];
 const row = (cols) => cols.map((c, i) => String(c).padEnd(widths[i])).join("  ");
 const fmt = (r, v) => (r.unit ? v.toFixed(1) : Math.round(v).toLocaleString("en"));
 console.log(row(["measure", "kit", "baseline", "baseline is", "ratio", "work measured"]));

@@ -1,15 +1,19 @@
 /**
- * stagewise-chat: chat updates/s from the mock through the kit's recording client and every server check (the chat
- * reducer included, after a recorded suite run so the rules are at work) vs a bare `ws` server sending the same
- * frames to a plain client; the same frames from the bare server through the kit (its client and checks alone); RSS
- * after 10^3 vs 10^6 message-updated deltas through recorder and checks (the run fails above 2x).
+ * stagewise-chat, the long-stream turn in 4-character deltas (no delays): the mock streaming it to a plain `ws`
+ * client vs a bare `ws` server sending the same frames to the same client; the turn as the kit's client recorded it,
+ * judged by every server check (the chat reducer included) after a recorded suite run, vs JSON.parse + ajv (the
+ * tRPC response and the chat update, as the protocol's schemas have them) of the same frames; end to end
+ * (informational: both costs at once), chat updates/s from the mock, and from the bare server, through the kit's
+ * recording client and every check vs the bare server to a plain client; RSS after 10^3 vs 10^6 message-updated
+ * deltas through recorder and checks (the run fails above 2x).
  */
 import { WebSocketServer, WebSocket } from "ws";
 import { PROTOCOLS } from "../dist/protocols.js";
 import { Evaluation } from "../dist/core/verdicts/evaluation.js";
 import { TranscriptBus } from "../dist/core/transcript/transcript.js";
 import { openWs } from "../dist/core/transport/ws-exchange.js";
-import { checkContext, exercised, memoryRow, MEM_EVENTS, quick, recordedRun, rssNow, serverChecks } from "./common.js";
+import { registry } from "../dist/core/schemas/schema-registry.js";
+import { checkContext, exercised, memoryRow, MEM_EVENTS, quick, recordedRun, recordTurn, rssNow, serverChecks, wsCheckerVsParse, wsMockVsBare } from "./common.js";
 
 const protocol = PROTOCOLS.find((p) => p.id === "stagewise-chat");
 const ORIGIN = "http://localhost:3000";
@@ -25,6 +29,17 @@ const METADATA = {
   locale: "en",
   selectedElements: [],
 };
+/**
+ * What the baseline validates of a frame: a server message as a tRPC response, and the chat update its data carries;
+ * the toolbar's own requests as tRPC requests.
+ */
+function validateFrame(v, ev) {
+  if (ev.direction === "out") return registry.validate("stagewise-chat", "trpc-request", v);
+  const r = registry.validate("stagewise-chat", "trpc-response", v);
+  const update = v.id === 1 && v.result?.type === "data" ? v.result.data?.json?.data : undefined;
+  return r.ok && update !== undefined ? registry.validate("stagewise-chat", "chat-update", update) : r;
+}
+
 /** Fewer than this share of checks exercised makes the row meaningless (as in common.js). */
 const MIN_EXERCISED = 0.8;
 
@@ -66,6 +81,12 @@ async function turnThroughKit(wsUrl, recorded) {
   const evaluation = new Evaluation(serverChecks(protocol), checkContext(protocol));
   bus.subscribe(evaluation.observe);
   for (const ev of recorded) bus.replay(ev);
+  const { frames, ms } = await turnOn(bus, wsUrl);
+  return { frames, ms, results: evaluation.finish() };
+}
+
+/** One turn through the kit's recording client on `bus`; returns the frames read and the ms from the upgrade on. */
+async function turnOn(bus, wsUrl) {
   const t0 = performance.now();
   const opened = await openWs(bus, { probe: "bench", label: "main", url: wsUrl, headers: { origin: ORIGIN }, openTimeout: 5000 });
   if (!opened.ok) throw new Error(`stagewise-chat bench: upgrade refused (${opened.status ?? opened.error})`);
@@ -81,7 +102,7 @@ async function turnThroughKit(wsUrl, recorded) {
   });
   const ms = performance.now() - t0;
   await conn.close();
-  return { frames, ms, results: evaluation.finish() };
+  return { frames, ms };
 }
 
 /** The same through a plain `ws` client: no recording, no checks. `record` keeps the frames. */
@@ -197,6 +218,10 @@ export async function benchStagewiseChat() {
   const bare = await bareServer(frames);
   const bareUrl = `ws://127.0.0.1:${bare.address().port}/stagewise/ws`;
   const rounds = quick ? 5 : 20;
+  const turn = await recordTurn((bus) => turnOn(bus, wsUrl));
+  const mockRow = await wsMockVsBare({ name: "stagewise-chat mock frames/s", mockUrl: wsUrl, bareUrl, play: (url) => turnPlain(url), rounds: quick ? 10 : 40 });
+  rows.push({ ...mockRow, work: `${frames.length} frames a turn, ${mockRow.work}` });
+  rows.push(wsCheckerVsParse({ name: "stagewise-chat checker frames/s", protocol, recorded, turn, validateFrame }));
   await rate(() => turnPlain(bareUrl), 2);
   await rate(() => turnThroughKit(wsUrl, recorded), 2);
   await rate(() => turnThroughKit(bareUrl, recorded), 2);
@@ -206,9 +231,9 @@ export async function benchStagewiseChat() {
   bare.close();
   await mock.close();
   const baseName = "bare ws server, plain client";
-  rows.push({ name: "stagewise-chat mock → checks updates/s", kit: viaMock.perSecond, base: base.perSecond, baseName, work: exercisedWork(viaMock.last.results) });
+  rows.push({ name: "stagewise-chat mock → checks updates/s", kit: viaMock.perSecond, base: base.perSecond, baseName, work: `end to end (informational), ${exercisedWork(viaMock.last.results)}` });
   // The same frames from the bare server: the kit's recording client and checks alone.
-  rows.push({ name: "stagewise-chat bare → checks updates/s", kit: viaBare.perSecond, base: base.perSecond, baseName, work: exercisedWork(viaBare.last.results) });
+  rows.push({ name: "stagewise-chat bare → checks updates/s", kit: viaBare.perSecond, base: base.perSecond, baseName, work: `informational, ${exercisedWork(viaBare.last.results)}` });
 
   const small = await rssAfter(1_000);
   const big = await rssAfter(MEM_EVENTS);

@@ -117,17 +117,23 @@ export class SchemaRegistry {
     return l.explainer.explain(schema.$id, value);
   }
 
-  /** A message's validator, compiled the first time it is asked for (a run uses only some). */
+  /**
+   * A message's validator, compiled the first time it is asked for (a run uses only some). A name
+   * may point into its message's schema (`assistant-message-event#/$defs/textDelta`): a check that
+   * knows which branch of a union a value takes can validate it against that branch alone.
+   */
   private compiled(protocol: string, message: string, profile: string, allErrors = false): ValidateFunction {
     const l = this.load(protocol, profile);
     const fns = allErrors ? l.fullFns : l.fns;
     const cached = fns.get(message);
     if (cached) return cached;
-    const schema = l.schemas.get(message);
-    if (!schema) throw new UnknownMessageError(protocol, message, [...l.schemas.keys()].sort());
+    const hash = message.indexOf("#");
+    const base = hash < 0 ? message : message.slice(0, hash);
+    const schema = l.schemas.get(base);
+    if (!schema) throw new UnknownMessageError(protocol, base, [...l.schemas.keys()].sort());
     const ajv = allErrors ? (l.full ??= newAjv(l.schemas, true)) : l.quick;
     const id = (schema as { $id?: string }).$id;
-    const fn = id ? ajv.getSchema(id) : ajv.compile(schema);
+    const fn = hash >= 0 ? (id ? ajv.getSchema(id + message.slice(hash)) : undefined) : id ? ajv.getSchema(id) : ajv.compile(schema);
     if (!fn) throw new Error(`schema ${protocol}/${message} could not be compiled`);
     fns.set(message, fn as ValidateFunction);
     return fn as ValidateFunction;

@@ -46,8 +46,14 @@ export type Msg =
   | { kind: "object"; value: Json; type: unknown }
   | { kind: "not-object"; reason: string };
 
-const messages = new WeakMap<object, Msg>();
-const parts = new WeakMap<object, Msg[]>();
+/**
+ * The frame being routed and what it carries. Every check reads that frame, a few dozen times, so
+ * it is classified once, when the connection view decodes it; a rule that looks back at an older
+ * frame (evidence, a command's frame) has it classified again from its parse, which core caches.
+ */
+let routed: object | undefined;
+let routedMsg: Msg | undefined;
+let routedParts: Msg[] | undefined;
 
 /**
  * The messages a frame carries, for checks that follow the conversation: the frame's own message,
@@ -55,30 +61,36 @@ const parts = new WeakMap<object, Msg[]>();
  * per line, so one framing fault does not blind every other rule.
  */
 export function messagesOf(ev: FrameEvent): Msg[] {
-  let out = parts.get(ev);
-  if (!out) {
-    const whole = messageOf(ev);
-    if (whole.kind === "object" || frameJson(ev).ok) out = [whole];
-    else {
-      const values = frameValues(ev);
-      out = values.length > 1 ? values.map((v) => (isObject(v) ? { kind: "object" as const, value: v, type: v.type } : { kind: "not-object" as const, reason: "not an object" })) : [whole];
-    }
-    parts.set(ev, out);
-  }
-  return out;
+  if (ev === routed) return (routedParts ??= partsOf(ev, routedMsg as Msg));
+  return partsOf(ev, classify(ev));
 }
 
-/** A frame's payload classified once (shared by every check that reads the frame). */
+function partsOf(ev: FrameEvent, whole: Msg): Msg[] {
+  if (whole.kind === "object" || frameJson(ev).ok) return [whole];
+  const values = frameValues(ev);
+  return values.length > 1 ? values.map((v) => (isObject(v) ? { kind: "object" as const, value: v, type: v.type } : { kind: "not-object" as const, reason: "not an object" })) : [whole];
+}
+
+/** A frame's payload classified (once for the frame being routed, shared by every check that reads it). */
 export function messageOf(ev: FrameEvent): Msg {
-  let m = messages.get(ev);
-  if (!m) {
-    const p = frameJson(ev);
-    if (!p.ok) m = { kind: "not-object", reason: `not JSON (${p.error})` };
-    else if (!isObject(p.value)) m = { kind: "not-object", reason: `JSON ${p.value === null ? "null" : Array.isArray(p.value) ? "array" : typeof p.value}, not an object` };
-    else m = { kind: "object", value: p.value, type: p.value.type };
-    messages.set(ev, m);
+  return ev === routed ? (routedMsg as Msg) : classify(ev);
+}
+
+function classify(ev: FrameEvent): Msg {
+  const p = frameJson(ev);
+  if (!p.ok) return { kind: "not-object", reason: `not JSON (${p.error})` };
+  if (!isObject(p.value)) return { kind: "not-object", reason: `JSON ${p.value === null ? "null" : Array.isArray(p.value) ? "array" : typeof p.value}, not an object` };
+  return { kind: "object", value: p.value, type: p.value.type };
+}
+
+/** The connection view's decoder: the frame now routed to every check. */
+function route(ev: FrameEvent): Msg {
+  if (ev !== routed) {
+    routedMsg = classify(ev);
+    routedParts = undefined;
+    routed = ev;
   }
-  return m;
+  return routedMsg as Msg;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -100,7 +112,7 @@ export interface WireHandlers {
 }
 
 /** This suite's connections, each frame's message classified once for every check. */
-const WIRE = wsConnectionView<Msg>({ name: "pi-web/connections", decode: (ev) => messageOf(ev) });
+const WIRE = wsConnectionView<Msg>({ name: "pi-web/connections", decode: route });
 
 /**
  * Feeds WebSocket traffic to handlers with the connection it belongs to. `clientsOnly` keeps the
@@ -186,13 +198,18 @@ const PI_RPC: RpcProtocol<Msg> = {
     if (v.type === "extension_ui_response") return [{ kind: "reply", rawId: v.id, value: v }];
     return [{ kind: "request", rawId: v.id, hasId: "id" in v, type: typeof v.type === "string" ? v.type : "", value: v }];
   },
-  incoming: (ev) =>
-    messagesOf(ev).flatMap((m): RpcIn[] => {
-      if (m.kind !== "object") return [];
+  incoming: (ev) => {
+    // Every server frame passes here: a plain loop, one array.
+    const out: RpcIn[] = [];
+    for (const m of messagesOf(ev)) {
+      if (m.kind !== "object") continue;
       const v = m.value;
-      if (m.type !== "response") return typeof m.type === "string" ? [{ kind: "event", type: m.type, value: v }] : [];
-      return [{ kind: "response", rawId: v.id, hasId: "id" in v, ...(typeof v.command === "string" ? { type: v.command } : {}), final: true, value: v }];
-    }),
+      if (m.type !== "response") {
+        if (typeof m.type === "string") out.push({ kind: "event", type: m.type, value: v });
+      } else out.push({ kind: "response", rawId: v.id, hasId: "id" in v, ...(typeof v.command === "string" ? { type: v.command } : {}), final: true, value: v });
+    }
+    return out;
+  },
 };
 
 /** The command ↔ response views of this suite, one per connection scope, whatever the number of checks. */
