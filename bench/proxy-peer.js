@@ -2,15 +2,17 @@
  * The other end of the proxy bench, in its own process: a target (SSE or WebSocket) sending
  * stamped events, and a reader that, for each URL read from stdin, reads them and prints their
  * latencies (arrival minus stamp, one clock) as one JSON line. The first stdout line is the target's URL.
+ * A line may add how many events the next stream sends and the gap between them ("URL 4000 0": a
+ * fast warm-up stream), for that read only.
  */
 import http from "node:http";
 import { createInterface } from "node:readline";
 import WebSocket, { WebSocketServer } from "ws";
 
 const [mode, count, gap] = process.argv.slice(2);
-const EVENTS = Number(count);
+let EVENTS = Number(count);
 /** Milliseconds between writes; 0: as fast as the socket takes them (the memory rows). */
-const GAP_MS = gap === undefined ? 1 : Number(gap);
+let GAP_MS = gap === undefined ? 1 : Number(gap);
 const now = () => Number(process.hrtime.bigint()) / 1e6;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -60,7 +62,7 @@ async function wsTarget() {
     s.once("message", async () => {
       for (let i = 0; i < EVENTS; i++) {
         s.send(`{"type":"message_update","t":${now()}}`);
-        await sleep(GAP_MS);
+        if (GAP_MS > 0) await sleep(GAP_MS);
       }
       s.close(1000);
     }),
@@ -86,8 +88,11 @@ function wsRead(url) {
 
 const url = mode === "ws" ? await wsTarget() : await sseTarget();
 process.stdout.write(`${url}\n`);
+const defaults = [EVENTS, GAP_MS];
 for await (const line of createInterface({ input: process.stdin })) {
-  const latencies = await (mode === "ws" ? wsRead(line) : sseRead(line));
+  const [through, events, gapMs] = line.split(" ");
+  [EVENTS, GAP_MS] = events === undefined ? defaults : [Number(events), Number(gapMs)];
+  const latencies = await (mode === "ws" ? wsRead(through) : sseRead(through));
   // The memory runs (no gap) need only the count: a million latencies would weigh on the heap being measured.
   process.stdout.write(`${JSON.stringify(GAP_MS > 0 ? latencies : [latencies.length])}\n`);
 }

@@ -11,10 +11,12 @@ import { describe, expect, it } from "vitest";
 import { SseReader } from "../../src/core/transport/sse-reader.js";
 import { readTranscript, type TranscriptEvent } from "../../src/core/transcript/transcript.js";
 import { startProxy } from "../../src/proxy/index.js";
-import { RelayBus } from "../../src/proxy/relay-bus.js";
+import { BATCH_AT, JUDGE_AFTER_MS, RelayBus } from "../../src/proxy/relay-bus.js";
 
 const enc = new TextEncoder();
 const nextTurn = () => new Promise<void>((r) => setImmediate(r));
+/** Past the wait a queued chunk has before its batch is judged. */
+const batchDue = () => new Promise<void>((r) => setTimeout(r, JUDGE_AFTER_MS + 5));
 const busyFor = (ms: number) => {
   const end = performance.now() + ms;
   while (performance.now() < end);
@@ -39,7 +41,7 @@ describe("RelayBus", () => {
     chunk('data: {"a":1}\n\n');
     expect(seen.length).toBe(1);
     busyFor(40);
-    await nextTurn();
+    await batchDue();
     expect(seen.map((e) => e.kind)).toEqual(["note", "body-chunk", "sse-line", "sse-line", "sse-event"]);
     const [, ...fromChunk] = seen;
     expect(new Set(fromChunk.map((e) => e.t)).size).toBe(1);
@@ -54,7 +56,7 @@ describe("RelayBus", () => {
     bus.emit({ kind: "note", probe: "proxy", name: "between", value: 1 });
     chunk("data: two\n\n");
     expect(seen).toEqual([]);
-    await nextTurn();
+    await batchDue();
     const order = seen.map((e) => (e.kind === "sse-event" ? `event ${e.data}` : e.kind === "note" ? "note" : e.kind === "body-chunk" ? `chunk ${e.index}` : undefined)).filter(Boolean);
     expect(order).toEqual(["chunk 0", "event one", "note", "chunk 1", "event two"]);
   });
@@ -64,8 +66,24 @@ describe("RelayBus", () => {
     bus.later({ kind: "http-response", probe: "proxy", exchange: "p1", label: "chat", status: 200, headers: {} });
     chunk("data: one\n\n");
     expect(seen).toEqual([]);
-    await nextTurn();
+    await batchDue();
     expect(seen.map((e) => e.kind)).toEqual(["http-response", "body-chunk", "sse-line", "sse-line", "sse-event"]);
+  });
+
+  it("a paced stream's chunks wait for each other and are judged together, in order; a full batch goes on the next turn", async () => {
+    const { seen, chunk } = recorded();
+    const events = () => seen.filter((e) => e.kind === "sse-event").map((e) => (e as { data: string }).data);
+    chunk("data: 0\n\n");
+    await nextTurn();
+    chunk("data: 1\n\n");
+    await nextTurn();
+    // Judged one by one, each event would have been judged alone on a cold core.
+    expect(events()).toEqual([]);
+    await batchDue();
+    expect(events()).toEqual(["0", "1"]);
+    for (let i = 0; i < BATCH_AT; i++) chunk(`data: ${i}\n\n`);
+    await nextTurn();
+    expect(events().length).toBe(2 + BATCH_AT);
   });
 
   it("drain judges what waits at once (before an exchange's end and before verdicts)", () => {
