@@ -1,9 +1,9 @@
 /**
  * `agentwire mock <protocol>` answers its first request quickly because it loads only what that
  * answer needs: not commander or the other commands, not the checks, not another protocol, and
- * none of the heavy libraries a plain mock can do without (zod, ajv, and `ws` before a client
- * connects). The bin runs with a module log (ESM through loader hooks, CommonJS from require's
- * cache) written when it stops.
+ * none of the heavy libraries a plain mock can do without (zod, ajv, and `ws`, tRPC and superjson
+ * before a client connects). The bin runs with a module log (ESM through loader hooks, CommonJS
+ * from require's cache) written when it stops.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -78,7 +78,7 @@ describe.concurrent("agentwire mock loads only what its first answer needs", () 
     const loaded = await modulesOf(id);
     // The log works: the mock's own modules are in it.
     expect(loaded.some((m) => m.includes(`/dist/mocks/${id}/`))).toBe(true);
-    const heavy = loaded.filter((m) => /node_modules\/(commander|zod|ajv|ajv-formats|ws|yaml|picocolors|eventsource-parser)\//.test(m));
+    const heavy = loaded.filter((m) => /node_modules\/(commander|zod|ajv|ajv-formats|ws|yaml|picocolors|eventsource-parser|@trpc\/server|superjson)\//.test(m));
     expect(heavy).toEqual([]);
     const others = loaded.filter((m) => PROTOCOLS.some((p) => p !== id && (m.includes(`/dist/mocks/${p}/`) || m.includes(`/dist/suites/${p}/`))));
     expect(others).toEqual([]);

@@ -1,12 +1,12 @@
 /**
- * The stagewise-chat reference agent without a transport: the adapter's core (agent, router, side channels) with
+ * The stagewise-chat reference agent without a transport: the adapter's parts (agent, side channels) with
  * the mock's scenarios as its turns, the faults and framing folded into hooks, discovery and the control endpoints
  * as a plain request → answer function, and connections as tapped sockets. The node server (server.ts) and the msw
  * handlers (msw.ts) both drive this. Browser-safe.
  */
-import superjson from "superjson";
+import { superjson } from "./superjson-ref.js";
 import type { ChatMessage } from "../../generated/stagewise-chat.js";
-import { createAgentCore, type AgentCore } from "../../stagewise/adapter/agent-core.js";
+import { createAgentParts, type AgentParts } from "../../stagewise/adapter/agent-parts.js";
 import type { Validate } from "../../stagewise/adapter/chat-agent.js";
 import { messagingUpdateToWire, updateToWire } from "../../stagewise/adapter/wire-dates.js";
 import { splitNames } from "../../core/mock/names.js";
@@ -26,7 +26,8 @@ export interface HttpAnswer {
 }
 
 export interface StagewiseEngine {
-  readonly core: AgentCore;
+  /** The agent without its router: the node server builds that with its first upgrade, the msw handlers at once. */
+  readonly core: AgentParts;
   /** The hooks of the mock as started (faults and framing), without a connection's own. */
   readonly hooks: StagewiseHooks;
   readonly scenario: string;
@@ -70,8 +71,8 @@ export function createStagewiseEngine(options: ResolvedStagewiseOptions, validat
   let seqBase = 0;
 
   const ctx: MockContext = {
-    core: undefined as unknown as AgentCore,
-    agent: undefined as unknown as AgentCore["agent"],
+    core: undefined as unknown as AgentParts,
+    agent: undefined as unknown as AgentParts["agent"],
     chunkSize: options.chunkSize,
     gapsBefore: [],
     toolCallIndex: new Map(),
@@ -84,7 +85,7 @@ export function createStagewiseEngine(options: ResolvedStagewiseOptions, validat
     },
   };
 
-  const core = createAgentCore(
+  const core = createAgentParts(
     {
       name: "agentwire stagewise-chat mock",
       description: "The reference stagewise chat agent of agentwire",
@@ -110,7 +111,7 @@ export function createStagewiseEngine(options: ResolvedStagewiseOptions, validat
   const setLastMessagingDelta = lastWire(ctx, "lastMessagingDelta");
   core.agent.store.subscribe(({ seq, update }) => {
     const id = String(seq - seqBase);
-    setLastChatEvent(() => superjson.serialize({ id, data: updateToWire(update) }) as unknown as Json);
+    setLastChatEvent(() => superjson().serialize({ id, data: updateToWire(update) }) as unknown as Json);
     if (update.type === "agent-state" && !update.isWorking) ctx.gapsBefore.push(seq);
     if (update.type === "message-updated") {
       if (update.update.content.type === "tool-call") ctx.toolCallIndex.set(update.update.messageId, update.update.partIndex);
@@ -118,7 +119,7 @@ export function createStagewiseEngine(options: ResolvedStagewiseOptions, validat
     }
   });
   core.messaging.subscribe((u) => {
-    if (!u.resync) setLastMessagingDelta(() => superjson.serialize(messagingUpdateToWire(u)) as unknown as Json);
+    if (!u.resync) setLastMessagingDelta(() => superjson().serialize(messagingUpdateToWire(u)) as unknown as Json);
   });
 
   async function playTurn(chatId: string, message: ChatMessage, signal: AbortSignal): Promise<void> {

@@ -1,5 +1,5 @@
 /** Helpers for hooks that rewrite chat and messaging events while keeping superjson's Date tags right. Browser-safe. */
-import superjson from "superjson";
+import { superjson } from "./superjson-ref.js";
 import type { ChatMessage, ChatUpdate } from "../../generated/stagewise-chat.js";
 import { updateToWire } from "../../stagewise/adapter/wire-dates.js";
 import type { Connection } from "./hooks.js";
@@ -7,7 +7,7 @@ import { CHAT_PATH, chatUpdateOf, copyFrame, MESSAGING_PATH, seqOf, STATE_PATH, 
 
 /** A chat event's envelope for `update` at `seq`, tagged as the adapter tags it. */
 export function chatData(seq: number, update: ChatUpdate): Json {
-  return superjson.serialize({ id: String(seq), data: updateToWire(update) }) as unknown as Json;
+  return superjson().serialize({ id: String(seq), data: updateToWire(update) }) as unknown as Json;
 }
 
 /** Replaces the update a chat event carries. */

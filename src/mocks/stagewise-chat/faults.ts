@@ -4,7 +4,7 @@
  * listening changes, inputs left unchecked, requests the mock answers in the agent's place, rewrites of outgoing
  * frames, and turn styles. Browser-safe.
  */
-import superjson from "superjson";
+import { superjson } from "./superjson-ref.js";
 import type { UserChatMessage } from "../../generated/stagewise-chat.js";
 import type { FaultInfo } from "../../core/run/protocol.js";
 import { awaitsApproval, awaitsToolbarResult, toolCalls, toolCallStatus } from "../../stagewise/adapter/tool-calls.js";
@@ -284,7 +284,7 @@ export const FAULTS: readonly StagewiseFault[] = [
     outgoing: onChat((update, frame) => {
       const out = copyFrame(frame);
       delete out.json!.result.id;
-      out.json!.result.data = superjson.serialize(updateToWire(update)) as unknown as Json;
+      out.json!.result.data = superjson().serialize(updateToWire(update)) as unknown as Json;
       return [out];
     }),
   },

@@ -3,7 +3,7 @@
  * superjson, so a toolbar must parse them all. Fragmentation and pings need a real socket (the msw transport sends
  * whole frames and ignores them). Browser-safe.
  */
-import superjson from "superjson";
+import { superjson } from "./superjson-ref.js";
 import type { NamedItem } from "../../core/run/protocol.js";
 import { FAULTS } from "./faults.js";
 import { foldHooks, type StagewiseHooks } from "./hooks.js";
@@ -51,9 +51,9 @@ const FRAMINGS: readonly StagewiseFraming[] = [
     outgoing: (frame) => {
       if (frame.kind !== "event" || frame.sub?.path !== CHAT_PATH) return [frame];
       const data = frame.json!.result.data as { json: unknown; meta?: unknown };
-      const value = superjson.deserialize(data as Parameters<typeof superjson.deserialize>[0]);
+      const value = superjson().deserialize(data as Parameters<ReturnType<typeof superjson>["deserialize"]>[0]);
       const out = copyFrame(frame);
-      out.json!.result.data = superjson.serialize(shareEqual(value)) as unknown as Json;
+      out.json!.result.data = superjson().serialize(shareEqual(value)) as unknown as Json;
       return [out];
     },
   },

@@ -4,7 +4,7 @@
  * Several records fold into one per connection. Browser-safe.
  */
 import type { ChatAgent } from "../../stagewise/adapter/chat-agent.js";
-import type { AgentCore } from "../../stagewise/adapter/agent-core.js";
+import type { AgentParts } from "../../stagewise/adapter/agent-parts.js";
 import type { Frame, Json, Request, Sub } from "./wire.js";
 
 /** How the mock plays a turn; faults bend it. */
@@ -46,7 +46,7 @@ export const DEFAULT_STYLE: TurnStyle = {
 
 /** What the whole mock shares with the hooks. */
 export interface MockContext {
-  core: AgentCore;
+  core: AgentParts;
   agent: ChatAgent;
   chunkSize: number;
   /** The latest chat delta and messaging update as sent (wire form), for faults that replay them. */

@@ -5,10 +5,13 @@
  * schemas. Fragmentation and server pings need a real socket and are ignored.
  */
 import { http, HttpResponse, ws, type RequestHandler, type WebSocketHandler } from "msw";
+import superjson from "superjson";
+import { createAgentRouter } from "../../stagewise/adapter/router.js";
 import { bundledValidate } from "./browser-validate.js";
 import { createStagewiseEngine, type HttpAnswer, type StagewiseEngine } from "./engine.js";
 import { resolveStagewiseOptions, type StagewiseMockOptions } from "./options.js";
 import { CONTROL_DROP, CONTROL_SCENARIO, INFO_PATH, WS_PATH } from "./pace.js";
+import { useSuperjson } from "./superjson-ref.js";
 import { serveTrpcSocket } from "./trpc-socket.js";
 
 export interface StagewiseChatHandlerOptions extends StagewiseMockOptions {
@@ -24,6 +27,9 @@ export function stagewiseChatHandlers(options: StagewiseChatHandlerOptions = {})
   const { url = "http://localhost:5746", onEngine, ...rest } = options;
   const base = new URL(url);
   const engine = createStagewiseEngine(resolveStagewiseOptions(rest), bundledValidate);
+  // The page has the router and superjson from the start (the node mock loads them with its first upgrade).
+  useSuperjson(superjson);
+  const router = createAgentRouter(engine.core);
   onEngine?.(engine);
   const origin = base.origin;
   const wsPath = engine.hooks.wsPath ?? WS_PATH;
@@ -41,7 +47,7 @@ export function stagewiseChatHandlers(options: StagewiseChatHandlerOptions = {})
       client.close(1008, socket.error.slice(0, 120));
       return;
     }
-    serveTrpcSocket(engine.core.router, socket);
+    serveTrpcSocket(router, socket);
     client.addEventListener("message", (event) => {
       const data: unknown = event.data;
       if (typeof data === "string") socket.receive(data);

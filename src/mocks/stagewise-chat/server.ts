@@ -14,6 +14,7 @@ import { createStagewiseEngine, type StagewiseEngine } from "./engine.js";
 import { resolveStagewiseOptions, type StagewiseMockOptions } from "./options.js";
 import { INFO_PATH, STAGEWISE_DEFAULT_PORT, WS_PATH } from "./pace.js";
 import { ClientRecorder } from "./recorder.js";
+import { loadSuperjson } from "./superjson-ref.js";
 import { headersOf, validTarget } from "../../core/mock/node-request.js";
 
 export type StagewiseStartOptions = MockStartOptions & Partial<StagewiseMockOptions>;
@@ -51,6 +52,8 @@ export async function startStagewiseMock(options: StagewiseStartOptions = {}): P
     startAgentServer({ host: start.host, ...(at !== undefined ? { port: at } : {}), infoPath: INFO_PATH, wsPath: hooks.wsPath ?? WS_PATH }, nodeValidate, {
       core: engine.core,
       keepAlive,
+      // The hooks' superjson, with the server's tRPC and `ws`.
+      load: loadSuperjson,
       http: (req, res) => {
         serveHttp(engine, req, res, recorder);
         return true;

@@ -1,16 +1,16 @@
 /**
- * Typed rejections (§1): a reason the toolbar can act on, mapped to the tRPC code and status it travels with. The
- * router throws them; the error formatter copies `reason` into `error.data.reason`.
+ * Typed rejections (§1): a reason the toolbar can act on, and the tRPC code it travels with. The router turns them
+ * into tRPC errors; the error formatter copies `reason` into `error.data.reason`. Free of tRPC, so the agent's
+ * procedures load without it.
  */
-import { TRPCError } from "@trpc/server";
 import type { TrpcErrorData } from "../../generated/stagewise-chat.js";
 
 /** The §1 reasons, as the error schema lists them (`error.data.reason`). */
 export type RejectionReason = NonNullable<TrpcErrorData["reason"]>;
 
-type Code = "NOT_FOUND" | "CONFLICT" | "FORBIDDEN" | "BAD_REQUEST";
+export type RejectionCode = "NOT_FOUND" | "CONFLICT" | "FORBIDDEN" | "BAD_REQUEST";
 
-const CODE_OF: Record<RejectionReason, Code> = {
+export const CODE_OF: Record<RejectionReason, RejectionCode> = {
   "chat-not-found": "NOT_FOUND",
   "message-not-found": "NOT_FOUND",
   "tool-call-not-found": "NOT_FOUND",
@@ -35,14 +35,4 @@ export class Rejection extends Error {
 /** For hooks: refuse the toolbar's request (FORBIDDEN, reason `rejected-by-agent`). */
 export function reject(message = "rejected by the agent"): never {
   throw new Rejection("rejected-by-agent", message);
-}
-
-/** The tRPC error a rejection travels as; the formatter finds the reason in its cause. */
-export function toTrpcError(rejection: Rejection): TRPCError {
-  return new TRPCError({ code: CODE_OF[rejection.reason], message: rejection.message, cause: rejection });
-}
-
-/** The reason carried by a tRPC error, when it came from a rejection. */
-export function reasonOf(error: TRPCError): RejectionReason | undefined {
-  return error.cause instanceof Rejection ? error.cause.reason : undefined;
 }

@@ -18,7 +18,7 @@ import type {
 import type { ChatAgent, Validate } from "./chat-agent.js";
 import * as chat from "./chat-procedures.js";
 import type { SeqEvent } from "./chat-store.js";
-import { reasonOf, Rejection, toTrpcError } from "./rejection.js";
+import { CODE_OF, Rejection, type RejectionReason } from "./rejection.js";
 import type { AvailabilityChannel, MessagingMirror, StateChannel } from "./side-channels.js";
 import { pushStream } from "./subscription-stream.js";
 import { fromWire, messagingUpdateToWire, updateToWire } from "./wire-dates.js";
@@ -127,6 +127,16 @@ export function createAgentRouter({ agent, availability, state, messaging, valid
       stop: mutation.input(input<VoidInput>("void-input")).mutation(() => run(() => chat.stop(agent))),
     }),
   });
+}
+
+/** The tRPC error a rejection travels as; the formatter finds the reason in its cause. */
+export function toTrpcError(rejection: Rejection): TRPCError {
+  return new TRPCError({ code: CODE_OF[rejection.reason], message: rejection.message, cause: rejection });
+}
+
+/** The reason carried by a tRPC error, when it came from a rejection. */
+export function reasonOf(error: TRPCError): RejectionReason | undefined {
+  return error.cause instanceof Rejection ? error.cause.reason : undefined;
 }
 
 export type AgentRouter = ReturnType<typeof createAgentRouter>;

@@ -4,9 +4,9 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { getWSConnectionHandler } from "@trpc/server/adapters/ws";
 import type { WebSocket, WebSocketServer } from "ws";
-import { createAgentCore, type AgentCore } from "./agent-core.js";
+import { createAgentParts, type AgentParts } from "./agent-parts.js";
+import type { AgentRouter } from "./router.js";
 import type { Validate } from "./chat-agent.js";
 import { discoveryHandler } from "./discovery.js";
 import type { AgentServer, AgentServerOptions } from "./types.js";
@@ -31,20 +31,25 @@ export interface TrpcSocket {
  * core built beforehand, extra HTTP routes, a wrapper around each socket and the keep-alive. Agents never need them.
  */
 export interface ServerExtras {
-  core?: AgentCore;
+  /** Parts built beforehand; with no router, the server builds one with the first upgrade. */
+  core?: AgentParts & { router?: AgentRouter };
   /** Answers a request before discovery does; returns true when it did. */
   http?: (req: IncomingMessage, res: ServerResponse) => boolean;
   /** The socket tRPC talks through, in place of the accepted one. */
   socket?: (ws: WebSocket, req: IncomingMessage) => TrpcSocket;
   keepAlive?: { enabled: boolean; pingMs: number; pongWaitMs: number };
+  /** What the other hooks need once sockets are served, loaded with the first upgrade next to the server's own. */
+  load?: () => Promise<unknown>;
 }
+
+type ConnectionHandlerOf = typeof import("@trpc/server/adapters/ws").getWSConnectionHandler;
 
 export async function startAgentServer(options: AgentServerOptions, validate: Validate, extras: ServerExtras = {}): Promise<AgentServer> {
   const host = options.host ?? "127.0.0.1";
   const infoPath = options.infoPath ?? "/stagewise/info";
   const wsPath = options.wsPath ?? "/stagewise/ws";
-  const core = extras.core ?? createAgentCore(options, validate);
-  const { agent, availability, state, messaging, router } = core;
+  const core: AgentParts & { router?: AgentRouter } = extras.core ?? createAgentParts(options, validate);
+  const { agent, availability, state, messaging } = core;
 
   const discovery = discoveryHandler(infoPath, core.info);
   const http = createServer((req, res) => {
@@ -52,12 +57,22 @@ export async function startAgentServer(options: AgentServerOptions, validate: Va
   });
   const sockets = new Set<TrpcSocket>();
   let closing: Promise<void> | undefined;
-  // `ws` (and the node modules it needs) loads with the first upgrade: discovery answers without it.
+  // `ws`, tRPC's connection handler and the router (tRPC, superjson) load with the first upgrade: discovery answers
+  // without them. The router is built then too, so the first subscription finds everything ready.
   let wss: WebSocketServer | undefined;
   let loading: Promise<WebSocketServer> | undefined;
   const socketServer = (): WebSocketServer | Promise<WebSocketServer> =>
-    wss ?? (loading ??= import("ws").then(({ WebSocketServer: Server }) => (wss = socketServerOf(new Server({ noServer: true, maxPayload: MAX_FRAME_BYTES })))));
-  const socketServerOf = (server: WebSocketServer): WebSocketServer => {
+    wss ??
+    (loading ??= Promise.all([
+      import("ws"),
+      import("@trpc/server/adapters/ws"),
+      core.router ?? import("./router.js").then(({ createAgentRouter }) => createAgentRouter(core)),
+      extras.load?.(),
+    ]).then(
+      ([{ WebSocketServer: Server }, { getWSConnectionHandler }, router]) =>
+        (wss = socketServerOf(new Server({ noServer: true, maxPayload: MAX_FRAME_BYTES }), getWSConnectionHandler, router)),
+    ));
+  const socketServerOf = (server: WebSocketServer, getWSConnectionHandler: ConnectionHandlerOf, router: AgentRouter): WebSocketServer => {
     const onConnection = getWSConnectionHandler({
       wss: server,
       router,
