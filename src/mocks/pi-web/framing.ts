@@ -4,6 +4,7 @@
  * message. Fragmentation and pings need a real socket: the msw transport ignores them.
  */
 import type { NamedItem } from "../../core/run/protocol.js";
+import { knownJson } from "./partial-json.js";
 import type { Json } from "./types.js";
 
 export interface WireFormat {
@@ -99,6 +100,7 @@ function compact(v: Json): string {
   const around = JSON.stringify({ ...v, message: SLOT, assistantMessageEvent: { ...e, partial: SLOT } }).split(SLOT_JSON);
   // The slot's text elsewhere in the message (it never is, but a reply may say anything): write it the plain way.
   if (around.length !== 3) return JSON.stringify(v);
-  const one = JSON.stringify(m);
+  // The stream built the snapshot's text as the message grew (partial-json.ts).
+  const one = knownJson(m) ?? JSON.stringify(m);
   return around[0] + one + around[1] + one + around[2];
 }

@@ -2,6 +2,7 @@ import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { PI_WEB_FRAMINGS } from "../../../src/mocks/pi-web/index.js";
 import { CANONICAL_FORMAT, encodeJson } from "../../../src/mocks/pi-web/framing.js";
+import { EscapedText } from "../../../src/mocks/pi-web/partial-json.js";
 import { Client, mock, sleep, type Json } from "./helpers.js";
 
 const open: { close(): Promise<void> }[] = [];
@@ -178,5 +179,44 @@ describe("pi-web framing variants (§6)", () => {
       expect(encodeJson(v, CANONICAL_FORMAT)).toBe(JSON.stringify(v));
       expect(encodeJson(v, { ...CANONICAL_FORMAT, escapeUnicode: true })).toBe(JSON.stringify(v).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
     }
+  });
+
+  it("escapes appended text as JSON.stringify escapes the whole, over many random pieces", () => {
+    // Quotes, backslashes, control characters, U+2028/2029, BMP and astral characters, and both halves of a pair alone.
+    const alphabet = ["a", " ", '"', "\\", "\n", "\u0000", "\u001f", "\u007f", "é", "漢", "\u2028", "\u2029", "🙂", "\ud83d", "\ude42", "\udbff", "\udc00"];
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 8) % n;
+    for (let round = 0; round < 300; round++) {
+      const escaped = new EscapedText();
+      let whole = "";
+      for (let i = 0, pieces = 1 + random(12); i < pieces; i++) {
+        let piece = "";
+        for (let j = 0, len = random(6); j < len; j++) piece += alphabet[random(alphabet.length)];
+        // Sometimes cut a surrogate pair between two pieces.
+        if (random(4) === 0) piece += "🙂".slice(0, 1);
+        if (random(4) === 0) piece = "🙂".slice(1) + piece;
+        escaped.append(piece);
+        whole += piece;
+        expect(escaped.text).toBe(JSON.stringify(whole).slice(1, -1));
+      }
+    }
+  });
+
+  it("streams a reply with characters that need escaping byte for byte as JSON.stringify writes it", async () => {
+    const { c } = await framed({ chunkSize: 3 });
+    const tricky = 'q"uo\\te \u0000\u001f\n é 漢 🙂🙂 \u2028\u2029 \ud800 lone \udfff end';
+    c.send({ type: "prompt", id: "p", message: tricky });
+    await c.waitFor((x) => x.type === "agent_end");
+    const updates = c.frames.filter((f) => f.data.includes('"message_update"'));
+    expect(updates.length).toBeGreaterThan(10);
+    let said = "";
+    for (const f of updates) {
+      const v = JSON.parse(f.data);
+      expect(f.data).toBe(JSON.stringify(v));
+      expect(v.message).toEqual(v.assistantMessageEvent.partial);
+      if (v.assistantMessageEvent.type === "text_delta") said += v.assistantMessageEvent.delta;
+      expect(v.message.content[0]?.text ?? "").toBe(said);
+    }
+    expect(said).toContain(tricky);
   });
 });
