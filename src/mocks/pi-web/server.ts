@@ -164,25 +164,31 @@ function burstOf(socket: Duplex): () => void {
 
 function transportOf(ws: WebSocket, socket: Duplex): PiWebTransport {
   const burst = burstOf(socket);
+  const message = (data: string | Buffer, binary: boolean, size: number) => {
+    if (ws.readyState !== ws.OPEN) return;
+    burst();
+    if (size <= 0) {
+      ws.send(data, { binary, compress: false });
+      return;
+    }
+    // Continuation frames of `size` bytes; they may cut a UTF-8 sequence, which is valid.
+    const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+    if (bytes.length === 0) {
+      ws.send(bytes, { binary, compress: false });
+      return;
+    }
+    for (let at = 0; at < bytes.length; at += size) {
+      ws.send(bytes.subarray(at, at + size), { binary, fin: at + size >= bytes.length, compress: false });
+    }
+  };
+  // A view of the engine's bytes, not a copy: it never changes a message's bytes once handed over.
+  const view = (data: Uint8Array) => Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   return {
     send(data, options) {
-      if (ws.readyState !== ws.OPEN) return;
-      burst();
-      const binary = typeof data !== "string";
-      const size = options?.fragment ?? 0;
-      if (size <= 0) {
-        ws.send(data, { binary, compress: false });
-        return;
-      }
-      // Continuation frames of `size` bytes; they may cut a UTF-8 sequence, which is valid.
-      const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : Buffer.from(data);
-      if (bytes.length === 0) {
-        ws.send(bytes, { binary, compress: false });
-        return;
-      }
-      for (let at = 0; at < bytes.length; at += size) {
-        ws.send(bytes.subarray(at, at + size), { binary, fin: at + size >= bytes.length, compress: false });
-      }
+      message(typeof data === "string" ? data : view(data), typeof data !== "string", options?.fragment ?? 0);
+    },
+    sendUtf8(bytes, options) {
+      message(view(bytes), false, options?.fragment ?? 0);
     },
     close(code, reason) {
       if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(code, reason);

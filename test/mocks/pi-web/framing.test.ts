@@ -1,8 +1,9 @@
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { PI_WEB_FRAMINGS } from "../../../src/mocks/pi-web/index.js";
-import { CANONICAL_FORMAT, encodeJson } from "../../../src/mocks/pi-web/framing.js";
-import { EscapedText } from "../../../src/mocks/pi-web/partial-json.js";
+import { CANONICAL_FORMAT, encodeEvent, encodeJson, Utf8Text } from "../../../src/mocks/pi-web/framing.js";
+import { createPiWebEngine } from "../../../src/mocks/pi-web/engine.js";
+import { EscapedText, rememberJson, utf8 } from "../../../src/mocks/pi-web/partial-json.js";
 import { Client, mock, sleep, type Json } from "./helpers.js";
 
 const open: { close(): Promise<void> }[] = [];
@@ -198,6 +199,14 @@ describe("pi-web framing variants (§6)", () => {
         escaped.append(piece);
         whole += piece;
         expect(escaped.text).toBe(JSON.stringify(whole).slice(1, -1));
+        // A snapshot whose JSON the stream built from these pieces: the update's bytes are JSON.stringify's.
+        const partial = { role: "assistant", content: [{ type: "text", text: whole }], stopReason: "stop" };
+        rememberJson(partial, [utf8('{"role":"assistant","content":[{"type":"text","text":"'), ...escaped.pieces, utf8('"}],"stopReason":"stop"}')]);
+        const update = { type: "message_update", message: partial, assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: piece, partial } };
+        const frame = encodeEvent(update, CANONICAL_FORMAT);
+        expect(frame).toBeInstanceOf(Utf8Text);
+        expect(Buffer.from((frame as Utf8Text).bytes).equals(Buffer.from(JSON.stringify(update)))).toBe(true);
+        expect(encodeJson(update, CANONICAL_FORMAT)).toBe(JSON.stringify(update));
       }
     }
   });
@@ -218,5 +227,30 @@ describe("pi-web framing variants (§6)", () => {
       expect(v.message.content[0]?.text ?? "").toBe(said);
     }
     expect(said).toContain(tricky);
+  });
+
+  it("paced updates leave one by one, not held for the end of the stream", async () => {
+    const { c } = await framed({ chunkDelay: 15 });
+    const seen: number[] = [];
+    c.socket.on("message", (d) => String(d).includes('"message_update"') && seen.push(performance.now()));
+    c.send({ type: "prompt", id: "p", message: "paced" });
+    await c.waitFor((x) => x.type === "agent_end");
+    expect(seen.length).toBeGreaterThan(5);
+    // Every update is its own arrival, about one chunk delay after the one before.
+    const gaps = seen.slice(1).map((t, i) => t - seen[i]!);
+    expect(gaps.filter((g) => g >= 5).length).toBeGreaterThan(gaps.length / 2);
+  });
+
+  it("a transport that only sends strings (msw's) gets the same text, decoded", async () => {
+    const engine = createPiWebEngine({ originCheck: false, port: 4781, firstDelay: 0, chunkDelay: 0, toolDelay: 0 });
+    const sent: (string | Uint8Array)[] = [];
+    const conn = engine.connect({ send: (data) => sent.push(data), close: () => {} }, { url: "ws://127.0.0.1:4781/ws", headers: {} });
+    conn.onMessage(JSON.stringify({ type: "prompt", id: "p", message: 'é 🙂 "q" \\ \ud800' }), false);
+    for (let i = 0; i < 100 && !sent.some((d) => typeof d === "string" && d.includes('"agent_end"')); i++) await sleep(5);
+    const updates = sent.filter((d): d is string => typeof d === "string" && d.includes('"message_update"'));
+    expect(updates.length).toBeGreaterThan(3);
+    for (const d of updates) expect(d).toBe(JSON.stringify(JSON.parse(d)));
+    expect(JSON.parse(updates.at(-1)!).message.content[0].text).toContain('é 🙂 "q" \\ \ud800');
+    engine.dispose();
   });
 });
