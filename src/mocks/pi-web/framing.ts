@@ -84,6 +84,8 @@ export class Utf8Text {
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+/** Node's Buffer allocates without zero-filling (short ones from a shared pool); browsers (msw) have none. */
+const NodeBuffer = (globalThis as { Buffer?: { allocUnsafe(size: number): Uint8Array } }).Buffer;
 
 /** One message as text in the given format. */
 export function encodeJson(value: Json, format: WireFormat): string {
@@ -103,7 +105,8 @@ export function encodeEvent(value: Json, format: WireFormat): string | Utf8Text 
   const pieces = shared && knownJson(shared.message);
   if (!shared || !pieces) return compact(v);
   const [a, b, c] = shared.around;
-  const out = new Uint8Array(3 * (a.length + b.length + c.length) + 2 * piecesLength(pieces));
+  const size = 3 * (a.length + b.length + c.length) + 2 * piecesLength(pieces);
+  const out = NodeBuffer ? NodeBuffer.allocUnsafe(size) : new Uint8Array(size);
   let at = encoder.encodeInto(a, out).written;
   at = copyPieces(pieces, out, at);
   at += encoder.encodeInto(b, out.subarray(at)).written;
@@ -133,9 +136,27 @@ function sharedPartial(v: Json): { around: [string, string, string]; message: Js
   const m = v.message;
   const e = v.assistantMessageEvent as Json | undefined;
   if (v.type !== "message_update" || typeof m !== "object" || m === null || e?.partial !== m) return undefined;
+  const plain = plainUpdate(v, e);
+  if (plain) return { around: plain, message: m as Json };
   const around = JSON.stringify({ ...v, message: SLOT, assistantMessageEvent: { ...e, partial: SLOT } }).split(SLOT_JSON);
   // The slot's text elsewhere in the message (it never is, but a reply may say anything): written the plain way.
   return around.length === 3 ? { around: around as [string, string, string], message: m as Json } : undefined;
+}
+
+const UPDATE_HEAD = '{"type":"message_update","message":';
+
+/**
+ * The text around the partial of an update as the stream emits it (these three keys in this
+ * order, `partial` last in the event), without a stringify of stand-ins and a search for them.
+ */
+function plainUpdate(v: Json, e: Json): [string, string, string] | undefined {
+  const keys = Object.keys(v);
+  if (keys.length !== 3 || keys[0] !== "type" || keys[1] !== "message" || keys[2] !== "assistantMessageEvent") return undefined;
+  const eventKeys = Object.keys(e);
+  if (eventKeys[eventKeys.length - 1] !== "partial") return undefined;
+  const { partial: _, ...rest } = e;
+  const event = JSON.stringify(rest);
+  return [UPDATE_HEAD, `,"assistantMessageEvent":${event.length > 2 ? `${event.slice(0, -1)},` : "{"}"partial":`, "}}"];
 }
 
 /** `JSON.stringify(v)`, a message_update's partial written once (and taken from the stream when it built it). */

@@ -176,8 +176,15 @@ describe("pi-web framing variants (§6)", () => {
       update(partial, "\u0000agentwire:partial\u0000"),
       // Two different objects (a fault's rewrite): nothing is shared.
       { ...update(partial), message: { ...partial, stopReason: "aborted" } },
+      // Keys other than the stream writes, or in another order.
+      { ...update(partial), details: { padding: "xx" } },
+      { type: "message_update", assistantMessageEvent: { type: "text_delta", partial }, message: partial },
+      { type: "message_update", message: partial, assistantMessageEvent: { partial, type: "text_delta" } },
+      { type: "message_update", message: partial, assistantMessageEvent: { partial } },
     ]) {
       expect(encodeJson(v, CANONICAL_FORMAT)).toBe(JSON.stringify(v));
+      const frame = encodeEvent(v, CANONICAL_FORMAT);
+      expect(typeof frame === "string" ? frame : frame.text).toBe(JSON.stringify(v));
       expect(encodeJson(v, { ...CANONICAL_FORMAT, escapeUnicode: true })).toBe(JSON.stringify(v).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
     }
   });
