@@ -146,19 +146,23 @@ function accept(engine: PiWebEngine, socketServer: SocketServer, req: http.Incom
  * `ws` writes every frame to the socket at once (one writev each). Frames written in the same tick
  * (a zero-delay stream is one chain of microtasks) are held back by corking the socket and leave
  * together when the tick is over: the same frames, byte for byte, in fewer system calls. A paced
- * frame still leaves in the tick it was written.
+ * frame still leaves in the tick it was written; a close lets the held frames out first.
  */
-function burstOf(socket: Duplex): () => void {
+function burstOf(socket: Duplex): { hold(): void; release(): void } {
   let corked = false;
-  const uncork = () => {
+  const release = () => {
+    if (!corked) return;
     corked = false;
     socket.uncork();
   };
-  return () => {
-    if (corked) return;
-    corked = true;
-    socket.cork();
-    process.nextTick(uncork);
+  return {
+    hold() {
+      if (corked) return;
+      corked = true;
+      socket.cork();
+      process.nextTick(release);
+    },
+    release,
   };
 }
 
@@ -166,7 +170,7 @@ function transportOf(ws: WebSocket, socket: Duplex): PiWebTransport {
   const burst = burstOf(socket);
   const message = (data: string | Buffer, binary: boolean, size: number) => {
     if (ws.readyState !== ws.OPEN) return;
-    burst();
+    burst.hold();
     if (size <= 0) {
       ws.send(data, { binary, compress: false });
       return;
@@ -191,6 +195,8 @@ function transportOf(ws: WebSocket, socket: Duplex): PiWebTransport {
       message(view(bytes), false, options?.fragment ?? 0);
     },
     close(code, reason) {
+      // The close frame leaves now, after the frames before it (the mock may terminate the socket next).
+      burst.release();
       if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(code, reason);
     },
     ping() {
