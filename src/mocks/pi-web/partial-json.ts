@@ -12,15 +12,19 @@ const decoder = new TextDecoder();
 /** A snapshot's compact JSON as UTF-8, in order. */
 export type JsonPieces = readonly Uint8Array[];
 
-const known = new WeakMap<object, JsonPieces>();
+/**
+ * The last snapshot the stream built and its pieces: an update is encoded in the same call that
+ * emits it, so one slot is enough (an older snapshot a rewrite sends later is stringified).
+ */
+let last: { value: object; pieces: JsonPieces } | undefined;
 
-/** The pieces the stream built for this snapshot, if it did. */
+/** The pieces the stream built for this snapshot, if it was the last one. */
 export function knownJson(value: object): JsonPieces | undefined {
-  return known.get(value);
+  return last?.value === value ? last.pieces : undefined;
 }
 
 export function rememberJson(value: object, pieces: JsonPieces): void {
-  known.set(value, pieces);
+  last = { value, pieces };
 }
 
 export const utf8 = (text: string): Uint8Array => encoder.encode(text);
