@@ -3,7 +3,7 @@
  * selected on its upgrade, and the small write pipeline (binary or batched events under faults,
  * reversed responses for `reorder-responses`, pings).
  */
-import { encodeJson, type WireFormat } from "./framing.js";
+import { encodeEvent, encodeJson, Utf8Text, type WireFormat } from "./framing.js";
 import type { PiWebHooks } from "./hooks.js";
 import type { WsRecorder } from "./recorder.js";
 import type { Json } from "./types.js";
@@ -15,6 +15,11 @@ export interface PiWebTransport {
    * continuation frames of that many bytes; a transport that cannot fragment ignores it.
    */
   send(data: string | Uint8Array, options?: { fragment?: number }): void;
+  /**
+   * Sends one text message given as its UTF-8 bytes (optional: without it the engine sends the
+   * decoded string). Saves a transport that writes bytes anyway from encoding the text again.
+   */
+  sendUtf8?(bytes: Uint8Array, options?: { fragment?: number }): void;
   /** Closes the socket with this code and reason. */
   close(code: number, reason: string): void;
   /** Sends a WebSocket ping (optional: msw cannot). */
@@ -56,30 +61,38 @@ export class Conn {
     return encodeJson(message, this.format);
   }
 
-  private write(data: string | Uint8Array): void {
+  /** An event for this socket: text, or a text message's UTF-8 bytes. */
+  encodeEvent(message: Json): string | Utf8Text {
+    return encodeEvent(message, this.format);
+  }
+
+  private write(data: string | Uint8Array | Utf8Text): void {
     if (!this.open) return;
+    const options = this.format.fragment > 0 ? { fragment: this.format.fragment } : undefined;
     try {
-      this.transport.send(data, this.format.fragment > 0 ? { fragment: this.format.fragment } : undefined);
+      if (!(data instanceof Utf8Text)) this.transport.send(data, options);
+      else if (this.transport.sendUtf8) this.transport.sendUtf8(data.bytes, options);
+      else this.transport.send(data.text, options);
     } catch {
       // The socket went away between the check and the write; its close event follows.
       return;
     }
-    this.recorder.frame(this.id, "out", data);
+    if (this.recorder.active) this.recorder.frame(this.id, "out", data instanceof Utf8Text ? data.text : data);
   }
 
   /** An event, already encoded for this socket. */
-  event(text: string): void {
+  event(frame: string | Utf8Text): void {
     const wire = this.hooks.wire;
     if (wire?.binaryEvents) {
       this.flushHeld();
-      this.write(utf8.encode(text));
+      this.write(typeof frame === "string" ? utf8.encode(frame) : frame.bytes);
     } else if (wire?.batchEvents) {
       // Events emitted in the same tick leave two per frame, joined by "\n".
-      this.held.push(text);
+      this.held.push(typeof frame === "string" ? frame : frame.text);
       if (this.held.length === 2) this.flushHeld();
       else this.heldTimer ??= setTimeout(() => this.flushHeld(), 0);
     } else {
-      this.write(text);
+      this.write(frame);
     }
   }
 

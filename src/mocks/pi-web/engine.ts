@@ -12,7 +12,7 @@ import type { TranscriptBus } from "../../core/transcript/transcript.js";
 import { Conn, type PiWebTransport } from "./connection.js";
 import { DialogBroker } from "./dialogs.js";
 import { findFault, type PiWebFault } from "./faults.js";
-import { findFraming, formatOf } from "./framing.js";
+import { findFraming, formatOf, type Utf8Text } from "./framing.js";
 import { combineHooks, type PiWebHooks } from "./hooks.js";
 import { IdSource } from "./ids.js";
 import { handleMessage, type CommandHost } from "./commands.js";
@@ -149,15 +149,15 @@ export function createPiWebEngine(options: PiWebMockOptions = {}): PiWebEngine {
   function broadcast(event: Json, owner: string | null, hooks: PiWebHooks): void {
     const only = hooks.fanout?.unicast && owner !== null ? conns.get(owner) : undefined;
     const targets = only ? [only] : hooks.fanout?.unicast && owner !== null ? [] : [...conns.values()];
-    const encoded = new Map<string, string>();
+    const encoded = new Map<string, string | Utf8Text>();
     for (const c of targets) {
       if (!c.open) continue;
-      let text = encoded.get(c.encoding);
-      if (text === undefined) {
-        text = c.encode(event);
-        encoded.set(c.encoding, text);
+      let frame = encoded.get(c.encoding);
+      if (frame === undefined) {
+        frame = c.encodeEvent(event);
+        encoded.set(c.encoding, frame);
       }
-      c.event(text);
+      c.event(frame);
     }
   }
 

@@ -7,6 +7,7 @@
  */
 import { sleep } from "../../core/mock/timing.js";
 import { assistantSkeleton, finalAssistant, historyChars } from "./messages.js";
+import { EscapedText, rememberJson, utf8 } from "./partial-json.js";
 import { chunksOf, type BlockPlan, type ReplyPlan } from "./plan.js";
 import type { Run } from "./run.js";
 import type { AssistantContent, AssistantMessage, Json, StopReason } from "./types.js";
@@ -28,10 +29,21 @@ interface Block {
   /** snapshot-ahead: the block's chunks, so a snapshot can hold the next one before its delta. */
   chunks?: string[];
   deltas: number;
+  /** `acc` escaped for JSON, grown with it. */
+  escaped: EscapedText;
+  /** The block's JSON in a snapshot once it has ended (it no longer changes). */
+  endJson?: Uint8Array;
   /** The JSON text streamed for a tool call (may differ from the final arguments under a fault). */
   argsJson?: string;
   finalArgs?: Json;
 }
+
+/** An open text or thinking block's JSON around its escaped text (the key order contentOf writes). */
+const OPEN_JSON: Partial<Record<BlockPlan["type"], [Uint8Array, Uint8Array]>> = {
+  text: [utf8('{"type":"text","text":"'), utf8('"}')],
+  thinking: [utf8('{"type":"thinking","thinking":"'), utf8('"}')],
+};
+const COMMA = utf8(",");
 
 const prefix = (p: BlockPlan) => (p.type === "toolCall" ? "toolcall" : p.type);
 
@@ -85,7 +97,7 @@ export async function streamAssistant(run: Run, plan: ReplyPlan): Promise<Assist
   }
 
   const blocks: Block[] = plan.blocks.map((p) => {
-    const b: Block = { plan: p, acc: "", started: false, ended: false, deltas: 0 };
+    const b: Block = { plan: p, acc: "", escaped: new EscapedText(), started: false, ended: false, deltas: 0 };
     if (p.type === "text" && plan.variant?.snapshotAhead) b.chunks = chunksOf(p.text, opts.chunkSize);
     if (p.type === "toolCall") {
       b.argsJson = JSON.stringify(p.args);
@@ -99,12 +111,30 @@ export async function streamAssistant(run: Run, plan: ReplyPlan): Promise<Assist
     ...skeleton,
     content: blocks.filter((b) => b.started).map((b) => contentOf(b, !b.ended)),
   });
+  // The snapshot's JSON around its content, and each started block's: what update() hands the encoder.
+  const [beforeContent, afterContent] = JSON.stringify({ ...skeleton, content: [] })
+    .split('"content":[]')
+    .map((part, i) => utf8(i === 0 ? `${part}"content":[` : `]${part}`)) as [Uint8Array, Uint8Array];
+  const snapshotJson = (): Uint8Array[] => {
+    const pieces = [beforeContent];
+    for (const b of blocks) {
+      if (!b.started) continue;
+      if (pieces.length > 1) pieces.push(COMMA);
+      const open = OPEN_JSON[b.plan.type];
+      if (b.ended) pieces.push((b.endJson ??= utf8(JSON.stringify(contentOf(b, false)))));
+      else if (open && !b.chunks) pieces.push(open[0], ...b.escaped.pieces, open[1]);
+      else pieces.push(utf8(JSON.stringify(contentOf(b, true))));
+    }
+    pieces.push(afterContent);
+    return pieces;
+  };
   const final = (content: AssistantContent[], reason: StopReason, error?: string) =>
     finalAssistant(skeleton, content, reason, inputTokens, error);
   const finished = () => final(blocks.map((b) => contentOf(b, false) as AssistantContent), stopReason);
 
   const update = (event: Json) => {
     const snapshot = partial();
+    rememberJson(snapshot, snapshotJson());
     run.emit({ type: "message_update", message: snapshot, assistantMessageEvent: { ...event, partial: snapshot } });
   };
 
@@ -130,6 +160,7 @@ export async function streamAssistant(run: Run, plan: ReplyPlan): Promise<Assist
         update({ type: `${name}_start`, contentIndex: op.index });
       } else if (op.kind === "delta") {
         b.acc += op.delta;
+        b.escaped.append(op.delta);
         b.deltas++;
         update({ type: `${name}_delta`, contentIndex: op.index, delta: op.delta });
       } else {

@@ -1,7 +1,9 @@
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { PI_WEB_FRAMINGS } from "../../../src/mocks/pi-web/index.js";
-import { CANONICAL_FORMAT, encodeJson } from "../../../src/mocks/pi-web/framing.js";
+import { CANONICAL_FORMAT, encodeEvent, encodeJson, Utf8Text } from "../../../src/mocks/pi-web/framing.js";
+import { createPiWebEngine } from "../../../src/mocks/pi-web/engine.js";
+import { EscapedText, rememberJson, utf8 } from "../../../src/mocks/pi-web/partial-json.js";
 import { Client, mock, sleep, type Json } from "./helpers.js";
 
 const open: { close(): Promise<void> }[] = [];
@@ -174,9 +176,88 @@ describe("pi-web framing variants (§6)", () => {
       update(partial, "\u0000agentwire:partial\u0000"),
       // Two different objects (a fault's rewrite): nothing is shared.
       { ...update(partial), message: { ...partial, stopReason: "aborted" } },
+      // Keys other than the stream writes, or in another order.
+      { ...update(partial), details: { padding: "xx" } },
+      { type: "message_update", assistantMessageEvent: { type: "text_delta", partial }, message: partial },
+      { type: "message_update", message: partial, assistantMessageEvent: { partial, type: "text_delta" } },
+      { type: "message_update", message: partial, assistantMessageEvent: { partial } },
     ]) {
       expect(encodeJson(v, CANONICAL_FORMAT)).toBe(JSON.stringify(v));
+      const frame = encodeEvent(v, CANONICAL_FORMAT);
+      expect(typeof frame === "string" ? frame : frame.text).toBe(JSON.stringify(v));
       expect(encodeJson(v, { ...CANONICAL_FORMAT, escapeUnicode: true })).toBe(JSON.stringify(v).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
     }
+  });
+
+  it("escapes appended text as JSON.stringify escapes the whole, over many random pieces", () => {
+    // Quotes, backslashes, control characters, U+2028/2029, BMP and astral characters, and both halves of a pair alone.
+    const alphabet = ["a", " ", '"', "\\", "\n", "\u0000", "\u001f", "\u007f", "é", "漢", "\u2028", "\u2029", "🙂", "\ud83d", "\ude42", "\udbff", "\udc00"];
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 8) % n;
+    for (let round = 0; round < 300; round++) {
+      const escaped = new EscapedText();
+      let whole = "";
+      for (let i = 0, pieces = 1 + random(12); i < pieces; i++) {
+        let piece = "";
+        for (let j = 0, len = random(6); j < len; j++) piece += alphabet[random(alphabet.length)];
+        // Sometimes cut a surrogate pair between two pieces.
+        if (random(4) === 0) piece += "🙂".slice(0, 1);
+        if (random(4) === 0) piece = "🙂".slice(1) + piece;
+        escaped.append(piece);
+        whole += piece;
+        expect(escaped.text).toBe(JSON.stringify(whole).slice(1, -1));
+        // A snapshot whose JSON the stream built from these pieces: the update's bytes are JSON.stringify's.
+        const partial = { role: "assistant", content: [{ type: "text", text: whole }], stopReason: "stop" };
+        rememberJson(partial, [utf8('{"role":"assistant","content":[{"type":"text","text":"'), ...escaped.pieces, utf8('"}],"stopReason":"stop"}')]);
+        const update = { type: "message_update", message: partial, assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: piece, partial } };
+        const frame = encodeEvent(update, CANONICAL_FORMAT);
+        expect(frame).toBeInstanceOf(Utf8Text);
+        expect(Buffer.from((frame as Utf8Text).bytes).equals(Buffer.from(JSON.stringify(update)))).toBe(true);
+        expect(encodeJson(update, CANONICAL_FORMAT)).toBe(JSON.stringify(update));
+      }
+    }
+  });
+
+  it("streams a reply with characters that need escaping byte for byte as JSON.stringify writes it", async () => {
+    const { c } = await framed({ chunkSize: 3 });
+    const tricky = 'q"uo\\te \u0000\u001f\n é 漢 🙂🙂 \u2028\u2029 \ud800 lone \udfff end';
+    c.send({ type: "prompt", id: "p", message: tricky });
+    await c.waitFor((x) => x.type === "agent_end");
+    const updates = c.frames.filter((f) => f.data.includes('"message_update"'));
+    expect(updates.length).toBeGreaterThan(10);
+    let said = "";
+    for (const f of updates) {
+      const v = JSON.parse(f.data);
+      expect(f.data).toBe(JSON.stringify(v));
+      expect(v.message).toEqual(v.assistantMessageEvent.partial);
+      if (v.assistantMessageEvent.type === "text_delta") said += v.assistantMessageEvent.delta;
+      expect(v.message.content[0]?.text ?? "").toBe(said);
+    }
+    expect(said).toContain(tricky);
+  });
+
+  it("paced updates leave one by one, not held for the end of the stream", async () => {
+    const { c } = await framed({ chunkDelay: 15 });
+    const seen: number[] = [];
+    c.socket.on("message", (d) => String(d).includes('"message_update"') && seen.push(performance.now()));
+    c.send({ type: "prompt", id: "p", message: "paced" });
+    await c.waitFor((x) => x.type === "agent_end");
+    expect(seen.length).toBeGreaterThan(5);
+    // Every update is its own arrival, about one chunk delay after the one before.
+    const gaps = seen.slice(1).map((t, i) => t - seen[i]!);
+    expect(gaps.filter((g) => g >= 5).length).toBeGreaterThan(gaps.length / 2);
+  });
+
+  it("a transport that only sends strings (msw's) gets the same text, decoded", async () => {
+    const engine = createPiWebEngine({ originCheck: false, port: 4781, firstDelay: 0, chunkDelay: 0, toolDelay: 0 });
+    const sent: (string | Uint8Array)[] = [];
+    const conn = engine.connect({ send: (data) => sent.push(data), close: () => {} }, { url: "ws://127.0.0.1:4781/ws", headers: {} });
+    conn.onMessage(JSON.stringify({ type: "prompt", id: "p", message: 'é 🙂 "q" \\ \ud800' }), false);
+    for (let i = 0; i < 100 && !sent.some((d) => typeof d === "string" && d.includes('"agent_end"')); i++) await sleep(5);
+    const updates = sent.filter((d): d is string => typeof d === "string" && d.includes('"message_update"'));
+    expect(updates.length).toBeGreaterThan(3);
+    for (const d of updates) expect(d).toBe(JSON.stringify(JSON.parse(d)));
+    expect(JSON.parse(updates.at(-1)!).message.content[0].text).toContain('é 🙂 "q" \\ \ud800');
+    engine.dispose();
   });
 });
