@@ -71,5 +71,5 @@ export async function runMock(o: MockRun = {}): Promise<RunResult> {
         ...o.settings,
       },
     },
-  });
+  }, piWeb.faults.filter((f) => faults.includes(f.name)).flatMap((f) => f.violates));
 }

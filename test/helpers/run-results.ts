@@ -46,11 +46,12 @@ export async function pool<T>(jobs: (() => Promise<T>)[], n: number): Promise<T[
  * so every fault proof is also a proof that replay agrees with the live run, and that no violation told live
  * belongs to a check that did not fail in the end.
  */
-export async function runReplayed(protocol: ProtocolDef, opts: SuiteOptions = {}): Promise<RunResult> {
-  // A check that could not judge because the kit itself was held up (a loaded machine) proves nothing either way:
-  // the run is made again, up to twice.
+export async function runReplayed(protocol: ProtocolDef, opts: SuiteOptions = {}, mustJudge: readonly string[] = []): Promise<RunResult> {
+  // A check that could not judge because the kit itself was held up (a loaded machine), or a check a fault must trip
+  // that the run never got to judge, proves nothing either way: the run is made again, up to twice.
+  const idle = (c: CheckResult) => heldUp(c) || (c.outcome === "incomplete" && mustJudge.includes(c.id));
   let r = await runReplayedOnce(protocol, opts);
-  for (let again = 0; again < 2 && r.checks.some(heldUp); again++) r = await runReplayedOnce(protocol, opts);
+  for (let again = 0; again < 2 && r.checks.some(idle); again++) r = await runReplayedOnce(protocol, opts);
   return r;
 }
 

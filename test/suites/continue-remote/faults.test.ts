@@ -99,7 +99,7 @@ function run({ fault, profile }: Run): Promise<CheckResult[]> {
     params: { ...POLL, ...timing, ...TUNING[fault.name]?.params },
     token: TOKEN,
     mock: { faults: [fault.name], settings: { token: TOKEN, ...PACE, ...TUNING[fault.name]?.settings } },
-  }).then(serverSide);
+  }, fault.violates).then(serverSide);
 }
 
 const slowFirst = (r: Run): number => (r.fault.name === "slow-state" ? 0 : 1);

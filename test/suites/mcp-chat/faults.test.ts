@@ -23,7 +23,7 @@ const PARAMS: Record<string, Record<string, unknown>> = { "buffered-stream": { m
 beforeAll(async () => {
   await Promise.all(
     MCP_CHAT_FAULTS.map(async (f) => {
-      const r = await runReplayed(mcpChat, { mock: { faults: [f.name] }, ...(PARAMS[f.name] ? { params: PARAMS[f.name] } : {}) });
+      const r = await runReplayed(mcpChat, { mock: { faults: [f.name] }, ...(PARAMS[f.name] ? { params: PARAMS[f.name] } : {}) }, f.violates);
       results.set(f.name, serverSide(r));
     }),
   );

@@ -18,7 +18,7 @@ const SLOW = ["hold-open-after-done"];
 beforeAll(async () => {
   const order = [...OPENAI_CHAT_FAULTS].sort((a, b) => Number(SLOW.includes(b.name)) - Number(SLOW.includes(a.name)));
   await pool(
-    order.map((f) => async () => results.set(f.name, serverSide(await runReplayed(openaiChat, { mock: { faults: [f.name] } })))),
+    order.map((f) => async () => results.set(f.name, serverSide(await runReplayed(openaiChat, { mock: { faults: [f.name] } }, f.violates)))),
     12,
   );
 }, 120_000);

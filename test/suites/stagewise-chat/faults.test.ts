@@ -71,7 +71,7 @@ beforeAll(async () => {
   // while it runs (chat/reject-while-working's gated calls) fall behind it on a crowded machine.
   await pool(
     [...faults, [PINGING, PARAMS["no-ping"], []] as const].map(([key, params, names]) => async () =>
-      results.set(key, serverSide(await runReplayed(stagewiseChat, { timeout: 10_000, params, mock: { faults: [...names] } }))),
+      results.set(key, serverSide(await runReplayed(stagewiseChat, { timeout: 10_000, params, mock: { faults: [...names] } }, stagewiseChat.faults.filter((f) => (names as readonly string[]).includes(f.name)).flatMap((f) => f.violates)))),
     ),
     10,
   );
