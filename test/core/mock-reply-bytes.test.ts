@@ -29,7 +29,7 @@ async function exchange(url: string, requests: string[]): Promise<string[]> {
         const socket = net.connect(Number(port), "127.0.0.1");
         let data = "";
         socket.on("data", (d) => (data += d.toString("latin1")));
-        socket.on("end", () => resolve(data.replace(/^Date: .*\r\n/m, "Date: -\r\n")));
+        socket.on("end", () => resolve(data.replace(/^Date: .*\r\n/gm, "Date: -\r\n")));
         socket.on("error", reject);
         socket.write(request);
       }),
@@ -115,6 +115,7 @@ describe("a reply sends what the same Response sends", () => {
   const replies: [string, () => MockReply][] = [
     ["text without a Content-Type (Response adds text/plain)", () => reply(200, { "X-Mixed": " padded " }, "plain é")],
     ["an empty text body", () => reply(200, {}, "")],
+    ["two names that differ only in case, set on the reply itself", () => ({ status: 200, headers: { "X-Dup": "1", "x-dup": " 2\t", "content-type": "text/x" }, body: "t" })],
     ["bytes without a Content-Type", () => reply(201, { "content-type": "application/octet-stream" }, enc.encode("bytes"))],
     ["no body", () => reply(204, { "access-control-allow-origin": "*", allow: "GET" })],
     ["a status with no body but a 200", () => reply(200, { b: "2", a: "1" })],

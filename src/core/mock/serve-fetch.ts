@@ -133,7 +133,7 @@ export async function serveMock(handler: ReplyHandler, options: ServeOptions = {
     const chunks = bodiless ? [] : await readBody(req, maxBody);
     if (!chunks) return tooLarge();
     const body = chunks.length && method !== "GET" && method !== "HEAD" ? (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)) : undefined;
-    const answer = await handler(new NodeRequest(method, url.href, req.headers, signal, body));
+    const answer = await handler(new NodeRequest(method, url, req.headers, signal, body));
     await writeReply(res, answer, signal);
   }
 
@@ -410,15 +410,17 @@ const utf8 = new TextDecoder();
 /** A node request as the engines read it: headers from node's parse, the body read once. */
 class NodeRequest implements MockRequest {
   readonly headers: MockHeaders;
+  readonly url: string;
 
   constructor(
     readonly method: string,
-    readonly url: string,
+    readonly parsedUrl: URL,
     raw: http.IncomingHttpHeaders,
     private readonly signalOf: () => AbortSignal,
     private readonly body: Buffer | undefined,
   ) {
     this.headers = new NodeHeaders(raw);
+    this.url = parsedUrl.href;
   }
 
   get signal(): AbortSignal {

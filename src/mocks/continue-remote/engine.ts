@@ -143,7 +143,7 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
         if (!hooks.transformState && !hooks.transformAnswer && corrupt === 0 && keepsText(opts.variant)) {
           const text = machine.snapshotText();
           if (opts.clock === "poll" && machine.isProcessing) machine.step();
-          return jsonText(200, text);
+          return new TextAnswer(200, text);
         }
         // Under the poll clock the answer shows the state before this GET's step, so a poller sees
         // every state once, the freshly dequeued user entry included.
@@ -242,7 +242,7 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
   }
 
   async function reply(request: MockRequest): Promise<MockReply> {
-    const url = new URL(request.url);
+    const url = request.parsedUrl ?? new URL(request.url);
     // Every request counts as activity, GET /state included.
     lastRequest = opts.now();
     // Not recording, no await: the answers keep their timing.
@@ -295,7 +295,7 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
     if (!control && answer.status === 400) badInputAt = opts.now();
     if (hooks.transformAnswer) answer = hooks.transformAnswer(answer, routeName);
     const response = answer.raw ? rawResponse(answer) : encodeAnswer(answer.status, answer, request, opts.variant);
-    for (const [k, v] of Object.entries(answer.headers ?? {})) response.headers[k.toLowerCase()] = v;
+    if (answer.headers) for (const [k, v] of Object.entries(answer.headers)) response.headers[k.toLowerCase()] = v;
     if (corsOrigin) {
       response.headers["access-control-allow-origin"] = corsOrigin;
       response.headers.vary = "Origin";
@@ -386,14 +386,15 @@ function json(status: number, value: unknown): Answer {
 }
 
 /** A JSON answer given as its text; the value is parsed only if something reads it. */
-function jsonText(status: number, text: string): Answer {
-  return {
-    status,
-    text,
-    get value() {
-      return JSON.parse(text) as unknown;
-    },
-  };
+class TextAnswer implements Answer {
+  constructor(
+    readonly status: number,
+    readonly text: string,
+  ) {}
+
+  get value(): unknown {
+    return JSON.parse(this.text) as unknown;
+  }
 }
 
 export function unknownScenario(name: string): string {
