@@ -134,7 +134,8 @@ export async function serveMock(handler: ReplyHandler, options: ServeOptions = {
     if (!chunks) return tooLarge();
     const body = chunks.length && method !== "GET" && method !== "HEAD" ? (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)) : undefined;
     const answer = await handler(new NodeRequest(method, url, req.headers, signal, body));
-    await writeReply(res, answer, signal);
+    const writing = writeReply(res, answer, signal);
+    if (writing) await writing;
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -160,8 +161,11 @@ export async function serveMock(handler: ReplyHandler, options: ServeOptions = {
   };
 }
 
-/** Writes a reply: the head (in name order, as a Fetch Response sends it), then the body. */
-async function writeReply(res: http.ServerResponse, answer: MockReply, signalOf: () => AbortSignal): Promise<void> {
+/**
+ * Writes a reply: the head (in name order, as a Fetch Response sends it), then the body. A whole
+ * body is written at once, with no promise; a streamed one returns the promise of its end.
+ */
+function writeReply(res: http.ServerResponse, answer: MockReply, signalOf: () => AbortSignal): Promise<void> | undefined {
   const head: Record<string, string> = {};
   for (const [k, v] of replyHeaders(answer)) head[k] = v;
   res.writeHead(answer.status, head);
@@ -187,12 +191,13 @@ async function writeReply(res: http.ServerResponse, answer: MockReply, signalOf:
   }
   const signal = signalOf();
   const paced = isPaced(body) ? sourceOf(body.paced, body.closeDelay) : takeOverPacedBody(body);
-  if (paced) {
-    await writePaced(res, paced, signal);
-    return;
-  }
+  if (paced) return writePaced(res, paced, signal);
+  return writeStream(res, body as ReadableStream<Uint8Array>, signal);
+}
+
+async function writeStream(res: http.ServerResponse, body: ReadableStream<Uint8Array>, signal: AbortSignal): Promise<void> {
   res.flushHeaders();
-  const reader = (body as ReadableStream<Uint8Array>).getReader();
+  const reader = body.getReader();
   try {
     for (;;) {
       if (signal.aborted) break;
