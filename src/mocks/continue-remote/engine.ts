@@ -302,13 +302,9 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
     }
     recording.answered(recorded, response, answer);
     if (!control) {
-      transcript.push({
-        at: opts.now(),
-        method: request.method,
-        path: url.pathname + url.search,
-        status: response.status,
-        ...(request.method === "POST" ? { body } : {}),
-      });
+      const entry: TranscriptEntry = { at: opts.now(), method: request.method, path: url.pathname + url.search, status: response.status };
+      if (request.method === "POST") entry.body = body;
+      transcript.push(entry);
       // A client left polling for hours must not grow the mock: only the latest requests are kept.
       if (transcript.length > 2 * TRANSCRIPT_KEPT) transcript.splice(0, transcript.length - TRANSCRIPT_KEPT);
     }
