@@ -8,6 +8,8 @@ import net from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { reply, toResponse, type MockReply } from "../../src/core/mock/exchange.js";
 import { serveFetch, serveMock, type Served } from "../../src/core/mock/serve-fetch.js";
+import type { TimedChunk } from "../../src/core/mock/paced-body.js";
+import { TextChunk } from "../../src/core/mock/sse-writes.js";
 import { createContinueRemoteEngine } from "../../src/mocks/continue-remote/engine.js";
 import { createMcpChatEngine } from "../../src/mocks/mcp-chat/engine.js";
 import { createOpenaiChatEngine } from "../../src/mocks/openai-chat/engine.js";
@@ -27,7 +29,7 @@ async function exchange(url: string, requests: string[]): Promise<string[]> {
         const socket = net.connect(Number(port), "127.0.0.1");
         let data = "";
         socket.on("data", (d) => (data += d.toString("latin1")));
-        socket.on("end", () => resolve(data.replace(/^Date: .*\r\n/m, "Date: -\r\n")));
+        socket.on("end", () => resolve(data.replace(/^Date: .*\r\n/gm, "Date: -\r\n")));
         socket.on("error", reject);
         socket.write(request);
       }),
@@ -113,6 +115,7 @@ describe("a reply sends what the same Response sends", () => {
   const replies: [string, () => MockReply][] = [
     ["text without a Content-Type (Response adds text/plain)", () => reply(200, { "X-Mixed": " padded " }, "plain é")],
     ["an empty text body", () => reply(200, {}, "")],
+    ["two names that differ only in case, set on the reply itself", () => ({ status: 200, headers: { "X-Dup": "1", "x-dup": " 2\t", "content-type": "text/x" }, body: "t" })],
     ["bytes without a Content-Type", () => reply(201, { "content-type": "application/octet-stream" }, enc.encode("bytes"))],
     ["no body", () => reply(204, { "access-control-allow-origin": "*", allow: "GET" })],
     ["a status with no body but a 200", () => reply(200, { b: "2", a: "1" })],
@@ -122,8 +125,12 @@ describe("a reply sends what the same Response sends", () => {
     const node = await serveMock(async () => make());
     const fetchStyle = await serveFetch(async (request) => toResponse(make(), request.signal));
     served.push(node, fetchStyle);
-    const requests = [req("GET", "/"), req("HEAD", "/")];
-    expect(await exchange(node.url, requests)).toEqual(await exchange(fetchStyle.url, requests));
+    // The last one: two requests on one connection, the second answered once the first is out.
+    const pipelined = req("GET", "/").replace("Connection: close\r\n", "") + req("GET", "/");
+    const requests = [req("GET", "/"), req("HEAD", "/"), pipelined];
+    const [a, b] = [await exchange(node.url, requests), await exchange(fetchStyle.url, requests)];
+    expect(a[2]?.match(/^HTTP\/1\.1 /gm)).toHaveLength(2);
+    expect(a).toEqual(b);
   });
 });
 
@@ -147,6 +154,26 @@ describe("a burst of paced writes", () => {
     const requests = [req("POST", "/", json, "{}")];
     const [a, b] = [await exchange(paced.url, requests), await exchange(written.url, requests)];
     expect(a[0]).toContain("\r\n186a0\r\n");
+    expect(a).toEqual(b);
+  });
+
+  it("with text chunks among the byte chunks, puts on the wire what res.write of each chunk's bytes puts there", async () => {
+    const enc = new TextEncoder();
+    const texts = ["data: plain\n\n", "data: é 漢 🙂\n\n", "", "data: lone \ud800 surrogate\n\n", "x".repeat(70_000)];
+    const chunks = (): TimedChunk[] =>
+      Array.from({ length: 200 }, (_, i) => (i % 3 === 0 ? { bytes: enc.encode(`: ${i}\n`), delay: 0 } : new TextChunk(texts[i % texts.length]!, 0)));
+    const head = { "content-type": "text/event-stream" };
+    const paced = await serveMock(async () => reply(200, head, { paced: chunks(), closeDelay: 0 }));
+    const written = await serveMock(async () => {
+      const list = chunks();
+      let i = 0;
+      return reply(200, head, new ReadableStream<Uint8Array>({ pull: (c) => (i < list.length ? c.enqueue(list[i++]!.bytes) : c.close()) }));
+    });
+    served.push(paced, written);
+    const requests = [req("POST", "/", json, "{}"), req("HEAD", "/")];
+    const [a, b] = [await exchange(paced.url, requests), await exchange(written.url, requests)];
+    expect(a[0]).toContain("\r\n11170\r\n");
+    expect(a[0]).toContain("lone \xef\xbf\xbd surrogate");
     expect(a).toEqual(b);
   });
 });

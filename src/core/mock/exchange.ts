@@ -19,6 +19,8 @@ export interface MockRequest {
   readonly method: string;
   /** The absolute URL. */
   readonly url: string;
+  /** `url` parsed, when the server parsed it already (node): read it, never change it. */
+  readonly parsedUrl?: URL;
   readonly headers: MockHeaders;
   /** Aborts when the client goes away. */
   readonly signal: AbortSignal;
@@ -92,16 +94,44 @@ const HTTP_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
  * these, so both paths send and record the same head.
  */
 export function replyHeaders(r: MockReply): [string, string][] {
+  const out: [string, string][] = [];
+  let typed = false;
+  for (const k in r.headers) {
+    const name = k.toLowerCase();
+    // Two names that differ only in case are one header: joined as Headers joins them.
+    if (name !== k) return joinedHeaders(r);
+    if (name === "content-type") typed = true;
+    out.push([name, normalised(r.headers[k] as string)]);
+  }
+  if (typeof r.body === "string" && !typed) out.push(["content-type", TEXT_CONTENT_TYPE]);
+  return out.sort(byHeaderName);
+}
+
+/** `replyHeaders` for headers whose names are not all lower-case. */
+function joinedHeaders(r: MockReply): [string, string][] {
   const byName = new Map<string, string>();
   for (const k in r.headers) {
     const name = k.toLowerCase();
-    // As Headers normalises a value: leading and trailing HTTP whitespace dropped.
-    const value = String(r.headers[k]).replace(HTTP_WHITESPACE, "");
+    const value = normalised(r.headers[k] as string);
     const had = byName.get(name);
     byName.set(name, had === undefined ? value : `${had}, ${value}`);
   }
   if (typeof r.body === "string" && !byName.has("content-type")) byName.set("content-type", TEXT_CONTENT_TYPE);
-  return [...byName].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return [...byName].sort(byHeaderName);
+}
+
+/** As Headers normalises a value: leading and trailing HTTP whitespace dropped. */
+function normalised(value: string): string {
+  const v = String(value);
+  return isHttpWhitespace(v.charCodeAt(0)) || isHttpWhitespace(v.charCodeAt(v.length - 1)) ? v.replace(HTTP_WHITESPACE, "") : v;
+}
+
+function isHttpWhitespace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+}
+
+function byHeaderName(a: [string, string], b: [string, string]): number {
+  return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
 }
 
 /** The reply's status and head as a recorder reads them. */

@@ -17,7 +17,8 @@ export interface SelectionProblem<K extends string> {
 
 /** The name a header gives, else the query parameter, else null. */
 export function requestedName(request: MockRequest, url: URL, header: string, query: string): string | null {
-  return request.headers.get(header) ?? url.searchParams.get(query);
+  // No query, no URLSearchParams to build.
+  return request.headers.get(header) ?? (url.search === "" ? null : url.searchParams.get(query));
 }
 
 export class Selection<K extends string> {

@@ -6,7 +6,8 @@
  * (`serveFetch`).
  */
 import { fromResponse, isPaced, replyHeaders, toRequest, type MockHeaders, type MockReply, type MockRequest } from "./exchange.js";
-import { takeOverPacedBody, type PacedSource } from "./paced-body.js";
+import { takeOverPacedBody, type PacedSource, type TimedChunk } from "./paced-body.js";
+import { TextChunk } from "./sse-writes.js";
 import { sleep } from "./timing.js";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -70,16 +71,27 @@ export async function serveMock(handler: ReplyHandler, options: ServeOptions = {
 
   const server = http.createServer({ noDelay: true }, (req, res) => {
     open.add(res);
-    const abort = new AbortController();
-    controllers.add(abort);
+    // Made when first asked for: most answers never wait on anything the client could cut short.
+    let abort: AbortController | undefined;
+    let cutShort = false;
+    const signal = (): AbortSignal => {
+      if (!abort) {
+        abort = new AbortController();
+        controllers.add(abort);
+        if (cutShort) abort.abort();
+      }
+      return abort.signal;
+    };
     res.on("close", () => {
       open.delete(res);
-      controllers.delete(abort);
       // Only an answer cut short stops the handler: aborting after a finished one would build an
       // AbortError (and its stack) per request for nobody.
-      if (!res.writableFinished) abort.abort();
+      cutShort = !res.writableFinished;
+      if (!abort) return;
+      controllers.delete(abort);
+      if (cutShort) abort.abort();
     });
-    void respond(req, res, abort.signal).catch((err: unknown) => {
+    void respond(req, res, signal).catch((err: unknown) => {
       // Whatever failed, only this response is lost: the server goes on serving.
       try {
         if (!res.headersSent) {
@@ -92,7 +104,7 @@ export async function serveMock(handler: ReplyHandler, options: ServeOptions = {
     });
   });
 
-  async function respond(req: http.IncomingMessage, res: http.ServerResponse, signal: AbortSignal) {
+  async function respond(req: http.IncomingMessage, res: http.ServerResponse, signal: () => AbortSignal) {
     const method = req.method ?? "GET";
     if (UNSUPPORTED_METHODS.has(method)) {
       fail(res, 405, `method ${method} is not allowed`, { allow: "GET, HEAD, POST, OPTIONS" });
@@ -121,8 +133,9 @@ export async function serveMock(handler: ReplyHandler, options: ServeOptions = {
     const chunks = bodiless ? [] : await readBody(req, maxBody);
     if (!chunks) return tooLarge();
     const body = chunks.length && method !== "GET" && method !== "HEAD" ? (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)) : undefined;
-    const answer = await handler(new NodeRequest(method, url.href, req.headers, signal, body));
-    await writeReply(res, answer, signal);
+    const answer = await handler(new NodeRequest(method, url, req.headers, signal, body));
+    const writing = writeReply(res, answer, signal);
+    if (writing) await writing;
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -148,8 +161,11 @@ export async function serveMock(handler: ReplyHandler, options: ServeOptions = {
   };
 }
 
-/** Writes a reply: the head (in name order, as a Fetch Response sends it), then the body. */
-async function writeReply(res: http.ServerResponse, answer: MockReply, signal: AbortSignal): Promise<void> {
+/**
+ * Writes a reply: the head (in name order, as a Fetch Response sends it), then the body. A whole
+ * body is written at once, with no promise; a streamed one returns the promise of its end.
+ */
+function writeReply(res: http.ServerResponse, answer: MockReply, signalOf: () => AbortSignal): Promise<void> | undefined {
   const head: Record<string, string> = {};
   for (const [k, v] of replyHeaders(answer)) head[k] = v;
   res.writeHead(answer.status, head);
@@ -162,18 +178,26 @@ async function writeReply(res: http.ServerResponse, answer: MockReply, signal: A
     // Head and body in one write; chunked, as a streamed Response body goes out.
     res.cork();
     res.flushHeaders();
-    if (body.length) res.write(body);
+    if (body.length) {
+      const socket = res.socket;
+      // The body's one chunk framed here, as node frames a `res.write`: one piece for the socket
+      // instead of four (the length, a line end, the body, a line end).
+      if (typeof body === "string" && socket !== null && chunked(res)) socket.write(framedText(body));
+      else res.write(body);
+    }
     res.end();
     res.uncork();
     return;
   }
+  const signal = signalOf();
   const paced = isPaced(body) ? sourceOf(body.paced, body.closeDelay) : takeOverPacedBody(body);
-  if (paced) {
-    await writePaced(res, paced, signal);
-    return;
-  }
+  if (paced) return writePaced(res, paced, signal);
+  return writeStream(res, body as ReadableStream<Uint8Array>, signal);
+}
+
+async function writeStream(res: http.ServerResponse, body: ReadableStream<Uint8Array>, signal: AbortSignal): Promise<void> {
   res.flushHeaders();
-  const reader = (body as ReadableStream<Uint8Array>).getReader();
+  const reader = body.getReader();
   try {
     for (;;) {
       if (signal.aborted) break;
@@ -216,8 +240,8 @@ async function writePaced(res: http.ServerResponse, paced: PacedSource, signal: 
     batch.head();
   };
   try {
-    for (;;) {
-      if (signal.aborted) break;
+    // The signal is read after each wait only: nothing aborts it between two waits.
+    for (let go = !signal.aborted; go; ) {
       // A source that throws (a fault that drops the connection) propagates: the caller resets,
       // after the head, as when the head went out first.
       const next = paced.next();
@@ -231,14 +255,17 @@ async function writePaced(res: http.ServerResponse, paced: PacedSource, signal: 
       if (next.value.delay > 0) {
         flush();
         await sleep(next.value.delay, signal);
+        if (signal.aborted) break;
       }
-      if (signal.aborted) break;
-      batch.add(next.value.bytes);
+      batch.add(next.value);
       // A bounded backlog: memory stays flat on a long stream, and a short answer is not held up
       // by one event-loop turn per batch.
       if (batch.full()) {
         batch.send();
-        if (batch.backlog() >= MAX_BACKLOG) await batch.drained();
+        if (batch.backlog() >= MAX_BACKLOG) {
+          await batch.drained();
+          go = !signal.aborted;
+        }
       }
     }
     batch.send();
@@ -251,22 +278,46 @@ async function writePaced(res: http.ServerResponse, paced: PacedSource, signal: 
   res.end();
 }
 
-/** Chunks in HTTP/1.1 chunked framing, one buffer: `<hex length>\r\n<bytes>\r\n` each, as node writes them. */
-function framed(chunks: readonly Uint8Array[]): Buffer {
-  let size = 0;
-  for (const c of chunks) size += c.byteLength.toString(16).length + c.byteLength + 4;
+/**
+ * Chunks in HTTP/1.1 chunked framing, one buffer: `<hex length>\r\n<bytes>\r\n` each, as node
+ * writes them; a text chunk is encoded straight into it (`sizes` holds each chunk's byte length).
+ */
+function framed(chunks: readonly (string | Uint8Array)[], sizes: readonly number[], total: number): Buffer {
+  let size = total;
+  for (const n of sizes) size += n.toString(16).length + 4;
   const out = Buffer.allocUnsafe(size);
   let at = 0;
-  for (const c of chunks) {
-    at += out.write(c.byteLength.toString(16), at, "latin1");
+  for (let i = 0; i < chunks.length; i++) {
+    const c = chunks[i] as string | Uint8Array;
+    const n = sizes[i] as number;
+    at += out.write(n.toString(16), at, "latin1");
     out[at++] = 0x0d;
     out[at++] = 0x0a;
-    out.set(c, at);
-    at += c.byteLength;
+    if (typeof c === "string") out.write(c, at, "utf8");
+    else out.set(c, at);
+    at += n;
     out[at++] = 0x0d;
     out[at++] = 0x0a;
   }
   return out;
+}
+
+/** The last text body framed, and its frame: a poller is sent the same text again and again. */
+let lastText: string | undefined;
+let lastFramed = "";
+
+/** A text body as one chunk: `<hex length>\r\n<text>\r\n`, as node frames a `res.write` of it. */
+function framedText(text: string): string {
+  if (text !== lastText) {
+    lastFramed = `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
+    lastText = text;
+  }
+  return lastFramed;
+}
+
+/** Whether node frames this answer's writes as chunks (a chunked answer with a body: not to a HEAD). */
+function chunked(res: http.ServerResponse): boolean {
+  return (res as unknown as { chunkedEncoding?: boolean }).chunkedEncoding === true && res.req.method !== "HEAD";
 }
 
 /** Bytes gathered into one socket write before it goes out. */
@@ -279,17 +330,22 @@ const BATCH_BYTES = 64 * 1024;
  * length string). Otherwise (a socket not yet assigned, a HEAD) chunk by chunk through `res.write`.
  */
 class ChunkBatch {
-  private chunks: Uint8Array[] = [];
+  private chunks: (string | Uint8Array)[] = [];
+  private sizes: number[] = [];
   private bytes = 0;
   /** Whether the head went to the socket (`headersSent` is true as soon as writeHead built it). */
   private headOut = false;
 
   constructor(private readonly res: http.ServerResponse) {}
 
-  add(chunk: Uint8Array): void {
-    if (chunk.byteLength === 0) return;
-    this.chunks.push(chunk);
-    this.bytes += chunk.byteLength;
+  add(chunk: TimedChunk): void {
+    // A text chunk goes in as its text: encoded once, into the batch's buffer.
+    const c = chunk instanceof TextChunk ? chunk.text : chunk.bytes;
+    const n = typeof c === "string" ? Buffer.byteLength(c, "utf8") : c.byteLength;
+    if (n === 0) return;
+    this.chunks.push(c);
+    this.sizes.push(n);
+    this.bytes += n;
   }
 
   full(): boolean {
@@ -298,8 +354,11 @@ class ChunkBatch {
 
   send(): void {
     const chunks = this.chunks;
+    const sizes = this.sizes;
+    const total = this.bytes;
     if (chunks.length === 0) return;
     this.chunks = [];
+    this.sizes = [];
     this.bytes = 0;
     const res = this.res;
     const socket = res.socket;
@@ -307,8 +366,8 @@ class ChunkBatch {
     if (socket) socket.cork();
     try {
       this.head();
-      const direct = socket !== null && (res as unknown as { chunkedEncoding?: boolean }).chunkedEncoding === true && res.req.method !== "HEAD";
-      if (direct) socket.write(framed(chunks));
+      const direct = socket !== null && chunked(res);
+      if (direct) socket.write(framed(chunks, sizes, total));
       else for (const c of chunks) res.write(c);
     } finally {
       if (socket) socket.uncork();
@@ -369,15 +428,21 @@ const utf8 = new TextDecoder();
 /** A node request as the engines read it: headers from node's parse, the body read once. */
 class NodeRequest implements MockRequest {
   readonly headers: MockHeaders;
+  readonly url: string;
 
   constructor(
     readonly method: string,
-    readonly url: string,
+    readonly parsedUrl: URL,
     raw: http.IncomingHttpHeaders,
-    readonly signal: AbortSignal,
+    private readonly signalOf: () => AbortSignal,
     private readonly body: Buffer | undefined,
   ) {
     this.headers = new NodeHeaders(raw);
+    this.url = parsedUrl.href;
+  }
+
+  get signal(): AbortSignal {
+    return this.signalOf();
   }
 
   text(): Promise<string> {

@@ -36,16 +36,33 @@ function encodeUtf8(text: string): Uint8Array {
 }
 
 /**
+ * A write given as text. Its UTF-8 bytes are made only when read (a fault, the Fetch body): the
+ * node server writes the text into its socket buffer itself, with no buffer per event.
+ */
+export class TextChunk implements TimedChunk {
+  private encoded: Uint8Array | undefined;
+
+  constructor(
+    readonly text: string,
+    public delay: number,
+  ) {}
+
+  get bytes(): Uint8Array {
+    return (this.encoded ??= encodeUtf8(this.text));
+  }
+}
+
+/**
  * For a format that writes each event whole as `<prefix><payload><eol><eol>` (canonical and the
- * framings that change only the prefix or the line end), the event's bytes in one encode: what the
+ * framings that change only the prefix or the line end), the event's text in one piece: what the
  * framer writes, without its per-part work. Undefined for any other format.
  */
-function wholeEventFramer(format: SseFormat): ((payload: string) => Uint8Array) | undefined {
+function wholeEventFramer(format: SseFormat): ((payload: string) => string) | undefined {
   if (format.chunking !== "event" || format.preamble || format.linesBefore || format.noFinalBlank) return undefined;
   if (typeof format.eol !== "string" || format.dataLines !== CANONICAL_SSE_FORMAT.dataLines) return undefined;
   const prefix = format.dataPrefix;
   const end = format.eol + format.eol;
-  return (payload) => encodeUtf8(prefix + payload + end);
+  return (payload) => prefix + payload + end;
 }
 
 /** The writes of one stream, each with the pause before it. */
@@ -82,7 +99,7 @@ export function* planSseWrites<S>(plan: SseWritePlan<S>): Generator<TimedChunk> 
     owed += wait;
     const payload = plan.payload(step);
     if (whole && typeof payload === "string") {
-      yield { bytes: whole(payload), delay: owed };
+      yield new TextChunk(whole(payload), owed);
       owed = 0;
       current = next;
       index++;

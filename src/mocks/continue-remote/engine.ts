@@ -19,7 +19,7 @@ import {
 } from "./options.js";
 import { clientRecording, SHUT_DOWN } from "./recording.js";
 import { matchRoute, type RouteName } from "./routes.js";
-import { encodeAnswer } from "./variants.js";
+import { encodeAnswer, keepsText } from "./variants.js";
 import { findScenario, scenarioDirective, SCENARIOS, type ContinueRemoteScenario } from "./scenarios.js";
 
 export interface TranscriptEntry {
@@ -135,14 +135,26 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
   async function route(request: MockRequest, name: RouteName, body: string, hooks: ContinueRemoteHooks): Promise<Answer> {
     switch (name) {
       case "state": {
-        await sleep(hooks.options?.stateDelayMs ?? opts.stateDelayMs, request.signal);
+        const delay = hooks.options?.stateDelayMs ?? opts.stateDelayMs;
+        if (delay > 0) await sleep(delay, request.signal);
+        const corrupt = hooks.corruptAfterBadInputMs ?? 0;
+        // What no hook rewrites is served as the machine's text of the state (written once per
+        // state); a hook gets a fresh copy of its own.
+        if (!hooks.transformState && !hooks.transformAnswer && corrupt === 0 && keepsText(opts.variant)) {
+          const text = machine.snapshotText();
+          if (opts.clock === "poll" && machine.isProcessing) machine.step();
+          return new TextAnswer(200, text);
+        }
         // Under the poll clock the answer shows the state before this GET's step, so a poller sees
         // every state once, the freshly dequeued user entry included.
         let snapshot: Json = machine.snapshot();
         if (opts.clock === "poll" && machine.isProcessing) machine.step();
-        const corrupt = hooks.corruptAfterBadInputMs ?? 0;
         if (corrupt > 0 && opts.now() - badInputAt < corrupt) snapshot.isProcessing = true;
-        if (hooks.transformState) snapshot = hooks.transformState(snapshot, faultContext);
+        if (hooks.transformState) {
+          snapshot = hooks.transformState(snapshot, faultContext);
+          // A hook may change the machine through its context (an id that rotates).
+          machine.touch();
+        }
         return json(200, snapshot);
       }
       case "message": {
@@ -230,12 +242,12 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
   }
 
   async function reply(request: MockRequest): Promise<MockReply> {
-    const url = new URL(request.url);
+    const url = request.parsedUrl ?? new URL(request.url);
     // Every request counts as activity, GET /state included.
     lastRequest = opts.now();
     // Not recording, no await: the answers keep their timing.
     const recorded = opts.bus ? await recording.request(request, url, exited) : null;
-    if (recorded && gone) return recording.answered(recorded, encodeAnswer(503, SHUT_DOWN, request, opts.variant), { value: SHUT_DOWN });
+    if (recorded && gone) return recording.answered(recorded, encodeAnswer(503, { value: SHUT_DOWN }, request, opts.variant), { value: SHUT_DOWN });
     let answer: Answer;
     let body = "";
     let hooks = baseHooks;
@@ -282,21 +294,17 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
     }
     if (!control && answer.status === 400) badInputAt = opts.now();
     if (hooks.transformAnswer) answer = hooks.transformAnswer(answer, routeName);
-    const response = answer.raw ? rawResponse(answer) : encodeAnswer(answer.status, answer.value, request, opts.variant);
-    for (const [k, v] of Object.entries(answer.headers ?? {})) response.headers[k.toLowerCase()] = v;
+    const response = answer.raw ? rawResponse(answer) : encodeAnswer(answer.status, answer, request, opts.variant);
+    if (answer.headers) for (const [k, v] of Object.entries(answer.headers)) response.headers[k.toLowerCase()] = v;
     if (corsOrigin) {
       response.headers["access-control-allow-origin"] = corsOrigin;
       response.headers.vary = "Origin";
     }
     recording.answered(recorded, response, answer);
     if (!control) {
-      transcript.push({
-        at: opts.now(),
-        method: request.method,
-        path: url.pathname + url.search,
-        status: response.status,
-        ...(request.method === "POST" ? { body } : {}),
-      });
+      const entry: TranscriptEntry = { at: opts.now(), method: request.method, path: url.pathname + url.search, status: response.status };
+      if (request.method === "POST") entry.body = body;
+      transcript.push(entry);
       // A client left polling for hours must not grow the mock: only the latest requests are kept.
       if (transcript.length > 2 * TRANSCRIPT_KEPT) transcript.splice(0, transcript.length - TRANSCRIPT_KEPT);
     }
@@ -371,6 +379,18 @@ function rawResponse(answer: Answer): MockReply {
 
 function json(status: number, value: unknown): Answer {
   return { status, value };
+}
+
+/** A JSON answer given as its text; the value is parsed only if something reads it. */
+class TextAnswer implements Answer {
+  constructor(
+    readonly status: number,
+    readonly text: string,
+  ) {}
+
+  get value(): unknown {
+    return JSON.parse(this.text) as unknown;
+  }
 }
 
 export function unknownScenario(name: string): string {

@@ -19,6 +19,8 @@ export interface Answer {
   status: number;
   value: unknown;
   raw?: { text: string; contentType: string };
+  /** `JSON.stringify(value)`, when the engine has it already (a GET /state of an unchanged state). */
+  text?: string;
   /** Extra response headers. */
   headers?: Record<string, string>;
 }

@@ -44,6 +44,14 @@ export class ContinueRemoteMachine {
   private permissionTimer: ReturnType<typeof setTimeout> | undefined;
   /** When the running turn was dequeued (`now()`). */
   turnStartedAt = 0;
+  /**
+   * Counts the changes to what GET /state shows, so its JSON text is written once per state
+   * (`snapshotText`). Every method that changes the state bumps it; code outside that changes the
+   * fields (a fault hook through its context) calls `touch()`.
+   */
+  private version = 0;
+  private text: string | undefined;
+  private textVersion = -1;
 
   constructor(
     private readonly opts: ResolvedContinueRemoteOptions,
@@ -56,6 +64,7 @@ export class ContinueRemoteMachine {
 
   /** Back to the start state (§3.1), as a restarted server: counters restart and the session is new. */
   reset(): void {
+    this.touch();
     this.dispose();
     this.restarts++;
     this.history = [];
@@ -79,6 +88,7 @@ export class ContinueRemoteMachine {
 
   /** §3.2: enqueue and, when idle, start at once. Returns the position (queue length after enqueueing). */
   accept(text: string, scenario: ContinueRemoteScenario): { position: number; willInterrupt?: boolean } {
+    this.touch();
     this.queue.push({ text, scenario });
     const position = this.queue.length;
     if (!this.isProcessing) {
@@ -97,6 +107,8 @@ export class ContinueRemoteMachine {
   /** Applies one step of the running turn; false when there is none to apply (idle, or waiting on a permission). */
   step(): boolean {
     if (!this.turn || this.pending) return false;
+    // The turn's steps change the history (and usage) in place.
+    this.touch();
     clearTimeout(this.timer);
     this.timer = undefined;
     const decision = this.decision;
@@ -132,6 +144,7 @@ export class ContinueRemoteMachine {
   answer(requestId: string, approved: boolean): string | null {
     const problem = this.answerProblem(requestId);
     if (problem || !this.pending) return problem;
+    this.touch();
     clearTimeout(this.permissionTimer);
     this.pending = null;
     this.decision = approved;
@@ -149,6 +162,7 @@ export class ContinueRemoteMachine {
   /** §3.14 (cn): false when idle. Otherwise the turn stops, the user entry stays unanswered, queued messages start. */
   pause(): boolean {
     if (!this.isProcessing) return false;
+    this.touch();
     this.abortTurn();
     this.isProcessing = false;
     this.startNext();
@@ -157,21 +171,45 @@ export class ContinueRemoteMachine {
 
   /** §3.13: the turn is aborted and the queue cleared. */
   exit(): void {
+    this.touch();
     this.abortTurn();
     this.queue = [];
     this.isProcessing = false;
   }
 
+  /** Marks what GET /state shows as changed (for changes made to the fields from outside). */
+  touch(): void {
+    this.version++;
+  }
+
   /** A deep copy of what GET /state answers. */
   snapshot(): Record<string, unknown> {
-    const pending = this.pending ? copyJson(this.pending) : null;
+    return this.stateOf(copyJson);
+  }
+
+  /**
+   * The JSON text of `snapshot()`, written once per state: polls of an unchanged state reuse it,
+   * and none copies the history.
+   */
+  snapshotText(): string {
+    if (this.textVersion !== this.version || this.text === undefined) {
+      // The live objects, not a copy: serialised at once, they give the copy's text.
+      this.text = JSON.stringify(this.stateOf(same));
+      this.textVersion = this.version;
+    }
+    return this.text;
+  }
+
+  /** What GET /state answers, with the history and pending request passed through `copy`. */
+  private stateOf(copy: <T>(value: T) => T): Record<string, unknown> {
+    const pending = this.pending ? copy(this.pending) : null;
     if (this.cn) {
       return {
         session: {
           sessionId: sessionId(this.restarts),
           title: "Untitled Session",
           workspaceDirectory: "/workspace",
-          history: copyJson(this.history),
+          history: copy(this.history),
           mode: "agent",
           chatModelTitle: "mock-model",
           usage: { ...this.usage },
@@ -182,7 +220,7 @@ export class ContinueRemoteMachine {
       };
     }
     return {
-      chatHistory: copyJson(this.history),
+      chatHistory: copy(this.history),
       isProcessing: this.isProcessing,
       ...(this.opts.reportQueue ? { messageQueueLength: this.queue.length } : {}),
       ...(this.opts.reportPending ? { pendingPermission: pending } : {}),
@@ -191,6 +229,7 @@ export class ContinueRemoteMachine {
 
   /** §3.3: the next message (if any) becomes the running turn; `isProcessing` never drops between turns. */
   private startNext(): void {
+    this.touch();
     const next = this.faults.lifo ? this.queue.pop() : this.queue.shift();
     if (!next) {
       this.isProcessing = false;
@@ -237,6 +276,7 @@ export class ContinueRemoteMachine {
 
   /** Stops the running turn and removes what only a running turn may show (§3.8, §3.17 exceptions). */
   private abortTurn(): void {
+    this.touch();
     this.dispose();
     this.turn?.return(undefined);
     this.turn = null;
@@ -261,6 +301,10 @@ export class ContinueRemoteMachine {
       entries.push({ role: "system", content: "✗ Tool error: Interrupted", messageType: "tool-error", toolName: last.toolName });
     }
   }
+}
+
+function same<T>(value: T): T {
+  return value;
 }
 
 /**

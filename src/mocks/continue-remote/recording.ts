@@ -18,7 +18,7 @@ export interface ClientRecording {
   /** Records a request on arrival; the handle to pass to `answered`, or null when not recorded. */
   request(request: MockRequest, url: URL, exited: boolean): Promise<Recorded | null>;
   /** Records the answer (a fault's raw text as it is, else the JSON value) and hands the response back. */
-  answered(recorded: Recorded | null, response: MockReply, answer: { value: unknown; raw?: { text: string } }): MockReply;
+  answered(recorded: Recorded | null, response: MockReply, answer: { value: unknown; raw?: { text: string }; text?: string }): MockReply;
 }
 
 export interface Recorded {
@@ -52,7 +52,7 @@ export function clientRecording(bus: TranscriptBus | undefined, machine: Continu
       if (!recorded) return response;
       recorder.response(recorded.exchange, recorded.label, replyHead(response));
       // A 304 has no body: the client keeps what it was shown before.
-      const text = response.status === 304 ? undefined : (answer.raw?.text ?? JSON.stringify(answer.value));
+      const text = response.status === 304 ? undefined : (answer.raw?.text ?? answer.text ?? JSON.stringify(answer.value));
       recorder.end(recorded.exchange, recorded.label, text);
       return response;
     },

@@ -25,16 +25,36 @@ export function isVariant(name: string): name is ContinueRemoteVariant {
 const DRIP_MS = 5;
 const CHUNK_BYTES = 7;
 
-/** The JSON answer `value` with `status`, written as `variant` says. */
-export function encodeAnswer(status: number, value: unknown, request: MockRequest, variant: ContinueRemoteVariant | undefined): MockReply {
-  let v = value;
-  if (variant === "shuffle-keys") v = reverseKeys(v);
-  if (variant === "extra-fields") v = withExtraFields(v);
-  const text = variant === "pretty" ? JSON.stringify(v, null, 2) : JSON.stringify(v);
+/** Whether `variant` sends the JSON text of the value as it is (the others rewrite the value or its layout). */
+export function keepsText(variant: ContinueRemoteVariant | undefined): boolean {
+  return variant !== "shuffle-keys" && variant !== "extra-fields" && variant !== "pretty";
+}
+
+/**
+ * The JSON answer `content.value` with `status`, written as `variant` says. `content.text`, when
+ * given, is the value's JSON text: used where the variant keeps the text, so the value (which may
+ * be built only when read) is not read then.
+ */
+export function encodeAnswer(
+  status: number,
+  content: { readonly value: unknown; readonly text?: string },
+  request: MockRequest,
+  variant: ContinueRemoteVariant | undefined,
+): MockReply {
+  let text: string;
+  if (content.text !== undefined && keepsText(variant)) text = content.text;
+  else {
+    let v = content.value;
+    if (variant === "shuffle-keys") v = reverseKeys(v);
+    if (variant === "extra-fields") v = withExtraFields(v);
+    text = variant === "pretty" ? JSON.stringify(v, null, 2) : JSON.stringify(v);
+  }
   const headers: Record<string, string> = {
     "content-type": variant === "no-charset" ? "application/json" : "application/json; charset=utf-8",
     "x-powered-by": "Express",
   };
+  // Lower-case names already: no copy through reply().
+  if (variant === undefined) return { status, headers, body: text };
   if (variant === "connection-close") headers.connection = "close";
   if (variant === "etag") {
     const tag = `W/"${fnv1a(text)}"`;

@@ -56,11 +56,18 @@ export function callsAnswer(calls: PlannedCall[], rule: AnswerRule): Answer {
   return { rule, reasoning: "", text: [], calls, finish: calls.length ? "tool_calls" : "stop" };
 }
 
+const SURROGATE = /[\ud800-\udfff]/;
+
 /** Code-point-safe fragments of `size` characters (size ≤ 0: the whole string). */
 export function* fragments(text: string, size: number): Generator<string> {
   if (text === "") return;
   if (size <= 0) {
     yield text;
+    return;
+  }
+  if (!SURROGATE.test(text)) {
+    // Every code point one code unit: slices are the same pieces, without a concat per character.
+    for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
     return;
   }
   let piece = "";

@@ -40,11 +40,27 @@ export function makeChunk(env: Envelope, delta: Json, finish: string | null = nu
  * differ only in their delta).
  */
 export function chunkText(env: Envelope): (delta: Json, finish: string | null) => string {
+  const { head, tail } = chunkParts(env);
+  return (delta, finish) => `${head}${JSON.stringify(delta)},"logprobs":null,"finish_reason":${JSON.stringify(finish)}${tail}`;
+}
+
+/**
+ * The JSON text of `makeChunk(env, {[field]: piece})` (a text or reasoning delta), everything but
+ * the piece written once per stream.
+ */
+export function pieceText(env: Envelope, field: string): (piece: string) => string {
+  const { head, tail } = chunkParts(env);
+  const open = `${head}{${JSON.stringify(field)}:`;
+  const close = `},"logprobs":null,"finish_reason":null${tail}`;
+  return (piece) => open + JSON.stringify(piece) + close;
+}
+
+/** A chunk's JSON text before its delta and after its finish reason. */
+function chunkParts(env: Envelope): { head: string; tail: string } {
   const head =
     `{"id":${JSON.stringify(env.id)},"object":"chat.completion.chunk","created":${JSON.stringify(env.created)},` +
     `"model":${JSON.stringify(env.model)},"system_fingerprint":${JSON.stringify(SYSTEM_FINGERPRINT)},"choices":[{"index":0,"delta":`;
-  const tail = env.includeUsage ? '}],"usage":null}' : "}]}";
-  return (delta, finish) => `${head}${JSON.stringify(delta)},"logprobs":null,"finish_reason":${JSON.stringify(finish)}${tail}`;
+  return { head, tail: env.includeUsage ? '}],"usage":null}' : "}]}" };
 }
 
 export function makeUsageChunk(env: Envelope, meter: UsageMeter): Json {
@@ -71,9 +87,8 @@ export interface RenderOptions {
 export function* answerSteps(answer: Answer, o: RenderOptions): Generator<Step> {
   const { env, pacing, meter } = o;
   const chunk = (delta: Json, finish: string | null = null) => makeChunk(env, delta, finish);
-  const text = o.withText ? chunkText(env) : undefined;
-  const deltaStep = (kind: "reasoning" | "text", delta: Json): Step =>
-    text ? new TextStep(kind, text(delta, null), env, delta) : { kind, data: chunk(delta) };
+  const contentText = o.withText ? pieceText(env, "content") : undefined;
+  const reasoningText = o.withText ? pieceText(env, o.reasoningField) : undefined;
   let roleSent = false;
   const role = () => {
     if (roleSent) return {};
@@ -85,12 +100,13 @@ export function* answerSteps(answer: Answer, o: RenderOptions): Generator<Step> 
   if (!startsWithCall) yield { kind: "role", data: chunk({ ...role(), content: "" }) };
   for (const piece of fragments(answer.reasoning, pacing.textFragment)) {
     meter.add(piece);
-    yield deltaStep("reasoning", { [o.reasoningField]: piece });
+    const delta = { [o.reasoningField]: piece };
+    yield reasoningText ? new TextStep("reasoning", reasoningText(piece), env, delta) : { kind: "reasoning", data: chunk(delta) };
   }
   for (const text of answer.text) {
     for (const piece of fragments(text, pacing.textFragment)) {
       meter.add(piece);
-      yield deltaStep("text", { content: piece });
+      yield contentText ? new TextStep("text", contentText(piece), env, { content: piece }) : { kind: "text", data: chunk({ content: piece }) };
     }
   }
   for (const [index, call] of answer.calls.entries()) {

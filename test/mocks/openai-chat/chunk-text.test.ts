@@ -25,11 +25,21 @@ describe("chunkText", () => {
   });
 
   it("steps that carry their text carry their data's JSON", () => {
-    const answer: Answer = { rule: "text-only" as Answer["rule"], reasoning: "a thought", text: ["hello there, é 漢 🙂"], calls: [], finish: "stop" };
-    const env = ENVS[1]!;
-    const steps = [...answerSteps(answer, { env, pacing: { ...DEFAULT_PACING, textFragment: 3 }, meter: new UsageMeter(10), reasoningField: "reasoning_content", withText: true })];
-    const carrying = steps.filter((s) => s.json !== undefined);
-    expect(carrying.length).toBeGreaterThan(5);
-    for (const s of carrying) expect(s.json).toBe(JSON.stringify(s.data));
+    const answer: Answer = {
+      rule: "text-only" as Answer["rule"],
+      reasoning: 'a "thought"\n',
+      text: ["hello there, é 漢 🙂", 'quote " back \\ \u2028 \u0001 lone \ud800 end'],
+      calls: [],
+      finish: "stop",
+    };
+    for (const env of ENVS) {
+      for (const reasoningField of ["reasoning_content", "reasoning"] as const) {
+        const steps = [...answerSteps(answer, { env, pacing: { ...DEFAULT_PACING, textFragment: 3 }, meter: new UsageMeter(10), reasoningField, withText: true })];
+        const carrying = steps.filter((s) => s.json !== undefined);
+        expect(carrying.length).toBeGreaterThan(10);
+        expect(carrying.some((s) => s.kind === "reasoning")).toBe(true);
+        for (const s of carrying) expect(s.json).toBe(JSON.stringify(s.data));
+      }
+    }
   });
 });
