@@ -19,19 +19,26 @@ Exit codes:
   3  nothing failed, but something could not be tested (unreachable, timeout, not exercised)`;
 
 
-function reportOptions(cmd: Command, reporters = true): Command {
-  cmd = cmd
-    .option("--only <prefix>", "run only checks whose id starts with PREFIX (repeatable)", collect)
+/** Which checks count and how strictly: every command that judges (`verb`: what it does with the selected checks). */
+function selectOptions(cmd: Command, verb: "run" | "judge"): Command {
+  return cmd
+    .option("--only <prefix>", `${verb} only checks whose id starts with PREFIX (repeatable)`, collect)
     .option("--skip <prefix>", "skip checks whose id starts with PREFIX (repeatable)", collect)
-    .option("--strict", "SHOULD failures and not-exercised checks fail the run")
+    .option("--strict", "SHOULD failures and not-exercised checks fail the run");
+}
+
+/** Where the verdicts go: every command that reports them. */
+function outputOptions(cmd: Command): Command {
+  return cmd
+    .option("--reporter <name>", "console | json | junit | ndjson | markdown | html (repeatable; pairs with --output)", collect)
+    .option("--output <path>", "write the matching --reporter to PATH instead of stdout (repeatable)", collect);
+}
+
+function reportOptions(cmd: Command, reporters = true): Command {
+  cmd = selectOptions(cmd, "run")
     .option("--profile <name>", "relaxations for a known implementation (see agentwire list)")
     .option("--timeout <ms>", "cap every wait of the run, in ms", intOption("--timeout", 1));
-  if (reporters) {
-    cmd = cmd
-      .option("--reporter <name>", "console | json | junit | ndjson | markdown | html (repeatable; pairs with --output)", collect)
-      .option("--output <path>", "write the matching --reporter to PATH instead of stdout (repeatable)", collect)
-      .option("--baseline <file>", BASELINE_HELP);
-  }
+  if (reporters) cmd = outputOptions(cmd).option("--baseline <file>", BASELINE_HELP);
   return cmd
     .option("--save-transcript <dir>", "write what crossed the wire as JSON Lines into DIR (credentials redacted)")
     .option("--no-redact", "keep credentials in transcripts and reports (by default every --header and --token value is hidden)")
@@ -155,16 +162,11 @@ ${EXIT_HELP}`,
       process.exitCode = await runTestClient(protocol, command, o);
     });
 
-  program
+  const replay = program
     .command("replay")
     .description("re-judge a transcript saved with --save-transcript, without the target (same verdicts as the live run)")
-    .argument("<transcript>", "a .jsonl file written by --save-transcript")
-    .option("--only <prefix>", "judge only checks whose id starts with PREFIX (repeatable)", collect)
-    .option("--skip <prefix>", "skip checks whose id starts with PREFIX (repeatable)", collect)
-    .option("--strict", "SHOULD failures and not-exercised checks fail the run")
-    .option("--profile <name>", "judge under another profile than the one recorded")
-    .option("--reporter <name>", "console | json | junit | ndjson | markdown | html (repeatable; pairs with --output)", collect)
-    .option("--output <path>", "write the matching --reporter to PATH instead of stdout (repeatable)", collect)
+    .argument("<transcript>", "a .jsonl file written by --save-transcript");
+  outputOptions(selectOptions(replay, "judge").option("--profile <name>", "judge under another profile than the one recorded"))
     .option("--set <key=value>", "protocol parameter over the recorded ones (repeatable)", collect)
     .option("--baseline <file>", BASELINE_HELP)
     .option("--protocol <id>", "the protocol, for a transcript saved without a header by an older agentwire")
@@ -202,20 +204,15 @@ ${EXIT_HELP}`,
       process.exitCode = await runMock(protocol, o);
     });
 
-  program
+  const proxy = program
     .command("proxy")
     .description("relay a client's traffic to a server and judge both sides live (first stdout line: the URL to point the client at)")
     .argument("<protocol>")
     .option("--target <url>", "the server the client would talk to (as `agentwire test --url` takes it)")
     .option("--host <host>", "address to bind", "127.0.0.1")
     .option("--port <n>", "port (default: any free port; stagewise-chat: the first free one of 5746..5776, where toolbars look)", intOption("--port", 0, 65535))
-    .option("--profile <name>", "relaxations for a known implementation (see agentwire list)")
-    .option("--strict", "SHOULD failures and not-exercised checks fail the run")
-    .option("--only <prefix>", "judge only checks whose id starts with PREFIX (repeatable)", collect)
-    .option("--skip <prefix>", "skip checks whose id starts with PREFIX (repeatable)", collect)
-    .option("--set <key=value>", "protocol parameter the checks read (repeatable)", collect)
-    .option("--reporter <name>", "console | json | junit | ndjson | markdown | html (repeatable; pairs with --output)", collect)
-    .option("--output <path>", "write the matching --reporter to PATH instead of stdout (repeatable)", collect)
+    .option("--profile <name>", "relaxations for a known implementation (see agentwire list)");
+  outputOptions(selectOptions(proxy, "judge").option("--set <key=value>", "protocol parameter the checks read (repeatable)", collect))
     .option("--save-transcript <dir>", "write both directions as JSON Lines into DIR (credentials redacted)")
     .option("--max-exchanges <n>", "stop and report after N exchanges (HTTP) or connections (WebSocket)", intOption("--max-exchanges", 1))
     .option("--duration <s>", "stop and report after S seconds", intOption("--duration", 1))
