@@ -203,3 +203,37 @@ describe("pi-web: second realisations of single deviations", () => {
     expect(changed, explain(changed)).toEqual([]);
   });
 });
+
+/**
+ * The answer `match` selects, changed by `change` and sent later: right before the agent_end that
+ * follows it (`at: "edge"`, as a server does whose run had ended when it answered), or right before
+ * the next message_update (`at: "live"`, a run still producing).
+ */
+const answerLater = (match: (s: Sent) => boolean, change: (v: Json) => void, at: "edge" | "live"): FrameTransform =>
+  first(match, (s, rest) => {
+    const j = rest.findIndex(isType(at === "edge" ? "agent_end" : "message_update"));
+    const moved = rest.splice(0, j + 1);
+    const next = moved.pop()!;
+    return [...moved, { from: next.from, data: edit(s, change).data }, next];
+  });
+const midRunState = isType("response", (v) => v.command === "get_state" && v.data?.isStreaming === true);
+const busyPrompt = (s: Sent) => parse(s)?.type === "response" && parse(s)?.id === idOf("prompt:busy");
+const accept = (v: Json) => {
+  v.success = true;
+  delete v.error;
+};
+
+describe("pi-web: answers that raced a run's end", () => {
+  it.each([
+    ["get_state answered isStreaming false", midRunState, (v: Json) => void (v.data.isStreaming = false), "cmd/get-state-streaming"],
+    ["a busy prompt accepted", busyPrompt, accept, "cmd/prompt-busy"],
+  ] as const)("%s right before agent_end is not judged; before more of the run it fails", (_name, match, change, id) => {
+    const raced = judgeAsRecorded(piWeb, transformFrames(recorded.events, answerLater(match, change, "edge")));
+    const check = raced.find((c) => c.id === P + id)!;
+    expect(check.outcome, check.message).not.toBe("fail");
+    expect(raced.filter((c) => c.outcome === "fail").map((c) => c.id)).toEqual([]);
+
+    const live = judgeAsRecorded(piWeb, transformFrames(recorded.events, answerLater(match, change, "live")));
+    expectOnlyTarget(recorded.checks, live, P + id, []);
+  });
+});

@@ -11,6 +11,7 @@ import {
   jsonEqual,
   knockOnUnanswered,
   messageOf,
+  EdgeRaces,
   rpc,
   runViews,
   serverCheck,
@@ -57,6 +58,8 @@ function promptAnswerCheck(opts: {
       const got: string[] = [];
       const epochAtSend = new Map<Command, number>();
       const missed = new Set<Command>();
+      const races = new EdgeRaces();
+      const raced = new Set<Command>();
       const r = rpc({
         command: (cmd) => {
           if (cmd.label !== opts.label) return;
@@ -66,13 +69,18 @@ function promptAnswerCheck(opts: {
             epochAtSend.set(cmd, runs.view(cmd.conn.id).epoch);
           }
         },
-        response: (_ev, _resp, cmd, how, c) => {
+        response: (_ev, resp, cmd, how, c) => {
           // A busy prompt answered after the run ended raced the run's end: the server may have been idle.
           if (opts.midRun && cmd && epochAtSend.has(cmd) && (how === "exact" || how === "inexact") && runs.view(c.id).epoch !== epochAtSend.get(cmd)) {
             sent.splice(sent.indexOf(cmd), 1);
             t.untestable("the prompt's answer came after the run had ended");
+          } else if (opts.midRun && cmd && epochAtSend.has(cmd) && resp.success === true) {
+            // Accepted while the run looked open: the server may have ended it already (see EdgeRaces).
+            races.hold(c.id, "agent_end", (edge) => void (edge && raced.add(cmd)));
           }
         },
+        event: (_ev, type, _v, c) => races.event(c.id, type),
+        close: (_ev, c) => races.close(c.id),
         unanswered: (cmd, why) => {
           if (answerMissed(cmd, why)) missed.add(cmd);
         },
@@ -81,7 +89,12 @@ function promptAnswerCheck(opts: {
         observe: all(runs.observe, r.observe),
         finish: () => {
           r.end();
+          races.end();
           for (const cmd of sent) {
+            if (raced.has(cmd)) {
+              t.untestable(`${showCommand(cmd)} was accepted right before the run's agent_end: it raced the run's end`);
+              continue;
+            }
             const rs = answersOf(cmd);
             if (rs.length === 0) {
               if (missed.has(cmd)) knockOnUnanswered(t, cmd);
@@ -245,6 +258,7 @@ export const CMD_CHECKS: CheckDef[] = [
       const t = new Tally();
       const runs = runViews();
       const sent = new Map<Command, { open: boolean; epoch: number }>();
+      const races = new EdgeRaces();
       const r = rpc({
         command: (cmd) => {
           if (cmd.type !== "get_state" || (cmd.label !== M.midRun("state") && cmd.label !== M.stateAfterRun)) return;
@@ -261,14 +275,21 @@ export const CMD_CHECKS: CheckDef[] = [
           }
           const data = isObject(resp.data) ? resp.data : undefined;
           if (typeof data?.isStreaming !== "boolean") return; // rpc/result-shape
-          if (data.isStreaming === s.open) t.ok();
-          else t.fail(`isStreaming ${s.open} ${s.open ? "inside a run" : "after agent_end"}`, `${where(ev, c)} to ${showCommand(cmd!)} says isStreaming ${data.isStreaming}`, frameEvidence(ev));
+          if (data.isStreaming === s.open) return t.ok();
+          const edge = s.open ? "agent_end" : "agent_start";
+          races.hold(c.id, edge, (raced) => {
+            if (raced) t.untestable(`${showCommand(cmd!)} was answered with isStreaming ${data.isStreaming} right before ${edge}: it raced the run's edge`);
+            else t.fail(`isStreaming ${s.open} ${s.open ? "inside a run" : "after agent_end"}`, `${where(ev, c)} to ${showCommand(cmd!)} says isStreaming ${data.isStreaming}`, frameEvidence(ev));
+          });
         },
+        event: (_ev, type, _v, c) => races.event(c.id, type),
+        close: (_ev, c) => races.close(c.id),
       });
       return {
         observe: all(runs.observe, r.observe),
         finish: () => {
           r.end();
+          races.end();
           return t.outcome(`${t.count} get_state answer(s) matched the run state`, "no get_state was answered inside and after a run");
         },
       };

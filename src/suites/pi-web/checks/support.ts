@@ -385,3 +385,53 @@ export function runViews() {
   const idle = new Map<string, RunView>();
   return { observe: on(RUNS, sub), view: (conn: string): RunView => runView(sub.views ?? idle, conn) };
 }
+
+/**
+ * An answer that contradicts the run state the kit saw when it sent its command may have raced the
+ * run's edge: the server's run ended (or a new one began) before it answered, and the event saying
+ * so was still on its way. Such an answer is judged by what its connection shows next: the edge
+ * itself (`agent_end` of a run seen open, `agent_start` after a run seen ended) means it raced and
+ * cannot be judged; an event of a run still producing (a message or tool step, a new turn) means
+ * the answer contradicted a live run. A run's closing events (message_end, turn_end) decide
+ * nothing, since a server may change its state before it sends them; a close or the end of the
+ * transcript leaves the contradiction standing.
+ */
+export class EdgeRaces {
+  private readonly waits = new Map<string, { edge: "agent_start" | "agent_end"; judge: (raced: boolean) => void }[]>();
+
+  /** Holds the judgement of an answer on `conn` until the connection shows whether it raced `edge`. */
+  hold(conn: string, edge: "agent_start" | "agent_end", judge: (raced: boolean) => void): void {
+    const list = this.waits.get(conn);
+    if (list) list.push({ edge, judge });
+    else this.waits.set(conn, [{ edge, judge }]);
+  }
+
+  /** A server event on `conn`. */
+  event(conn: string, type: string): void {
+    const list = this.waits.get(conn);
+    if (!list) return;
+    const left = list.filter((w) => {
+      if (type === w.edge) w.judge(true);
+      else if (w.edge === "agent_end" && RUN_PROGRESS.has(type)) w.judge(false);
+      else return true;
+      return false;
+    });
+    if (left.length) this.waits.set(conn, left);
+    else this.waits.delete(conn);
+  }
+
+  /** The connection closed: what waits on it stands. */
+  close(conn: string): void {
+    const list = this.waits.get(conn);
+    this.waits.delete(conn);
+    for (const w of list ?? []) w.judge(false);
+  }
+
+  /** The transcript ended. */
+  end(): void {
+    for (const conn of [...this.waits.keys()]) this.close(conn);
+  }
+}
+
+/** Events only a run still producing sends. */
+const RUN_PROGRESS: ReadonlySet<string> = new Set(["message_start", "message_update", "tool_execution_start", "tool_execution_update", "turn_start"]);
