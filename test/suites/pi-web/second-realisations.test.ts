@@ -218,15 +218,15 @@ const answerLater = (match: (s: Sent) => boolean, change: (v: Json) => void, at:
   });
 const midRunState = isType("response", (v) => v.command === "get_state" && v.data?.isStreaming === true);
 const busyPrompt = (s: Sent) => parse(s)?.type === "response" && parse(s)?.id === idOf("prompt:busy");
-const accept = (v: Json) => {
+const accepted = (v: Json): void => {
   v.success = true;
   delete v.error;
 };
 
 describe("pi-web: answers that raced a run's end", () => {
   it.each([
-    ["get_state answered isStreaming false", midRunState, (v: Json) => void (v.data.isStreaming = false), "cmd/get-state-streaming"],
-    ["a busy prompt accepted", busyPrompt, accept, "cmd/prompt-busy"],
+    ["get_state answered isStreaming false", midRunState, (v: Json): void => void (v.data.isStreaming = false), "cmd/get-state-streaming"],
+    ["a busy prompt accepted", busyPrompt, accepted, "cmd/prompt-busy"],
   ] as const)("%s right before agent_end is not judged; before more of the run it fails", (_name, match, change, id) => {
     const raced = judgeAsRecorded(piWeb, transformFrames(recorded.events, answerLater(match, change, "edge")));
     const check = raced.find((c) => c.id === P + id)!;
