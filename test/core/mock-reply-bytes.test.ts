@@ -2,11 +2,11 @@
  * The node server writes an engine's replies itself (no Fetch Request or Response); msw sends the
  * same replies as Responses. Each HTTP mock, served both ways (its `reply` written straight to
  * node, its fetch-style `handle` behind a Request and a Response), puts the same bytes on the wire:
- * status line, headers in the same order, chunked body framing and all (only Date may differ).
+ * status line, headers in the same order, the body's length or its chunk framing (only Date may differ).
  */
 import net from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
-import { reply, toResponse, type MockReply } from "../../src/core/mock/exchange.js";
+import { reply, toResponse, utf8Length, type MockReply } from "../../src/core/mock/exchange.js";
 import { serveFetch, serveMock, type Served } from "../../src/core/mock/serve-fetch.js";
 import type { TimedChunk } from "../../src/core/mock/paced-body.js";
 import { TextChunk } from "../../src/core/mock/sse-writes.js";
@@ -129,7 +129,8 @@ describe("a reply sends what the same Response sends", () => {
     const pipelined = req("GET", "/").replace("Connection: close\r\n", "") + req("GET", "/");
     const requests = [req("GET", "/"), req("HEAD", "/"), pipelined];
     const [a, b] = [await exchange(node.url, requests), await exchange(fetchStyle.url, requests)];
-    expect(a[2]?.match(/^HTTP\/1\.1 /gm)).toHaveLength(2);
+    // A whole body carries its length, so the second status line follows its last byte directly.
+    expect(a[2]?.match(/HTTP\/1\.1 \d{3} /g)).toHaveLength(2);
     expect(a).toEqual(b);
   });
 });
@@ -175,5 +176,27 @@ describe("a burst of paced writes", () => {
     expect(a[0]).toContain("\r\n11170\r\n");
     expect(a[0]).toContain("lone \xef\xbf\xbd surrogate");
     expect(a).toEqual(b);
+  });
+});
+
+describe("the Content-Length of a text body", () => {
+  it("counts the UTF-8 bytes TextEncoder writes, lone surrogates as U+FFFD", () => {
+    const pieces = ["a", "é", "漢", "🙂", "\ud83d", "\ude42", "\u0000", "\u07ff", "\u0800", "\uffff"];
+    const enc = new TextEncoder();
+    let seed = 7;
+    for (let n = 0; n < 500; n++) {
+      let text = "";
+      for (let i = 0; i < n % 40; i++) text += pieces[(seed = (seed * 48271) % 2147483647) % pieces.length];
+      expect(utf8Length(text), JSON.stringify(text)).toBe(enc.encode(text).length);
+    }
+  });
+
+  it("is sent with a whole body, and not with a streamed one", async () => {
+    const node = await serveMock(async (request) => (request.url.endsWith("/whole") ? reply(200, { "content-type": "application/json" }, '{"a":"é"}') : reply(200, { "content-type": "text/event-stream" }, { paced: [{ bytes: new TextEncoder().encode("data: 1\n\n"), delay: 0 }], closeDelay: 0 })));
+    served.push(node);
+    const [whole, streamed] = await exchange(node.url, [req("GET", "/whole"), req("GET", "/stream")]);
+    expect(whole).toMatch(/\r\ncontent-length: 10\r\n/);
+    expect(whole).not.toMatch(/transfer-encoding/i);
+    expect(streamed).toMatch(/\r\nTransfer-Encoding: chunked\r\n/);
   });
 });

@@ -63,7 +63,38 @@ export function isPaced(body: ReplyBody): body is PacedReplyBody {
 /** The reply as a Fetch Response (msw, tests); `signal` stops a paced body when the client goes away. */
 export function toResponse(r: MockReply, signal?: AbortSignal): Response {
   const body = isPaced(r.body) ? pacedBody(r.body.paced, r.body.closeDelay, signal) : r.body;
-  return new Response(body as BodyInit | null, { status: r.status, headers: r.headers });
+  const length = wholeLength(r);
+  return new Response(body as BodyInit | null, { status: r.status, headers: length === undefined ? r.headers : { ...r.headers, "content-length": length } });
+}
+
+/**
+ * The Content-Length a whole body (text or bytes) goes out with, unless the reply names its own
+ * length or transfer coding: a JSON answer of a real server carries its length, and a client reads
+ * it with one parse instead of chunk frames. A streamed body has none.
+ */
+function wholeLength(r: MockReply): string | undefined {
+  const body = r.body;
+  if (typeof body !== "string" && !(body instanceof Uint8Array)) return undefined;
+  for (const k in r.headers) {
+    const name = k.toLowerCase();
+    if (name === "content-length" || name === "transfer-encoding") return undefined;
+  }
+  return String(typeof body === "string" ? utf8Length(body) : body.byteLength);
+}
+
+/** Bytes of `text` in UTF-8 (a lone surrogate is sent as U+FFFD, three bytes). */
+export function utf8Length(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 2;
+      i++;
+    } else n += 2;
+  }
+  return n;
 }
 
 /** A Response (an extension route's) as a reply. */
@@ -104,6 +135,8 @@ export function replyHeaders(r: MockReply): [string, string][] {
     out.push([name, normalised(r.headers[k] as string)]);
   }
   if (typeof r.body === "string" && !typed) out.push(["content-type", TEXT_CONTENT_TYPE]);
+  const length = wholeLength(r);
+  if (length !== undefined) out.push(["content-length", length]);
   return out.sort(byHeaderName);
 }
 
@@ -117,6 +150,8 @@ function joinedHeaders(r: MockReply): [string, string][] {
     byName.set(name, had === undefined ? value : `${had}, ${value}`);
   }
   if (typeof r.body === "string" && !byName.has("content-type")) byName.set("content-type", TEXT_CONTENT_TYPE);
+  const length = wholeLength(r);
+  if (length !== undefined) byName.set("content-length", length);
   return [...byName].sort(byHeaderName);
 }
 

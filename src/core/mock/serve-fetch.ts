@@ -175,18 +175,8 @@ function writeReply(res: http.ServerResponse, answer: MockReply, signalOf: () =>
     return;
   }
   if (typeof body === "string" || body instanceof Uint8Array) {
-    // Head and body in one write; chunked, as a streamed Response body goes out.
-    res.cork();
-    res.flushHeaders();
-    if (body.length) {
-      const socket = res.socket;
-      // The body's one chunk framed here, as node frames a `res.write`: one piece for the socket
-      // instead of four (the length, a line end, the body, a line end).
-      if (typeof body === "string" && socket !== null && chunked(res)) socket.write(framedText(body));
-      else res.write(body);
-    }
-    res.end();
-    res.uncork();
+    // Head and body in one write, with the Content-Length the head carries (see replyHeaders).
+    res.end(body);
     return;
   }
   const signal = signalOf();
@@ -300,19 +290,6 @@ function framed(chunks: readonly (string | Uint8Array)[], sizes: readonly number
     out[at++] = 0x0a;
   }
   return out;
-}
-
-/** The last text body framed, and its frame: a poller is sent the same text again and again. */
-let lastText: string | undefined;
-let lastFramed = "";
-
-/** A text body as one chunk: `<hex length>\r\n<text>\r\n`, as node frames a `res.write` of it. */
-function framedText(text: string): string {
-  if (text !== lastText) {
-    lastFramed = `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
-    lastText = text;
-  }
-  return lastFramed;
 }
 
 /** Whether node frames this answer's writes as chunks (a chunked answer with a body: not to a HEAD). */
