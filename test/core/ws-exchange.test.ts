@@ -311,3 +311,50 @@ describe("WsConnection", () => {
     expect(frameValues(frame)).toEqual([{ type: "agent_start" }, { type: "response", id: "p1", command: "prompt", success: true }]);
   });
 });
+
+describe("reads out of a backlog", () => {
+  const inFrames = (events: TranscriptEvent[]) => events.filter((e): e is WsFrameEvent => e.kind === "ws-frame" && e.direction === "in");
+  const until = async (events: TranscriptEvent[], n: number) => {
+    for (let i = 0; i < 500 && inFrames(events).length < n; i++) await new Promise((r) => setTimeout(r, 10));
+    return inFrames(events);
+  };
+
+  it("a burst read in several large reads: the later reads say since when their messages may have waited", async () => {
+    const s = await wsServer((ws) => {
+      for (let i = 0; i < 400; i++) ws.send(JSON.stringify({ i, pad: "x".repeat(1000) }));
+    });
+    const { bus, events } = record();
+    // A kit busy with the first message (judging, say) while the rest of the burst waits in the socket.
+    let busy = true;
+    bus.subscribe((e) => {
+      if (e.kind !== "ws-frame" || !busy) return;
+      busy = false;
+      const until = performance.now() + 100;
+      while (performance.now() < until);
+    });
+    await connect(bus, `${s.url}/ws`);
+    const frames = await until(events, 400);
+    const backlogged = frames.filter((f) => f.backlogSince !== undefined);
+    expect(backlogged.length).toBeGreaterThan(0);
+    // A backlog begins with an earlier read of the burst: such a message may have come with it.
+    for (const f of backlogged) {
+      expect(f.backlogSince).toBeGreaterThanOrEqual(frames[0]!.t);
+      expect(f.backlogSince).toBeLessThan(f.t);
+    }
+  });
+
+  it("large messages streamed apart are not a backlog", async () => {
+    const s = await wsServer((ws) => {
+      let i = 0;
+      const timer = setInterval(() => {
+        ws.send(JSON.stringify({ i, pad: "x".repeat(20_000) }));
+        if (++i === 6) clearInterval(timer);
+      }, 100);
+    });
+    const { bus, events } = record();
+    await connect(bus, `${s.url}/ws`);
+    const frames = await until(events, 6);
+    expect(frames).toHaveLength(6);
+    expect(frames.filter((f) => f.backlogSince !== undefined)).toEqual([]);
+  });
+});

@@ -135,6 +135,11 @@ export type TranscriptEvent =
       bytes?: number;
       /** The bytes are not valid UTF-8 (in a text frame: a protocol error the kit records instead of dropping). */
       invalidUtf8?: boolean;
+      /**
+       * The message came in a socket read that followed a large one at once, while the kit was busy
+       * reading: it may have been waiting since this time (ms, the run's clock), not only since `t`.
+       */
+      backlogSince?: number;
     })
   | (Base & {
       kind: "ws-close";

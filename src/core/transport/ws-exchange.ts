@@ -18,6 +18,7 @@
  * newline-joined values reaches waiters as one message per value (the recorded frame is intact).
  */
 import http from "node:http";
+import type { Duplex } from "node:stream";
 import { isUtf8 } from "node:buffer";
 import WebSocket from "ws";
 import { deadline, type Deadline } from "./deadline.js";
@@ -242,8 +243,10 @@ export function openWs(bus: TranscriptBus, spec: WsSpec): Promise<WsOpenResult> 
       return;
     }
 
+    let socket: Duplex | undefined;
     ws.on("upgrade", (res: http.IncomingMessage) => {
       responseHeaders = flatten(res.headers);
+      socket = res.socket;
     });
     ws.on("unexpected-response", (req: http.ClientRequest, res: http.IncomingMessage) => {
       const status = res.statusCode ?? 0;
@@ -291,7 +294,7 @@ export function openWs(bus: TranscriptBus, spec: WsSpec): Promise<WsOpenResult> 
         label: spec.label,
         ...(responseHeaders ? { responseHeaders } : {}),
       });
-      const conn = new WsConnection(bus, ws, connection, spec, probe);
+      const conn = new WsConnection(bus, ws, connection, spec, probe, socket);
       conn.openSeq = opened.seq;
       resolve({ ok: true, conn });
     });
@@ -350,8 +353,13 @@ export class WsConnection {
     readonly id: string,
     private readonly spec: WsSpec,
     private readonly probe: () => string,
+    socket?: Duplex,
   ) {
     this.closedPromise = new Promise((r) => (this.resolveClosed = r));
+    // Around ws's own reader: the first listener sees each socket read before its messages are
+    // decoded, the last one after (see readStart).
+    socket?.prependListener("data", this.readStart);
+    socket?.on("data", this.readEnd);
     ws.on("message", (data: WebSocket.RawData, isBinary: boolean) => this.receive(data, isBinary));
     ws.on("error", (err: Error & { code?: string }) => {
       // Protocol errors from the peer (bad frame, oversize message): `ws` closes next; keep the cause.
@@ -512,6 +520,29 @@ export class WsConnection {
   private readonly endRead = (): void => {
     this.readAt = undefined;
   };
+  /** The last socket read: when it came, its size, when its messages were done with. */
+  private lastRead = { at: 0, bytes: 0, done: -Infinity };
+  /** When the backlog the current read came out of began (see readStart); undefined when none. */
+  private backlogFrom: number | undefined;
+
+  /**
+   * A socket read. One that comes right after a large read was done with came out of a backlog: the
+   * kit was busy with the reads before it while this data waited in the socket, so its messages may
+   * have arrived as early as the backlog's first read. Their events say so (`backlogSince`), and a
+   * timing rule does not take the spread of such reads for the server's pacing.
+   */
+  private readonly readStart = (chunk: Buffer): void => {
+    const now = performance.now();
+    const last = this.lastRead;
+    this.backlogFrom = last.bytes >= BACKLOG_READ_BYTES && now - last.done < BACKLOG_GAP_MS ? (this.backlogFrom ?? last.at) : undefined;
+    this.lastRead = { at: now, bytes: chunk.length, done: Infinity };
+    this.readAt = now;
+  };
+
+  private readonly readEnd = (): void => {
+    this.lastRead.done = performance.now();
+    this.readAt = undefined;
+  };
 
   private receive(data: WebSocket.RawData, isBinary: boolean): void {
     if (this.stopped !== undefined || this.closeInfo) return;
@@ -537,6 +568,7 @@ export class WsConnection {
         data: buf.toString("utf8"),
         bytes: buf.length,
         ...(valid ? {} : { invalidUtf8: true }),
+        ...(this.backlogFrom !== undefined ? { backlogSince: this.bus.clockOf(this.backlogFrom) } : {}),
       }) as WsFrameEvent;
     } finally {
       this.bus.release();
@@ -626,3 +658,11 @@ export class WsConnection {
     this.resolveClosed(info);
   }
 }
+
+/** A read at least this large (bytes) may have left more data waiting in the socket. */
+const BACKLOG_READ_BYTES = 16 * 1024;
+/**
+ * A read this soon (ms) after the previous one was done with found its data waiting (the loop's
+ * turn between two reads, on a busy machine, as for the kit's hold-ups).
+ */
+const BACKLOG_GAP_MS = 20;

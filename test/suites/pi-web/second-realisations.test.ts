@@ -7,7 +7,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { REQUEST_TIMEOUT_NOTE } from "../../../src/core/transport/ws-exchange.js";
 import { piWeb } from "../../../src/suites/pi-web/index.js";
-import { transformFrames, type FrameTransform, type Sent } from "../../helpers/pi-web-rejudge.js";
+import type { TranscriptEvent } from "../../../src/core/transcript/transcript.js";
+import { transformFrames, type Frame, type FrameTransform, type Sent } from "../../helpers/pi-web-rejudge.js";
 import { expectOnlyTarget, judgeAsRecorded, recordRun, sameVerdict, type Recorded } from "../../helpers/rejudge.js";
 import { explain } from "../../helpers/run-results.js";
 
@@ -235,5 +236,34 @@ describe("pi-web: answers that raced a run's end", () => {
 
     const live = judgeAsRecorded(piWeb, transformFrames(recorded.events, answerLater(match, change, "live")));
     expectOnlyTarget(recorded.checks, live, P + id, []);
+  });
+});
+
+describe("pi-web: a long answer read out of a backlog", () => {
+  /** The long answer's updates on the main connection, each marked as read out of a backlog that began at the first. */
+  function backlogged(events: TranscriptEvent[], from: (first: Frame) => number): TranscriptEvent[] {
+    const main = events.find((e) => e.kind === "ws-open" && e.label === "main") as { connection: string } | undefined;
+    const sent = events.findIndex((e) => e.kind === "ws-frame" && e.direction === "out" && e.label === "prompt:long");
+    let first: Frame | undefined;
+    let done = false;
+    return events.map((e, i) => {
+      if (done || i < sent || e.kind !== "ws-frame" || e.direction !== "in" || e.connection !== main?.connection) return e;
+      const type = (JSON.parse(e.data) as Json).type;
+      if (type === "message_end" && first) done = true;
+      if (type !== "message_update" && !(type === "message_end" && first)) return e;
+      first ??= e;
+      return e === first ? e : { ...e, backlogSince: from(first) };
+    });
+  }
+  const incremental = (events: TranscriptEvent[]) => judgeAsRecorded(piWeb, events).find((c) => c.id === P + "stream/incremental")!;
+
+  it("passes only when it would have streamed had every backlogged update come with the backlog's first read", () => {
+    expect(recorded.checks.find((c) => c.id === P + "stream/incremental")!.outcome).toBe("pass");
+    const burst = incremental(backlogged(recorded.events, (first) => first.t));
+    expect(burst.outcome, burst.message).toBe("incomplete");
+    expect(burst.message).toMatch(/out of a backlog/);
+    // A backlog that began only just before each read takes nothing away from the pacing seen.
+    const late = backlogged(recorded.events, () => 0).map((e) => (e.kind === "ws-frame" && e.backlogSince !== undefined ? { ...e, backlogSince: e.t } : e));
+    expect(incremental(late).outcome).toBe("pass");
   });
 });
