@@ -1,5 +1,5 @@
 /** §2.1–§2.2 and §3 rules 5–6, 11, 18–20: prompt, abort, clear_queue, get_state, get_messages. */
-import { excerpt, type CheckDef, type Outcome } from "../../../core/checks/check.js";
+import { endThen, excerpt, type CheckDef, type Outcome } from "../../../core/checks/check.js";
 import { isRunPrompt, M, TOPIC } from "../labels.js";
 import { forkAllowances, readParams } from "../params.js";
 import {
@@ -218,13 +218,7 @@ export const CMD_CHECKS: CheckDef[] = [
         else if ((type === "message_start" || type === "agent_end") && expect.start) judge(expect.start.message, ev);
       },
     });
-    return {
-      observe: r.observe,
-      finish: () => {
-        r.end();
-        return t.outcome("the user echo carried the text, then the images unchanged", "no prompt with images was echoed");
-      },
-    };
+    return endThen(r, () => t.outcome("the user echo carried the text, then the images unchanged", "no prompt with images was echoed"));
   }),
   serverCheck("pi-web/cmd/get-state-streaming", (t) => {
     const runs = runViews();
@@ -390,13 +384,7 @@ export const CMD_CHECKS: CheckDef[] = [
         if (cmd.label === M.clear("q2") && answerMissed(cmd, why)) knockOnUnanswered(t, cmd);
       },
     });
-    return {
-      observe: r.observe,
-      finish: () => {
-        r.end();
-        return t.outcome("clear_queue returned exactly the queued texts and none was injected afterwards", "no clear_queue was sent with texts queued");
-      },
-    };
+    return endThen(r, () => t.outcome("clear_queue returned exactly the queued texts and none was injected afterwards", "no clear_queue was sent with texts queued"));
   }),
   serverCheck("pi-web/cmd/abort", (t, ctx) => {
     const { abortEndMs } = readParams(ctx.params);

@@ -1,5 +1,5 @@
 /** §3 rules 26–27: extension UI dialogs, their replies, and replies that must be ignored. */
-import { excerpt, type CheckDef } from "../../../core/checks/check.js";
+import { endThen, excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { C, M, TOPIC } from "../labels.js";
 import { frameEvidence, isObject, rpc, serverCheck, textOf, where, type Conn, type FrameEvent } from "./support.js";
 
@@ -72,13 +72,7 @@ export const EXT_CHECKS: CheckDef[] = [
         pair = undefined;
       },
     });
-    return {
-      observe: r.observe,
-      finish: () => {
-        r.end();
-        return t.outcome("the operation used the first of two replies", "no operation reported which of two replies it used");
-      },
-    };
+    return endThen(r, () => t.outcome("the operation used the first of two replies", "no operation reported which of two replies it used"));
   }),
   serverCheck("pi-web/ext/stray-reply-ignored", (t) => {
     const stray = new Map<string, FrameEvent>();

@@ -1,5 +1,5 @@
 /** §3 rules 7–11: steering and follow-up messages queued during a run. */
-import { excerpt, type CheckDef, type Outcome } from "../../../core/checks/check.js";
+import { endThen, excerpt, type CheckDef, type Outcome } from "../../../core/checks/check.js";
 import { M, TOPIC } from "../labels.js";
 import { all, answerMissed, frameEvidence, isObject, knockOnUnanswered, rpc, runViews, serverCheck, textOf, toolCalls, where, type Command, type Conn, type FrameEvent, type Json } from "./support.js";
 
@@ -133,13 +133,7 @@ export const QUEUE_CHECKS: CheckDef[] = [
         }
       },
     });
-    return {
-      observe: q.observe,
-      finish: () => {
-        q.end();
-        return t.outcome(`${t.count} steer(s) were injected in their run and answered`, "no steer was queued (and kept) during a run");
-      },
-    };
+    return endThen(q, () => t.outcome(`${t.count} steer(s) were injected in their run and answered`, "no steer was queued (and kept) during a run"));
   }),
   serverCheck("pi-web/queue/steer-skips-tools", { notApplicableWhen: [TOPIC.queue] }, (t) => {
     interface Watch {
@@ -199,13 +193,7 @@ export const QUEUE_CHECKS: CheckDef[] = [
         if (type === "tool_execution_start") seen.add(id);
       },
     });
-    return {
-      observe: q.observe,
-      finish: () => {
-        q.end();
-        return t.outcome(`${t.count} tool call(s) pending at a steer were skipped`, "no steer was queued while tool calls were pending");
-      },
-    };
+    return endThen(q, () => t.outcome(`${t.count} tool call(s) pending at a steer were skipped`, "no steer was queued while tool calls were pending"));
   }),
   serverCheck("pi-web/queue/follow-up-at-end", { notApplicableWhen: [TOPIC.queue] }, (t) => {
     const q = trackQueue({
@@ -225,13 +213,7 @@ export const QUEUE_CHECKS: CheckDef[] = [
         if (cmd.value.streamingBehavior === "followUp" || items.some((i) => i.kind === "followUp")) knockOnUnanswered(t, cmd);
       },
     });
-    return {
-      observe: q.observe,
-      finish: () => {
-        q.end();
-        return t.outcome(`${t.count} follow-up(s) were injected at the end of their run`, "no follow-up was queued (and kept) during a run");
-      },
-    };
+    return endThen(q, () => t.outcome(`${t.count} follow-up(s) were injected at the end of their run`, "no follow-up was queued (and kept) during a run"));
   }),
   serverCheck("pi-web/queue/abort-keeps-queue", { notApplicableWhen: [TOPIC.queue] }, (t) => {
     const answers = new Map<string, { ev: FrameEvent; resp: Json; c: Conn }>();

@@ -1,5 +1,5 @@
 /** §2.2 and §3 rules 1–4: every command gets one correlated response of the right shape. */
-import { excerpt, type CheckDef } from "../../../core/checks/check.js";
+import { endThen, excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import { M, NOTE } from "../labels.js";
 import { forkAllowances } from "../params.js";
@@ -66,13 +66,7 @@ export const RPC_CHECKS: CheckDef[] = [
         } else t.ok();
       },
     });
-    return {
-      observe: r.observe,
-      finish: () => {
-        r.end();
-        return t.outcome(`${t.count} response(s) echoed id and command (${odd} with odd or absent ids)`, "no command was answered");
-      },
-    };
+    return endThen(r, () => t.outcome(`${t.count} response(s) echoed id and command (${odd} with odd or absent ids)`, "no command was answered"));
   }),
   serverCheck("pi-web/rpc/single-response", (t, ctx) => {
     const extra = new Map<Command, number>();
@@ -126,13 +120,7 @@ export const RPC_CHECKS: CheckDef[] = [
         else t.fail(`a valid ${name}.schema.json`, `${where(ev, c)} to ${showCommand(cmd)}: ${formatSchemaErrors(v.errors)}`, frameEvidence(ev));
       },
     });
-    return {
-      observe: r.observe,
-      finish: () => {
-        r.end();
-        return t.outcome(`${t.count} response(s) had the shape of their command`, "no command was answered");
-      },
-    };
+    return endThen(r, () => t.outcome(`${t.count} response(s) had the shape of their command`, "no command was answered"));
   }),
   serverCheck("pi-web/rpc/unknown-command", (t) => {
     const r = rpc({
@@ -152,13 +140,7 @@ export const RPC_CHECKS: CheckDef[] = [
         else t.fail("a failure response", `${where(cmd.frame, cmd.conn)} (${cmd.type}) got no response${why === "closed-by-server" ? " before the server closed the socket" : ""}`, frameEvidence(cmd.frame));
       },
     });
-    return {
-      observe: r.observe,
-      finish: () => {
-        r.end();
-        return t.outcome(`${t.count} unknown command(s) got failures echoing id and command`, "no unknown command was sent");
-      },
-    };
+    return endThen(r, () => t.outcome(`${t.count} unknown command(s) got failures echoing id and command`, "no unknown command was sent"));
   }),
   serverCheck("pi-web/rpc/bad-input", (t) => {
     /** Connections that have been sent a bad frame, with the label of the last one. */

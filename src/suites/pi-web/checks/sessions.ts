@@ -1,5 +1,5 @@
 /** §3 rules 21–24: list_sessions, switch_session, new_session and session_changed. */
-import { excerpt, type CheckDef, type Outcome } from "../../../core/checks/check.js";
+import { endThen, excerpt, type CheckDef, type Outcome } from "../../../core/checks/check.js";
 import { M } from "../labels.js";
 import { forkAllowances } from "../params.js";
 import { all, answerMissed, frameEvidence, isObject, knockOnUnanswered, rpc, serverCheck, showCommand, Tally, where, type Command, type FrameEvent, type Json } from "./support.js";
@@ -76,13 +76,7 @@ export const SESSION_CHECKS: CheckDef[] = [
         }
       },
     });
-    return {
-      observe: r.observe,
-      finish: () => {
-        r.end();
-        return t.outcome(`${t.count} listing(s) were sorted newest first`, "no listing of two or more sessions");
-      },
-    };
+    return endThen(r, () => t.outcome(`${t.count} listing(s) were sorted newest first`, "no listing of two or more sessions"));
   }),
   serverCheck({
     id: "pi-web/cmd/list-sessions-default-scope",
@@ -285,12 +279,6 @@ export const SESSION_CHECKS: CheckDef[] = [
         }
       },
     });
-    return {
-      observe: r.observe,
-      finish: () => {
-        r.end();
-        return t.outcome(`${t.count} session change(s) were announced before their response and matched get_state`, "no successful new_session or switch_session");
-      },
-    };
+    return endThen(r, () => t.outcome(`${t.count} session change(s) were announced before their response and matched get_state`, "no successful new_session or switch_session"));
   }),
 ];

@@ -24,6 +24,7 @@ import {
   type Effect,
   type FrameEvent,
 } from "./support.js";
+import { endThen } from "../../../core/checks/check.js";
 
 const UPDATE_WAIT_MS = 2_000;
 const UPDATE_APPLICABLE = "stagewise-chat/chat/update-applicable";
@@ -82,13 +83,7 @@ function effectCheck(spec: {
       (e) => spec.judge(t, e),
       spec.graceMs !== undefined ? { graceMs: spec.graceMs } : {},
     );
-    return {
-      observe: fx.observe,
-      finish: () => {
-        fx.end();
-        return t.outcome(spec.pass, spec.untested);
-      },
-    };
+    return endThen(fx, () => t.outcome(spec.pass, spec.untested));
   });
 }
 

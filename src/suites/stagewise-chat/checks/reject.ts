@@ -22,6 +22,7 @@ import {
   type RpcRequest,
 } from "./support.js";
 import type { ChatUpdate } from "../../../generated/stagewise-chat.js";
+import { endThen } from "../../../core/checks/check.js";
 
 const QUIET_MS = 300;
 
@@ -81,13 +82,7 @@ function rejectionCheck(spec: {
         if (want && spec.want(want.reason)) t.untestable(`${showReq(req)}: ${why}`);
       },
     });
-    return {
-      observe: m.observe,
-      finish: () => {
-        m.end();
-        return t.outcome(spec.pass, spec.untested);
-      },
-    };
+    return endThen(m, () => t.outcome(spec.pass, spec.untested));
   });
 }
 
@@ -162,13 +157,7 @@ export const REJECT_CHECKS: CheckDef[] = [
       // The call's update may follow its answer (r2), and so the next gated call.
       { pastNext: true },
     );
-    return {
-      observe: fx.observe,
-      finish: () => {
-        fx.end();
-        return t.outcome("gated calls were rejected while working", "no gated call was sent while the agent worked");
-      },
-    };
+    return endThen(fx, () => t.outcome("gated calls were rejected while working", "no gated call was sent while the agent worked"));
   }),
   rejectionCheck({
     id: "stagewise-chat/chat/reject-invalid-input",
@@ -206,13 +195,7 @@ export const REJECT_CHECKS: CheckDef[] = [
       },
       { graceMs: QUIET_MS },
     );
-    return {
-      observe: fx.observe,
-      finish: () => {
-        fx.end();
-        return t.outcome("no rejection had a side effect", "no mutation was rejected");
-      },
-    };
+    return endThen(fx, () => t.outcome("no rejection had a side effect", "no mutation was rejected"));
   }),
   serverCheck("stagewise-chat/chat/no-toolcalling", (t) => {
     const m = onMutations({
@@ -225,13 +208,7 @@ export const REJECT_CHECKS: CheckDef[] = [
       },
       missing: (req, why) => isToolCallingLabel(req.label) && t.fail("error NOT_FOUND", `${showReq(req)}: ${why}`, frameEvidence(req.frame)),
     });
-    return {
-      observe: m.observe,
-      finish: () => {
-        m.end();
-        return t.outcome("toolCalling answered NOT_FOUND", "toolCalling was never called");
-      },
-    };
+    return endThen(m, () => t.outcome("toolCalling answered NOT_FOUND", "toolCalling was never called"));
   }),
   serverCheck("stagewise-chat/security/no-stack-leak", (t) => {
     const r = rpc({

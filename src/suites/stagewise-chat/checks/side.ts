@@ -30,6 +30,7 @@ import {
   type Conn,
   type FrameEvent,
 } from "./support.js";
+import { endThen } from "../../../core/checks/check.js";
 
 const FIRST_VALUE_MS = 1_000;
 const COHERENT_MS = 1_000;
@@ -293,13 +294,7 @@ export const SIDE_CHECKS: CheckDef[] = [
       missing: (req, why) =>
         (req.label === M.messagingSend || req.label === M.messagingInvalid) && t.fail("an answer", `${showReq(req)}: ${why}`, frameEvidence(req.frame)),
     });
-    return {
-      observe: m.observe,
-      finish: () => {
-        m.end();
-        return t.outcome("sendUserMessage took the valid message and refused the invalid one", "sendUserMessage was never sent");
-      },
-    };
+    return endThen(m, () => t.outcome("sendUserMessage took the valid message and refused the invalid one", "sendUserMessage was never sent"));
   }),
   serverCheck("stagewise-chat/security/ws-foreign-origin", (t) => {
     return {

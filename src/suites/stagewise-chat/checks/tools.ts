@@ -22,6 +22,7 @@ import {
   showResult,
   where,
 } from "./support.js";
+import { endThen } from "../../../core/checks/check.js";
 
 const STOP_MS = 5_000;
 
@@ -97,13 +98,7 @@ export const TOOL_CHECKS: CheckDef[] = [
         t.ok();
       },
     );
-    return {
-      observe: fx.observe,
-      finish: () => {
-        fx.end();
-        return t.outcome("every approval was recorded", "no approval was sent");
-      },
-    };
+    return endThen(fx, () => t.outcome("every approval was recorded", "no approval was sent"));
   }),
   serverCheck("stagewise-chat/tools/reject-not-pending", { notApplicableWhen: [TOPIC.approval] }, (t) => {
     const m = onMutations({
@@ -217,13 +212,7 @@ export const TOOL_CHECKS: CheckDef[] = [
         t.ok();
       },
     );
-    return {
-      observe: fx.observe,
-      finish: () => {
-        fx.end();
-        return t.outcome("toolbar results were recorded", "no toolbar result was reported");
-      },
-    };
+    return endThen(fx, () => t.outcome("toolbar results were recorded", "no toolbar result was reported"));
   }),
   serverCheck("stagewise-chat/tools/stop-closes-pending", { notApplicableWhen: [TOPIC.approval] }, (t) => {
     const fx = mutationEffects(
@@ -239,12 +228,6 @@ export const TOOL_CHECKS: CheckDef[] = [
       },
       { graceMs: STOP_MS },
     );
-    return {
-      observe: fx.observe,
-      finish: () => {
-        fx.end();
-        return t.outcome("stop closed the open approvals", "stop was never sent while an approval was pending");
-      },
-    };
+    return endThen(fx, () => t.outcome("stop closed the open approvals", "stop was never sent while an approval was pending"));
   }),
 ];

@@ -24,6 +24,7 @@ import {
   type FrameEvent,
   type RpcRequest,
 } from "./support.js";
+import { endThen } from "../../../core/checks/check.js";
 
 const MUTATION_MS = 10_000;
 const PONG_MS = 5_000;
@@ -205,13 +206,7 @@ export const TRPC_CHECKS: CheckDef[] = [
       },
       unanswered: (req) => mine(req) && !seen.has(req) && t.fail("error NOT_FOUND (-32004)", `no answer to ${showReq(req)}`, frameEvidence(req.frame)),
     });
-    return {
-      observe: r.observe,
-      finish: () => {
-        r.end();
-        return t.outcome("unknown paths and wrong kinds got NOT_FOUND", "no unknown procedure was called");
-      },
-    };
+    return endThen(r, () => t.outcome("unknown paths and wrong kinds got NOT_FOUND", "no unknown procedure was called"));
   }),
   serverCheck("stagewise-chat/trpc/keepalive-pong", (t) => {
     const pings = new Map<string, FrameEvent>();
