@@ -2,7 +2,7 @@
 import type { CheckDef, Outcome } from "../../../core/checks/check.js";
 import { readParams } from "../params.js";
 import { HeldBackGaps } from "../../../core/checks/kit-stalls.js";
-import { all, eventEvidence, eventWhere, NO_TOOLS, onStreams, serverCheck, toolEvent, unjudgedStream, type SseEventEvent } from "./support.js";
+import { eventEvidence, eventWhere, NO_TOOLS, onStreams, serverCheck, toolEvent, unjudgedStream, type SseEventEvent } from "./support.js";
 
 const ms = (x: number) => Math.round(x);
 
@@ -42,13 +42,7 @@ export const TIMING_CHECKS: CheckDef[] = [
           );
       },
     });
-    return {
-      observe: all(streams, held.stalls.observe),
-      finish: () => {
-        held.judge(t);
-        return t.outcome(`the first event came ${gaps.join(", ")} ms before the sentinel (≥ ${minGapMs} ms)`, "no stream with a completed tool call reached a sentinel; use a prompt that makes the model call a tool");
-      },
-    };
+    return held.observer(t, streams, () => t.outcome(`the first event came ${gaps.join(", ")} ms before the sentinel (≥ ${minGapMs} ms)`, "no stream with a completed tool call reached a sentinel; use a prompt that makes the model call a tool"));
   }),
   serverCheck({
     id: "mcp-chat/timing/profile",

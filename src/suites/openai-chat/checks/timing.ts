@@ -4,7 +4,6 @@ import { L } from "../labels.js";
 import { readParams } from "../params.js";
 import { cutOff, onStreams, streamBroken, streamCut } from "./model.js";
 import { HeldBackGaps } from "../../../core/checks/kit-stalls.js";
-import { all } from "../../../core/views/hooks.js";
 import { eventEvidence, isObject, serverCheck, type SseEventEvent } from "./support.js";
 
 export const TIMING_CHECKS: CheckDef[] = [
@@ -40,12 +39,6 @@ export const TIMING_CHECKS: CheckDef[] = [
           );
       },
     });
-    return {
-      observe: all(streams, held.stalls.observe),
-      finish: () => {
-        held.judge(t);
-        return t.outcome(`the first text came ${gaps.join(", ")} ms before the end (≥ ${minGapMs} ms)`, "the text stream probe was not answered");
-      },
-    };
+    return held.observer(t, streams, () => t.outcome(`the first text came ${gaps.join(", ")} ms before the end (≥ ${minGapMs} ms)`, "the text stream probe was not answered"));
   }),
 ];
