@@ -1,6 +1,6 @@
 /** checkMaker's compact form: `make(id, options?, (t, ctx) => observer)`, the maker making the Tally. */
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PROFILE, Tally, tap, type CheckDef, type Violation } from "../../src/core/checks/check.js";
+import { DEFAULT_PROFILE, endThen, Tally, tap, type CheckDef, type Violation } from "../../src/core/checks/check.js";
 import { checkMaker } from "../../src/core/checks/define-check.js";
 import { Evaluation } from "../../src/core/verdicts/evaluation.js";
 import type { TranscriptEvent } from "../../src/core/transcript/transcript.js";
@@ -51,5 +51,15 @@ describe("compact checks", () => {
     const optional = check("x/optional", { notApplicableWhen: ["dialogs"] }, (t) => ({ observe: tap(["note"], () => {}), finish: () => t.outcome("held", "nothing seen") }));
     expect(run([optional], [note("absent", { topic: "dialogs", reason: "no dialogs offered" })]).results["x/optional"]).toEqual(["skip", "not applicable: no dialogs offered"]);
     expect(run([optional], [note("absent", { topic: "other", reason: "r" })]).results["x/optional"]![0]).toBe("incomplete");
+  });
+});
+
+describe("endThen", () => {
+  it("ends the hooks before the outcome is taken, so what the end reports counts", () => {
+    const t = new Tally();
+    const observe = tap(["note"], () => t.ok());
+    const o = endThen({ observe, end: () => t.fail("an answer", "a request left unanswered") }, () => t.outcome("held", "nothing seen"));
+    expect(o.observe).toBe(observe);
+    expect(o.finish().verdict).toBe("fail");
   });
 });
