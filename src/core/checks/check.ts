@@ -72,6 +72,21 @@ export interface CheckObserver {
 
 export { tap, type Tap } from "../views/hooks.js";
 
+/**
+ * The observer of hooks that must hear the end before the outcome (requests still unanswered, a wait
+ * still open): `endThen(r, () => t.outcome(…))` observes with `r.observe`, and its finish calls `r.end()`
+ * and then gives the outcome.
+ */
+export function endThen(hooks: { observe: Observe; end(): void }, outcome: () => Outcome): CheckObserver {
+  return {
+    observe: hooks.observe,
+    finish: () => {
+      hooks.end();
+      return outcome();
+    },
+  };
+}
+
 export interface CheckDef {
   id: string;
   level: Level;

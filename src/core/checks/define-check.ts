@@ -4,7 +4,7 @@
  * record (level, title, rule, the contract [section, sentence], the probes that feed it) comes
  * from the protocol's data file (see check-records).
  */
-import { notApplicable, type CheckDef, type ContractRef, type Side } from "./check.js";
+import { notApplicable, Tally, type CheckContext, type CheckDef, type CheckObserver, type ContractRef, type Side } from "./check.js";
 import { checkRecord, type CheckRecord } from "./check-records.js";
 import { all, onNote, subscriptionsOf } from "../views/hooks.js";
 
@@ -38,9 +38,37 @@ export type CheckSpec = Pick<CheckDef, "id" | "create"> & {
   notApplicableWhen?: readonly string[];
 };
 
-export function checkMaker(meta: SuiteMeta): (spec: CheckSpec) => CheckDef {
+/** The compact form's observer maker: the maker makes the check's Tally and hands it over with the context. */
+export type Judge = (t: Tally, ctx: CheckContext) => CheckObserver;
+
+/** What a check says besides its id and observer (the compact form's middle argument). */
+export type CheckOptions<S extends CheckSpec = CheckSpec> = Omit<S, "id" | "create">;
+
+/** The three ways to write a check: compact with or without options, or the `{ id, create }` record. */
+export type CheckArgs<S extends CheckSpec = CheckSpec> = [id: string, judge: Judge] | [id: string, options: CheckOptions<S>, judge: Judge] | [spec: S];
+
+/**
+ * A check maker. Most checks are compact, `make("p/area/rule", { notApplicableWhen }, (t, ctx) => observer)`: the
+ * maker makes the Tally, so a check is only its rule. A check that needs something else first (parameters read before
+ * its Tally, its own kind of outcome) gives `create` in a `{ id, create }` record.
+ */
+export interface MakeCheck<S extends CheckSpec = CheckSpec> {
+  (id: string, judge: Judge): CheckDef;
+  (id: string, options: CheckOptions<S>, judge: Judge): CheckDef;
+  // Last: a function that infers from a maker's type reads its last signature.
+  (spec: S): CheckDef;
+}
+
+/** The record a check maker's arguments stand for (the compact forms get a `create` that makes the Tally). */
+export function checkSpec<S extends CheckSpec>(...args: CheckArgs<S>): S {
+  if (args.length === 1) return args[0];
+  const [id, options, judge] = args.length === 2 ? [args[0], {}, args[1]] : args;
+  return { ...options, id, create: (ctx: CheckContext) => judge(new Tally(), ctx) } as S;
+}
+
+export function checkMaker(meta: SuiteMeta): MakeCheck {
   const reasons = Object.entries(meta.reasons ?? {});
-  return ({ notApplicableWhen: topics = [], ...spec }) => {
+  const make = ({ notApplicableWhen: topics = [], ...spec }: CheckSpec): CheckDef => {
     const { level, title, rule, ref: at, probes } = (meta.records ?? checkRecord)(meta.side, spec.id);
     const ref: ContractRef = { seed: meta.seed, section: at.section, quote: at.quote };
     const def: CheckDef = { id: spec.id, level, side: meta.side, title, rule, ref, probes, create: spec.create };
@@ -84,6 +112,7 @@ export function checkMaker(meta: SuiteMeta): (spec: CheckSpec) => CheckDef {
       },
     };
   };
+  return (...args: CheckArgs) => make(checkSpec(...args));
 }
 
 /** The notes a server suite's probes publish that its checks read (see SuiteMeta). */
@@ -97,7 +126,7 @@ export interface ServerNotes {
 }
 
 /** The server side's check maker: every suite says the same when its probes stopped early. */
-export function serverCheckMaker(seed: string, notes: ServerNotes): (spec: CheckSpec) => CheckDef {
+export function serverCheckMaker(seed: string, notes: ServerNotes): MakeCheck {
   return checkMaker({
     seed,
     side: "server",

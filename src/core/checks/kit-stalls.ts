@@ -3,8 +3,8 @@
  * timing rule asks how much earlier than a read its data may have come, and does not blame the
  * target for a gap that the hold-up alone could explain.
  */
-import type { Tally } from "./check.js";
-import { onNote, type Tap } from "../views/hooks.js";
+import { endThen, type CheckObserver, type Outcome, type Tally } from "./check.js";
+import { all, onNote, type Observe, type Tap } from "../views/hooks.js";
 
 export const KIT_STALL_NOTE = "kit-stall";
 
@@ -65,5 +65,10 @@ export class HeldBackGaps {
         t.untestable(`the kit itself was held up ${Math.round(held)} ms right before it read ${this.what}: its reads cannot tell a held-back stream from a late read`);
       else t.fail(...fail);
     }
+  }
+
+  /** A check's observer: its stream hooks and the kit's hold-ups; at the end the gaps held are judged, then `outcome`. */
+  observer(t: Tally, streams: Observe, outcome: () => Outcome): CheckObserver {
+    return endThen({ observe: all(streams, this.stalls.observe), end: () => this.judge(t) }, outcome);
   }
 }

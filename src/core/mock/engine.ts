@@ -6,9 +6,13 @@
  */
 import { fromResponse, toRequest, toResponse, type MockReply, type MockRequest } from "./exchange.js";
 
+/** An HTTP mock engine with resolved options `O` and state `S`. */
 export interface FetchMockEngine<O, S> {
+  /** The answer as a fetch-style handler gives it (what msw runs). */
   handle(request: Request): Promise<Response>;
+  /** The same answer, as the node server writes it. */
   reply(request: MockRequest): Promise<MockReply>;
+  /** Back to the initial state, the exchange counter at zero. */
   reset(): void;
   readonly options: O;
   readonly state: S;

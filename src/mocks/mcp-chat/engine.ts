@@ -7,7 +7,7 @@
  * from options, query, headers or a `!scenario` message) → recording → handler → recording.
  */
 import { safeDecode, stripBase } from "../../core/mock/paths.js";
-import { fetchMockEngine } from "../../core/mock/engine.js";
+import { fetchMockEngine, type FetchMockEngine } from "../../core/mock/engine.js";
 import { replyHead, type MockReply, type MockRequest } from "../../core/mock/exchange.js";
 import { HEADER_FAULT, HEADER_FRAMING, HEADER_SCENARIO, requestedName, Selection } from "../../core/mock/selection.js";
 import { sseFormat } from "../../core/transport/sse-framing.js";
@@ -35,15 +35,8 @@ import { findScenario, NOT_CONNECTED_MESSAGE, type McpChatScenario } from "./sce
 import { ConnectionState } from "./state.js";
 import { planChunks } from "./stream.js";
 
-export interface McpChatEngine {
-  handle(request: Request): Promise<Response>;
-  /** The same answer, as the node server writes it. */
-  reply(request: MockRequest): Promise<MockReply>;
-  /** Back to the initial state: disconnected, exchange counter at zero. */
-  reset(): void;
-  readonly options: ResolvedMcpChatOptions;
-  readonly state: ConnectionState;
-}
+/** The mcp-chat mock; a reset leaves it disconnected. */
+export type McpChatEngine = FetchMockEngine<ResolvedMcpChatOptions, ConnectionState>;
 
 /** Everything decided about a request before it is handled (and recorded). */
 interface Prepared {

@@ -11,7 +11,7 @@
  * model, the answer) → recording → rendering (stream or JSON) → recording of the response head.
  */
 import { safeDecode } from "../../core/mock/paths.js";
-import { fetchMockEngine } from "../../core/mock/engine.js";
+import { fetchMockEngine, type FetchMockEngine } from "../../core/mock/engine.js";
 import { isPaced, replyHead, type MockReply, type MockRequest, type PacedReplyBody, type ReplyBody } from "../../core/mock/exchange.js";
 import { HEADER_FAULT, HEADER_FRAMING, HEADER_SCENARIO, requestedName, Selection } from "../../core/mock/selection.js";
 import { sseFormat } from "../../core/transport/sse-framing.js";
@@ -49,15 +49,8 @@ import { DONE, type Json, type Step } from "./steps.js";
 import { pacedBody, planWrites, type Chunk } from "./stream.js";
 import { promptChars, UsageMeter } from "./usage.js";
 
-export interface OpenaiChatEngine {
-  handle(request: Request): Promise<Response>;
-  /** The same answer, as the node server writes it. */
-  reply(request: MockRequest): Promise<MockReply>;
-  /** Back to the initial state: id counters, the emitted-call log and the exchange counter at zero. */
-  reset(): void;
-  readonly options: ResolvedOpenaiChatOptions;
-  readonly state: MockState;
-}
+/** The openai-chat mock; a reset also zeroes the id counters and the emitted-call log. */
+export type OpenaiChatEngine = FetchMockEngine<ResolvedOpenaiChatOptions, MockState>;
 
 export { HEADER_FAULT, HEADER_FRAMING, HEADER_SCENARIO };
 

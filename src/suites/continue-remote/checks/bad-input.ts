@@ -55,60 +55,52 @@ export const BAD_INPUT_CHECKS: CheckDef[] = [
     id: "continue-remote/bad-input/unparseable-body",
     create: statusRule("bad-input:unparseable:", is4xx, "a 4xx {error} (400, 415)"),
   }),
-  serverCheck({
-    id: "continue-remote/bad-input/unknown-route",
-    create() {
-      const t = new Tally();
-      const observe = judgeExchanges(
-        t,
-        (x) => x.label.startsWith("bad-input:route:"),
-        (x) => {
-          const want = x.method === "GET" ? [404] : [404, 405];
-          if (want.includes(x.status!)) t.ok();
-          else t.fail(want.join(" or "), `${describe(x)} (${x.label})`, evidenceOf(x));
-        },
-      );
-      return { observe, finish: () => t.outcome("the unknown route got 404 and the wrong method 404/405", "no route probe was answered") };
-    },
+  serverCheck("continue-remote/bad-input/unknown-route", (t) => {
+    const observe = judgeExchanges(
+      t,
+      (x) => x.label.startsWith("bad-input:route:"),
+      (x) => {
+        const want = x.method === "GET" ? [404] : [404, 405];
+        if (want.includes(x.status!)) t.ok();
+        else t.fail(want.join(" or "), `${describe(x)} (${x.label})`, evidenceOf(x));
+      },
+    );
+    return { observe, finish: () => t.outcome("the unknown route got 404 and the wrong method 404/405", "no route probe was answered") };
   }),
-  serverCheck({
-    id: "continue-remote/bad-input/server-survives",
-    create(ctx) {
-      const t = new Tally();
-      const cn = isCn(ctx.profile);
-      let before: { raw: RawSnapshot; n: number } | undefined;
-      let accepted: Exchange | undefined;
-      const observe = all(
-        onExchanges((x) => {
-          if ((isBadInputLabel(x.label) || x.label === L.permissionIdle) && tookIt(x)) accepted ??= x;
-          if (x.label === L.poll(PHASE.afterBadInput) && (x.status !== 200 || !x.isJson)) {
-            t.fail("GET /state → 200 after the bad input", `${describe(x)} (${x.label})`, evidenceOf(x));
+  serverCheck("continue-remote/bad-input/server-survives", (t, ctx) => {
+    const cn = isCn(ctx.profile);
+    let before: { raw: RawSnapshot; n: number } | undefined;
+    let accepted: Exchange | undefined;
+    const observe = all(
+      onExchanges((x) => {
+        if ((isBadInputLabel(x.label) || x.label === L.permissionIdle) && tookIt(x)) accepted ??= x;
+        if (x.label === L.poll(PHASE.afterBadInput) && (x.status !== 200 || !x.isJson)) {
+          t.fail("GET /state → 200 after the bad input", `${describe(x)} (${x.label})`, evidenceOf(x));
+        }
+      }),
+      onPolls({
+        snapshot(raw, n) {
+          if (raw.x.label === L.poll(PHASE.beforeBadInput)) before = { raw, n };
+          if (raw.x.label !== L.poll(PHASE.afterBadInput) || !before) return;
+          if (accepted) {
+            const check = accepted.label === L.permissionIdle ? "continue-remote/permission/wrong-id" : acceptedBadInput(accepted.label)!;
+            t.knockOn(check, `${accepted.label} (${accepted.status})`);
+            return;
           }
-        }),
-        onPolls({
-          snapshot(raw, n) {
-            if (raw.x.label === L.poll(PHASE.beforeBadInput)) before = { raw, n };
-            if (raw.x.label !== L.poll(PHASE.afterBadInput) || !before) return;
-            if (accepted) {
-              const check = accepted.label === L.permissionIdle ? "continue-remote/permission/wrong-id" : acceptedBadInput(accepted.label)!;
-              t.knockOn(check, `${accepted.label} (${accepted.status})`);
-              return;
-            }
-            if (stateOf(raw, cn) === stateOf(before.raw, cn)) t.ok();
-            else
-              t.fail(
-                `the state of ${where({ n: before.n, x: before.raw.x })}`,
-                `${where({ n, x: raw.x })} differs after the bad-input probes: ${stateChange(before.raw, raw, cn)}`,
-                stateEvidence(raw, excerpt(raw.json)),
-              );
-          },
-        }),
-      );
-      return {
-        observe,
-        finish: () =>
-          t.outcome("the state after the bad-input probes equalled the state before them", "the before/after polls of the bad-input probes were not both read"),
-      };
-    },
+          if (stateOf(raw, cn) === stateOf(before.raw, cn)) t.ok();
+          else
+            t.fail(
+              `the state of ${where({ n: before.n, x: before.raw.x })}`,
+              `${where({ n, x: raw.x })} differs after the bad-input probes: ${stateChange(before.raw, raw, cn)}`,
+              stateEvidence(raw, excerpt(raw.json)),
+            );
+        },
+      }),
+    );
+    return {
+      observe,
+      finish: () =>
+        t.outcome("the state after the bad-input probes equalled the state before them", "the before/after polls of the bad-input probes were not both read"),
+    };
   }),
 ];

@@ -1,7 +1,7 @@
 /** §3.17 Snapshot consistency: the history only grows, and entries change only as §3.17 allows. */
 import type { CheckDef } from "../../../core/checks/check.js";
 import { L } from "../labels.js";
-import { all, excerpt, fixedOf, onExchanges, sameEntry, onStates, sameTool, serverCheck, stateEvidence, Tally, tookIt, where, type Entry, type State } from "./support.js";
+import { all, excerpt, fixedOf, onExchanges, sameEntry, onStates, sameTool, serverCheck, stateEvidence, tookIt, where, type Entry, type State } from "./support.js";
 
 /** Why `n` may not replace `p` at the same index, or undefined when §3.17 allows it. */
 export function changeProblem(p: Entry, n: Entry, cn: boolean): string | undefined {
@@ -22,36 +22,32 @@ export function changeProblem(p: Entry, n: Entry, cn: boolean): string | undefin
 const mayVanish = (e: Entry, cn: boolean): boolean => (cn ? e.role === "assistant" && e.content === "" : e.streaming || e.kind === "tool-start");
 
 export const POLL_CHECKS: CheckDef[] = [
-  serverCheck({
-    id: "continue-remote/poll/append-only",
-    create(ctx) {
-      const t = new Tally();
-      let mayDrop = false;
-      const observe = all(
-        onExchanges((x) => {
-          if (!tookIt(x)) return;
-          if (x.label === L.pauseBusy && (x.json as { success?: unknown } | undefined)?.success === true) mayDrop = true;
-          if (x.method === "POST" && (x.json as { willInterrupt?: unknown } | undefined)?.willInterrupt === true) mayDrop = true;
-        }),
-        onStates(ctx, {
-          state(next, prev) {
-            if (!prev) return;
-            const drop = mayDrop;
-            mayDrop = false;
-            let base = prev.entries;
-            const last = base.at(-1);
-            if (drop && last && mayVanish(last, next.cn)) {
-              const same = next.entries[last.index];
-              if (!same || changeProblem(last, same, next.cn)) base = base.slice(0, -1);
-            }
-            const problem = compare(base, next);
-            if (problem) t.fail(problem.expected, `${where(next)} after ${where(prev)}: ${problem.actual}`, stateEvidence(next, problem.what));
-            else t.ok();
-          },
-        }),
-      );
-      return { observe, finish: () => t.outcome(`${t.count} consecutive snapshot pair(s) kept the history append-only`, "fewer than two snapshots were read") };
-    },
+  serverCheck("continue-remote/poll/append-only", (t, ctx) => {
+    let mayDrop = false;
+    const observe = all(
+      onExchanges((x) => {
+        if (!tookIt(x)) return;
+        if (x.label === L.pauseBusy && (x.json as { success?: unknown } | undefined)?.success === true) mayDrop = true;
+        if (x.method === "POST" && (x.json as { willInterrupt?: unknown } | undefined)?.willInterrupt === true) mayDrop = true;
+      }),
+      onStates(ctx, {
+        state(next, prev) {
+          if (!prev) return;
+          const drop = mayDrop;
+          mayDrop = false;
+          let base = prev.entries;
+          const last = base.at(-1);
+          if (drop && last && mayVanish(last, next.cn)) {
+            const same = next.entries[last.index];
+            if (!same || changeProblem(last, same, next.cn)) base = base.slice(0, -1);
+          }
+          const problem = compare(base, next);
+          if (problem) t.fail(problem.expected, `${where(next)} after ${where(prev)}: ${problem.actual}`, stateEvidence(next, problem.what));
+          else t.ok();
+        },
+      }),
+    );
+    return { observe, finish: () => t.outcome(`${t.count} consecutive snapshot pair(s) kept the history append-only`, "fewer than two snapshots were read") };
   }),
 ];
 

@@ -8,7 +8,7 @@
  */
 import { at, excerpt, notApplicable, Tally, type CheckContext, type CheckObserver, type Evidence } from "../../../core/checks/check.js";
 import { is2xx, mediaType, parseJson } from "../../../core/checks/check-helpers.js";
-import { serverCheckMaker, type CheckSpec } from "../../../core/checks/define-check.js";
+import { checkSpec, serverCheckMaker, type CheckArgs, type CheckSpec, type MakeCheck } from "../../../core/checks/define-check.js";
 import type { ValidationResult } from "../../../core/schemas/schema-registry.js";
 import { describe, evidenceOf, lastEvent, type Exchange } from "../../../core/views/exchange.js";
 import { exchangeChecks } from "../../../core/views/exchange-checks.js";
@@ -24,8 +24,10 @@ export { all, at, describe, evidenceOf, excerpt, is2xx, lastEvent, mediaType, on
 
 const maker = serverCheckMaker(SEED, { stopped: NOTE.stopped, notApplicable: NOTE.notApplicable, knockOn: NOTE.knockOn });
 
+type Spec = CheckSpec & { only?: "seed" | "cn" };
 /** A CheckDef of this suite; `only` limits it to one generation ([seed] / [cn] in §4). */
-export function serverCheck(spec: CheckSpec & { only?: "seed" | "cn" }) {
+export const serverCheck: MakeCheck<Spec> = (...args: CheckArgs<Spec>) => {
+  const spec = checkSpec(...args);
   const { only, ...rest } = spec;
   if (!only) return maker(rest);
   return maker({
@@ -37,7 +39,7 @@ export function serverCheck(spec: CheckSpec & { only?: "seed" | "cn" }) {
       return { observe: all(), finish: () => notApplicable(why) };
     },
   });
-}
+};
 
 // ---------------------------------------------------------------------------------------------
 // Exchanges

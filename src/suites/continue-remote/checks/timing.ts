@@ -13,7 +13,6 @@ import {
   sentAt,
   sentText,
   serverCheck,
-  Tally,
   type Exchange,
   type State,
 } from "./support.js";
@@ -39,141 +38,133 @@ function intermediates(s: State, from: number): string[] {
 }
 
 export const TIMING_CHECKS: CheckDef[] = [
-  serverCheck({
-    id: "continue-remote/timing/responsive",
-    create(ctx) {
-      const t = new Tally();
-      const p = readParams(ctx.params);
-      const polls: number[] = [];
-      let slowest: Exchange | undefined;
-      let post: { x: Exchange; text: string; took: number } | undefined;
-      /** POSTs sent idle whose first poll after them could tell, and those answered only after their turn was over. */
-      let judgedPosts = 0;
-      const late: Exchange[] = [];
-      const observe = all(
-        onExchanges((x) => {
-          if (x.status === undefined) return;
-          const took = answeredAt(x) - sentAt(x);
-          if (x.method === "GET" && isPollLabel(x.label)) {
-            polls.push(took);
-            if (!slowest || took > answeredAt(slowest) - sentAt(slowest)) slowest = x;
-          } else if (x.method === "POST" && isMessageLabel(x.label) && x.status === 200) {
-            if (took > p.messageMaxMs)
-              t.failLate(answeredAt(x), took - p.messageMaxMs, `POST /message within ${p.messageMaxMs} ms`, `${describe(x)} (${x.label}) took ${Math.round(took)} ms`, evidenceOf(x));
-            else t.ok();
-            const text = sentText(x);
-            post = text !== undefined ? { x, text, took } : undefined;
-          }
-        }),
-        onStates(ctx, {
-          state(next) {
-            const w = post;
-            post = undefined;
-            if (!w) return;
-            judgedPosts++;
-            if (next.isProcessing || w.took <= p.blockingMs) return;
-            const i = next.entries.findIndex((e) => e.kind === "user" && loose(e.content) === loose(w.text));
-            if (i >= 0 && i < next.entries.length - 1 && next.entries.findIndex((e, k) => k > i && e.kind === "user") < 0) late.push(w.x);
-          },
-        }),
-      );
-      return {
-        observe,
-        finish: () => {
-          // One slow answer after a quick turn is jitter; most answers arriving only after their turns is a server that waits for them.
-          if (late.length >= 2 && late.length * 2 > judgedPosts) {
-            const x = late[0]!;
-            t.fail(
-              "POST /message answered before its turn ends",
-              `${late.length} of ${judgedPosts} POST /message were answered only after their turn was over (first: ${describe(x)}, ${x.label}, ${Math.round(answeredAt(x) - sentAt(x))} ms)`,
-              evidenceOf(x),
-            );
-          }
-          if (polls.length) {
-            const q = p95(polls);
-            if (q > p.stateP95Ms)
-              t.fail(
-                `GET /state p95 ≤ ${p.stateP95Ms} ms`,
-                `p95 ${Math.round(q)} ms over ${polls.length} polls (slowest ${describe(slowest!)})`,
-                evidenceOf(slowest!),
-              );
-            else t.ok();
-          }
-          return t.outcome(
-            `GET /state p95 ${Math.round(p95(polls))} ms over ${polls.length} polls; every POST /message answered in time`,
-            "no poll or message was answered",
+  serverCheck("continue-remote/timing/responsive", (t, ctx) => {
+    const p = readParams(ctx.params);
+    const polls: number[] = [];
+    let slowest: Exchange | undefined;
+    let post: { x: Exchange; text: string; took: number } | undefined;
+    /** POSTs sent idle whose first poll after them could tell, and those answered only after their turn was over. */
+    let judgedPosts = 0;
+    const late: Exchange[] = [];
+    const observe = all(
+      onExchanges((x) => {
+        if (x.status === undefined) return;
+        const took = answeredAt(x) - sentAt(x);
+        if (x.method === "GET" && isPollLabel(x.label)) {
+          polls.push(took);
+          if (!slowest || took > answeredAt(slowest) - sentAt(slowest)) slowest = x;
+        } else if (x.method === "POST" && isMessageLabel(x.label) && x.status === 200) {
+          if (took > p.messageMaxMs)
+            t.failLate(answeredAt(x), took - p.messageMaxMs, `POST /message within ${p.messageMaxMs} ms`, `${describe(x)} (${x.label}) took ${Math.round(took)} ms`, evidenceOf(x));
+          else t.ok();
+          const text = sentText(x);
+          post = text !== undefined ? { x, text, took } : undefined;
+        }
+      }),
+      onStates(ctx, {
+        state(next) {
+          const w = post;
+          post = undefined;
+          if (!w) return;
+          judgedPosts++;
+          if (next.isProcessing || w.took <= p.blockingMs) return;
+          const i = next.entries.findIndex((e) => e.kind === "user" && loose(e.content) === loose(w.text));
+          if (i >= 0 && i < next.entries.length - 1 && next.entries.findIndex((e, k) => k > i && e.kind === "user") < 0) late.push(w.x);
+        },
+      }),
+    );
+    return {
+      observe,
+      finish: () => {
+        // One slow answer after a quick turn is jitter; most answers arriving only after their turns is a server that waits for them.
+        if (late.length >= 2 && late.length * 2 > judgedPosts) {
+          const x = late[0]!;
+          t.fail(
+            "POST /message answered before its turn ends",
+            `${late.length} of ${judgedPosts} POST /message were answered only after their turn was over (first: ${describe(x)}, ${x.label}, ${Math.round(answeredAt(x) - sentAt(x))} ms)`,
+            evidenceOf(x),
           );
-        },
-      };
-    },
-  }),
-  serverCheck({
-    id: "continue-remote/timing/intermediate-visible",
-    create(ctx) {
-      const t = new Tally();
-      const stopped = new StoppedTurns();
-      const seen = new Map<number, Set<string>>();
-      let last: State | undefined;
-      // A slow /state or a POST that waits for its turn hides the steps: timing/responsive's failure, not a report.
-      const p = readParams(ctx.params);
-      const polls: number[] = [];
-      let blocking: { x: Exchange; text: string; took: number } | undefined;
-      let judgedPosts = 0;
-      const late: Exchange[] = [];
-      const observe = all(
-        stopped.observe,
-        onExchanges((x) => {
-          if (x.status === undefined) return;
-          const took = answeredAt(x) - sentAt(x);
-          if (x.method === "GET" && isPollLabel(x.label)) polls.push(took);
-          else if (x.method === "POST" && isMessageLabel(x.label) && x.status === 200) {
-            const text = sentText(x);
-            if (text !== undefined) blocking = { x, text, took };
-          }
-        }),
-        onStates(ctx, {
-          state(next, prev) {
-            stopped.seen(next, prev);
-            const b = blocking;
-            blocking = undefined;
-            if (b) {
-              judgedPosts++;
-              const i = next.entries.findIndex((e) => e.kind === "user" && loose(e.content) === loose(b.text));
-              if (!next.isProcessing && b.took > p.blockingMs && i >= 0 && i < next.entries.length - 1) late.push(b.x);
-            }
-            for (const e of next.entries) if (e.kind === "user" && !seen.has(e.index) && (!prev || !prev.entries[e.index])) seen.set(e.index, new Set());
-            const start = turnStart(next.entries);
-            const mine = seen.get(start);
-            if (mine) for (const what of intermediates(next, start)) mine.add(what);
-            last = next;
-          },
-        }),
-      );
-      return {
-        observe,
-        finish: () => {
-          let hidden: string | undefined;
-          if (late.length >= 2 && late.length * 2 > judgedPosts) hidden = `POST /message (${late.length} of ${judgedPosts} answered after their turn)`;
-          if (polls.length && p95(polls) > p.stateP95Ms) hidden ??= `GET /state (p95 ${Math.round(p95(polls))} ms)`;
-          if (hidden) return { verdict: "skip", message: `not judged: continue-remote/timing/responsive failed on ${hidden}` };
-          const running = last?.isProcessing ? turnStart(last.entries) : -1;
-          // A fast turn may finish between two polls: the report fails when most turns showed nothing.
-          const summary: string[] = [];
-          let showed = 0;
-          for (const [start, what] of seen) {
-            if (stopped.turns.has(start) || start === running) continue;
-            summary.push(`turn at ${start}: ${what.size ? [...what].join(", ") : "none"}`);
-            if (what.size) showed++;
-          }
-          if (summary.length && showed * 2 < summary.length)
+        }
+        if (polls.length) {
+          const q = p95(polls);
+          if (q > p.stateP95Ms)
             t.fail(
-              "intermediate states visible to a poller in most turns",
-              `${showed} of ${summary.length} turn(s) showed an intermediate state (streaming, tool-start, generated/calling, permission) to the poller (${summary.join("; ")})`,
+              `GET /state p95 ≤ ${p.stateP95Ms} ms`,
+              `p95 ${Math.round(q)} ms over ${polls.length} polls (slowest ${describe(slowest!)})`,
+              evidenceOf(slowest!),
             );
-          else if (summary.length) t.ok();
-          return t.outcome(`${showed} of ${summary.length} turn(s) showed intermediate states (${summary.join("; ")})`, "no turn was seen from start to end");
+          else t.ok();
+        }
+        return t.outcome(
+          `GET /state p95 ${Math.round(p95(polls))} ms over ${polls.length} polls; every POST /message answered in time`,
+          "no poll or message was answered",
+        );
+      },
+    };
+  }),
+  serverCheck("continue-remote/timing/intermediate-visible", (t, ctx) => {
+    const stopped = new StoppedTurns();
+    const seen = new Map<number, Set<string>>();
+    let last: State | undefined;
+    // A slow /state or a POST that waits for its turn hides the steps: timing/responsive's failure, not a report.
+    const p = readParams(ctx.params);
+    const polls: number[] = [];
+    let blocking: { x: Exchange; text: string; took: number } | undefined;
+    let judgedPosts = 0;
+    const late: Exchange[] = [];
+    const observe = all(
+      stopped.observe,
+      onExchanges((x) => {
+        if (x.status === undefined) return;
+        const took = answeredAt(x) - sentAt(x);
+        if (x.method === "GET" && isPollLabel(x.label)) polls.push(took);
+        else if (x.method === "POST" && isMessageLabel(x.label) && x.status === 200) {
+          const text = sentText(x);
+          if (text !== undefined) blocking = { x, text, took };
+        }
+      }),
+      onStates(ctx, {
+        state(next, prev) {
+          stopped.seen(next, prev);
+          const b = blocking;
+          blocking = undefined;
+          if (b) {
+            judgedPosts++;
+            const i = next.entries.findIndex((e) => e.kind === "user" && loose(e.content) === loose(b.text));
+            if (!next.isProcessing && b.took > p.blockingMs && i >= 0 && i < next.entries.length - 1) late.push(b.x);
+          }
+          for (const e of next.entries) if (e.kind === "user" && !seen.has(e.index) && (!prev || !prev.entries[e.index])) seen.set(e.index, new Set());
+          const start = turnStart(next.entries);
+          const mine = seen.get(start);
+          if (mine) for (const what of intermediates(next, start)) mine.add(what);
+          last = next;
         },
-      };
-    },
+      }),
+    );
+    return {
+      observe,
+      finish: () => {
+        let hidden: string | undefined;
+        if (late.length >= 2 && late.length * 2 > judgedPosts) hidden = `POST /message (${late.length} of ${judgedPosts} answered after their turn)`;
+        if (polls.length && p95(polls) > p.stateP95Ms) hidden ??= `GET /state (p95 ${Math.round(p95(polls))} ms)`;
+        if (hidden) return { verdict: "skip", message: `not judged: continue-remote/timing/responsive failed on ${hidden}` };
+        const running = last?.isProcessing ? turnStart(last.entries) : -1;
+        // A fast turn may finish between two polls: the report fails when most turns showed nothing.
+        const summary: string[] = [];
+        let showed = 0;
+        for (const [start, what] of seen) {
+          if (stopped.turns.has(start) || start === running) continue;
+          summary.push(`turn at ${start}: ${what.size ? [...what].join(", ") : "none"}`);
+          if (what.size) showed++;
+        }
+        if (summary.length && showed * 2 < summary.length)
+          t.fail(
+            "intermediate states visible to a poller in most turns",
+            `${showed} of ${summary.length} turn(s) showed an intermediate state (streaming, tool-start, generated/calling, permission) to the poller (${summary.join("; ")})`,
+          );
+        else if (summary.length) t.ok();
+        return t.outcome(`${showed} of ${summary.length} turn(s) showed intermediate states (${summary.join("; ")})`, "no turn was seen from start to end");
+      },
+    };
   }),
 ];

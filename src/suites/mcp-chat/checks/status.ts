@@ -2,7 +2,7 @@
 import { excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { formatSchemaErrors, type SchemaError } from "../../../core/schemas/schema-registry.js";
 import { L } from "../labels.js";
-import { all, connectView, describe, evidenceOf, isObject, judgeExchanges, onExchanges, sameSet, serverCheck, Tally, toolNames } from "./support.js";
+import { all, connectView, describe, evidenceOf, isObject, judgeExchanges, onExchanges, sameSet, serverCheck, toolNames } from "./support.js";
 
 
 /** Errors inside tool objects are connect/tool-shape's; "if/then" only repeats the concrete errors. */
@@ -19,82 +19,74 @@ const AFTER_CONNECT: Record<string, string> = {
 const AFTER_DISCONNECT = new Set<string>([L.statusAfterReset, L.statusAfterDisconnect]);
 
 export const STATUS_CHECKS: CheckDef[] = [
-  serverCheck({
-    id: "mcp-chat/status/connected-shape",
-    create(ctx) {
-      const t = new Tally();
-      const connected = new Map<string, { id: string; tools: string[] }>();
-      let n = 0;
-      const observe = all(
-        onExchanges((x) => {
-          if (!Object.values(AFTER_CONNECT).includes(x.label)) return;
-          const c = connectView(x);
-          if (c?.tools) connected.set(x.label, { id: c.id, tools: c.tools });
-          else connected.delete(x.label);
-        }),
-        judgeExchanges(t, (x) => x.label in AFTER_CONNECT, (x) => {
-          const c = connected.get(AFTER_CONNECT[x.label]!);
-          if (!c) {
-            t.untestable(`the connect before ${x.label} did not succeed with a tools array`);
-            return;
-          }
-          const expected = `200 {connected: true, server_id: ${JSON.stringify(c.id)}, tools: [${c.tools.join(", ")}]}`;
-          const b = x.json;
-          if (x.status !== 200 || !isObject(b)) {
-            t.fail(expected, `${describe(x)}${isObject(b) ? "" : " (body is not a JSON object)"}`, evidenceOf(x));
-            return;
-          }
-          const wrong: string[] = [];
-          // What the server connected before shows through (its id, its tools): that is
-          // state/single-connection's rule, judged on this same answer.
-          const prev = x.label === L.statusAfterConnectB ? connected.get(L.connect) : undefined;
-          let leftover = false;
-          if (b.connected !== true) wrong.push(`connected is ${excerpt(b.connected)}`);
-          if (b.server_id !== c.id) {
-            if (prev && b.server_id === prev.id) leftover = true;
-            else wrong.push(`server_id is ${excerpt(b.server_id)}`);
-          }
-          const names = toolNames(b.tools);
-          if (!names) wrong.push(`tools is ${b.tools === undefined ? "missing" : excerpt(b.tools)}`);
-          else if (!sameSet(names, c.tools)) {
-            const extra = names.filter((n) => !c.tools.includes(n));
-            if (prev && c.tools.every((n) => names.includes(n)) && extra.every((n) => prev.tools.includes(n))) leftover = true;
-            else wrong.push(`tools are [${names.join(", ")}] but the connect returned [${c.tools.join(", ")}]`);
-          }
-          const r = ctx.validate("status-response", b);
-          const errors = r.ok ? [] : ownErrors(r.errors);
-          if (errors.length) wrong.push(formatSchemaErrors(errors));
-          if (wrong.length) t.fail(expected, `${x.label}: ${wrong.join("; ")}`, evidenceOf(x));
-          else if (leftover) t.knockOn("mcp-chat/state/single-connection", x.label);
-          else {
-            n++;
-            t.ok();
-          }
-        }),
-      );
-      return { observe, finish: () => t.outcome(`${n} status answer(s) after a connect showed its id and tools`, "no status was probed after a successful connect") };
-    },
-  }),
-  serverCheck({
-    id: "mcp-chat/status/disconnected-shape",
-    create(ctx) {
-      const t = new Tally();
-      let n = 0;
-      const observe = judgeExchanges(t, (x) => AFTER_DISCONNECT.has(x.label), (x) => {
-        const expected = "200 {connected: false, server_id: null, tools: []}";
+  serverCheck("mcp-chat/status/connected-shape", (t, ctx) => {
+    const connected = new Map<string, { id: string; tools: string[] }>();
+    let n = 0;
+    const observe = all(
+      onExchanges((x) => {
+        if (!Object.values(AFTER_CONNECT).includes(x.label)) return;
+        const c = connectView(x);
+        if (c?.tools) connected.set(x.label, { id: c.id, tools: c.tools });
+        else connected.delete(x.label);
+      }),
+      judgeExchanges(t, (x) => x.label in AFTER_CONNECT, (x) => {
+        const c = connected.get(AFTER_CONNECT[x.label]!);
+        if (!c) {
+          t.untestable(`the connect before ${x.label} did not succeed with a tools array`);
+          return;
+        }
+        const expected = `200 {connected: true, server_id: ${JSON.stringify(c.id)}, tools: [${c.tools.join(", ")}]}`;
         const b = x.json;
         if (x.status !== 200 || !isObject(b)) {
           t.fail(expected, `${describe(x)}${isObject(b) ? "" : " (body is not a JSON object)"}`, evidenceOf(x));
           return;
         }
-        if (b.connected === true) return;
-        n++;
+        const wrong: string[] = [];
+        // What the server connected before shows through (its id, its tools): that is
+        // state/single-connection's rule, judged on this same answer.
+        const prev = x.label === L.statusAfterConnectB ? connected.get(L.connect) : undefined;
+        let leftover = false;
+        if (b.connected !== true) wrong.push(`connected is ${excerpt(b.connected)}`);
+        if (b.server_id !== c.id) {
+          if (prev && b.server_id === prev.id) leftover = true;
+          else wrong.push(`server_id is ${excerpt(b.server_id)}`);
+        }
+        const names = toolNames(b.tools);
+        if (!names) wrong.push(`tools is ${b.tools === undefined ? "missing" : excerpt(b.tools)}`);
+        else if (!sameSet(names, c.tools)) {
+          const extra = names.filter((n) => !c.tools.includes(n));
+          if (prev && c.tools.every((n) => names.includes(n)) && extra.every((n) => prev.tools.includes(n))) leftover = true;
+          else wrong.push(`tools are [${names.join(", ")}] but the connect returned [${c.tools.join(", ")}]`);
+        }
         const r = ctx.validate("status-response", b);
         const errors = r.ok ? [] : ownErrors(r.errors);
-        if (errors.length) t.fail(expected, `${x.label}: ${formatSchemaErrors(errors)}`, evidenceOf(x));
-        else t.ok();
-      });
-      return { observe, finish: () => t.outcome(`${n} status answer(s) after a disconnect had the disconnected shape`, "no status after a disconnect said connected: false") };
-    },
+        if (errors.length) wrong.push(formatSchemaErrors(errors));
+        if (wrong.length) t.fail(expected, `${x.label}: ${wrong.join("; ")}`, evidenceOf(x));
+        else if (leftover) t.knockOn("mcp-chat/state/single-connection", x.label);
+        else {
+          n++;
+          t.ok();
+        }
+      }),
+    );
+    return { observe, finish: () => t.outcome(`${n} status answer(s) after a connect showed its id and tools`, "no status was probed after a successful connect") };
+  }),
+  serverCheck("mcp-chat/status/disconnected-shape", (t, ctx) => {
+    let n = 0;
+    const observe = judgeExchanges(t, (x) => AFTER_DISCONNECT.has(x.label), (x) => {
+      const expected = "200 {connected: false, server_id: null, tools: []}";
+      const b = x.json;
+      if (x.status !== 200 || !isObject(b)) {
+        t.fail(expected, `${describe(x)}${isObject(b) ? "" : " (body is not a JSON object)"}`, evidenceOf(x));
+        return;
+      }
+      if (b.connected === true) return;
+      n++;
+      const r = ctx.validate("status-response", b);
+      const errors = r.ok ? [] : ownErrors(r.errors);
+      if (errors.length) t.fail(expected, `${x.label}: ${formatSchemaErrors(errors)}`, evidenceOf(x));
+      else t.ok();
+    });
+    return { observe, finish: () => t.outcome(`${n} status answer(s) after a disconnect had the disconnected shape`, "no status after a disconnect said connected: false") };
   }),
 ];

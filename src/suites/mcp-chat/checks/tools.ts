@@ -50,129 +50,109 @@ function openAtTerminal(kind: "done" | "error", t: Tally) {
 }
 
 export const TOOLS_CHECKS: CheckDef[] = [
-  serverCheck({
-    id: "mcp-chat/tools/unique-ids",
-    create() {
-      const t = new Tally();
-      let n = 0;
-      const observe = onStreams<Map<string, number>>({
-        start: () => new Map(),
-        only: ["tool"],
-        event: (ev, p, phase, _s, seen) => {
-          const te = phase === "before" ? toolEvent(p) : undefined;
-          if (te?.kind !== "start") return;
-          n++;
-          const first = seen.get(te.id);
-          if (first !== undefined) t.fail("a new id for every tool_start in a request", `${eventWhere(ev)} reuses id ${JSON.stringify(te.id)} of event #${first}`, eventEvidence(ev));
-          else {
-            seen.set(te.id, ev.index);
-            t.ok();
-          }
-        },
-        end: (ev, s, seen) => {
-          if (seen.size === 0) unjudgedStream(t, s, ev, NO_TOOLS);
-        },
-      });
-      return { observe, finish: () => t.outcome(`${n} tool_start id(s) were unique in their streams`, "no tool_start was observed; use a prompt that makes the model call a tool") };
-    },
-  }),
-  serverCheck({
-    id: "mcp-chat/tools/end-matches-start",
-    create() {
-      const t = new Tally();
-      let n = 0;
-      const observe = onStreams<{ open: Open; ends: number; idless?: SseEventEvent }>({
-        start: () => ({ open: new Map(), ends: 0 }),
-        end: (ev, s, st) => {
-          if (st.ends === 0) unjudgedStream(t, s, ev, NO_TOOLS);
-        },
-        // Only tool events: the stream's first tool event without an id is one of them.
-        only: ["tool"],
-        event: (ev, p, phase, s, st) => {
-          const te = phase === "before" ? toolEvent(p) : undefined;
-          if (!te) {
-            st.idless ??= s.tools.idless;
-            return;
-          }
-          const open = st.open;
-          if (te.kind === "start") {
-            open.set(te.id, te.name);
-            return;
-          }
-          st.ends++;
-          n++;
-          if (!open.has(te.id) && st.idless) {
-            // The tool_start it would close had no usable id: events/schema's failure.
-            t.knockOn("mcp-chat/events/schema", eventWhere(st.idless));
-            return;
-          }
-          if (!open.has(te.id)) {
-            t.fail("a tool_end only for an open tool_start", `${eventWhere(ev)}: tool_end ${JSON.stringify(te.id)} matches no open tool_start (open: ${[...open.keys()].join(", ") || "none"})`, eventEvidence(ev));
-            return;
-          }
-          const name = open.get(te.id);
-          open.delete(te.id);
-          if (te.name === name) t.ok();
-          else t.fail(`tool_end ${JSON.stringify(te.id)} named ${excerpt(name)} like its tool_start`, `${eventWhere(ev)}: tool_end ${JSON.stringify(te.id)} is named ${excerpt(te.name)}`, eventEvidence(ev));
-        },
-      });
-      return { observe, finish: () => t.outcome(`${n} tool_end(s) each closed an open tool_start with the same id and name`, "no tool_end was observed") };
-    },
-  }),
-  serverCheck({
-    id: "mcp-chat/tools/all-ended-before-done",
-    create() {
-      const t = new Tally();
-      const o = openAtTerminal("done", t);
-      return { observe: o.observe, finish: () => t.outcome(`no tool was open at [DONE] (${o.calls()} tool call(s) in all streams)`, "no stream ended with [DONE]") };
-    },
-  }),
-  serverCheck({
-    id: "mcp-chat/tools/all-ended-before-error",
-    create() {
-      const t = new Tally();
-      const o = openAtTerminal("error", t);
-      // Chat while disconnected may be refused with an HTTP status instead of an [ERROR] stream
-      // (§3.9 form a): then no stream of the run needs to end with [ERROR].
-      const refused = onExchanges((x) => {
-        if (x.label === L.chatDisconnected && x.status !== undefined && x.status >= 400 && x.status !== 429) {
-          t.notApplicable(`chat while disconnected was refused with HTTP ${x.status} rather than an [ERROR] stream, and no other stream ended with [ERROR]`);
+  serverCheck("mcp-chat/tools/unique-ids", (t) => {
+    let n = 0;
+    const observe = onStreams<Map<string, number>>({
+      start: () => new Map(),
+      only: ["tool"],
+      event: (ev, p, phase, _s, seen) => {
+        const te = phase === "before" ? toolEvent(p) : undefined;
+        if (te?.kind !== "start") return;
+        n++;
+        const first = seen.get(te.id);
+        if (first !== undefined) t.fail("a new id for every tool_start in a request", `${eventWhere(ev)} reuses id ${JSON.stringify(te.id)} of event #${first}`, eventEvidence(ev));
+        else {
+          seen.set(te.id, ev.index);
+          t.ok();
         }
-      });
-      return { observe: all(o.observe, refused, disconnectKnockOn(t)), finish: () => t.outcome(`no tool was open at [ERROR] (${o.calls()} tool call(s) in all streams)`, "no stream ended with [ERROR]") };
-    },
+      },
+      end: (ev, s, seen) => {
+        if (seen.size === 0) unjudgedStream(t, s, ev, NO_TOOLS);
+      },
+    });
+    return { observe, finish: () => t.outcome(`${n} tool_start id(s) were unique in their streams`, "no tool_start was observed; use a prompt that makes the model call a tool") };
   }),
-  serverCheck({
-    id: "mcp-chat/tools/name-in-tool-list",
-    create() {
-      const t = new Tally();
-      let tools: string[] | null = null;
-      let n = 0;
-      const observe = all(
-        onNote(NOTE.chatTools, (v) => {
-          tools = Array.isArray(v) ? (v as string[]) : null;
-        }),
-        onStreams({
-          start: () => undefined,
-          end: (ev, s) => {
-            if (s.label === L.chatStream && s.tools.starts === 0) unjudgedStream(t, s, ev, NO_TOOLS);
-          },
-          only: ["tool"],
-          event: (ev, p, phase, s) => {
-            const te = phase === "before" && s.label === L.chatStream ? toolEvent(p) : undefined;
-            if (te?.kind !== "start") return;
-            if (!tools) {
-              t.untestable("the tools of the connected server are unknown");
-              return;
-            }
-            n++;
-            if (typeof te.name === "string" && tools.includes(te.name)) t.ok();
-            else t.fail(`a tool the connect listed: ${tools.join(", ")}`, `${eventWhere(ev)} calls ${excerpt(te.name)}`, eventEvidence(ev));
-          },
-        }),
-      );
-      return { observe, finish: () => t.outcome(`${n} tool call(s) named tools of the connected server`, "no tool_start in the happy-path stream") };
-    },
+  serverCheck("mcp-chat/tools/end-matches-start", (t) => {
+    let n = 0;
+    const observe = onStreams<{ open: Open; ends: number; idless?: SseEventEvent }>({
+      start: () => ({ open: new Map(), ends: 0 }),
+      end: (ev, s, st) => {
+        if (st.ends === 0) unjudgedStream(t, s, ev, NO_TOOLS);
+      },
+      // Only tool events: the stream's first tool event without an id is one of them.
+      only: ["tool"],
+      event: (ev, p, phase, s, st) => {
+        const te = phase === "before" ? toolEvent(p) : undefined;
+        if (!te) {
+          st.idless ??= s.tools.idless;
+          return;
+        }
+        const open = st.open;
+        if (te.kind === "start") {
+          open.set(te.id, te.name);
+          return;
+        }
+        st.ends++;
+        n++;
+        if (!open.has(te.id) && st.idless) {
+          // The tool_start it would close had no usable id: events/schema's failure.
+          t.knockOn("mcp-chat/events/schema", eventWhere(st.idless));
+          return;
+        }
+        if (!open.has(te.id)) {
+          t.fail("a tool_end only for an open tool_start", `${eventWhere(ev)}: tool_end ${JSON.stringify(te.id)} matches no open tool_start (open: ${[...open.keys()].join(", ") || "none"})`, eventEvidence(ev));
+          return;
+        }
+        const name = open.get(te.id);
+        open.delete(te.id);
+        if (te.name === name) t.ok();
+        else t.fail(`tool_end ${JSON.stringify(te.id)} named ${excerpt(name)} like its tool_start`, `${eventWhere(ev)}: tool_end ${JSON.stringify(te.id)} is named ${excerpt(te.name)}`, eventEvidence(ev));
+      },
+    });
+    return { observe, finish: () => t.outcome(`${n} tool_end(s) each closed an open tool_start with the same id and name`, "no tool_end was observed") };
+  }),
+  serverCheck("mcp-chat/tools/all-ended-before-done", (t) => {
+    const o = openAtTerminal("done", t);
+    return { observe: o.observe, finish: () => t.outcome(`no tool was open at [DONE] (${o.calls()} tool call(s) in all streams)`, "no stream ended with [DONE]") };
+  }),
+  serverCheck("mcp-chat/tools/all-ended-before-error", (t) => {
+    const o = openAtTerminal("error", t);
+    // Chat while disconnected may be refused with an HTTP status instead of an [ERROR] stream
+    // (§3.9 form a): then no stream of the run needs to end with [ERROR].
+    const refused = onExchanges((x) => {
+      if (x.label === L.chatDisconnected && x.status !== undefined && x.status >= 400 && x.status !== 429) {
+        t.notApplicable(`chat while disconnected was refused with HTTP ${x.status} rather than an [ERROR] stream, and no other stream ended with [ERROR]`);
+      }
+    });
+    return { observe: all(o.observe, refused, disconnectKnockOn(t)), finish: () => t.outcome(`no tool was open at [ERROR] (${o.calls()} tool call(s) in all streams)`, "no stream ended with [ERROR]") };
+  }),
+  serverCheck("mcp-chat/tools/name-in-tool-list", (t) => {
+    let tools: string[] | null = null;
+    let n = 0;
+    const observe = all(
+      onNote(NOTE.chatTools, (v) => {
+        tools = Array.isArray(v) ? (v as string[]) : null;
+      }),
+      onStreams({
+        start: () => undefined,
+        end: (ev, s) => {
+          if (s.label === L.chatStream && s.tools.starts === 0) unjudgedStream(t, s, ev, NO_TOOLS);
+        },
+        only: ["tool"],
+        event: (ev, p, phase, s) => {
+          const te = phase === "before" && s.label === L.chatStream ? toolEvent(p) : undefined;
+          if (te?.kind !== "start") return;
+          if (!tools) {
+            t.untestable("the tools of the connected server are unknown");
+            return;
+          }
+          n++;
+          if (typeof te.name === "string" && tools.includes(te.name)) t.ok();
+          else t.fail(`a tool the connect listed: ${tools.join(", ")}`, `${eventWhere(ev)} calls ${excerpt(te.name)}`, eventEvidence(ev));
+        },
+      }),
+    );
+    return { observe, finish: () => t.outcome(`${n} tool call(s) named tools of the connected server`, "no tool_start in the happy-path stream") };
   }),
   serverCheck({
     id: "mcp-chat/tools/call-profile",

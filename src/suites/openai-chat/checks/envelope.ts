@@ -2,7 +2,7 @@
 import { excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { isChatLabel } from "../labels.js";
 import { CHUNKS, onStreams } from "./model.js";
-import { all, eventEvidence, eventWhere, evidenceOf, is2xx, isErrorLike, isObject, onExchanges, requestInfo, serverCheck, Tally } from "./support.js";
+import { all, eventEvidence, eventWhere, evidenceOf, is2xx, isErrorLike, isObject, onExchanges, requestInfo, serverCheck } from "./support.js";
 
 /** What is wrong with an envelope, or [] when it is right. */
 function envelopeProblems(v: Record<string, unknown>, object: string): string[] {
@@ -15,43 +15,39 @@ function envelopeProblems(v: Record<string, unknown>, object: string): string[] 
 }
 
 export const ENVELOPE_CHECKS: CheckDef[] = [
-  serverCheck({
-    id: "openai-chat/envelope/fields",
-    create() {
-      const t = new Tally();
-      let chunks = 0;
-      let completions = 0;
-      const observe = all(
-        onStreams<{ id?: unknown; created?: unknown; first: boolean }>({
-          start: () => ({ first: true }),
-          only: CHUNKS,
-          event: (ev, v, _s, st) => {
-            if (v.phase !== "before" || v.payload.kind !== "chunk") return;
-            const c = v.payload.value;
-            chunks++;
-            const problems = envelopeProblems(c, "chat.completion.chunk");
-            if (st.first) {
-              st.first = false;
-              st.id = c.id;
-              st.created = c.created;
-            } else {
-              if (typeof c.id === "string" && typeof st.id === "string" && c.id !== st.id) problems.push(`id ${excerpt(c.id, 40)} differs from the stream's first id ${excerpt(st.id, 40)}`);
-              if (typeof c.created === "number" && typeof st.created === "number" && c.created !== st.created) problems.push(`created ${c.created} differs from the stream's first ${st.created}`);
-            }
-            if (problems.length === 0) t.ok();
-            else t.fail('object "chat.completion.chunk", one string id and one integer created per stream, a string model', `${eventWhere(ev)}: ${problems.join("; ")}`, eventEvidence(ev));
-          },
-        }),
-        onExchanges((x) => {
-          if (!isChatLabel(x.label) || x.streamRead || !is2xx(x.status) || requestInfo(x.request).stream) return;
-          if (!isObject(x.json) || isErrorLike(x.json)) return;
-          completions++;
-          const problems = envelopeProblems(x.json, "chat.completion");
+  serverCheck("openai-chat/envelope/fields", (t) => {
+    let chunks = 0;
+    let completions = 0;
+    const observe = all(
+      onStreams<{ id?: unknown; created?: unknown; first: boolean }>({
+        start: () => ({ first: true }),
+        only: CHUNKS,
+        event: (ev, v, _s, st) => {
+          if (v.phase !== "before" || v.payload.kind !== "chunk") return;
+          const c = v.payload.value;
+          chunks++;
+          const problems = envelopeProblems(c, "chat.completion.chunk");
+          if (st.first) {
+            st.first = false;
+            st.id = c.id;
+            st.created = c.created;
+          } else {
+            if (typeof c.id === "string" && typeof st.id === "string" && c.id !== st.id) problems.push(`id ${excerpt(c.id, 40)} differs from the stream's first id ${excerpt(st.id, 40)}`);
+            if (typeof c.created === "number" && typeof st.created === "number" && c.created !== st.created) problems.push(`created ${c.created} differs from the stream's first ${st.created}`);
+          }
           if (problems.length === 0) t.ok();
-          else t.fail('object "chat.completion", a string id, an integer created, a string model', `${x.label}: ${problems.join("; ")}`, evidenceOf(x));
-        }),
-      );
-      return { observe, finish: () => t.outcome(`${chunks} chunk(s) and ${completions} completion(s) had their envelope fields`, "no chunk or completion was observed") };
-    },
+          else t.fail('object "chat.completion.chunk", one string id and one integer created per stream, a string model', `${eventWhere(ev)}: ${problems.join("; ")}`, eventEvidence(ev));
+        },
+      }),
+      onExchanges((x) => {
+        if (!isChatLabel(x.label) || x.streamRead || !is2xx(x.status) || requestInfo(x.request).stream) return;
+        if (!isObject(x.json) || isErrorLike(x.json)) return;
+        completions++;
+        const problems = envelopeProblems(x.json, "chat.completion");
+        if (problems.length === 0) t.ok();
+        else t.fail('object "chat.completion", a string id, an integer created, a string model', `${x.label}: ${problems.join("; ")}`, evidenceOf(x));
+      }),
+    );
+    return { observe, finish: () => t.outcome(`${chunks} chunk(s) and ${completions} completion(s) had their envelope fields`, "no chunk or completion was observed") };
   }),
 ];

@@ -3,7 +3,7 @@ import { at, excerpt, type CheckDef, type Outcome } from "../../../core/checks/c
 import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
 import { C, M, NOTE } from "../labels.js";
-import { all, serverCheck, Tally, type OpenEvent, type RejectEvent } from "./support.js";
+import { all, serverCheck, type OpenEvent, type RejectEvent } from "./support.js";
 
 
 type Attempt = { ev: OpenEvent; upgraded: true } | { ev: RejectEvent; upgraded: false };
@@ -59,60 +59,52 @@ function rejectionCheck(opts: {
   /** Why an upgrade that was not refused is legal here, if it is (the rule then does not apply). */
   legalUpgrade?: (a: Attempt) => string | undefined;
 }): CheckDef {
-  return serverCheck({
-    id: opts.id,
-    create() {
-      const t = new Tally();
-      let mainOk = false;
-      const attempts: Attempt[] = [];
-      const extras: string[] = [];
-      const notes = new Map<string, unknown>();
-      const observe = all(
-        onUpgrades((l) => l === C.main, (a) => (mainOk ||= a.upgraded)),
-        onUpgrades(opts.match, (a) => attempts.push(a)),
-        onUpgrades((l) => !!opts.extra?.(l), (a) => extras.push(opts.extraReport!(a))),
-        (ev) => {
-          if (ev.kind === "note") notes.set(ev.name, ev.value);
-        },
-      );
-      const finish = (): Outcome => {
-        const early = opts.before?.({ notes });
-        if (early) return early;
-        if (!mainOk) {
-          return { verdict: "incomplete", notExercised: true, message: "not exercised: the /ws upgrade itself did not succeed, so rejections cannot be told apart from a broken endpoint" };
-        }
-        for (const a of attempts) {
-          const legal = a.upgraded ? opts.legalUpgrade?.(a) : undefined;
-          if (legal) t.notApplicable(legal);
-          else if (a.upgraded) t.fail(`${opts.status} for ${opts.what}`, `${path(a)} (${a.ev.label}) was upgraded (101)`, at(a.ev));
-          else if (a.ev.status === opts.status) t.ok();
-          else if (a.ev.status !== undefined) t.fail(`${opts.status} for ${opts.what}`, `${path(a)} (${a.ev.label}) answered ${a.ev.status}`, at(a.ev, a.ev.body ? { excerpt: excerpt(a.ev.body) } : {}));
-          else t.untestable(`${path(a)} got ${got(a)}`);
-        }
-        const more = extras.length ? `; ${extras.join("; ")}` : "";
-        return t.outcome(`${t.count} upgrade(s) with ${opts.what} were refused with ${opts.status}${more}`, `no upgrade with ${opts.what} was attempted`);
-      };
-      return { observe, finish };
-    },
+  return serverCheck(opts.id, (t) => {
+    let mainOk = false;
+    const attempts: Attempt[] = [];
+    const extras: string[] = [];
+    const notes = new Map<string, unknown>();
+    const observe = all(
+      onUpgrades((l) => l === C.main, (a) => (mainOk ||= a.upgraded)),
+      onUpgrades(opts.match, (a) => attempts.push(a)),
+      onUpgrades((l) => !!opts.extra?.(l), (a) => extras.push(opts.extraReport!(a))),
+      (ev) => {
+        if (ev.kind === "note") notes.set(ev.name, ev.value);
+      },
+    );
+    const finish = (): Outcome => {
+      const early = opts.before?.({ notes });
+      if (early) return early;
+      if (!mainOk) {
+        return { verdict: "incomplete", notExercised: true, message: "not exercised: the /ws upgrade itself did not succeed, so rejections cannot be told apart from a broken endpoint" };
+      }
+      for (const a of attempts) {
+        const legal = a.upgraded ? opts.legalUpgrade?.(a) : undefined;
+        if (legal) t.notApplicable(legal);
+        else if (a.upgraded) t.fail(`${opts.status} for ${opts.what}`, `${path(a)} (${a.ev.label}) was upgraded (101)`, at(a.ev));
+        else if (a.ev.status === opts.status) t.ok();
+        else if (a.ev.status !== undefined) t.fail(`${opts.status} for ${opts.what}`, `${path(a)} (${a.ev.label}) answered ${a.ev.status}`, at(a.ev, a.ev.body ? { excerpt: excerpt(a.ev.body) } : {}));
+        else t.untestable(`${path(a)} got ${got(a)}`);
+      }
+      const more = extras.length ? `; ${extras.join("; ")}` : "";
+      return t.outcome(`${t.count} upgrade(s) with ${opts.what} were refused with ${opts.status}${more}`, `no upgrade with ${opts.what} was attempted`);
+    };
+    return { observe, finish };
   });
 }
 
 export const CONN_CHECKS: CheckDef[] = [
-  serverCheck({
-    id: "pi-web/conn/ws-upgrade",
-    create() {
-      const t = new Tally();
-      const observe = onUpgrades(
-        (l) => l === C.main || l === C.passive,
-        (a) => {
-          if (a.upgraded) t.ok();
-          else if (a.ev.status !== undefined) {
-            t.fail("101 Switching Protocols", `the ${a.ev.label} upgrade on ${path(a)} was answered ${a.ev.status}`, at(a.ev, a.ev.body ? { excerpt: excerpt(a.ev.body) } : {}));
-          } else t.untestable(`the ${a.ev.label} upgrade on ${path(a)} got ${got(a)}`);
-        },
-      );
-      return { observe, finish: () => t.outcome(`${t.count} upgrade(s) on /ws were answered 101`, "no upgrade on /ws was attempted") };
-    },
+  serverCheck("pi-web/conn/ws-upgrade", (t) => {
+    const observe = onUpgrades(
+      (l) => l === C.main || l === C.passive,
+      (a) => {
+        if (a.upgraded) t.ok();
+        else if (a.ev.status !== undefined) {
+          t.fail("101 Switching Protocols", `the ${a.ev.label} upgrade on ${path(a)} was answered ${a.ev.status}`, at(a.ev, a.ev.body ? { excerpt: excerpt(a.ev.body) } : {}));
+        } else t.untestable(`the ${a.ev.label} upgrade on ${path(a)} got ${got(a)}`);
+      },
+    );
+    return { observe, finish: () => t.outcome(`${t.count} upgrade(s) on /ws were answered 101`, "no upgrade on /ws was attempted") };
   }),
   rejectionCheck({
     id: "pi-web/conn/other-path-404",
@@ -149,44 +141,40 @@ export const CONN_CHECKS: CheckDef[] = [
         : undefined;
     },
   }),
-  serverCheck({
-    id: "pi-web/conn/health",
-    create(ctx) {
-      const t = new Tally();
-      let status: number | undefined;
-      let type = "";
-      const observe = (ev: TranscriptEvent) => {
-        if (!("label" in ev) || ev.label !== M.health) return;
-        if (ev.kind === "http-response") {
-          status = ev.status;
-          type = ev.headers["content-type"] ?? "";
-        } else if (ev.kind === "http-error") t.untestable(`GET /health got no response (${ev.error})`);
-        else if (ev.kind === "body-end") {
-          if (status !== 200) {
-            t.fail("200", `GET /health answered ${status}`, at(ev, ev.text ? { excerpt: excerpt(ev.text) } : {}));
-            return;
-          }
-          if (ev.reason !== "eof") {
-            t.untestable(`the kit stopped reading GET /health (${ev.reason})`);
-            return;
-          }
-          if (!/^application\/json\b/i.test(type.trim())) {
-            t.fail("Content-Type application/json", `GET /health has Content-Type ${JSON.stringify(type)}`, at(ev));
-            return;
-          }
-          let body: unknown;
-          try {
-            body = JSON.parse(ev.text ?? "");
-          } catch {
-            t.fail("a JSON body", "GET /health body is not JSON", at(ev, { excerpt: excerpt(ev.text ?? "") }));
-            return;
-          }
-          const r = ctx.validate("health", body);
-          if (r.ok) t.ok();
-          else t.fail('{"status":"ok","clients":<int>}', `GET /health body: ${formatSchemaErrors(r.errors)}`, at(ev, { excerpt: excerpt(ev.text ?? "") }));
+  serverCheck("pi-web/conn/health", (t, ctx) => {
+    let status: number | undefined;
+    let type = "";
+    const observe = (ev: TranscriptEvent) => {
+      if (!("label" in ev) || ev.label !== M.health) return;
+      if (ev.kind === "http-response") {
+        status = ev.status;
+        type = ev.headers["content-type"] ?? "";
+      } else if (ev.kind === "http-error") t.untestable(`GET /health got no response (${ev.error})`);
+      else if (ev.kind === "body-end") {
+        if (status !== 200) {
+          t.fail("200", `GET /health answered ${status}`, at(ev, ev.text ? { excerpt: excerpt(ev.text) } : {}));
+          return;
         }
-      };
-      return { observe, finish: () => t.outcome("GET /health answered 200 {status:\"ok\", clients}", "GET /health was not requested") };
-    },
+        if (ev.reason !== "eof") {
+          t.untestable(`the kit stopped reading GET /health (${ev.reason})`);
+          return;
+        }
+        if (!/^application\/json\b/i.test(type.trim())) {
+          t.fail("Content-Type application/json", `GET /health has Content-Type ${JSON.stringify(type)}`, at(ev));
+          return;
+        }
+        let body: unknown;
+        try {
+          body = JSON.parse(ev.text ?? "");
+        } catch {
+          t.fail("a JSON body", "GET /health body is not JSON", at(ev, { excerpt: excerpt(ev.text ?? "") }));
+          return;
+        }
+        const r = ctx.validate("health", body);
+        if (r.ok) t.ok();
+        else t.fail('{"status":"ok","clients":<int>}', `GET /health body: ${formatSchemaErrors(r.errors)}`, at(ev, { excerpt: excerpt(ev.text ?? "") }));
+      }
+    };
+    return { observe, finish: () => t.outcome("GET /health answered 200 {status:\"ok\", clients}", "GET /health was not requested") };
   }),
 ];

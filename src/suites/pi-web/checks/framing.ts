@@ -1,7 +1,7 @@
 /** §1 Framing and §2 shapes of what the server sends. */
 import { excerpt, type CheckContext, type CheckDef } from "../../../core/checks/check.js";
 import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
-import { frameEvidence, onWire, serverCheck, Tally, where } from "./support.js";
+import { frameEvidence, onWire, serverCheck, where } from "./support.js";
 
 /** Event types of the seed and the §2.3 extras. */
 export const SEED_EVENTS = [
@@ -54,87 +54,75 @@ export function updateHolds(validate: CheckContext["validate"], v: Record<string
 }
 
 export const FRAMING_CHECKS: CheckDef[] = [
-  serverCheck({
-    id: "pi-web/framing/json-object-frames",
-    create() {
-      const t = new Tally();
-      const observe = onWire({
-        frame: (ev, m, c) => {
-          if (ev.binary) t.fail("a text frame", `${where(ev, c, "frame")} is a binary frame`, frameEvidence(ev));
-          else if (ev.invalidUtf8) t.fail("valid UTF-8 in a text frame", `${where(ev, c, "frame")} is a text frame of invalid UTF-8`, frameEvidence(ev));
-          else if (m.kind !== "object") t.fail("exactly one JSON object", `${where(ev, c, "frame")}: ${m.reason}`, frameEvidence(ev));
-          else t.ok();
-        },
-      });
-      return { observe, finish: () => t.outcome(`${t.count} server message(s) were single JSON objects in text frames`, "the server sent no message") };
-    },
+  serverCheck("pi-web/framing/json-object-frames", (t) => {
+    const observe = onWire({
+      frame: (ev, m, c) => {
+        if (ev.binary) t.fail("a text frame", `${where(ev, c, "frame")} is a binary frame`, frameEvidence(ev));
+        else if (ev.invalidUtf8) t.fail("valid UTF-8 in a text frame", `${where(ev, c, "frame")} is a text frame of invalid UTF-8`, frameEvidence(ev));
+        else if (m.kind !== "object") t.fail("exactly one JSON object", `${where(ev, c, "frame")}: ${m.reason}`, frameEvidence(ev));
+        else t.ok();
+      },
+    });
+    return { observe, finish: () => t.outcome(`${t.count} server message(s) were single JSON objects in text frames`, "the server sent no message") };
   }),
-  serverCheck({
-    id: "pi-web/framing/server-schema",
-    create(ctx) {
-      const t = new Tally();
-      const observe = onWire(
-        {
-          in: (ev, m, c) => {
-            if (m.kind !== "object" || typeof m.type !== "string") return;
-            if (m.type === "response") {
-              const v = m.value;
-              const bad =
-                typeof v.success !== "boolean"
-                  ? `success is ${excerpt(v.success)}`
-                  : "id" in v && typeof v.id !== "string"
-                    ? `id is ${excerpt(v.id)}`
-                    : "command" in v && typeof v.command !== "string"
-                      ? `command is ${excerpt(v.command)}`
-                      : undefined;
-              if (bad) t.fail("a response envelope: boolean success, string id and command", `${where(ev, c)}: ${bad}`, frameEvidence(ev));
-              else t.ok();
-              return;
-            }
-            if (!KNOWN_TYPES.has(m.type)) return;
-            if (m.type === "message_update" && updateHolds(ctx.validate, m.value)) {
-              t.ok();
-              return;
-            }
-            const name = eventSchema(m.type);
-            const r = ctx.validate(name, m.value);
-            if (r.ok) t.ok();
-            else t.fail(`a valid ${m.type} (${name}.schema.json)`, `${where(ev, c)}: ${formatSchemaErrors(r.errors)}`, frameEvidence(ev));
-          },
+  serverCheck("pi-web/framing/server-schema", (t, ctx) => {
+    const observe = onWire(
+      {
+        in: (ev, m, c) => {
+          if (m.kind !== "object" || typeof m.type !== "string") return;
+          if (m.type === "response") {
+            const v = m.value;
+            const bad =
+              typeof v.success !== "boolean"
+                ? `success is ${excerpt(v.success)}`
+                : "id" in v && typeof v.id !== "string"
+                  ? `id is ${excerpt(v.id)}`
+                  : "command" in v && typeof v.command !== "string"
+                    ? `command is ${excerpt(v.command)}`
+                    : undefined;
+            if (bad) t.fail("a response envelope: boolean success, string id and command", `${where(ev, c)}: ${bad}`, frameEvidence(ev));
+            else t.ok();
+            return;
+          }
+          if (!KNOWN_TYPES.has(m.type)) return;
+          if (m.type === "message_update" && updateHolds(ctx.validate, m.value)) {
+            t.ok();
+            return;
+          }
+          const name = eventSchema(m.type);
+          const r = ctx.validate(name, m.value);
+          if (r.ok) t.ok();
+          else t.fail(`a valid ${m.type} (${name}.schema.json)`, `${where(ev, c)}: ${formatSchemaErrors(r.errors)}`, frameEvidence(ev));
         },
-        { clientsOnly: true },
-      );
-      return { observe, finish: () => t.outcome(`${t.count} server message(s) validated`, "the server sent no message of a known type") };
-    },
+      },
+      { clientsOnly: true },
+    );
+    return { observe, finish: () => t.outcome(`${t.count} server message(s) validated`, "the server sent no message of a known type") };
   }),
-  serverCheck({
-    id: "pi-web/framing/known-types",
-    create() {
-      const t = new Tally();
-      const counts = new Map<string, number>();
-      const observe = onWire(
-        {
-          in: (ev, m, c) => {
-            if (m.kind !== "object") return;
-            if (typeof m.type === "string" && KNOWN_TYPES.has(m.type)) {
-              counts.set(m.type, (counts.get(m.type) ?? 0) + 1);
-              t.ok();
-            } else t.fail("a known type", `${where(ev, c, "message")} has type ${m.type === undefined ? "(missing)" : excerpt(m.type)}`, frameEvidence(ev));
-          },
+  serverCheck("pi-web/framing/known-types", (t) => {
+    const counts = new Map<string, number>();
+    const observe = onWire(
+      {
+        in: (ev, m, c) => {
+          if (m.kind !== "object") return;
+          if (typeof m.type === "string" && KNOWN_TYPES.has(m.type)) {
+            counts.set(m.type, (counts.get(m.type) ?? 0) + 1);
+            t.ok();
+          } else t.fail("a known type", `${where(ev, c, "message")} has type ${m.type === undefined ? "(missing)" : excerpt(m.type)}`, frameEvidence(ev));
         },
-        { clientsOnly: true },
-      );
-      return {
-        observe,
-        finish: () =>
-          t.outcome(
-            `types seen: ${[...counts]
+      },
+      { clientsOnly: true },
+    );
+    return {
+      observe,
+      finish: () =>
+        t.outcome(
+          `types seen: ${[...counts]
               .sort((a, b) => b[1] - a[1])
               .map(([k, v]) => `${k} ×${v}`)
               .join(", ")}`,
-            "the server sent no JSON object",
-          ),
-      };
-    },
+          "the server sent no JSON object",
+        ),
+    };
   }),
 ];

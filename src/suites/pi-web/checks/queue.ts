@@ -1,7 +1,7 @@
 /** §3 rules 7–11: steering and follow-up messages queued during a run. */
-import { excerpt, type CheckDef, type Outcome } from "../../../core/checks/check.js";
+import { endThen, excerpt, type CheckDef, type Outcome } from "../../../core/checks/check.js";
 import { M, TOPIC } from "../labels.js";
-import { all, answerMissed, frameEvidence, isObject, knockOnUnanswered, rpc, runViews, serverCheck, Tally, textOf, toolCalls, where, type Command, type Conn, type FrameEvent, type Json } from "./support.js";
+import { all, answerMissed, frameEvidence, isObject, knockOnUnanswered, rpc, runViews, serverCheck, textOf, toolCalls, where, type Command, type Conn, type FrameEvent, type Json } from "./support.js";
 
 
 /** A message the probes queued with streamingBehavior while a run was open. */
@@ -106,209 +106,171 @@ function trackQueue(h: QueueHandlers) {
 }
 
 export const QUEUE_CHECKS: CheckDef[] = [
-  serverCheck({
-    id: "pi-web/queue/steer-injected",
-    notApplicableWhen: [TOPIC.queue],
-    create() {
-      const t = new Tally();
-      let awaitingReply: { item: Item; ev: FrameEvent } | undefined;
-      const q = trackQueue({
-        injected: (item, ev, c, info) => {
-          if (item.kind !== "steer") return;
-          if (!info.sameRun) t.fail("the steer injected in the run it was queued in", `${where(ev, c)} injects ${JSON.stringify(item.text)} in a later run`, frameEvidence(ev));
-          else awaitingReply = { item, ev };
-        },
-        notInjected: (ev, c, waiting) => {
-          for (const i of waiting.filter((x) => x.kind === "steer")) t.fail("the steer echoed before agent_end", `${where(ev, c)}: the run ended without injecting ${JSON.stringify(i.text)}`, frameEvidence(ev));
-        },
-        unanswered: (cmd, items) => {
-          if (cmd.value.streamingBehavior === "steer" || items.some((i) => i.kind === "steer")) knockOnUnanswered(t, cmd);
-        },
-        runEnd: (ev, c) => {
-          if (awaitingReply) {
-            t.fail("an assistant reply after the steer", `${where(ev, c)}: the run ended right after the steer ${JSON.stringify(awaitingReply.item.text)}`, frameEvidence(ev));
-            awaitingReply = undefined;
-          }
-        },
-        event: (_ev, type, v) => {
-          if (awaitingReply && type === "message_start" && isObject(v.message) && v.message.role === "assistant") {
-            t.ok();
-            awaitingReply = undefined;
-          }
-        },
-      });
-      return {
-        observe: q.observe,
-        finish: () => {
-          q.end();
-          return t.outcome(`${t.count} steer(s) were injected in their run and answered`, "no steer was queued (and kept) during a run");
-        },
-      };
-    },
+  serverCheck("pi-web/queue/steer-injected", { notApplicableWhen: [TOPIC.queue] }, (t) => {
+    let awaitingReply: { item: Item; ev: FrameEvent } | undefined;
+    const q = trackQueue({
+      injected: (item, ev, c, info) => {
+        if (item.kind !== "steer") return;
+        if (!info.sameRun) t.fail("the steer injected in the run it was queued in", `${where(ev, c)} injects ${JSON.stringify(item.text)} in a later run`, frameEvidence(ev));
+        else awaitingReply = { item, ev };
+      },
+      notInjected: (ev, c, waiting) => {
+        for (const i of waiting.filter((x) => x.kind === "steer")) t.fail("the steer echoed before agent_end", `${where(ev, c)}: the run ended without injecting ${JSON.stringify(i.text)}`, frameEvidence(ev));
+      },
+      unanswered: (cmd, items) => {
+        if (cmd.value.streamingBehavior === "steer" || items.some((i) => i.kind === "steer")) knockOnUnanswered(t, cmd);
+      },
+      runEnd: (ev, c) => {
+        if (awaitingReply) {
+          t.fail("an assistant reply after the steer", `${where(ev, c)}: the run ended right after the steer ${JSON.stringify(awaitingReply.item.text)}`, frameEvidence(ev));
+          awaitingReply = undefined;
+        }
+      },
+      event: (_ev, type, v) => {
+        if (awaitingReply && type === "message_start" && isObject(v.message) && v.message.role === "assistant") {
+          t.ok();
+          awaitingReply = undefined;
+        }
+      },
+    });
+    return endThen(q, () => t.outcome(`${t.count} steer(s) were injected in their run and answered`, "no steer was queued (and kept) during a run"));
   }),
-  serverCheck({
-    id: "pi-web/queue/steer-skips-tools",
-    notApplicableWhen: [TOPIC.queue],
-    create() {
-      const t = new Tally();
-      interface Watch {
-        /** Calls started since the steer was queued and not ended yet. */
-        open: Map<string, FrameEvent>;
-        /** Their ends, judged when the steer is injected in the same run. */
-        ends: { id: string; ev: FrameEvent; isError: unknown }[];
-        /** An end of a call that never started (tool/pairing's finding): it may have been one to skip. */
-        unopened?: FrameEvent;
-      }
-      const watch = new Map<Item, Watch>();
-      /** Calls started in each connection's current run. */
-      const started = new Map<string, Set<string>>();
-      const q = trackQueue({
-        queued: (item) => {
-          if (item.kind === "steer") watch.set(item, { open: new Map(), ends: [] });
-        },
-        injected: (item, _ev, _c, info) => {
-          const w = watch.get(item);
-          watch.delete(item);
-          if (!w || item.excused) return;
-          // Skipping is relative to the injected steer: a steer that missed its run is steer-injected's.
-          if (!info.sameRun) return;
-          if (w.ends.length === 0 && w.unopened) {
-            t.knockOn("pi-web/tool/pairing", where(w.unopened));
-            return;
-          }
-          if (w.ends.length === 0) {
-            // With no call pending, the steer legally comes after turn_end (§3 r8): nothing was to be skipped.
-            if (w.open.size) t.untestable("the calls pending at the steer had no readable tool_execution_end");
-            else t.notApplicable("no tool call was pending between the steer and its injection, so none was to be skipped");
-            return;
-          }
-          for (const e of w.ends) {
-            if (e.isError === true) t.ok();
-            else t.fail(`${e.id} skipped (isError:true)`, `${where(e.ev)}: ${e.id}, started after the steer was queued, ended isError ${excerpt(e.isError)}`, frameEvidence(e.ev));
-          }
-        },
-        runEnd: (_ev, c) => {
-          for (const item of watch.keys()) if (item.cmd.conn.id === c.id) watch.delete(item);
-          started.delete(c.id);
-        },
-        unanswered: (cmd) => {
-          if (cmd.value.streamingBehavior === "steer") knockOnUnanswered(t, cmd);
-        },
-        event: (ev, type, v, c) => {
-          if (type !== "tool_execution_start" && type !== "tool_execution_end") return;
-          const id = v.toolCallId;
-          if (typeof id !== "string") return;
-          const seen = started.get(c.id) ?? started.set(c.id, new Set()).get(c.id)!;
-          for (const [item, w] of watch) {
-            if (item.excused || item.cmd.conn.id !== c.id || ev.t < item.queuedAt) continue;
-            if (type === "tool_execution_start") w.open.set(id, ev);
-            else if (w.open.delete(id)) w.ends.push({ id, ev, isError: v.isError });
-            else if (!seen.has(id)) w.unopened ??= ev;
-          }
-          if (type === "tool_execution_start") seen.add(id);
-        },
-      });
-      return {
-        observe: q.observe,
-        finish: () => {
-          q.end();
-          return t.outcome(`${t.count} tool call(s) pending at a steer were skipped`, "no steer was queued while tool calls were pending");
-        },
-      };
-    },
+  serverCheck("pi-web/queue/steer-skips-tools", { notApplicableWhen: [TOPIC.queue] }, (t) => {
+    interface Watch {
+      /** Calls started since the steer was queued and not ended yet. */
+      open: Map<string, FrameEvent>;
+      /** Their ends, judged when the steer is injected in the same run. */
+      ends: { id: string; ev: FrameEvent; isError: unknown }[];
+      /** An end of a call that never started (tool/pairing's finding): it may have been one to skip. */
+      unopened?: FrameEvent;
+    }
+    const watch = new Map<Item, Watch>();
+    /** Calls started in each connection's current run. */
+    const started = new Map<string, Set<string>>();
+    const q = trackQueue({
+      queued: (item) => {
+        if (item.kind === "steer") watch.set(item, { open: new Map(), ends: [] });
+      },
+      injected: (item, _ev, _c, info) => {
+        const w = watch.get(item);
+        watch.delete(item);
+        if (!w || item.excused) return;
+        // Skipping is relative to the injected steer: a steer that missed its run is steer-injected's.
+        if (!info.sameRun) return;
+        if (w.ends.length === 0 && w.unopened) {
+          t.knockOn("pi-web/tool/pairing", where(w.unopened));
+          return;
+        }
+        if (w.ends.length === 0) {
+          // With no call pending, the steer legally comes after turn_end (§3 r8): nothing was to be skipped.
+          if (w.open.size) t.untestable("the calls pending at the steer had no readable tool_execution_end");
+          else t.notApplicable("no tool call was pending between the steer and its injection, so none was to be skipped");
+          return;
+        }
+        for (const e of w.ends) {
+          if (e.isError === true) t.ok();
+          else t.fail(`${e.id} skipped (isError:true)`, `${where(e.ev)}: ${e.id}, started after the steer was queued, ended isError ${excerpt(e.isError)}`, frameEvidence(e.ev));
+        }
+      },
+      runEnd: (_ev, c) => {
+        for (const item of watch.keys()) if (item.cmd.conn.id === c.id) watch.delete(item);
+        started.delete(c.id);
+      },
+      unanswered: (cmd) => {
+        if (cmd.value.streamingBehavior === "steer") knockOnUnanswered(t, cmd);
+      },
+      event: (ev, type, v, c) => {
+        if (type !== "tool_execution_start" && type !== "tool_execution_end") return;
+        const id = v.toolCallId;
+        if (typeof id !== "string") return;
+        const seen = started.get(c.id) ?? started.set(c.id, new Set()).get(c.id)!;
+        for (const [item, w] of watch) {
+          if (item.excused || item.cmd.conn.id !== c.id || ev.t < item.queuedAt) continue;
+          if (type === "tool_execution_start") w.open.set(id, ev);
+          else if (w.open.delete(id)) w.ends.push({ id, ev, isError: v.isError });
+          else if (!seen.has(id)) w.unopened ??= ev;
+        }
+        if (type === "tool_execution_start") seen.add(id);
+      },
+    });
+    return endThen(q, () => t.outcome(`${t.count} tool call(s) pending at a steer were skipped`, "no steer was queued while tool calls were pending"));
   }),
-  serverCheck({
-    id: "pi-web/queue/follow-up-at-end",
-    notApplicableWhen: [TOPIC.queue],
-    create() {
-      const t = new Tally();
-      const q = trackQueue({
-        injected: (item, ev, c, info) => {
-          if (item.kind !== "followUp") return;
-          const p = info.prev;
-          if (!info.sameRun) t.fail("the follow-up injected in the run it was queued in", `${where(ev, c)} injects ${JSON.stringify(item.text)} in a later run`, frameEvidence(ev));
-          else if (!p || p.role !== "assistant" || toolCalls(p).length > 0 || p.stopReason === "toolUse") {
-            const what = !p ? "nothing" : p.role === "assistant" ? "an assistant message with tool calls" : `a ${excerpt(p.role)} message`;
-            t.fail("the follow-up right after an assistant reply without tool calls", `${where(ev, c)} injects ${JSON.stringify(item.text)} after ${what}`, frameEvidence(ev));
-          } else t.ok();
-        },
-        notInjected: (ev, c, waiting) => {
-          for (const i of waiting.filter((x) => x.kind === "followUp")) t.fail("the follow-up injected before agent_end", `${where(ev, c)}: the run ended without injecting ${JSON.stringify(i.text)}`, frameEvidence(ev));
-        },
-        unanswered: (cmd, items) => {
-          if (cmd.value.streamingBehavior === "followUp" || items.some((i) => i.kind === "followUp")) knockOnUnanswered(t, cmd);
-        },
-      });
-      return {
-        observe: q.observe,
-        finish: () => {
-          q.end();
-          return t.outcome(`${t.count} follow-up(s) were injected at the end of their run`, "no follow-up was queued (and kept) during a run");
-        },
-      };
-    },
+  serverCheck("pi-web/queue/follow-up-at-end", { notApplicableWhen: [TOPIC.queue] }, (t) => {
+    const q = trackQueue({
+      injected: (item, ev, c, info) => {
+        if (item.kind !== "followUp") return;
+        const p = info.prev;
+        if (!info.sameRun) t.fail("the follow-up injected in the run it was queued in", `${where(ev, c)} injects ${JSON.stringify(item.text)} in a later run`, frameEvidence(ev));
+        else if (!p || p.role !== "assistant" || toolCalls(p).length > 0 || p.stopReason === "toolUse") {
+          const what = !p ? "nothing" : p.role === "assistant" ? "an assistant message with tool calls" : `a ${excerpt(p.role)} message`;
+          t.fail("the follow-up right after an assistant reply without tool calls", `${where(ev, c)} injects ${JSON.stringify(item.text)} after ${what}`, frameEvidence(ev));
+        } else t.ok();
+      },
+      notInjected: (ev, c, waiting) => {
+        for (const i of waiting.filter((x) => x.kind === "followUp")) t.fail("the follow-up injected before agent_end", `${where(ev, c)}: the run ended without injecting ${JSON.stringify(i.text)}`, frameEvidence(ev));
+      },
+      unanswered: (cmd, items) => {
+        if (cmd.value.streamingBehavior === "followUp" || items.some((i) => i.kind === "followUp")) knockOnUnanswered(t, cmd);
+      },
+    });
+    return endThen(q, () => t.outcome(`${t.count} follow-up(s) were injected at the end of their run`, "no follow-up was queued (and kept) during a run"));
   }),
-  serverCheck({
-    id: "pi-web/queue/abort-keeps-queue",
-    notApplicableWhen: [TOPIC.queue],
-    create() {
-      const answers = new Map<string, { ev: FrameEvent; resp: Json; c: Conn }>();
-      const queued: Item[] = [];
-      const t = new Tally();
-      /** The stopReason of the first assistant message that ended after the abort. */
-      let afterAbort: { armed: boolean; stop?: unknown } = { armed: false };
-      const q = trackQueue({
-        queued: (i) => {
-          if (i.cmd.label?.endsWith(":q3")) queued.push(i);
-        },
-        unanswered: (cmd) => {
-          if (cmd.label?.endsWith(":q3")) knockOnUnanswered(t, cmd);
-        },
-        event: (_ev, type, v) => {
-          if (afterAbort.armed && afterAbort.stop === undefined && type === "message_end" && isObject(v.message) && v.message.role === "assistant") afterAbort.stop = v.message.stopReason ?? null;
-        },
-      });
-      const arm = rpc({
-        command: (cmd) => {
-          if (cmd.label === M.abortQueue) afterAbort = { armed: true };
-        },
-      });
-      const r = rpc({
-        response: (ev, resp, cmd, how, c) => {
-          if (cmd?.label && (how === "exact" || how === "inexact") && !answers.has(cmd.label)) answers.set(cmd.label, { ev, resp, c });
-        },
-        unanswered: (cmd, why) => {
-          if ([M.queueState("q3-before"), M.abortQueue, M.queueState("q3-after")].includes(cmd.label ?? "") && answerMissed(cmd, why)) knockOnUnanswered(t, cmd);
-        },
-      });
-      return {
-        observe: all(arm.observe, q.observe, r.observe),
-        finish: (): Outcome => {
-          q.end();
-          r.end();
-          arm.end();
-          const count = (label: string) => {
-            const a = answers.get(label);
-            const d = a && isObject(a.resp.data) ? a.resp.data : undefined;
-            return typeof d?.pendingMessageCount === "number" ? { n: d.pendingMessageCount, a: a! } : undefined;
-          };
-          const before = count(M.queueState("q3-before"));
-          const after = count(M.queueState("q3-after"));
-          const clear = answers.get(M.clear("q3"));
-          if (!before || !after || queued.length === 0 || !answers.has(M.abortQueue)) return t.outcome("", "the queue, abort, get_state sequence did not complete");
-          if (afterAbort.stop !== "aborted" && afterAbort.stop !== "error") return t.outcome("", "the abort did not abort the run (cmd/abort's finding), so the queue after it says nothing");
-          if (after.n !== before.n) {
-            t.fail(`pendingMessageCount ${before.n} after abort`, `${where(after.a.ev, after.a.c)}: pendingMessageCount ${after.n} (was ${before.n} before abort)`, frameEvidence(after.a.ev));
-          }
-          if (clear && clear.resp.success === true && isObject(clear.resp.data)) {
-            const returned = [clear.resp.data.steering, clear.resp.data.followUp].flatMap((x) => (Array.isArray(x) ? x : []));
-            const missing = queued.filter((i) => !i.injected && !returned.includes(i.text));
-            if (missing.length > 0) t.fail(`clear_queue returns ${JSON.stringify(missing[0]!.text)}`, `${where(clear.ev, clear.c)} returned ${excerpt(clear.resp.data)}`, frameEvidence(clear.ev));
-          }
-          if (t.failures === 0) t.ok();
-          return t.outcome(`the queue survived the abort (pendingMessageCount ${before.n})`);
-        },
-      };
-    },
+  serverCheck("pi-web/queue/abort-keeps-queue", { notApplicableWhen: [TOPIC.queue] }, (t) => {
+    const answers = new Map<string, { ev: FrameEvent; resp: Json; c: Conn }>();
+    const queued: Item[] = [];
+    /** The stopReason of the first assistant message that ended after the abort. */
+    let afterAbort: { armed: boolean; stop?: unknown } = { armed: false };
+    const q = trackQueue({
+      queued: (i) => {
+        if (i.cmd.label?.endsWith(":q3")) queued.push(i);
+      },
+      unanswered: (cmd) => {
+        if (cmd.label?.endsWith(":q3")) knockOnUnanswered(t, cmd);
+      },
+      event: (_ev, type, v) => {
+        if (afterAbort.armed && afterAbort.stop === undefined && type === "message_end" && isObject(v.message) && v.message.role === "assistant") afterAbort.stop = v.message.stopReason ?? null;
+      },
+    });
+    const arm = rpc({
+      command: (cmd) => {
+        if (cmd.label === M.abortQueue) afterAbort = { armed: true };
+      },
+    });
+    const r = rpc({
+      response: (ev, resp, cmd, how, c) => {
+        if (cmd?.label && (how === "exact" || how === "inexact") && !answers.has(cmd.label)) answers.set(cmd.label, { ev, resp, c });
+      },
+      unanswered: (cmd, why) => {
+        if ([M.queueState("q3-before"), M.abortQueue, M.queueState("q3-after")].includes(cmd.label ?? "") && answerMissed(cmd, why)) knockOnUnanswered(t, cmd);
+      },
+    });
+    return {
+      observe: all(arm.observe, q.observe, r.observe),
+      finish: (): Outcome => {
+        q.end();
+        r.end();
+        arm.end();
+        const count = (label: string) => {
+          const a = answers.get(label);
+          const d = a && isObject(a.resp.data) ? a.resp.data : undefined;
+          return typeof d?.pendingMessageCount === "number" ? { n: d.pendingMessageCount, a: a! } : undefined;
+        };
+        const before = count(M.queueState("q3-before"));
+        const after = count(M.queueState("q3-after"));
+        const clear = answers.get(M.clear("q3"));
+        if (!before || !after || queued.length === 0 || !answers.has(M.abortQueue)) return t.outcome("", "the queue, abort, get_state sequence did not complete");
+        if (afterAbort.stop !== "aborted" && afterAbort.stop !== "error") return t.outcome("", "the abort did not abort the run (cmd/abort's finding), so the queue after it says nothing");
+        if (after.n !== before.n) {
+          t.fail(`pendingMessageCount ${before.n} after abort`, `${where(after.a.ev, after.a.c)}: pendingMessageCount ${after.n} (was ${before.n} before abort)`, frameEvidence(after.a.ev));
+        }
+        if (clear && clear.resp.success === true && isObject(clear.resp.data)) {
+          const returned = [clear.resp.data.steering, clear.resp.data.followUp].flatMap((x) => (Array.isArray(x) ? x : []));
+          const missing = queued.filter((i) => !i.injected && !returned.includes(i.text));
+          if (missing.length > 0) t.fail(`clear_queue returns ${JSON.stringify(missing[0]!.text)}`, `${where(clear.ev, clear.c)} returned ${excerpt(clear.resp.data)}`, frameEvidence(clear.ev));
+        }
+        if (t.failures === 0) t.ok();
+        return t.outcome(`the queue survived the abort (pendingMessageCount ${before.n})`);
+      },
+    };
   }),
 ];

@@ -1,5 +1,5 @@
 /** §3 rules 21–24: list_sessions, switch_session, new_session and session_changed. */
-import { excerpt, type CheckDef, type Outcome } from "../../../core/checks/check.js";
+import { endThen, excerpt, type CheckDef, type Outcome } from "../../../core/checks/check.js";
 import { M } from "../labels.js";
 import { forkAllowances } from "../params.js";
 import { all, answerMissed, frameEvidence, isObject, knockOnUnanswered, rpc, serverCheck, showCommand, Tally, where, type Command, type FrameEvent, type Json } from "./support.js";
@@ -56,37 +56,27 @@ const paths = (list: Summary[]): string[] => [...new Set(list.map((s) => s.path)
 const sameSet = (a: string[], b: string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 
 export const SESSION_CHECKS: CheckDef[] = [
-  serverCheck({
-    id: "pi-web/cmd/list-sessions",
-    create() {
-      const t = new Tally();
-      const r = rpc({
-        response: (ev, resp, cmd, how, c) => {
-          if (cmd?.type !== "list_sessions" || !answered(how) || resp.success !== true) return;
-          const list = isObject(resp.data) && Array.isArray(resp.data.sessions) ? resp.data.sessions : undefined;
-          if (!list) return; // rpc/result-shape
-          const times = list.map((s) => (isObject(s) && typeof s.modified === "string" ? Date.parse(s.modified) : NaN));
-          if (list.length < 2 || times.some(Number.isNaN)) {
-            t.untestable(list.length < 2 ? "fewer than two sessions were listed" : "a `modified` time did not parse");
-            return;
-          }
-          const i = times.findIndex((x, k) => k > 0 && x > times[k - 1]!);
-          if (i < 0) t.ok();
-          else {
-            const a = list[i - 1] as Json;
-            const b = list[i] as Json;
-            t.fail("newest first", `${where(ev, c)} to ${showCommand(cmd)}: #${i - 1} (${excerpt(a.modified)}) is older than #${i} (${excerpt(b.modified)})`, frameEvidence(ev));
-          }
-        },
-      });
-      return {
-        observe: r.observe,
-        finish: () => {
-          r.end();
-          return t.outcome(`${t.count} listing(s) were sorted newest first`, "no listing of two or more sessions");
-        },
-      };
-    },
+  serverCheck("pi-web/cmd/list-sessions", (t) => {
+    const r = rpc({
+      response: (ev, resp, cmd, how, c) => {
+        if (cmd?.type !== "list_sessions" || !answered(how) || resp.success !== true) return;
+        const list = isObject(resp.data) && Array.isArray(resp.data.sessions) ? resp.data.sessions : undefined;
+        if (!list) return; // rpc/result-shape
+        const times = list.map((s) => (isObject(s) && typeof s.modified === "string" ? Date.parse(s.modified) : NaN));
+        if (list.length < 2 || times.some(Number.isNaN)) {
+          t.untestable(list.length < 2 ? "fewer than two sessions were listed" : "a `modified` time did not parse");
+          return;
+        }
+        const i = times.findIndex((x, k) => k > 0 && x > times[k - 1]!);
+        if (i < 0) t.ok();
+        else {
+          const a = list[i - 1] as Json;
+          const b = list[i] as Json;
+          t.fail("newest first", `${where(ev, c)} to ${showCommand(cmd)}: #${i - 1} (${excerpt(a.modified)}) is older than #${i} (${excerpt(b.modified)})`, frameEvidence(ev));
+        }
+      },
+    });
+    return endThen(r, () => t.outcome(`${t.count} listing(s) were sorted newest first`, "no listing of two or more sessions"));
   }),
   serverCheck({
     id: "pi-web/cmd/list-sessions-default-scope",
@@ -235,70 +225,60 @@ export const SESSION_CHECKS: CheckDef[] = [
       };
     },
   }),
-  serverCheck({
-    id: "pi-web/session/changed",
-    create() {
-      const t = new Tally();
-      interface W {
-        cmd: Command;
-        changed?: { ev: FrameEvent; value: Json };
-        answered?: boolean;
-      }
-      const watching = new Map<string, W>();
-      /** After a success: the session_changed waiting for the next get_state on that connection. */
-      const compare = new Map<string, { ev: FrameEvent; value: Json }>();
-      const r = rpc({
-        command: (cmd) => {
-          if (cmd.type === "new_session" || cmd.type === "switch_session") watching.set(cmd.conn.id, { cmd });
-        },
-        event: (ev, type, v, c) => {
-          if (type !== "session_changed") return;
-          const w = watching.get(c.id);
-          if (w && !w.answered) w.changed ??= { ev, value: v };
-        },
-        response: (ev, resp, cmd, how, c) => {
-          if (!cmd || !answered(how)) return;
-          const w = watching.get(c.id);
-          if (w && w.cmd === cmd) {
-            watching.delete(c.id);
-            const data = isObject(resp.data) ? resp.data : undefined;
-            if (resp.success !== true || data?.cancelled !== false) return;
-            const reason = cmd.type === "new_session" ? "new" : "switch";
-            if (!w.changed) {
-              t.fail(`session_changed{reason:"${reason}"} before the response`, `${where(ev, c)} answered ${showCommand(cmd)} with no session_changed before it`, frameEvidence(ev));
-              return;
-            }
-            if (w.changed.value.reason !== reason) {
-              t.fail(`reason "${reason}"`, `${where(w.changed.ev, c)} has reason ${excerpt(w.changed.value.reason)}`, frameEvidence(w.changed.ev));
-              return;
-            }
-            compare.set(c.id, w.changed);
+  serverCheck("pi-web/session/changed", (t) => {
+    interface W {
+      cmd: Command;
+      changed?: { ev: FrameEvent; value: Json };
+      answered?: boolean;
+    }
+    const watching = new Map<string, W>();
+    /** After a success: the session_changed waiting for the next get_state on that connection. */
+    const compare = new Map<string, { ev: FrameEvent; value: Json }>();
+    const r = rpc({
+      command: (cmd) => {
+        if (cmd.type === "new_session" || cmd.type === "switch_session") watching.set(cmd.conn.id, { cmd });
+      },
+      event: (ev, type, v, c) => {
+        if (type !== "session_changed") return;
+        const w = watching.get(c.id);
+        if (w && !w.answered) w.changed ??= { ev, value: v };
+      },
+      response: (ev, resp, cmd, how, c) => {
+        if (!cmd || !answered(how)) return;
+        const w = watching.get(c.id);
+        if (w && w.cmd === cmd) {
+          watching.delete(c.id);
+          const data = isObject(resp.data) ? resp.data : undefined;
+          if (resp.success !== true || data?.cancelled !== false) return;
+          const reason = cmd.type === "new_session" ? "new" : "switch";
+          if (!w.changed) {
+            t.fail(`session_changed{reason:"${reason}"} before the response`, `${where(ev, c)} answered ${showCommand(cmd)} with no session_changed before it`, frameEvidence(ev));
             return;
           }
-          const ch = compare.get(c.id);
-          if (!ch || cmd.type !== "get_state") return;
-          compare.delete(c.id);
-          const d = isObject(resp.data) ? resp.data : undefined;
-          if (resp.success !== true || !d) return;
-          // Required fields are compared when both carry them (a missing one is a schema finding);
-          // optional ones must be present on both or neither.
-          const required = ["sessionId", "messageCount"].filter((k) => k in ch.value && k in d && ch.value[k] !== d[k]);
-          const optional = ["sessionFile", "sessionName"].filter((k) => (k in ch.value || k in d) && ch.value[k] !== d[k]);
-          const diffs = [...required, ...optional];
-          if (diffs.length === 0) t.ok();
-          else {
-            const k = diffs[0]!;
-            t.fail("session_changed fields equal to the next get_state", `${where(ch.ev, c)}: ${k} ${excerpt(ch.value[k])}, but ${where(ev, c)} says ${excerpt(d[k])}`, frameEvidence(ch.ev));
+          if (w.changed.value.reason !== reason) {
+            t.fail(`reason "${reason}"`, `${where(w.changed.ev, c)} has reason ${excerpt(w.changed.value.reason)}`, frameEvidence(w.changed.ev));
+            return;
           }
-        },
-      });
-      return {
-        observe: r.observe,
-        finish: () => {
-          r.end();
-          return t.outcome(`${t.count} session change(s) were announced before their response and matched get_state`, "no successful new_session or switch_session");
-        },
-      };
-    },
+          compare.set(c.id, w.changed);
+          return;
+        }
+        const ch = compare.get(c.id);
+        if (!ch || cmd.type !== "get_state") return;
+        compare.delete(c.id);
+        const d = isObject(resp.data) ? resp.data : undefined;
+        if (resp.success !== true || !d) return;
+        // Required fields are compared when both carry them (a missing one is a schema finding);
+        // optional ones must be present on both or neither.
+        const required = ["sessionId", "messageCount"].filter((k) => k in ch.value && k in d && ch.value[k] !== d[k]);
+        const optional = ["sessionFile", "sessionName"].filter((k) => (k in ch.value || k in d) && ch.value[k] !== d[k]);
+        const diffs = [...required, ...optional];
+        if (diffs.length === 0) t.ok();
+        else {
+          const k = diffs[0]!;
+          t.fail("session_changed fields equal to the next get_state", `${where(ch.ev, c)}: ${k} ${excerpt(ch.value[k])}, but ${where(ev, c)} says ${excerpt(d[k])}`, frameEvidence(ch.ev));
+        }
+      },
+    });
+    return endThen(r, () => t.outcome(`${t.count} session change(s) were announced before their response and matched get_state`, "no successful new_session or switch_session"));
   }),
 ];

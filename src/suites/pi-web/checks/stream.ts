@@ -7,7 +7,7 @@ import { excerpt, type CheckDef, type Outcome } from "../../../core/checks/check
 import type { Listen } from "../../../core/views/hooks.js";
 import { C, M, TOPIC } from "../labels.js";
 import { readParams } from "../params.js";
-import { frameEvidence, isObject, jsonDiff, jsonEqual, onWire, serverCheck, Tally, toolCalls, where, type Conn, type FrameEvent, type Json } from "./support.js";
+import { frameEvidence, isObject, jsonDiff, jsonEqual, onWire, serverCheck, toolCalls, where, type Conn, type FrameEvent, type Json } from "./support.js";
 
 /** stream/incremental judges an answer of at least this many deltas. */
 const MIN_DELTAS = 20;
@@ -194,107 +194,90 @@ function contentValue(kind: Kind, part: unknown): unknown {
 }
 
 export const STREAM_CHECKS: CheckDef[] = [
-  serverCheck({
-    id: "pi-web/stream/block-grammar",
-    create() {
-      const t = new Tally();
-      let messages = 0;
-      const observe = onBlocks({
-        violation: (ev, _c, expected, actual) => t.fail(expected, actual, frameEvidence(ev)),
-        end: (ev, c, message, s) => {
-          messages++;
-          const open = [...s.blocks.values()].filter((b) => !b.ended);
-          const cut = message.stopReason === "aborted" || message.stopReason === "error";
-          if (open.length > 0 && !cut) t.fail(`every block ended before message_end (stopReason ${excerpt(message.stopReason)})`, `${where(ev, c)} with block ${open[0]!.index} (${open[0]!.kind}) open`, frameEvidence(ev));
-          else if (s.blocks.size > 0 && !s.broken) t.ok();
-        },
-      });
-      return { observe, finish: () => t.outcome(`${t.count} streamed message(s) followed the block grammar`, `no assistant message with blocks (${messages} message_end(s))`) };
-    },
+  serverCheck("pi-web/stream/block-grammar", (t) => {
+    let messages = 0;
+    const observe = onBlocks({
+      violation: (ev, _c, expected, actual) => t.fail(expected, actual, frameEvidence(ev)),
+      end: (ev, c, message, s) => {
+        messages++;
+        const open = [...s.blocks.values()].filter((b) => !b.ended);
+        const cut = message.stopReason === "aborted" || message.stopReason === "error";
+        if (open.length > 0 && !cut) t.fail(`every block ended before message_end (stopReason ${excerpt(message.stopReason)})`, `${where(ev, c)} with block ${open[0]!.index} (${open[0]!.kind}) open`, frameEvidence(ev));
+        else if (s.blocks.size > 0 && !s.broken) t.ok();
+      },
+    });
+    return { observe, finish: () => t.outcome(`${t.count} streamed message(s) followed the block grammar`, `no assistant message with blocks (${messages} message_end(s))`) };
   }),
-  serverCheck({
-    id: "pi-web/stream/end-values",
-    create() {
-      const t = new Tally();
-      const observe = onBlocks({
-        accumulate: ["text", "thinking"],
-        update: (ev, c, u, s, b) => {
-          if (!b || s.broken || (u.type !== "text_end" && u.type !== "thinking_end")) return;
-          if (typeof u.content !== "string") return; // schema
-          const acc = String(b.acc);
-          if (u.content === acc) t.ok();
-          else t.fail(`${u.type} content equal to the ${b.deltas} delta(s) of block ${b.index}`, `${where(ev, c, String(u.type))}: content ${excerpt(u.content, 60)} vs deltas ${excerpt(acc, 60)} (${u.content.length} vs ${acc.length} chars)`, frameEvidence(ev));
-        },
-        end: (ev, c, message, s) => {
-          if (s.broken || !Array.isArray(message.content)) {
-            if (s.broken) t.untestable("a message broke the block grammar");
-            return;
-          }
-          for (const b of s.blocks.values()) {
-            if (!b.ended) continue;
-            const part = message.content[b.index];
-            const got = contentValue(b.kind, part);
-            if (jsonEqual(got, b.endValue)) t.ok();
-            else t.fail(`message_end.content[${b.index}] equal to block ${b.index}'s end value`, `${where(ev, c)}: ${jsonDiff(got, b.endValue)}`, frameEvidence(ev));
-          }
-        },
-      });
-      return { observe, finish: () => t.outcome(`${t.count} end value(s) matched their deltas and the final message`, "no block ended") };
-    },
+  serverCheck("pi-web/stream/end-values", (t) => {
+    const observe = onBlocks({
+      accumulate: ["text", "thinking"],
+      update: (ev, c, u, s, b) => {
+        if (!b || s.broken || (u.type !== "text_end" && u.type !== "thinking_end")) return;
+        if (typeof u.content !== "string") return; // schema
+        const acc = String(b.acc);
+        if (u.content === acc) t.ok();
+        else t.fail(`${u.type} content equal to the ${b.deltas} delta(s) of block ${b.index}`, `${where(ev, c, String(u.type))}: content ${excerpt(u.content, 60)} vs deltas ${excerpt(acc, 60)} (${u.content.length} vs ${acc.length} chars)`, frameEvidence(ev));
+      },
+      end: (ev, c, message, s) => {
+        if (s.broken || !Array.isArray(message.content)) {
+          if (s.broken) t.untestable("a message broke the block grammar");
+          return;
+        }
+        for (const b of s.blocks.values()) {
+          if (!b.ended) continue;
+          const part = message.content[b.index];
+          const got = contentValue(b.kind, part);
+          if (jsonEqual(got, b.endValue)) t.ok();
+          else t.fail(`message_end.content[${b.index}] equal to block ${b.index}'s end value`, `${where(ev, c)}: ${jsonDiff(got, b.endValue)}`, frameEvidence(ev));
+        }
+      },
+    });
+    return { observe, finish: () => t.outcome(`${t.count} end value(s) matched their deltas and the final message`, "no block ended") };
   }),
-  serverCheck({
-    id: "pi-web/stream/toolcall-end",
-    notApplicableWhen: [TOPIC.tools],
-    create() {
-      const t = new Tally();
-      const observe = onBlocks({
-        accumulate: ["toolcall"],
-        update: (ev, c, u, s, b) => {
-          if (!b || s.broken || u.type !== "toolcall_end") return;
-          const acc = String(b.acc);
-          if (acc.trim() === "") {
-            // The catalogue allows it ("args may come whole"): nothing to compare.
-            t.notApplicable("the tool call arguments came whole in toolcall_end, with no deltas to compare them with");
-            return;
-          }
-          let parsed: unknown;
-          try {
-            parsed = JSON.parse(acc);
-          } catch {
-            t.untestable("the toolcall deltas did not parse as JSON");
-            return;
-          }
-          const args = isObject(u.toolCall) ? u.toolCall.arguments : undefined;
-          if (jsonEqual(parsed, args)) t.ok();
-          else t.fail("toolCall.arguments equal to the parsed deltas", `${where(ev, c, "toolcall_end")}: ${jsonDiff(args, parsed)}`, frameEvidence(ev));
-        },
-      });
-      return { observe, finish: () => t.outcome(`${t.count} tool call(s) had arguments equal to their deltas`, "no tool call was streamed") };
-    },
+  serverCheck("pi-web/stream/toolcall-end", { notApplicableWhen: [TOPIC.tools] }, (t) => {
+    const observe = onBlocks({
+      accumulate: ["toolcall"],
+      update: (ev, c, u, s, b) => {
+        if (!b || s.broken || u.type !== "toolcall_end") return;
+        const acc = String(b.acc);
+        if (acc.trim() === "") {
+          // The catalogue allows it ("args may come whole"): nothing to compare.
+          t.notApplicable("the tool call arguments came whole in toolcall_end, with no deltas to compare them with");
+          return;
+        }
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(acc);
+        } catch {
+          t.untestable("the toolcall deltas did not parse as JSON");
+          return;
+        }
+        const args = isObject(u.toolCall) ? u.toolCall.arguments : undefined;
+        if (jsonEqual(parsed, args)) t.ok();
+        else t.fail("toolCall.arguments equal to the parsed deltas", `${where(ev, c, "toolcall_end")}: ${jsonDiff(args, parsed)}`, frameEvidence(ev));
+      },
+    });
+    return { observe, finish: () => t.outcome(`${t.count} tool call(s) had arguments equal to their deltas`, "no tool call was streamed") };
   }),
-  serverCheck({
-    id: "pi-web/stream/stop-reason",
-    create() {
-      const t = new Tally();
-      const observe = onWire(
-        {
-          in: (ev, m, c) => {
-            if (m.kind !== "object" || m.type !== "message_end" || !isObject(m.value.message) || m.value.message.role !== "assistant") return;
-            const msg = m.value.message;
-            const sr = msg.stopReason;
-            const calls = toolCalls(msg).length;
-            if (sr === "aborted" || sr === "error") {
-              if (typeof msg.errorMessage === "string" && msg.errorMessage !== "") t.ok();
-              else t.fail(`an errorMessage with stopReason ${sr}`, `${where(ev, c)} has no errorMessage`, frameEvidence(ev));
-            } else if (calls > 0 && sr !== "toolUse") t.fail('stopReason "toolUse" for a message with tool calls', `${where(ev, c)}: ${calls} toolCall part(s), stopReason ${excerpt(sr)}`, frameEvidence(ev));
-            else if (calls === 0 && sr === "toolUse") t.fail('no "toolUse" without tool calls', `${where(ev, c)}: stopReason "toolUse" with no toolCall part`, frameEvidence(ev));
-            else t.ok();
-          },
+  serverCheck("pi-web/stream/stop-reason", (t) => {
+    const observe = onWire(
+      {
+        in: (ev, m, c) => {
+          if (m.kind !== "object" || m.type !== "message_end" || !isObject(m.value.message) || m.value.message.role !== "assistant") return;
+          const msg = m.value.message;
+          const sr = msg.stopReason;
+          const calls = toolCalls(msg).length;
+          if (sr === "aborted" || sr === "error") {
+            if (typeof msg.errorMessage === "string" && msg.errorMessage !== "") t.ok();
+            else t.fail(`an errorMessage with stopReason ${sr}`, `${where(ev, c)} has no errorMessage`, frameEvidence(ev));
+          } else if (calls > 0 && sr !== "toolUse") t.fail('stopReason "toolUse" for a message with tool calls', `${where(ev, c)}: ${calls} toolCall part(s), stopReason ${excerpt(sr)}`, frameEvidence(ev));
+          else if (calls === 0 && sr === "toolUse") t.fail('no "toolUse" without tool calls', `${where(ev, c)}: stopReason "toolUse" with no toolCall part`, frameEvidence(ev));
+          else t.ok();
         },
-        { clientsOnly: true },
-      );
-      return { observe, finish: () => t.outcome(`${t.count} assistant message(s) had a consistent stopReason`, "no assistant message ended") };
-    },
+      },
+      { clientsOnly: true },
+    );
+    return { observe, finish: () => t.outcome(`${t.count} assistant message(s) had a consistent stopReason`, "no assistant message ended") };
   }),
   serverCheck({
     id: "pi-web/stream/observed-variants",
@@ -320,34 +303,30 @@ export const STREAM_CHECKS: CheckDef[] = [
       return { observe, finish };
     },
   }),
-  serverCheck({
-    id: "pi-web/stream/incremental",
-    create(ctx) {
-      const { incrementalMinMs, incrementalSlots } = readParams(ctx.params);
-      const t = new Tally();
-      /** The long run's answer is its first streamed assistant message (a follow-up may come after it). */
-      let judged = false;
-      const observe = onBlocks({
-        end: (ev, c, _message, s) => {
-          if (c.label !== C.main || s.runLabel !== M.prompt("long") || s.firstDeltaAt === undefined) return;
-          if (judged) return;
-          judged = true;
-          const deltas = [...s.blocks.values()].reduce((n, b) => n + b.deltas, 0);
-          if (deltas < MIN_DELTAS) {
-            t.untestable(`the long answer had only ${deltas} delta(s), too few to tell streaming from a burst`);
-            return;
-          }
-          const span = ev.t - s.firstDeltaAt;
-          if (span >= incrementalMinMs && s.slots.size >= incrementalSlots) {
-            // Read spread out, but partly out of a backlog: had every backlogged message come with its backlog's
-            // first read, would the answer still have streamed? If not, the reads cannot tell.
-            const least = (ev.backlogSince ?? ev.t) - s.firstDeltaAt;
-            if (!s.backlogged || (least >= incrementalMinMs && s.earliestSlots.size >= incrementalSlots)) t.ok();
-            else t.untestable(`the kit read the long answer partly out of a backlog (large reads back to back while it was busy): its updates may have come in ${s.earliestSlots.size} slot(s) within ${Math.round(Math.max(0, least))} ms`);
-          } else t.fail(`first delta ≥ ${incrementalMinMs} ms before message_end, updates in ≥ ${incrementalSlots} 10-ms slots`, `${where(ev, c)}: ${s.updates} update(s) within ${Math.round(span)} ms, in ${s.slots.size} slot(s)`, frameEvidence(ev));
-        },
-      });
-      return { observe, finish: () => t.outcome("the long answer streamed incrementally", "the long answer streamed no delta") };
-    },
+  serverCheck("pi-web/stream/incremental", (t, ctx) => {
+    const { incrementalMinMs, incrementalSlots } = readParams(ctx.params);
+    /** The long run's answer is its first streamed assistant message (a follow-up may come after it). */
+    let judged = false;
+    const observe = onBlocks({
+      end: (ev, c, _message, s) => {
+        if (c.label !== C.main || s.runLabel !== M.prompt("long") || s.firstDeltaAt === undefined) return;
+        if (judged) return;
+        judged = true;
+        const deltas = [...s.blocks.values()].reduce((n, b) => n + b.deltas, 0);
+        if (deltas < MIN_DELTAS) {
+          t.untestable(`the long answer had only ${deltas} delta(s), too few to tell streaming from a burst`);
+          return;
+        }
+        const span = ev.t - s.firstDeltaAt;
+        if (span >= incrementalMinMs && s.slots.size >= incrementalSlots) {
+          // Read spread out, but partly out of a backlog: had every backlogged message come with its backlog's
+          // first read, would the answer still have streamed? If not, the reads cannot tell.
+          const least = (ev.backlogSince ?? ev.t) - s.firstDeltaAt;
+          if (!s.backlogged || (least >= incrementalMinMs && s.earliestSlots.size >= incrementalSlots)) t.ok();
+          else t.untestable(`the kit read the long answer partly out of a backlog (large reads back to back while it was busy): its updates may have come in ${s.earliestSlots.size} slot(s) within ${Math.round(Math.max(0, least))} ms`);
+        } else t.fail(`first delta ≥ ${incrementalMinMs} ms before message_end, updates in ≥ ${incrementalSlots} 10-ms slots`, `${where(ev, c)}: ${s.updates} update(s) within ${Math.round(span)} ms, in ${s.slots.size} slot(s)`, frameEvidence(ev));
+      },
+    });
+    return { observe, finish: () => t.outcome("the long answer streamed incrementally", "the long answer streamed no delta") };
   }),
 ];

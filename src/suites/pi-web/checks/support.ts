@@ -5,7 +5,7 @@
  * its close; a command's from its send to its answer; nothing keeps the stream of events.
  */
 import { at, excerpt, notApplicable, Tally, type CheckDef, type Evidence } from "../../../core/checks/check.js";
-import { serverCheckMaker, type CheckSpec } from "../../../core/checks/define-check.js";
+import { serverCheckMaker, type CheckSpec, type MakeCheck } from "../../../core/checks/define-check.js";
 import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
 import { frameJson, frameValues, type WsFrameEvent } from "../../../core/transport/ws-exchange.js";
 import { all, on, tap, type Listen } from "../../../core/views/hooks.js";
@@ -25,7 +25,7 @@ export { all, onNote } from "../../../core/views/hooks.js";
  * target legally never showed one of them (NOTE.notApplicable), a rule never exercised is skipped
  * with that reason rather than left incomplete.
  */
-export const serverCheck: (spec: CheckSpec & { notApplicableWhen?: Topic[] }) => CheckDef = serverCheckMaker(SEED, { stopped: NOTE.stopped, notApplicable: NOTE.notApplicable });
+export const serverCheck: MakeCheck<CheckSpec & { notApplicableWhen?: Topic[] }> = serverCheckMaker(SEED, { stopped: NOTE.stopped, notApplicable: NOTE.notApplicable });
 
 export { notApplicable, Tally };
 

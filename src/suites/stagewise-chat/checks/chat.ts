@@ -24,6 +24,7 @@ import {
   type Effect,
   type FrameEvent,
 } from "./support.js";
+import { endThen } from "../../../core/checks/check.js";
 
 const UPDATE_WAIT_MS = 2_000;
 const UPDATE_APPLICABLE = "stagewise-chat/chat/update-applicable";
@@ -75,25 +76,14 @@ function effectCheck(spec: {
   untested: string;
   graceMs?: number;
 }): CheckDef {
-  return serverCheck({
-    id: spec.id,
-    ...(spec.notApplicableWhen ? { notApplicableWhen: spec.notApplicableWhen } : {}),
-    create() {
-      const t = new Tally();
-      const fx = mutationEffects(
-        t,
-        (req) => spec.match(req.label),
-        (e) => spec.judge(t, e),
-        spec.graceMs !== undefined ? { graceMs: spec.graceMs } : {},
-      );
-      return {
-        observe: fx.observe,
-        finish: () => {
-          fx.end();
-          return t.outcome(spec.pass, spec.untested);
-        },
-      };
-    },
+  return serverCheck(spec.id, spec.notApplicableWhen ? { notApplicableWhen: spec.notApplicableWhen } : {}, (t) => {
+    const fx = mutationEffects(
+      t,
+      (req) => spec.match(req.label),
+      (e) => spec.judge(t, e),
+      spec.graceMs !== undefined ? { graceMs: spec.graceMs } : {},
+    );
+    return endThen(fx, () => t.outcome(spec.pass, spec.untested));
   });
 }
 
@@ -162,47 +152,42 @@ export const CHAT_CHECKS: CheckDef[] = [
     pass: "switchChat emitted chat-switched and the full sync; a switch to the active chat emitted nothing",
     untested: "switchChat was never sent",
   }),
-  serverCheck({
-    id: "stagewise-chat/chat/delete-chat",
-    notApplicableWhen: [TOPIC.createRefused],
-    create() {
-      const t = new Tally();
-      const deleted = new Map<string, FrameEvent>();
-      const fx = mutationEffects(
-        t,
-        (req) => isOk(req.label, "delete"),
-        (e) => {
-          if (reasonOf(e) === "rejected-by-agent") return t.notApplicable("the agent refused deleteChat (rejected-by-agent)");
-          if (unseenChat(t, e)) return;
-          if (unanswered(t, e, "a successful delete")) return;
-          const chatId = inputField(e, "chatId");
-          const d = ofType(e.deltas, "chat-deleted").find((x) => x.f.update.chatId === chatId);
-          if (!d) return t.fail(`chat-deleted for "${String(chatId)}"`, typesIn(e.deltas), effectEvidence(e));
-          deleted.set(String(chatId), d.f.ev);
-          t.ok();
-        },
-      );
-      const later = onChatSubs({
-        snapshot: (sub: ChatSub) => {
-          if (isSubA(sub) || !sub.snapshotState) return;
-          for (const [id, ev] of deleted) {
-            if (sub.snapshotState.chats.some((c) => c.id === id))
-              t.fail(
-                `"${id}" gone from later snapshots`,
-                `${sub.label ?? "a snapshot"} still lists it`,
-                frameEvidence(sub.snapshot[0]!.ev, { note: `deleted at transcript seq ${ev.seq}` }),
-              );
-          }
-        },
-      });
-      return {
-        observe: all(fx.observe, later),
-        finish: () => {
-          fx.end();
-          return t.outcome("deleteChat emitted chat-deleted and the chat left the snapshots", "deleteChat was never sent");
-        },
-      };
-    },
+  serverCheck("stagewise-chat/chat/delete-chat", { notApplicableWhen: [TOPIC.createRefused] }, (t) => {
+    const deleted = new Map<string, FrameEvent>();
+    const fx = mutationEffects(
+      t,
+      (req) => isOk(req.label, "delete"),
+      (e) => {
+        if (reasonOf(e) === "rejected-by-agent") return t.notApplicable("the agent refused deleteChat (rejected-by-agent)");
+        if (unseenChat(t, e)) return;
+        if (unanswered(t, e, "a successful delete")) return;
+        const chatId = inputField(e, "chatId");
+        const d = ofType(e.deltas, "chat-deleted").find((x) => x.f.update.chatId === chatId);
+        if (!d) return t.fail(`chat-deleted for "${String(chatId)}"`, typesIn(e.deltas), effectEvidence(e));
+        deleted.set(String(chatId), d.f.ev);
+        t.ok();
+      },
+    );
+    const later = onChatSubs({
+      snapshot: (sub: ChatSub) => {
+        if (isSubA(sub) || !sub.snapshotState) return;
+        for (const [id, ev] of deleted) {
+          if (sub.snapshotState.chats.some((c) => c.id === id))
+            t.fail(
+              `"${id}" gone from later snapshots`,
+              `${sub.label ?? "a snapshot"} still lists it`,
+              frameEvidence(sub.snapshot[0]!.ev, { note: `deleted at transcript seq ${ev.seq}` }),
+            );
+        }
+      },
+    });
+    return {
+      observe: all(fx.observe, later),
+      finish: () => {
+        fx.end();
+        return t.outcome("deleteChat emitted chat-deleted and the chat left the snapshots", "deleteChat was never sent");
+      },
+    };
   }),
   effectCheck({
     id: "stagewise-chat/chat/update-title",
@@ -304,122 +289,110 @@ export const CHAT_CHECKS: CheckDef[] = [
     pass: "stop succeeded and ended the turn in time",
     untested: "stop was never sent",
   }),
-  serverCheck({
-    id: "stagewise-chat/chat/working-brackets-turn",
-    create() {
-      const t = new Tally();
-      let inTurn = false;
-      let content = 0;
-      return {
-        observe: onChatSubs({
-          delta: (sub, f, before) => {
-            if (!isSubA(sub) || !before || !f.update) return;
-            const u = f.update;
-            if (u.type === "message-added" && u.message.role === "user") {
-              if (!u.message.content.some((p) => p.type === "tool-approval")) inTurn = true;
-              return;
-            }
-            const isContent = (u.type === "message-added" && u.message.role !== "user") || u.type === "message-updated";
-            if (isContent && inTurn) {
-              if (!before.isWorking)
-                t.fail("isWorking:true before the turn's deltas", `${u.type} while isWorking is false at ${where(f.ev, sub.conn)}`, frameEvidence(f.ev));
-              content++;
-            }
-            if (u.type === "agent-state" && !u.isWorking && before.isWorking && inTurn) {
-              if (content) t.ok();
-              inTurn = false;
-              content = 0;
-            }
-          },
-        }),
-        finish: () => t.outcome("every turn ran inside isWorking true … false", "no turn ran to its end"),
-      };
-    },
+  serverCheck("stagewise-chat/chat/working-brackets-turn", (t) => {
+    let inTurn = false;
+    let content = 0;
+    return {
+      observe: onChatSubs({
+        delta: (sub, f, before) => {
+          if (!isSubA(sub) || !before || !f.update) return;
+          const u = f.update;
+          if (u.type === "message-added" && u.message.role === "user") {
+            if (!u.message.content.some((p) => p.type === "tool-approval")) inTurn = true;
+            return;
+          }
+          const isContent = (u.type === "message-added" && u.message.role !== "user") || u.type === "message-updated";
+          if (isContent && inTurn) {
+            if (!before.isWorking)
+              t.fail("isWorking:true before the turn's deltas", `${u.type} while isWorking is false at ${where(f.ev, sub.conn)}`, frameEvidence(f.ev));
+            content++;
+          }
+          if (u.type === "agent-state" && !u.isWorking && before.isWorking && inTurn) {
+            if (content) t.ok();
+            inTurn = false;
+            content = 0;
+          }
+        },
+      }),
+      finish: () => t.outcome("every turn ran inside isWorking true … false", "no turn ran to its end"),
+    };
   }),
-  serverCheck({
-    id: "stagewise-chat/chat/stream-incremental",
-    create() {
-      const t = new Tally();
-      const replies = new Map<string, { first: FrameEvent; last: FrameEvent; n: number }>();
-      let longest = 0;
-      const judge = (s: ChatState, endEv: FrameEvent) => {
-        for (const [id, r] of replies) {
-          const m = s.messages.find((x) => x.id === id);
-          const text = m ? (m.content as { type: string; text?: string }[]).map((p) => (p.type === "text" ? (p.text ?? "") : "")).join("") : "";
-          longest = Math.max(longest, text.length);
-          if (text.length < STREAM_MIN_CHARS) continue;
-          const span = r.last.t - r.first.t;
-          if (r.n < 2 || span < STREAM_MIN_MS)
+  serverCheck("stagewise-chat/chat/stream-incremental", (t) => {
+    const replies = new Map<string, { first: FrameEvent; last: FrameEvent; n: number }>();
+    let longest = 0;
+    const judge = (s: ChatState, endEv: FrameEvent) => {
+      for (const [id, r] of replies) {
+        const m = s.messages.find((x) => x.id === id);
+        const text = m ? (m.content as { type: string; text?: string }[]).map((p) => (p.type === "text" ? (p.text ?? "") : "")).join("") : "";
+        longest = Math.max(longest, text.length);
+        if (text.length < STREAM_MIN_CHARS) continue;
+        const span = r.last.t - r.first.t;
+        if (r.n < 2 || span < STREAM_MIN_MS)
+          t.fail(
+            `≥2 deltas over ≥${STREAM_MIN_MS} ms`,
+            `${r.n} delta(s) over ${Math.round(span)} ms for a ${text.length}-character reply`,
+            frameEvidence(r.last),
+          );
+        else if (r.first.t >= endEv.t) t.fail("the first delta before the turn ends", "all deltas after the turn ended", frameEvidence(r.first));
+        else t.ok();
+      }
+      replies.clear();
+    };
+    return {
+      observe: onChatSubs({
+        delta: (sub, f, before) => {
+          if (!isSubA(sub) || !f.update) return;
+          const u = f.update as ChatUpdate;
+          const id =
+            u.type === "message-updated" ? u.update.messageId : u.type === "message-added" && u.message.role === "assistant" ? u.message.id : undefined;
+          if (id !== undefined) {
+            const r = replies.get(id);
+            if (r) {
+              r.last = f.ev;
+              r.n++;
+            } else replies.set(id, { first: f.ev, last: f.ev, n: u.type === "message-added" && u.message.content.length === 0 ? 0 : 1 });
+            if (u.type === "message-added" && u.message.content.length === 0) replies.get(id)!.first = f.ev;
+          }
+          if (u.type === "agent-state" && !u.isWorking && before?.isWorking && sub.state) judge(sub.state, f.ev);
+        },
+      }),
+      finish: () => t.outcome("long replies streamed", `no reply reached ${STREAM_MIN_CHARS} characters (longest ${longest})`),
+    };
+  }),
+  serverCheck("stagewise-chat/chat/stream-append", (t) => {
+    return {
+      observe: onChatSubs({
+        delta: (sub, f, before) => {
+          if (!isSubA(sub) || !before || f.update?.type !== "message-updated") {
+            // A switch's own full sync is no way of streaming (a switch while working is the gate's finding).
+            if (isSubA(sub) && f.update?.type === "chat-full-sync" && before?.isWorking && !before.pendingFullSync)
+              t.fail("append deltas during a turn", `a chat-full-sync while working at ${where(f.ev, sub.conn)}`, frameEvidence(f.ev));
+            return;
+          }
+          const u = f.update.update;
+          if (u.updateType === "append") return t.ok();
+          if (u.updateType !== "replace") return;
+          const m = before.messages.find((x) => x.id === u.messageId);
+          const old = m?.content[u.partIndex] as { type?: string; text?: string } | undefined;
+          const next = u.content as { type?: string; text?: string };
+          if (
+            old &&
+            (old.type === "text" || old.type === "reasoning") &&
+            next.type === old.type &&
+            typeof next.text === "string" &&
+            typeof old.text === "string" &&
+            next.text.length > old.text.length &&
+            next.text.startsWith(old.text)
+          ) {
             t.fail(
-              `≥2 deltas over ≥${STREAM_MIN_MS} ms`,
-              `${r.n} delta(s) over ${Math.round(span)} ms for a ${text.length}-character reply`,
-              frameEvidence(r.last),
+              "append of the new text",
+              `replace extends ${old.text.length} characters to ${next.text.length} at ${where(f.ev, sub.conn)}`,
+              frameEvidence(f.ev),
             );
-          else if (r.first.t >= endEv.t) t.fail("the first delta before the turn ends", "all deltas after the turn ended", frameEvidence(r.first));
-          else t.ok();
-        }
-        replies.clear();
-      };
-      return {
-        observe: onChatSubs({
-          delta: (sub, f, before) => {
-            if (!isSubA(sub) || !f.update) return;
-            const u = f.update as ChatUpdate;
-            const id =
-              u.type === "message-updated" ? u.update.messageId : u.type === "message-added" && u.message.role === "assistant" ? u.message.id : undefined;
-            if (id !== undefined) {
-              const r = replies.get(id);
-              if (r) {
-                r.last = f.ev;
-                r.n++;
-              } else replies.set(id, { first: f.ev, last: f.ev, n: u.type === "message-added" && u.message.content.length === 0 ? 0 : 1 });
-              if (u.type === "message-added" && u.message.content.length === 0) replies.get(id)!.first = f.ev;
-            }
-            if (u.type === "agent-state" && !u.isWorking && before?.isWorking && sub.state) judge(sub.state, f.ev);
-          },
-        }),
-        finish: () => t.outcome("long replies streamed", `no reply reached ${STREAM_MIN_CHARS} characters (longest ${longest})`),
-      };
-    },
-  }),
-  serverCheck({
-    id: "stagewise-chat/chat/stream-append",
-    create() {
-      const t = new Tally();
-      return {
-        observe: onChatSubs({
-          delta: (sub, f, before) => {
-            if (!isSubA(sub) || !before || f.update?.type !== "message-updated") {
-              // A switch's own full sync is no way of streaming (a switch while working is the gate's finding).
-              if (isSubA(sub) && f.update?.type === "chat-full-sync" && before?.isWorking && !before.pendingFullSync)
-                t.fail("append deltas during a turn", `a chat-full-sync while working at ${where(f.ev, sub.conn)}`, frameEvidence(f.ev));
-              return;
-            }
-            const u = f.update.update;
-            if (u.updateType === "append") return t.ok();
-            if (u.updateType !== "replace") return;
-            const m = before.messages.find((x) => x.id === u.messageId);
-            const old = m?.content[u.partIndex] as { type?: string; text?: string } | undefined;
-            const next = u.content as { type?: string; text?: string };
-            if (
-              old &&
-              (old.type === "text" || old.type === "reasoning") &&
-              next.type === old.type &&
-              typeof next.text === "string" &&
-              typeof old.text === "string" &&
-              next.text.length > old.text.length &&
-              next.text.startsWith(old.text)
-            ) {
-              t.fail(
-                "append of the new text",
-                `replace extends ${old.text.length} characters to ${next.text.length} at ${where(f.ev, sub.conn)}`,
-                frameEvidence(f.ev),
-              );
-            }
-          },
-        }),
-        finish: () => t.outcome("growing text was appended", "no text grew"),
-      };
-    },
+          }
+        },
+      }),
+      finish: () => t.outcome("growing text was appended", "no text grew"),
+    };
   }),
 ];

@@ -22,6 +22,7 @@ import {
   type RpcRequest,
 } from "./support.js";
 import type { ChatUpdate } from "../../../generated/stagewise-chat.js";
+import { endThen } from "../../../core/checks/check.js";
 
 const QUIET_MS = 300;
 
@@ -70,29 +71,18 @@ function rejectionCheck(spec: {
   untested: string;
   notApplicableWhen?: Topic[];
 }): CheckDef {
-  return serverCheck({
-    id: spec.id,
-    ...(spec.notApplicableWhen ? { notApplicableWhen: spec.notApplicableWhen } : {}),
-    create() {
-      const t = new Tally();
-      const m = onMutations({
-        answer: (req, _ev, r) => {
-          const want = rejectionOf(req.label);
-          if (want && spec.want(want.reason)) spec.judge(t, req, want.reason, r);
-        },
-        missing: (req, why) => {
-          const want = rejectionOf(req.label);
-          if (want && spec.want(want.reason)) t.untestable(`${showReq(req)}: ${why}`);
-        },
-      });
-      return {
-        observe: m.observe,
-        finish: () => {
-          m.end();
-          return t.outcome(spec.pass, spec.untested);
-        },
-      };
-    },
+  return serverCheck(spec.id, spec.notApplicableWhen ? { notApplicableWhen: spec.notApplicableWhen } : {}, (t) => {
+    const m = onMutations({
+      answer: (req, _ev, r) => {
+        const want = rejectionOf(req.label);
+        if (want && spec.want(want.reason)) spec.judge(t, req, want.reason, r);
+      },
+      missing: (req, why) => {
+        const want = rejectionOf(req.label);
+        if (want && spec.want(want.reason)) t.untestable(`${showReq(req)}: ${why}`);
+      },
+    });
+    return endThen(m, () => t.outcome(spec.pass, spec.untested));
   });
 }
 
@@ -106,32 +96,28 @@ function expectReason(t: Tally, req: RpcRequest, reason: string, r: ReturnType<t
 }
 
 export const REJECT_CHECKS: CheckDef[] = [
-  serverCheck({
-    id: "stagewise-chat/chat/reject-error-shape",
-    create() {
-      const t = new Tally();
-      const m = onMutations({
-        answer: (req, ev, r) => {
-          if (!rejectionOf(req.label) || r.kind !== "error") return;
-          const d = errorData(r);
-          const reason = d?.reason;
-          // Invalid input that got past validation and failed elsewhere is chat/reject-invalid-input's finding.
-          if (rejectionOf(req.label)!.reason === "invalid-input" && d?.code !== "BAD_REQUEST" && reason !== undefined)
-            return t.knockOn("stagewise-chat/chat/reject-invalid-input", showReq(req));
-          const row = typeof reason === "string" ? REASONS[reason] : undefined;
-          if (!row) return t.fail("data.reason from the §1 table", `${showReq(req)}: ${showResult(r)}`, frameEvidence(ev));
-          if (d?.code !== row.code || d?.httpStatus !== row.http || r.error?.code !== row.json) {
-            return t.fail(
-              `${row.code}, ${row.json}, ${row.http} for ${String(reason)}`,
-              `${String(d?.code)}, ${String(r.error?.code)}, ${String(d?.httpStatus)} for ${showReq(req)}`,
-              frameEvidence(ev),
-            );
-          }
-          t.ok();
-        },
-      });
-      return { observe: m.observe, finish: () => t.outcome("every rejection had its code, status and reason", "no rejection came") };
-    },
+  serverCheck("stagewise-chat/chat/reject-error-shape", (t) => {
+    const m = onMutations({
+      answer: (req, ev, r) => {
+        if (!rejectionOf(req.label) || r.kind !== "error") return;
+        const d = errorData(r);
+        const reason = d?.reason;
+        // Invalid input that got past validation and failed elsewhere is chat/reject-invalid-input's finding.
+        if (rejectionOf(req.label)!.reason === "invalid-input" && d?.code !== "BAD_REQUEST" && reason !== undefined)
+          return t.knockOn("stagewise-chat/chat/reject-invalid-input", showReq(req));
+        const row = typeof reason === "string" ? REASONS[reason] : undefined;
+        if (!row) return t.fail("data.reason from the §1 table", `${showReq(req)}: ${showResult(r)}`, frameEvidence(ev));
+        if (d?.code !== row.code || d?.httpStatus !== row.http || r.error?.code !== row.json) {
+          return t.fail(
+            `${row.code}, ${row.json}, ${row.http} for ${String(reason)}`,
+            `${String(d?.code)}, ${String(r.error?.code)}, ${String(d?.httpStatus)} for ${showReq(req)}`,
+            frameEvidence(ev),
+          );
+        }
+        t.ok();
+      },
+    });
+    return { observe: m.observe, finish: () => t.outcome("every rejection had its code, status and reason", "no rejection came") };
   }),
   rejectionCheck({
     id: "stagewise-chat/chat/reject-unknown-ids",
@@ -148,40 +134,30 @@ export const REJECT_CHECKS: CheckDef[] = [
     pass: "a message to a non-active chat was rejected chat-not-active",
     untested: "no second chat to send to (createChat did not make one)",
   }),
-  serverCheck({
-    id: "stagewise-chat/chat/reject-while-working",
-    create() {
-      const t = new Tally();
-      const fx = mutationEffects(
-        t,
-        (req) => rejectionOf(req.label)?.reason === "agent-working",
-        (e: Effect) => {
-          if (!e.answer) return t.untestable(`${showReq(e.req)}: ${e.missing ?? "no answer"}`);
-          if (!e.aBefore?.isWorking) return t.untestable(`the turn had ended when ${showReq(e.req)} was sent`);
-          const r = e.answer.r;
-          // The agent's own word that it worked: the rule held, whenever the call arrived.
-          if (r.kind === "error" && errorData(r)?.reason === "agent-working") return t.ok();
-          if (r.kind === "error" && errorData(r)?.reason === undefined) return t.knockOn(REJECT_ERROR_SHAPE, showReq(e.req));
-          // Any other answer is a failure only if the agent was still working when the call reached it.
-          const s = stillWorking(e, rejectionOf(e.req.label)!.what);
-          if ("unknown" in s) return t.untestable(s.unknown);
-          t.fail(
-            "error CONFLICT reason agent-working",
-            `${showReq(e.req)} answered ${showResult(r)}, and the agent carried it out mid-turn (${s.proof.f.update?.type} at ${where(s.proof.f.ev)}, before the turn's end)`,
-            frameEvidence(e.answer.ev, { note: `carried out at ${where(s.proof.f.ev)} while the agent's state said isWorking:true` }),
-          );
-        },
-        // The call's update may follow its answer (r2), and so the next gated call.
-        { pastNext: true },
-      );
-      return {
-        observe: fx.observe,
-        finish: () => {
-          fx.end();
-          return t.outcome("gated calls were rejected while working", "no gated call was sent while the agent worked");
-        },
-      };
-    },
+  serverCheck("stagewise-chat/chat/reject-while-working", (t) => {
+    const fx = mutationEffects(
+      t,
+      (req) => rejectionOf(req.label)?.reason === "agent-working",
+      (e: Effect) => {
+        if (!e.answer) return t.untestable(`${showReq(e.req)}: ${e.missing ?? "no answer"}`);
+        if (!e.aBefore?.isWorking) return t.untestable(`the turn had ended when ${showReq(e.req)} was sent`);
+        const r = e.answer.r;
+        // The agent's own word that it worked: the rule held, whenever the call arrived.
+        if (r.kind === "error" && errorData(r)?.reason === "agent-working") return t.ok();
+        if (r.kind === "error" && errorData(r)?.reason === undefined) return t.knockOn(REJECT_ERROR_SHAPE, showReq(e.req));
+        // Any other answer is a failure only if the agent was still working when the call reached it.
+        const s = stillWorking(e, rejectionOf(e.req.label)!.what);
+        if ("unknown" in s) return t.untestable(s.unknown);
+        t.fail(
+          "error CONFLICT reason agent-working",
+          `${showReq(e.req)} answered ${showResult(r)}, and the agent carried it out mid-turn (${s.proof.f.update?.type} at ${where(s.proof.f.ev)}, before the turn's end)`,
+          frameEvidence(e.answer.ev, { note: `carried out at ${where(s.proof.f.ev)} while the agent's state said isWorking:true` }),
+        );
+      },
+      // The call's update may follow its answer (r2), and so the next gated call.
+      { pastNext: true },
+    );
+    return endThen(fx, () => t.outcome("gated calls were rejected while working", "no gated call was sent while the agent worked"));
   }),
   rejectionCheck({
     id: "stagewise-chat/chat/reject-invalid-input",
@@ -196,78 +172,54 @@ export const REJECT_CHECKS: CheckDef[] = [
     pass: "invalid inputs were rejected BAD_REQUEST",
     untested: "no invalid input was sent",
   }),
-  serverCheck({
-    id: "stagewise-chat/chat/reject-no-side-effects",
-    create() {
-      const t = new Tally();
-      const fx = mutationEffects(
-        t,
-        (req) => !!rejectionOf(req.label),
-        (e: Effect) => {
-          if (!e.answer || e.answer.r.kind !== "error") return;
-          const what = rejectionOf(e.req.label)!.what;
-          const windowEnd = e.answer.ev.t + QUIET_MS;
-          const inWindow = e.deltas.filter((d) => d.f.ev.t <= windowEnd);
-          const bad = e.aBefore?.isWorking ? inWindow.filter((d) => (EFFECT_TYPES[what] ?? []).includes(d.f.update?.type ?? "")) : inWindow;
-          if (bad.length)
-            return t.fail(
-              `no update after the rejected ${showReq(e.req)}`,
-              `${bad.map((d) => d.f.update?.type).join(", ")} at ${where(bad[0]!.f.ev)}`,
-              frameEvidence(bad[0]!.f.ev),
-            );
-          const closed = e.req.conn.closed;
-          if (closed && closed.by === "server" && closed.t <= windowEnd)
-            return t.fail("the socket stays open", `the server closed it after ${showReq(e.req)}`, effectEvidence(e));
-          t.ok();
-        },
-        { graceMs: QUIET_MS },
-      );
-      return {
-        observe: fx.observe,
-        finish: () => {
-          fx.end();
-          return t.outcome("no rejection had a side effect", "no mutation was rejected");
-        },
-      };
-    },
+  serverCheck("stagewise-chat/chat/reject-no-side-effects", (t) => {
+    const fx = mutationEffects(
+      t,
+      (req) => !!rejectionOf(req.label),
+      (e: Effect) => {
+        if (!e.answer || e.answer.r.kind !== "error") return;
+        const what = rejectionOf(e.req.label)!.what;
+        const windowEnd = e.answer.ev.t + QUIET_MS;
+        const inWindow = e.deltas.filter((d) => d.f.ev.t <= windowEnd);
+        const bad = e.aBefore?.isWorking ? inWindow.filter((d) => (EFFECT_TYPES[what] ?? []).includes(d.f.update?.type ?? "")) : inWindow;
+        if (bad.length)
+          return t.fail(
+            `no update after the rejected ${showReq(e.req)}`,
+            `${bad.map((d) => d.f.update?.type).join(", ")} at ${where(bad[0]!.f.ev)}`,
+            frameEvidence(bad[0]!.f.ev),
+          );
+        const closed = e.req.conn.closed;
+        if (closed && closed.by === "server" && closed.t <= windowEnd)
+          return t.fail("the socket stays open", `the server closed it after ${showReq(e.req)}`, effectEvidence(e));
+        t.ok();
+      },
+      { graceMs: QUIET_MS },
+    );
+    return endThen(fx, () => t.outcome("no rejection had a side effect", "no mutation was rejected"));
   }),
-  serverCheck({
-    id: "stagewise-chat/chat/no-toolcalling",
-    create() {
-      const t = new Tally();
-      const m = onMutations({
-        answer: (req, ev, r) => {
-          if (!isToolCallingLabel(req.label)) return;
-          if (r.kind === "error" && errorData(r)?.code === "NOT_FOUND") t.ok();
-          // Refused, but not as NOT_FOUND: how unknown paths are answered is trpc/unknown-procedure's rule.
-          else if (r.kind === "error") t.knockOn("stagewise-chat/trpc/unknown-procedure", `${showReq(req)} (${showResult(r)})`);
-          else t.fail("error NOT_FOUND", `${showReq(req)} answered ${showResult(r)}`, frameEvidence(ev));
-        },
-        missing: (req, why) => isToolCallingLabel(req.label) && t.fail("error NOT_FOUND", `${showReq(req)}: ${why}`, frameEvidence(req.frame)),
-      });
-      return {
-        observe: m.observe,
-        finish: () => {
-          m.end();
-          return t.outcome("toolCalling answered NOT_FOUND", "toolCalling was never called");
-        },
-      };
-    },
+  serverCheck("stagewise-chat/chat/no-toolcalling", (t) => {
+    const m = onMutations({
+      answer: (req, ev, r) => {
+        if (!isToolCallingLabel(req.label)) return;
+        if (r.kind === "error" && errorData(r)?.code === "NOT_FOUND") t.ok();
+        // Refused, but not as NOT_FOUND: how unknown paths are answered is trpc/unknown-procedure's rule.
+        else if (r.kind === "error") t.knockOn("stagewise-chat/trpc/unknown-procedure", `${showReq(req)} (${showResult(r)})`);
+        else t.fail("error NOT_FOUND", `${showReq(req)} answered ${showResult(r)}`, frameEvidence(ev));
+      },
+      missing: (req, why) => isToolCallingLabel(req.label) && t.fail("error NOT_FOUND", `${showReq(req)}: ${why}`, frameEvidence(req.frame)),
+    });
+    return endThen(m, () => t.outcome("toolCalling answered NOT_FOUND", "toolCalling was never called"));
   }),
-  serverCheck({
-    id: "stagewise-chat/security/no-stack-leak",
-    create() {
-      const t = new Tally();
-      const r = rpc({
-        response: (ev, value, _req, _how, c) => {
-          const res = resultOf(value);
-          if (res.kind !== "error") return;
-          const stack = errorData(res)?.stack;
-          if (stack !== undefined) t.fail("no data.stack", `data.stack (${String(stack).slice(0, 60)}…) at ${where(ev, c)}`, frameEvidence(ev));
-          else t.ok();
-        },
-      });
-      return { observe: r.observe, finish: () => t.outcome("no error carried a stack", "no error came") };
-    },
+  serverCheck("stagewise-chat/security/no-stack-leak", (t) => {
+    const r = rpc({
+      response: (ev, value, _req, _how, c) => {
+        const res = resultOf(value);
+        if (res.kind !== "error") return;
+        const stack = errorData(res)?.stack;
+        if (stack !== undefined) t.fail("no data.stack", `data.stack (${String(stack).slice(0, 60)}…) at ${where(ev, c)}`, frameEvidence(ev));
+        else t.ok();
+      },
+    });
+    return { observe: r.observe, finish: () => t.outcome("no error carried a stack", "no error came") };
   }),
 ];

@@ -5,7 +5,7 @@
  * numbers and the state reduced with the normative reducer, so no check reduces twice.
  */
 import { at, excerpt, notApplicable, Tally, type CheckDef, type Evidence } from "../../../core/checks/check.js";
-import { serverCheckMaker, type CheckSpec } from "../../../core/checks/define-check.js";
+import { checkSpec, serverCheckMaker, type CheckArgs, type CheckSpec, type MakeCheck } from "../../../core/checks/define-check.js";
 import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
 import { frameJson, type WsFrameEvent } from "../../../core/transport/ws-exchange.js";
 import type { Exchange } from "../../../core/views/exchange.js";
@@ -30,8 +30,11 @@ const makeCheck = serverCheckMaker(SEED, { stopped: NOTE.stopped, notApplicable:
 /** Rules about the chat capability: moot for an agent without it (the probes then say so). */
 const NEEDS_CHAT = /^stagewise-chat\/(chat\/(?!no-toolcalling)|tools\/|state\/coherent-with-chat$)/;
 
-export const serverCheck = (spec: CheckSpec & { notApplicableWhen?: Topic[] }): CheckDef =>
-  makeCheck(NEEDS_CHAT.test(spec.id) ? { ...spec, notApplicableWhen: [...(spec.notApplicableWhen ?? []), TOPIC.chat] } : spec);
+type Spec = CheckSpec & { notApplicableWhen?: Topic[] };
+export const serverCheck: MakeCheck<Spec> = (...args: CheckArgs<Spec>): CheckDef => {
+  const spec = checkSpec(...args);
+  return makeCheck(NEEDS_CHAT.test(spec.id) ? { ...spec, notApplicableWhen: [...(spec.notApplicableWhen ?? []), TOPIC.chat] } : spec);
+};
 
 export type FrameEvent = WsFrameEvent;
 export type Json = Record<string, unknown>;

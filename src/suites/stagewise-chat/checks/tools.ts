@@ -20,9 +20,9 @@ import {
   serverCheck,
   showReq,
   showResult,
-  Tally,
   where,
 } from "./support.js";
+import { endThen } from "../../../core/checks/check.js";
 
 const STOP_MS = 5_000;
 
@@ -68,214 +68,166 @@ function newResults(prev: ChatState, next: ChatState): Located<ToolResultPart>[]
 }
 
 export const TOOL_CHECKS: CheckDef[] = [
-  serverCheck({
-    id: "stagewise-chat/tools/approval-recorded",
-    notApplicableWhen: [TOPIC.approval],
-    create() {
-      const t = new Tally();
-      const fx = mutationEffects(
-        t,
-        (req) => isOk(req.label, "approve") || isOk(req.label, "approve-reject"),
-        (e) => {
-          if (e.answer?.r.kind !== "data")
-            return t.fail("a successful approval", `${showReq(e.req)}: ${e.answer ? showResult(e.answer.r) : e.missing}`, effectEvidence(e));
-          const id = inputField(e, "toolCallId");
-          const added = ofType(e.deltas, "message-added").find(
-            (d) => d.f.update.message.role === "user" && d.f.update.message.content.some((p) => p.type === "tool-approval" && p.toolCallId === id),
+  serverCheck("stagewise-chat/tools/approval-recorded", { notApplicableWhen: [TOPIC.approval] }, (t) => {
+    const fx = mutationEffects(
+      t,
+      (req) => isOk(req.label, "approve") || isOk(req.label, "approve-reject"),
+      (e) => {
+        if (e.answer?.r.kind !== "data")
+          return t.fail("a successful approval", `${showReq(e.req)}: ${e.answer ? showResult(e.answer.r) : e.missing}`, effectEvidence(e));
+        const id = inputField(e, "toolCallId");
+        const added = ofType(e.deltas, "message-added").find(
+          (d) => d.f.update.message.role === "user" && d.f.update.message.content.some((p) => p.type === "tool-approval" && p.toolCallId === id),
+        );
+        if (!added) return t.fail(`a user message with a tool-approval for "${String(id)}"`, "none", effectEvidence(e));
+        const m = added.f.update.message as ChatMessage & { metadata?: unknown };
+        const part = m.content[0] as { type: string; approved?: unknown; reason?: unknown };
+        if (
+          m.content.length !== 1 ||
+          part.approved !== inputField(e, "approved") ||
+          (inputField(e, "reason") !== undefined && part.reason !== inputField(e, "reason"))
+        ) {
+          return t.fail(
+            `one tool-approval part, approved:${String(inputField(e, "approved"))}`,
+            JSON.stringify(m.content).slice(0, 160),
+            frameEvidence(added.f.ev),
           );
-          if (!added) return t.fail(`a user message with a tool-approval for "${String(id)}"`, "none", effectEvidence(e));
-          const m = added.f.update.message as ChatMessage & { metadata?: unknown };
-          const part = m.content[0] as { type: string; approved?: unknown; reason?: unknown };
-          if (
-            m.content.length !== 1 ||
-            part.approved !== inputField(e, "approved") ||
-            (inputField(e, "reason") !== undefined && part.reason !== inputField(e, "reason"))
-          ) {
-            return t.fail(
-              `one tool-approval part, approved:${String(inputField(e, "approved"))}`,
-              JSON.stringify(m.content).slice(0, 160),
-              frameEvidence(added.f.ev),
-            );
+        }
+        const diff = firstJsonDifference(m.metadata, inputField(e, "metadata"), "/metadata");
+        if (diff) return t.fail("the metadata as sent", `${diff.path}: ${JSON.stringify(diff.actual)}`, frameEvidence(added.f.ev));
+        t.ok();
+      },
+    );
+    return endThen(fx, () => t.outcome("every approval was recorded", "no approval was sent"));
+  }),
+  serverCheck("stagewise-chat/tools/reject-not-pending", { notApplicableWhen: [TOPIC.approval] }, (t) => {
+    const m = onMutations({
+      answer: (req, ev, r) => {
+        if (rejectionOf(req.label)?.reason !== "tool-call-not-pending") return;
+        if (r.kind === "error" && errorData(r)?.reason === "tool-call-not-pending") t.ok();
+        else if (r.kind === "error" && errorData(r)?.reason === undefined) t.knockOn("stagewise-chat/chat/reject-error-shape", showReq(req));
+        else t.fail("error CONFLICT reason tool-call-not-pending", `${showReq(req)} answered ${showResult(r)}`, frameEvidence(ev));
+      },
+    });
+    return { observe: m.observe, finish: () => t.outcome("calls not pending were refused", "no repeated approval or unawaited result was sent") };
+  }),
+  serverCheck("stagewise-chat/tools/result-linked", { notApplicableWhen: [TOPIC.approval] }, (t) => {
+    return {
+      observe: onChatSubs({
+        delta: (sub, f, prev) => {
+          if (!isSubA(sub) || !prev || !sub.state || sub.state === prev) return;
+          const next = sub.state;
+          for (const r of newResults(prev, next)) {
+            const id = r.part.toolCallId;
+            const call = partsOf<ToolCallPart>(next, "tool-call").find((c) => c.part.toolCallId === id);
+            const w = `at ${where(f.ev, sub.conn)}`;
+            if (!call || !before(call.at, r.at)) {
+              t.fail(`a tool-call "${id}" before its result`, `${call ? "the call comes after it" : "no such call"} ${w}`, frameEvidence(f.ev));
+              continue;
+            }
+            const count = partsOf<ToolResultPart>(next, "tool-result").filter((x) => x.part.toolCallId === id).length;
+            if (count > 1) t.fail("one result per call", `${count} results for "${id}" ${w}`, frameEvidence(f.ev));
+            else if (r.part.toolName !== call.part.toolName)
+              t.fail(`toolName "${call.part.toolName}"`, `toolName "${r.part.toolName}" ${w}`, frameEvidence(f.ev));
+            else if (!["backend", "cli", "toolbar"].includes(call.part.runtime))
+              t.knockOn("stagewise-chat/chat/update-shape", `the runtime ${JSON.stringify(call.part.runtime)} of "${id}"`);
+            else {
+              const want = call.part.runtime === "backend" ? "assistant" : "tool";
+              if (r.message.role !== want)
+                t.fail(`a ${call.part.runtime} result in a ${want} message`, `in a ${r.message.role} message ${w}`, frameEvidence(f.ev));
+              else t.ok();
+            }
           }
-          const diff = firstJsonDifference(m.metadata, inputField(e, "metadata"), "/metadata");
-          if (diff) return t.fail("the metadata as sent", `${diff.path}: ${JSON.stringify(diff.actual)}`, frameEvidence(added.f.ev));
-          t.ok();
         },
-      );
-      return {
-        observe: fx.observe,
-        finish: () => {
-          fx.end();
-          return t.outcome("every approval was recorded", "no approval was sent");
-        },
-      };
-    },
+      }),
+      finish: () => t.outcome("every result followed its call, in the right place", "no tool result came"),
+    };
   }),
-  serverCheck({
-    id: "stagewise-chat/tools/reject-not-pending",
-    notApplicableWhen: [TOPIC.approval],
-    create() {
-      const t = new Tally();
-      const m = onMutations({
-        answer: (req, ev, r) => {
-          if (rejectionOf(req.label)?.reason !== "tool-call-not-pending") return;
-          if (r.kind === "error" && errorData(r)?.reason === "tool-call-not-pending") t.ok();
-          else if (r.kind === "error" && errorData(r)?.reason === undefined) t.knockOn("stagewise-chat/chat/reject-error-shape", showReq(req));
-          else t.fail("error CONFLICT reason tool-call-not-pending", `${showReq(req)} answered ${showResult(r)}`, frameEvidence(ev));
-        },
-      });
-      return { observe: m.observe, finish: () => t.outcome("calls not pending were refused", "no repeated approval or unawaited result was sent") };
-    },
-  }),
-  serverCheck({
-    id: "stagewise-chat/tools/result-linked",
-    notApplicableWhen: [TOPIC.approval],
-    create() {
-      const t = new Tally();
-      return {
-        observe: onChatSubs({
+  serverCheck("stagewise-chat/tools/approval-respected", { notApplicableWhen: [TOPIC.approval] }, (t) => {
+    /** Approvals the kit sent, by tool call: a result after one the agent did not record is approval-recorded's finding. */
+    const approvedByKit = new Map<string, boolean>();
+    const sent = onMutations({
+      request: (req) => {
+        const input = inputOf(req);
+        if (req.type.endsWith("approveToolCall") && isObject(input) && typeof input.toolCallId === "string")
+          approvedByKit.set(input.toolCallId, input.approved === true);
+      },
+    });
+    return {
+      observe: all(
+        sent.observe,
+        onChatSubs({
           delta: (sub, f, prev) => {
             if (!isSubA(sub) || !prev || !sub.state || sub.state === prev) return;
             const next = sub.state;
             for (const r of newResults(prev, next)) {
-              const id = r.part.toolCallId;
-              const call = partsOf<ToolCallPart>(next, "tool-call").find((c) => c.part.toolCallId === id);
-              const w = `at ${where(f.ev, sub.conn)}`;
-              if (!call || !before(call.at, r.at)) {
-                t.fail(`a tool-call "${id}" before its result`, `${call ? "the call comes after it" : "no such call"} ${w}`, frameEvidence(f.ev));
+              const call = partsOf<ToolCallPart>(next, "tool-call").find((c) => c.part.toolCallId === r.part.toolCallId);
+              if (!call?.part.requiresApproval) continue;
+              // Recorded by now, wherever it sits (a backend result lands in the call's message, before the approval's).
+              const approval = partsOf<{ toolCallId: string; approved: boolean }>(next, "tool-approval").find((a) => a.part.toolCallId === r.part.toolCallId);
+              if (r.part.isError === true) {
+                t.ok();
                 continue;
               }
-              const count = partsOf<ToolResultPart>(next, "tool-result").filter((x) => x.part.toolCallId === id).length;
-              if (count > 1) t.fail("one result per call", `${count} results for "${id}" ${w}`, frameEvidence(f.ev));
-              else if (r.part.toolName !== call.part.toolName)
-                t.fail(`toolName "${call.part.toolName}"`, `toolName "${r.part.toolName}" ${w}`, frameEvidence(f.ev));
-              else if (!["backend", "cli", "toolbar"].includes(call.part.runtime))
-                t.knockOn("stagewise-chat/chat/update-shape", `the runtime ${JSON.stringify(call.part.runtime)} of "${id}"`);
-              else {
-                const want = call.part.runtime === "backend" ? "assistant" : "tool";
-                if (r.message.role !== want)
-                  t.fail(`a ${call.part.runtime} result in a ${want} message`, `in a ${r.message.role} message ${w}`, frameEvidence(f.ev));
-                else t.ok();
-              }
+              if (!approval && approvedByKit.get(r.part.toolCallId) === true)
+                t.knockOn("stagewise-chat/tools/approval-recorded", `the approval of "${r.part.toolCallId}"`);
+              else if (!approval)
+                t.fail(
+                  "an approval before a successful result",
+                  `a result for "${r.part.toolCallId}" without approval at ${where(f.ev, sub.conn)}`,
+                  frameEvidence(f.ev),
+                );
+              else if (!approval.part.approved)
+                t.fail(
+                  "no successful result after a refusal",
+                  `a successful result for the refused "${r.part.toolCallId}" at ${where(f.ev, sub.conn)}`,
+                  frameEvidence(f.ev),
+                );
+              else t.ok();
             }
           },
         }),
-        finish: () => t.outcome("every result followed its call, in the right place", "no tool result came"),
-      };
-    },
+      ),
+      finish: () => t.outcome("results respected the approvals", "no result for a call that needed approval came"),
+    };
   }),
-  serverCheck({
-    id: "stagewise-chat/tools/approval-respected",
-    notApplicableWhen: [TOPIC.approval],
-    create() {
-      const t = new Tally();
-      /** Approvals the kit sent, by tool call: a result after one the agent did not record is approval-recorded's finding. */
-      const approvedByKit = new Map<string, boolean>();
-      const sent = onMutations({
-        request: (req) => {
-          const input = inputOf(req);
-          if (req.type.endsWith("approveToolCall") && isObject(input) && typeof input.toolCallId === "string")
-            approvedByKit.set(input.toolCallId, input.approved === true);
-        },
-      });
-      return {
-        observe: all(
-          sent.observe,
-          onChatSubs({
-            delta: (sub, f, prev) => {
-              if (!isSubA(sub) || !prev || !sub.state || sub.state === prev) return;
-              const next = sub.state;
-              for (const r of newResults(prev, next)) {
-                const call = partsOf<ToolCallPart>(next, "tool-call").find((c) => c.part.toolCallId === r.part.toolCallId);
-                if (!call?.part.requiresApproval) continue;
-                // Recorded by now, wherever it sits (a backend result lands in the call's message, before the approval's).
-                const approval = partsOf<{ toolCallId: string; approved: boolean }>(next, "tool-approval").find((a) => a.part.toolCallId === r.part.toolCallId);
-                if (r.part.isError === true) {
-                  t.ok();
-                  continue;
-                }
-                if (!approval && approvedByKit.get(r.part.toolCallId) === true)
-                  t.knockOn("stagewise-chat/tools/approval-recorded", `the approval of "${r.part.toolCallId}"`);
-                else if (!approval)
-                  t.fail(
-                    "an approval before a successful result",
-                    `a result for "${r.part.toolCallId}" without approval at ${where(f.ev, sub.conn)}`,
-                    frameEvidence(f.ev),
-                  );
-                else if (!approval.part.approved)
-                  t.fail(
-                    "no successful result after a refusal",
-                    `a successful result for the refused "${r.part.toolCallId}" at ${where(f.ev, sub.conn)}`,
-                    frameEvidence(f.ev),
-                  );
-                else t.ok();
-              }
-            },
-          }),
-        ),
-        finish: () => t.outcome("results respected the approvals", "no result for a call that needed approval came"),
-      };
-    },
+  serverCheck("stagewise-chat/tools/toolbar-result-recorded", { notApplicableWhen: [TOPIC.toolbarTool, TOPIC.approval] }, (t) => {
+    const fx = mutationEffects(
+      t,
+      (req) => isOk(req.label, "report"),
+      (e) => {
+        if (e.answer?.r.kind !== "data")
+          return t.fail("a successful report", `${showReq(e.req)}: ${e.answer ? showResult(e.answer.r) : e.missing}`, effectEvidence(e));
+        const id = inputField(e, "toolCallId");
+        const added = ofType(e.deltas, "message-added").find(
+          (d) => d.f.update.message.role === "tool" && d.f.update.message.content.some((p) => p.type === "tool-result" && p.toolCallId === id),
+        );
+        if (!added) return t.fail(`a tool message with the result of "${String(id)}"`, "none", effectEvidence(e));
+        const part = (added.f.update.message.content as ToolResultPart[]).find((p) => p.toolCallId === id)!;
+        const call = e.aBefore ? partsOf<ToolCallPart>(e.aBefore, "tool-call").find((c) => c.part.toolCallId === id) : undefined;
+        if (call && part.toolName !== call.part.toolName)
+          return t.fail(`toolName "${call.part.toolName}"`, `toolName "${part.toolName}"`, frameEvidence(added.f.ev));
+        const diff = firstJsonDifference(part.output, inputField(e, "output"), "/output");
+        if (diff) return t.fail("the output as reported", `${diff.path}: ${JSON.stringify(diff.actual)}`, frameEvidence(added.f.ev));
+        t.ok();
+      },
+    );
+    return endThen(fx, () => t.outcome("toolbar results were recorded", "no toolbar result was reported"));
   }),
-  serverCheck({
-    id: "stagewise-chat/tools/toolbar-result-recorded",
-    notApplicableWhen: [TOPIC.toolbarTool, TOPIC.approval],
-    create() {
-      const t = new Tally();
-      const fx = mutationEffects(
-        t,
-        (req) => isOk(req.label, "report"),
-        (e) => {
-          if (e.answer?.r.kind !== "data")
-            return t.fail("a successful report", `${showReq(e.req)}: ${e.answer ? showResult(e.answer.r) : e.missing}`, effectEvidence(e));
-          const id = inputField(e, "toolCallId");
-          const added = ofType(e.deltas, "message-added").find(
-            (d) => d.f.update.message.role === "tool" && d.f.update.message.content.some((p) => p.type === "tool-result" && p.toolCallId === id),
-          );
-          if (!added) return t.fail(`a tool message with the result of "${String(id)}"`, "none", effectEvidence(e));
-          const part = (added.f.update.message.content as ToolResultPart[]).find((p) => p.toolCallId === id)!;
-          const call = e.aBefore ? partsOf<ToolCallPart>(e.aBefore, "tool-call").find((c) => c.part.toolCallId === id) : undefined;
-          if (call && part.toolName !== call.part.toolName)
-            return t.fail(`toolName "${call.part.toolName}"`, `toolName "${part.toolName}"`, frameEvidence(added.f.ev));
-          const diff = firstJsonDifference(part.output, inputField(e, "output"), "/output");
-          if (diff) return t.fail("the output as reported", `${diff.path}: ${JSON.stringify(diff.actual)}`, frameEvidence(added.f.ev));
-          t.ok();
-        },
-      );
-      return {
-        observe: fx.observe,
-        finish: () => {
-          fx.end();
-          return t.outcome("toolbar results were recorded", "no toolbar result was reported");
-        },
-      };
-    },
-  }),
-  serverCheck({
-    id: "stagewise-chat/tools/stop-closes-pending",
-    notApplicableWhen: [TOPIC.approval],
-    create() {
-      const t = new Tally();
-      const fx = mutationEffects(
-        t,
-        (req) => isOk(req.label, "stop-pending"),
-        (e) => {
-          const open = e.aBefore ? pendingApprovals(e.aBefore) : [];
-          if (!open.length) return t.untestable("no approval was pending when stop was sent");
-          if (!e.aAfter) return t.untestable("A's state was not known after the stop");
-          const still = pendingApprovals(e.aAfter).filter((c) => open.some((o) => o.toolCallId === c.toolCallId));
-          if (still.length) t.fail("no pending approval after stop", `"${still[0]!.toolCallId}" still pending ${STOP_MS} ms after stop`, effectEvidence(e));
-          else t.ok();
-        },
-        { graceMs: STOP_MS },
-      );
-      return {
-        observe: fx.observe,
-        finish: () => {
-          fx.end();
-          return t.outcome("stop closed the open approvals", "stop was never sent while an approval was pending");
-        },
-      };
-    },
+  serverCheck("stagewise-chat/tools/stop-closes-pending", { notApplicableWhen: [TOPIC.approval] }, (t) => {
+    const fx = mutationEffects(
+      t,
+      (req) => isOk(req.label, "stop-pending"),
+      (e) => {
+        const open = e.aBefore ? pendingApprovals(e.aBefore) : [];
+        if (!open.length) return t.untestable("no approval was pending when stop was sent");
+        if (!e.aAfter) return t.untestable("A's state was not known after the stop");
+        const still = pendingApprovals(e.aAfter).filter((c) => open.some((o) => o.toolCallId === c.toolCallId));
+        if (still.length) t.fail("no pending approval after stop", `"${still[0]!.toolCallId}" still pending ${STOP_MS} ms after stop`, effectEvidence(e));
+        else t.ok();
+      },
+      { graceMs: STOP_MS },
+    );
+    return endThen(fx, () => t.outcome("stop closed the open approvals", "stop was never sent while an approval was pending"));
   }),
 ];
