@@ -4,8 +4,10 @@
  * the same run on the same machine (absolute numbers on a shared machine mean little).
  *
  * Per protocol: the mock against a bare server sending the same bytes; the checks against the
- * least any checker does (JSON.parse + ajv); RSS after 10^3 vs 10^6 events through recorder and
- * checks (a ratio near 1 means memory does not grow with stream length).
+ * least any checker does (JSON.parse + ajv), and for the SSE protocols the kit's reading alone
+ * (bytes to lines and events, no check) against the same baseline, the checker row's ceiling; RSS
+ * after 10^3 vs 10^6 events through recorder and checks (a ratio near 1 means memory does not grow
+ * with stream length).
  *
  * The SSE tokeniser on its own: events/s against a bare decode-and-split reader.
  *
