@@ -103,3 +103,12 @@ export async function rejection(call: Promise<unknown>): Promise<{ code?: string
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until `ready()` holds (checked every 5 ms), at most `ms`; then throws naming `what`. */
+export async function until(ready: () => boolean, what: string, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ready()) {
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await sleep(5);
+  }
+}

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createServer } from "node:net";
 import { createAgentServer, FIRST_PORT, LAST_PORT, type AgentHooks, type AgentServer, type AgentServerOptions } from "../../src/stagewise/index.js";
 import { compareChatStates } from "../../src/stagewise/snapshot-compare.js";
-import { connect, Follower, METADATA, rejection, sleep, type Toolbar } from "./adapter-client.js";
+import { connect, Follower, METADATA, rejection, sleep, until, type Toolbar } from "./adapter-client.js";
 
 const open: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -145,12 +145,12 @@ describe("stagewise agent adapter: sync", () => {
     const t = toolbar(s);
     const frames: { messageId: string; resync: boolean; updateParts: unknown[] }[] = [];
     const sub = t.trpc.messaging.getMessage.subscribe(undefined, { onData: (u) => frames.push(u as never) });
-    await sleep(50);
+    await until(() => frames.length > 0, "the first messaging frame");
     expect(frames[0]).toMatchObject({ resync: true, updateParts: [] });
     const m = s.chat.addMessage({ role: "assistant", content: [] });
     s.chat.streamPart(m, 0, "Hi");
     s.chat.streamPart(m, 0, " there");
-    await sleep(50);
+    await until(() => JSON.stringify(frames.at(-1)).includes(" there"), "the streamed part");
     sub.unsubscribe();
     expect(frames.at(-1)).toMatchObject({ messageId: m, resync: false, updateParts: [{ contentIndex: 0, part: { type: "text", text: " there" } }] });
     expect(s.messaging.get()).toMatchObject({ messageId: m, parts: [{ type: "text", text: "Hi there" }] });

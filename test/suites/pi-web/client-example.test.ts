@@ -72,9 +72,12 @@ describe.concurrent("examples/pi-web-client.mjs under test-client", () => {
       run([], { settings: { profile: "pi-fork-0.54" } }, "pi-fork-0.54"),
       run([], { settings: { fragment: 7, pretty: true, escapeUnicode: true, largeFrames: true } }),
     ]);
-    expect(notPassed(fork)).toEqual([]);
+    // At the quick pace a loaded machine may let the queue run end before the client's steer: the
+    // steer is then no prompt during a run, and streaming-behavior rightly skips (the CLI-timing run above judges it).
+    const timingSkip = (line: string) => line.startsWith("pi-web/client/streaming-behavior: skip ");
+    expect(notPassed(fork).filter((l) => !timingSkip(l))).toEqual([]);
     expect(fork.error).toBeUndefined();
-    expect(notPassed(framing)).toEqual([]);
+    expect(notPassed(framing).filter((l) => !timingSkip(l))).toEqual([]);
     expect(framing.error).toBeUndefined();
   });
 
