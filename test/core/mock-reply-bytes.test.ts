@@ -199,4 +199,12 @@ describe("the Content-Length of a text body", () => {
     expect(whole).not.toMatch(/transfer-encoding/i);
     expect(streamed).toMatch(/\r\nTransfer-Encoding: chunked\r\n/);
   });
+
+  it("is not sent with a status that has no body", async () => {
+    const node = await serveMock(async () => reply(204, { allow: "GET" }, ""));
+    served.push(node);
+    const [answer] = await exchange(node.url, [req("GET", "/")]);
+    expect(answer).toMatch(/^HTTP\/1\.1 204 /);
+    expect(answer).not.toMatch(/content-length/i);
+  });
 });

@@ -75,6 +75,8 @@ export function toResponse(r: MockReply, signal?: AbortSignal): Response {
 function wholeLength(r: MockReply): string | undefined {
   const body = r.body;
   if (typeof body !== "string" && !(body instanceof Uint8Array)) return undefined;
+  // An answer that has no body by its status says no length either (RFC 9110 §8.6).
+  if (r.status < 200 || r.status === 204 || r.status === 304) return undefined;
   for (const k in r.headers) {
     const name = k.toLowerCase();
     if (name === "content-length" || name === "transfer-encoding") return undefined;
