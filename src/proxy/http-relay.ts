@@ -39,7 +39,12 @@ export class HttpRelay {
   private readonly classifier: HttpClassifier;
   private readonly agent: http.Agent;
 
-  constructor(private readonly o: HttpRelayOptions) {
+  private readonly o: HttpRelayOptions;
+
+  constructor(o: HttpRelayOptions) {
+    // A WebSocket protocol's target may be given as ws:// or wss://: its plain HTTP routes are the same server over http(s).
+    if (o.target.protocol === "ws:" || o.target.protocol === "wss:") o = { ...o, target: new URL(o.target.href.replace(/^ws/, "http")) };
+    this.o = o;
     // A WebSocket protocol's plain HTTP routes may have no classifier: recorded, not judged.
     this.classifier = o.adapter.classifier?.() ?? { classify: () => ({ label: UNROUTED, clientLabel: "unknown", stream: false }) };
     const Agent = o.target.protocol === "https:" ? https.Agent : http.Agent;

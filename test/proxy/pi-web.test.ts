@@ -98,3 +98,21 @@ describe.concurrent("pi-web through agentwire proxy", () => {
     expect(result.server!.error).toContain("target unreachable");
   });
 });
+
+describe("pi-web through agentwire proxy, the target given as ws://", () => {
+  it("relays the plain HTTP routes to the same server over http, and the WebSocket as before", async () => {
+    const mock = await piWeb.startMock({ host: "127.0.0.1", port: 0, ...quickMock("pi-web") });
+    const base = new URL(mock.url);
+    const proxy = await startProxy({ protocol: "pi-web", target: `ws://${base.host}/ws`, ...QUICK });
+    try {
+      const health = await fetch(new URL("/health", proxy.base));
+      expect(health.status).toBe(200);
+      const ws = new WebSocket(proxy.url, { origin: mock.url });
+      await new Promise((resolve, reject) => (ws.once("open", resolve), ws.once("error", reject)));
+      ws.close();
+    } finally {
+      await proxy.close();
+      await mock.close();
+    }
+  });
+});
