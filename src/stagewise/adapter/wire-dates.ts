@@ -4,6 +4,9 @@
  */
 import type { AgentMessageUpdate, Chat, ChatMessage, ChatUpdate } from "../../generated/stagewise-chat.js";
 
+/** The updates with Date fields; the wire copy of any other is equal to the update. */
+export const DATED_UPDATES: ReadonlySet<ChatUpdate["type"]> = new Set(["chat-list", "chat-created", "chat-full-sync", "message-added"]);
+
 /** A copy of `update` with every Date field (§2) as a Date object, ready for superjson. */
 export function updateToWire(update: ChatUpdate): unknown {
   const copy = structuredClone(update) as unknown as Record<string, unknown>;

@@ -1,0 +1,122 @@
+/**
+ * The live updates of a chat subscription written by the mock rather than iterated by tRPC: each update becomes the
+ * frame tRPC's connection handler would have sent (its `started` frame gives the id part, superjson's envelope is
+ * plain JSON when nothing in the update needs a tag), at the moment the agent emits it. Updates that come while tRPC
+ * still sends the snapshot wait for it; one the mock cannot write goes back to tRPC with all after it. Browser-safe.
+ */
+import type { SeqEvent } from "../../stagewise/adapter/chat-store.js";
+import type { LiveChat } from "../../stagewise/adapter/router.js";
+import { DATED_UPDATES, updateToWire } from "../../stagewise/adapter/wire-dates.js";
+import { superjson } from "./superjson-ref.js";
+import type { Sub } from "./wire.js";
+
+const STARTED = '{"type":"started"}}';
+
+/** What the writer needs of its connection. */
+export interface LiveSocket {
+  writeLive(sub: Sub, text: string): void;
+}
+
+/** The part of tRPC's frames before `result`'s value (`{"id":…,"jsonrpc":…,"result":`), from its `started` frame. */
+export function framePrefix(startedText: string): string | undefined {
+  return startedText.endsWith(STARTED) ? startedText.slice(0, -STARTED.length) : undefined;
+}
+
+/**
+ * A value superjson would send as it is, with no `meta`: strings, booleans, null, finite numbers other than -0,
+ * arrays without holes and plain objects, no object twice (superjson would note the equality), none of the keys
+ * superjson refuses.
+ */
+export function plainJson(value: unknown, seen = new Set<object>()): boolean {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(value) && !Object.is(value, -0);
+    case "object": {
+      if (value === null) return true;
+      if (seen.has(value)) return false;
+      seen.add(value);
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) if (!(i in value) || !plainJson(value[i], seen)) return false;
+        return true;
+      }
+      if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+      for (const key of Object.keys(value)) {
+        if (key === "__proto__" || key === "constructor" || key === "prototype") return false;
+        if (!plainJson((value as Record<string, unknown>)[key], seen)) return false;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+/**
+ * The frame tRPC sends for a tracked chat update: `result` is `{type, data, id}` in that order, `data` superjson's
+ * envelope of `{id, data}` with the update in wire form.
+ */
+export function liveFrame(prefix: string, event: SeqEvent): string {
+  const id = String(event.seq);
+  const envelope =
+    !DATED_UPDATES.has(event.update.type) && plainJson(event.update)
+      ? `{"json":{"id":"${id}","data":${JSON.stringify(event.update)}}}`
+      : JSON.stringify(superjson().serialize({ id, data: updateToWire(event.update) }));
+  return `${prefix}{"type":"data","data":${envelope},"id":"${id}"}}`;
+}
+
+export class LiveChatWriter implements LiveChat {
+  /** Updates that came before the snapshot was out; null once it is. */
+  private held: SeqEvent[] | null = [];
+  private closed = false;
+  /** Every update goes through tRPC from now on. */
+  private handedBack = false;
+
+  constructor(
+    private readonly socket: LiveSocket,
+    readonly sub: Sub,
+    private readonly prefix: string,
+    private readonly viaTrpc: (event: SeqEvent) => void,
+    private readonly onClose?: () => void,
+  ) {}
+
+  write(event: SeqEvent): void {
+    if (this.closed) return;
+    if (this.handedBack) this.viaTrpc(event);
+    else if (this.held) this.held.push(event);
+    else this.send(event);
+  }
+
+  /** tRPC sent the snapshot's last frame: what came meanwhile follows it. */
+  snapshotSent(): void {
+    const held = this.held ?? [];
+    this.held = null;
+    for (const event of held) {
+      if (this.closed) return;
+      if (this.handedBack) this.viaTrpc(event);
+      else this.send(event);
+    }
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.held = null;
+    this.onClose?.();
+  }
+
+  private send(event: SeqEvent): void {
+    let text: string;
+    try {
+      text = liveFrame(this.prefix, event);
+    } catch {
+      // superjson refused it: tRPC does whatever it does with that, and keeps the order from here on.
+      this.handedBack = true;
+      this.viaTrpc(event);
+      return;
+    }
+    this.socket.writeLive(this.sub, text);
+  }
+}
