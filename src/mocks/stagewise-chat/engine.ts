@@ -184,14 +184,16 @@ export function createStagewiseEngine(options: ResolvedStagewiseOptions, validat
     return [out];
   };
 
-  const byScenario = new Map<string, StagewiseHooks>();
   // Without a restart the ids need no rewriting: no outgoing hook at all lets live updates go straight out.
+  const folded = new Map<Scenario, StagewiseHooks>();
+  const foldedRestarted = new Map<Scenario, StagewiseHooks>();
   const hooksFor = (extra: StagewiseHooks[]) => () => {
-    const base = seqBase === 0 ? [] : [{ outgoing: restarted }];
+    const afterRestart = seqBase !== 0;
+    const base = afterRestart ? [{ outgoing: restarted }] : [];
     if (extra.length > 0) return foldHooks([...base, current, hooks, ...extra]);
-    const key = `${current.name}${seqBase === 0 ? "" : "+restarted"}`;
-    let h = byScenario.get(key);
-    if (!h) byScenario.set(key, (h = foldHooks([...base, current, hooks])));
+    const cache = afterRestart ? foldedRestarted : folded;
+    let h = cache.get(current);
+    if (!h) cache.set(current, (h = foldHooks([...base, current, hooks])));
     return h;
   };
 

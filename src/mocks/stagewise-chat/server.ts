@@ -16,6 +16,7 @@ import { resolveStagewiseOptions, type StagewiseMockOptions } from "./options.js
 import { INFO_PATH, STAGEWISE_DEFAULT_PORT, WS_PATH } from "./pace.js";
 import { ClientRecorder } from "./recorder.js";
 import { loadSuperjson } from "./superjson-ref.js";
+import { textFrame } from "./ws-frames.js";
 import { headersOf, validTarget } from "../../core/mock/node-request.js";
 
 export type StagewiseStartOptions = MockStartOptions & Partial<StagewiseMockOptions> & EngineSettings;
@@ -119,8 +120,10 @@ function tap(engine: StagewiseEngine, ws: WebSocket, req: IncomingMessage, recor
   const id = recorder.open(req.url ?? "/", headersOf(req));
   let byMock = false;
   // What is sent in one run of the event loop (a burst of deltas) leaves in one write: the socket is corked from the
-  // first frame to the next tick, and uncorked before a close or a terminate, which would drop what it holds.
+  // first frame to the next tick, and uncorked before a close or a terminate, which would drop what it holds. Whole
+  // text frames go into it as the mock builds them when `ws` would write the same bytes (no extension negotiated).
   const raw = (ws as unknown as { _socket?: Duplex })._socket;
+  const plainFrames = raw !== undefined && ws.extensions === "";
   let corked = false;
   const uncork = () => {
     if (!corked) return;
@@ -138,6 +141,10 @@ function tap(engine: StagewiseEngine, ws: WebSocket, req: IncomingMessage, recor
         }
         // Recorded whole, as the toolbar reassembles it.
         recorder.frame(id, "out", data, binary);
+        if (fragment <= 0 && !binary && plainFrames) {
+          raw.write(textFrame(data));
+          return;
+        }
         if (fragment <= 0) {
           ws.send(binary ? Buffer.from(data, "utf8") : data, { binary, compress: false });
           return;

@@ -193,7 +193,8 @@ export class TapSocket implements Connection, LiveSocket {
     const frame = this.classify(text);
     if ((frame.kind === "result" || frame.kind === "error") && frame.request) this.requests.delete(String(frame.request.id));
     const hooks = this.hooks();
-    const frames = hooks.outgoing ? hooks.outgoing(frame, this) : [frame];
+    // Unrewritten, a frame goes out as tRPC wrote it (parsing and writing it again gives the same text).
+    const frames = hooks.outgoing ? hooks.outgoing(frame, this) : [{ ...frame, raw: text }];
     for (const f of frames) this.enqueue(f, hooks);
     // The snapshot's last frame is out (or on its way): live updates that came meanwhile follow it.
     if (frame.snapshot && frame.sub?.snapshotOver) {
