@@ -1,5 +1,5 @@
 /** The mock's own text frames are byte for byte what `ws` writes for `send(text)` from a server without extensions. */
-import ws from "ws";
+import * as ws from "ws";
 import { describe, expect, it } from "vitest";
 import { textFrame } from "../../../src/mocks/stagewise-chat/ws-frames.js";
 
