@@ -58,13 +58,53 @@ export function plainJson(value: unknown, seen = new Set<object>()): boolean {
  * The frame tRPC sends for a tracked chat update: `result` is `{type, data, id}` in that order, `data` superjson's
  * envelope of `{id, data}` with the update in wire form.
  */
-export function liveFrame(prefix: string, event: SeqEvent): string {
+export function liveFrame(prefix: string, event: SeqEvent, texts = new TextDeltas()): string {
   const id = String(event.seq);
-  const envelope =
-    !DATED_UPDATES.has(event.update.type) && plainJson(event.update)
-      ? `{"json":{"id":"${id}","data":${JSON.stringify(event.update)}}}`
-      : JSON.stringify(superjson().serialize({ id, data: updateToWire(event.update) }));
+  const update = event.update;
+  const data = texts.json(update) ?? (!DATED_UPDATES.has(update.type) && plainJson(update) ? JSON.stringify(update) : undefined);
+  const envelope = data !== undefined ? `{"json":{"id":"${id}","data":${data}}}` : JSON.stringify(superjson().serialize({ id, data: updateToWire(update) }));
   return `${prefix}{"type":"data","data":${envelope},"id":"${id}"}}`;
+}
+
+/** The own keys of `value`, in order, are exactly `keys`. */
+function keysAre(value: object, keys: readonly string[]): boolean {
+  let i = 0;
+  for (const key in value) if (!Object.hasOwn(value, key) || key !== keys[i++]) return false;
+  return i === keys.length && Object.getPrototypeOf(value) === Object.prototype;
+}
+
+const UPDATE_KEYS = ["type", "chatId", "update"];
+const PART_UPDATE_KEYS = ["messageId", "partIndex", "updateType", "content"];
+const TEXT_KEYS = ["type", "text"];
+
+/**
+ * The JSON of a text or reasoning delta (`message-updated` with `{type, text}` content), the bulk of a streamed turn:
+ * everything before the text is written once per part, not walked and written again for each delta.
+ */
+export class TextDeltas {
+  private key: unknown[] = [];
+  private head = "";
+
+  json(update: SeqEvent["update"]): string | undefined {
+    if (update.type !== "message-updated" || !keysAre(update, UPDATE_KEYS)) return undefined;
+    const part = update.update;
+    if (typeof part !== "object" || part === null || !keysAre(part, PART_UPDATE_KEYS)) return undefined;
+    const content = part.content as { type: unknown; text: unknown } | null;
+    if (typeof content !== "object" || content === null || !keysAre(content, TEXT_KEYS) || typeof content.text !== "string") return undefined;
+    const { chatId } = update;
+    const { messageId, partIndex, updateType } = part;
+    const type = content.type;
+    // superjson leaves these as they are; anything else (-0, a non-string id) is left to the general path.
+    if (typeof chatId !== "string" || typeof messageId !== "string" || typeof updateType !== "string" || typeof type !== "string") return undefined;
+    if (!Number.isSafeInteger(partIndex) || Object.is(partIndex, -0)) return undefined;
+    const key = this.key;
+    if (key[0] !== chatId || key[1] !== messageId || key[2] !== partIndex || key[3] !== updateType || key[4] !== type) {
+      this.key = [chatId, messageId, partIndex, updateType, type];
+      const s = JSON.stringify;
+      this.head = `{"type":"message-updated","chatId":${s(chatId)},"update":{"messageId":${s(messageId)},"partIndex":${partIndex},"updateType":${s(updateType)},"content":{"type":${s(type)},"text":`;
+    }
+    return `${this.head}${JSON.stringify(content.text)}}}}`;
+  }
 }
 
 export class LiveChatWriter implements LiveChat {
@@ -73,6 +113,7 @@ export class LiveChatWriter implements LiveChat {
   private closed = false;
   /** Every update goes through tRPC from now on. */
   private handedBack = false;
+  private readonly texts = new TextDeltas();
 
   constructor(
     private readonly socket: LiveSocket,
@@ -110,7 +151,7 @@ export class LiveChatWriter implements LiveChat {
   private send(event: SeqEvent): void {
     let text: string;
     try {
-      text = liveFrame(this.prefix, event);
+      text = liveFrame(this.prefix, event, this.texts);
     } catch {
       // superjson refused it: tRPC does whatever it does with that, and keeps the order from here on.
       this.handedBack = true;

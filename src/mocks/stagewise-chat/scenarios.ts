@@ -44,7 +44,7 @@ const LONG_REPLY = 2_000;
  * Deltas with no pause between them go out in one turn of the event loop, so they leave in one write; this many at
  * most, so a huge reply still lets the socket drain and a stop in.
  */
-const BURST = 256;
+const BURST = 1024;
 
 function aborted(): Error {
   return new DOMException("the turn was stopped", "AbortError");
