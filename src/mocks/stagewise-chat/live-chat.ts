@@ -27,7 +27,7 @@ export function framePrefix(startedText: string): string | undefined {
  * arrays without holes and plain objects, no object twice (superjson would note the equality), none of the keys
  * superjson refuses.
  */
-export function plainJson(value: unknown, seen = new Set<object>()): boolean {
+export function plainJson(value: unknown, seen = new Set<object>(), depth = 0): boolean {
   switch (typeof value) {
     case "string":
     case "boolean":
@@ -36,16 +36,17 @@ export function plainJson(value: unknown, seen = new Set<object>()): boolean {
       return Number.isFinite(value) && !Object.is(value, -0);
     case "object": {
       if (value === null) return true;
-      if (seen.has(value)) return false;
+      // Deep nesting is superjson's to walk (or refuse), as before.
+      if (seen.has(value) || depth > 256) return false;
       seen.add(value);
       if (Array.isArray(value)) {
-        for (let i = 0; i < value.length; i++) if (!(i in value) || !plainJson(value[i], seen)) return false;
+        for (let i = 0; i < value.length; i++) if (!(i in value) || !plainJson(value[i], seen, depth + 1)) return false;
         return true;
       }
       if (Object.getPrototypeOf(value) !== Object.prototype) return false;
       for (const key of Object.keys(value)) {
         if (key === "__proto__" || key === "constructor" || key === "prototype") return false;
-        if (!plainJson((value as Record<string, unknown>)[key], seen)) return false;
+        if (!plainJson((value as Record<string, unknown>)[key], seen, depth + 1)) return false;
       }
       return true;
     }

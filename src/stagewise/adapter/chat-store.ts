@@ -7,6 +7,7 @@
 import type { Chat, ChatMessage, ChatUpdate } from "../../generated/stagewise-chat.js";
 import { applyChatUpdate, initialChatState, type ChatState, type ChatSummary } from "../chat-state.js";
 import { describeViolation } from "../reduced.js";
+import { copyOf } from "./plain-copy.js";
 
 /** One update with its event id, as a subscriber receives it. */
 export interface SeqEvent {
@@ -116,7 +117,7 @@ export class ChatStore {
     if (active) {
       events.push({
         seq,
-        update: { type: "chat-full-sync", chat: { id: active.id, title: active.title, createdAt: active.createdAt, isActive: true, messages: structuredClone([...s.messages]) } },
+        update: { type: "chat-full-sync", chat: { id: active.id, title: active.title, createdAt: active.createdAt, isActive: true, messages: copyOf([...s.messages]) } },
       });
     }
     const agentState: ChatUpdate = s.workingDescription === undefined ? { type: "agent-state", isWorking: s.isWorking } : { type: "agent-state", isWorking: s.isWorking, description: s.workingDescription };
@@ -129,42 +130,6 @@ export class ChatStore {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
-}
-
-/**
- * A copy of `value` as structuredClone makes it, without its cost for what updates almost always are: trees of plain
- * objects, arrays and primitives. Anything else (a Date, an object met twice, a hole) is left to structuredClone.
- */
-export function copyOf<T>(value: T): T {
-  const copy = plainCopy(value, new Set());
-  return copy === NOT_PLAIN ? structuredClone(value) : (copy as T);
-}
-
-const NOT_PLAIN = Symbol("not plain");
-
-function plainCopy(value: unknown, seen: Set<object>): unknown {
-  if (typeof value !== "object" || value === null) return typeof value === "function" || typeof value === "symbol" ? NOT_PLAIN : value;
-  if (seen.has(value)) return NOT_PLAIN;
-  seen.add(value);
-  if (Array.isArray(value)) {
-    const out: unknown[] = new Array(value.length);
-    for (let i = 0; i < value.length; i++) {
-      if (!(i in value)) return NOT_PLAIN;
-      const item = plainCopy(value[i], seen);
-      if (item === NOT_PLAIN) return NOT_PLAIN;
-      out[i] = item;
-    }
-    return out;
-  }
-  if (Object.getPrototypeOf(value) !== Object.prototype) return NOT_PLAIN;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    if (key === "__proto__") return NOT_PLAIN;
-    const item = plainCopy((value as Record<string, unknown>)[key], seen);
-    if (item === NOT_PLAIN) return NOT_PLAIN;
-    out[key] = item;
-  }
-  return out;
 }
 
 function must(result: ReturnType<typeof applyChatUpdate>, what: string): ChatState {
