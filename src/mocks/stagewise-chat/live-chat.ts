@@ -14,7 +14,7 @@ const STARTED = '{"type":"started"}}';
 
 /** What the writer needs of its connection. */
 export interface LiveSocket {
-  writeLive(sub: Sub, text: string): void;
+  writeLive(sub: Sub, text: string, key: string): void;
 }
 
 /** The part of tRPC's frames before `result`'s value (`{"id":…,"jsonrpc":…,"result":`), from its `started` frame. */
@@ -115,6 +115,7 @@ export class LiveChatWriter implements LiveChat {
   /** Every update goes through tRPC from now on. */
   private handedBack = false;
   private readonly texts = new TextDeltas();
+  private readonly key: string;
 
   constructor(
     private readonly socket: LiveSocket,
@@ -122,7 +123,9 @@ export class LiveChatWriter implements LiveChat {
     private readonly prefix: string,
     private readonly viaTrpc: (event: SeqEvent) => void,
     private readonly onClose?: () => void,
-  ) {}
+  ) {
+    this.key = String(sub.id);
+  }
 
   write(event: SeqEvent): void {
     if (this.closed) return;
@@ -159,6 +162,6 @@ export class LiveChatWriter implements LiveChat {
       this.viaTrpc(event);
       return;
     }
-    this.socket.writeLive(this.sub, text);
+    this.socket.writeLive(this.sub, text, this.key);
   }
 }

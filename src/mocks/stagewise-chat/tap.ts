@@ -221,12 +221,11 @@ export class TapSocket implements Connection, LiveSocket {
   }
 
   /** A live chat update's frame, as tRPC would have sent it. */
-  writeLive(sub: Sub, text: string): void {
+  writeLive(sub: Sub, text: string, key = String(sub.id)): void {
     if (this.state !== OPEN) return;
-    const key = String(sub.id);
     const hooks = this.hooks();
     // Hooks that see or hold frames, an earlier frame still waiting, an id in use twice: the way tRPC's frames go.
-    if (hooks.outgoing || hooks.resultFirst || this.queued > 0 || this.subs.get(key) !== sub || this.requests.has(key)) {
+    if (hooks.outgoing || hooks.resultFirst || this.queued > 0 || this.subs.get(key) !== sub || (this.requests.size > 0 && this.requests.has(key))) {
       this.outgoing(text);
       return;
     }

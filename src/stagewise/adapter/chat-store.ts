@@ -54,12 +54,22 @@ export class ChatStore {
 
   /** The chat holding a message id, the active chat first. */
   findMessage(messageId: string): { chatId: string; message: ChatMessage; index: number } | undefined {
-    const order = [this.view.activeChatId, ...this.view.chats.map((c) => c.id)].filter((id): id is string => id !== null);
-    for (const chatId of order) {
-      const messages = this.messages(chatId);
-      const index = messages.findIndex((m) => m.id === messageId);
-      if (index >= 0) return { chatId, message: messages[index]!, index };
+    // Every streamed delta asks: no list of chat ids is built for it.
+    const active = this.view.activeChatId;
+    if (active !== null) {
+      const found = this.findIn(active, messageId);
+      if (found) return found;
     }
+    for (const chat of this.view.chats) {
+      const found = chat.id === active ? undefined : this.findIn(chat.id, messageId);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  private findIn(chatId: string, messageId: string): { chatId: string; message: ChatMessage; index: number } | undefined {
+    const messages = this.messages(chatId);
+    for (let index = 0; index < messages.length; index++) if (messages[index]!.id === messageId) return { chatId, message: messages[index]!, index };
     return undefined;
   }
 
