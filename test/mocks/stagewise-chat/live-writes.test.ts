@@ -204,3 +204,48 @@ describe("stagewise-chat mock: live chat updates written by the mock", () => {
     });
   }
 });
+
+describe("stagewise-chat mock: pace", () => {
+  /** Plays one echo turn; each delta with the event-loop turn it was emitted in and when the toolbar got it. */
+  async function deltas(options: StagewiseStartOptions): Promise<{ turn: number; at: number }[]> {
+    const mock = await startStagewiseMock({ port: 0, firstDelayMs: 0, chunkSize: 4, ...options });
+    open.push(mock);
+    // A counter bumped once per turn of the event loop (setImmediate runs once per loop iteration).
+    let loopTurn = 0;
+    let ticking = true;
+    const tick = () => {
+      loopTurn++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const emitted: number[] = [];
+    const stop = mock.engine.core.agent.store.subscribe(({ update }) => {
+      if (update.type === "message-updated") emitted.push(loopTurn);
+    });
+    const conn = await connect(mock, "");
+    const from = conn.raw.frames.length;
+    const arrivals: number[] = [];
+    conn.raw.ws.on("message", (data: Buffer) => {
+      if (String(data).includes('"message-updated"')) arrivals.push(performance.now());
+    });
+    await say({ ...conn, mock }, "pace me with thirty characters");
+    ticking = false;
+    stop();
+    expect(conn.raw.frames.length).toBeGreaterThan(from);
+    return emitted.map((turn, i) => ({ turn, at: arrivals[i]! }));
+  }
+
+  it("emits deltas with no pause between them in one turn of the event loop", async () => {
+    const got = await deltas({ chunkDelayMs: 0 });
+    expect(got.length).toBeGreaterThan(5);
+    expect(new Set(got.map((d) => d.turn)).size).toBe(1);
+  });
+
+  it("keeps a non-zero pause between deltas", async () => {
+    const got = await deltas({ chunkDelayMs: 15 });
+    expect(got.length).toBeGreaterThan(5);
+    // One delta per turn of the loop, each at least about the pause after the one before (timers never fire early).
+    expect(new Set(got.map((d) => d.turn)).size).toBe(got.length);
+    for (let i = 1; i < got.length; i++) expect(got[i]!.at - got[i - 1]!.at).toBeGreaterThan(8);
+  });
+});
