@@ -188,12 +188,11 @@ export function createStagewiseEngine(options: ResolvedStagewiseOptions, validat
   const folded = new Map<Scenario, StagewiseHooks>();
   const foldedRestarted = new Map<Scenario, StagewiseHooks>();
   const hooksFor = (extra: StagewiseHooks[]) => () => {
-    const afterRestart = seqBase !== 0;
-    const base = afterRestart ? [{ outgoing: restarted }] : [];
-    if (extra.length > 0) return foldHooks([...base, current, hooks, ...extra]);
-    const cache = afterRestart ? foldedRestarted : folded;
+    const base = () => (seqBase !== 0 ? [{ outgoing: restarted }] : []);
+    if (extra.length > 0) return foldHooks([...base(), current, hooks, ...extra]);
+    const cache = seqBase !== 0 ? foldedRestarted : folded;
     let h = cache.get(current);
-    if (!h) cache.set(current, (h = foldHooks([...base, current, hooks])));
+    if (!h) cache.set(current, (h = foldHooks([...base(), current, hooks])));
     return h;
   };
 
