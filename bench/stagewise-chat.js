@@ -209,7 +209,7 @@ function exercisedWork(results) {
 export async function benchStagewiseChat() {
   const rows = [];
   const recorded = await recordedRun(protocol);
-  // The long-stream turn in 4-character deltas, with no delays (the mock still yields to the event loop per delta).
+  // The long-stream turn in 4-character deltas, with no delays (the mock emits them in one burst, up to 1024 a turn).
   const mock = await protocol.startMock({ host: "127.0.0.1", port: 0, settings: { firstDelayMs: 0, chunkDelayMs: 0, chunkSize: 4 } });
   const wsUrl = `${mock.url.replace(/^http/, "ws")}/stagewise/ws`;
   const frames = [];

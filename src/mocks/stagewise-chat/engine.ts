@@ -7,6 +7,7 @@
 import { superjson } from "./superjson-ref.js";
 import type { ChatMessage } from "../../generated/stagewise-chat.js";
 import { createAgentParts, type AgentParts } from "../../stagewise/adapter/agent-parts.js";
+import type { RouterParts } from "../../stagewise/adapter/router.js";
 import type { Validate } from "../../stagewise/adapter/chat-agent.js";
 import { messagingUpdateToWire, updateToWire } from "../../stagewise/adapter/wire-dates.js";
 import { splitNames } from "../../core/mock/names.js";
@@ -17,7 +18,7 @@ import { NAMES, type ResolvedStagewiseOptions } from "./options.js";
 import { CONTROL_DROP, CONTROL_SCENARIO, INFO_PATH } from "./pace.js";
 import { findScenario, scenarioOf, type Scenario } from "./scenarios.js";
 import { TapSocket, type Transport } from "./tap.js";
-import { CHAT_PATH, copyFrame, seqOf, setSeq, type Frame, type Json } from "./wire.js";
+import { CHAT_PATH, copyFrame, seqOf, setSeq, type Frame, type Json, type Sub } from "./wire.js";
 
 export interface HttpAnswer {
   status: number;
@@ -26,8 +27,11 @@ export interface HttpAnswer {
 }
 
 export interface StagewiseEngine {
-  /** The agent without its router: the node server builds that with its first upgrade, the msw handlers at once. */
-  readonly core: AgentParts;
+  /**
+   * The agent without its router: the node server builds that with its first upgrade, the msw handlers at once.
+   * `liveChat` lets the connections write the live updates of chat subscriptions themselves (live-chat.ts).
+   */
+  readonly core: AgentParts & Pick<RouterParts, "liveChat">;
   /** The hooks of the mock as started (faults and framing), without a connection's own. */
   readonly hooks: StagewiseHooks;
   readonly scenario: string;
@@ -59,7 +63,12 @@ function lastWire(ctx: MockContext, key: "lastChatEvent" | "lastMessagingDelta")
 
 const CORS = { "access-control-allow-origin": "*", "access-control-allow-methods": "GET, POST, OPTIONS", "access-control-allow-headers": "*" };
 
-export function createStagewiseEngine(options: ResolvedStagewiseOptions, validate: Validate): StagewiseEngine {
+export interface EngineSettings {
+  /** Every frame through tRPC's connection handler: the way the mock's own writes of live chat updates must match. */
+  viaTrpc?: boolean;
+}
+
+export function createStagewiseEngine(options: ResolvedStagewiseOptions, validate: Validate, settings: EngineSettings = {}): StagewiseEngine {
   const records = (names: string[], framing: string) => [findFraming(framing)!, ...names.map((n) => findFault(n)!)];
   const hooks = foldHooks(records(options.faults, options.framing));
   const lenient = new Set(hooks.lenient ?? []);
@@ -104,6 +113,22 @@ export function createStagewiseEngine(options: ResolvedStagewiseOptions, validat
   );
   ctx.core = core;
   ctx.agent = core.agent;
+
+  // tRPC starts iterating a subscription in the same synchronous run as it sends `started` (node's adapter and
+  // trpc-socket.ts alike), so the chat subscription the router asks about is the one whose `started` just went out.
+  let starting: { socket: TapSocket; sub: Sub; text: string } | undefined;
+  const chatStarted = (socket: TapSocket, sub: Sub, text: string) => {
+    const now = (starting = { socket, sub, text });
+    queueMicrotask(() => {
+      if (starting === now) starting = undefined;
+    });
+  };
+  const liveChat: RouterParts["liveChat"] = (viaTrpc) => {
+    const s = starting;
+    starting = undefined;
+    return s?.socket.liveChat(s.sub, s.text, viaTrpc);
+  };
+  const parts: AgentParts & Pick<RouterParts, "liveChat"> = settings.viaTrpc ? core : { ...core, liveChat };
 
   // Only a few faults replay the last update: it is serialized when one asks, not for every delta (the updates are
   // never changed once sent, so the later serialization is the same).
@@ -159,12 +184,15 @@ export function createStagewiseEngine(options: ResolvedStagewiseOptions, validat
     return [out];
   };
 
-  const byScenario = new Map<string, StagewiseHooks>();
+  // Without a restart the ids need no rewriting: no outgoing hook at all lets live updates go straight out.
+  const folded = new Map<Scenario, StagewiseHooks>();
+  const foldedRestarted = new Map<Scenario, StagewiseHooks>();
   const hooksFor = (extra: StagewiseHooks[]) => () => {
-    const key = current.name;
-    if (extra.length > 0) return foldHooks([{ outgoing: restarted }, current, hooks, ...extra]);
-    let h = byScenario.get(key);
-    if (!h) byScenario.set(key, (h = foldHooks([{ outgoing: restarted }, current, hooks])));
+    const base = () => (seqBase !== 0 ? [{ outgoing: restarted }] : []);
+    if (extra.length > 0) return foldHooks([...base(), current, hooks, ...extra]);
+    const cache = seqBase !== 0 ? foldedRestarted : folded;
+    let h = cache.get(current);
+    if (!h) cache.set(current, (h = foldHooks([...base(), current, hooks])));
     return h;
   };
 
@@ -179,7 +207,7 @@ export function createStagewiseEngine(options: ResolvedStagewiseOptions, validat
   });
 
   return {
-    core,
+    core: parts,
     hooks,
     get scenario() {
       return current.name;
@@ -221,7 +249,7 @@ export function createStagewiseEngine(options: ResolvedStagewiseOptions, validat
         if (problem) return { error: problem };
         extra.push(findFraming(framing)!);
       }
-      const socket = new TapSocket(transport, ctx, hooksFor(extra), toRaw);
+      const socket = new TapSocket(transport, ctx, hooksFor(extra), toRaw, chatStarted);
       connections.add(socket);
       socket.once("close", () => connections.delete(socket));
       return socket;

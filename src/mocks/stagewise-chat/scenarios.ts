@@ -40,6 +40,11 @@ const CLI_DELAY_MS = 300;
 /** busy-send keeps the agent working this long after the reply. */
 const BUSY_HOLD_MS = 1_500;
 const LONG_REPLY = 2_000;
+/**
+ * Deltas with no pause between them go out in one turn of the event loop, so they leave in one write; this many at
+ * most, so a huge reply still lets the socket drain and a stop in.
+ */
+const BURST = 1024;
 
 function aborted(): Error {
   return new DOMException("the turn was stopped", "AbortError");
@@ -105,7 +110,8 @@ async function stream(t: Turn, messageId: string, index: number, text: string, t
   }
   let sent = "";
   for (const [i, chunk] of chunks.entries()) {
-    if (i > 0) await sleep(t.pace.chunkDelayMs, t.signal);
+    if (i > 0 && (t.pace.chunkDelayMs > 0 || i % BURST === 0)) await sleep(t.pace.chunkDelayMs, t.signal);
+    else if (i > 0 && t.signal.aborted) throw aborted();
     sent += chunk;
     if (style.replaceStreaming && i > 0 && type === "text") agent.setPart(messageId, index, { type, text: sent });
     else agent.streamPart(messageId, index, { type, text: chunk });

@@ -4,20 +4,22 @@
  * tapped sockets and discovery carry the faults and framings. Names and knobs are checked before the port opens.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
 import type { WebSocket } from "ws";
 import { startOptions } from "../../core/mock/start.js";
 import type { MockStartOptions, RunningMock } from "../../core/run/protocol.js";
 import { formatSchemaErrors, registry } from "../../core/schemas/schema-registry.js";
 import type { Validate } from "../../stagewise/adapter/chat-agent.js";
 import { startAgentServer, type TrpcSocket } from "../../stagewise/adapter/server.js";
-import { createStagewiseEngine, type StagewiseEngine } from "./engine.js";
+import { createStagewiseEngine, type EngineSettings, type StagewiseEngine } from "./engine.js";
 import { resolveStagewiseOptions, type StagewiseMockOptions } from "./options.js";
 import { INFO_PATH, STAGEWISE_DEFAULT_PORT, WS_PATH } from "./pace.js";
 import { ClientRecorder } from "./recorder.js";
 import { loadSuperjson } from "./superjson-ref.js";
+import { textFrame } from "./ws-frames.js";
 import { headersOf, validTarget } from "../../core/mock/node-request.js";
 
-export type StagewiseStartOptions = MockStartOptions & Partial<StagewiseMockOptions>;
+export type StagewiseStartOptions = MockStartOptions & Partial<StagewiseMockOptions> & EngineSettings;
 
 /** Control bodies are tiny; anything longer is refused unread. */
 const MAX_BODY = 64 * 1024;
@@ -33,7 +35,8 @@ export interface RunningStagewiseMock extends RunningMock {
   wsUrl: string;
 }
 
-export async function startStagewiseMock(options: StagewiseStartOptions = {}): Promise<RunningStagewiseMock> {
+export async function startStagewiseMock(given: StagewiseStartOptions = {}): Promise<RunningStagewiseMock> {
+  const { viaTrpc, ...options } = given;
   const start = await startOptions<StagewiseMockOptions>(options, {
     defaultPort: STAGEWISE_DEFAULT_PORT,
     settings: () => import("./settings.js"),
@@ -41,7 +44,7 @@ export async function startStagewiseMock(options: StagewiseStartOptions = {}): P
     chunkDelayKey: "chunkDelayMs",
   });
   const resolved = resolveStagewiseOptions(start.engine);
-  const engine = createStagewiseEngine(resolved, nodeValidate);
+  const engine = createStagewiseEngine(resolved, nodeValidate, { viaTrpc });
   const { hooks } = engine;
   const recorder = new ClientRecorder(options.bus);
   // The default port means the toolbar's scan: the first free one from 5746 (§1).
@@ -116,12 +119,32 @@ function serveHttp(engine: StagewiseEngine, req: IncomingMessage, res: ServerRes
 function tap(engine: StagewiseEngine, ws: WebSocket, req: IncomingMessage, recorder: ClientRecorder): TrpcSocket {
   const id = recorder.open(req.url ?? "/", headersOf(req));
   let byMock = false;
+  // What is sent in one run of the event loop (a burst of deltas) leaves in one write: the socket is corked from the
+  // first frame to the next tick, and uncorked before a close or a terminate, which would drop what it holds. Whole
+  // text frames go into it as the mock builds them when `ws` would write the same bytes (no extension negotiated).
+  const raw = (ws as unknown as { _socket?: Duplex })._socket;
+  const plainFrames = raw !== undefined && ws.extensions === "";
+  let corked = false;
+  const uncork = () => {
+    if (!corked) return;
+    corked = false;
+    raw!.uncork();
+  };
   const socket = engine.connect(
     {
       send(data, { binary, fragment }) {
         if (ws.readyState !== ws.OPEN) return;
+        if (!corked && raw) {
+          corked = true;
+          raw.cork();
+          process.nextTick(uncork);
+        }
         // Recorded whole, as the toolbar reassembles it.
         recorder.frame(id, "out", data, binary);
+        if (fragment <= 0 && !binary && plainFrames) {
+          raw.write(textFrame(data));
+          return;
+        }
         if (fragment <= 0) {
           ws.send(binary ? Buffer.from(data, "utf8") : data, { binary, compress: false });
           return;
@@ -132,10 +155,12 @@ function tap(engine: StagewiseEngine, ws: WebSocket, req: IncomingMessage, recor
       },
       close: (code, reason) => {
         byMock = true;
+        uncork();
         ws.close(code, reason);
       },
       terminate: () => {
         byMock = true;
+        uncork();
         ws.terminate();
       },
     },

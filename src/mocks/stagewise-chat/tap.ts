@@ -3,7 +3,9 @@
  * real transport (node's `ws`, or msw's client). Incoming requests are followed (and answered by the mock when a hook
  * says so); outgoing frames are classified, rewritten by the hooks, paced and sent. Browser-safe.
  */
+import type { SeqEvent } from "../../stagewise/adapter/chat-store.js";
 import type { Connection, MockContext, StagewiseHooks } from "./hooks.js";
+import { framePrefix, LiveChatWriter, type LiveSocket } from "./live-chat.js";
 import { CHAT_PATH, parseRequests, type Frame, type FrameKind, type Json, type Request, type Sub } from "./wire.js";
 
 /** The real socket underneath. */
@@ -20,7 +22,7 @@ const CLOSED = 3;
 /** r2: a client waits at most 2 s for an update after the mutation's answer; result-first holds updates no longer. */
 const HOLD_MS = 2_000;
 
-export class TapSocket implements Connection {
+export class TapSocket implements Connection, LiveSocket {
   readonly subs = new Map<string, Sub>();
   readonly requests = new Map<string, Request>();
   readonly scratch = new Map<string, unknown>();
@@ -31,6 +33,8 @@ export class TapSocket implements Connection {
   private queued = 0;
   private held: Frame[] = [];
   private holdTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Chat subscriptions whose live updates the mock writes itself (live-chat.ts), by id. */
+  private readonly live = new Map<string, LiveChatWriter>();
 
   constructor(
     private readonly transport: Transport,
@@ -38,6 +42,8 @@ export class TapSocket implements Connection {
     private readonly hooks: () => StagewiseHooks,
     /** What the router's handler expects as a message (node: a Buffer). */
     private readonly toRaw: (text: string) => unknown = (text) => text,
+    /** tRPC started a chat subscription (its `started` frame): the engine may hand its live updates to this socket. */
+    private readonly chatStarted?: (socket: TapSocket, sub: Sub, text: string) => void,
   ) {}
 
   // ---- the tRPC side: a WebSocket look-alike ----
@@ -126,6 +132,7 @@ export class TapSocket implements Connection {
     if (this.state === CLOSED) return;
     this.state = CLOSED;
     if (this.holdTimer) clearTimeout(this.holdTimer);
+    for (const writer of [...this.live.values()]) writer.close();
     this.emit("close", code, reason);
   }
 
@@ -144,6 +151,8 @@ export class TapSocket implements Connection {
     } else if (r.method === "subscription.stop") {
       const sub = this.subs.get(key);
       if (sub) sub.stopped = true;
+      // tRPC stops the subscription as this request reaches it: no update may follow.
+      this.live.get(key)?.close();
     } else this.requests.set(key, r);
   }
 
@@ -169,6 +178,7 @@ export class TapSocket implements Connection {
     else if (json.result?.type === "stopped") kind = "stopped";
     else if (json.result?.type === "data") kind = request ? "result" : sub ? "event" : "result";
     const frame: Frame = { kind, text, json, ...(sub && !request ? { sub } : {}), ...(request ? { request } : {}) };
+    if (kind === "started" && sub && !request && sub.path === CHAT_PATH) this.chatStarted?.(this, sub, text);
     if (kind === "event" && sub) {
       sub.sent++;
       if (sub.path === CHAT_PATH && !sub.snapshotOver) {
@@ -183,9 +193,44 @@ export class TapSocket implements Connection {
     const frame = this.classify(text);
     if ((frame.kind === "result" || frame.kind === "error") && frame.request) this.requests.delete(String(frame.request.id));
     const hooks = this.hooks();
-    const frames = hooks.outgoing ? hooks.outgoing(frame, this) : [frame];
+    // Unrewritten, a frame goes out as tRPC wrote it (parsing and writing it again gives the same text).
+    const frames = hooks.outgoing ? hooks.outgoing(frame, this) : [{ ...frame, raw: text }];
     for (const f of frames) this.enqueue(f, hooks);
+    // The snapshot's last frame is out (or on its way): live updates that came meanwhile follow it.
+    if (frame.snapshot && frame.sub?.snapshotOver) {
+      const writer = this.live.get(String(frame.sub.id));
+      if (writer?.sub === frame.sub) writer.snapshotSent();
+    }
     if (hooks.resultFirst && (frame.kind === "result" || frame.kind === "error") && !this.mutationPending()) this.release();
+  }
+
+  /**
+   * A writer for the live updates of chat subscription `sub`, which tRPC just started with `startedText`; undefined
+   * when its frames are not tRPC's usual ones.
+   */
+  liveChat(sub: Sub, startedText: string, viaTrpc: (event: SeqEvent) => void): LiveChatWriter | undefined {
+    const prefix = framePrefix(startedText);
+    const key = String(sub.id);
+    if (prefix === undefined || this.state !== OPEN || sub.stopped || this.subs.get(key) !== sub) return undefined;
+    this.live.get(key)?.close();
+    const writer = new LiveChatWriter(this, sub, prefix, viaTrpc, () => {
+      if (this.live.get(key) === writer) this.live.delete(key);
+    });
+    this.live.set(key, writer);
+    return writer;
+  }
+
+  /** A live chat update's frame, as tRPC would have sent it. */
+  writeLive(sub: Sub, text: string, key = String(sub.id)): void {
+    if (this.state !== OPEN) return;
+    const hooks = this.hooks();
+    // Hooks that see or hold frames, an earlier frame still waiting, an id in use twice: the way tRPC's frames go.
+    if (hooks.outgoing || hooks.resultFirst || this.queued > 0 || this.subs.get(key) !== sub || (this.requests.size > 0 && this.requests.has(key))) {
+      this.outgoing(text);
+      return;
+    }
+    sub.sent++;
+    this.transport.send(text, { binary: false, fragment: hooks.fragment ?? 0 });
   }
 
   private mutationPending(): boolean {

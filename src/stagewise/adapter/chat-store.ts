@@ -7,6 +7,7 @@
 import type { Chat, ChatMessage, ChatUpdate } from "../../generated/stagewise-chat.js";
 import { applyChatUpdate, initialChatState, type ChatState, type ChatSummary } from "../chat-state.js";
 import { describeViolation } from "../reduced.js";
+import { copyOf } from "./plain-copy.js";
 
 /** One update with its event id, as a subscriber receives it. */
 export interface SeqEvent {
@@ -53,12 +54,22 @@ export class ChatStore {
 
   /** The chat holding a message id, the active chat first. */
   findMessage(messageId: string): { chatId: string; message: ChatMessage; index: number } | undefined {
-    const order = [this.view.activeChatId, ...this.view.chats.map((c) => c.id)].filter((id): id is string => id !== null);
-    for (const chatId of order) {
-      const messages = this.messages(chatId);
-      const index = messages.findIndex((m) => m.id === messageId);
-      if (index >= 0) return { chatId, message: messages[index]!, index };
+    // Every streamed delta asks: no list of chat ids is built for it.
+    const active = this.view.activeChatId;
+    if (active !== null) {
+      const found = this.findIn(active, messageId);
+      if (found) return found;
     }
+    for (const chat of this.view.chats) {
+      const found = chat.id === active ? undefined : this.findIn(chat.id, messageId);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  private findIn(chatId: string, messageId: string): { chatId: string; message: ChatMessage; index: number } | undefined {
+    const messages = this.messages(chatId);
+    for (let index = 0; index < messages.length; index++) if (messages[index]!.id === messageId) return { chatId, message: messages[index]!, index };
     return undefined;
   }
 
@@ -68,7 +79,7 @@ export class ChatStore {
    */
   emit(update: ChatUpdate): number {
     const seq = this.seq + 1;
-    const copy = structuredClone(update);
+    const copy = copyOf(update);
     const next = must(applyChatUpdate(this.view, copy, seq), copy.type);
     const before = this.view;
     let others: [string, ChatMessage[] | null][] = [];
@@ -116,7 +127,7 @@ export class ChatStore {
     if (active) {
       events.push({
         seq,
-        update: { type: "chat-full-sync", chat: { id: active.id, title: active.title, createdAt: active.createdAt, isActive: true, messages: structuredClone([...s.messages]) } },
+        update: { type: "chat-full-sync", chat: { id: active.id, title: active.title, createdAt: active.createdAt, isActive: true, messages: copyOf([...s.messages]) } },
       });
     }
     const agentState: ChatUpdate = s.workingDescription === undefined ? { type: "agent-state", isWorking: s.isWorking } : { type: "agent-state", isWorking: s.isWorking, description: s.workingDescription };

@@ -32,9 +32,22 @@ export interface RouterParts {
   state: StateChannel;
   messaging: MessagingMirror;
   validate: Validate;
+  /**
+   * For a server that writes the live chat updates of a subscription itself (the kit's reference mock): asked as each
+   * chat subscription starts, before its snapshot goes out. A sink it returns gets every later update in place of the
+   * subscription; `viaTrpc` sends one the usual way, for a sink that cannot (the sink then sends all later ones so).
+   */
+  liveChat?: (viaTrpc: (event: SeqEvent) => void) => LiveChat | undefined;
 }
 
-export function createAgentRouter({ agent, availability, state, messaging, validate }: RouterParts) {
+/** A chat subscription's live updates written by the server itself (see `RouterParts.liveChat`). */
+export interface LiveChat {
+  write(event: SeqEvent): void;
+  /** The subscription ended. */
+  close(): void;
+}
+
+export function createAgentRouter({ agent, availability, state, messaging, validate, liveChat }: RouterParts) {
   const t = initTRPC.create({
     transformer: superjson,
     isDev: false,
@@ -84,8 +97,17 @@ export function createAgentRouter({ agent, availability, state, messaging, valid
     // Anything coalesced goes out first, so the snapshot holds it and the next frame is S+1.
     agent.flush();
     const initial = agent.store.snapshot().map((event) => tracked(String(event.seq), updateToWire(event.update)));
-    const stop = agent.store.subscribe((event) => push(wire(event)));
-    return { initial, stop };
+    const viaTrpc = (event: SeqEvent) => push(wire(event));
+    const live = liveChat?.(viaTrpc);
+    if (!live) return { initial, stop: agent.store.subscribe(viaTrpc) };
+    const unsubscribe = agent.store.subscribe((event) => live.write(event));
+    return {
+      initial,
+      stop: () => {
+        unsubscribe();
+        live.close();
+      },
+    };
   });
 
   const mutation = t.procedure;

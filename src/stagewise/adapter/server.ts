@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from "node:stream";
 import type { WebSocket, WebSocketServer } from "ws";
 import { createAgentParts, type AgentParts } from "./agent-parts.js";
-import type { AgentRouter } from "./router.js";
+import type { AgentRouter, RouterParts } from "./router.js";
 import type { Validate } from "./chat-agent.js";
 import { discoveryHandler } from "./discovery.js";
 import type { AgentServer, AgentServerOptions } from "./types.js";
@@ -31,8 +31,8 @@ export interface TrpcSocket {
  * core built beforehand, extra HTTP routes, a wrapper around each socket and the keep-alive. Agents never need them.
  */
 export interface ServerExtras {
-  /** Parts built beforehand; with no router, the server builds one with the first upgrade. */
-  core?: AgentParts & { router?: AgentRouter };
+  /** Parts built beforehand; with no router, the server builds one with the first upgrade (and `liveChat`). */
+  core?: AgentParts & { router?: AgentRouter } & Pick<RouterParts, "liveChat">;
   /** Answers a request before discovery does; returns true when it did. */
   http?: (req: IncomingMessage, res: ServerResponse) => boolean;
   /** The socket tRPC talks through, in place of the accepted one. */
@@ -48,7 +48,7 @@ export async function startAgentServer(options: AgentServerOptions, validate: Va
   const host = options.host ?? "127.0.0.1";
   const infoPath = options.infoPath ?? "/stagewise/info";
   const wsPath = options.wsPath ?? "/stagewise/ws";
-  const core: AgentParts & { router?: AgentRouter } = extras.core ?? createAgentParts(options, validate);
+  const core: NonNullable<ServerExtras["core"]> = extras.core ?? createAgentParts(options, validate);
   const { agent, availability, state, messaging } = core;
 
   const discovery = discoveryHandler(infoPath, core.info);

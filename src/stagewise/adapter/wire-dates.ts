@@ -3,10 +3,14 @@
  * sends them as `Date`s, so superjson tags them; what arrives is turned back into ISO strings before validation.
  */
 import type { AgentMessageUpdate, Chat, ChatMessage, ChatUpdate } from "../../generated/stagewise-chat.js";
+import { copyOf } from "./plain-copy.js";
+
+/** The updates with Date fields; the wire copy of any other is equal to the update. */
+export const DATED_UPDATES: ReadonlySet<ChatUpdate["type"]> = new Set(["chat-list", "chat-created", "chat-full-sync", "message-added"]);
 
 /** A copy of `update` with every Date field (§2) as a Date object, ready for superjson. */
 export function updateToWire(update: ChatUpdate): unknown {
-  const copy = structuredClone(update) as unknown as Record<string, unknown>;
+  const copy = copyOf(update) as unknown as Record<string, unknown>;
   switch (update.type) {
     case "chat-list":
       for (const item of copy.chats as { createdAt: unknown }[]) item.createdAt = asDate(item.createdAt);
