@@ -51,6 +51,39 @@ describe("junit reporter", () => {
   });
 });
 
+/** The element names of an XML text, checked to nest: every start tag closed, in order (text and attributes are not parsed). */
+function elementsNest(xml: string): string[] {
+  const open: string[] = [];
+  const seen: string[] = [];
+  for (const m of xml.matchAll(/<(\/?)([A-Za-z][\w-]*)[^>]*?(\/?)>/g)) {
+    const [, close, name, empty] = m;
+    if (close) expect(open.pop(), `</${name}> closes the element last opened`).toBe(name);
+    else {
+      seen.push(name!);
+      if (!empty) open.push(name!);
+    }
+  }
+  expect(open, "elements left open").toEqual([]);
+  return seen;
+}
+
+describe("junit reporter, several runs", () => {
+  it("is one well-formed document: a testsuite per run, whole failures, totals at the root", () => {
+    const second = { ...failing, protocol: "openai-chat" };
+    const xml = formatReport("junit", [failing, second]);
+    const names = elementsNest(xml);
+    expect(names.filter((n) => n === "testsuites")).toHaveLength(1);
+    expect(names.filter((n) => n === "testsuite")).toHaveLength(2);
+    // A failure's body spans lines: every line of it is kept.
+    expect(xml.match(/<failure /g)).toHaveLength(2);
+    expect(xml.match(/<\/failure>/g)).toHaveLength(2);
+    const root = /<testsuites name="agentwire" tests="(\d+)" failures="(\d+)" skipped="(\d+)"/.exec(xml)!;
+    expect(Number(root[1])).toBe(2 * failing.checks.length);
+    expect(Number(root[2])).toBe(2 * failing.summary.fail);
+    elementsNest(formatReport("junit", [failing]));
+  });
+});
+
 describe.concurrent("console reporter", () => {
   it("ends with a failures recap, one line per failure with its replay command", () => {
     const out = formatReport("console", [failing]);

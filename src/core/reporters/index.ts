@@ -4,7 +4,7 @@ import { formatHtml } from "./html.js";
 import { formatMarkdown } from "./markdown.js";
 import { formatNdjson } from "./ndjson.js";
 import { formatJson } from "./json.js";
-import { formatJunit } from "./junit.js";
+import { formatJunit, formatJunitRuns } from "./junit.js";
 import type { ReporterName } from "./names.js";
 
 export { REPORTERS, type ReporterName } from "./names.js";
@@ -20,7 +20,7 @@ export function formatReport(name: ReporterName, results: RunResult[], opts: { c
     case "json":
       return results.length === 1 ? formatJson(results[0]!) : `${JSON.stringify(results.map((r) => JSON.parse(formatJson(r))), null, 2)}\n`;
     case "junit":
-      return results.length === 1 ? formatJunit(results[0]!) : mergeJunit(results.map(formatJunit));
+      return formatJunitRuns(results);
     case "ndjson":
       return formatNdjson(results);
     case "markdown":
@@ -28,11 +28,6 @@ export function formatReport(name: ReporterName, results: RunResult[], opts: { c
     case "html":
       return formatHtml(results);
   }
-}
-
-function mergeJunit(docs: string[]): string {
-  const suites = docs.map((d) => d.split("\n").filter((l) => l.startsWith("  <testsuite") || l.startsWith("    ") || l.startsWith("  </testsuite")).join("\n"));
-  return [`<?xml version="1.0" encoding="UTF-8"?>`, `<testsuites name="agentwire">`, ...suites, `</testsuites>`, ""].join("\n");
 }
 
 export { formatConsole, formatHtml, formatJson, formatJunit, formatMarkdown, formatNdjson };

@@ -3,6 +3,24 @@ import type { RunResult } from "../verdicts/result.js";
 import { formatEvidence } from "./console.js";
 
 export function formatJunit(result: RunResult): string {
+  return formatJunitRuns([result]);
+}
+
+/** Several runs (every protocol, or a proxy's two sides) in one document: a testsuite each, totals at the root. */
+export function formatJunitRuns(results: RunResult[]): string {
+  const suites = results.map(junitSuite);
+  const sum = (k: "tests" | "failures" | "skipped") => suites.reduce((n, x) => n + x[k], 0);
+  const ms = results.reduce((n, r) => n + r.durationMs, 0);
+  return [
+    `<?xml version="1.0" encoding="UTF-8"?>`,
+    `<testsuites name="agentwire" tests="${sum("tests")}" failures="${sum("failures")}" skipped="${sum("skipped")}" time="${seconds(ms)}">`,
+    ...suites.map((x) => x.xml),
+    `</testsuites>`,
+    "",
+  ].join("\n");
+}
+
+function junitSuite(result: RunResult): { xml: string; tests: number; failures: number; skipped: number } {
   const s = result.summary;
   const cases = result.checks.map((c) => {
     const name = attr(c.id);
@@ -31,17 +49,14 @@ export function formatJunit(result: RunResult): string {
   const tests = result.checks.length + problems.length;
   const failures = s.fail - known + problems.length;
   const skipped = s.skip + s.incomplete + known;
-  return [
-    `<?xml version="1.0" encoding="UTF-8"?>`,
-    `<testsuites name="agentwire" tests="${tests}" failures="${failures}" skipped="${skipped}" time="${seconds(result.durationMs)}">`,
+  const xml = [
     `  <testsuite name="${attr(`${result.protocol} (${result.side})`)}" tests="${tests}" failures="${failures}" errors="0" skipped="${skipped}" timestamp="${result.startedAt}" time="${seconds(result.durationMs)}">`,
     `    <properties><property name="target" value="${attr(result.target)}"/><property name="profile" value="${attr(result.profile)}"/></properties>`,
     ...cases,
     ...problems,
     `  </testsuite>`,
-    `</testsuites>`,
-    "",
   ].join("\n");
+  return { xml, tests, failures, skipped };
 }
 
 /** JUnit times are seconds; milliseconds to three decimals. */
