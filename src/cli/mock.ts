@@ -73,6 +73,8 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
 
   let urls: string[];
   let stop: () => Promise<number>;
+  /** The mock closed by itself (a client asked it to exit). */
+  let selfClosed: Promise<void> | undefined;
   try {
     if (o.checkClient && protocol) {
       const [{ startClientSession }, { formatReport }, { writeReports }, { loadBaselineOption, withBaseline }] = await Promise.all([
@@ -101,6 +103,7 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
     } else {
       const mock = await p.startMock(mockOptions);
       urls = mock.urls ?? [mock.url];
+      selfClosed = mock.closed;
       stop = async () => {
         await mock.close();
         return 0;
@@ -128,6 +131,12 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
     };
     process.once("SIGINT", onSignal);
     process.once("SIGTERM", onSignal);
+    void selfClosed?.then(() => {
+      if (stopping) return;
+      stopping = true;
+      process.stderr.write(`agentwire: the ${p.id} mock stopped: a client asked it to exit\n`);
+      resolve(0);
+    });
   });
 
   if (!isLoopback(mockOptions.host!)) process.stderr.write(exposureWarning(p.id, mockOptions.host!, !!o.token));

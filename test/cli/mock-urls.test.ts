@@ -106,3 +106,13 @@ describe("agentwire mock: the URLs on stdout", () => {
     }
   });
 });
+
+describe("agentwire mock continue-remote: POST /exit", () => {
+  it("stops the mock as the real server stops: a line on stderr, exit 0", async () => {
+    const { child, firstLine, output } = await startCli(["mock", "continue-remote", "--port", "0", "--set", "exitDelayMs=0"]);
+    const answer = await fetch(`${firstLine}/exit`, { method: "POST" });
+    expect(answer.status).toBe(200);
+    expect(await waitExit(child, 20_000)).toBe(0);
+    expect(output().stderr).toContain("agentwire: the continue-remote mock stopped: a client asked it to exit");
+  });
+});

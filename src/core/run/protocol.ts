@@ -84,6 +84,8 @@ export interface RunningMock {
   urls?: string[];
   /** The credential the mock requires, when it chose one (see MockStartOptions.suite). */
   token?: string;
+  /** Resolves once the mock has closed, also when it closed by itself (continue-remote's `POST /exit`). */
+  closed?: Promise<void>;
   close(): Promise<void>;
 }
 
