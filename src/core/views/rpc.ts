@@ -196,7 +196,16 @@ class Correlator<M> {
         req.answerCount++;
         if ((how === "exact" || how === "inexact") && final) this.settle(this.st(c), req);
       }
-      this.each((h) => h.response?.(ev, r.value, req, how, c, final));
+      // Every answer of a stream comes here: the subscribers are called in a plain loop, without a closure per answer.
+      for (const sub of this.subs) {
+        const h = sub.hooks.h;
+        if (sub.guard.dead || !h.response) continue;
+        try {
+          h.response(ev, r.value, req, how, c, final);
+        } catch (e) {
+          sub.guard.fail(e);
+        }
+      }
     }
   }
 
@@ -206,7 +215,12 @@ class Correlator<M> {
     const id = this.proto.key(r.rawId);
     const type = r.type;
     if (id !== undefined) {
-      const waiting = s.pending.find((p) => p.id === id);
+      let waiting: RpcRequest | undefined;
+      for (const p of s.pending)
+        if (p.id === id) {
+          waiting = p;
+          break;
+        }
       if (waiting) return { req: waiting, how: "exact" };
       if (s.done.has(id)) {
         const earlier = s.done.get(id)!;

@@ -41,20 +41,26 @@ function onSubscriptionData(
   match: (label: string | undefined) => boolean,
   fn: (value: unknown, ev: FrameEvent, key: string, first: boolean, sentAt: FrameEvent, c: Conn) => void,
 ) {
-  const subs = new Map<string, { sent: FrameEvent; n: number }>();
+  // By connection, then by tRPC id as sent (a Map tells 1 from "1", as idKey does; any other id is one key, undefined):
+  // every frame of every connection is looked up here, so without building a key string for it.
+  const subs = new Map<string, Map<unknown, { sent: FrameEvent; n: number; key: string }>>();
+  const idOf = (id: unknown) => (typeof id === "number" || typeof id === "string" ? id : undefined);
   return onFrames((ev, f, c) => {
     if (f.kind !== "json") return;
     for (const v of f.values) {
-      const key = `${c.id} ${idKey(v.id)}`;
       if (ev.direction === "out") {
-        if (v.method === "subscription" && match(ev.label)) subs.set(key, { sent: ev, n: 0 });
+        if (v.method === "subscription" && match(ev.label)) {
+          let mine = subs.get(c.id);
+          if (!mine) subs.set(c.id, (mine = new Map()));
+          mine.set(idOf(v.id), { sent: ev, n: 0, key: `${c.id} ${idKey(v.id)}` });
+        }
         continue;
       }
-      const s = subs.get(key);
+      const s = subs.get(c.id)?.get(idOf(v.id));
       if (!s) continue;
       const r = resultOf(v);
       if (r.kind !== "data") continue;
-      fn(r.value, ev, key, s.n++ === 0, s.sent, c);
+      fn(r.value, ev, s.key, s.n++ === 0, s.sent, c);
     }
   });
 }

@@ -102,15 +102,30 @@ export function datePaths(value: unknown, keys: (string | number)[] = [], out: s
       keys.pop();
     }
   } else if (isObject(value)) {
-    for (const [k, v] of Object.entries(value)) {
+    // for…in over parsed JSON: its own keys in Object.entries' order, without a pair array per key.
+    for (const k in value) {
+      const v = value[k];
+      if (typeof v !== "object" || v === null) {
+        if (k === "createdAt" && typeof v === "string") {
+          keys.push(k);
+          out.push(dotted(keys));
+          keys.pop();
+        }
+        continue;
+      }
       keys.push(k);
-      if (k === "createdAt" && typeof v === "string") out.push(dotted(keys));
-      else datePaths(v, keys, out);
+      datePaths(v, keys, out);
       keys.pop();
     }
   }
   return out;
 }
+
+/**
+ * Whether a frame may carry a Date at all: a key read as `createdAt` is written so in the text, or with a `\u` escape.
+ * Most frames of a turn (text deltas) carry none, and need no walk.
+ */
+export const mayCarryDates = (ev: FrameEvent): boolean => ev.data.includes("createdAt") || ev.data.includes("\\u");
 
 /** Whether `meta.values` tags `path` as a Date (flat form, as superjson writes it). */
 export function taggedDate(meta: Json | undefined, path: string): boolean {
@@ -139,8 +154,23 @@ export type Result =
   | { kind: "reconnect" }
   | { kind: "other"; id: unknown; reason: string };
 
-/** What one server message says. */
+/**
+ * The message `resultOf` read last and what it said: every check reading a frame asks about the same message while the
+ * frame is handed round, so it is read once. Messages are parsed JSON, never changed after.
+ */
+let lastMessage: Json | undefined;
+let lastResult: Result | undefined;
+
+/** What one server message says (the same object for the same message, asked again). */
 export function resultOf(v: Json): Result {
+  if (v === lastMessage) return lastResult!;
+  const r = readResult(v);
+  lastMessage = v;
+  lastResult = r;
+  return r;
+}
+
+function readResult(v: Json): Result {
   if (v.method === "reconnect") return { kind: "reconnect" };
   if ("error" in v) {
     const envelope = readEnvelope(v.error);
@@ -208,10 +238,13 @@ const TRPC: RpcProtocol<Frame> = {
       const r = resultOf(v);
       if (r.kind === "reconnect" || r.kind === "other") return { kind: "event", value: v };
       // A subscription's started and data frames keep it open; a mutation's data is its one answer.
-      return { kind: "response", rawId: v.id, hasId: "id" in v, final: r.kind === "data" ? (req) => isMutation(req) : r.kind !== "started", value: v };
+      return { kind: "response", rawId: v.id, hasId: "id" in v, final: r.kind === "data" ? dataIsFinal : r.kind !== "started", value: v };
     });
   },
 };
+
+/** A data answer is the last of a mutation (one function for every frame, not a closure each). */
+const dataIsFinal = (req: RpcRequest): boolean => isMutation(req);
 
 const RPC = rpcView(TRPC, { name: "", accept: isProtocolConnection });
 
@@ -341,6 +374,17 @@ const CHAT_SUBS = derivedView<{ h: ChatSubHooks }>("stagewise-chat/chat-subs", {
   const subs: { hooks: { h: ChatSubHooks }; guard: Guard }[] = [];
   const byConn = new Map<string, Map<string, ChatSub>>();
   const call = (fn: (h: ChatSubHooks) => void) => each(subs, (s) => fn(s.h));
+  /** Every subscriber's delta hook: called for each frame of a stream, so without a closure per frame. */
+  const callDelta = (sub: ChatSub, f: ChatFrame, before: ChatState | null, reduced: ChatReduced | undefined) => {
+    for (const s of subs) {
+      if (s.guard.dead || !s.hooks.h.delta) continue;
+      try {
+        s.hooks.h.delta(sub, f, before, reduced);
+      } catch (e) {
+        s.guard.fail(e);
+      }
+    }
+  };
 
   const finishSnapshot = (sub: ChatSub) => {
     let state: ChatState = initialChatState();
@@ -385,7 +429,7 @@ const CHAT_SUBS = derivedView<{ h: ChatSubHooks }>("stagewise-chat/chat-subs", {
         sub.broken = { ev: f.ev, message: reduced.violation.message };
       }
     }
-    call((h) => h.delta?.(sub, f, before, reduced));
+    callDelta(sub, f, before, reduced);
   };
 
   const reads = WIRE.on({
@@ -580,6 +624,17 @@ export interface Effect {
 const MAX_KEPT = 10_000;
 
 /**
+ * The delta record every check's open windows keep: one object for one frame, however many checks keep it (they only
+ * read it). Every check hears of a delta with the same frame and states, one after the other.
+ */
+let lastDelta: ADelta | undefined;
+function sharedDelta(f: ChatFrame, before: ChatState | null, after: ChatState | null): ADelta {
+  const d = lastDelta;
+  if (d !== undefined && d.f === f && d.before === before && d.after === after) return d;
+  return (lastDelta = { f, before, after });
+}
+
+/**
  * Follows the mutations `match` picks and A's deltas around them: a window opens when the mutation
  * is sent and closes `graceMs` after its answer (r2: an update may follow its result by up to 2 s)
  * or when the next mutation on the connection is sent, whichever comes first (`pastNext`: the next
@@ -601,7 +656,10 @@ export function mutationEffects(t: Tally, match: (req: RpcRequest) => boolean, d
     else done(e);
   };
   const expire = (t: number) => {
-    for (const e of [...open]) if (e.answer && t - e.answer.ev.t > grace) close(e);
+    // Called for every delta: the list is copied (close() splices it) only when a window ends.
+    let due = false;
+    for (const e of open) if (e.answer && t - e.answer.ev.t > grace) due = true;
+    if (due) for (const e of [...open]) if (e.answer && t - e.answer.ev.t > grace) close(e);
   };
   const m = onMutations({
     request: (req) => {
@@ -643,7 +701,9 @@ export function mutationEffects(t: Tally, match: (req: RpcRequest) => boolean, d
       const u = f.update;
       if (before && u && ((u.type === "message-added" && u.message.role === "assistant") || u.type === "message-updated"))
         idleStream = before.isWorking ? undefined : where(f.ev, sub.conn);
-      for (const e of open) if (e.deltas.length < MAX_KEPT) e.deltas.push({ f, before, after: sub.state });
+      if (!open.length) return;
+      const d = sharedDelta(f, before, sub.state);
+      for (const e of open) if (e.deltas.length < MAX_KEPT) e.deltas.push(d);
     },
   });
   return {

@@ -10,6 +10,7 @@ import {
   idKey,
   isObject,
   isSubscription,
+  mayCarryDates,
   onFrames,
   onMutations,
   onNote,
@@ -76,7 +77,7 @@ export const TRPC_CHECKS: CheckDef[] = [
       const t = new Tally();
       return {
         observe: onFrames((ev, f, c) => {
-          if (ev.direction !== "in" || f.kind !== "json") return;
+          if (ev.direction !== "in" || f.kind !== "json" || !mayCarryDates(ev)) return;
           for (const v of f.values) {
             const r = resultOf(v);
             if (r.kind !== "data" || !r.envelope.ok) continue;
