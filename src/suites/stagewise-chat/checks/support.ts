@@ -271,6 +271,7 @@ export interface MutationHooks {
 export function onMutations(h: MutationHooks) {
   const answered = new WeakSet<RpcRequest>();
   const r = rpc({
+    only: isMutation,
     request: (req) => isMutation(req) && h.request?.(req),
     response: (ev, value, req) => {
       if (!req || !isMutation(req) || answered.has(req)) return;
@@ -353,6 +354,11 @@ export interface ChatSub {
   snapshotComplete: boolean;
   /** Every snapshot frame carried the same id (else chat/seq-snapshot-head failed on it). */
   snapshotIdsUniform: boolean;
+  /**
+   * The last frame of turn content (an assistant message-added, a message-updated) that came while the state before it
+   * was not working; undefined when the last came while working, or none came.
+   */
+  idleContent?: FrameEvent;
 }
 
 export interface ChatSubHooks {
@@ -363,6 +369,11 @@ export interface ChatSubHooks {
   delta?(sub: ChatSub, f: ChatFrame, before: ChatState | null, reduced: ChatReduced | undefined): void;
   /** The server ended the subscription (`stopped` or an error) or closed its connection. */
   end?(sub: ChatSub, ev: TranscriptEvent, how: "stopped" | "error" | "closed"): void;
+  /**
+   * While true, `delta` has nothing to do with a well-formed update and is called only for a message-added without a
+   * message (which it reads, and so fails on, as it would if always called). The hooks may set it as they go.
+   */
+  idle?: boolean;
 }
 
 const HISTORY = 64;
@@ -375,9 +386,9 @@ const CHAT_SUBS = derivedView<{ h: ChatSubHooks }>("stagewise-chat/chat-subs", {
   const byConn = new Map<string, Map<string, ChatSub>>();
   const call = (fn: (h: ChatSubHooks) => void) => each(subs, (s) => fn(s.h));
   /** Every subscriber's delta hook: called for each frame of a stream, so without a closure per frame. */
-  const callDelta = (sub: ChatSub, f: ChatFrame, before: ChatState | null, reduced: ChatReduced | undefined) => {
+  const callDelta = (sub: ChatSub, f: ChatFrame, before: ChatState | null, reduced: ChatReduced | undefined, malformed: boolean) => {
     for (const s of subs) {
-      if (s.guard.dead || !s.hooks.h.delta) continue;
+      if (s.guard.dead || !s.hooks.h.delta || (s.hooks.h.idle === true && !malformed)) continue;
       try {
         s.hooks.h.delta(sub, f, before, reduced);
       } catch (e) {
@@ -429,7 +440,11 @@ const CHAT_SUBS = derivedView<{ h: ChatSubHooks }>("stagewise-chat/chat-subs", {
         sub.broken = { ev: f.ev, message: reduced.violation.message };
       }
     }
-    callDelta(sub, f, before, reduced);
+    const u = f.update;
+    const malformed = before !== null && u !== undefined && u.type === "message-added" && (u.message === null || u.message === undefined);
+    if (before && u && ((u.type === "message-added" && !malformed && u.message.role === "assistant") || u.type === "message-updated"))
+      sub.idleContent = before.isWorking ? undefined : f.ev;
+    callDelta(sub, f, before, reduced, malformed);
   };
 
   const reads = WIRE.on({
@@ -647,10 +662,9 @@ export function mutationEffects(t: Tally, match: (req: RpcRequest) => boolean, d
   /** Where the server ended subscription A (nothing after it can be seen: trpc/subscription-stays-open's finding). */
   let aEnded: string | undefined;
   const open: Effect[] = [];
-  /** The last turn content A saw came while A's isWorking was false: the probes could not tell a turn was running. */
-  let idleStream: string | undefined;
   const close = (e: Effect) => {
     open.splice(open.indexOf(e), 1);
+    hooks.idle = open.length === 0;
     e.aAfter = a?.state ?? null;
     if (aEnded !== undefined) t.knockOn("stagewise-chat/trpc/subscription-stays-open", aEnded);
     else done(e);
@@ -669,8 +683,10 @@ export function mutationEffects(t: Tally, match: (req: RpcRequest) => boolean, d
       if (!match(req)) return;
       const e: Effect = { req, input: inputOf(req), aBefore: a?.state ?? null, deltas: [], aAfter: null };
       if (a && a.state === null && a.broken) e.aBroken = where(a.broken.ev, a.conn);
-      if (idleStream !== undefined) e.idleStream = idleStream;
+      // The last turn content A saw came while A's isWorking was false: the probes could not tell a turn was running.
+      if (a?.idleContent !== undefined) e.idleStream = where(a.idleContent, a.conn);
       open.push(e);
+      hooks.idle = false;
     },
     answer: (req, ev, r, ms) => {
       const e = open.find((x) => x.req === req);
@@ -684,12 +700,13 @@ export function mutationEffects(t: Tally, match: (req: RpcRequest) => boolean, d
       }
     },
   });
-  const subs = onChatSubs({
+  // A's deltas matter only while a window is open (A's idle content is the subscription's own record).
+  const hooks: ChatSubHooks = {
+    idle: true,
     snapshot: (sub) => {
       if (isSubA(sub)) {
         a = sub;
         aEnded = undefined;
-        idleStream = undefined;
       }
     },
     end: (sub, ev, how) => {
@@ -699,15 +716,15 @@ export function mutationEffects(t: Tally, match: (req: RpcRequest) => boolean, d
       if (sub !== a) return;
       expire(f.ev.t);
       const u = f.update;
-      if (before && u && ((u.type === "message-added" && u.message.role === "assistant") || u.type === "message-updated"))
-        idleStream = before.isWorking ? undefined : where(f.ev, sub.conn);
+      // Read as ever, so a message-added without a message fails this check here, as it always did.
+      if (before && u && u.type === "message-added") void u.message.role;
       if (!open.length) return;
       const d = sharedDelta(f, before, sub.state);
       for (const e of open) if (e.deltas.length < MAX_KEPT) e.deltas.push(d);
     },
-  });
+  };
   return {
-    observe: all(m.observe, subs),
+    observe: all(m.observe, onChatSubs(hooks)),
     end(): void {
       m.end();
       for (const e of [...open]) close(e);
