@@ -15,6 +15,7 @@ import {
   idKey,
   isObject,
   isSubA,
+  JSON_FRAMES,
   onChatSubs,
   onFrames,
   onInfo,
@@ -62,7 +63,7 @@ function onSubscriptionData(
       if (r.kind !== "data") continue;
       fn(r.value, ev, s.key, s.n++ === 0, s.sent, c);
     }
-  });
+  }, { only: JSON_FRAMES });
 }
 
 const isMessagingSub = (l: string | undefined) => !!l && l.startsWith("sub:messaging");

@@ -49,7 +49,12 @@ export type Frame =
 
 const frames = new WeakMap<object, Frame>();
 
+/** The frame decoded last: every view instance reading WIRE decodes the same frame in turn. */
+let lastEvent: FrameEvent | undefined;
+let lastFrame: Frame | undefined;
+
 export function frameOf(ev: FrameEvent): Frame {
+  if (ev === lastEvent) return lastFrame!;
   let f = frames.get(ev);
   if (!f) {
     if (ev.data === "PING" || ev.data === "PONG") f = { kind: "keepalive", text: ev.data };
@@ -62,15 +67,26 @@ export function frameOf(ev: FrameEvent): Frame {
     }
     frames.set(ev, f);
   }
+  lastEvent = ev;
+  lastFrame = f;
   return f;
 }
 
-/** This suite's connections, each frame decoded once for every check. */
-export const WIRE = wsConnectionView<Frame>({ name: "stagewise-chat/connections", decode: (ev) => frameOf(ev) });
+/** A frame's class (WIRE's tag): its direction and kind, so a hook may read only the classes it judges (`only`). */
+export type FrameClass = `${"in" | "out"} ${Frame["kind"]}`;
+const CLASSES: Record<"in" | "out", Record<Frame["kind"], FrameClass>> = {
+  in: { keepalive: "in keepalive", json: "in json", bad: "in bad" },
+  out: { keepalive: "out keepalive", json: "out json", bad: "out bad" },
+};
+/** The tRPC messages both ways (no keep-alive, nothing unreadable). */
+export const JSON_FRAMES: readonly FrameClass[] = ["in json", "out json"];
 
-/** Frames of the protocol connections (not the upgrade probes). */
-export function onFrames(fn: (ev: FrameEvent, f: Frame, c: Conn) => void, opts: { all?: boolean } = {}): Listen {
-  return WIRE.on({ ...(opts.all ? {} : { accept: isProtocolConnection }), frame: fn });
+/** This suite's connections, each frame decoded once for every check. */
+export const WIRE = wsConnectionView<Frame>({ name: "stagewise-chat/connections", decode: (ev) => frameOf(ev), tag: (f, ev) => CLASSES[ev.direction][f.kind] });
+
+/** Frames of the protocol connections (not the upgrade probes); `only`: the classes the hook reads (default: all). */
+export function onFrames(fn: (ev: FrameEvent, f: Frame, c: Conn) => void, opts: { all?: boolean; only?: readonly FrameClass[] } = {}): Listen {
+  return WIRE.on({ ...(opts.all ? {} : { accept: isProtocolConnection }), ...(opts.only ? { only: opts.only } : {}), frame: fn });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -449,6 +465,7 @@ const CHAT_SUBS = derivedView<{ h: ChatSubHooks }>("stagewise-chat/chat-subs", {
 
   const reads = WIRE.on({
     accept: isProtocolConnection,
+    only: JSON_FRAMES,
     frame: (ev, f, c) => {
       if (f.kind !== "json") return;
       let mine = byConn.get(c.id);
