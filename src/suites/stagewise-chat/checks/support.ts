@@ -47,25 +47,23 @@ export type Frame =
   | { kind: "json"; values: Json[]; batch: boolean }
   | { kind: "bad"; reason: string };
 
-const frames = new WeakMap<object, Frame>();
-
-/** The frame decoded last: every view instance reading WIRE decodes the same frame in turn. */
+/**
+ * The frame decoded last: every view instance reading WIRE decodes the same frame in turn, one after the other. Asked
+ * again later, a frame is read again from its parse (which frameJson keeps per event): the same values.
+ */
 let lastEvent: FrameEvent | undefined;
 let lastFrame: Frame | undefined;
 
 export function frameOf(ev: FrameEvent): Frame {
   if (ev === lastEvent) return lastFrame!;
-  let f = frames.get(ev);
-  if (!f) {
-    if (ev.data === "PING" || ev.data === "PONG") f = { kind: "keepalive", text: ev.data };
-    else {
-      const p = frameJson(ev);
-      if (!p.ok) f = { kind: "bad", reason: `not JSON (${p.error})` };
-      else if (isObject(p.value)) f = { kind: "json", values: [p.value], batch: false };
-      else if (Array.isArray(p.value) && ev.direction === "out") f = { kind: "json", values: p.value.filter(isObject), batch: true };
-      else f = { kind: "bad", reason: `JSON ${p.value === null ? "null" : Array.isArray(p.value) ? "array" : typeof p.value}, not a tRPC message` };
-    }
-    frames.set(ev, f);
+  let f: Frame;
+  if (ev.data === "PING" || ev.data === "PONG") f = { kind: "keepalive", text: ev.data };
+  else {
+    const p = frameJson(ev);
+    if (!p.ok) f = { kind: "bad", reason: `not JSON (${p.error})` };
+    else if (isObject(p.value)) f = { kind: "json", values: [p.value], batch: false };
+    else if (Array.isArray(p.value) && ev.direction === "out") f = { kind: "json", values: p.value.filter(isObject), batch: true };
+    else f = { kind: "bad", reason: `JSON ${p.value === null ? "null" : Array.isArray(p.value) ? "array" : typeof p.value}, not a tRPC message` };
   }
   lastEvent = ev;
   lastFrame = f;
@@ -82,7 +80,7 @@ const CLASSES: Record<"in" | "out", Record<Frame["kind"], FrameClass>> = {
 export const JSON_FRAMES: readonly FrameClass[] = ["in json", "out json"];
 
 /** This suite's connections, each frame decoded once for every check. */
-export const WIRE = wsConnectionView<Frame>({ name: "stagewise-chat/connections", decode: (ev) => frameOf(ev), tag: (f, ev) => CLASSES[ev.direction][f.kind] });
+export const WIRE = wsConnectionView<Frame>({ name: "stagewise-chat/connections", decode: (ev) => frameOf(ev), tag: (f, ev) => (f.kind === "json" ? (ev.direction === "in" ? "in json" : "out json") : CLASSES[ev.direction][f.kind]) });
 
 /** Frames of the protocol connections (not the upgrade probes); `only`: the classes the hook reads (default: all). */
 export function onFrames(fn: (ev: FrameEvent, f: Frame, c: Conn) => void, opts: { all?: boolean; only?: readonly FrameClass[] } = {}): Listen {
