@@ -94,8 +94,9 @@ export interface RpcProtocol<M> {
 export interface RpcHandlers {
   /**
    * The requests this subscriber follows, decided once per request: with it, it hears only of them (the request, its
-   * answers, its going unanswered), not of answers matching no request. Most subscribers follow one kind of request
-   * (mutations), and a subscription's stream of answers then costs them nothing.
+   * answers, its going unanswered) and not of answers matching no request; events, replies, opens and closes it hears
+   * all the same. Most subscribers follow one kind of request (mutations), and a subscription's stream of answers then
+   * costs them nothing.
    */
   only?(req: RpcRequest): boolean;
   request?(req: RpcRequest): void;
