@@ -231,6 +231,8 @@ export const procedure = (path: string): string => path.slice(path.lastIndexOf("
 /** tRPC ids are numbers or strings; 1 and "1" are different ids. */
 const keyOf = (id: unknown): string | undefined => (typeof id === "number" ? `#${id}` : typeof id === "string" ? `'${id}` : undefined);
 export const idKey = keyOf;
+/** A tRPC id as a map key, as sent: a Map tells 1 from "1", and takes -0 for 0, as keyOf does. */
+const rawKey = (id: unknown): number | string | undefined => (typeof id === "number" || typeof id === "string" ? id : undefined);
 
 const TRPC: RpcProtocol<Frame> = {
   name: "stagewise-chat",
@@ -397,7 +399,8 @@ const isChatSubscribe = (call: Call): boolean => call.method === "subscription" 
 /** Every chat subscription, decoded and reduced once, before any check's hooks see the frame. */
 const CHAT_SUBS = derivedView<{ h: ChatSubHooks }>("stagewise-chat/chat-subs", { kinds: ["ws-open", "ws-frame", "ws-close"], rank: -1 }, () => {
   const subs: { hooks: { h: ChatSubHooks }; guard: Guard }[] = [];
-  const byConn = new Map<string, Map<string, ChatSub>>();
+  // By connection, then by tRPC id as sent (a Map tells 1 from "1" as keyOf does): no key string per frame.
+  const byConn = new Map<string, Map<number | string, ChatSub>>();
   const call = (fn: (h: ChatSubHooks) => void) => each(subs, (s) => fn(s.h));
   /** Every subscriber's delta hook: called for each frame of a stream, so without a closure per frame. */
   const callDelta = (sub: ChatSub, f: ChatFrame, before: ChatState | null, reduced: ChatReduced | undefined, malformed: boolean) => {
@@ -469,7 +472,7 @@ const CHAT_SUBS = derivedView<{ h: ChatSubHooks }>("stagewise-chat/chat-subs", {
       let mine = byConn.get(c.id);
       if (ev.direction === "out") {
         for (const v of f.values) {
-          const k = keyOf(v.id);
+          const k = rawKey(v.id);
           if (k === undefined) continue;
           if (v.method === "subscription.stop") {
             const s = mine?.get(k);
@@ -504,7 +507,7 @@ const CHAT_SUBS = derivedView<{ h: ChatSubHooks }>("stagewise-chat/chat-subs", {
       }
       if (!mine) return;
       for (const v of f.values) {
-        const k = keyOf(v.id);
+        const k = rawKey(v.id);
         const sub = k === undefined ? undefined : mine.get(k);
         if (!sub || sub.phase === "ended") continue;
         const r = resultOf(v);
