@@ -189,7 +189,8 @@ class Correlator<M> {
       this.st(c).pending.push(req);
       if (req.id !== undefined) this.sentBy.set(req.id, c.id);
       const following = this.subs.filter((sub) => !sub.hooks.h.only || sub.hooks.h.only(req));
-      this.followers.set(req, following);
+      // Followed by all (a protocol whose subscribers all read every request): the list of all, not a copy per request.
+      this.followers.set(req, following.length === this.subs.length ? this.subs : following);
       each(following, (sub) => sub.h.request?.(req));
     }
   }
