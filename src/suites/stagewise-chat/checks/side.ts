@@ -66,6 +66,9 @@ function onSubscriptionData(
   }, { only: JSON_FRAMES });
 }
 
+/** Hooks on what the kit sent (any frame it sent). */
+const SENT = { only: ["out json", "out keepalive", "out bad"] } as const;
+
 const isMessagingSub = (l: string | undefined) => !!l && l.startsWith("sub:messaging");
 
 export const SIDE_CHECKS: CheckDef[] = [
@@ -77,7 +80,7 @@ export const SIDE_CHECKS: CheckDef[] = [
       const schema = (l: string | undefined) => (l === M.subAvailability ? "agent-availability" : "agent-state");
       return {
         observe: all(
-          onFrames((ev) => ev.direction === "out" && (ev.label === M.subAvailability || ev.label === M.subState) && waiting.set(ev.label, ev)),
+          onFrames((ev) => ev.direction === "out" && (ev.label === M.subAvailability || ev.label === M.subState) && waiting.set(ev.label, ev), SENT),
           onSubscriptionData(
             (l) => l === M.subAvailability || l === M.subState,
             (value, ev, _k, first, sent) => {
@@ -303,7 +306,7 @@ export const SIDE_CHECKS: CheckDef[] = [
               fresh.updates++;
             }
           }),
-          onFrames((ev) => ev.direction === "out" && ev.label === M.stop("messaging") && compare()),
+          onFrames((ev) => ev.direction === "out" && ev.label === M.stop("messaging") && compare(), SENT),
         ),
         finish: () => {
           compare();
