@@ -60,7 +60,8 @@ export function applyChatUpdate(state: ChatState, update: ChatUpdate, seq: numbe
         );
       }
     }
-    const result = reduce({ ...state, pendingFullSync: null }, update, seq);
+    // The copy only when there is a pending full sync to clear: reduce never changes the state it is given.
+    const result = reduce(pending ? { ...state, pendingFullSync: null } : state, update, seq);
     return result.ok ? { ok: true, state: { ...result.state, lastSeq: seq } } : result;
   } catch (error) {
     // Only reachable with values no schema admits (e.g. getters that throw, uncloneable tool input).

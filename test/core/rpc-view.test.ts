@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_PROFILE, Tally, type CheckDef } from "../../src/core/checks/check.js";
 import { Evaluation } from "../../src/core/verdicts/evaluation.js";
 import type { TranscriptEvent } from "../../src/core/transcript/transcript.js";
-import { rpcHooks, rpcView, type RpcMatch, type RpcProtocol } from "../../src/core/views/rpc.js";
+import { rpcHooks, rpcView, type RpcMatch, type RpcProtocol, type RpcRequest } from "../../src/core/views/rpc.js";
 import { wsConnectionView } from "../../src/core/views/ws-connection.js";
 
 type Msg = Record<string, unknown> | undefined;
@@ -28,7 +28,7 @@ const TOY: RpcProtocol<Msg> = {
 };
 const VIEW = rpcView(TOY, { name: "" });
 
-function run(events: Record<string, unknown>[]) {
+function run(events: Record<string, unknown>[], only?: (req: RpcRequest) => boolean) {
   const log: string[] = [];
   const check: CheckDef = {
     id: "toy/log",
@@ -40,6 +40,7 @@ function run(events: Record<string, unknown>[]) {
     probes: [],
     create() {
       const r = rpcHooks(VIEW, {
+        ...(only ? { only } : {}),
         request: (req) => log.push(`request ${req.id} ${req.type}`),
         response: (_ev, v, req, how: RpcMatch, c, final) =>
           log.push(`${c.label} answer ${JSON.stringify(v)} → ${req?.id ?? "-"} ${how}${final ? " final" : ""}`),
@@ -93,6 +94,47 @@ describe("core rpc view", () => {
       'a answer {"id":1,"done":true} → 1 exact final',
       "unanswered 3 closed-by-server",
     ]);
+  });
+
+  it("tells a subscriber that follows some requests (only) of those alone: their request, answers and going unanswered", () => {
+    const events = [
+      open("w1", "a"),
+      out("w1", { id: 1, ask: "stream" }),
+      out("w1", { id: 2, ask: "call" }),
+      out("w1", { id: 4, ask: "call" }),
+      inn("w1", { id: 1, part: "x" }),
+      inn("w1", { id: 2, part: "y" }),
+      inn("w1", { id: 9, part: "stray" }),
+      inn("w1", { tick: true }),
+      out("w1", { id: 5, ask: "stream" }),
+      { kind: "ws-close", connection: "w1", by: "kit" },
+      open("w2", "b"),
+      out("w2", { id: 6, ask: "call" }),
+      out("w2", { id: 7, ask: "stream" }),
+    ];
+    const calls = run(events, (req) => req.type === "call");
+    expect(calls).toEqual([
+      "request 2 call",
+      "request 4 call",
+      'a answer {"id":2,"part":"y"} → 2 exact final',
+      'event {"tick":true}',
+      "unanswered 4 closed-by-kit",
+      "request 6 call",
+      "unanswered 6 end",
+    ]);
+    // Everything else is what a subscriber without `only` hears of those requests.
+    const all = run(events);
+    expect(all.filter((l) => /\b(1|5|7|9)\b/.test(l))).toEqual([
+      "request 1 stream",
+      'a answer {"id":1,"part":"x"} → 1 exact',
+      'a answer {"id":9,"part":"stray"} → - unmatched final',
+      "request 5 stream",
+      "unanswered 1 closed-by-kit",
+      "unanswered 5 closed-by-kit",
+      "request 7 stream",
+      "unanswered 7 end",
+    ]);
+    expect(all.filter((l) => !/\b(1|5|7|9)\b/.test(l))).toEqual(calls);
   });
 
   it("reports requests still waiting when the transcript ends", () => {

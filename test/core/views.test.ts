@@ -12,6 +12,7 @@ import { exchangeView, type Exchange } from "../../src/core/views/exchange.js";
 import { all, on, tap, type ViewDef } from "../../src/core/views/hooks.js";
 import { pollSeriesView } from "../../src/core/views/poll-series.js";
 import { sseStreamView } from "../../src/core/views/sse-stream.js";
+import { wsConnectionView } from "../../src/core/views/ws-connection.js";
 
 const ctx: CheckContext = { protocol: "test", profile: DEFAULT_PROFILE, params: {}, validate: () => ({ ok: true }) };
 
@@ -96,6 +97,28 @@ describe("core views", () => {
     expect(seen).toEqual({ odd: [1, 3], all: [1, 2, 3, 4] });
     // Each line once per hook (two checks), classified once by the view.
     expect(kinds).toEqual(["data", "data", "blank", "blank", "comment", "comment", "field", "field"]);
+  });
+
+  it("call a WebSocket frame hook only for the classes it reads, once per frame decoded for all", () => {
+    let decoded = 0;
+    const WS = wsConnectionView<number>({
+      name: "test/ws-tagged",
+      decode: (ev) => (decoded++, Number(ev.data)),
+      tag: (v, ev) => `${ev.direction} ${v % 2 ? "odd" : "even"}`,
+    });
+    const seen: Record<string, string[]> = { odd: [], all: [], opened: [] };
+    const frames = (id: "odd" | "all", only?: string[]) =>
+      check(id, () => WS.on({ ...(only ? { only } : {}), frame: (ev, v) => void seen[id]!.push(`${ev.direction} ${v}`) }));
+    // A check that reads no frames is not called for them (nor counted as a reader).
+    const opens = check("opened", () => WS.on({ open: (_ev, c) => void seen.opened!.push(c.label) }));
+    const w = { probe: "p", connection: "w1" };
+    const frame = (direction: "in" | "out", data: string): NewEvent => ({ kind: "ws-frame", ...w, direction, binary: false, data });
+    run(
+      [frames("odd", ["in odd", "out odd"]), frames("all"), opens],
+      [{ kind: "ws-open", ...w, url: "ws://x", label: "main" }, frame("out", "1"), frame("in", "2"), frame("in", "3"), frame("out", "4"), { kind: "ws-close", ...w, by: "kit" }],
+    );
+    expect(seen).toEqual({ odd: ["out 1", "in 3"], all: ["out 1", "in 2", "in 3", "out 4"], opened: ["main"] });
+    expect(decoded).toBe(4);
   });
 
   it("confine a throwing hook to its own check", () => {

@@ -292,7 +292,9 @@ export const notApplicable = (reason: string): Outcome => ({ verdict: "skip", me
 
 /** Escapes and truncates a payload for an evidence excerpt. */
 export function excerpt(value: unknown, max = 160): string {
-  const s = typeof value === "string" ? JSON.stringify(value).slice(1, -1) : JSON.stringify(value);
+  // A long string is escaped only as far as the excerpt reaches: its first max characters escape to at least max, and
+  // how the last of them escapes depends on the one after it (a surrogate pair), so max + 1 are kept.
+  const s = typeof value === "string" ? JSON.stringify(value.length > max + 1 ? value.slice(0, max + 1) : value).slice(1, -1) : JSON.stringify(value);
   const text = s ?? String(value);
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }

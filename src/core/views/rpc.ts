@@ -92,6 +92,13 @@ export interface RpcProtocol<M> {
 }
 
 export interface RpcHandlers {
+  /**
+   * The requests this subscriber follows, decided once per request: with it, it hears only of them (the request, its
+   * answers, its going unanswered) and not of answers matching no request; events, replies, opens and closes it hears
+   * all the same. Most subscribers follow one kind of request (mutations), and a subscription's stream of answers then
+   * costs them nothing.
+   */
+  only?(req: RpcRequest): boolean;
   request?(req: RpcRequest): void;
   reply?(ev: WsFrameEvent, value: Json, c: Conn): void;
   response?(ev: WsFrameEvent, value: Json, req: RpcRequest | undefined, how: RpcMatch, c: Conn, final: boolean): void;
@@ -121,6 +128,9 @@ class Correlator<M> {
   /** Request ids by the connection that sent them (for "foreign" answers). */
   private readonly sentBy = new Map<string, string>();
   readonly subs: { hooks: RpcSub; guard: Guard }[] = [];
+  /** Per request, the subscribers that follow it (see `only`); the others hear only of answers matching no request. */
+  private readonly followers = new WeakMap<RpcRequest, { hooks: RpcSub; guard: Guard }[]>();
+  private unfiltered: { hooks: RpcSub; guard: Guard }[] | undefined;
 
   constructor(private readonly proto: RpcProtocol<M>) {}
 
@@ -149,7 +159,7 @@ class Correlator<M> {
     close: (ev: CloseEvent, c: Conn) => {
       const s = this.state.get(c.id);
       if (s) {
-        for (const req of [...s.pending]) this.each((h) => h.unanswered?.(req, ev.by === "kit" ? "closed-by-kit" : "closed-by-server", ev));
+        for (const req of [...s.pending]) each(this.following(req), (sub) => sub.h.unanswered?.(req, ev.by === "kit" ? "closed-by-kit" : "closed-by-server", ev));
         this.state.delete(c.id);
       }
       this.each((h) => h.close?.(ev, c));
@@ -178,7 +188,10 @@ class Correlator<M> {
       };
       this.st(c).pending.push(req);
       if (req.id !== undefined) this.sentBy.set(req.id, c.id);
-      this.each((h) => h.request?.(req));
+      const following = this.subs.filter((sub) => !sub.hooks.h.only || sub.hooks.h.only(req));
+      // Followed by all (a protocol whose subscribers all read every request): the list of all, not a copy per request.
+      this.followers.set(req, following.length === this.subs.length ? this.subs : following);
+      each(following, (sub) => sub.h.request?.(req));
     }
   }
 
@@ -196,8 +209,22 @@ class Correlator<M> {
         req.answerCount++;
         if ((how === "exact" || how === "inexact") && final) this.settle(this.st(c), req);
       }
-      this.each((h) => h.response?.(ev, r.value, req, how, c, final));
+      // Every answer of a stream comes here: the subscribers are called in a plain loop, without a closure per answer.
+      for (const sub of req ? this.following(req) : (this.unfiltered ??= this.subs.filter((x) => !x.hooks.h.only))) {
+        const h = sub.hooks.h;
+        if (sub.guard.dead || !h.response) continue;
+        try {
+          h.response(ev, r.value, req, how, c, final);
+        } catch (e) {
+          sub.guard.fail(e);
+        }
+      }
     }
+  }
+
+  /** The subscribers that follow a request. */
+  following(req: RpcRequest): { hooks: RpcSub; guard: Guard }[] {
+    return this.followers.get(req) ?? this.subs;
   }
 
   private match(c: Conn, r: Extract<RpcIn, { kind: "response" }>): { req: RpcRequest | undefined; how: RpcMatch } {
@@ -206,7 +233,12 @@ class Correlator<M> {
     const id = this.proto.key(r.rawId);
     const type = r.type;
     if (id !== undefined) {
-      const waiting = s.pending.find((p) => p.id === id);
+      let waiting: RpcRequest | undefined;
+      for (const p of s.pending)
+        if (p.id === id) {
+          waiting = p;
+          break;
+        }
       if (waiting) return { req: waiting, how: "exact" };
       if (s.done.has(id)) {
         const earlier = s.done.get(id)!;
@@ -274,7 +306,7 @@ export function rpcHooks(view: ViewDef<RpcSub>, h: RpcHandlers): { observe: List
     end(): void {
       if (ended || !sub.correlator) return;
       ended = true;
-      for (const s of sub.correlator.state.values()) for (const req of [...s.pending]) h.unanswered?.(req, "end", undefined);
+      for (const s of sub.correlator.state.values()) for (const req of [...s.pending]) if (!h.only || h.only(req)) h.unanswered?.(req, "end", undefined);
     },
   };
 }

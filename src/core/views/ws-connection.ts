@@ -25,6 +25,11 @@ export interface Conn {
 export interface FrameDecoder<M> {
   name: string;
   decode(ev: FrameEvent, c: Conn): M;
+  /**
+   * The class of a decoded frame (its direction and kind, say), for checks whose frame hook reads only some classes
+   * (`only`): a long stream's frames then skip the hooks that would ignore them.
+   */
+  tag?(m: M, ev: FrameEvent): string;
 }
 
 export interface ConnectionHooks<M> {
@@ -34,6 +39,11 @@ export interface ConnectionHooks<M> {
   reject?(ev: RejectEvent): void;
   /** A frame the kit sent (`direction: "out"`) or received (`"in"`). */
   frame?(ev: FrameEvent, m: M, c: Conn): void;
+  /**
+   * The frame classes (the decoder's `tag`) the frame hook reads; absent: every frame. A hook may list more than it
+   * reads, never less (it keeps its own test).
+   */
+  only?: readonly string[];
   close?(ev: CloseEvent, c: Conn): void;
 }
 
@@ -44,9 +54,19 @@ export function wsConnectionView<M>(decoder: FrameDecoder<M>): ConnectionView<M>
     name: decoder.name,
     kinds: ["ws-open", "ws-reject", "ws-frame", "ws-close"],
     create() {
-      const subs: { hooks: ConnectionHooks<M>; guard: Guard }[] = [];
-      // Per connection, the subscribers that accept it (decided once, at the open).
-      const conns = new Map<string, { c: Conn; subs: { hooks: ConnectionHooks<M>; guard: Guard }[] }>();
+      type Sub = { hooks: ConnectionHooks<M>; guard: Guard };
+      const subs: Sub[] = [];
+      // Per connection, the subscribers that accept it (decided once, at the open), and per frame class those with a
+      // frame hook that reads it (listed at the first frame of the class).
+      const conns = new Map<string, { c: Conn; subs: Sub[]; byTag: Map<string, Sub[]> }>();
+      const readers = (k: { subs: Sub[]; byTag: Map<string, Sub[]> }, tag: string): Sub[] => {
+        let list = k.byTag.get(tag);
+        if (!list) {
+          list = k.subs.filter((s) => s.hooks.frame && (!s.hooks.only || s.hooks.only.includes(tag)));
+          k.byTag.set(tag, list);
+        }
+        return list;
+      };
       const call = each<ConnectionHooks<M>>;
       const accepting = (label: string | undefined) => subs.filter((s) => !s.hooks.accept || s.hooks.accept(label));
       return {
@@ -58,7 +78,7 @@ export function wsConnectionView<M>(decoder: FrameDecoder<M>): ConnectionView<M>
             case "ws-open": {
               const c: Conn = { id: ev.connection, label: ev.label ?? "?", openedAt: ev.t };
               const list = accepting(ev.label);
-              conns.set(ev.connection, { c, subs: list });
+              conns.set(ev.connection, { c, subs: list, byTag: new Map() });
               call(list, (h) => h.open?.(ev, c));
               return;
             }
@@ -69,7 +89,7 @@ export function wsConnectionView<M>(decoder: FrameDecoder<M>): ConnectionView<M>
               const k = conns.get(ev.connection);
               if (!k) return;
               const m = decoder.decode(ev, k.c);
-              for (const s of k.subs) {
+              for (const s of readers(k, decoder.tag ? decoder.tag(m, ev) : "")) {
                 if (!s.hooks.frame || s.guard.dead) continue;
                 try {
                   s.hooks.frame(ev, m, k.c);

@@ -285,6 +285,28 @@ describe("mutations, turns and tools on hand-written sequences", () => {
     expect(evaluateStagewise(told.events).get("chat/create-chat")!.verdict).toBe("pass");
   });
 
+  it("chat/send-message: refused as working after A saw a reply stream while idle is chat/working-brackets-turn's finding", () => {
+    const refused = (s: SwScript) =>
+      evaluateStagewise(
+        s
+          .mutation("w1", "ok:send", 10, "chat.sendMessage", { chatId: "c1", content: [text("again")], metadata: {} })
+          .reject("w1", 10, "agent-working", "CONFLICT", -32009, 409)
+          .wait(2_500).events,
+      ).get("chat/send-message")!;
+    // The reply came while A's state said idle: the probes could not know a turn was running.
+    const idle = refused(base().tracked("w1", A, 4, { type: "message-added", chatId: "c1", message: assistant("a1") }));
+    expect(idle.verdict).toBe("skip");
+    expect(idle.message).toMatch(/^not judged: stagewise-chat\/chat\/working-brackets-turn failed on main ← \(transcript seq 6,/);
+    // Told it was working, then idle again with no idle content since: the refusal is the agent's own.
+    const told = refused(
+      base()
+        .tracked("w1", A, 4, { type: "agent-state", isWorking: true })
+        .tracked("w1", A, 5, { type: "message-added", chatId: "c1", message: assistant("a1") })
+        .tracked("w1", A, 6, { type: "agent-state", isWorking: false }),
+    );
+    expect(told.verdict).toBe("fail");
+  });
+
   it("chat/working-brackets-turn fails when a reply streams while isWorking is false", () => {
     const s = base();
     s.tracked("w1", A, 4, {

@@ -12,6 +12,7 @@ import {
   showReq,
   type RpcRequest,
   frameEvidence,
+  inBatches,
   isObject,
   isSubA,
   onChatSubs,
@@ -260,7 +261,7 @@ export const CHAT_SYNC_CHECKS: CheckDef[] = [
     const accepted: { req: RpcRequest; from: number; to: number }[] = [];
     /** Bad updates, judged at the end: one an accepted invalid input caused is chat/reject-invalid-input's finding. */
     const bad: { f: ChatFrame; sub: ChatSub; errors: string; inSnapshot: boolean }[] = [];
-    const judge = (sub: ChatSub, f: ChatFrame, inSnapshot: boolean) => {
+    const judge = inBatches((sub: ChatSub, f: ChatFrame, inSnapshot: boolean) => {
       if (updateHolds(ctx.validate, f.update)) {
         t.ok();
         return;
@@ -268,15 +269,16 @@ export const CHAT_SYNC_CHECKS: CheckDef[] = [
       const v = ctx.validate("chat-update", f.update ?? null);
       if (v.ok) t.ok();
       else bad.push({ f, sub, errors: formatSchemaErrors(v.errors), inSnapshot });
-    };
+    });
     const m = onMutations({
       answer: (req, ev, r) => {
         if (rejectionOf(req.label)?.reason === "invalid-input" && r.kind === "data") accepted.push({ req, from: req.frame.t, to: ev.t + INVALID_EFFECT_MS });
       },
     });
     return {
-      observe: all(m.observe, onChatSubs({ snapshot: (sub, frames) => frames.forEach((f) => judge(sub, f, true)), delta: (sub, f) => judge(sub, f, false) })),
+      observe: all(m.observe, onChatSubs({ snapshot: (sub, frames) => frames.forEach((f) => judge.add(sub, f, true)), delta: (sub, f) => judge.add(sub, f, false) })),
       finish: () => {
+        judge.flush();
         m.end();
         for (const { f, sub, errors, inSnapshot } of bad) {
           const cause = accepted.find((a) => f.ev.t >= a.from && (inSnapshot || f.ev.t <= a.to));

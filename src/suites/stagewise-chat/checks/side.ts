@@ -15,6 +15,7 @@ import {
   idKey,
   isObject,
   isSubA,
+  JSON_FRAMES,
   onChatSubs,
   onFrames,
   onInfo,
@@ -41,23 +42,32 @@ function onSubscriptionData(
   match: (label: string | undefined) => boolean,
   fn: (value: unknown, ev: FrameEvent, key: string, first: boolean, sentAt: FrameEvent, c: Conn) => void,
 ) {
-  const subs = new Map<string, { sent: FrameEvent; n: number }>();
+  // By connection, then by tRPC id as sent (a Map tells 1 from "1", as idKey does; any other id is one key, undefined):
+  // every frame of every connection is looked up here, so without building a key string for it.
+  const subs = new Map<string, Map<unknown, { sent: FrameEvent; n: number; key: string }>>();
+  const idOf = (id: unknown) => (typeof id === "number" || typeof id === "string" ? id : undefined);
   return onFrames((ev, f, c) => {
     if (f.kind !== "json") return;
     for (const v of f.values) {
-      const key = `${c.id} ${idKey(v.id)}`;
       if (ev.direction === "out") {
-        if (v.method === "subscription" && match(ev.label)) subs.set(key, { sent: ev, n: 0 });
+        if (v.method === "subscription" && match(ev.label)) {
+          let mine = subs.get(c.id);
+          if (!mine) subs.set(c.id, (mine = new Map()));
+          mine.set(idOf(v.id), { sent: ev, n: 0, key: `${c.id} ${idKey(v.id)}` });
+        }
         continue;
       }
-      const s = subs.get(key);
+      const s = subs.get(c.id)?.get(idOf(v.id));
       if (!s) continue;
       const r = resultOf(v);
       if (r.kind !== "data") continue;
-      fn(r.value, ev, key, s.n++ === 0, s.sent, c);
+      fn(r.value, ev, s.key, s.n++ === 0, s.sent, c);
     }
-  });
+  }, { only: JSON_FRAMES });
 }
+
+/** Hooks on what the kit sent (any frame it sent). */
+const SENT = { only: ["out json", "out keepalive", "out bad"] } as const;
 
 const isMessagingSub = (l: string | undefined) => !!l && l.startsWith("sub:messaging");
 
@@ -67,7 +77,7 @@ export const SIDE_CHECKS: CheckDef[] = [
     const schema = (l: string | undefined) => (l === M.subAvailability ? "agent-availability" : "agent-state");
     return {
       observe: all(
-        onFrames((ev) => ev.direction === "out" && (ev.label === M.subAvailability || ev.label === M.subState) && waiting.set(ev.label, ev)),
+        onFrames((ev) => ev.direction === "out" && (ev.label === M.subAvailability || ev.label === M.subState) && waiting.set(ev.label, ev), SENT),
         onSubscriptionData(
           (l) => l === M.subAvailability || l === M.subState,
           (value, ev, _k, first, sent) => {
@@ -269,7 +279,7 @@ export const SIDE_CHECKS: CheckDef[] = [
             fresh.updates++;
           }
         }),
-        onFrames((ev) => ev.direction === "out" && ev.label === M.stop("messaging") && compare()),
+        onFrames((ev) => ev.direction === "out" && ev.label === M.stop("messaging") && compare(), SENT),
       ),
       finish: () => {
         compare();

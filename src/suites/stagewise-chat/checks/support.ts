@@ -50,30 +50,44 @@ export type Frame =
   | { kind: "json"; values: Json[]; batch: boolean }
   | { kind: "bad"; reason: string };
 
-const frames = new WeakMap<object, Frame>();
+/**
+ * The frame decoded last: every view instance reading WIRE decodes the same frame in turn, one after the other. Asked
+ * again later, a frame is read again from its parse (which frameJson keeps per event): the same values.
+ */
+let lastEvent: FrameEvent | undefined;
+let lastFrame: Frame | undefined;
 
 export function frameOf(ev: FrameEvent): Frame {
-  let f = frames.get(ev);
-  if (!f) {
-    if (ev.data === "PING" || ev.data === "PONG") f = { kind: "keepalive", text: ev.data };
-    else {
-      const p = frameJson(ev);
-      if (!p.ok) f = { kind: "bad", reason: `not JSON (${p.error})` };
-      else if (isObject(p.value)) f = { kind: "json", values: [p.value], batch: false };
-      else if (Array.isArray(p.value) && ev.direction === "out") f = { kind: "json", values: p.value.filter(isObject), batch: true };
-      else f = { kind: "bad", reason: `JSON ${p.value === null ? "null" : Array.isArray(p.value) ? "array" : typeof p.value}, not a tRPC message` };
-    }
-    frames.set(ev, f);
+  if (ev === lastEvent) return lastFrame!;
+  let f: Frame;
+  if (ev.data === "PING" || ev.data === "PONG") f = { kind: "keepalive", text: ev.data };
+  else {
+    const p = frameJson(ev);
+    if (!p.ok) f = { kind: "bad", reason: `not JSON (${p.error})` };
+    else if (isObject(p.value)) f = { kind: "json", values: [p.value], batch: false };
+    else if (Array.isArray(p.value) && ev.direction === "out") f = { kind: "json", values: p.value.filter(isObject), batch: true };
+    else f = { kind: "bad", reason: `JSON ${p.value === null ? "null" : Array.isArray(p.value) ? "array" : typeof p.value}, not a tRPC message` };
   }
+  lastEvent = ev;
+  lastFrame = f;
   return f;
 }
 
-/** This suite's connections, each frame decoded once for every check. */
-export const WIRE = wsConnectionView<Frame>({ name: "stagewise-chat/connections", decode: (ev) => frameOf(ev) });
+/** A frame's class (WIRE's tag): its direction and kind, so a hook may read only the classes it judges (`only`). */
+export type FrameClass = `${"in" | "out"} ${Frame["kind"]}`;
+const CLASSES: Record<"in" | "out", Record<Frame["kind"], FrameClass>> = {
+  in: { keepalive: "in keepalive", json: "in json", bad: "in bad" },
+  out: { keepalive: "out keepalive", json: "out json", bad: "out bad" },
+};
+/** The tRPC messages both ways (no keep-alive, nothing unreadable). */
+export const JSON_FRAMES: readonly FrameClass[] = ["in json", "out json"];
 
-/** Frames of the protocol connections (not the upgrade probes). */
-export function onFrames(fn: (ev: FrameEvent, f: Frame, c: Conn) => void, opts: { all?: boolean } = {}): Listen {
-  return WIRE.on({ ...(opts.all ? {} : { accept: isProtocolConnection }), frame: fn });
+/** This suite's connections, each frame decoded once for every check. */
+export const WIRE = wsConnectionView<Frame>({ name: "stagewise-chat/connections", decode: (ev) => frameOf(ev), tag: (f, ev) => (f.kind === "json" ? (ev.direction === "in" ? "in json" : "out json") : CLASSES[ev.direction][f.kind]) });
+
+/** Frames of the protocol connections (not the upgrade probes); `only`: the classes the hook reads (default: all). */
+export function onFrames(fn: (ev: FrameEvent, f: Frame, c: Conn) => void, opts: { all?: boolean; only?: readonly FrameClass[] } = {}): Listen {
+  return WIRE.on({ ...(opts.all ? {} : { accept: isProtocolConnection }), ...(opts.only ? { only: opts.only } : {}), frame: fn });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -105,15 +119,30 @@ export function datePaths(value: unknown, keys: (string | number)[] = [], out: s
       keys.pop();
     }
   } else if (isObject(value)) {
-    for (const [k, v] of Object.entries(value)) {
+    // for…in over parsed JSON: its own keys in Object.entries' order, without a pair array per key.
+    for (const k in value) {
+      const v = value[k];
+      if (typeof v !== "object" || v === null) {
+        if (k === "createdAt" && typeof v === "string") {
+          keys.push(k);
+          out.push(dotted(keys));
+          keys.pop();
+        }
+        continue;
+      }
       keys.push(k);
-      if (k === "createdAt" && typeof v === "string") out.push(dotted(keys));
-      else datePaths(v, keys, out);
+      datePaths(v, keys, out);
       keys.pop();
     }
   }
   return out;
 }
+
+/**
+ * Whether a frame may carry a Date at all: a key read as `createdAt` is written so in the text, or with a `\u` escape.
+ * Most frames of a turn (text deltas) carry none, and need no walk.
+ */
+export const mayCarryDates = (ev: FrameEvent): boolean => ev.data.includes("createdAt") || ev.data.includes("\\u");
 
 /** Whether `meta.values` tags `path` as a Date (flat form, as superjson writes it). */
 export function taggedDate(meta: Json | undefined, path: string): boolean {
@@ -142,8 +171,23 @@ export type Result =
   | { kind: "reconnect" }
   | { kind: "other"; id: unknown; reason: string };
 
-/** What one server message says. */
+/**
+ * The message `resultOf` read last and what it said: every check reading a frame asks about the same message while the
+ * frame is handed round, so it is read once. Messages are parsed JSON, never changed after.
+ */
+let lastMessage: Json | undefined;
+let lastResult: Result | undefined;
+
+/** What one server message says (the same object for the same message, asked again). */
 export function resultOf(v: Json): Result {
+  if (v === lastMessage) return lastResult!;
+  const r = readResult(v);
+  lastMessage = v;
+  lastResult = r;
+  return r;
+}
+
+function readResult(v: Json): Result {
   if (v.method === "reconnect") return { kind: "reconnect" };
   if ("error" in v) {
     const envelope = readEnvelope(v.error);
@@ -190,6 +234,8 @@ export const procedure = (path: string): string => path.slice(path.lastIndexOf("
 /** tRPC ids are numbers or strings; 1 and "1" are different ids. */
 const keyOf = (id: unknown): string | undefined => (typeof id === "number" ? `#${id}` : typeof id === "string" ? `'${id}` : undefined);
 export const idKey = keyOf;
+/** A tRPC id as a map key, as sent: a Map tells 1 from "1", and takes -0 for 0, as keyOf does. */
+const rawKey = (id: unknown): number | string | undefined => (typeof id === "number" || typeof id === "string" ? id : undefined);
 
 const TRPC: RpcProtocol<Frame> = {
   name: "stagewise-chat",
@@ -211,10 +257,13 @@ const TRPC: RpcProtocol<Frame> = {
       const r = resultOf(v);
       if (r.kind === "reconnect" || r.kind === "other") return { kind: "event", value: v };
       // A subscription's started and data frames keep it open; a mutation's data is its one answer.
-      return { kind: "response", rawId: v.id, hasId: "id" in v, final: r.kind === "data" ? (req) => isMutation(req) : r.kind !== "started", value: v };
+      return { kind: "response", rawId: v.id, hasId: "id" in v, final: r.kind === "data" ? dataIsFinal : r.kind !== "started", value: v };
     });
   },
 };
+
+/** A data answer is the last of a mutation (one function for every frame, not a closure each). */
+const dataIsFinal = (req: RpcRequest): boolean => isMutation(req);
 
 const RPC = rpcView(TRPC, { name: "", accept: isProtocolConnection });
 
@@ -241,6 +290,7 @@ export interface MutationHooks {
 export function onMutations(h: MutationHooks) {
   const answered = new WeakSet<RpcRequest>();
   const r = rpc({
+    only: isMutation,
     request: (req) => isMutation(req) && h.request?.(req),
     response: (ev, value, req) => {
       if (!req || !isMutation(req) || answered.has(req)) return;
@@ -323,6 +373,11 @@ export interface ChatSub {
   snapshotComplete: boolean;
   /** Every snapshot frame carried the same id (else chat/seq-snapshot-head failed on it). */
   snapshotIdsUniform: boolean;
+  /**
+   * The last frame of turn content (an assistant message-added, a message-updated) that came while the state before it
+   * was not working; undefined when the last came while working, or none came.
+   */
+  idleContent?: FrameEvent;
 }
 
 export interface ChatSubHooks {
@@ -333,6 +388,11 @@ export interface ChatSubHooks {
   delta?(sub: ChatSub, f: ChatFrame, before: ChatState | null, reduced: ChatReduced | undefined): void;
   /** The server ended the subscription (`stopped` or an error) or closed its connection. */
   end?(sub: ChatSub, ev: TranscriptEvent, how: "stopped" | "error" | "closed"): void;
+  /**
+   * While true, `delta` has nothing to do with a well-formed update and is called only for a message-added without a
+   * message (which it reads, and so fails on, as it would if always called). The hooks may set it as they go.
+   */
+  idle?: boolean;
 }
 
 const HISTORY = 64;
@@ -342,8 +402,20 @@ const isChatSubscribe = (call: Call): boolean => call.method === "subscription" 
 /** Every chat subscription, decoded and reduced once, before any check's hooks see the frame. */
 const CHAT_SUBS = derivedView<{ h: ChatSubHooks }>("stagewise-chat/chat-subs", { kinds: ["ws-open", "ws-frame", "ws-close"], rank: -1 }, () => {
   const subs: { hooks: { h: ChatSubHooks }; guard: Guard }[] = [];
-  const byConn = new Map<string, Map<string, ChatSub>>();
+  // By connection, then by tRPC id as sent (a Map tells 1 from "1" as keyOf does): no key string per frame.
+  const byConn = new Map<string, Map<number | string, ChatSub>>();
   const call = (fn: (h: ChatSubHooks) => void) => each(subs, (s) => fn(s.h));
+  /** Every subscriber's delta hook: called for each frame of a stream, so without a closure per frame. */
+  const callDelta = (sub: ChatSub, f: ChatFrame, before: ChatState | null, reduced: ChatReduced | undefined, malformed: boolean) => {
+    for (const s of subs) {
+      if (s.guard.dead || !s.hooks.h.delta || (s.hooks.h.idle === true && !malformed)) continue;
+      try {
+        s.hooks.h.delta(sub, f, before, reduced);
+      } catch (e) {
+        s.guard.fail(e);
+      }
+    }
+  };
 
   const finishSnapshot = (sub: ChatSub) => {
     let state: ChatState = initialChatState();
@@ -388,17 +460,22 @@ const CHAT_SUBS = derivedView<{ h: ChatSubHooks }>("stagewise-chat/chat-subs", {
         sub.broken = { ev: f.ev, message: reduced.violation.message };
       }
     }
-    call((h) => h.delta?.(sub, f, before, reduced));
+    const u = f.update;
+    const malformed = before !== null && u !== undefined && u.type === "message-added" && (u.message === null || u.message === undefined);
+    if (before && u && ((u.type === "message-added" && !malformed && u.message.role === "assistant") || u.type === "message-updated"))
+      sub.idleContent = before.isWorking ? undefined : f.ev;
+    callDelta(sub, f, before, reduced, malformed);
   };
 
   const reads = WIRE.on({
     accept: isProtocolConnection,
+    only: JSON_FRAMES,
     frame: (ev, f, c) => {
       if (f.kind !== "json") return;
       let mine = byConn.get(c.id);
       if (ev.direction === "out") {
         for (const v of f.values) {
-          const k = keyOf(v.id);
+          const k = rawKey(v.id);
           if (k === undefined) continue;
           if (v.method === "subscription.stop") {
             const s = mine?.get(k);
@@ -433,7 +510,7 @@ const CHAT_SUBS = derivedView<{ h: ChatSubHooks }>("stagewise-chat/chat-subs", {
       }
       if (!mine) return;
       for (const v of f.values) {
-        const k = keyOf(v.id);
+        const k = rawKey(v.id);
         const sub = k === undefined ? undefined : mine.get(k);
         if (!sub || sub.phase === "ended") continue;
         const r = resultOf(v);
@@ -505,6 +582,26 @@ export function snapshotKnockOn(t: Tally, sub: ChatSub, f: ChatFrame): boolean {
   else if (!sub.snapshotIdsUniform) t.knockOn(SEQ_SNAPSHOT_HEAD, where(f.ev, sub.conn));
   else return false;
   return true;
+}
+
+/**
+ * Calls `fn` a few calls late, in order, a batch at a time (and the rest at `flush()`, from finish()): a rule that
+ * validates every update and judges its failures at the end validates a run of updates with one validator, warm,
+ * instead of in turn with the other schemas each frame is read against. Only for values never changed after (parsed
+ * frames), and rules that tell nothing before the end.
+ */
+export function inBatches<A extends unknown[]>(fn: (...args: A) => void, size = 16): { add(...args: A): void; flush(): void } {
+  const queue: A[] = [];
+  const flush = () => {
+    for (let i = 0; i < queue.length; i++) fn(...queue[i]!);
+    queue.length = 0;
+  };
+  return {
+    add(...args: A) {
+      if (queue.push(args) >= size) flush();
+    },
+    flush,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -583,6 +680,17 @@ export interface Effect {
 const MAX_KEPT = 10_000;
 
 /**
+ * The delta record every check's open windows keep: one object for one frame, however many checks keep it (they only
+ * read it). Every check hears of a delta with the same frame and states, one after the other.
+ */
+let lastDelta: ADelta | undefined;
+function sharedDelta(f: ChatFrame, before: ChatState | null, after: ChatState | null): ADelta {
+  const d = lastDelta;
+  if (d !== undefined && d.f === f && d.before === before && d.after === after) return d;
+  return (lastDelta = { f, before, after });
+}
+
+/**
  * Follows the mutations `match` picks and A's deltas around them: a window opens when the mutation
  * is sent and closes `graceMs` after its answer (r2: an update may follow its result by up to 2 s)
  * or when the next mutation on the connection is sent, whichever comes first (`pastNext`: the next
@@ -595,16 +703,18 @@ export function mutationEffects(t: Tally, match: (req: RpcRequest) => boolean, d
   /** Where the server ended subscription A (nothing after it can be seen: trpc/subscription-stays-open's finding). */
   let aEnded: string | undefined;
   const open: Effect[] = [];
-  /** The last turn content A saw came while A's isWorking was false: the probes could not tell a turn was running. */
-  let idleStream: string | undefined;
   const close = (e: Effect) => {
     open.splice(open.indexOf(e), 1);
+    hooks.idle = open.length === 0;
     e.aAfter = a?.state ?? null;
     if (aEnded !== undefined) t.knockOn("stagewise-chat/trpc/subscription-stays-open", aEnded);
     else done(e);
   };
   const expire = (t: number) => {
-    for (const e of [...open]) if (e.answer && t - e.answer.ev.t > grace) close(e);
+    // Called for every delta: the list is copied (close() splices it) only when a window ends.
+    let due = false;
+    for (const e of open) if (e.answer && t - e.answer.ev.t > grace) due = true;
+    if (due) for (const e of [...open]) if (e.answer && t - e.answer.ev.t > grace) close(e);
   };
   const m = onMutations({
     request: (req) => {
@@ -614,8 +724,10 @@ export function mutationEffects(t: Tally, match: (req: RpcRequest) => boolean, d
       if (!match(req)) return;
       const e: Effect = { req, input: inputOf(req), aBefore: a?.state ?? null, deltas: [], aAfter: null };
       if (a && a.state === null && a.broken) e.aBroken = where(a.broken.ev, a.conn);
-      if (idleStream !== undefined) e.idleStream = idleStream;
+      // The last turn content A saw came while A's isWorking was false: the probes could not tell a turn was running.
+      if (a?.idleContent !== undefined) e.idleStream = where(a.idleContent, a.conn);
       open.push(e);
+      hooks.idle = false;
     },
     answer: (req, ev, r, ms) => {
       const e = open.find((x) => x.req === req);
@@ -629,12 +741,13 @@ export function mutationEffects(t: Tally, match: (req: RpcRequest) => boolean, d
       }
     },
   });
-  const subs = onChatSubs({
+  // A's deltas matter only while a window is open (A's idle content is the subscription's own record).
+  const hooks: ChatSubHooks = {
+    idle: true,
     snapshot: (sub) => {
       if (isSubA(sub)) {
         a = sub;
         aEnded = undefined;
-        idleStream = undefined;
       }
     },
     end: (sub, ev, how) => {
@@ -644,13 +757,15 @@ export function mutationEffects(t: Tally, match: (req: RpcRequest) => boolean, d
       if (sub !== a) return;
       expire(f.ev.t);
       const u = f.update;
-      if (before && u && ((u.type === "message-added" && u.message.role === "assistant") || u.type === "message-updated"))
-        idleStream = before.isWorking ? undefined : where(f.ev, sub.conn);
-      for (const e of open) if (e.deltas.length < MAX_KEPT) e.deltas.push({ f, before, after: sub.state });
+      // Read as ever, so a message-added without a message fails this check here, as it always did.
+      if (before && u && u.type === "message-added") void u.message.role;
+      if (!open.length) return;
+      const d = sharedDelta(f, before, sub.state);
+      for (const e of open) if (e.deltas.length < MAX_KEPT) e.deltas.push(d);
     },
-  });
+  };
   return {
-    observe: all(m.observe, subs),
+    observe: all(m.observe, onChatSubs(hooks)),
     end(): void {
       m.end();
       for (const e of [...open]) close(e);

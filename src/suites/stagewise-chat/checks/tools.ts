@@ -50,22 +50,28 @@ export function pendingApprovals(s: ChatState): ToolCallPart[] {
 }
 
 /** The tool-result parts a delta added to A's state (new ones, by position). */
-function newResults(prev: ChatState, next: ChatState): Located<ToolResultPart>[] {
+function newResults(prev: ChatState, next: ChatState): readonly Located<ToolResultPart>[] {
   // Called for every delta: the reducer keeps unchanged messages as the same objects, and a result in a message that
   // prev held at the same place is not new, so only the changed messages are read, and prev's results only when one
   // of them holds a result.
+  // Plain loops, and no list unless a result is new: two checks call this for each text delta of a turn.
   let old: Set<string> | undefined;
-  const out: Located<ToolResultPart>[] = [];
-  next.messages.forEach((message, i) => {
-    if (message === prev.messages[i]) return;
-    (message.content as { type: string }[]).forEach((part, j) => {
-      if (part.type !== "tool-result") return;
+  let out: Located<ToolResultPart>[] | undefined;
+  const messages = next.messages;
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i]!;
+    if (message === prev.messages[i]) continue;
+    const parts = message.content as { type: string }[];
+    for (let j = 0; j < parts.length; j++) {
+      const part = parts[j]!;
+      if (part.type !== "tool-result") continue;
       old ??= new Set(partsOf<ToolResultPart>(prev, "tool-result").map((x) => `${x.message.id}/${x.at[1]}`));
-      if (!old.has(`${message.id}/${j}`)) out.push({ part: part as ToolResultPart, message, at: [i, j] });
-    });
-  });
-  return out;
+      if (!old.has(`${message.id}/${j}`)) (out ??= []).push({ part: part as ToolResultPart, message, at: [i, j] });
+    }
+  }
+  return out ?? NO_RESULTS;
 }
+const NO_RESULTS: readonly Located<ToolResultPart>[] = Object.freeze([]);
 
 export const TOOL_CHECKS: CheckDef[] = [
   serverCheck("stagewise-chat/tools/approval-recorded", { notApplicableWhen: [TOPIC.approval] }, (t) => {

@@ -10,6 +10,7 @@ import {
   idKey,
   isObject,
   isSubscription,
+  mayCarryDates,
   onFrames,
   onMutations,
   onNote,
@@ -29,6 +30,8 @@ import { endThen } from "../../../core/checks/check.js";
 const MUTATION_MS = 10_000;
 const PONG_MS = 5_000;
 const PING_AFTER_MS = 35_000;
+/** The keep-alive rules read PING and PONG only: a chat's stream of messages passes them by. */
+const KEEPALIVE = { only: ["in keepalive", "out keepalive"] } as const;
 
 export const TRPC_CHECKS: CheckDef[] = [
   serverCheck("stagewise-chat/trpc/response-envelope", (t, ctx) => {
@@ -69,7 +72,7 @@ export const TRPC_CHECKS: CheckDef[] = [
   serverCheck("stagewise-chat/trpc/date-annotations", (t) => {
     return {
       observe: onFrames((ev, f, c) => {
-        if (ev.direction !== "in" || f.kind !== "json") return;
+        if (ev.direction !== "in" || f.kind !== "json" || !mayCarryDates(ev)) return;
         for (const v of f.values) {
           const r = resultOf(v);
           if (r.kind !== "data" || !r.envelope.ok) continue;
@@ -137,7 +140,7 @@ export const TRPC_CHECKS: CheckDef[] = [
         onFrames((ev, f, c) => {
           if (ev.direction === "out" && f.kind === "json")
             for (const v of f.values) if (v.method === "subscription.stop") stopped.add(`${c.id} ${idKey(v.id)}`);
-        }),
+        }, { only: ["out json"] }),
       ),
       finish: () => t.outcome("no subscription ended unless the kit stopped it", "no subscription was started"),
     };
@@ -220,7 +223,7 @@ export const TRPC_CHECKS: CheckDef[] = [
           if (ev.t - ping.t > PONG_MS) t.failLate(ev.t, ev.t - ping.t - PONG_MS, `PONG within ${PONG_MS} ms`, `PONG after ${Math.round(ev.t - ping.t)} ms`, frameEvidence(ev));
           else t.ok();
         }
-      }),
+      }, KEEPALIVE),
       finish: () => {
         for (const ping of pings.values()) t.fail(`PONG within ${PONG_MS} ms`, "no PONG", frameEvidence(ping));
         return t.outcome("PING got PONG", "no PING was sent");
@@ -241,7 +244,7 @@ export const TRPC_CHECKS: CheckDef[] = [
         onFrames((ev, f, c) => {
           if (c.label !== C.silent) return;
           if (ev.direction === "in" && f.kind === "keepalive" && f.text === "PING" && !pingedAfter) pingedAfter = { ms: ev.t - c.openedAt, ev };
-        }),
+        }, KEEPALIVE),
         onNote(NOTE.silent, (v) => {
           if (!isObject(v)) return;
           // The limit the probes waited for: 35 s unless a proof against a quick mock shortened it.
