@@ -147,7 +147,7 @@ export function checkWritableFile(path: string, option: string): void {
   const full = resolve(path);
   try {
     if (existsSync(full) && statSync(full).isDirectory()) throw new Error("it is a directory");
-    mkdirSync(dirname(full), { recursive: true });
+    makeDirs(dirname(full));
     const existed = existsSync(full);
     closeSync(openSync(full, "a"));
     if (!existed) unlinkSync(full);
@@ -159,7 +159,7 @@ export function checkWritableFile(path: string, option: string): void {
 /** Same for a folder that will receive files (--save-transcript). */
 export function checkWritableDir(path: string, option: string): void {
   try {
-    mkdirSync(path, { recursive: true });
+    makeDirs(path);
     accessSync(path, constants.W_OK);
     const probe = join(path, `.agentwire-write-check-${process.pid}`);
     closeSync(openSync(probe, "w"));
@@ -167,6 +167,21 @@ export function checkWritableDir(path: string, option: string): void {
   } catch (e) {
     throw new UsageError(`${option} ${path} cannot be written: ${reason(e)}`);
   }
+}
+
+/**
+ * `mkdir -p`, a folder at a time: node's recursive mkdir never returns for some paths (under /proc),
+ * where one level at a time fails at once.
+ */
+function makeDirs(path: string): void {
+  const missing: string[] = [];
+  for (let at = resolve(path); !existsSync(at); ) {
+    missing.push(at);
+    const up = dirname(at);
+    if (up === at) break;
+    at = up;
+  }
+  for (const dir of missing.reverse()) mkdirSync(dir);
 }
 
 function reason(e: unknown): string {
