@@ -33,14 +33,15 @@ export async function runProxy(protocolId: string, o: ProxyCliOptions): Promise<
   if (o.saveTranscript) checkWritableDir(o.saveTranscript, "--save-transcript");
   const reports = openReports(targets);
   const host = o.host ?? "127.0.0.1";
-  const port = o.port ?? 0;
+  // No --port: the proxy picks (stagewise-chat: the first free port of the range toolbars scan; others: any free port).
+  const port = o.port;
   let proxy;
   try {
     proxy = await startProxy({
       protocol: protocolId,
       target: o.target,
       host,
-      port,
+      ...(port !== undefined ? { port } : {}),
       ...(o.profile ? { profile: o.profile } : {}),
       strict: !!o.strict,
       ...(o.only ? { only: o.only } : {}),
