@@ -5,7 +5,8 @@
  * process (test/cli/usage-errors.test.ts has the bin print what it prints).
  */
 import { describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
@@ -105,6 +106,26 @@ describe.concurrent("--baseline", () => {
     expect(written.failures).toHaveLength(1);
     expect(written.failures[0]).toMatchObject({ id: "mcp-chat/sse/lf-only", reason: expect.stringContaining("CRLF") });
     expect((await runCliInProcess([...FAILING, "--baseline", out])).code).toBe(0);
+  });
+
+  it("baseline write against a target that judged nothing: exit 3, says why, and leaves the file alone", async () => {
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, "127.0.0.1", () => {
+        const { port } = s.address() as AddressInfo;
+        s.close(() => resolve(port));
+      });
+    });
+    const out = file("failures:\n  - id: mcp-chat/sse/lf-only\n    reason: kept\n");
+    const before = readFileSync(out, "utf8");
+    const w = await runCliInProcess(["baseline", "write", "mcp-chat", "--quiet", "--url", `http://127.0.0.1:${port}`, "--only", "mcp-chat/sse", "--timeout", "2000", "--output", out]);
+    expect(w.code, w.stderr).toBe(3);
+    expect(w.stderr).toMatch(/mcp-chat: no check could be judged \(\d+ incomplete\)/);
+    expect(w.stderr).toContain(`${out} not written`);
+    expect(w.stderr).not.toContain("the baseline is empty");
+    expect(readFileSync(out, "utf8")).toBe(before);
+    const fresh = join(tmp(), "new.yaml");
+    expect((await runCliInProcess(["baseline", "write", "mcp-chat", "--quiet", "--url", `http://127.0.0.1:${port}`, "--only", "mcp-chat/sse", "--timeout", "2000", "--output", fresh])).code).toBe(3);
+    expect(existsSync(fresh)).toBe(false);
   });
 
   it("mock --check-client takes --baseline only with --check-client", async () => {
