@@ -3,7 +3,7 @@
  * judges both sides live. The first stdout line is the URL to point the client at; the report is
  * written on Ctrl-C, SIGTERM, --max-exchanges or --duration.
  */
-import { checkWritableDir, parseSettings, reportTargets } from "./options.js";
+import { checkWritableDir, parseParamSettings, reportTargets } from "./options.js";
 import { combinedExitCode, openReports } from "./report-output.js";
 import { UsageError } from "./errors.js";
 
@@ -28,7 +28,8 @@ export interface ProxyCliOptions {
 export async function runProxy(protocolId: string, o: ProxyCliOptions): Promise<number> {
   if (!o.target) throw new UsageError(`--target is required: the server the client would talk to, e.g. agentwire proxy ${protocolId} --target http://127.0.0.1:8000`);
   const { resolveProxied, startProxy } = await import("../proxy/index.js");
-  await resolveProxied(protocolId);
+  const { protocol } = await resolveProxied(protocolId);
+  const params = parseParamSettings([protocol], o.set);
   const targets = reportTargets(o.reporter, o.output);
   if (o.saveTranscript) checkWritableDir(o.saveTranscript, "--save-transcript");
   const reports = openReports(targets);
@@ -46,7 +47,7 @@ export async function runProxy(protocolId: string, o: ProxyCliOptions): Promise<
       strict: !!o.strict,
       ...(o.only ? { only: o.only } : {}),
       ...(o.skip ? { skip: o.skip } : {}),
-      ...(o.set?.length ? { params: parseSettings(o.set) } : {}),
+      ...(Object.keys(params).length ? { params } : {}),
       ...(o.saveTranscript ? { saveTranscript: o.saveTranscript } : {}),
       ...(reports.onVerdict ? { onVerdict: reports.onVerdict } : {}),
       ...(reports.onViolation ? { onViolation: reports.onViolation } : {}),

@@ -4,7 +4,7 @@ import { selectChecks } from "../core/verdicts/evaluation.js";
 import type { ProtocolDef } from "../core/run/protocol.js";
 import type { RunResult } from "../core/verdicts/result.js";
 import { loadAllProtocols } from "../protocol-loader.js";
-import { checkCatalogueOption, checkFaults, checkUrl, checkWritableDir, checkWritableFile, intOption, parseHeaders, parseSettings, reportTargets, requireProtocol } from "./options.js";
+import { checkCatalogueOption, checkFaults, checkUrl, checkWritableDir, checkWritableFile, intOption, parseHeaders, parseParamSettings, reportTargets, requireProtocol } from "./options.js";
 import { baselineMarker, loadBaselineOption, withBaseline, writeBaseline } from "./baseline.js";
 import { combinedExitCode, openReports, type ReportSession } from "./report-output.js";
 import { UsageError } from "./errors.js";
@@ -69,13 +69,14 @@ async function runTestSuites(protocolId: string | undefined, o: TestCliOptions):
   for (const p of protocols) checkRunOptions(p, o, "server");
   for (const p of protocols) checkFaults(p, o.fault);
   for (const p of protocols) await checkCatalogueOption(p, o.catalogue);
+  const settings = parseParamSettings(protocols, o.set);
   const targets = reportTargets(o.reporter, o.output);
   const baseline = await loadBaselineOption(o.baseline, protocols);
   const reports = openReports(targets, await baselineMarker(baseline));
   if (o.saveTranscript) checkWritableDir(o.saveTranscript, "--save-transcript");
   const headers = parseHeaders(o.header);
   const params = {
-    ...parseSettings(o.set),
+    ...settings,
     ...(o.origin ? { origin: o.origin } : {}),
     ...(o.prompt ? { prompt: o.prompt } : {}),
     ...(o.toolPrompt ? { toolPrompt: o.toolPrompt } : {}),
