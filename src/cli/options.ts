@@ -140,6 +140,19 @@ export function checkUrl(url: string): string {
   return url;
 }
 
+/**
+ * The schemes a protocol's --url takes: a WebSocket protocol any of http(s) and ws(s), an HTTP one
+ * http(s) only (its probes could not speak to a ws:// URL), as the proxy's --target. Its transport
+ * is the one its proxy adapter declares.
+ */
+export async function checkUrlFor(protocolId: string, url: string): Promise<void> {
+  const { loadProxyAdapter } = await import("../proxy/adapters.js");
+  const adapter = await loadProxyAdapter(protocolId);
+  if (!adapter || adapter.transport === "ws") return;
+  const scheme = new URL(url).protocol;
+  if (scheme !== "http:" && scheme !== "https:") throw new UsageError(`--url must be http or https for ${protocolId}, not ${scheme.replace(":", "")}`);
+}
+
 /** --catalogue belongs to the protocols whose checks read a tool catalogue (the `catalogue` parameter). */
 export async function checkCatalogueOption(p: ProtocolDef, catalogue: string | undefined): Promise<void> {
   if (catalogue === undefined) return;

@@ -4,7 +4,7 @@ import { selectChecks } from "../core/verdicts/evaluation.js";
 import type { ProtocolDef } from "../core/run/protocol.js";
 import type { RunResult } from "../core/verdicts/result.js";
 import { loadAllProtocols } from "../protocol-loader.js";
-import { checkCatalogueOption, checkFaults, checkUrl, checkWritableDir, checkWritableFile, intOption, parseHeaders, parseParamSettings, reportTargets, requireProtocol } from "./options.js";
+import { checkCatalogueOption, checkFaults, checkUrl, checkUrlFor, checkWritableDir, checkWritableFile, intOption, parseHeaders, parseParamSettings, reportTargets, requireProtocol } from "./options.js";
 import { baselineMarker, loadBaselineOption, withBaseline, writeBaseline } from "./baseline.js";
 import { combinedExitCode, openReports, type ReportSession } from "./report-output.js";
 import { UsageError } from "./errors.js";
@@ -66,6 +66,7 @@ async function runTestSuites(protocolId: string | undefined, o: TestCliOptions):
   if (o.url) checkUrl(o.url);
   const protocols = protocolId ? [await requireProtocol(protocolId)] : runnableProtocols(await loadAllProtocols(), o);
   // Every option is checked for every protocol before the first one runs.
+  if (o.url) await checkUrlFor(protocols[0]!.id, o.url);
   for (const p of protocols) checkRunOptions(p, o, "server");
   for (const p of protocols) checkFaults(p, o.fault);
   for (const p of protocols) await checkCatalogueOption(p, o.catalogue);

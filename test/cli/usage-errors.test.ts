@@ -122,6 +122,17 @@ describe("usage errors that depend on the protocol", () => {
     expect(parseParamSettings([piWeb], ["latePromptFailure=true", "clientRequestTimeoutMs=500"])).toEqual({ latePromptFailure: true, clientRequestTimeoutMs: 500 });
   });
 
+  it("--url: an HTTP protocol refuses ws:// and wss:// up front; a WebSocket protocol takes them", async () => {
+    for (const id of ["mcp-chat", "openai-chat", "continue-remote"]) {
+      await expectUsage(["test", id, "--url", "ws://127.0.0.1:1"], new RegExp(`--url must be http or https for ${id}, not ws`));
+      await expectUsage(["baseline", "write", id, "--url", "wss://127.0.0.1:1/x"], new RegExp(`--url must be http or https for ${id}, not wss`));
+    }
+    // Nothing listens there: the run is incomplete (exit 3), not refused.
+    const ws = await runCliInProcess(["test", "pi-web", "--quiet", "--url", "ws://127.0.0.1:1/ws", "--timeout", "1000", "--only", "pi-web/conn"]);
+    expect(ws.code, ws.stderr).toBe(3);
+    expect(ws.stderr).not.toMatch(/--url must be/);
+  });
+
   it("a run over every protocol checks --profile and --only for all of them before the first starts", async () => {
     // pi-fork-0.54 is a pi-web profile: mcp-chat, which runs first, must not have started.
     await expectUsage(["test", "--profile", "pi-fork-0.54"], /unknown profile "pi-fork-0.54" for mcp-chat/);
