@@ -53,11 +53,15 @@ export async function runTest(protocolId: string | undefined, o: TestCliOptions)
 export async function runBaselineWrite(protocolId: string | undefined, o: TestCliOptions & { output?: string }): Promise<number> {
   const output = o.output ?? "agentwire-baseline.yaml";
   checkWritableFile(output, "--output");
-  const { results } = await runTestSuites(protocolId, { ...o, output: [], reporter: [], baseline: undefined });
+  const { results, interrupted } = await runTestSuites(protocolId, { ...o, output: [], reporter: [], baseline: undefined });
+  if (interrupted) {
+    process.stderr.write(`agentwire: ${output} not written: the run did not finish\n`);
+    return 3;
+  }
   return writeBaseline(results, output);
 }
 
-async function runTestSuites(protocolId: string | undefined, o: TestCliOptions): Promise<{ results: RunResult[]; reports: ReportSession }> {
+async function runTestSuites(protocolId: string | undefined, o: TestCliOptions): Promise<{ results: RunResult[]; reports: ReportSession; interrupted: boolean }> {
   if (o.baseUrl && o.url && o.baseUrl !== o.url) throw new UsageError("--base-url and --url disagree; give one");
   o = { ...o, ...(o.baseUrl ? { url: o.baseUrl } : {}) };
   if (o.url && !protocolId) throw new UsageError("--url needs a protocol: agentwire test <protocol> --url URL");
@@ -131,7 +135,13 @@ async function runTestSuites(protocolId: string | undefined, o: TestCliOptions):
   } finally {
     process.off("SIGINT", onSig);
   }
-  return { results: await withBaseline(results, baseline), reports };
+  const interrupted = sigint.signal.aborted;
+  if (interrupted) {
+    // Checks cut short read as "incomplete", like a target's fault: the report says whose doing it was.
+    process.stderr.write("agentwire: interrupted: the report covers what ran before Ctrl-C\n");
+    results = results.map((r) => ({ ...r, error: `interrupted (Ctrl-C): checks cut short are incomplete${r.error ? `; ${r.error}` : ""}` }));
+  }
+  return { results: await withBaseline(results, baseline), reports, interrupted };
 }
 
 /**
