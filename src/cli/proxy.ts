@@ -81,7 +81,9 @@ export async function runProxy(protocolId: string, o: ProxyCliOptions): Promise<
   });
   if (!o.quiet) process.stderr.write(`agentwire: proxy stopping (${why})\n`);
   const { results } = await running.close();
-  for (const r of results) if (r.transcript && !o.quiet) process.stderr.write(`agentwire: transcript saved to ${r.transcript}\n`);
+  // Both sides share one transcript: said once.
+  const saved = new Set(results.flatMap((r) => (r.transcript ? [r.transcript] : [])));
+  for (const file of saved) if (!o.quiet) process.stderr.write(`agentwire: transcript saved to ${file}\n`);
   reports.finish(results);
   return combinedExitCode(results);
 }

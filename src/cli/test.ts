@@ -53,7 +53,7 @@ export async function runTest(protocolId: string | undefined, o: TestCliOptions)
 export async function runBaselineWrite(protocolId: string | undefined, o: TestCliOptions & { output?: string }): Promise<number> {
   const output = o.output ?? "agentwire-baseline.yaml";
   checkWritableFile(output, "--output");
-  const { results, interrupted } = await runTestSuites(protocolId, { ...o, output: [], reporter: [], baseline: undefined });
+  const { results, interrupted } = await runTestSuites(protocolId, { ...o, output: [], reporter: [], baseline: undefined }, "baseline write");
   if (interrupted) {
     process.stderr.write(`agentwire: ${output} not written: the run did not finish\n`);
     return 3;
@@ -61,10 +61,10 @@ export async function runBaselineWrite(protocolId: string | undefined, o: TestCl
   return writeBaseline(results, output);
 }
 
-async function runTestSuites(protocolId: string | undefined, o: TestCliOptions): Promise<{ results: RunResult[]; reports: ReportSession; interrupted: boolean }> {
+async function runTestSuites(protocolId: string | undefined, o: TestCliOptions, command = "test"): Promise<{ results: RunResult[]; reports: ReportSession; interrupted: boolean }> {
   if (o.baseUrl && o.url && o.baseUrl !== o.url) throw new UsageError("--base-url and --url disagree; give one");
   o = { ...o, ...(o.baseUrl ? { url: o.baseUrl } : {}) };
-  if (o.url && !protocolId) throw new UsageError("--url needs a protocol: agentwire test <protocol> --url URL");
+  if (o.url && !protocolId) throw new UsageError(`--url needs a protocol: agentwire ${command} <protocol> --url URL`);
   if (o.fault?.length && o.url) throw new UsageError("--fault applies to the built-in mock only; drop --url or --fault");
   if (!protocolId && o.fault?.length) throw new UsageError("--fault needs a protocol");
   if (o.url) checkUrl(o.url);

@@ -122,6 +122,17 @@ describe("usage errors that depend on the protocol", () => {
     expect(parseParamSettings([piWeb], ["latePromptFailure=true", "clientRequestTimeoutMs=500"])).toEqual({ latePromptFailure: true, clientRequestTimeoutMs: 500 });
   });
 
+  it("--url without a protocol names the command it was given to", async () => {
+    await expectUsage(["test", "--url", "http://127.0.0.1:1"], /--url needs a protocol: agentwire test <protocol> --url URL/);
+    await expectUsage(["baseline", "write", "--url", "http://127.0.0.1:1"], /--url needs a protocol: agentwire baseline write <protocol> --url URL/);
+  });
+
+  it("a client command that is not found is said once, exit 2", async () => {
+    const r = await runCliInProcess(["test-client", "mcp-chat", "--", "/nonexistent/agentwire-client"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.match(/command not found: \/nonexistent\/agentwire-client/g)).toHaveLength(1);
+  });
+
   it("--url: an HTTP protocol refuses ws:// and wss:// up front; a WebSocket protocol takes them", async () => {
     for (const id of ["mcp-chat", "openai-chat", "continue-remote"]) {
       await expectUsage(["test", id, "--url", "ws://127.0.0.1:1"], new RegExp(`--url must be http or https for ${id}, not ws`));
