@@ -56,8 +56,10 @@ export async function writeBaseline(results: RunResult[], output: string): Promi
   writeFileSync(output, baselineYaml(results));
   const failing = results.flatMap((r) => r.checks.filter((c) => c.verdict === "fail").map((c) => c.id));
   for (const id of failing) process.stdout.write(`${id}\n`);
+  const unjudgedChecks = results.reduce((n, r) => n + r.summary.incomplete, 0);
   process.stderr.write(
-    `agentwire: ${output}: ${failing.length ? `${failing.length} failing check(s) listed; give each a reason` : "no check fails: the baseline is empty"}\n`,
+    `agentwire: ${output}: ${failing.length ? `${failing.length} failing check(s) listed; give each a reason` : "no check fails: the baseline is empty"}` +
+      `${unjudgedChecks ? ` (${unjudgedChecks} incomplete check(s) could not be judged and are not listed)` : ""}\n`,
   );
   return 0;
 }
