@@ -40,13 +40,26 @@ export async function baselineMarker(baseline: Baseline | undefined): Promise<((
 
 /** Writes the runs' current failures as a baseline file; says what it wrote. */
 export async function writeBaseline(results: RunResult[], output: string): Promise<number> {
+  // A run that judged nothing (target down, every check incomplete) has no failures to list, which
+  // is not "nothing fails": an empty baseline from it would hide every failure of the next real run.
+  const unjudged = results.filter((r) => r.checks.every((c) => c.verdict === "skip" || c.verdict === "incomplete") && r.summary.incomplete > 0);
+  if (unjudged.length) {
+    for (const r of unjudged) {
+      const why = r.error ?? r.checks.find((c) => c.verdict === "incomplete")?.message ?? "";
+      process.stderr.write(`agentwire: ${r.protocol}: no check could be judged (${r.summary.incomplete} incomplete)${why ? `: ${why}` : ""}\n`);
+    }
+    process.stderr.write(`agentwire: ${output} not written: a baseline needs a run that judged the checks; fix the target or --url and run again\n`);
+    return 3;
+  }
   checkWritableFile(output, "--output");
   const { baselineYaml } = await import("../core/verdicts/baseline.js");
   writeFileSync(output, baselineYaml(results));
   const failing = results.flatMap((r) => r.checks.filter((c) => c.verdict === "fail").map((c) => c.id));
   for (const id of failing) process.stdout.write(`${id}\n`);
+  const unjudgedChecks = results.reduce((n, r) => n + r.summary.incomplete, 0);
   process.stderr.write(
-    `agentwire: ${output}: ${failing.length ? `${failing.length} failing check(s) listed; give each a reason` : "no check fails: the baseline is empty"}\n`,
+    `agentwire: ${output}: ${failing.length ? `${failing.length} failing check(s) listed; give each a reason` : "no check fails: the baseline is empty"}` +
+      `${unjudgedChecks ? ` (${unjudgedChecks} incomplete check(s) could not be judged and are not listed)` : ""}\n`,
   );
   return 0;
 }

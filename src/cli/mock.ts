@@ -84,19 +84,22 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
         import("./baseline.js"),
       ]);
       const baseline = await loadBaselineOption(o.baseline, [protocol]);
+      const judged = `clients of agentwire mock ${p.id}`;
+      // The report's rerun line ends in the command that starts the client: the mock does not know it.
+      const rerun = (text: string) => text.split(` -- ${judged}`).join(" -- <the command that starts your client>");
       const session = await startClientSession(protocol, {
         mock: mockOptions,
         ...(o.profile ? { profile: o.profile } : {}),
         // The judge reads the catalogue the mock was given, not the profile's default one.
         ...(typeof settings.catalogue === "string" ? { params: { catalogue: settings.catalogue } } : {}),
         ...(o.token ? { secrets: [o.token] } : {}),
-        target: `clients of agentwire mock ${p.id}`,
+        target: judged,
       });
       urls = session.urls;
       stop = async () => {
         const [result] = await withBaseline([await session.finish()], baseline);
         if (o.report) writeReports([result], [{ reporter: "json", output: o.report }]);
-        process.stderr.write(formatReport("console", [result]));
+        process.stderr.write(rerun(formatReport("console", [result])));
         if (o.report) process.stderr.write(`agentwire: client report written to ${o.report}\n`);
         return result.exitCode;
       };

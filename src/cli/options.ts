@@ -3,6 +3,7 @@ import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, stat
 import { dirname, join, resolve } from "node:path";
 import { ALL_PROTOCOL_IDS, IMPLEMENTED_IDS, hasMock, isImplemented, loadMock, loadProtocol, type MockEntry } from "../protocol-loader.js";
 import type { ProtocolDef } from "../core/run/protocol.js";
+import { knownParams, paramTypeFits } from "../core/run/params.js";
 import { REPORTERS, type ReporterName } from "../core/reporters/names.js";
 import { UsageError } from "./errors.js";
 
@@ -71,6 +72,42 @@ export function parseSettings(list: string[] = []): Record<string, unknown> {
   return out;
 }
 
+/**
+ * --set for the commands that judge (test, replay, proxy): each key must be a parameter of a
+ * protocol of the run, and its value of the parameter's type, before anything starts. A string
+ * parameter keeps the text as typed (`--set model=3` is the model "3").
+ */
+export function parseParamSettings(protocols: readonly ProtocolDef[], list: string[] = []): Record<string, unknown> {
+  const values = parseSettings(list);
+  const known = protocols.map((p) => ({ id: p.id, params: knownParams(p) }));
+  const ids = protocols.map((p) => p.id).join(", ");
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(values)) {
+    const raw = list.filter((kv) => kv.slice(0, kv.indexOf("=")) === key).at(-1)!.slice(key.length + 1);
+    const having = known.filter((k) => key in k.params);
+    if (having.length === 0) {
+      const names = [...new Set(known.flatMap((k) => Object.keys(k.params)))];
+      throw new UsageError(`--set: unknown setting "${key}" for ${ids} (known: ${names.join(", ")})`);
+    }
+    for (const k of having) {
+      const def = k.params[key];
+      if (!paramTypeFits(def, value)) {
+        throw new UsageError(`--set ${key}=${raw}: ${key} takes ${typeWords(def)} (${k.id} default: ${JSON.stringify(def)})`);
+      }
+    }
+    out[key] = having.every((k) => typeof k.params[key] === "string") ? raw : value;
+  }
+  return out;
+}
+
+function typeWords(def: unknown): string {
+  if (Array.isArray(def)) return "a comma-separated list or a JSON array";
+  if (typeof def === "number") return "a number";
+  if (typeof def === "boolean") return "true or false";
+  if (typeof def === "object") return "a JSON object";
+  return "text";
+}
+
 export interface ReportTarget {
   reporter: ReporterName;
   /** undefined = stdout */
@@ -101,6 +138,19 @@ export function checkUrl(url: string): string {
   }
   if (!["http:", "https:", "ws:", "wss:"].includes(u.protocol)) throw new UsageError(`--url must be http(s) or ws(s), got "${url}"`);
   return url;
+}
+
+/**
+ * The schemes a protocol's --url takes: a WebSocket protocol any of http(s) and ws(s), an HTTP one
+ * http(s) only (its probes could not speak to a ws:// URL), as the proxy's --target. Its transport
+ * is the one its proxy adapter declares.
+ */
+export async function checkUrlFor(protocolId: string, url: string): Promise<void> {
+  const { loadProxyAdapter } = await import("../proxy/adapters.js");
+  const adapter = await loadProxyAdapter(protocolId);
+  if (!adapter || adapter.transport === "ws") return;
+  const scheme = new URL(url).protocol;
+  if (scheme !== "http:" && scheme !== "https:") throw new UsageError(`--url must be http or https for ${protocolId}, not ${scheme.replace(":", "")}`);
 }
 
 /** --catalogue belongs to the protocols whose checks read a tool catalogue (the `catalogue` parameter). */

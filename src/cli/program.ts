@@ -16,7 +16,7 @@ Exit codes:
   0  every selected required check passed
   1  a check failed (or a SHOULD under --strict)
   2  usage or configuration error
-  3  nothing failed, but something could not be tested (unreachable, timeout, not exercised)`;
+  3  nothing failed, but something could not be tested (unreachable, timeout, not exercised, interrupted)`;
 
 
 /** Which checks count and how strictly: every command that judges (`verb`: what it does with the selected checks). */

@@ -3,7 +3,7 @@
  * judges both sides live. The first stdout line is the URL to point the client at; the report is
  * written on Ctrl-C, SIGTERM, --max-exchanges or --duration.
  */
-import { checkWritableDir, parseSettings, reportTargets } from "./options.js";
+import { checkWritableDir, parseParamSettings, reportTargets } from "./options.js";
 import { combinedExitCode, openReports } from "./report-output.js";
 import { UsageError } from "./errors.js";
 
@@ -28,24 +28,26 @@ export interface ProxyCliOptions {
 export async function runProxy(protocolId: string, o: ProxyCliOptions): Promise<number> {
   if (!o.target) throw new UsageError(`--target is required: the server the client would talk to, e.g. agentwire proxy ${protocolId} --target http://127.0.0.1:8000`);
   const { resolveProxied, startProxy } = await import("../proxy/index.js");
-  await resolveProxied(protocolId);
+  const { protocol } = await resolveProxied(protocolId);
+  const params = parseParamSettings([protocol], o.set);
   const targets = reportTargets(o.reporter, o.output);
   if (o.saveTranscript) checkWritableDir(o.saveTranscript, "--save-transcript");
   const reports = openReports(targets);
   const host = o.host ?? "127.0.0.1";
-  const port = o.port ?? 0;
+  // No --port: the proxy picks (stagewise-chat: the first free port of the range toolbars scan; others: any free port).
+  const port = o.port;
   let proxy;
   try {
     proxy = await startProxy({
       protocol: protocolId,
       target: o.target,
       host,
-      port,
+      ...(port !== undefined ? { port } : {}),
       ...(o.profile ? { profile: o.profile } : {}),
       strict: !!o.strict,
       ...(o.only ? { only: o.only } : {}),
       ...(o.skip ? { skip: o.skip } : {}),
-      ...(o.set?.length ? { params: parseSettings(o.set) } : {}),
+      ...(Object.keys(params).length ? { params } : {}),
       ...(o.saveTranscript ? { saveTranscript: o.saveTranscript } : {}),
       ...(reports.onVerdict ? { onVerdict: reports.onVerdict } : {}),
       ...(reports.onViolation ? { onViolation: reports.onViolation } : {}),
@@ -79,7 +81,9 @@ export async function runProxy(protocolId: string, o: ProxyCliOptions): Promise<
   });
   if (!o.quiet) process.stderr.write(`agentwire: proxy stopping (${why})\n`);
   const { results } = await running.close();
-  for (const r of results) if (r.transcript && !o.quiet) process.stderr.write(`agentwire: transcript saved to ${r.transcript}\n`);
+  // Both sides share one transcript: said once.
+  const saved = new Set(results.flatMap((r) => (r.transcript ? [r.transcript] : [])));
+  for (const file of saved) if (!o.quiet) process.stderr.write(`agentwire: transcript saved to ${file}\n`);
   reports.finish(results);
   return combinedExitCode(results);
 }

@@ -1,7 +1,8 @@
 /** agentwire replay <transcript.jsonl> — re-judges a saved transcript, without the target. */
 import { readFileSync } from "node:fs";
 import { readTranscript } from "../core/transcript/transcript.js";
-import { parseSettings, reportTargets, requireProtocol } from "./options.js";
+import { shellQuote } from "../core/reporters/reproduce.js";
+import { parseParamSettings, reportTargets, requireProtocol } from "./options.js";
 import { combinedExitCode, openReports } from "./report-output.js";
 import { UsageError } from "./errors.js";
 import { baselineMarker, loadBaselineOption, withBaseline } from "./baseline.js";
@@ -46,10 +47,13 @@ export async function runReplay(file: string, o: ReplayCliOptions): Promise<numb
     throw new UsageError(`${file} has no header saying which protocol it was recorded with (saved by an older agentwire); give --protocol <id>`);
   }
   const protocol = await requireProtocol(id);
+  const params = parseParamSettings([protocol], o.set);
   const targets = reportTargets(o.reporter, o.output);
   const baseline = await loadBaselineOption(o.baseline, [protocol]);
-  const reports = openReports(targets, await baselineMarker(baseline));
-  const params = parseSettings(o.set);
+  // A transcript without a header replays only with --protocol: the commands the report suggests need it too.
+  const replayOf = `agentwire replay ${shellQuote(file)} `;
+  const fix = header ? undefined : (text: string) => text.split(replayOf).join(`${replayOf}--protocol ${id} `);
+  const reports = openReports(targets, await baselineMarker(baseline), fix);
   // What both kinds of replay take: the selection, the profile, the parameters and the streaming reports.
   const judging = {
     ...(o.only ? { only: o.only } : {}),

@@ -9,9 +9,12 @@ import { ndjsonRun, ndjsonSummary, ndjsonVerdict, ndjsonViolation } from "../cor
 import type { CheckResult, LiveViolation, RunResult, ViolationListener } from "../core/verdicts/result.js";
 import type { ReportTarget } from "./options.js";
 
-export function writeReports(results: RunResult[], targets: ReportTarget[]): void {
+/** Corrects what a report says to run (a command the reporters cannot know in full), e.g. adds an option the rerun needs. */
+export type CommandFix = (text: string) => string;
+
+export function writeReports(results: RunResult[], targets: ReportTarget[], fix: CommandFix = (t) => t): void {
   for (const t of targets) {
-    const text = formatReport(t.reporter, results, { colour: !t.output && colourWanted(process.stdout) });
+    const text = fix(formatReport(t.reporter, results, { colour: !t.output && colourWanted(process.stdout) }));
     if (t.output) {
       mkdirSync(dirname(t.output), { recursive: true });
       writeFileSync(t.output, text);
@@ -33,9 +36,10 @@ export interface ReportSession {
 
 /**
  * Opens the streaming reports (ndjson) now, so their verdict lines go out while the runs go on;
- * `mark` adds what the verdict lines carry besides the check (its baseline entry).
+ * `mark` adds what the verdict lines carry besides the check (its baseline entry); `fix` corrects the
+ * commands the other reports suggest.
  */
-export function openReports(targets: ReportTarget[], mark: (c: CheckResult) => CheckResult = (c) => c): ReportSession {
+export function openReports(targets: ReportTarget[], mark: (c: CheckResult) => CheckResult = (c) => c, fix?: CommandFix): ReportSession {
   const streams = targets
     .filter((t) => t.reporter === "ndjson")
     .map((t) => {
@@ -58,7 +62,7 @@ export function openReports(targets: ReportTarget[], mark: (c: CheckResult) => C
         s.write(results.map(ndjsonRun).join("") + ndjsonSummary(results));
         s.close();
       }
-      writeReports(results, rest);
+      writeReports(results, rest, fix);
     },
   };
 }

@@ -44,7 +44,8 @@ export async function runTestClient(protocolId: string, command: string[], o: Te
     ...(o.catalogue !== undefined ? { catalogue: o.catalogue } : {}),
     ...credentialSetting(p.id, o.token),
   };
-  const progress = o.quiet ? undefined : (m: string) => process.stderr.write(`agentwire: ${m}\n`);
+  // A command that is not found ends as a usage error saying so: its progress line would say it twice.
+  const progress = o.quiet ? undefined : (m: string) => void (!m.startsWith("client: command not found") && process.stderr.write(`agentwire: ${m}\n`));
   const result = await runClientTest(p, {
     command: command[0]!,
     args: command.slice(1),

@@ -4,7 +4,7 @@ import { selectChecks } from "../core/verdicts/evaluation.js";
 import type { ProtocolDef } from "../core/run/protocol.js";
 import type { RunResult } from "../core/verdicts/result.js";
 import { loadAllProtocols } from "../protocol-loader.js";
-import { checkCatalogueOption, checkFaults, checkUrl, checkWritableDir, checkWritableFile, intOption, parseHeaders, parseSettings, reportTargets, requireProtocol } from "./options.js";
+import { checkCatalogueOption, checkFaults, checkUrl, checkUrlFor, checkWritableDir, checkWritableFile, intOption, parseHeaders, parseParamSettings, reportTargets, requireProtocol } from "./options.js";
 import { baselineMarker, loadBaselineOption, withBaseline, writeBaseline } from "./baseline.js";
 import { combinedExitCode, openReports, type ReportSession } from "./report-output.js";
 import { UsageError } from "./errors.js";
@@ -53,29 +53,35 @@ export async function runTest(protocolId: string | undefined, o: TestCliOptions)
 export async function runBaselineWrite(protocolId: string | undefined, o: TestCliOptions & { output?: string }): Promise<number> {
   const output = o.output ?? "agentwire-baseline.yaml";
   checkWritableFile(output, "--output");
-  const { results } = await runTestSuites(protocolId, { ...o, output: [], reporter: [], baseline: undefined });
+  const { results, interrupted } = await runTestSuites(protocolId, { ...o, output: [], reporter: [], baseline: undefined }, "baseline write");
+  if (interrupted) {
+    process.stderr.write(`agentwire: ${output} not written: the run did not finish\n`);
+    return 3;
+  }
   return writeBaseline(results, output);
 }
 
-async function runTestSuites(protocolId: string | undefined, o: TestCliOptions): Promise<{ results: RunResult[]; reports: ReportSession }> {
+async function runTestSuites(protocolId: string | undefined, o: TestCliOptions, command = "test"): Promise<{ results: RunResult[]; reports: ReportSession; interrupted: boolean }> {
   if (o.baseUrl && o.url && o.baseUrl !== o.url) throw new UsageError("--base-url and --url disagree; give one");
   o = { ...o, ...(o.baseUrl ? { url: o.baseUrl } : {}) };
-  if (o.url && !protocolId) throw new UsageError("--url needs a protocol: agentwire test <protocol> --url URL");
+  if (o.url && !protocolId) throw new UsageError(`--url needs a protocol: agentwire ${command} <protocol> --url URL`);
   if (o.fault?.length && o.url) throw new UsageError("--fault applies to the built-in mock only; drop --url or --fault");
   if (!protocolId && o.fault?.length) throw new UsageError("--fault needs a protocol");
   if (o.url) checkUrl(o.url);
   const protocols = protocolId ? [await requireProtocol(protocolId)] : runnableProtocols(await loadAllProtocols(), o);
   // Every option is checked for every protocol before the first one runs.
+  if (o.url) await checkUrlFor(protocols[0]!.id, o.url);
   for (const p of protocols) checkRunOptions(p, o, "server");
   for (const p of protocols) checkFaults(p, o.fault);
   for (const p of protocols) await checkCatalogueOption(p, o.catalogue);
+  const settings = parseParamSettings(protocols, o.set);
   const targets = reportTargets(o.reporter, o.output);
   const baseline = await loadBaselineOption(o.baseline, protocols);
   const reports = openReports(targets, await baselineMarker(baseline));
   if (o.saveTranscript) checkWritableDir(o.saveTranscript, "--save-transcript");
   const headers = parseHeaders(o.header);
   const params = {
-    ...parseSettings(o.set),
+    ...settings,
     ...(o.origin ? { origin: o.origin } : {}),
     ...(o.prompt ? { prompt: o.prompt } : {}),
     ...(o.toolPrompt ? { toolPrompt: o.toolPrompt } : {}),
@@ -129,7 +135,13 @@ async function runTestSuites(protocolId: string | undefined, o: TestCliOptions):
   } finally {
     process.off("SIGINT", onSig);
   }
-  return { results: await withBaseline(results, baseline), reports };
+  const interrupted = sigint.signal.aborted;
+  if (interrupted) {
+    // Checks cut short read as "incomplete", like a target's fault: the report says whose doing it was.
+    process.stderr.write("agentwire: interrupted: the report covers what ran before Ctrl-C\n");
+    results = results.map((r) => ({ ...r, error: `interrupted (Ctrl-C): checks cut short are incomplete${r.error ? `; ${r.error}` : ""}` }));
+  }
+  return { results: await withBaseline(results, baseline), reports, interrupted };
 }
 
 /**

@@ -8,7 +8,7 @@ function readInput(file: string | undefined): string {
   try {
     return readFileSync(!file || file === "-" ? 0 : file, "utf8");
   } catch (e) {
-    throw new UsageError(`cannot read ${file ?? "standard input"}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new UsageError(`cannot read ${!file || file === "-" ? "standard input" : file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
 }
 
@@ -19,7 +19,7 @@ export async function runValidate(protocolId: string, message: string, file: str
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new UsageError(`${file ?? "input"} is not JSON: ${(e as Error).message}`);
+    throw new UsageError(`${!file || file === "-" ? "standard input" : file} is not JSON: ${(e as Error).message}`);
   }
   const profile = opts.profile ?? "default";
   if (profile !== "default" && !p.profiles.some((x) => x.name === profile)) {

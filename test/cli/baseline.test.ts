@@ -4,8 +4,9 @@
  * `baseline write` records the current failures as a start. The command line runs in the test's
  * process (test/cli/usage-errors.test.ts has the bin print what it prints).
  */
-import { describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { describe, expect, it, vi } from "vitest";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
@@ -107,6 +108,26 @@ describe.concurrent("--baseline", () => {
     expect((await runCliInProcess([...FAILING, "--baseline", out])).code).toBe(0);
   });
 
+  it("baseline write against a target that judged nothing: exit 3, says why, and leaves the file alone", async () => {
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, "127.0.0.1", () => {
+        const { port } = s.address() as AddressInfo;
+        s.close(() => resolve(port));
+      });
+    });
+    const out = file("failures:\n  - id: mcp-chat/sse/lf-only\n    reason: kept\n");
+    const before = readFileSync(out, "utf8");
+    const w = await runCliInProcess(["baseline", "write", "mcp-chat", "--quiet", "--url", `http://127.0.0.1:${port}`, "--only", "mcp-chat/sse", "--timeout", "2000", "--output", out]);
+    expect(w.code, w.stderr).toBe(3);
+    expect(w.stderr).toMatch(/mcp-chat: no check could be judged \(\d+ incomplete\)/);
+    expect(w.stderr).toContain(`${out} not written`);
+    expect(w.stderr).not.toContain("the baseline is empty");
+    expect(readFileSync(out, "utf8")).toBe(before);
+    const fresh = join(tmp(), "new.yaml");
+    expect((await runCliInProcess(["baseline", "write", "mcp-chat", "--quiet", "--url", `http://127.0.0.1:${port}`, "--only", "mcp-chat/sse", "--timeout", "2000", "--output", fresh])).code).toBe(3);
+    expect(existsSync(fresh)).toBe(false);
+  });
+
   it("mock --check-client takes --baseline only with --check-client", async () => {
     const r = await runCliInProcess(["mock", "mcp-chat", "--baseline", "b.yaml"]);
     expect(r.code).toBe(2);
@@ -121,5 +142,27 @@ describe.concurrent("--baseline", () => {
     expect(help).toContain("--baseline <file>");
     expect(help).toContain("--reporter html --output report.html");
     expect(help).toContain("--reporter ndjson");
+  });
+});
+
+// Alone: it watches process.stderr, which the concurrent in-process runs above redirect.
+describe("baseline write's account", () => {
+  it("baseline write from a run partly judged lists its failures and says how many checks it could not judge", async () => {
+    const { writeBaseline } = await import("../../src/cli/baseline.js");
+    const check = (id: string, verdict: "fail" | "pass" | "incomplete") => ({ id, verdict, message: `${id} ${verdict}`, level: "MUST", side: "server", title: id, rule: "", ref: {}, outcome: verdict, evidence: [] });
+    const checks = [check("mcp-chat/a", "fail"), check("mcp-chat/b", "pass"), check("mcp-chat/c", "incomplete")];
+    const run = { protocol: "mcp-chat", target: "x", side: "server", profile: "default", strict: false, startedAt: "", durationMs: 0, summary: { pass: 1, fail: 1, warn: 0, info: 0, skip: 0, incomplete: 1 }, checks, exitCode: 1 };
+    const out = join(tmp(), "b.yaml");
+    const said: string[] = [];
+    const err = vi.spyOn(process.stderr, "write").mockImplementation((s) => (said.push(String(s)), true));
+    const std = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    try {
+      expect(await writeBaseline([run as never], out)).toBe(0);
+    } finally {
+      err.mockRestore();
+      std.mockRestore();
+    }
+    expect(parse(readFileSync(out, "utf8")).failures.map((f: { id: string }) => f.id)).toEqual(["mcp-chat/a"]);
+    expect(said.join("")).toContain("1 failing check(s) listed; give each a reason (1 incomplete check(s) could not be judged and are not listed)");
   });
 });

@@ -162,7 +162,7 @@ describe.concurrent("agentwire CLI", () => {
   it("judges clients of the mock and writes the report on exit (--check-client)", async () => {
     const dir = tmp();
     const report = join(dir, "client.json");
-    const { child, firstLine } = await startCli(["mock", "mcp-chat", "--port", "0", "--check-client", "--report", report]);
+    const { child, firstLine, output } = await startCli(["mock", "mcp-chat", "--port", "0", "--check-client", "--report", report]);
     // A client that chats with a bad body before connecting: two client checks must fail.
     await fetch(`${firstLine}/chat/stream`, {
       method: "POST",
@@ -175,6 +175,9 @@ describe.concurrent("agentwire CLI", () => {
     const byId = Object.fromEntries(r.checks.map((c: { id: string; verdict: string }) => [c.id, c.verdict]));
     expect(byId["mcp-chat/client/chat-request"]).toBe("fail");
     expect(byId["mcp-chat/client/connect-before-chat"]).toBe("warn");
+    // The rerun line names what to run, not the report's label for the clients.
+    expect(output().stderr).toMatch(/replay: +agentwire test-client mcp-chat --only mcp-chat\/client\/chat-request --save-transcript transcripts -- <the command that starts your client>/);
+    expect(output().stderr).not.toContain("-- clients of agentwire mock");
   });
 
   it("test-client hands a token-protected mock's token to the client", async () => {

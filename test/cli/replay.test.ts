@@ -107,6 +107,21 @@ describe.concurrent("agentwire replay", () => {
     expect(withId.stdout).toMatch(/PASS\s+mcp-chat\/sse\/lf-only/);
   });
 
+  it("the rerun line of a transcript without a header carries --protocol, and pasted it runs", async () => {
+    const { file, dir } = await liveThenReplay(["test", "mcp-chat", "--fault", "sse-crlf", "--only", "mcp-chat/sse"]);
+    const old = join(dir, "nohdr.jsonl");
+    writeFileSync(old, readFileSync(file, "utf8").split("\n").slice(1).join("\n"));
+    const r = await runCliInProcess(["replay", old, "--protocol", "mcp-chat", "--quiet"]);
+    expect(r.code).toBe(1);
+    const line = r.stdout.split("\n").find((l) => /^\s*replay: +agentwire replay /.test(l));
+    expect(line).toBeDefined();
+    const command = line!.replace(/^\s*replay: +agentwire /, "");
+    expect(command).toBe(`replay ${old} --protocol mcp-chat --only mcp-chat/sse/lf-only`);
+    const again = await runCliInProcess(command.split(" "));
+    expect(again.code, again.stderr).toBe(1);
+    expect(again.stdout).toMatch(/FAIL\s+mcp-chat\/sse\/lf-only/);
+  });
+
   it.each([
     [["replay", "/nonexistent/x.jsonl"], /cannot read transcript .*no such file/],
     [["replay", "README.md"], /not an agentwire transcript .*line 1/],

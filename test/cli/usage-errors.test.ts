@@ -4,7 +4,7 @@
  * every protocol. The command line runs inside the test's process (what it prints and its exit
  * code are decided there); a few cases also go through the bin, which must say the same.
  */
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -79,6 +79,17 @@ describe.concurrent.each(PROTOCOLS)("%s: usage errors stop every command before 
     await expectUsage(["mock", id, "--port", "0", "--set", "noSuchSetting=1"], /invalid settings: unknown setting "noSuchSetting"/);
     await expectUsage(["test-client", id, "--set", "noSuchSetting=1", ...client(marker())], /invalid settings: unknown setting "noSuchSetting"/);
   });
+
+  it("a --set that names no parameter of the protocol, or a value of the wrong type (test, replay, proxy)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "agentwire-set-"));
+    const transcript = join(dir, "nohdr.jsonl");
+    writeFileSync(transcript, `${JSON.stringify({ seq: 1, t: 0, kind: "note", text: "x" })}\n`);
+    const commands = [["test", id], ["replay", transcript, "--protocol", id], ["proxy", id, "--target", "http://127.0.0.1:1", "--port", "0"]];
+    for (const command of commands) {
+      await expectUsage([...command, "--set", "noSuchSetting=1"], new RegExp(`--set: unknown setting "noSuchSetting" for ${id} \\(known: .*crossingGraceMs`));
+      await expectUsage([...command, "--set", "crossingGraceMs=abc"], new RegExp(`--set crossingGraceMs=abc: crossingGraceMs takes a number \\(${id} default: 250\\)`));
+    }
+  });
 });
 
 describe("usage errors that depend on the protocol", () => {
@@ -92,6 +103,45 @@ describe("usage errors that depend on the protocol", () => {
     await expectUsage(["test", "mcp-chat", "--catalogue", "none"], /--catalogue is an openai-chat option/);
     await expectUsage(["test", "openai-chat", "--catalogue", "bogus"], /unknown --catalogue "bogus"; use one of seed, .*none/);
     await expectUsage(["test-client", "openai-chat", "--catalogue", "bogus", ...client(marker())], /unknown --catalogue "bogus"/);
+  });
+
+  it("--set in a run over every protocol: a parameter of any of them is known; a valid one runs", async () => {
+    await expectUsage(["test", "--set", "noSuchSetting=1"], /unknown setting "noSuchSetting" for mcp-chat, openai-chat, pi-web, continue-remote, stagewise-chat \(known: /);
+    await expectUsage(["test", "mcp-chat", "--set", "minGapMs=abc"], /minGapMs takes a number \(mcp-chat default: 100\)/);
+    await expectUsage(["test", "mcp-chat", "--set", "keepConnection=maybe"], /keepConnection takes true or false/);
+    const ok = await runCliInProcess(["test", "mcp-chat", "--quiet", "--only", "mcp-chat/sse", "--set", "minGapMs=20", "--set", "allowedEventTypes=ping,usage"]);
+    expect(ok.code, ok.stderr).toBe(0);
+  });
+
+  it("--set reads a value by its parameter's type: a string parameter keeps the text typed", async () => {
+    const { parseParamSettings } = await import("../../src/cli/options.js");
+    const { openaiChat } = await import("../../src/suites/openai-chat/index.js");
+    const { piWeb } = await import("../../src/suites/pi-web/index.js");
+    expect(parseParamSettings([openaiChat], ["model=3", "maxTokens=64", "perTool=true"])).toEqual({ model: "3", maxTokens: 64, perTool: true });
+    // A profile's parameter, and one only a check reads, are parameters too.
+    expect(parseParamSettings([piWeb], ["latePromptFailure=true", "clientRequestTimeoutMs=500"])).toEqual({ latePromptFailure: true, clientRequestTimeoutMs: 500 });
+  });
+
+  it("--url without a protocol names the command it was given to", async () => {
+    await expectUsage(["test", "--url", "http://127.0.0.1:1"], /--url needs a protocol: agentwire test <protocol> --url URL/);
+    await expectUsage(["baseline", "write", "--url", "http://127.0.0.1:1"], /--url needs a protocol: agentwire baseline write <protocol> --url URL/);
+  });
+
+  it("a client command that is not found is said once, exit 2", async () => {
+    const r = await runCliInProcess(["test-client", "mcp-chat", "--", "/nonexistent/agentwire-client"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.match(/command not found: \/nonexistent\/agentwire-client/g)).toHaveLength(1);
+  });
+
+  it("--url: an HTTP protocol refuses ws:// and wss:// up front; a WebSocket protocol takes them", async () => {
+    for (const id of ["mcp-chat", "openai-chat", "continue-remote"]) {
+      await expectUsage(["test", id, "--url", "ws://127.0.0.1:1"], new RegExp(`--url must be http or https for ${id}, not ws`));
+      await expectUsage(["baseline", "write", id, "--url", "wss://127.0.0.1:1/x"], new RegExp(`--url must be http or https for ${id}, not wss`));
+    }
+    // Nothing listens there: the run is incomplete (exit 3), not refused.
+    const ws = await runCliInProcess(["test", "pi-web", "--quiet", "--url", "ws://127.0.0.1:1/ws", "--timeout", "1000", "--only", "pi-web/conn"]);
+    expect(ws.code, ws.stderr).toBe(3);
+    expect(ws.stderr).not.toMatch(/--url must be/);
   });
 
   it("a run over every protocol checks --profile and --only for all of them before the first starts", async () => {

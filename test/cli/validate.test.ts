@@ -95,6 +95,15 @@ describe("agentwire validate", () => {
     expect(r.stdout).toBe(`invalid openai-chat chat-message:\n  /role: must be one of ${ROLES}\n`);
   });
 
+  it("input that is not JSON: exit 2 naming standard input, or the file", async () => {
+    const r = await runCli(["validate", "mcp-chat", "chat-request"], { input: "not json" });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^agentwire: standard input is not JSON: /);
+    const f = await runCli(["validate", "mcp-chat", "chat-request", "README.md"]);
+    expect(f.code).toBe(2);
+    expect(f.stderr).toMatch(/^agentwire: README\.md is not JSON: /);
+  });
+
   it("suggests the closest message name for an unknown one, exit 2", async () => {
     const r = await runCli(["validate", "mcp-chat", "stream-evnt", "-"], { input: "{}" });
     expect(r.code).toBe(2);

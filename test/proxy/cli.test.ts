@@ -37,6 +37,8 @@ describe.concurrent("agentwire proxy (CLI)", () => {
     expect(transcript).toContain('"kind":"http-request"');
     expect(transcript).not.toContain("very-secret-cookie");
     expect(output().stderr).toContain("--max-exchanges 2");
+    // Both sides share the transcript: it is announced once.
+    expect(output().stderr.match(/transcript saved to /g)).toHaveLength(1);
   });
 
   it("prints the protocol's client URL form (openai-chat: /v1) and reports on SIGTERM", async () => {

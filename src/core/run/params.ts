@@ -32,3 +32,38 @@ function coerce(def: unknown, value: unknown, numbersAsStrings: boolean): unknow
   if (numbersAsStrings && typeof def === "string" && (typeof value === "number" || typeof value === "boolean")) return String(value);
   return undefined;
 }
+
+/**
+ * Parameters every run reads besides a protocol's own, with a value of their type: the client
+ * checks' crossing grace (checks/crossing.ts), and pi-web's wait for an answer to a client request.
+ */
+const RUN_PARAMS: Record<string, unknown> = { crossingGraceMs: 250 };
+const PROTOCOL_EXTRA_PARAMS: Record<string, Record<string, unknown>> = { "pi-web": { clientRequestTimeoutMs: 30_000 } };
+
+/**
+ * The parameters a protocol's probes and checks read (what `--set` may name), each with a value
+ * that shows its type: the defaults, the self-test pacing, what the profiles set, and the run-wide ones.
+ */
+export function knownParams(p: {
+  id: string;
+  defaultParams: Readonly<Record<string, unknown>>;
+  selfTest?: { params?: Readonly<Record<string, unknown>> };
+  profiles: readonly { params?: Readonly<Record<string, unknown>> }[];
+}): Record<string, unknown> {
+  // The defaults first (their order is the suite's), then what only the others name.
+  const out: Record<string, unknown> = { ...p.defaultParams };
+  for (const extra of [p.selfTest?.params ?? {}, ...p.profiles.map((x) => x.params ?? {}), PROTOCOL_EXTRA_PARAMS[p.id] ?? {}, RUN_PARAMS]) {
+    for (const [k, v] of Object.entries(extra)) if (!(k in out)) out[k] = v;
+  }
+  return out;
+}
+
+/** Whether a `--set` value can be read as a parameter whose default is `def` (what `paramReader` coerces). */
+export function paramTypeFits(def: unknown, value: unknown): boolean {
+  if (Array.isArray(def)) return Array.isArray(value) || typeof value === "string";
+  if (def === null || def === undefined) return true;
+  if (typeof def === "object") return typeof value === "object" && value !== null && !Array.isArray(value);
+  // A string parameter takes any text (`--set model=3` means the text "3").
+  if (typeof def === "string") return true;
+  return coerce(def, value, false) !== undefined;
+}

@@ -161,7 +161,8 @@ export async function runSuite(protocol: ProtocolDef, opts: SuiteOptions = {}): 
   } finally {
     await mock?.close();
   }
-  const unreachable = unreachableError(reach, url);
+  // Stopped by the caller before anything answered: the target is not to blame.
+  const unreachable = opts.signal?.aborted && !reach.reached ? `the run was interrupted before ${url} answered` : unreachableError(reach, url);
   return run.finish(target, unreachable ?? error, unreachable ? { verdict: "incomplete", message: unreachable } : undefined);
 }
 
