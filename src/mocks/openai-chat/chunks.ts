@@ -136,11 +136,14 @@ export function* answerSteps(answer: Answer, o: RenderOptions): Generator<Step> 
       ? new TextStep("reasoning", piece, reasoningJson, env, o.reasoningField)
       : { kind: "reasoning", data: chunk({ [o.reasoningField]: piece }) };
   }
+  const textStep = (piece: string): Step => {
+    meter.add(piece);
+    return contentJson ? new TextStep("text", piece, contentJson, env, "content") : { kind: "text", data: chunk({ content: piece }) };
+  };
   for (const text of answer.text) {
-    for (const piece of fragments(text, pacing.textFragment)) {
-      meter.add(piece);
-      yield contentJson ? new TextStep("text", piece, contentJson, env, "content") : { kind: "text", data: chunk({ content: piece }) };
-    }
+    // A piece no longer than a fragment is one delta (as fragments gives it), with no generator.
+    if (text !== "" && text.length <= pacing.textFragment) yield textStep(text);
+    else for (const piece of fragments(text, pacing.textFragment)) yield textStep(piece);
   }
   for (const [index, call] of answer.calls.entries()) {
     const ref = { index, id: call.id, name: call.name, arguments: call.arguments };
