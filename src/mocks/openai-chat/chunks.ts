@@ -72,12 +72,15 @@ class DeltaJson {
   }
 }
 
-/** Pieces' JSON bytes, kept across streams: a long answer's pieces repeat, and every request for it. */
+/** Short pieces' JSON bytes, kept across streams: a long answer's pieces repeat, and every request for it. */
 const PIECE_JSON = new Map<string, Uint8Array>();
-/** Entries kept at most: past this the memo starts again, so memory stays bounded. */
+/** Entries kept at most: past this the memo starts again. With the length cap, memory stays bounded. */
 const PIECE_JSON_MAX = 4096;
+/** Pieces longer than this (a large textFragment) are encoded each time, not kept. */
+const PIECE_JSON_CHARS = 64;
 
 function pieceJsonBytes(piece: string): Uint8Array {
+  if (piece.length > PIECE_JSON_CHARS) return encodeUtf8(JSON.stringify(piece));
   let bytes = PIECE_JSON.get(piece);
   if (bytes === undefined) {
     if (PIECE_JSON.size >= PIECE_JSON_MAX) PIECE_JSON.clear();
