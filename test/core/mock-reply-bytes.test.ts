@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { reply, toResponse, utf8Length, type MockReply } from "../../src/core/mock/exchange.js";
 import { serveFetch, serveMock, type Served } from "../../src/core/mock/serve-fetch.js";
 import type { TimedChunk } from "../../src/core/mock/paced-body.js";
-import { TextChunk } from "../../src/core/mock/sse-writes.js";
+import { PiecesChunk, TextChunk } from "../../src/core/mock/sse-writes.js";
 import { createContinueRemoteEngine } from "../../src/mocks/continue-remote/engine.js";
 import { createMcpChatEngine } from "../../src/mocks/mcp-chat/engine.js";
 import { createOpenaiChatEngine } from "../../src/mocks/openai-chat/engine.js";
@@ -63,15 +63,18 @@ describe("an HTTP mock sends the same bytes from its node path as from its fetch
   it("openai-chat: a streamed answer, a JSON answer, a 4xx error, a preflight", async () => {
     const urls = await bothWays(() => createOpenaiChatEngine({ ttftMs: 0, chunkDelayMs: 0, created: 1_700_000_000 }));
     const stream = JSON.stringify({ model: "agentwire-mock", stream: true, messages: [{ role: "user", content: "Say hello é 漢 🙂" }] });
+    const long = JSON.stringify({ model: "agentwire-mock", stream: true, messages: [{ role: "user", content: "!scenario long-stream" }] });
     const requests = [
       req("POST", "/v1/chat/completions", json, stream),
+      req("POST", "/v1/chat/completions", json, long),
       req("GET", "/v1/models"),
       req("POST", "/v1/chat/completions", json, "{not json"),
       req("OPTIONS", "/v1/chat/completions", { Origin: "http://localhost:3000", "Access-Control-Request-Method": "POST" }),
     ];
     const [node, fetched] = [await exchange(urls.node, requests), await exchange(urls.fetch, requests)];
     expect(node[0]).toContain("data: [DONE]");
-    expect(node[2]).toMatch(/^HTTP\/1\.1 400/);
+    expect(node[1]).toContain("data: [DONE]");
+    expect(node[3]).toMatch(/^HTTP\/1\.1 400/);
     expect(node).toEqual(fetched);
   });
 
@@ -175,6 +178,36 @@ describe("a burst of paced writes", () => {
     const [a, b] = [await exchange(paced.url, requests), await exchange(written.url, requests)];
     expect(a[0]).toContain("\r\n11170\r\n");
     expect(a[0]).toContain("lone \xef\xbf\xbd surrogate");
+    expect(a).toEqual(b);
+  });
+
+  it("with byte-piece chunks among the others, puts on the wire what res.write of each chunk's bytes puts there", async () => {
+    const enc = new TextEncoder();
+    // Lengths whose hex length lines take one to five digits, each side of a digit boundary.
+    const sizes = [1, 15, 16, 255, 256, 4095, 4096, 65_535, 65_536, 100_000];
+    const chunks = (): TimedChunk[] => [
+      // n bytes of one letter, cut into three pieces (the first up to 3 bytes, the last up to 2).
+      ...sizes.map((n, i) => {
+        const all = new Uint8Array(n).fill(0x61 + i);
+        const first = Math.min(n, 3);
+        const last = Math.min(n - first, 2);
+        return new PiecesChunk(all.subarray(0, first), all.subarray(first, n - last), all.subarray(n - last), 0);
+      }),
+      new PiecesChunk(new Uint8Array(0), new Uint8Array(0), new Uint8Array(0), 0),
+      new TextChunk("data: é 漢 🙂\n\n", 0),
+      { bytes: enc.encode("data: [DONE]\n\n"), delay: 0 },
+    ];
+    const head = { "content-type": "text/event-stream" };
+    const paced = await serveMock(async () => reply(200, head, { paced: chunks(), closeDelay: 0 }));
+    const written = await serveMock(async () => {
+      const list = chunks();
+      let i = 0;
+      return reply(200, head, new ReadableStream<Uint8Array>({ pull: (c) => (i < list.length ? c.enqueue(list[i++]!.bytes) : c.close()) }));
+    });
+    served.push(paced, written);
+    const requests = [req("POST", "/", json, "{}"), req("HEAD", "/")];
+    const [a, b] = [await exchange(paced.url, requests), await exchange(written.url, requests)];
+    sizes.forEach((n, i) => expect(a[0]).toContain(`\r\n${n.toString(16)}\r\n${String.fromCharCode(0x61 + i).repeat(n)}\r\n`));
     expect(a).toEqual(b);
   });
 });

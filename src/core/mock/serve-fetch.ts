@@ -7,7 +7,7 @@
  */
 import { fromResponse, isPaced, replyHeaders, toRequest, type MockHeaders, type MockReply, type MockRequest } from "./exchange.js";
 import { takeOverPacedBody, type PacedSource, type TimedChunk } from "./paced-body.js";
-import { TextChunk } from "./sse-writes.js";
+import { PiecesChunk, TextChunk } from "./sse-writes.js";
 import { sleep } from "./timing.js";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -268,28 +268,53 @@ async function writePaced(res: http.ServerResponse, paced: PacedSource, signal: 
   res.end();
 }
 
+/** A batched write: text (encoded into the batch), bytes, or byte pieces copied in. */
+type BatchPart = string | Uint8Array | PiecesChunk;
+
 /**
- * Chunks in HTTP/1.1 chunked framing, one buffer: `<hex length>\r\n<bytes>\r\n` each, as node
- * writes them; a text chunk is encoded straight into it (`sizes` holds each chunk's byte length).
+ * Chunks in HTTP/1.1 chunked framing, one buffer of `size` bytes: `<hex length>\r\n<bytes>\r\n`
+ * each, as node writes them (`sizes` holds each chunk's byte length).
  */
-function framed(chunks: readonly (string | Uint8Array)[], sizes: readonly number[], total: number): Buffer {
-  let size = total;
-  for (const n of sizes) size += n.toString(16).length + 4;
+function framed(chunks: readonly BatchPart[], sizes: readonly number[], size: number): Buffer {
   const out = Buffer.allocUnsafe(size);
   let at = 0;
   for (let i = 0; i < chunks.length; i++) {
-    const c = chunks[i] as string | Uint8Array;
+    const c = chunks[i] as BatchPart;
     const n = sizes[i] as number;
-    at += out.write(n.toString(16), at, "latin1");
+    at = writeHex(out, at, n);
     out[at++] = 0x0d;
     out[at++] = 0x0a;
     if (typeof c === "string") out.write(c, at, "utf8");
+    else if (c instanceof PiecesChunk) c.copyInto(out, at);
     else out.set(c, at);
     at += n;
     out[at++] = 0x0d;
     out[at++] = 0x0a;
   }
   return out;
+}
+
+const HEX = Buffer.from("0123456789abcdef", "latin1");
+
+/** Digits of `n` in lowercase hex, as `n.toString(16)` (a chunk's length line). */
+function hexDigits(n: number): number {
+  let d = 1;
+  // A chunk is far below 2^32 bytes: unsigned shifts are exact.
+  while (n >= 16) {
+    n >>>= 4;
+    d++;
+  }
+  return d;
+}
+
+/** Writes `n` in lowercase hex at `at`; returns the offset after it. */
+function writeHex(out: Buffer, at: number, n: number): number {
+  const end = at + hexDigits(n);
+  for (let i = end - 1; i >= at; i--) {
+    out[i] = HEX[n & 15] as number;
+    n >>>= 4;
+  }
+  return end;
 }
 
 /** Whether node frames this answer's writes as chunks (a chunked answer with a body: not to a HEAD). */
@@ -307,22 +332,25 @@ const BATCH_BYTES = 64 * 1024;
  * length string). Otherwise (a socket not yet assigned, a HEAD) chunk by chunk through `res.write`.
  */
 class ChunkBatch {
-  private chunks: (string | Uint8Array)[] = [];
+  private chunks: BatchPart[] = [];
   private sizes: number[] = [];
   private bytes = 0;
+  /** The bytes of the batch framed as chunks. */
+  private framedBytes = 0;
   /** Whether the head went to the socket (`headersSent` is true as soon as writeHead built it). */
   private headOut = false;
 
   constructor(private readonly res: http.ServerResponse) {}
 
   add(chunk: TimedChunk): void {
-    // A text chunk goes in as its text: encoded once, into the batch's buffer.
-    const c = chunk instanceof TextChunk ? chunk.text : chunk.bytes;
+    // A text chunk goes in as its text, byte pieces as they are: copied once, into the batch's buffer.
+    const c = chunk instanceof TextChunk ? chunk.text : chunk instanceof PiecesChunk ? chunk : chunk.bytes;
     const n = typeof c === "string" ? Buffer.byteLength(c, "utf8") : c.byteLength;
     if (n === 0) return;
     this.chunks.push(c);
     this.sizes.push(n);
     this.bytes += n;
+    this.framedBytes += hexDigits(n) + 4 + n;
   }
 
   full(): boolean {
@@ -332,11 +360,12 @@ class ChunkBatch {
   send(): void {
     const chunks = this.chunks;
     const sizes = this.sizes;
-    const total = this.bytes;
+    const size = this.framedBytes;
     if (chunks.length === 0) return;
     this.chunks = [];
     this.sizes = [];
     this.bytes = 0;
+    this.framedBytes = 0;
     const res = this.res;
     const socket = res.socket;
     // The head rides with the first batch.
@@ -344,8 +373,8 @@ class ChunkBatch {
     try {
       this.head();
       const direct = socket !== null && chunked(res);
-      if (direct) socket.write(framed(chunks, sizes, total));
-      else for (const c of chunks) res.write(c);
+      if (direct) socket.write(framed(chunks, sizes, size));
+      else for (const c of chunks) res.write(c instanceof PiecesChunk ? c.bytes : c);
     } finally {
       if (socket) socket.uncork();
     }

@@ -61,7 +61,8 @@ const SURROGATE = /[\ud800-\udfff]/;
 /** Code-point-safe fragments of `size` characters (size ≤ 0: the whole string). */
 export function* fragments(text: string, size: number): Generator<string> {
   if (text === "") return;
-  if (size <= 0) {
+  // Never more code points than code units: a text this short is one piece.
+  if (size <= 0 || text.length <= size) {
     yield text;
     return;
   }

@@ -6,6 +6,7 @@
  * An in-stream error replaces everything from the finish chunk on. Every chunk carries the same
  * id, created, model and system_fingerprint; `usage: null` when usage was requested.
  */
+import { encodeUtf8, type PayloadBytes } from "../../core/mock/sse-writes.js";
 import { fragments, type Answer } from "./answer.js";
 import type { OpenaiChatPacing } from "./pacing.js";
 import { DONE, type Json, type Step } from "./steps.js";
@@ -45,14 +46,48 @@ export function chunkText(env: Envelope): (delta: Json, finish: string | null) =
 }
 
 /**
- * The JSON text of `makeChunk(env, {[field]: piece})` (a text or reasoning delta), everything but
- * the piece written once per stream.
+ * The JSON of `makeChunk(env, {[field]: piece})` (a text or reasoning delta), everything but the
+ * piece rendered once per stream: as text, or as UTF-8 bytes around the piece's own.
  */
-export function pieceText(env: Envelope, field: string): (piece: string) => string {
-  const { head, tail } = chunkParts(env);
-  const open = `${head}{${JSON.stringify(field)}:`;
-  const close = `},"logprobs":null,"finish_reason":null${tail}`;
-  return (piece) => open + JSON.stringify(piece) + close;
+class DeltaJson {
+  private readonly open: string;
+  private readonly close: string;
+  private head: Uint8Array | undefined;
+  private tail: Uint8Array | undefined;
+
+  constructor(env: Envelope, field: string) {
+    const { head, tail } = chunkParts(env);
+    this.open = `${head}{${JSON.stringify(field)}:`;
+    this.close = `},"logprobs":null,"finish_reason":null${tail}`;
+  }
+
+  text(piece: string): string {
+    return this.open + JSON.stringify(piece) + this.close;
+  }
+
+  bytes(piece: string): PayloadBytes {
+    this.head ??= encodeUtf8(this.open);
+    this.tail ??= encodeUtf8(this.close);
+    return { head: this.head, body: pieceJsonBytes(piece), tail: this.tail };
+  }
+}
+
+/** Short pieces' JSON bytes, kept across streams: a long answer's pieces repeat, and every request for it. */
+const PIECE_JSON = new Map<string, Uint8Array>();
+/** Entries kept at most: past this the memo starts again. With the length cap, memory stays bounded. */
+const PIECE_JSON_MAX = 4096;
+/** Pieces longer than this (a large textFragment) are encoded each time, not kept. */
+const PIECE_JSON_CHARS = 64;
+
+function pieceJsonBytes(piece: string): Uint8Array {
+  if (piece.length > PIECE_JSON_CHARS) return encodeUtf8(JSON.stringify(piece));
+  let bytes = PIECE_JSON.get(piece);
+  if (bytes === undefined) {
+    if (PIECE_JSON.size >= PIECE_JSON_MAX) PIECE_JSON.clear();
+    bytes = encodeUtf8(JSON.stringify(piece));
+    PIECE_JSON.set(piece, bytes);
+  }
+  return bytes;
 }
 
 /** A chunk's JSON text before its delta and after its finish reason. */
@@ -80,15 +115,15 @@ export interface RenderOptions {
   pacing: OpenaiChatPacing;
   meter: UsageMeter;
   reasoningField: ReasoningField;
-  /** Text and reasoning steps carry their JSON text (`json`): only for a stream no hook rewrites. */
+  /** Text and reasoning steps carry their JSON (`json`, `jsonBytes`): only for a stream no hook rewrites. */
   withText?: boolean;
 }
 
 export function* answerSteps(answer: Answer, o: RenderOptions): Generator<Step> {
   const { env, pacing, meter } = o;
   const chunk = (delta: Json, finish: string | null = null) => makeChunk(env, delta, finish);
-  const contentText = o.withText ? pieceText(env, "content") : undefined;
-  const reasoningText = o.withText ? pieceText(env, o.reasoningField) : undefined;
+  const contentJson = o.withText ? new DeltaJson(env, "content") : undefined;
+  const reasoningJson = o.withText ? new DeltaJson(env, o.reasoningField) : undefined;
   let roleSent = false;
   const role = () => {
     if (roleSent) return {};
@@ -100,14 +135,18 @@ export function* answerSteps(answer: Answer, o: RenderOptions): Generator<Step> 
   if (!startsWithCall) yield { kind: "role", data: chunk({ ...role(), content: "" }) };
   for (const piece of fragments(answer.reasoning, pacing.textFragment)) {
     meter.add(piece);
-    const delta = { [o.reasoningField]: piece };
-    yield reasoningText ? new TextStep("reasoning", reasoningText(piece), env, delta) : { kind: "reasoning", data: chunk(delta) };
+    yield reasoningJson
+      ? new TextStep("reasoning", piece, reasoningJson, env, o.reasoningField)
+      : { kind: "reasoning", data: chunk({ [o.reasoningField]: piece }) };
   }
+  const textStep = (piece: string): Step => {
+    meter.add(piece);
+    return contentJson ? new TextStep("text", piece, contentJson, env, "content") : { kind: "text", data: chunk({ content: piece }) };
+  };
   for (const text of answer.text) {
-    for (const piece of fragments(text, pacing.textFragment)) {
-      meter.add(piece);
-      yield contentText ? new TextStep("text", contentText(piece), env, { content: piece }) : { kind: "text", data: chunk({ content: piece }) };
-    }
+    // A piece no longer than a fragment is one delta (as fragments gives it), with no generator.
+    if (text !== "" && text.length <= pacing.textFragment) yield textStep(text);
+    else for (const piece of fragments(text, pacing.textFragment)) yield textStep(piece);
   }
   for (const [index, call] of answer.calls.entries()) {
     const ref = { index, id: call.id, name: call.name, arguments: call.arguments };
@@ -141,17 +180,26 @@ export function* answerSteps(answer: Answer, o: RenderOptions): Generator<Step> 
   yield { kind: "done", data: DONE };
 }
 
-/** A delta step written from its JSON text: the chunk object is built only if something reads it. */
+/** A delta step written from its JSON (text or bytes): the chunk object is built only if something reads it. */
 class TextStep implements Step {
   constructor(
     readonly kind: "reasoning" | "text",
-    readonly json: string,
+    private readonly piece: string,
+    private readonly render: DeltaJson,
     private readonly env: Envelope,
-    private readonly delta: Json,
+    private readonly field: string,
   ) {}
 
+  get json(): string {
+    return this.render.text(this.piece);
+  }
+
+  get jsonBytes(): PayloadBytes {
+    return this.render.bytes(this.piece);
+  }
+
   get data(): Json {
-    return makeChunk(this.env, this.delta);
+    return makeChunk(this.env, { [this.field]: this.piece });
   }
 }
 

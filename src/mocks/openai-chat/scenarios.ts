@@ -88,7 +88,7 @@ export const SCENARIOS: readonly OpenaiChatScenario[] = [
   {
     name: "long-stream",
     description: "1,000 text deltas mixing ASCII, é, CJK and 4-byte emoji, 2 ms apart unless chunkDelayMs is set",
-    answer: () => ({ ...textAnswer(longPieces(1000), "scenario"), pacingDefaults: { chunkDelayMs: 2 } }),
+    answer: () => ({ ...textAnswer(longStreamPieces(), "scenario"), pacingDefaults: { chunkDelayMs: 2 } }),
   },
   {
     name: "long-tool-args",
@@ -128,6 +128,13 @@ export function findScenario(name: string): OpenaiChatScenario | undefined {
 
 // Code points, so no piece splits an emoji's surrogate pair.
 const LONG_SOURCE = Array.from("Streaming café déjà vu: 東京は晴れ 😀, 大阪は雨 🌧, naïve résumé 🚀 北京 ok! ");
+
+let longStream: readonly string[] | undefined;
+
+/** The long-stream text, the same for every request: its pieces are cut once per process. */
+function longStreamPieces(): readonly string[] {
+  return (longStream ??= Object.freeze([...longPieces(1000)]));
+}
 
 /** `count` pieces of 1-8 code points of a looping sentence (one delta each at textFragment 8). */
 export function* longPieces(count: number): Generator<string> {

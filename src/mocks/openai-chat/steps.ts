@@ -4,6 +4,8 @@
  * the small generator helpers below. Steps are generated lazily, one at a time.
  */
 
+import type { PayloadBytes } from "../../core/mock/sse-writes.js";
+
 export type Json = Record<string, unknown>;
 
 export type StepKind =
@@ -43,6 +45,8 @@ export interface Step {
   call?: CallRef;
   /** The data's JSON text, rendered with it (a stream no hook rewrites; see answerSteps). */
   json?: string;
+  /** The same JSON as UTF-8 bytes in pieces, for a format that writes events whole. */
+  jsonBytes?: PayloadBytes;
 }
 
 export const DONE = "[DONE]";

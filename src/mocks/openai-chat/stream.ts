@@ -34,6 +34,7 @@ export function planWrites(plan: WritePlan): Generator<Chunk> {
     format: plan.format,
     seed: plan.seed,
     payload: (step) => step.json ?? payloadOf(step.data),
+    payloadBytes: (step) => step.jsonBytes,
     wait: (step, index) => step.wait ?? (index === 0 ? pacing.ttftMs : pacing.chunkDelayMs),
     jitter: pacing.jitterMs,
     chunkGap: pacing.chunkGapMs,

@@ -38,7 +38,12 @@ describe("chunkText", () => {
         const carrying = steps.filter((s) => s.json !== undefined);
         expect(carrying.length).toBeGreaterThan(10);
         expect(carrying.some((s) => s.kind === "reasoning")).toBe(true);
-        for (const s of carrying) expect(s.json).toBe(JSON.stringify(s.data));
+        for (const s of carrying) {
+          expect(s.json).toBe(JSON.stringify(s.data));
+          // The byte form too: the shared head and tail around the piece's own bytes.
+          const { head, body, tail } = s.jsonBytes!;
+          expect(Buffer.concat([head, body, tail]).toString("utf8")).toBe(JSON.stringify(s.data));
+        }
       }
     }
   });
