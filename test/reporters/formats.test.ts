@@ -67,6 +67,14 @@ function elementsNest(xml: string): string[] {
   return seen;
 }
 
+describe("console reporter, both sides of one protocol", () => {
+  it("names each run's side in the overall line", () => {
+    const client = { ...failing, side: "client" as const };
+    const out = formatReport("console", [failing, client]);
+    expect(out).toMatch(/all 2 runs \(mcp-chat server, mcp-chat client\): /);
+  });
+});
+
 describe("junit reporter, several runs", () => {
   it("is one well-formed document: a testsuite per run, whole failures, totals at the root", () => {
     const second = { ...failing, protocol: "openai-chat" };

@@ -72,7 +72,10 @@ export function formatRecap(results: readonly RunResult[], opts: { colour?: bool
     const total = emptySummary();
     for (const r of results) for (const k of Object.keys(total) as Verdict[]) total[k] += r.summary[k];
     const exit = results.some((r) => r.exitCode === 1) ? 1 : results.some((r) => r.exitCode === 3) ? 3 : 0;
-    lines.push("", c.bold(`all ${results.length} runs (${results.map((r) => r.protocol).join(", ")}): `) + summaryLine(total, `— exit ${exit}`, c));
+    // Runs of both sides (a proxy, a replay of its transcript) are told apart by their side.
+    const sides = new Set(results.map((r) => r.side)).size > 1;
+    const names = results.map((r) => (sides ? `${r.protocol} ${r.side}` : r.protocol));
+    lines.push("", c.bold(`all ${results.length} runs (${names.join(", ")}): `) + summaryLine(total, `— exit ${exit}`, c));
   }
   return lines.join("\n");
 }
