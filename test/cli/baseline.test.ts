@@ -29,6 +29,7 @@ describe.concurrent("--baseline", () => {
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/FAIL\s+mcp-chat\/sse\/lf-only \[MUST\]\s+\(known failure: our proxy rewrites line endings https:\/\/example.com\/issue\/1\)/);
     expect(r.stdout).toContain("1 known failure(s) accepted");
+    expect(r.stdout).toMatch(/, 1 failed \(1 known, accepted by the baseline\), .* — exit 0/);
     const json = JSON.parse(readFileSync(join(dir, "r.json"), "utf8"));
     expect(json.exitCode).toBe(0);
     expect(json.baseline).toEqual({ file: b, known: 1, problems: [] });

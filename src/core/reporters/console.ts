@@ -36,7 +36,7 @@ export function formatConsole(result: RunResult, opts: { colour?: boolean; verbo
     lines.push(...details(check, result).map((l) => `           ${l}`));
   }
   lines.push("");
-  lines.push(summaryLine(result.summary, `(${result.durationMs} ms) — exit ${result.exitCode}`, c));
+  lines.push(summaryLine(result.summary, `(${result.durationMs} ms) — exit ${result.exitCode}`, c, result.baseline?.known ?? 0));
   if (result.baseline) {
     lines.push(`baseline ${result.baseline.file}: ${result.baseline.known} known failure(s) accepted`);
     for (const p of result.baseline.problems) lines.push(c.red(`baseline problem: ${p}`));
@@ -45,9 +45,11 @@ export function formatConsole(result: RunResult, opts: { colour?: boolean; verbo
 }
 
 /** "N passed, N failed, ..." with the non-zero counts that matter coloured. */
-function summaryLine(s: Summary, tail: string, c: Colours): string {
+/** `known`: failures a baseline accepts (they do not fail the run, and the line says so). */
+function summaryLine(s: Summary, tail: string, c: Colours, known = 0): string {
   const part = (n: number, text: string, v: Verdict) => (n > 0 && v !== "pass" && v !== "skip" ? PAINT[v](c, `${n} ${text}`) : `${n} ${text}`);
-  return `${part(s.pass, "passed", "pass")}, ${part(s.fail, "failed", "fail")}, ${part(s.warn, "warnings", "warn")}, ${part(s.info, "info", "info")}, ${part(s.skip, "skipped", "skip")}, ${part(s.incomplete, "incomplete", "incomplete")} ${tail}`;
+  const failed = known > 0 ? `failed (${known} known, accepted by the baseline)` : "failed";
+  return `${part(s.pass, "passed", "pass")}, ${part(s.fail, failed, "fail")}, ${part(s.warn, "warnings", "warn")}, ${part(s.info, "info", "info")}, ${part(s.skip, "skipped", "skip")}, ${part(s.incomplete, "incomplete", "incomplete")} ${tail}`;
 }
 
 /**
@@ -75,7 +77,8 @@ export function formatRecap(results: readonly RunResult[], opts: { colour?: bool
     // Runs of both sides (a proxy, a replay of its transcript) are told apart by their side.
     const sides = new Set(results.map((r) => r.side)).size > 1;
     const names = results.map((r) => (sides ? `${r.protocol} ${r.side}` : r.protocol));
-    lines.push("", c.bold(`all ${results.length} runs (${names.join(", ")}): `) + summaryLine(total, `— exit ${exit}`, c));
+    const known = results.reduce((n, r) => n + (r.baseline?.known ?? 0), 0);
+    lines.push("", c.bold(`all ${results.length} runs (${names.join(", ")}): `) + summaryLine(total, `— exit ${exit}`, c, known));
   }
   return lines.join("\n");
 }
