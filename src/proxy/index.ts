@@ -89,7 +89,7 @@ export async function resolveProxied(id: string): Promise<{ protocol: ProtocolDe
 }
 
 /** Listens on `port`; with none, on the first free port of the protocol's discovery range, else any free port. */
-async function listen(server: http.Server, host: string, port: number | undefined, range: readonly [number, number] | undefined): Promise<void> {
+export async function listen(server: http.Server, host: string, port: number | undefined, range: readonly [number, number] | undefined): Promise<void> {
   const candidates = port !== undefined || !range ? [port ?? 0] : Array.from({ length: range[1] - range[0] + 1 }, (_, i) => range[0] + i);
   for (const [i, candidate] of candidates.entries()) {
     const bound = await new Promise<boolean>((resolve, reject) => {
