@@ -24,7 +24,7 @@ describe("markdown reporter", () => {
     expect(md).toMatch(/\| mcp-chat \| server \| built-in mock .* \| \d+ \| 1 \| 0 \| \d+ \| 0 \| 0 \| 1 \|/);
     expect(md).toContain("#### ❌ `mcp-chat/sse/lf-only` [MUST]");
     expect(md).toContain("- **rule:** The body contains no CR.");
-    expect(md).toMatch(/- \*\*contract:\*\* “.*” \(002\\_/);
+    expect(md).toMatch(/- \*\*contract:\*\* “.*” \(mcp-chat contract, /);
     expect(md).toContain("- **expected:** lines ended by LF only");
     expect(md).toMatch(/- \*\*evidence:\*\* chat-stream, exchange x\d+/);
     expect(md).toContain("agentwire test mcp-chat --only mcp-chat/sse/lf-only --save-transcript transcripts");

@@ -1,4 +1,5 @@
 /** Human report: one line per check, details under failures, a summary line; a recap at the end. */
+import { contractPlace } from "./names.js";
 import type { Evidence, Verdict } from "../checks/check.js";
 import { emptySummary, type CheckResult, type RunResult, type Summary } from "../verdicts/result.js";
 import { colours, type Colours } from "./colour.js";
@@ -87,7 +88,7 @@ function details(c: CheckResult, result: RunResult): string[] {
   const out = [`${c.message}`];
   if (c.verdict === "fail" || c.verdict === "warn") {
     out.push(`rule: ${c.rule}`);
-    out.push(`contract: "${c.ref.quote}" (${c.ref.seed} ${c.ref.section})`);
+    out.push(`contract: "${c.ref.quote}" (${contractPlace(c)})`);
     if (c.expected !== undefined) out.push(`expected: ${c.expected}`);
     if (c.actual !== undefined) out.push(`actual:   ${c.actual}`);
     // The first piece of evidence usually restates "actual"; show only where it was then.

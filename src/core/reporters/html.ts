@@ -4,6 +4,7 @@
  * (request, response head, the events or frames around the offending one). No scripts and no
  * external assets; a Content-Security-Policy forbids the page any network access.
  */
+import { contractPlace } from "./names.js";
 import type { CheckResult, ExchangeRecord, RunResult } from "../verdicts/result.js";
 import { baselineNote, formatEvidence } from "./console.js";
 import { curlCommand, replayCommand } from "./reproduce.js";
@@ -92,7 +93,7 @@ function check(c: CheckResult, r: RunResult): string {
   if (explained) {
     body.push(`<dl>
 <dt>rule</dt><dd class="rule">${esc(c.rule)}</dd>
-<dt>contract</dt><dd class="contract"><blockquote>${esc(c.ref.quote)}</blockquote>${esc(`${c.ref.seed} ${c.ref.section}`)}</dd>
+<dt>contract</dt><dd class="contract"><blockquote>${esc(c.ref.quote)}</blockquote>${esc(contractPlace(c))}</dd>
 ${c.expected !== undefined ? `<dt>expected</dt><dd class="expected">${esc(c.expected)}</dd>` : ""}
 ${c.actual !== undefined ? `<dt>actual</dt><dd class="actual">${esc(c.actual)}</dd>` : ""}
 </dl>`);

@@ -1,4 +1,5 @@
 /** JUnit XML: one testsuite per run, one testcase per check. */
+import { contractPlace } from "./names.js";
 import type { RunResult } from "../verdicts/result.js";
 import { formatEvidence } from "./console.js";
 
@@ -28,7 +29,7 @@ function junitSuite(result: RunResult): { xml: string; tests: number; failures: 
     const body = [
       `${c.message}`,
       `rule: ${c.rule}`,
-      `contract: "${c.ref.quote}" (${c.ref.seed} ${c.ref.section})`,
+      `contract: "${c.ref.quote}" (${contractPlace(c)})`,
       ...(c.expected !== undefined ? [`expected: ${c.expected}`] : []),
       ...(c.actual !== undefined ? [`actual: ${c.actual}`] : []),
       ...c.evidence.map((e) => `evidence: ${formatEvidence(e)}`),

@@ -3,6 +3,7 @@
  * per run, then each failure with its rule, the contract sentence, expected vs actual, the first
  * evidence and the command that replays it. Passing checks are only counted.
  */
+import { contractPlace } from "./names.js";
 import type { CheckResult, RunResult } from "../verdicts/result.js";
 import { formatEvidence } from "./console.js";
 import { replayCommand } from "./reproduce.js";
@@ -42,7 +43,7 @@ export function formatMarkdown(results: readonly RunResult[]): string {
 
 function failure(c: CheckResult, r: RunResult): string[] {
   const lines = [`#### ${ICON[c.verdict]} ${code(c.id)} [${c.level}]`, "", inline(c.message), "", `- **rule:** ${inline(c.rule)}`];
-  lines.push(`- **contract:** “${inline(c.ref.quote)}” (${inline(`${c.ref.seed} ${c.ref.section}`)})`);
+  lines.push(`- **contract:** “${inline(c.ref.quote)}” (${inline(contractPlace(c))})`);
   if (c.expected !== undefined) lines.push(`- **expected:** ${inline(c.expected)}`);
   if (c.actual !== undefined) lines.push(`- **actual:** ${inline(c.actual)}`);
   const e = c.evidence[0];
