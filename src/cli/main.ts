@@ -18,13 +18,14 @@ export async function main(argv: string[]): Promise<number> {
       const { buildProgram, CommanderError } = await import("./program.js");
       isCommanderError = (e): e is { code: string } => e instanceof CommanderError;
       const program = buildProgram();
-      // Every command at every depth (`baseline write`) throws instead of ending the process.
+      // Every command at every depth (`baseline write`) throws instead of ending the process, and its
+      // messages speak as the kit's own do: "agentwire: unknown option …", not "error: …".
       const override = (c: Command): void => {
         c.exitOverride();
+        c.configureOutput({ outputError: (s, write) => write(s.replace(/^error: /, "agentwire: ")) });
         c.commands.forEach(override);
       };
       override(program);
-      program.configureOutput({ outputError: (s, write) => write(s) });
       await program.parseAsync(argv);
     }
     return typeof process.exitCode === "number" ? process.exitCode : 0;

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import WebSocket from "ws";
 import { describe, expect, it } from "vitest";
-import { runCliInProcess, startCli, waitExit } from "../helpers/cli.js";
+import { runCli, runCliInProcess, startCli, waitExit } from "../helpers/cli.js";
 
 async function stop(child: import("node:child_process").ChildProcess): Promise<number | null> {
   child.kill("SIGINT");
@@ -119,5 +119,23 @@ describe("agentwire mock: --catalogue and --profile", () => {
     expect((await piCommand(judged.firstLine, switchMissing)).success).toBe(true);
     await stop(judged.child);
     expect(JSON.parse(readFileSync(report, "utf8")).profile).toBe("pi-fork-0.54");
+  });
+});
+
+describe("agentwire mock pi-web --allow-origin", () => {
+  it("takes an origin as a browser sends it, and refuses anything else before the mock starts", async () => {
+    const mock = await startCli(["mock", "pi-web", "--port", "0", "--allow-origin", "http://localhost:5173"]);
+    try {
+      const ws = new WebSocket(mock.firstLine, { headers: { origin: "http://localhost:5173" } });
+      await new Promise<void>((resolve, reject) => (ws.once("open", () => resolve()), ws.once("error", reject)));
+      ws.close();
+    } finally {
+      await stop(mock.child);
+    }
+    for (const bad of ["notanorigin", "http://localhost:5173/", "localhost:5173"]) {
+      const r = await runCli(["mock", "pi-web", "--port", "0", "--allow-origin", bad]);
+      expect(r.code, bad).toBe(2);
+      expect(r.stderr).toMatch(/^agentwire: --allow-origin ".*" is not an origin as a browser sends it/);
+    }
   });
 });

@@ -19,6 +19,8 @@ const client = (file: string) => ["--", process.execPath, "-e", `require("fs").w
 
 function expectUsageOf(r: CliResult, message: RegExp): string {
   expect(r.stderr).toMatch(message);
+  // Every message speaks as the kit, the argument parser's too.
+  expect(r.stderr).toMatch(/^agentwire: /);
   expect(r.stderr).not.toMatch(/internal error|Unrecognized key|at .*\.js:\d+/);
   // Nothing ran: no progress line, no mock URL, no report.
   expect(r.stderr).not.toMatch(/testing|listening|transcript saved/);
