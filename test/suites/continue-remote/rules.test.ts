@@ -3,6 +3,7 @@
  * and fails the broken one with a message naming the poll and what changed.
  */
 import { describe, expect, it } from "vitest";
+import { KIT_STALL_NOTE } from "../../../src/core/checks/kit-stalls.js";
 import { cn, cnCall, cnUser, CrScript, judge, result, says, seed, start, user } from "./synthetic.js";
 
 const verdict = (s: CrScript, id: string, profile: "seed" | "cn-session" = "seed") => {
@@ -276,3 +277,29 @@ describe("permission/approve", () => {
   });
 });
 
+
+describe("timing/responsive and the kit's own hold-ups", () => {
+  /** 20 idle polls, three of them answered 900 ms after their request; `held`: the kit says it was held up right before reading each. */
+  const polls = (held: boolean) => {
+    const s = new CrScript();
+    for (let i = 0; i < 20; i++) {
+      const slow = i % 7 === 3;
+      s.answerMs = slow ? 900 : undefined;
+      s.poll(seed([user("hi"), says("Hello")], false), "idle");
+      if (slow && held) s.note(KIT_STALL_NOTE, { from: s.t - 5 - 880, to: s.t - 5 });
+    }
+    return s;
+  };
+
+  it("fails a slow p95 the kit cannot explain, and leaves one its hold-ups explain unjudged", () => {
+    const slow = verdict(polls(false), "timing/responsive");
+    expect(slow.v).toBe("warn");
+    expect(slow.m).toMatch(/p95 900 ms over 20 polls/);
+    const held = judge(polls(true));
+    expect(held.get("timing/responsive")!.verdict).toBe("incomplete");
+    expect(held.get("timing/responsive")!.message).toMatch(/held up while it read the polls: their p95 was 900 ms as read, \d+ ms without/);
+    // The report on intermediate states no longer takes the kit's hold-ups for the server's failure.
+    expect(held.get("timing/intermediate-visible")!.message).not.toMatch(/timing\/responsive failed/);
+    expect(judge(polls(false)).get("timing/intermediate-visible")!.message).toMatch(/not judged: continue-remote\/timing\/responsive failed on GET \/state/);
+  });
+});

@@ -16,6 +16,8 @@ export class CrScript {
   private x = 0;
   /** The clock (ms since the run started); each exchange advances it by `step`. */
   t = 0;
+  /** How long the next exchanges take from request to answer; default half a step. */
+  answerMs: number | undefined;
 
   constructor(private readonly step = 10) {}
 
@@ -34,7 +36,7 @@ export class CrScript {
       headers: {},
       ...(requestBody !== undefined ? { body: requestBody } : {}),
     });
-    this.t += this.step / 2;
+    this.t += this.answerMs ?? this.step / 2;
     this.emit({ kind: "http-response", ...ref, status, headers: { "content-type": "application/json; charset=utf-8" } });
     const text = answer === undefined ? "" : JSON.stringify(answer);
     this.emit({ kind: "body-end", ...ref, reason: "eof", bytes: text.length, text });
