@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
@@ -44,6 +44,11 @@ async function runStep(step: Step, given: Record<string, string>) {
   const env: Record<string, string> = { ...(process.env as Record<string, string>), GITHUB_ACTION_PATH: ROOT, GITHUB_STEP_SUMMARY: summary, GITHUB_OUTPUT: output, NO_COLOR: "" };
   for (const [k, v] of Object.entries(step.env ?? {})) env[k] = expand(v, given);
   for (const [k, v] of Object.entries(given)) if (k === "__baseline_file") writeFileSync(join(work, "agentwire-baseline.yaml"), v);
+  // Reports an earlier run left in the folder (a job that runs the action twice).
+  if (given.__stale_reports) {
+    mkdirSync(join(work, "agentwire-reports"));
+    for (const f of ["junit.xml", "report.html", "summary.md"]) writeFileSync(join(work, "agentwire-reports", f), "## an earlier run\n");
+  }
   // GitHub runs `shell: bash` steps as: bash --noprofile --norc -eo pipefail {file}
   const script = join(work, "step.sh");
   writeFileSync(script, step.run!);
@@ -107,10 +112,12 @@ describe("action.yml", () => {
     expect(r.output).toBe("exit-code=0\n");
   });
 
-  it("a usage error (exit 2) says so on the step summary", async () => {
-    const r = await runStep(step("test"), { protocol: "no-such-protocol" });
+  it("a usage error (exit 2) says so on the step summary, and no earlier run's report passes for its own", async () => {
+    const r = await runStep(step("test"), { protocol: "no-such-protocol", __stale_reports: "yes" });
     expect(r.code).toBe(2);
     expect(r.summary).toContain("usage error (exit 2)");
+    expect(r.summary).not.toContain("an earlier run");
+    expect(existsSync(join(r.work, "agentwire-reports/junit.xml"))).toBe(false);
     expect(r.stderr).toContain('unknown protocol "no-such-protocol"');
   });
 

@@ -44,6 +44,13 @@ describe("the npm package", () => {
     expect(packed.has("dist/mocks/openai-chat/msw.js")).toBe(true);
   });
 
+  it("ships the examples the README and --help run, and the licence", () => {
+    for (const f of ["mcp-chat-client.mjs", "openai-chat-client.mjs", "pi-web-client.mjs", "continue-remote-client.mjs", "stagewise-agent.mjs", "stagewise-toolbar.mjs"]) {
+      expect(packed.has(`examples/${f}`), f).toBe(true);
+    }
+    expect(packed.has("LICENSE")).toBe(true);
+  });
+
   it("carries no source maps and no sourceMappingURL to a file it lacks", () => {
     expect([...packed].filter((p) => p.endsWith(".map"))).toEqual([]);
     expect([...packed].some((p) => p.startsWith("src/"))).toBe(false);
