@@ -1,5 +1,5 @@
 /** Timing: a server a 500 ms poller can follow, and what a poller gets to see of a turn. */
-import type { CheckDef } from "../../../core/checks/check.js";
+import type { CheckContext, CheckDef } from "../../../core/checks/check.js";
 import { isMessageLabel, isPollLabel } from "../labels.js";
 import { readParams } from "../params.js";
 import {
@@ -33,14 +33,58 @@ const took = (x: Exchange): number => answeredAt(x) - sentAt(x);
  */
 const served = (x: Exchange, stalls: KitStalls): number => Math.max(0, took(x) - stalls.heldBefore(answeredAt(x)));
 
-/** The slow polls and late answers the server is to blame for, once the kit's own hold-ups are taken out. */
-function slowness(polls: Exchange[], late: Exchange[], judgedPosts: number, blockingMs: number, stalls: KitStalls) {
-  const latePosts = late.filter((x) => served(x, stalls) > blockingMs);
+/**
+ * What timing/responsive judges, gathered once in the same way for it and for the check that defers
+ * to it: the polls, and the POST /message answered only after their turn was over (the first poll
+ * after one shows the turn done, its user entry and nothing newer). `slowness()` at the end takes
+ * the kit's own hold-ups out.
+ */
+function responsiveness(ctx: CheckContext) {
+  const p = readParams(ctx.params);
+  const stalls = new KitStalls();
+  const polls: Exchange[] = [];
+  let post: { x: Exchange; text: string; took: number } | undefined;
+  /** POSTs sent idle whose first poll after them could tell, and those answered only after their turn was over. */
+  let judgedPosts = 0;
+  const late: Exchange[] = [];
+  const observe = all(
+    stalls.observe,
+    onExchanges((x) => {
+      if (x.status === undefined) return;
+      if (x.method === "GET" && isPollLabel(x.label)) polls.push(x);
+      else if (x.method === "POST" && isMessageLabel(x.label) && x.status === 200) {
+        const text = sentText(x);
+        post = text !== undefined ? { x, text, took: took(x) } : undefined;
+      }
+    }),
+    onStates(ctx, {
+      state(next) {
+        const w = post;
+        post = undefined;
+        if (!w) return;
+        judgedPosts++;
+        if (next.isProcessing || w.took <= p.blockingMs) return;
+        const i = next.entries.findIndex((e) => e.kind === "user" && loose(e.content) === loose(w.text));
+        if (i >= 0 && i < next.entries.length - 1 && next.entries.findIndex((e, k) => k > i && e.kind === "user") < 0) late.push(w.x);
+      },
+    }),
+  );
   return {
-    raw: p95(polls.map(took)),
-    p95: p95(polls.map((x) => served(x, stalls))),
-    late: latePosts,
-    waitsForTurns: latePosts.length >= 2 && latePosts.length * 2 > judgedPosts,
+    observe,
+    stalls,
+    polls,
+    judgedPosts: () => judgedPosts,
+    /** The slow polls and late answers the server is to blame for. */
+    slowness() {
+      const latePosts = late.filter((x) => served(x, stalls) > p.blockingMs);
+      return {
+        raw: p95(polls.map(took)),
+        p95: p95(polls.map((x) => served(x, stalls))),
+        late: latePosts,
+        // One slow answer after a quick turn is jitter; most answers arriving only after their turns is a server that waits for them.
+        waitsForTurns: latePosts.length >= 2 && latePosts.length * 2 > judgedPosts,
+      };
+    },
   };
 }
 
@@ -61,49 +105,26 @@ function intermediates(s: State, from: number): string[] {
 export const TIMING_CHECKS: CheckDef[] = [
   serverCheck("continue-remote/timing/responsive", (t, ctx) => {
     const p = readParams(ctx.params);
-    const stalls = new KitStalls();
-    const polls: Exchange[] = [];
-    let post: { x: Exchange; text: string; took: number } | undefined;
-    /** POSTs sent idle whose first poll after them could tell, and those answered only after their turn was over. */
-    let judgedPosts = 0;
-    const late: Exchange[] = [];
+    const r = responsiveness(ctx);
     const observe = all(
-      stalls.observe,
+      r.observe,
       onExchanges((x) => {
-        if (x.status === undefined) return;
-        const took = answeredAt(x) - sentAt(x);
-        if (x.method === "GET" && isPollLabel(x.label)) {
-          polls.push(x);
-        } else if (x.method === "POST" && isMessageLabel(x.label) && x.status === 200) {
-          if (took > p.messageMaxMs)
-            t.failLate(answeredAt(x), took - p.messageMaxMs, `POST /message within ${p.messageMaxMs} ms`, `${describe(x)} (${x.label}) took ${Math.round(took)} ms`, evidenceOf(x));
-          else t.ok();
-          const text = sentText(x);
-          post = text !== undefined ? { x, text, took } : undefined;
-        }
-      }),
-      onStates(ctx, {
-        state(next) {
-          const w = post;
-          post = undefined;
-          if (!w) return;
-          judgedPosts++;
-          if (next.isProcessing || w.took <= p.blockingMs) return;
-          const i = next.entries.findIndex((e) => e.kind === "user" && loose(e.content) === loose(w.text));
-          if (i >= 0 && i < next.entries.length - 1 && next.entries.findIndex((e, k) => k > i && e.kind === "user") < 0) late.push(w.x);
-        },
+        if (x.status === undefined || x.method !== "POST" || !isMessageLabel(x.label) || x.status !== 200) return;
+        if (took(x) > p.messageMaxMs)
+          t.failLate(answeredAt(x), took(x) - p.messageMaxMs, `POST /message within ${p.messageMaxMs} ms`, `${describe(x)} (${x.label}) took ${Math.round(took(x))} ms`, evidenceOf(x));
+        else t.ok();
       }),
     );
     return {
       observe,
       finish: () => {
-        const slow = slowness(polls, late, judgedPosts, p.blockingMs, stalls);
-        // One slow answer after a quick turn is jitter; most answers arriving only after their turns is a server that waits for them.
+        const { polls, stalls } = r;
+        const slow = r.slowness();
         if (slow.waitsForTurns) {
           const x = slow.late[0]!;
           t.fail(
             "POST /message answered before its turn ends",
-            `${slow.late.length} of ${judgedPosts} POST /message were answered only after their turn was over (first: ${describe(x)}, ${x.label}, ${Math.round(took(x))} ms)`,
+            `${slow.late.length} of ${r.judgedPosts()} POST /message were answered only after their turn was over (first: ${describe(x)}, ${x.label}, ${Math.round(took(x))} ms)`,
             evidenceOf(x),
           );
         }
@@ -132,33 +153,13 @@ export const TIMING_CHECKS: CheckDef[] = [
     let last: State | undefined;
     // A slow /state or a POST that waits for its turn hides the steps: timing/responsive's failure, not a report.
     const p = readParams(ctx.params);
-    const stalls = new KitStalls();
-    const polls: Exchange[] = [];
-    let blocking: { x: Exchange; text: string; took: number } | undefined;
-    let judgedPosts = 0;
-    const late: Exchange[] = [];
+    const r = responsiveness(ctx);
     const observe = all(
-      stalls.observe,
+      r.observe,
       stopped.observe,
-      onExchanges((x) => {
-        if (x.status === undefined) return;
-        const took = answeredAt(x) - sentAt(x);
-        if (x.method === "GET" && isPollLabel(x.label)) polls.push(x);
-        else if (x.method === "POST" && isMessageLabel(x.label) && x.status === 200) {
-          const text = sentText(x);
-          if (text !== undefined) blocking = { x, text, took };
-        }
-      }),
       onStates(ctx, {
         state(next, prev) {
           stopped.seen(next, prev);
-          const b = blocking;
-          blocking = undefined;
-          if (b) {
-            judgedPosts++;
-            const i = next.entries.findIndex((e) => e.kind === "user" && loose(e.content) === loose(b.text));
-            if (!next.isProcessing && b.took > p.blockingMs && i >= 0 && i < next.entries.length - 1) late.push(b.x);
-          }
           for (const e of next.entries) if (e.kind === "user" && !seen.has(e.index) && (!prev || !prev.entries[e.index])) seen.set(e.index, new Set());
           const start = turnStart(next.entries);
           const mine = seen.get(start);
@@ -171,10 +172,10 @@ export const TIMING_CHECKS: CheckDef[] = [
       observe,
       finish: () => {
         // As timing/responsive judges them, the kit's own hold-ups taken out.
-        const slow = slowness(polls, late, judgedPosts, p.blockingMs, stalls);
+        const slow = r.slowness();
         let hidden: string | undefined;
-        if (slow.waitsForTurns) hidden = `POST /message (${slow.late.length} of ${judgedPosts} answered after their turn)`;
-        if (polls.length && slow.p95 > p.stateP95Ms) hidden ??= `GET /state (p95 ${Math.round(slow.p95)} ms)`;
+        if (slow.waitsForTurns) hidden = `POST /message (${slow.late.length} of ${r.judgedPosts()} answered after their turn)`;
+        if (r.polls.length && slow.p95 > p.stateP95Ms) hidden ??= `GET /state (p95 ${Math.round(slow.p95)} ms)`;
         if (hidden) return { verdict: "skip", message: `not judged: continue-remote/timing/responsive failed on ${hidden}` };
         const running = last?.isProcessing ? turnStart(last.entries) : -1;
         // A fast turn may finish between two polls: the report fails when most turns showed nothing.
