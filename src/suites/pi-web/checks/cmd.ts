@@ -65,17 +65,17 @@ function promptAnswerCheck(opts: {
           epochAtSend.set(cmd, runs.view(cmd.conn.id).epoch);
         }
       },
-      response: (_ev, resp, cmd, how, c) => {
+      response: (ev, resp, cmd, how, c) => {
         // A busy prompt answered after the run ended raced the run's end: the server may have been idle.
         if (opts.midRun && cmd && epochAtSend.has(cmd) && (how === "exact" || how === "inexact") && runs.view(c.id).epoch !== epochAtSend.get(cmd)) {
           sent.splice(sent.indexOf(cmd), 1);
           t.untestable("the prompt's answer came after the run had ended");
         } else if (opts.midRun && cmd && epochAtSend.has(cmd) && resp.success === true) {
           // Accepted while the run looked open: the server may have ended it already (see EdgeRaces).
-          races.hold(c.id, "agent_end", (edge) => void (edge && raced.add(cmd)));
+          races.hold(c.id, "agent_end", ev.t, (edge) => void (edge && raced.add(cmd)));
         }
       },
-      event: (_ev, type, _v, c) => races.event(c.id, type),
+      event: (ev, type, _v, c) => races.event(c.id, type, ev.t),
       close: (_ev, c) => races.close(c.id),
       unanswered: (cmd, why) => {
         if (answerMissed(cmd, why)) missed.add(cmd);
@@ -255,12 +255,12 @@ export const CMD_CHECKS: CheckDef[] = [
         if (typeof data?.isStreaming !== "boolean") return; // rpc/result-shape
         if (data.isStreaming === s.open) return t.ok();
         const edge = s.open ? "agent_end" : "agent_start";
-        races.hold(c.id, edge, (raced) => {
+        races.hold(c.id, edge, ev.t, (raced) => {
           if (raced) t.untestable(`${showCommand(cmd!)} was answered with isStreaming ${data.isStreaming} right before ${edge}: it raced the run's edge`);
           else t.fail(`isStreaming ${s.open} ${s.open ? "inside a run" : "after agent_end"}`, `${where(ev, c)} to ${showCommand(cmd!)} says isStreaming ${data.isStreaming}`, frameEvidence(ev));
         });
       },
-      event: (_ev, type, _v, c) => races.event(c.id, type),
+      event: (ev, type, _v, c) => races.event(c.id, type, ev.t),
       close: (_ev, c) => races.close(c.id),
     });
     return {

@@ -390,28 +390,28 @@ export function runViews() {
  * An answer that contradicts the run state the kit saw when it sent its command may have raced the
  * run's edge: the server's run ended (or a new one began) before it answered, and the event saying
  * so was still on its way. Such an answer is judged by what its connection shows next: the edge
- * itself (`agent_end` of a run seen open, `agent_start` after a run seen ended) means it raced and
- * cannot be judged; an event of a run still producing (a message or tool step, a new turn) means
- * the answer contradicted a live run. A run's closing events (message_end, turn_end) decide
- * nothing, since a server may change its state before it sends them; a close or the end of the
- * transcript leaves the contradiction standing.
+ * itself (`agent_end` of a run seen open, `agent_start` after a run seen ended), close behind the
+ * answer, means it raced and cannot be judged; an event of a run still producing (a message or tool
+ * step, a new turn), or an edge long after, means the answer contradicted the run as it was. A run's
+ * closing events (message_end, turn_end) decide nothing, since a server may change its state before
+ * it sends them; a close or the end of the transcript leaves the contradiction standing.
  */
 export class EdgeRaces {
-  private readonly waits = new Map<string, { edge: "agent_start" | "agent_end"; judge: (raced: boolean) => void }[]>();
+  private readonly waits = new Map<string, { edge: "agent_start" | "agent_end"; at: number; judge: (raced: boolean) => void }[]>();
 
-  /** Holds the judgement of an answer on `conn` until the connection shows whether it raced `edge`. */
-  hold(conn: string, edge: "agent_start" | "agent_end", judge: (raced: boolean) => void): void {
+  /** Holds the judgement of an answer read at `at` on `conn` until the connection shows whether it raced `edge`. */
+  hold(conn: string, edge: "agent_start" | "agent_end", at: number, judge: (raced: boolean) => void): void {
     const list = this.waits.get(conn);
-    if (list) list.push({ edge, judge });
-    else this.waits.set(conn, [{ edge, judge }]);
+    if (list) list.push({ edge, at, judge });
+    else this.waits.set(conn, [{ edge, at, judge }]);
   }
 
-  /** A server event on `conn`. */
-  event(conn: string, type: string): void {
+  /** A server event on `conn`, read at `t`. */
+  event(conn: string, type: string, t: number): void {
     const list = this.waits.get(conn);
     if (!list) return;
     const left = list.filter((w) => {
-      if (type === w.edge) w.judge(true);
+      if (type === w.edge) w.judge(t - w.at <= RACE_WINDOW_MS);
       else if (w.edge === "agent_end" && RUN_PROGRESS.has(type)) w.judge(false);
       else return true;
       return false;
@@ -432,6 +432,9 @@ export class EdgeRaces {
     for (const conn of [...this.waits.keys()]) this.close(conn);
   }
 }
+
+/** How soon after the answer (ms) the edge must follow for the two to have crossed on the wire. */
+const RACE_WINDOW_MS = 1000;
 
 /** Events only a run still producing sends. */
 const RUN_PROGRESS: ReadonlySet<string> = new Set(["message_start", "message_update", "tool_execution_start", "tool_execution_update", "turn_start"]);
