@@ -56,7 +56,8 @@ export function parseHeaders(list: string[] = []): Record<string, string> {
 }
 
 export function parseSettings(list: string[] = []): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // No prototype: a key such as __proto__ is a setting like any other (and an unknown one).
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const kv of list) {
     const i = kv.indexOf("=");
     if (i <= 0) throw new UsageError(`--set takes key=value, got "${kv}"`);
@@ -84,7 +85,7 @@ export function parseParamSettings(protocols: readonly ProtocolDef[], list: stri
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values)) {
     const raw = list.filter((kv) => kv.slice(0, kv.indexOf("=")) === key).at(-1)!.slice(key.length + 1);
-    const having = known.filter((k) => key in k.params);
+    const having = known.filter((k) => Object.hasOwn(k.params, key));
     if (having.length === 0) {
       const names = [...new Set(known.flatMap((k) => Object.keys(k.params)))];
       throw new UsageError(`--set: unknown setting "${key}" for ${ids} (known: ${names.join(", ")})`);
@@ -231,7 +232,14 @@ function makeDirs(path: string): void {
     if (up === at) break;
     at = up;
   }
-  for (const dir of missing.reverse()) mkdirSync(dir);
+  for (const dir of missing.reverse()) {
+    try {
+      mkdirSync(dir);
+    } catch (e) {
+      // Made meanwhile by someone else (two runs writing to one new folder): that is what was wanted.
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST" || !statSync(dir).isDirectory()) throw e;
+    }
+  }
 }
 
 function reason(e: unknown): string {

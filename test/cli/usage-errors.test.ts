@@ -91,6 +91,10 @@ describe.concurrent.each(PROTOCOLS)("%s: usage errors stop every command before 
       await expectUsage([...command, "--set", "noSuchSetting=1"], new RegExp(`--set: unknown setting "noSuchSetting" for ${id} \\(known: .*crossingGraceMs`));
       await expectUsage([...command, "--set", "crossingGraceMs=abc"], new RegExp(`--set crossingGraceMs=abc: crossingGraceMs takes a number \\(${id} default: 250\\)`));
     }
+    // Names every object has are no parameters, and a number must be finite.
+    await expectUsage(["test", id, "--set", "toString=1"], /--set: unknown setting "toString"/);
+    await expectUsage(["test", id, "--set", "__proto__=1"], /--set: unknown setting "__proto__"/);
+    await expectUsage(["test", id, "--set", "crossingGraceMs=1e999"], /--set crossingGraceMs=1e999: crossingGraceMs takes a number/);
   });
 });
 

@@ -65,5 +65,7 @@ export function paramTypeFits(def: unknown, value: unknown): boolean {
   if (typeof def === "object") return typeof value === "object" && value !== null && !Array.isArray(value);
   // A string parameter takes any text (`--set model=3` means the text "3").
   if (typeof def === "string") return true;
-  return coerce(def, value, false) !== undefined;
+  const read = coerce(def, value, false);
+  // A number parameter takes a finite number (1e999 is no time limit, it is a typo).
+  return typeof def === "number" ? typeof read === "number" && Number.isFinite(read) : read !== undefined;
 }

@@ -662,7 +662,7 @@ export class WsConnection {
 /** A read at least this large (bytes) may have left more data waiting in the socket. */
 const BACKLOG_READ_BYTES = 16 * 1024;
 /**
- * A read this soon (ms) after the previous one was done with found its data waiting (the loop's
- * turn between two reads, on a busy machine, as for the kit's hold-ups).
+ * A read this soon (ms) after the previous one was done with found its data waiting: the next turn
+ * of the loop. Large messages paced even a few milliseconds apart come later than that.
  */
-const BACKLOG_GAP_MS = 20;
+const BACKLOG_GAP_MS = 2;

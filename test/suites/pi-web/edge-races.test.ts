@@ -28,6 +28,18 @@ describe("EdgeRaces", () => {
     expect(held("agent_end", [])).toEqual([false]);
   });
 
+  it("an agent_start after the kit's own prompt is the kit's doing, no race", () => {
+    const races = new EdgeRaces();
+    const verdicts: boolean[] = [];
+    races.hold("c1", "agent_start", 100, (r) => verdicts.push(r));
+    races.command("c1", "get_state");
+    races.command("c2", "prompt");
+    expect(verdicts).toEqual([]);
+    races.command("c1", "prompt");
+    races.event("c1", "agent_start", 150);
+    expect(verdicts).toEqual([false]);
+  });
+
   it("judges each held answer once, and only on its own connection", () => {
     const races = new EdgeRaces();
     const verdicts: string[] = [];

@@ -239,6 +239,7 @@ export const CMD_CHECKS: CheckDef[] = [
     const races = new EdgeRaces();
     const r = rpc({
       command: (cmd) => {
+        races.command(cmd.conn.id, cmd.type);
         if (cmd.type !== "get_state" || (cmd.label !== M.midRun("state") && cmd.label !== M.stateAfterRun)) return;
         const v = runs.view(cmd.conn.id);
         sent.set(cmd, { open: v.open, epoch: v.epoch });

@@ -420,6 +420,23 @@ export class EdgeRaces {
     else this.waits.delete(conn);
   }
 
+  /**
+   * The kit sent a command of `type` on `conn`: a run that starts after a prompt of its own is its
+   * doing, no edge the answer could have raced, so an answer waiting for an `agent_start` stands.
+   */
+  command(conn: string, type: string): void {
+    if (!RUN_STARTERS.has(type)) return;
+    const list = this.waits.get(conn);
+    if (!list) return;
+    const left = list.filter((w) => {
+      if (w.edge !== "agent_start") return true;
+      w.judge(false);
+      return false;
+    });
+    if (left.length) this.waits.set(conn, left);
+    else this.waits.delete(conn);
+  }
+
   /** The connection closed: what waits on it stands. */
   close(conn: string): void {
     const list = this.waits.get(conn);
@@ -432,6 +449,9 @@ export class EdgeRaces {
     for (const conn of [...this.waits.keys()]) this.close(conn);
   }
 }
+
+/** Commands with which the kit itself may start a run. */
+const RUN_STARTERS: ReadonlySet<string> = new Set(["prompt", "steer", "follow_up"]);
 
 /** How soon after the answer (ms) the edge must follow for the two to have crossed on the wire. */
 const RACE_WINDOW_MS = 1000;
