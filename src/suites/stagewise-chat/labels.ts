@@ -26,6 +26,9 @@ export const isProtocolConnection = (label: string | undefined): boolean => !!la
 /** HTTP exchange labels. */
 export const X = { info: "info", infoLan: "info:lan" } as const;
 
+/** The time a discovery answer is given (ms): wire/info-shape's limit, and the probes' cue to ask again. */
+export const DISCOVERY_MS = 2_000;
+
 /** Outgoing frame labels. */
 export const M = {
   subAvailability: "sub:availability",

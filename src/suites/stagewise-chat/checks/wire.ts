@@ -1,11 +1,10 @@
 /** wire/*: discovery, CORS, the port, the upgrade, text frames (§1). */
 import type { CheckDef } from "../../../core/checks/check.js";
 import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
-import { C, NOTE, X } from "../labels.js";
+import { C, DISCOVERY_MS, NOTE, X } from "../labels.js";
 import { FIRST_PORT, LAST_PORT } from "../../../stagewise/adapter/ports.js";
 import { describeExchange, exchangeEvidence, frameEvidence, isObject, onFrames, onInfo, onNote, serverCheck, Tally, where, WIRE } from "./support.js";
 
-const DISCOVERY_MS = 2_000;
 
 export const WIRE_CHECKS: CheckDef[] = [
   serverCheck("stagewise-chat/wire/info-shape", (t, ctx) => {
