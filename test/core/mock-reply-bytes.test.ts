@@ -139,6 +139,22 @@ describe("a reply sends what the same Response sends", () => {
 });
 
 describe("a burst of paced writes", () => {
+  /**
+   * The same chunks served twice, as one zero-pause paced body and as a plain web stream (which the
+   * server writes chunk by chunk with res.write); each side's answers to `requests`.
+   */
+  async function pacedAndWritten(chunks: () => TimedChunk[], requests: string[]): Promise<[string[], string[]]> {
+    const head = { "content-type": "text/event-stream" };
+    const paced = await serveMock(async () => reply(200, head, { paced: chunks(), closeDelay: 0 }));
+    const written = await serveMock(async () => {
+      const list = chunks();
+      let i = 0;
+      return reply(200, head, new ReadableStream<Uint8Array>({ pull: (c) => (i < list.length ? c.enqueue(list[i++]!.bytes) : c.close()) }));
+    });
+    served.push(paced, written);
+    return [await exchange(paced.url, requests), await exchange(written.url, requests)];
+  }
+
   it("puts on the wire what res.write of each chunk puts there (chunked framing included)", async () => {
     const enc = new TextEncoder();
     const chunks = [
@@ -147,16 +163,7 @@ describe("a burst of paced writes", () => {
       new Uint8Array(100_000).fill(0x61),
       enc.encode("data: [DONE]\n\n"),
     ];
-    const head = { "content-type": "text/event-stream" };
-    const paced = await serveMock(async () => reply(200, head, { paced: chunks.map((bytes) => ({ bytes, delay: 0 })), closeDelay: 0 }));
-    const written = await serveMock(async () => {
-      let i = 0;
-      // A plain web stream: the server writes each chunk with res.write.
-      return reply(200, head, new ReadableStream<Uint8Array>({ pull: (c) => (i < chunks.length ? c.enqueue(chunks[i++]!) : c.close()) }));
-    });
-    served.push(paced, written);
-    const requests = [req("POST", "/", json, "{}")];
-    const [a, b] = [await exchange(paced.url, requests), await exchange(written.url, requests)];
+    const [a, b] = await pacedAndWritten(() => chunks.map((bytes) => ({ bytes, delay: 0 })), [req("POST", "/", json, "{}")]);
     expect(a[0]).toContain("\r\n186a0\r\n");
     expect(a).toEqual(b);
   });
@@ -166,16 +173,7 @@ describe("a burst of paced writes", () => {
     const texts = ["data: plain\n\n", "data: é 漢 🙂\n\n", "", "data: lone \ud800 surrogate\n\n", "x".repeat(70_000)];
     const chunks = (): TimedChunk[] =>
       Array.from({ length: 200 }, (_, i) => (i % 3 === 0 ? { bytes: enc.encode(`: ${i}\n`), delay: 0 } : new TextChunk(texts[i % texts.length]!, 0)));
-    const head = { "content-type": "text/event-stream" };
-    const paced = await serveMock(async () => reply(200, head, { paced: chunks(), closeDelay: 0 }));
-    const written = await serveMock(async () => {
-      const list = chunks();
-      let i = 0;
-      return reply(200, head, new ReadableStream<Uint8Array>({ pull: (c) => (i < list.length ? c.enqueue(list[i++]!.bytes) : c.close()) }));
-    });
-    served.push(paced, written);
-    const requests = [req("POST", "/", json, "{}"), req("HEAD", "/")];
-    const [a, b] = [await exchange(paced.url, requests), await exchange(written.url, requests)];
+    const [a, b] = await pacedAndWritten(chunks, [req("POST", "/", json, "{}"), req("HEAD", "/")]);
     expect(a[0]).toContain("\r\n11170\r\n");
     expect(a[0]).toContain("lone \xef\xbf\xbd surrogate");
     expect(a).toEqual(b);
@@ -197,16 +195,7 @@ describe("a burst of paced writes", () => {
       new TextChunk("data: é 漢 🙂\n\n", 0),
       { bytes: enc.encode("data: [DONE]\n\n"), delay: 0 },
     ];
-    const head = { "content-type": "text/event-stream" };
-    const paced = await serveMock(async () => reply(200, head, { paced: chunks(), closeDelay: 0 }));
-    const written = await serveMock(async () => {
-      const list = chunks();
-      let i = 0;
-      return reply(200, head, new ReadableStream<Uint8Array>({ pull: (c) => (i < list.length ? c.enqueue(list[i++]!.bytes) : c.close()) }));
-    });
-    served.push(paced, written);
-    const requests = [req("POST", "/", json, "{}"), req("HEAD", "/")];
-    const [a, b] = [await exchange(paced.url, requests), await exchange(written.url, requests)];
+    const [a, b] = await pacedAndWritten(chunks, [req("POST", "/", json, "{}"), req("HEAD", "/")]);
     sizes.forEach((n, i) => expect(a[0]).toContain(`\r\n${n.toString(16)}\r\n${String.fromCharCode(0x61 + i).repeat(n)}\r\n`));
     expect(a).toEqual(b);
   });
