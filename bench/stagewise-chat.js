@@ -40,6 +40,46 @@ function validateFrame(v, ev) {
   return r.ok && update !== undefined ? registry.validate("stagewise-chat", "chat-update", update) : r;
 }
 
+/** The event id a frame's text carries as a decimal string (a chat subscription's tracked value), else undefined. */
+function eventIdOf(v) {
+  const id = v?.result?.type === "data" ? v.result.id : undefined;
+  return typeof id === "string" && /^\d+$/.test(id) ? Number(id) : undefined;
+}
+
+/**
+ * The turn as if the agent of the recorded run had gone on: its chat event ids renumbered to follow the run's last.
+ * The turn comes from another mock, whose ids start again from low numbers; left as they are, the same id would name
+ * two different updates on two subscriptions (chat/seq-global's finding) in every frame, and the row would time the
+ * building of failure messages no conformant server causes.
+ */
+export function continueIds(turn, recorded) {
+  let last = -1;
+  for (const e of recorded) {
+    if (e.kind !== "ws-frame" || e.direction !== "in" || !e.data.startsWith("{")) continue;
+    const id = eventIdOf(JSON.parse(e.data));
+    if (id !== undefined && id > last) last = id;
+  }
+  let first;
+  for (const e of turn) {
+    if (e.kind !== "ws-frame" || e.direction !== "in" || !e.data.startsWith("{")) continue;
+    const id = eventIdOf(JSON.parse(e.data));
+    if (id !== undefined && (first === undefined || id < first)) first = id;
+  }
+  if (first === undefined) throw new Error("stagewise-chat bench: the turn carried no chat event id");
+  const shift = last + 1 - first;
+  return turn.map((e) => {
+    if (e.kind !== "ws-frame" || e.direction !== "in" || !e.data.startsWith("{")) return e;
+    const v = JSON.parse(e.data);
+    const id = eventIdOf(v);
+    if (id === undefined) return e;
+    const next = String(id + shift);
+    if (v.result.data?.json?.id === v.result.id) v.result.data.json.id = next;
+    v.result.id = next;
+    const data = JSON.stringify(v);
+    return { ...e, data, bytes: Buffer.byteLength(data) };
+  });
+}
+
 /** Fewer than this share of checks exercised makes the row meaningless (as in common.js). */
 const MIN_EXERCISED = 0.8;
 
@@ -218,7 +258,7 @@ export async function benchStagewiseChat() {
   const bare = await bareServer(frames);
   const bareUrl = `ws://127.0.0.1:${bare.address().port}/stagewise/ws`;
   const rounds = quick ? 5 : 20;
-  const turn = await recordTurn((bus) => turnOn(bus, wsUrl));
+  const turn = continueIds(await recordTurn((bus) => turnOn(bus, wsUrl)), recorded);
   const mockRow = await wsMockVsBare({ name: "stagewise-chat mock frames/s", mockUrl: wsUrl, bareUrl, play: (url) => turnPlain(url), rounds: quick ? 10 : 40 });
   rows.push({ ...mockRow, work: `${frames.length} frames a turn, ${mockRow.work}` });
   rows.push(wsCheckerVsParse({ name: "stagewise-chat checker frames/s", protocol, recorded, turn, validateFrame }));

@@ -228,19 +228,12 @@ export const CHAT_SYNC_CHECKS: CheckDef[] = [
     };
   }),
   serverCheck("stagewise-chat/chat/seq-global", (t) => {
-    const seen = new Map<number, { sub: ChatSub; f: ChatFrame }>();
     return {
       observe: onChatSubs({
         delta: (sub, f) => {
-          if (f.seq === null || !f.update) return;
-          const first = seen.get(f.seq);
-          if (!first) {
-            seen.set(f.seq, { sub, f });
-            if (seen.size > 4096) seen.delete(seen.keys().next().value!);
-            return;
-          }
-          if (first.sub === sub) return;
-          const d = firstJsonDifference(f.update, first.f.update);
+          const first = f.earlier;
+          if (!first || first.sub === sub || !f.update) return;
+          const d = firstJsonDifference(f.update, first.update);
           if (d)
             t.fail(
               `id ${f.seq} with the update ${showSub(first.sub)} got`,
@@ -315,7 +308,6 @@ export const CHAT_SYNC_CHECKS: CheckDef[] = [
     const ahead: { s: number; fresh: ChatState; sub: ChatSub; ev: FrameEvent }[] = [];
     /** Where two subscriptions first got different updates under one id (chat/seq-global's finding). */
     let idsDiffer: string | undefined;
-    const seen = new Map<number, { sub: ChatSub; f: ChatFrame }>();
     /** Differences between A and a fresh snapshot: judged at the end, once the ids are known. */
     const misnumbered: { s: number; sub: ChatSub; ev: FrameEvent; message: string }[] = [];
     const fail = (x: { s: number; sub: ChatSub; ev: FrameEvent; message: string }) =>
@@ -353,13 +345,8 @@ export const CHAT_SYNC_CHECKS: CheckDef[] = [
           else t.untestable(`A's state at ${s} is no longer kept`);
         },
         delta: (sub, f) => {
-          if (f.seq !== null && f.update && idsDiffer === undefined) {
-            const first = seen.get(f.seq);
-            if (!first) {
-              seen.set(f.seq, { sub, f });
-              if (seen.size > 4096) seen.delete(seen.keys().next().value!);
-            } else if (first.sub !== sub && firstJsonDifference(f.update, first.f.update)) idsDiffer = where(f.ev, sub.conn);
-          }
+          const first = f.earlier;
+          if (first && idsDiffer === undefined && first.sub !== sub && f.update && firstJsonDifference(f.update, first.update)) idsDiffer = where(f.ev, sub.conn);
           if (sub !== a || f.seq === null) return;
           for (let i = ahead.length - 1; i >= 0; i--) {
             const x = ahead[i]!;

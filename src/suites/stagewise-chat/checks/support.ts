@@ -343,6 +343,13 @@ export interface ChatFrame {
   /** `data.json.id` (the tracked envelope's id). */
   innerId: unknown;
   update: ChatUpdate | undefined;
+  /** The subscription it came on. */
+  sub: ChatSub;
+  /**
+   * For a delta: the first delta with the same seq, on any subscription, when one came before it (the most recent
+   * {@link SEQS_KEPT} seqs are remembered). Kept once for every rule that asks whether one id named one update.
+   */
+  earlier?: ChatFrame;
 }
 
 export interface ChatSub {
@@ -395,7 +402,23 @@ export interface ChatSubHooks {
   idle?: boolean;
 }
 
+/** Reduced states kept per subscription: at least this many of the most recent (at most twice as many). */
 const HISTORY = 64;
+/** Delta seqs remembered with their first frame: at least this many of the most recent (at most twice as many). */
+export const SEQS_KEPT = 4096;
+
+/**
+ * Forgets the oldest entries of a map kept in insertion order, half at a time once it holds twice `keep`: one pass
+ * now and then instead of an iterator on every insert.
+ */
+function trimOldest<K, V>(m: Map<K, V>, keep: number): void {
+  if (m.size < 2 * keep) return;
+  let drop = m.size - keep;
+  for (const k of m.keys()) {
+    if (drop-- <= 0) break;
+    m.delete(k);
+  }
+}
 
 const isChatSubscribe = (call: Call): boolean => call.method === "subscription" && procedure(call.path) === "getChatUpdates";
 
@@ -444,7 +467,16 @@ const CHAT_SUBS = derivedView<{ h: ChatSubHooks }>("stagewise-chat/chat-subs", {
     call((h) => h.snapshot?.(sub, sub.snapshot, reduced));
   };
 
+  const firstBySeq = new Map<number, ChatFrame>();
   const delta = (sub: ChatSub, f: ChatFrame) => {
+    if (f.seq !== null && f.update) {
+      const first = firstBySeq.get(f.seq);
+      if (first) f.earlier = first;
+      else {
+        firstBySeq.set(f.seq, f);
+        trimOldest(firstBySeq, SEQS_KEPT);
+      }
+    }
     const before = sub.state;
     let reduced: ChatReduced | undefined;
     if (before && f.update) {
@@ -453,7 +485,7 @@ const CHAT_SUBS = derivedView<{ h: ChatSubHooks }>("stagewise-chat/chat-subs", {
         sub.state = reduced.state;
         if (f.seq !== null) {
           sub.history.set(f.seq, reduced.state);
-          if (sub.history.size > HISTORY) sub.history.delete(sub.history.keys().next().value!);
+          trimOldest(sub.history, HISTORY);
         }
       } else {
         sub.state = null;
@@ -528,7 +560,7 @@ const CHAT_SUBS = derivedView<{ h: ChatSubHooks }>("stagewise-chat/chat-subs", {
               ? (inner as unknown as ChatUpdate)
               : undefined;
           const seq = parseEventId(r.eventId);
-          const cf: ChatFrame = { ev, eventId: r.eventId, seq: typeof r.eventId === "string" ? seq : null, innerId: inner?.id, update };
+          const cf: ChatFrame = { ev, eventId: r.eventId, seq: typeof r.eventId === "string" ? seq : null, innerId: inner?.id, update, sub };
           if (cf.seq !== null) sub.lastSeq = cf.seq;
           const type = update?.type;
           if (sub.phase === "snapshot") {
