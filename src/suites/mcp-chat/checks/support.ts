@@ -6,6 +6,7 @@
  * Everything here is incremental: an exchange's record lives from its request to its end, and a
  * stream keeps counters and the first sentinel, never its events.
  */
+import { StreamJson } from "../../../core/views/stream-json.js";
 import { excerpt, type CheckContext } from "../../../core/checks/check.js";
 import { serverCheckMaker } from "../../../core/checks/define-check.js";
 import { describe, evidenceOf, lastEvent, type Exchange } from "../../../core/views/exchange.js";
@@ -134,18 +135,19 @@ export type Payload =
  * What an event's data means. The stream view calls it once per event and hands the result to
  * every check, so it keeps no cache (a WeakMap entry per event cost more than the parse).
  */
-export function payloadOf(ev: SseEventEvent): Payload {
-  return classifyPayload(ev.data);
+export function payloadOf(ev: SseEventEvent, json?: StreamJson): Payload {
+  return classifyPayload(ev.data, json);
 }
 
-export function classifyPayload(data: string): Payload {
+/** `json`: the stream's parser, which builds the chunks of a long answer (one envelope, other text) from the last parse. */
+export function classifyPayload(data: string, json?: StreamJson): Payload {
   if (data === "[DONE]") return { kind: "terminal", terminal: "done" };
   if (data.startsWith("[ERROR]")) return { kind: "terminal", terminal: "error" };
   if (data.startsWith("[")) return { kind: "bracket" };
   // JSON.parse directly, not parseJson: no result object per event.
   let value: unknown;
   try {
-    value = JSON.parse(data);
+    value = json ? json.parse(data) : JSON.parse(data);
   } catch (e) {
     return { kind: "not-object", reason: `not JSON (${(e as Error).message})` };
   }
@@ -227,7 +229,7 @@ interface Decoded {
  * The streams of this suite (§4: the happy path and the disconnected probe, 2xx only — a 4xx JSON
  * answer is no stream). A [DONE] that follows a profile error event counts as an error terminal.
  */
-const STREAMS = sseStreamView<Stream & { errorTypes: ReadonlySet<string>; decoded: Decoded }, Decoded>({
+const STREAMS = sseStreamView<Stream & { errorTypes: ReadonlySet<string>; decoded: Decoded; json: StreamJson }, Decoded>({
   name: "mcp-chat/streams",
   select: (request) => isStreamLabel(request.label),
   open: (request, head, ctx: CheckContext) => ({
@@ -240,11 +242,12 @@ const STREAMS = sseStreamView<Stream & { errorTypes: ReadonlySet<string>; decode
     errorTypes: new Set(readParams(ctx.params).errorEventTypes),
     // One record per stream, refilled for each event: the hooks read it only while it is their event's.
     decoded: { p: { kind: "bracket" }, phase: "before", tag: "other" },
+    json: new StreamJson(),
   }),
   decode(ev, s) {
     s.events++;
     s.first ??= ev;
-    const p = payloadOf(ev);
+    const p = payloadOf(ev, s.json);
     let phase: Phase = s.terminal ? "after" : "before";
     if (phase === "before") {
       if (p.kind === "terminal") {

@@ -12,6 +12,12 @@ export const DELTA_CHECKS: CheckDef[] = [
       event: (ev, v) => {
         for (const cv of v.choices) {
           n++;
+          const d0 = cv.delta;
+          // A plain text delta (nearly every chunk of an answer) holds at once, without a list.
+          if (isObject(cv.raw) && isObject(d0) && (d0.content === undefined || d0.content === null || typeof d0.content === "string") && (d0.tool_calls === undefined || d0.tool_calls === null)) {
+            t.ok();
+            continue;
+          }
           const problems: string[] = [];
           if (!isObject(cv.raw)) problems.push(`a choice is ${typeName(cv.raw)}, not an object`);
           else if (!isObject(cv.delta)) problems.push(`delta is ${cv.delta === undefined ? "missing" : typeName(cv.delta)}`);

@@ -17,6 +17,7 @@
 import { at, excerpt, type Evidence } from "../../../core/checks/check.js";
 import { all, type Listen } from "../../../core/views/hooks.js";
 import { sseStreamView, type StreamHooks } from "../../../core/views/sse-stream.js";
+import { StreamJson } from "../../../core/views/stream-json.js";
 import { baseLabel, isChatLabel } from "../labels.js";
 import {
   Tally,
@@ -138,10 +139,12 @@ export interface StreamModel {
   done?: SseEventEvent;
   error?: SseEventEvent;
   end?: BodyEndEvent;
+  /** The stream's payload parser (see StreamJson). */
+  json: StreamJson;
 }
 
 function newModel(request: RequestEvent): StreamModel {
-  return { exchange: request.exchange, label: request.label, info: requestInfo(request), choices: new Map(), chunks: 0 };
+  return { exchange: request.exchange, label: request.label, info: requestInfo(request), choices: new Map(), chunks: 0, json: new StreamJson() };
 }
 
 function newChoice(index: number): ChoiceState {
@@ -179,7 +182,7 @@ function newCall(n: number, choice: number, eff: number, indexValid: boolean): C
 
 /** The view of one SSE event of a stream, applying it to the model (once per event: the view's decode). */
 export function analyse(m: StreamModel, ev: SseEventEvent): EventView {
-  const payload = payloadOf(ev);
+  const payload = payloadOf(ev, m.json);
   let phase: Phase;
   if (m.done || m.error) phase = "after";
   else if (payload.kind === "done") {

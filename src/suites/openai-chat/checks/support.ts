@@ -7,6 +7,7 @@
  * per-stream counters, never its events. Parsed requests are cached on the request events (a
  * WeakMap) and each SSE payload is decoded once by the stream view, so every check reads one parse.
  */
+import { StreamJson } from "../../../core/views/stream-json.js";
 import type { Outcome } from "../../../core/checks/check.js";
 import { serverCheckMaker } from "../../../core/checks/define-check.js";
 import { describe, evidenceOf, lastEvent, type Exchange } from "../../../core/views/exchange.js";
@@ -149,17 +150,20 @@ export type Payload =
   | { kind: "json"; value: unknown }
   | { kind: "invalid"; reason: string };
 
-/** What an event's data means (the stream view decodes each event once, so nothing is cached). */
-export function payloadOf(ev: SseEventEvent): Payload {
-  return classify(ev.data);
+/**
+ * What an event's data means (the stream view decodes each event once, so nothing is cached). `json` is the stream's
+ * parser: a long answer's chunks differ only in their text, and it builds those from the last parse.
+ */
+export function payloadOf(ev: SseEventEvent, json?: StreamJson): Payload {
+  return classify(ev.data, json);
 }
 
-function classify(data: string): Payload {
+function classify(data: string, json: StreamJson | undefined): Payload {
   if (data === "[DONE]") return { kind: "done" };
   // JSON.parse directly, not parseJson: no result object per event.
   let value: unknown;
   try {
-    value = JSON.parse(data);
+    value = json ? json.parse(data) : JSON.parse(data);
   } catch (e) {
     return { kind: "invalid", reason: `not JSON (${(e as Error).message})` };
   }

@@ -35,13 +35,15 @@ export const USAGE_CHECKS: CheckDef[] = [
   serverCheck("openai-chat/usage/matches-request", (t, ctx) => {
     let asked = 0;
     let unasked = 0;
-    const observe = onStreams<{ last?: { ev: SseEventEvent; usage: unknown }; stray?: SseEventEvent }>({
+    // The last chunk and its usage as two fields: every chunk of a long answer passes here, so no record per chunk.
+    const observe = onStreams<{ last?: SseEventEvent; lastUsage?: unknown; stray?: SseEventEvent }>({
       start: () => ({}),
       only: CHUNKS,
       event: (ev, v, _s, st) => {
         if (v.phase !== "before" || v.payload.kind !== "chunk") return;
         const c = v.payload.value;
-        st.last = { ev, usage: c.usage };
+        st.last = ev;
+        st.lastUsage = c.usage;
         if (hasUsage(c)) st.stray ??= ev;
       },
       end: (ev, s, st) => {
@@ -49,10 +51,10 @@ export const USAGE_CHECKS: CheckDef[] = [
         const cut = streamCut(s, ev);
         if (cut) return cutOff(t, s.label, cut, streamBroken(s, ev));
         if (s.info.includeUsage) {
-          const u = st.last?.usage;
-          if (u === undefined || u === null) return t.fail("a usage object on the last chunk", `${s.label}: include_usage was requested but the last chunk has no usage`, st.last ? eventEvidence(st.last.ev) : at(ev));
+          const u = st.lastUsage;
+          if (u === undefined || u === null) return t.fail("a usage object on the last chunk", `${s.label}: include_usage was requested but the last chunk has no usage`, st.last ? eventEvidence(st.last) : at(ev));
           const r = ctx.validate("usage", u);
-          if (!r.ok) return t.fail("usage with integer prompt_tokens, completion_tokens, total_tokens", `${eventWhere(st.last!.ev)}: ${formatSchemaErrors(r.errors)} (${excerpt(u, 60)})`, eventEvidence(st.last!.ev));
+          if (!r.ok) return t.fail("usage with integer prompt_tokens, completion_tokens, total_tokens", `${eventWhere(st.last!)}: ${formatSchemaErrors(r.errors)} (${excerpt(u, 60)})`, eventEvidence(st.last!));
           asked++;
           t.ok();
         } else if (st.stray) {

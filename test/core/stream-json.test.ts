@@ -1,0 +1,180 @@
+/**
+ * StreamJson: a stream's payloads that repeat one envelope around other strings are built from the last parse, and
+ * every value equals JSON.parse's (same keys in the same order, same strings, own `__proto__` keys kept); anything it
+ * cannot build is parsed, and invalid JSON throws as JSON.parse does.
+ */
+import { describe, expect, it } from "vitest";
+import { StreamJson } from "../../src/core/views/stream-json.js";
+
+/** The value as JSON.parse gives it, compared with keys in order (toStrictEqual ignores order). */
+function same(actual: unknown, text: string): void {
+  const expected = JSON.parse(text) as unknown;
+  expect(actual).toStrictEqual(expected);
+  expect(JSON.stringify(actual)).toBe(JSON.stringify(expected));
+  expect(ownKeysDeep(actual)).toEqual(ownKeysDeep(expected));
+}
+
+function ownKeysDeep(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(ownKeysDeep);
+  if (typeof v !== "object" || v === null) return v;
+  return Object.getOwnPropertyNames(v).map((k) => [k, ownKeysDeep((v as Record<string, unknown>)[k])]);
+}
+
+const chunk = (content: string, id = "chatcmpl-1") =>
+  JSON.stringify({ id, object: "chat.completion.chunk", created: 1767225600, model: "m", choices: [{ index: 0, delta: { content }, finish_reason: null }] });
+
+/** A small deterministic generator (mulberry32), so a failure is reproducible from its seed. */
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const ALPHABET = ["a", "b", " ", "é", "漢", "🙂", "\ud800", "\u2028", '"', "\\", "\n", "\t", "\u0001", "/", "0"];
+
+function randomString(r: () => number, plainOnly: boolean): string {
+  let s = "";
+  const n = Math.floor(r() * 8);
+  for (let i = 0; i < n; i++) s += ALPHABET[Math.floor(r() * (plainOnly ? 8 : ALPHABET.length))];
+  return s;
+}
+
+function randomValue(r: () => number, depth: number): unknown {
+  const k = r();
+  if (depth > 3 || (depth > 0 && k < 0.3)) return randomString(r, false);
+  if (k < 0.4) return Math.floor(r() * 100);
+  if (k < 0.45) return r() < 0.5 ? null : true;
+  if (k < 0.7 && depth > 0) return Array.from({ length: Math.floor(r() * 4) }, () => randomValue(r, depth + 1));
+  const o: Record<string, unknown> = {};
+  for (let i = Math.floor(r() * 4); i > 0; i--) o[["type", "id", "0", "x y", "é"][Math.floor(r() * 5)]!] = randomValue(r, depth + 1);
+  return o;
+}
+
+/**
+ * The value with the strings at some places replaced, as a stream changes the same strings from payload to payload
+ * (`varies` picks the places, once per stream); mostly plain strings, the ones the template builds.
+ */
+function mutate(v: unknown, r: () => number, varies: (path: string) => boolean, path = ""): unknown {
+  if (typeof v === "string") return varies(path) ? randomString(r, r() < 0.85) : v;
+  if (Array.isArray(v)) return v.map((x, i) => mutate(x, r, varies, `${path}/${i}`));
+  if (typeof v === "object" && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, mutate(x, r, varies, `${path}/${k}`)]));
+  return v;
+}
+
+/** A stable pick of about a third of the places, different for each seed. */
+const placesOf = (seed: number) => (path: string) => {
+  let h = seed * 2654435761;
+  for (let i = 0; i < path.length; i++) h = Math.imul(h ^ path.charCodeAt(i), 16777619);
+  return (h >>> 0) % 3 === 0;
+};
+
+describe("StreamJson", () => {
+  it("builds a long answer's chunks from the last parse, each equal to JSON.parse's", () => {
+    const json = new StreamJson();
+    const texts = ["", "Hel", "lo é 漢 🙂", "\u2028", "\ud800 lone", " ", "x".repeat(300)].map((c) => chunk(c));
+    for (const text of texts) same(json.parse(text), text);
+    // The first two teach the envelope; a lone surrogate is written as an escape (\ud800), so that one is parsed.
+    expect(json.built).toBe(texts.length - 3);
+  });
+
+  it("gives each payload objects of its own on the way to the changed string", () => {
+    const json = new StreamJson();
+    const a = json.parse(chunk("a")) as { choices: { delta: { content: string } }[] };
+    json.parse(chunk("b"));
+    const c = json.parse(chunk("c")) as typeof a;
+    const d = json.parse(chunk("d")) as typeof a;
+    expect(json.built).toBe(2);
+    expect([a.choices[0]!.delta.content, c.choices[0]!.delta.content, d.choices[0]!.delta.content]).toEqual(["a", "c", "d"]);
+    expect(c).not.toBe(d);
+    expect(c.choices).not.toBe(d.choices);
+    expect(c.choices[0]!.delta).not.toBe(d.choices[0]!.delta);
+  });
+
+  it("fills several changed strings at once (an event id twice and the text)", () => {
+    const frame = (seq: number, text: string) =>
+      JSON.stringify({ id: 1, result: { type: "data", data: { json: { id: String(seq), data: { type: "message-updated", content: { type: "text", text } } } }, id: String(seq) } });
+    const json = new StreamJson();
+    for (let i = 0; i < 20; i++) {
+      const text = frame(30 + i, `part ${i} 🙂`);
+      same(json.parse(text), text);
+    }
+    expect(json.built).toBe(18);
+  });
+
+  it("parses what does not fit the envelope: an escape, another shape, a longer number", () => {
+    const json = new StreamJson();
+    const texts = [chunk("a"), chunk("b"), chunk('say "hi"'), chunk("tab\there"), chunk("c", "chatcmpl-2"), JSON.stringify({ choices: [] }), chunk("d")];
+    for (const text of texts) same(json.parse(text), text);
+  });
+
+  it("throws as JSON.parse does on invalid JSON, template or not", () => {
+    const json = new StreamJson();
+    json.parse(chunk("a"));
+    json.parse(chunk("b"));
+    const bad = [chunk("c").replace('"c"', '"c"x"'), chunk("c").replace('"c"', '"c\u0001"'), chunk("c").slice(0, -1), "{"];
+    for (const text of bad) {
+      expect(() => JSON.parse(text)).toThrow(SyntaxError);
+      expect(() => json.parse(text)).toThrow(SyntaxError);
+    }
+    same(json.parse(chunk("d")), chunk("d"));
+  });
+
+  it("never builds across a key given twice or a __proto__ key (JSON.parse keeps the last, as an own key)", () => {
+    const json = new StreamJson();
+    for (const s of ["a", "b", "c", "d"]) {
+      for (const text of [`{"t":"x","t":"${s}"}`, `{"t":"${s}","t":"x"}`, `{"__proto__":"${s}","k":"v"}`, `{"o":{"__proto__":{"p":"${s}"}}}`]) {
+        const v = json.parse(text);
+        same(v, text);
+      }
+    }
+    expect(json.built).toBe(0);
+    const proto = json.parse(`{"__proto__":"z","k":"v"}`) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(proto)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyNames(proto)).toEqual(["__proto__", "k"]);
+  });
+
+  it("equals JSON.parse on random values and random changes of their strings (seeded)", () => {
+    let built = 0;
+    for (let seed = 1; seed <= 300; seed++) {
+      const r = rng(seed);
+      const json = new StreamJson();
+      const varies = placesOf(seed);
+      // A stream's payload: an object with a few members.
+      const root = () => Object.fromEntries(["type", "id", "data", "n"].map((k) => [k, randomValue(r, 1)]));
+      let v: unknown = root();
+      for (let step = 0; step < 12; step++) {
+        // Mostly the same shape with other strings; now and then another value altogether.
+        v = r() < 0.1 ? root() : mutate(v, r, varies);
+        const text = r() < 0.05 ? JSON.stringify(v, null, 1) : JSON.stringify(v);
+        let got: unknown;
+        try {
+          got = json.parse(text);
+        } catch (e) {
+          throw new Error(`seed ${seed} step ${step}: ${(e as Error).message} for ${text}`);
+        }
+        try {
+          same(got, text);
+        } catch (e) {
+          throw new Error(`seed ${seed} step ${step}: ${text}\n${(e as Error).message}`);
+        }
+      }
+      built += json.built;
+    }
+    // The comparison means something only if many values were built rather than parsed.
+    expect(built).toBeGreaterThan(500);
+  });
+
+  it("stops comparing a stream whose payloads never share an envelope", () => {
+    const json = new StreamJson();
+    for (let i = 0; i < 40; i++) {
+      const text = JSON.stringify({ [`k${i}`]: "v" });
+      same(json.parse(text), text);
+    }
+    expect(json.built).toBe(0);
+  });
+});
