@@ -29,7 +29,7 @@ async function runThroughKit(wsUrl, prompt) {
 }
 
 /** One prompt through the kit's recording client on `bus`, to the end of the run; returns the frames read. */
-async function promptOn(bus, wsUrl, prompt) {
+export async function promptOn(bus, wsUrl, prompt) {
   const opened = await openWs(bus, { probe: "bench", label: "main", url: wsUrl, headers: { origin: ORIGIN(wsUrl) }, openTimeout: 5000 });
   if (!opened.ok) throw new Error(`pi-web bench: upgrade refused (${opened.status ?? opened.error})`);
   const conn = opened.conn;

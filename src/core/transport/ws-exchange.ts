@@ -22,6 +22,7 @@ import type { Duplex } from "node:stream";
 import { isUtf8 } from "node:buffer";
 import WebSocket from "ws";
 import { deadline, type Deadline } from "./deadline.js";
+import { StreamJson } from "./stream-json.js";
 import { REDACTED } from "../transcript/redaction.js";
 import type { TranscriptBus, TranscriptEvent } from "../transcript/transcript.js";
 
@@ -117,10 +118,10 @@ const split = new WeakMap<object, unknown[]>();
  * framing: the frame's value when it parses; otherwise, when every non-empty line parses, one
  * value per line (a batching server's newline-joined messages); otherwise none.
  */
-export function frameValues(ev: WsFrameEvent): unknown[] {
+export function frameValues(ev: WsFrameEvent, json?: StreamJson): unknown[] {
   let v = split.get(ev);
   if (!v) {
-    const p = frameJson(ev);
+    const p = frameJson(ev, json);
     if (p.ok) v = [p.value];
     else if (ev.data.includes("\n")) {
       const lines = ev.data.split("\n").filter((l) => l.trim() !== "");
@@ -140,12 +141,15 @@ export function frameValues(ev: WsFrameEvent): unknown[] {
   return v;
 }
 
-/** The frame's data parsed as JSON (cached per event object). */
-export function frameJson(ev: WsFrameEvent): { ok: true; value: unknown } | { ok: false; error: string } {
+/**
+ * The frame's data parsed as JSON (cached per event object). `json`: the parser of the frames the frame's connection
+ * received before it (see StreamJson), which builds a frame that repeats the last one's envelope instead of parsing it.
+ */
+export function frameJson(ev: WsFrameEvent, json?: StreamJson): { ok: true; value: unknown } | { ok: false; error: string } {
   let p = parsed.get(ev);
   if (!p) {
     try {
-      p = { ok: true, value: JSON.parse(ev.data) };
+      p = { ok: true, value: json ? json.parse(ev.data) : JSON.parse(ev.data) };
     } catch (e) {
       p = { ok: false, error: (e as Error).message };
     }
@@ -327,6 +331,8 @@ export class WsConnection {
   private readonly pending = new Set<Pending>();
   private readonly waiters = new Set<Waiter>();
   private readonly listeners = new Set<(m: WsMessage) => void>();
+  /** The parser of the frames this connection receives (a stream of one envelope around other strings, often). */
+  private readonly json = new StreamJson();
   private readonly answered: string[] = [];
   private readonly answeredSet = new Set<string>();
   private readonly backlog: WsMessage[] = [];
@@ -573,7 +579,7 @@ export class WsConnection {
     } finally {
       this.bus.release();
     }
-    const values = frameValues(frame);
+    const values = frameValues(frame, this.json);
     for (const json of values.length ? values : [undefined]) {
       const msg: WsMessage = { frame, json };
       this.backlog.push(msg);

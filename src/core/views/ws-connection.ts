@@ -4,6 +4,7 @@
  * with the decoded payload; a check may keep to some connections only (`accept`).
  */
 import type { TranscriptEvent } from "../transcript/transcript.js";
+import { StreamJson } from "../transport/stream-json.js";
 import { each, type Guard, type Listen, on, type ViewDef } from "./hooks.js";
 
 type Ev<K extends TranscriptEvent["kind"]> = Extract<TranscriptEvent, { kind: K }>;
@@ -19,6 +20,11 @@ export interface Conn {
   /** Transcript time of the open. */
   openedAt: number;
   closed?: CloseEvent;
+  /**
+   * The parser of the frames the connection received, for decoders (see StreamJson): the frames of a long answer
+   * repeat one envelope around other strings, and are built from the last parse.
+   */
+  json: StreamJson;
 }
 
 /** What a protocol supplies: what a frame means, decoded once for every check. */
@@ -76,7 +82,7 @@ export function wsConnectionView<M>(decoder: FrameDecoder<M>): ConnectionView<M>
         observe(ev) {
           switch (ev.kind) {
             case "ws-open": {
-              const c: Conn = { id: ev.connection, label: ev.label ?? "?", openedAt: ev.t };
+              const c: Conn = { id: ev.connection, label: ev.label ?? "?", openedAt: ev.t, json: new StreamJson() };
               const list = accepting(ev.label);
               conns.set(ev.connection, { c, subs: list, byTag: new Map() });
               call(list, (h) => h.open?.(ev, c));

@@ -6,7 +6,7 @@
  * Everything here is incremental: an exchange's record lives from its request to its end, and a
  * stream keeps counters and the first sentinel, never its events.
  */
-import { StreamJson } from "../../../core/views/stream-json.js";
+import { StreamJson } from "../../../core/transport/stream-json.js";
 import { excerpt, type CheckContext } from "../../../core/checks/check.js";
 import { serverCheckMaker } from "../../../core/checks/define-check.js";
 import { describe, evidenceOf, lastEvent, type Exchange } from "../../../core/views/exchange.js";

@@ -17,7 +17,7 @@
 import { at, excerpt, type Evidence } from "../../../core/checks/check.js";
 import { all, type Listen } from "../../../core/views/hooks.js";
 import { sseStreamView, type StreamHooks } from "../../../core/views/sse-stream.js";
-import { StreamJson } from "../../../core/views/stream-json.js";
+import { StreamJson } from "../../../core/transport/stream-json.js";
 import { baseLabel, isChatLabel } from "../labels.js";
 import {
   Tally,

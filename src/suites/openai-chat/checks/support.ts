@@ -7,7 +7,7 @@
  * per-stream counters, never its events. Parsed requests are cached on the request events (a
  * WeakMap) and each SSE payload is decoded once by the stream view, so every check reads one parse.
  */
-import { StreamJson } from "../../../core/views/stream-json.js";
+import { StreamJson } from "../../../core/transport/stream-json.js";
 import type { Outcome } from "../../../core/checks/check.js";
 import { serverCheckMaker } from "../../../core/checks/define-check.js";
 import { describe, evidenceOf, lastEvent, type Exchange } from "../../../core/views/exchange.js";

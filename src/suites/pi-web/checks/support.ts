@@ -76,17 +76,17 @@ export function messageOf(ev: FrameEvent): Msg {
   return ev === routed ? (routedMsg as Msg) : classify(ev);
 }
 
-function classify(ev: FrameEvent): Msg {
-  const p = frameJson(ev);
+function classify(ev: FrameEvent, c?: Conn): Msg {
+  const p = frameJson(ev, ev.direction === "in" ? c?.json : undefined);
   if (!p.ok) return { kind: "not-object", reason: `not JSON (${p.error})` };
   if (!isObject(p.value)) return { kind: "not-object", reason: `JSON ${p.value === null ? "null" : Array.isArray(p.value) ? "array" : typeof p.value}, not an object` };
   return { kind: "object", value: p.value, type: p.value.type };
 }
 
 /** The connection view's decoder: the frame now routed to every check. */
-function route(ev: FrameEvent): Msg {
+function route(ev: FrameEvent, c: Conn): Msg {
   if (ev !== routed) {
-    routedMsg = classify(ev);
+    routedMsg = classify(ev, c);
     routedParts = undefined;
     routed = ev;
   }

@@ -57,12 +57,12 @@ export type Frame =
 let lastEvent: FrameEvent | undefined;
 let lastFrame: Frame | undefined;
 
-export function frameOf(ev: FrameEvent): Frame {
+export function frameOf(ev: FrameEvent, c?: Conn): Frame {
   if (ev === lastEvent) return lastFrame!;
   let f: Frame;
   if (ev.data === "PING" || ev.data === "PONG") f = { kind: "keepalive", text: ev.data };
   else {
-    const p = frameJson(ev);
+    const p = frameJson(ev, ev.direction === "in" ? c?.json : undefined);
     if (!p.ok) f = { kind: "bad", reason: `not JSON (${p.error})` };
     else if (isObject(p.value)) f = { kind: "json", values: [p.value], batch: false };
     else if (Array.isArray(p.value) && ev.direction === "out") f = { kind: "json", values: p.value.filter(isObject), batch: true };
@@ -83,7 +83,7 @@ const CLASSES: Record<"in" | "out", Record<Frame["kind"], FrameClass>> = {
 export const JSON_FRAMES: readonly FrameClass[] = ["in json", "out json"];
 
 /** This suite's connections, each frame decoded once for every check. */
-export const WIRE = wsConnectionView<Frame>({ name: "stagewise-chat/connections", decode: (ev) => frameOf(ev), tag: (f, ev) => (f.kind === "json" ? (ev.direction === "in" ? "in json" : "out json") : CLASSES[ev.direction][f.kind]) });
+export const WIRE = wsConnectionView<Frame>({ name: "stagewise-chat/connections", decode: (ev, c) => frameOf(ev, c), tag: (f, ev) => (f.kind === "json" ? (ev.direction === "in" ? "in json" : "out json") : CLASSES[ev.direction][f.kind]) });
 
 /** Frames of the protocol connections (not the upgrade probes); `only`: the classes the hook reads (default: all). */
 export function onFrames(fn: (ev: FrameEvent, f: Frame, c: Conn) => void, opts: { all?: boolean; only?: readonly FrameClass[] } = {}): Listen {

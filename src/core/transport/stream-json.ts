@@ -1,18 +1,21 @@
 /**
  * JSON.parse for the payloads of one stream. A streamed answer sends one envelope over and over with only some
  * strings in it changed (the text delta, an event id); once two payloads in a row show which strings those are, a
- * payload that is the same envelope around other plain strings (no quote, backslash or control character) is built
- * from the last parse with those strings put in, instead of being parsed again.
+ * payload that is the same envelope around other strings is built from the last parse with those strings put in,
+ * instead of being parsed again (a string with escapes is parsed alone).
  *
  * The value equals JSON.parse's: the same keys in the same order, the same strings. The objects on the way to a
  * changed string are new for each payload; the rest are shared with earlier payloads' values, which is safe because
- * rules only read parsed payloads. Anything else (another shape, an escape in a changed string, a key named
- * `__proto__`, a key twice in one object) is parsed by JSON.parse, and invalid JSON throws as JSON.parse throws.
+ * rules only read parsed payloads. Anything else (another shape, a key named `__proto__`, a key twice in one object)
+ * is parsed by JSON.parse, and invalid JSON throws as JSON.parse throws.
  */
 
 /** Texts longer than this are parsed and never learned from (a rescan would cost more than it saves). */
 const MAX_LEARN = 16 * 1024;
-/** After this many payloads in a row that taught nothing, the stream is not compared any more. */
+/**
+ * After this many attempts to learn without a payload built in between, the stream is not compared any more: its
+ * payloads differ in more than strings (or differently each time), and each attempt rescans two texts.
+ */
 const MAX_FAILED_LEARNS = 16;
 
 const QUOTE = 34;
@@ -42,6 +45,7 @@ export class StreamJson {
       const values = fill(t, text);
       if (values !== undefined) {
         this.built++;
+        this.failedLearns = 0;
         return build(t.base, t.spec, values);
       }
     }
@@ -50,10 +54,9 @@ export class StreamJson {
       const prev = this.prev;
       this.prev = text;
       const learned = prev !== undefined && prev.length <= MAX_LEARN ? learn(prev, text, value) : undefined;
-      if (learned) {
-        this.template = learned;
-        this.failedLearns = 0;
-      } else if (prev !== undefined) this.failedLearns++;
+      if (learned) this.template = learned;
+      // Only a payload built from a template pays for the learning; a template that never fits counts as a failure.
+      if (prev !== undefined) this.failedLearns++;
     }
     return value;
   }
@@ -72,23 +75,36 @@ function fill(t: Template, text: string): string[] | undefined {
     const seg = segs[i]!;
     const from = pos + seg.length;
     if (text.slice(pos, from) !== seg) return undefined;
-    const to = text.indexOf('"', from);
-    if (to < 0 || !plain(text, from, to)) return undefined;
-    values.push(text.slice(from, to));
+    const to = closingQuote(text, from);
+    if (to < 0) return undefined;
+    const raw = text.slice(from, to);
+    if (!NOT_PLAIN.test(raw)) values.push(raw);
+    else {
+      // Escapes: the string alone is parsed (an invalid one sends the whole text to JSON.parse, which says why).
+      try {
+        values.push(JSON.parse(text.slice(from - 1, to + 1)) as string);
+      } catch {
+        return undefined;
+      }
+    }
     pos = to;
   }
   const last = segs[n]!;
   return pos + last.length === text.length && text.slice(pos) === last ? values : undefined;
 }
 
-/** No escape and no control character: the characters are the string's own. */
-function plain(text: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) {
-    const c = text.charCodeAt(i);
-    if (c === BACKSLASH || c < 0x20) return false;
+/** The quote that ends the string whose characters start at `from` (one not escaped), or -1. */
+function closingQuote(text: string, from: number): number {
+  for (let q = text.indexOf('"', from); q >= 0; q = text.indexOf('"', q + 1)) {
+    let k = q - 1;
+    while (k >= from && text.charCodeAt(k) === BACKSLASH) k--;
+    if ((q - 1 - k) % 2 === 0) return q;
   }
-  return true;
+  return -1;
 }
+
+/** An escape or a control character: a string whose characters are not the text's own (native, for long strings). */
+const NOT_PLAIN = /[\\\u0000-\u001f]/;
 
 /** A copy of `node` with the spec's holes filled, copying only the containers on the way to them. */
 function build(node: unknown, spec: Spec, values: string[]): unknown {
