@@ -323,7 +323,7 @@ export async function wsMockVsBare({ name, mockUrl, bareUrl, play, rounds }) {
 }
 
 /** Measured passes of a checker row (after one warm-up pass of each side). */
-const PASSES = 3;
+const PASSES = 7;
 
 /** Streams `n` SSE events from a bare server through recorder + every server check; RSS in MiB after GC. */
 export async function rssThroughSuite(protocol, label, n, eventAt, terminal) {

@@ -99,6 +99,44 @@ describe("core views", () => {
     expect(kinds).toEqual(["data", "data", "blank", "blank", "comment", "comment", "field", "field"]);
   });
 
+  it("keep a check that does not accept a stream away from all of it, and call a line hook only for its kinds", () => {
+    const STREAMS = sseStreamView<{ label: string }, number>({
+      name: "test/accepting",
+      select: () => true,
+      open: (req) => ({ label: req.label }),
+      decode: (ev) => Number(ev.data),
+    });
+    const heard: string[] = [];
+    const hook = (id: string, accept?: (s: { label: string }) => boolean, lineKinds?: ("blank" | "comment" | "data" | "field")[]) =>
+      check(id, () =>
+        STREAMS.on({
+          ...(accept ? { accept } : {}),
+          ...(lineKinds ? { lineKinds } : {}),
+          start: (s) => void heard.push(`${id} start ${s.label}`),
+          event: (ev, _v, s) => void heard.push(`${id} event ${s.label} ${ev.data}`),
+          line: (ev, s, _st, kind) => void heard.push(`${id} ${kind} ${s.label} ${ev.line}`),
+          end: (_ev, s) => void heard.push(`${id} end ${s.label}`),
+        }),
+      );
+    const events = (label: string): NewEvent[] => {
+      const r = ref(`x-${label}`, label);
+      const line = (lineNo: number, text: string): NewEvent => ({ kind: "sse-line", ...r, lineNo, line: text, eol: "\n", chunkStart: 0, chunkEnd: 0 });
+      return [
+        { kind: "http-request", ...r, method: "POST", url: "http://x/", path: "/", headers: {} },
+        { kind: "http-response", ...r, status: 200, headers: {} },
+        line(0, ": hi"),
+        line(1, "data: 1"),
+        { kind: "sse-event", ...r, index: 0, data: "1", chunk: 0 },
+        line(2, ""),
+        { kind: "body-end", ...r, reason: "eof", bytes: 0 },
+      ];
+    };
+    run([hook("mine", (s) => s.label === "a", ["comment"]), hook("every")], [...events("a"), ...events("b")]);
+    expect(heard.filter((h) => h.startsWith("mine"))).toEqual(["mine start a", "mine comment a : hi", "mine event a 1", "mine end a"]);
+    const every = (l: string) => [`every start ${l}`, `every comment ${l} : hi`, `every data ${l} data: 1`, `every event ${l} 1`, `every blank ${l} `, `every end ${l}`];
+    expect(heard.filter((h) => h.startsWith("every"))).toEqual([...every("a"), ...every("b")]);
+  });
+
   it("call a WebSocket frame hook only for the classes it reads, once per frame decoded for all", () => {
     let decoded = 0;
     const WS = wsConnectionView<number>({

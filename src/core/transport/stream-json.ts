@@ -30,6 +30,8 @@ interface Template {
   base: unknown;
   spec: Spec;
   holes: number;
+  /** The strings of the payload being built (one list per template, refilled: build reads it at once). */
+  values: string[];
 }
 
 export class StreamJson {
@@ -69,7 +71,7 @@ export class StreamJson {
 function fill(t: Template, text: string): string[] | undefined {
   const segs = t.segments;
   const n = t.holes;
-  const values: string[] = [];
+  const values = t.values;
   let pos = 0;
   for (let i = 0; i < n; i++) {
     const seg = segs[i]!;
@@ -78,11 +80,11 @@ function fill(t: Template, text: string): string[] | undefined {
     const to = closingQuote(text, from);
     if (to < 0) return undefined;
     const raw = text.slice(from, to);
-    if (!NOT_PLAIN.test(raw)) values.push(raw);
+    if (raw.length < 64 ? plainShort(raw) : !NOT_PLAIN.test(raw)) values[i] = raw;
     else {
       // Escapes: the string alone is parsed (an invalid one sends the whole text to JSON.parse, which says why).
       try {
-        values.push(JSON.parse(text.slice(from - 1, to + 1)) as string);
+        values[i] = JSON.parse(text.slice(from - 1, to + 1)) as string;
       } catch {
         return undefined;
       }
@@ -101,6 +103,15 @@ function closingQuote(text: string, from: number): number {
     if ((q - 1 - k) % 2 === 0) return q;
   }
   return -1;
+}
+
+/** No escape and no control character, for a short string (a loop costs less than a regex call there). */
+function plainShort(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === BACKSLASH || c < 0x20) return false;
+  }
+  return true;
 }
 
 /** An escape or a control character: a string whose characters are not the text's own (native, for long strings). */
@@ -241,5 +252,5 @@ function learn(prev: string, text: string, value: unknown): Template | undefined
   });
   // A whole text that is one string has no container to copy: JSON.parse it is.
   if (spec.keys.length === 0 || typeof value !== "object" || value === null) return undefined;
-  return { segments, base: value, spec, holes: holes.length };
+  return { segments, base: value, spec, holes: holes.length, values: holes.map(() => "") };
 }

@@ -42,6 +42,11 @@ export interface StreamDecoder<S, V> {
 
 /** A check's hooks on a stream view, with per-stream state of its own. */
 export interface StreamHooks<S, V, St = unknown> {
+  /**
+   * Whether the check reads this stream at all (asked at its head); false: none of its hooks hear of it, the end
+   * included. Absent: every stream.
+   */
+  accept?(s: S): boolean;
   start(s: S): St;
   event?(ev: SseEventEvent, v: V, s: S, st: St): void;
   /**
@@ -51,6 +56,8 @@ export interface StreamHooks<S, V, St = unknown> {
   only?: readonly string[];
   /** A raw line, with its kind (classified once for every check). */
   line?(ev: SseLineEvent, s: S, st: St, kind: LineKind): void;
+  /** The line kinds the line hook reads; absent: every line. Like `only`, it may list more, never less. */
+  lineKinds?: readonly LineKind[];
   chunk?(ev: ChunkEvent, s: S, st: St): void;
   /** The body ended (eof, timeout, reset...). */
   end?(ev: BodyEndEvent, s: S, st: St): void;
@@ -74,10 +81,13 @@ type Live<S, V> = {
   s: S;
   events: Bound<EventFn<S, V>>[];
   byTag: Map<string, Bound<EventFn<S, V>>[]>;
-  lines: Bound<LineFn<S>>[];
+  /** Line hooks by the line kind they read. */
+  lines: Record<LineKind, Bound<LineFn<S>>[]>;
   chunks: Bound<ChunkFn<S>>[];
   ends: Bound<EndFn<S>>[];
 };
+
+const LINE_KINDS: readonly LineKind[] = ["blank", "comment", "data", "field"];
 
 /** The event hooks of a stream that read events of class `tag`, listed on the first such event. */
 function tagged<S, V>(l: Live<S, V>, tag: string): Bound<EventFn<S, V>>[] {
@@ -136,15 +146,19 @@ export function sseStreamView<S, V>(decoder: StreamDecoder<S, V>): StreamView<S,
               pending.delete(ev.exchange);
               if (!is2xx(ev.status)) return;
               const s = decoder.open(request, ev, ctx);
-              const l: Live<S, V> = { s, events: [], byTag: new Map(), lines: [], chunks: [], ends: [] };
+              const l: Live<S, V> = { s, events: [], byTag: new Map(), lines: { blank: [], comment: [], data: [], field: [] }, chunks: [], ends: [] };
               for (const sub of subs) {
                 if (sub.guard.dead) continue;
                 try {
                   const h = sub.hooks;
+                  if (h.accept && !h.accept(s)) continue;
                   const st = h.start(s);
                   const only = h.only;
                   if (h.event) l.events.push({ fn: h.event, guard: sub.guard, st, only });
-                  if (h.line) l.lines.push({ fn: h.line, guard: sub.guard, st, only });
+                  if (h.line) {
+                    const bound = { fn: h.line, guard: sub.guard, st, only };
+                    for (const k of LINE_KINDS) if (!h.lineKinds || h.lineKinds.includes(k)) l.lines[k].push(bound);
+                  }
                   if (h.chunk) l.chunks.push({ fn: h.chunk, guard: sub.guard, st, only });
                   if (h.end) l.ends.push({ fn: h.end, guard: sub.guard, st, only });
                 } catch (e) {
@@ -178,7 +192,7 @@ export function sseStreamView<S, V>(decoder: StreamDecoder<S, V>): StreamView<S,
               if (!l) return;
               const kind = lineKind(ev.line);
               decoder.line?.(ev, l.s, kind);
-              for (const sub of l.lines) {
+              for (const sub of l.lines[kind]) {
                 if (sub.guard.dead) continue;
                 try {
                   sub.fn(ev, l.s, sub.st, kind);

@@ -44,6 +44,7 @@ export const SSE_CHECKS: CheckDef[] = [
     let events = 0;
     const observe = onStreams<{ open: SseLineEvent | undefined }>({
       start: () => ({ open: undefined }),
+      lineKinds: ["data", "blank"],
       line: (ev, _s, st, kind) => {
         if (kind === "data") {
           if (st.open) t.fail("one data line per event, then an empty line", `${lineWhere(ev)} is a second data line in the event begun at line ${st.open.lineNo}: pretty-printed or split JSON`, lineEvidence(ev));
@@ -100,6 +101,7 @@ export const SSE_CHECKS: CheckDef[] = [
     let events = 0;
     const observe = onStreams<{ first: SseLineEvent | undefined }>({
       start: () => ({ first: undefined }),
+      lineKinds: ["data", "blank"],
       line: (ev, _s, st, kind) => {
         if (kind === "data" && !st.first) st.first = ev;
         if (kind !== "blank" || !st.first) return;

@@ -213,6 +213,8 @@ export interface StreamHandlers<S> {
   only?: readonly EventTag[];
   /** A raw line and its kind. */
   line?(ev: SseLineEvent, s: Stream, st: S, kind: LineKind): void;
+  /** The line kinds the line hook reads; absent: every line. */
+  lineKinds?: readonly LineKind[];
   chunk?(ev: ChunkEvent, s: Stream, st: S): void;
   /** The body ended (eof, timeout, reset...). */
   end?(ev: BodyEndEvent, s: Stream, st: S): void;
@@ -345,6 +347,7 @@ export function onStreams<S>(h: StreamHandlers<S>): Listen {
     ...(event ? { event: (ev: SseEventEvent, d: Decoded, s: Stream, st: S) => event(ev, d.p, d.phase, s, st) } : {}),
     ...(h.only ? { only: h.only } : {}),
     ...(h.line ? { line: h.line } : {}),
+    ...(h.lineKinds ? { lineKinds: h.lineKinds } : {}),
     ...(h.chunk ? { chunk: h.chunk } : {}),
     ...(h.end ? { end: h.end } : {}),
   });

@@ -13,6 +13,8 @@ export const REQUEST_CHECKS: CheckDef[] = [
         t.fail("200 and an event stream", `${describe(x)}: Continue's request was refused`, evidenceOf(x));
       }),
       onStreams<{ rejected: boolean; open: boolean }>({
+        // Only the Continue-shaped stream (every hook below keeps its own test too).
+        accept: (s) => s.label === L.continueShape,
         start: () => ({ rejected: false, open: false }),
         line: (ev, s, st, kind) => {
           if (s.label !== L.continueShape || (ev.eol !== "" && kind === "comment")) return;

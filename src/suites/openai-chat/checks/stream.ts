@@ -41,6 +41,7 @@ export const STREAM_CHECKS: CheckDef[] = [
             for (const d of cv.tools) if (isObject(d.raw) && d.raw.extra_content !== undefined) count(st.ext, "extra_content");
           }
         },
+        lineKinds: ["comment"],
         line: (ev, _s, st, kind) => {
           if (kind === "comment") st.comments++;
         },

@@ -13,6 +13,7 @@ export const TIMING_CHECKS: CheckDef[] = [
     const held = new HeldBackGaps(minGapMs, "the first text");
     const gaps: number[] = [];
     const streams = onStreams<{ first?: SseEventEvent; last?: SseEventEvent }>({
+      accept: (s) => s.label === L.textStream,
       start: () => ({}),
       event: (ev, v, s, st) => {
         if (s.label !== L.textStream || v.phase === "after") return;
