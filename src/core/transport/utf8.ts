@@ -5,7 +5,7 @@
 import { isUtf8 } from "node:buffer";
 
 /** Chunk size (bytes) from which the native check is worth its call. */
-const NATIVE_FROM = 32;
+const NATIVE_FROM = 128;
 
 export class Utf8Validator {
   /** Continuation bytes still expected, and the allowed range of the next one. */
