@@ -107,14 +107,27 @@ export function findScenario(name: string): McpChatScenario | undefined {
 // Code points, not UTF-16 units, so no chunk splits an emoji's surrogate pair.
 const LONG_SOURCE = Array.from("Voilà, the café forecast: 東京は晴れ 😀, 大阪は雨 🌧, résumé 🚀 naïve 北京 ok! ");
 
-/** Deterministic: chunk i takes the next 5 + (i * 7 mod 6) code points of a looping sentence. */
-function* longAnswer(): Iterable<Step> {
+/**
+ * Deterministic: chunk i takes the next 5 + (i * 7 mod 6) code points of a looping sentence. Made once, frozen: every
+ * stream of the long answer yields the same steps, so their JSON is written once per style (see payloadOf).
+ */
+let longSteps: readonly Step[] | undefined;
+
+function longAnswer(): Iterable<Step> {
+  return (longSteps ??= makeLongAnswer());
+}
+
+function makeLongAnswer(): readonly Step[] {
+  const steps: Step[] = [];
   let at = 0;
   for (let i = 0; i < 200; i++) {
     const size = 5 + ((i * 7) % 6);
     let chunk = "";
     for (let j = 0; j < size; j++) chunk += LONG_SOURCE[(at + j) % LONG_SOURCE.length];
     at += size;
-    yield text(chunk);
+    const step = text(chunk);
+    Object.freeze(step.data);
+    steps.push(Object.freeze(step));
   }
+  return Object.freeze(steps);
 }

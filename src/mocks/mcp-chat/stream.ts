@@ -19,8 +19,15 @@ export interface StreamPlan {
   json: EventJsonStyle;
 }
 
+/** JSON text of frozen event data (a scenario's steps made once), by style: written once, served to every stream. */
+const written = new WeakMap<object, Record<string, string>>();
+
 export function payloadOf(data: StepData, style: EventJsonStyle): string | Uint8Array {
-  return typeof data === "string" || data instanceof Uint8Array ? data : eventJson(data, style);
+  if (typeof data === "string" || data instanceof Uint8Array) return data;
+  if (!Object.isFrozen(data)) return eventJson(data, style);
+  let byStyle = written.get(data);
+  if (!byStyle) written.set(data, (byStyle = {}));
+  return (byStyle[`${style.compact === true ? "c" : "p"}${style.ascii === true ? "a" : "u"}`] ??= eventJson(data, style));
 }
 
 function waitMs(wait: Wait | undefined, timing: McpChatTiming, timeScale: number): number {
