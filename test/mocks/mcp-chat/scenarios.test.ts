@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MCP_CHAT_SCENARIOS } from "../../../src/mocks/mcp-chat/index.js";
+import { eventJson } from "../../../src/mocks/mcp-chat/event-json.js";
 import { canonicalPayloads, chat, connect, engine, parsed, req } from "./helpers.js";
 
 async function events(scenario: string, how: "query" | "header" | "message" | "option" = "query") {
@@ -92,6 +93,21 @@ describe("mcp-chat scenarios", () => {
     expect(all).toMatch(/[東京北]/);
     expect(all).toMatch(/\p{Extended_Pictographic}/u);
     expect([...new TextEncoder().encode(all)].some((b) => b >= 0xf0)).toBe(true);
+  });
+
+  it("long-answer: each stream writes its JSON in the style asked for, though the text of each style is written once", async () => {
+    const e = engine();
+    await connect(e);
+    const lines = async (query: string) => (await chat(e, "!scenario long-answer", {}, `/chat/stream${query}`)).text.split("\n").filter((l) => l.startsWith("data: {"));
+    const styles = ["", "?compactJson=1", "?asciiJson=1", "?compactJson=1&asciiJson=1", ""];
+    const seen = [];
+    for (const q of styles) seen.push(await lines(q));
+    const contents = (await events("long-answer")).slice(0, -1) as { type: string; content: string }[];
+    const expected = (compact: boolean, ascii: boolean) =>
+      contents.map((c) => `data: ${eventJson(c, { compact, ascii })}`);
+    expect(seen).toEqual([expected(false, false), expected(true, false), expected(false, true), expected(true, true), expected(false, false)]);
+    expect(seen[0]![0]).toMatch(/^data: \{"type": "text", "content": "/);
+    expect(seen[2]!.join("")).toMatch(/\\u00e9/);
   });
 
   it("slow-tool waits 5 s between start and end (aborting the request stops it at once)", async () => {
