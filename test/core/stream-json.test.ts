@@ -4,6 +4,7 @@
  * cannot build is parsed, and invalid JSON throws as JSON.parse does.
  */
 import { describe, expect, it } from "vitest";
+import { seededRandom } from "../../src/core/mock/timing.js";
 import { StreamJson } from "../../src/core/transport/stream-json.js";
 
 /** The value as JSON.parse gives it, compared with keys in order (toStrictEqual ignores order). */
@@ -23,17 +24,8 @@ function ownKeysDeep(v: unknown): unknown {
 const chunk = (content: string, id = "chatcmpl-1") =>
   JSON.stringify({ id, object: "chat.completion.chunk", created: 1767225600, model: "m", choices: [{ index: 0, delta: { content }, finish_reason: null }] });
 
-/** A small deterministic generator (mulberry32), so a failure is reproducible from its seed. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The kit's seeded generator, so a failure is reproducible from its seed. */
+const rng = seededRandom;
 
 const ALPHABET = ["a", "b", " ", "é", "漢", "🙂", "\ud800", "\u2028", '"', "\\", "\n", "\t", "\u0001", "/", "0"];
 
