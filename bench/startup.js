@@ -32,8 +32,10 @@ async function startOnce(args, path) {
       });
       child.once("exit", (code) => reject(new Error(`exited (${code}) before printing a URL: ${args.join(" ")}`)));
     });
-    const res = await fetch(url + path, { signal: AbortSignal.timeout(10_000) });
+    // The origin: a mock may print its API base first (openai-chat: …/v1), and the paths below are from the root.
+    const res = await fetch(new URL(url).origin + path, { signal: AbortSignal.timeout(10_000) });
     await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`start-up: ${path} answered ${res.status}: ${args.join(" ")}`);
     return performance.now() - t0;
   } finally {
     child.kill();
