@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { main } from "../dist/cli/main.js";
+import { main } from "../dist/cli/bundle/main.js";
 
 const code = await main(process.argv);
 process.exitCode = code;

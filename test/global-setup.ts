@@ -1,7 +1,8 @@
 /**
  * Builds dist/ before the tests: the CLI and example-client tests run the built package. The
  * build (several seconds) is skipped when every source file's output is newer than the source
- * and the compiler settings: JavaScript is emitted per file, so nothing else can make it stale.
+ * and the compiler settings (JavaScript is emitted per file, so nothing else can make it stale),
+ * and the CLI bundle (dist/cli/bundle, which the bin runs) is newer than every source.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
@@ -17,15 +18,21 @@ function sources(dir: string): string[] {
   });
 }
 
-/** Whether dist/ holds an output newer than each source file and than the compiler settings. */
+/** The CLI bundle's entry: bundled from dist/ after each build. */
+const BUNDLE_MAIN = join("dist", "cli", "bundle", "main.js");
+
+/** Whether dist/ holds an output newer than each source file and than the compiler settings, and a newer CLI bundle. */
 export function distIsFresh(root = ROOT): boolean {
   const settings = Math.max(...["tsconfig.json", "tsconfig.build.json"].map((f) => statSync(join(root, f)).mtimeMs));
   const src = join(root, "src");
+  const bundle = join(root, BUNDLE_MAIN);
+  const bundled = existsSync(bundle) ? statSync(bundle).mtimeMs : -1;
   return sources(src).every((file) => {
     const out = join(root, "dist", file.slice(src.length).replace(/\.ts$/, ".js"));
     if (!existsSync(out)) return false;
     const built = statSync(out).mtimeMs;
-    return built >= statSync(file).mtimeMs && built >= settings;
+    const changed = statSync(file).mtimeMs;
+    return built >= changed && built >= settings && bundled >= changed;
   });
 }
 
@@ -35,4 +42,5 @@ export default function setup(): void {
     cwd: ROOT,
     stdio: "inherit",
   });
+  execFileSync(process.execPath, [join(ROOT, "scripts", "bundle-cli.mjs")], { cwd: ROOT, stdio: "inherit" });
 }

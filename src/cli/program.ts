@@ -4,12 +4,13 @@
  */
 import { Command, Option } from "commander";
 import { readFileSync } from "node:fs";
+import { packagePath } from "../core/package-root.js";
 import { BASELINE_HELP, collect, intOption } from "./options.js";
 import { MOCK_OPTIONS } from "./mock-command.js";
 
 export { CommanderError } from "commander";
 
-const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+const pkg = JSON.parse(readFileSync(packagePath("package.json"), "utf8")) as { version: string };
 
 const EXIT_HELP = `
 Exit codes:

@@ -70,7 +70,19 @@ async function modulesOf(id: string): Promise<string[]> {
     child.kill("SIGTERM");
     await exited;
   }
-  return readFileSync(log, "utf8").split("\n").filter(Boolean);
+  return readFileSync(log, "utf8").split("\n").filter(Boolean).flatMap(unbundled);
+}
+
+/** Which built modules each file of the CLI bundle holds (written by the build). */
+const BUNDLED = JSON.parse(readFileSync(join(ROOT, "dist", "cli", "bundle", "inputs.json"), "utf8")) as Record<string, string[]>;
+
+/** A loaded module as the built modules it holds: a file of the CLI bundle stands for the modules bundled into it. */
+function unbundled(url: string): string[] {
+  const m = url.match(/\/dist\/cli\/bundle\/([^/]+\.js)$/);
+  if (!m) return [url];
+  const inputs = BUNDLED[m[1]!];
+  if (!inputs) throw new Error(`${url} is not in the bundle's list of files`);
+  return inputs.map((i) => `/${i}`);
 }
 
 describe.concurrent("agentwire mock loads only what its first answer needs", () => {

@@ -6,11 +6,12 @@
  * keeps the prose of the contract out of the rules' code.
  */
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { packagePath } from "../package-root.js";
 import type { Level, Side } from "./check.js";
 
 /** The folder shipped with the package (same depth from src/core and dist/core). */
-export const CHECK_RECORDS_DIR = fileURLToPath(new URL("../../../checks/", import.meta.url));
+export const CHECK_RECORDS_DIR = packagePath("checks");
 
 export interface CheckRecord {
   id: string;
@@ -35,7 +36,7 @@ const byProtocol = new Map<string, Map<string, CheckRecord>>();
 function recordsOf(protocol: string): Map<string, CheckRecord> {
   let records = byProtocol.get(protocol);
   if (!records) {
-    const file = `${CHECK_RECORDS_DIR}${protocol}.json`;
+    const file = join(CHECK_RECORDS_DIR, `${protocol}.json`);
     const data = JSON.parse(readFileSync(file, "utf8")) as RecordFile;
     records = new Map();
     for (const r of data.checks) {

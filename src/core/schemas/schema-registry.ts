@@ -10,7 +10,7 @@
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { packagePath } from "../package-root.js";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { SchemaExplainer } from "./schema-explain.js";
@@ -34,7 +34,7 @@ export interface SchemaError {
 export type ValidationResult = { ok: true } | { ok: false; errors: SchemaError[] };
 
 /** The schemas folder shipped with the package (same depth from src/core and dist/core). */
-export const SCHEMAS_DIR = fileURLToPath(new URL("../../../schemas/", import.meta.url));
+export const SCHEMAS_DIR = packagePath("schemas");
 
 export class UnknownMessageError extends Error {
   constructor(
