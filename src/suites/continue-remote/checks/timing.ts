@@ -33,6 +33,53 @@ const took = (x: Exchange): number => answeredAt(x) - sentAt(x);
  */
 const served = (x: Exchange, stalls: KitStalls): number => Math.max(0, took(x) - stalls.heldBefore(answeredAt(x)));
 
+/** Slow polls kept whole for the evidence of a failure (the slowest as read, when there are more). */
+const SLOW_KEPT = 64;
+
+/**
+ * The polls of a run as timing/responsive reads them: each one's time and when it was read, as
+ * numbers (a long run polls twice a second, and an exchange holds the whole state it answered), and
+ * the slow ones whole, a few, for the evidence.
+ */
+class PollTimes {
+  private readonly took: number[] = [];
+  private readonly at: number[] = [];
+  private readonly slow: Exchange[] = [];
+
+  constructor(private readonly limitMs: number) {}
+
+  add(x: Exchange): void {
+    const ms = took(x);
+    this.took.push(ms);
+    this.at.push(answeredAt(x));
+    if (ms <= this.limitMs) return;
+    if (this.slow.length < SLOW_KEPT) this.slow.push(x);
+    else {
+      const i = this.slow.reduce((low, y, k) => (took(y) < took(this.slow[low]!) ? k : low), 0);
+      if (took(this.slow[i]!) < ms) this.slow[i] = x;
+    }
+  }
+
+  get count(): number {
+    return this.took.length;
+  }
+
+  /** Each poll's time as read. */
+  asRead(): number[] {
+    return this.took;
+  }
+
+  /** Each poll's time less the kit's own hold-up its read came out of. */
+  served(stalls: KitStalls): number[] {
+    return this.took.map((ms, i) => Math.max(0, ms - stalls.heldBefore(this.at[i]!)));
+  }
+
+  /** The slowest kept poll, the kit's own hold-ups taken out. */
+  slowest(stalls: KitStalls): Exchange | undefined {
+    return this.slow.reduce<Exchange | undefined>((a, b) => (a === undefined || served(b, stalls) > served(a, stalls) ? b : a), undefined);
+  }
+}
+
 /**
  * What timing/responsive judges, gathered once in the same way for it and for the check that defers
  * to it: the polls, and the POST /message answered only after their turn was over (the first poll
@@ -42,7 +89,7 @@ const served = (x: Exchange, stalls: KitStalls): number => Math.max(0, took(x) -
 function responsiveness(ctx: CheckContext) {
   const p = readParams(ctx.params);
   const stalls = new KitStalls();
-  const polls: Exchange[] = [];
+  const polls = new PollTimes(p.stateP95Ms);
   let post: { x: Exchange; text: string; took: number } | undefined;
   /** POSTs sent idle whose first poll after them could tell, and those answered only after their turn was over. */
   let judgedPosts = 0;
@@ -51,7 +98,7 @@ function responsiveness(ctx: CheckContext) {
     stalls.observe,
     onExchanges((x) => {
       if (x.status === undefined) return;
-      if (x.method === "GET" && isPollLabel(x.label)) polls.push(x);
+      if (x.method === "GET" && isPollLabel(x.label)) polls.add(x);
       else if (x.method === "POST" && isMessageLabel(x.label) && x.status === 200) {
         const text = sentText(x);
         post = text !== undefined ? { x, text, took: took(x) } : undefined;
@@ -78,8 +125,8 @@ function responsiveness(ctx: CheckContext) {
     slowness() {
       const latePosts = late.filter((x) => served(x, stalls) > p.blockingMs);
       return {
-        raw: p95(polls.map(took)),
-        p95: p95(polls.map((x) => served(x, stalls))),
+        raw: p95(polls.asRead()),
+        p95: p95(polls.served(stalls)),
         late: latePosts,
         // One slow answer after a quick turn is jitter; most answers arriving only after their turns is a server that waits for them.
         waitsForTurns: latePosts.length >= 2 && latePosts.length * 2 > judgedPosts,
@@ -128,12 +175,13 @@ export const TIMING_CHECKS: CheckDef[] = [
             evidenceOf(x),
           );
         }
-        if (polls.length) {
+        if (polls.count) {
           if (slow.p95 > p.stateP95Ms) {
-            const slowest = polls.reduce((a, b) => (served(b, stalls) > served(a, stalls) ? b : a));
+            // A p95 over the limit has a poll over it, and a poll served over it was read over it: one is kept.
+            const slowest = polls.slowest(stalls)!;
             t.fail(
               `GET /state p95 ≤ ${p.stateP95Ms} ms`,
-              `p95 ${Math.round(slow.p95)} ms over ${polls.length} polls (slowest ${describe(slowest)})`,
+              `p95 ${Math.round(slow.p95)} ms over ${polls.count} polls (slowest ${describe(slowest)})`,
               evidenceOf(slowest),
             );
           } else if (slow.raw > p.stateP95Ms) {
@@ -142,7 +190,7 @@ export const TIMING_CHECKS: CheckDef[] = [
         }
         const asRead = slow.raw > slow.p95 + 1 ? ` (${Math.round(slow.raw)} ms as read, the kit's own hold-ups taken out)` : "";
         return t.outcome(
-          `GET /state p95 ${Math.round(slow.p95)} ms over ${polls.length} polls${asRead}; every POST /message answered in time`,
+          `GET /state p95 ${Math.round(slow.p95)} ms over ${polls.count} polls${asRead}; every POST /message answered in time`,
           "no poll or message was answered",
         );
       },
@@ -176,10 +224,10 @@ export const TIMING_CHECKS: CheckDef[] = [
         const slow = r.slowness();
         let hidden: string | undefined;
         if (slow.waitsForTurns) hidden = `POST /message (${slow.late.length} of ${r.judgedPosts()} answered after their turn)`;
-        if (r.polls.length && slow.p95 > p.stateP95Ms) hidden ??= `GET /state (p95 ${Math.round(slow.p95)} ms)`;
+        if (r.polls.count && slow.p95 > p.stateP95Ms) hidden ??= `GET /state (p95 ${Math.round(slow.p95)} ms)`;
         if (hidden) return { verdict: "skip", message: `not judged: continue-remote/timing/responsive failed on ${hidden}` };
         // Polls the kit itself read late may have missed the steps the server showed meanwhile.
-        if (r.polls.length && slow.raw > p.stateP95Ms) {
+        if (r.polls.count && slow.raw > p.stateP95Ms) {
           t.untestable(`the kit itself was held up while it polled (p95 ${Math.round(slow.raw)} ms as read): the turns' steps may have passed unseen`);
           return t.outcome("", "the kit's own hold-ups made the polls too sparse to judge");
         }
