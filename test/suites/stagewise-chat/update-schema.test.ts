@@ -1,12 +1,14 @@
 /**
  * chat/update-shape judges an update against the one branch of the ChatUpdate union its type names, and validates it
- * whole only when that does not pass: the branch must hold exactly when the whole does.
+ * whole only when that does not pass: the branch must hold exactly when the whole does. trpc/response-envelope does
+ * the same with a server message that carries a result.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { registry } from "../../../src/core/schemas/schema-registry.js";
 import { UPDATE_TYPES, updateHolds } from "../../../src/suites/stagewise-chat/checks/chat-sync.js";
+import { responseHolds } from "../../../src/suites/stagewise-chat/checks/trpc.js";
 
 const validate = (m: string, v: unknown) => registry.validate("stagewise-chat", m, v);
 const whole = (v: unknown) => validate("chat-update", v).ok;
@@ -36,5 +38,40 @@ describe("stagewise-chat chat updates judged by their branch", () => {
     }
     expect(ok).toBeGreaterThanOrEqual(valid.length);
     expect(samples.length - ok).toBeGreaterThan(10);
+  });
+});
+
+describe("stagewise-chat server messages judged by the result branch", () => {
+  const frames = (kind: string) => {
+    const d = fileURLToPath(new URL(`../../../fixtures/stagewise-chat/${kind}/trpc-response/`, import.meta.url));
+    return readdirSync(d).map((f) => JSON.parse(readFileSync(d + f, "utf8")) as Record<string, unknown>);
+  };
+  const union = (v: unknown) => validate("trpc-response", v).ok;
+
+  it("the result branch admits no key of the other two branches, which each require one", () => {
+    const schema = registry.schema("stagewise-chat", "trpc-response") as { oneOf: { $ref: string }[]; $defs: Record<string, { required: string[]; properties: Record<string, unknown>; additionalProperties: boolean }> };
+    expect(schema.oneOf.map((b) => b.$ref)).toEqual(["#/$defs/result", "#/$defs/error", "#/$defs/reconnect"]);
+    const result = schema.$defs.result!;
+    expect(result.additionalProperties).toBe(false);
+    expect(schema.$defs.error!.required).toContain("error");
+    expect(schema.$defs.reconnect!.required).toContain("method");
+    expect(Object.keys(result.properties)).not.toContain("error");
+    expect(Object.keys(result.properties)).not.toContain("method");
+  });
+
+  it("a message the branch holds is one the whole union holds, and every valid result passes the branch", () => {
+    const valid = frames("valid");
+    const samples: Record<string, unknown>[] = [...valid, ...frames("invalid")];
+    for (const v of valid) samples.push({ ...v, extra: 1 }, { ...v, error: { json: {} } }, { ...v, method: "reconnect" }, { ...v, id: {} });
+    let held = 0;
+    for (const v of samples) {
+      const branch = responseHolds(validate, v);
+      if (branch) {
+        held++;
+        expect(union(v), JSON.stringify(v).slice(0, 200)).toBe(true);
+      } else if ("result" in v) expect(union(v), JSON.stringify(v).slice(0, 200)).toBe(false);
+    }
+    expect(held).toBeGreaterThan(3);
+    expect(samples.length - held).toBeGreaterThan(10);
   });
 });

@@ -47,7 +47,7 @@ const RESULT_BRANCH = "trpc-response#/$defs/result";
  * the whole union holds, without ajv trying (and building errors for) the other two on every frame. Only a pass is
  * taken from here; anything else is validated whole, which gives the finding.
  */
-function responseHolds(validate: CheckContext["validate"], v: Json): boolean {
+export function responseHolds(validate: CheckContext["validate"], v: Json): boolean {
   return "result" in v && validate(RESULT_BRANCH, v).ok;
 }
 
