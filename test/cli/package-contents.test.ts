@@ -44,6 +44,14 @@ describe("the npm package", () => {
     expect(packed.has("dist/mocks/openai-chat/msw.js")).toBe(true);
   });
 
+  it("ships the whole CLI bundle the bin runs, without the build's list of what each file holds", () => {
+    const bundled = Object.keys(JSON.parse(readFileSync(join(ROOT, "dist", "cli", "bundle", "inputs.json"), "utf8")) as Record<string, string[]>);
+    expect(bundled).toContain("main.js");
+    expect(bundled.filter((f) => !packed.has(`dist/cli/bundle/${f}`))).toEqual([]);
+    expect(packed.has("dist/cli/bundle/inputs.json")).toBe(false);
+    expect(readFileSync(join(ROOT, "bin", "agentwire.js"), "utf8")).toContain('"../dist/cli/bundle/main.js"');
+  });
+
   it("ships the examples the README and --help run, and the licence", () => {
     for (const f of ["mcp-chat-client.mjs", "openai-chat-client.mjs", "pi-web-client.mjs", "continue-remote-client.mjs", "stagewise-agent.mjs", "stagewise-toolbar.mjs"]) {
       expect(packed.has(`examples/${f}`), f).toBe(true);
