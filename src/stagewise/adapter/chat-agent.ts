@@ -43,6 +43,10 @@ export function misuse(message: string): Error {
   return new Error(`stagewise adapter: ${message}`);
 }
 
+/** After every pending microtask and I/O callback; setImmediate where there is one (node), else a timer. */
+const nextMacrotask = (): Promise<void> =>
+  new Promise((resolve) => (typeof setImmediate === "function" ? setImmediate(resolve) : setTimeout(resolve, 0)));
+
 const stoppedError = () => new DOMException("the turn was stopped", "AbortError");
 
 export class ChatAgent implements ChatHandle {
@@ -146,8 +150,9 @@ export class ChatAgent implements ChatHandle {
     const hook = this.hooks.onUserMessage;
     void (async () => {
       try {
-        // The mutation answers first; the turn runs after it, even when the hook starts with synchronous work.
-        await new Promise((resolve) => setTimeout(resolve, 0));
+        // The mutation answers first; the turn runs after it, even when the hook starts with synchronous work. The
+        // answer needs only microtasks, so the next macrotask will do (a timer would idle for a millisecond).
+        await nextMacrotask();
         await hook?.({ chatId, message: structuredClone(message), signal: turn.controller.signal });
       } catch (error) {
         if (!turn.controller.signal.aborted) this.reportError(error);
