@@ -73,8 +73,9 @@ export class ChatAgent implements ChatHandle {
     ];
     if (initialChats.filter((c) => c.isActive).length > 1) throw misuse("initialChats has more than one active chat");
     this.store = new ChatStore(initialChats);
+    // The append is made here and kept by nobody else: the store need not copy it.
     this.coalescer = new Coalescer(settings.coalesceMs, (held) =>
-      this.commit({ type: "message-updated", chatId: held.chatId, update: { messageId: held.messageId, partIndex: held.partIndex, updateType: "append", content: { type: held.type, text: held.text } } }),
+      this.commit({ type: "message-updated", chatId: held.chatId, update: { messageId: held.messageId, partIndex: held.partIndex, updateType: "append", content: { type: held.type, text: held.text } } }, true),
     );
   }
 
@@ -91,8 +92,8 @@ export class ChatAgent implements ChatHandle {
     return this.commit(update);
   }
 
-  private commit(update: ChatUpdate): number {
-    const seq = this.store.emit(update);
+  private commit(update: ChatUpdate, owned = false): number {
+    const seq = this.store.emit(update, owned);
     if (this.hooks.onChange) this.guard(() => this.hooks.onChange!(structuredClone(update), seq));
     return seq;
   }
@@ -443,8 +444,9 @@ export class ChatAgent implements ChatHandle {
 
   // ---- misuse checks ----
 
+  /** The message to change, read at once by the caller (so the store's own view of it will do). */
   private editable(what: string, messageId: string): { chatId: string; message: ChatMessage } {
-    const found = this.store.findMessage(messageId);
+    const found = this.store.peekMessage(messageId);
     if (!found) throw misuse(`${what}: no message "${messageId}"`);
     if (this.finished.has(messageId)) throw misuse(`${what}: message "${messageId}" is finished`);
     if (found.message.role === "user") throw misuse(`${what}: message "${messageId}" is a user message; user messages never change`);

@@ -4,7 +4,7 @@
  */
 import type { AgentAvailability, AgentMessageUpdate, AgentState, ChatMessage, ChatUpdate, MessagePartUpdate } from "../../generated/stagewise-chat.js";
 import { applyMessageUpdate, type MessagingState } from "../messaging-state.js";
-import { describeViolation } from "../reduced.js";
+import { describeViolation, joined } from "../reduced.js";
 import { misuse, type Validate } from "./chat-agent.js";
 import type { ChatStore } from "./chat-store.js";
 
@@ -104,7 +104,7 @@ export class MessagingMirror {
   }
 
   private follow(update: ChatUpdate): void {
-    const active = this.store.state.activeChatId;
+    const active = this.store.activeChatId;
     if (update.type === "message-added") {
       if (update.chatId === active && update.message.role === "assistant") this.whole(update.message);
     } else if (update.type === "message-updated") {
@@ -143,7 +143,14 @@ export class MessagingMirror {
       this.indexOf[u.partIndex] = m.parts.length;
       this.send({ messageId: m.messageId, createdAt: this.createdAt, resync: false, updateParts: [{ contentIndex: m.parts.length, part: { type: "text", text: u.content.text } }] });
     } else if (u.updateType === "append" && u.content.type === "text" && (this.indexOf[u.partIndex] ?? -1) >= 0) {
-      this.send({ messageId: m.messageId, createdAt: this.createdAt, resync: false, updateParts: [{ contentIndex: this.indexOf[u.partIndex]!, part: { type: "text", text: u.content.text } }] });
+      const contentIndex = this.indexOf[u.partIndex]!;
+      const update: AgentMessageUpdate = { messageId: m.messageId, createdAt: this.createdAt, resync: false, updateParts: [{ contentIndex, part: { type: "text", text: u.content.text } }] };
+      const shown = m.parts[contentIndex];
+      if (shown?.type !== "text") return this.send(update);
+      // What the reducer does with a text delta onto a text part (r17 concatenates), in place: the message is the
+      // mirror's own (get and snapshot hand out copies), and a streamed reply would otherwise copy its parts per delta.
+      (shown as { text: string }).text = joined(shown.text, u.content.text);
+      this.broadcast(update);
     } else if (u.updateType === "replace") {
       // Text cannot be replaced incrementally (r17 concatenates): send the whole message again.
       const message = this.store.state.messages.find((x) => x.id === m.messageId);
@@ -155,6 +162,10 @@ export class MessagingMirror {
     const result = applyMessageUpdate(this.message, update);
     if (!result.ok) throw new Error(`stagewise adapter: messaging update breaks its reducer (${describeViolation(result.violation)})`);
     this.message = result.state;
+    this.broadcast(update);
+  }
+
+  private broadcast(update: AgentMessageUpdate): void {
     for (const listener of this.listeners) listener(update);
   }
 }
