@@ -5,7 +5,7 @@
  * handlers (msw.ts) both drive this. Browser-safe.
  */
 import { superjson } from "./superjson-ref.js";
-import type { ChatMessage } from "../../generated/stagewise-chat.js";
+import type { AgentMessageUpdate, ChatMessage, ChatUpdate } from "../../generated/stagewise-chat.js";
 import { createAgentParts, type AgentParts } from "../../stagewise/adapter/agent-parts.js";
 import type { RouterParts } from "../../stagewise/adapter/router.js";
 import type { Validate } from "../../stagewise/adapter/chat-agent.js";
@@ -50,13 +50,13 @@ function counterIds(): (kind: "chat" | "message" | "tool-call") => string {
   return (kind) => `${prefix[kind]}-${++n}`;
 }
 
-/** Makes `ctx[key]` a value built on first read; the returned function sets what builds it. */
-function lastWire(ctx: MockContext, key: "lastChatEvent" | "lastMessagingDelta"): (make: () => Json) => void {
-  let build: (() => Json) | undefined;
+/** Makes `ctx[key]` the wire form of the last value set, built on first read (`make`); returns the setter. */
+function lastWire<T>(ctx: MockContext, key: "lastChatEvent" | "lastMessagingDelta", make: (value: T) => Json): (value: T) => void {
+  let last: { value: T } | undefined;
   let built: Json | undefined;
-  Object.defineProperty(ctx, key, { enumerable: true, get: () => (built ??= build?.()) });
-  return (make) => {
-    build = make;
+  Object.defineProperty(ctx, key, { enumerable: true, get: () => (built ??= last && make(last.value)) });
+  return (value) => {
+    last = { value };
     built = undefined;
   };
 }
@@ -132,11 +132,10 @@ export function createStagewiseEngine(options: ResolvedStagewiseOptions, validat
 
   // Only a few faults replay the last update: it is serialized when one asks, not for every delta (the updates are
   // never changed once sent, so the later serialization is the same).
-  const setLastChatEvent = lastWire(ctx, "lastChatEvent");
-  const setLastMessagingDelta = lastWire(ctx, "lastMessagingDelta");
+  const setLastChatEvent = lastWire(ctx, "lastChatEvent", ({ id, update }: { id: number; update: ChatUpdate }) => superjson().serialize({ id: String(id), data: updateToWire(update) }) as unknown as Json);
+  const setLastMessagingDelta = lastWire(ctx, "lastMessagingDelta", (u: AgentMessageUpdate) => superjson().serialize(messagingUpdateToWire(u)) as unknown as Json);
   core.agent.store.subscribe(({ seq, update }) => {
-    const id = String(seq - seqBase);
-    setLastChatEvent(() => superjson().serialize({ id, data: updateToWire(update) }) as unknown as Json);
+    setLastChatEvent({ id: seq - seqBase, update });
     if (update.type === "agent-state" && !update.isWorking) ctx.gapsBefore.push(seq);
     if (update.type === "message-updated") {
       if (update.update.content.type === "tool-call") ctx.toolCallIndex.set(update.update.messageId, update.update.partIndex);
@@ -144,7 +143,7 @@ export function createStagewiseEngine(options: ResolvedStagewiseOptions, validat
     }
   });
   core.messaging.subscribe((u) => {
-    if (!u.resync) setLastMessagingDelta(() => superjson().serialize(messagingUpdateToWire(u)) as unknown as Json);
+    if (!u.resync) setLastMessagingDelta(u);
   });
 
   async function playTurn(chatId: string, message: ChatMessage, signal: AbortSignal): Promise<void> {
@@ -187,8 +186,9 @@ export function createStagewiseEngine(options: ResolvedStagewiseOptions, validat
   // Without a restart the ids need no rewriting: no outgoing hook at all lets live updates go straight out.
   const folded = new Map<Scenario, StagewiseHooks>();
   const foldedRestarted = new Map<Scenario, StagewiseHooks>();
+  const base = () => (seqBase !== 0 ? [{ outgoing: restarted }] : []);
+  // Asked for every frame: the common case is a lookup.
   const hooksFor = (extra: StagewiseHooks[]) => () => {
-    const base = () => (seqBase !== 0 ? [{ outgoing: restarted }] : []);
     if (extra.length > 0) return foldHooks([...base(), current, hooks, ...extra]);
     const cache = seqBase !== 0 ? foldedRestarted : folded;
     let h = cache.get(current);
