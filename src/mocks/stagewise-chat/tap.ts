@@ -10,7 +10,8 @@ import { CHAT_PATH, parseRequests, type Frame, type FrameKind, type Json, type R
 
 /** The real socket underneath. */
 export interface Transport {
-  send(data: string, options: { binary: boolean; fragment: number }): void;
+  /** `live`: a live chat update written by the mock, which the transport may gather with others of its burst. */
+  send(data: string, options: { binary: boolean; fragment: number; live?: boolean }): void;
   close(code: number, reason: string): void;
   terminate(): void;
 }
@@ -230,7 +231,7 @@ export class TapSocket implements Connection, LiveSocket {
       return;
     }
     sub.sent++;
-    this.transport.send(text, { binary: false, fragment: hooks.fragment ?? 0 });
+    this.transport.send(text, { binary: false, fragment: hooks.fragment ?? 0, live: true });
   }
 
   private mutationPending(): boolean {
