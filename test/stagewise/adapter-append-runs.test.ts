@@ -187,6 +187,8 @@ describe("text appends applied in place", () => {
           readMessages.push([[found], [structuredClone(found)]]);
           expect(found).toEqual(reduced().messages.at(-1));
         } else if (r < 0.94) {
+          // Uncopied, for a writer that serializes it at once: the same values.
+          expect(agent.store.snapshot(false)).toEqual(agent.store.snapshot());
           const snapshot = fromSnapshot(agent.store.snapshot());
           const want = reduced();
           expect(snapshot.messages).toEqual(want.messages);

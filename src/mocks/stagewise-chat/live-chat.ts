@@ -83,6 +83,23 @@ function plainEnvelope(id: string, update: ChatUpdate, texts: TextDeltas): strin
   return dates.length === 0 ? `${json}}` : `${json},"meta":{"values":{${dates.map((path) => `"${path}":["Date"]`).join(",")}},"v":1}}`;
 }
 
+/** What a date string is to superjson's Date: "iso" when `toISOString` writes it back as it is. */
+type DateForm = "iso" | "other" | "none";
+
+/** Forms already worked out: every snapshot carries the dates of the whole chat again. Bounded. */
+const dateForms = new Map<string, DateForm>();
+
+function dateForm(value: string): DateForm {
+  let form = dateForms.get(value);
+  if (form === undefined) {
+    const time = Date.parse(value);
+    form = Number.isNaN(time) ? "none" : new Date(time).toISOString() === value ? "iso" : "other";
+    if (dateForms.size >= 4096) dateForms.clear();
+    dateForms.set(value, form);
+  }
+  return form;
+}
+
 /**
  * The paths superjson annotates as dates in a dated update's envelope (updateToWire makes Dates of these fields), in
  * its walk order; undefined when a field is missing or is a date string `toISOString` would write otherwise (the JSON
@@ -92,11 +109,9 @@ function datePaths(update: ChatUpdate): string[] | undefined {
   const paths: string[] = [];
   const date = (value: unknown, path: string): boolean => {
     if (typeof value !== "string") return false;
-    const time = Date.parse(value);
-    if (Number.isNaN(time)) return true;
-    if (new Date(time).toISOString() !== value) return false;
-    paths.push(path);
-    return true;
+    const form = dateForm(value);
+    if (form === "iso") paths.push(path);
+    return form !== "other";
   };
   const chat = (c: Chat, path: string): boolean => {
     // The chat's own date and its messages' in the chat's key order.

@@ -169,8 +169,11 @@ export class ChatStore {
     return seq;
   }
 
-  /** r6: chat-list, the active chat's full sync, agent-state, all at the head. */
-  snapshot(): SeqEvent[] {
+  /**
+   * r6: chat-list, the active chat's full sync, agent-state, all at the head. `copy: false` for a caller that
+   * serializes it at once and keeps nothing: the messages are then the store's own (read, never to be changed).
+   */
+  snapshot(copy = true): SeqEvent[] {
     const s = this.view;
     const seq = this.seq;
     const events: SeqEvent[] = [{ seq, update: { type: "chat-list", chats: s.chats.map((c) => ({ ...c })) } }];
@@ -178,7 +181,7 @@ export class ChatStore {
     if (active) {
       events.push({
         seq,
-        update: { type: "chat-full-sync", chat: { id: active.id, title: active.title, createdAt: active.createdAt, isActive: true, messages: copyOf([...s.messages]) } },
+        update: { type: "chat-full-sync", chat: { id: active.id, title: active.title, createdAt: active.createdAt, isActive: true, messages: copy ? copyOf([...s.messages]) : (s.messages as ChatMessage[]) } },
       });
     }
     const agentState: ChatUpdate = s.workingDescription === undefined ? { type: "agent-state", isWorking: s.isWorking } : { type: "agent-state", isWorking: s.isWorking, description: s.workingDescription };

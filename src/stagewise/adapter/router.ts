@@ -42,7 +42,10 @@ export interface RouterParts {
 
 /** A chat subscription's live updates written by the server itself (see `RouterParts.liveChat`). */
 export interface LiveChat {
-  /** Writes the subscription's snapshot too, before any update; false when it cannot (tRPC then sends it). */
+  /**
+   * Writes the subscription's snapshot too, before any update, serializing it at once (its messages are the store's
+   * own); false when it cannot (tRPC then sends it).
+   */
   snapshot?(events: readonly SeqEvent[]): boolean;
   write(event: SeqEvent): void;
   /** The subscription ended. */
@@ -98,10 +101,11 @@ export function createAgentRouter({ agent, availability, state, messaging, valid
   const chatUpdates = pushStream<ReturnType<typeof wire>>((push) => {
     // Anything coalesced goes out first, so the snapshot holds it and the next frame is S+1.
     agent.flush();
-    const snapshot = agent.store.snapshot();
     const viaTrpc = (event: SeqEvent) => push(wire(event));
     const live = liveChat?.(viaTrpc);
-    const initial = live?.snapshot?.(snapshot) ? [] : snapshot.map((event) => tracked(String(event.seq), updateToWire(event.update)));
+    // A writer serializes the snapshot at once, so it may read the store's own messages; tRPC gets copies.
+    const written = live?.snapshot?.(agent.store.snapshot(false)) === true;
+    const initial = written ? [] : agent.store.snapshot().map((event) => tracked(String(event.seq), updateToWire(event.update)));
     if (!live) return { initial, stop: agent.store.subscribe(viaTrpc) };
     const unsubscribe = agent.store.subscribe((event) => live.write(event));
     return {
