@@ -40,6 +40,8 @@ function setup() {
   const mirror = new MessagingMirror(agent.store, () => `mm-${++n}`);
   const mirrored: AgentMessageUpdate[] = [mirror.snapshot()];
   mirror.subscribe((u) => mirrored.push(structuredClone(u)));
+  // One nobody follows: it makes its updates only when asked for the last one.
+  const quiet = new MessagingMirror(agent.store, () => `mq-${++n}`);
   /** The reducer's state after every update sent so far. */
   const reduced = (): ChatState => {
     const r = reduceChatUpdates(events, start);
@@ -56,7 +58,7 @@ function setup() {
     }
     return state;
   };
-  return { agent, mirror, reduced, followed };
+  return { agent, mirror, quiet, mirrored, reduced, followed };
 }
 
 /** The state a toolbar holds after taking a snapshot. */
@@ -140,7 +142,7 @@ describe("text appends applied in place", () => {
   it("any mix of updates, reads and snapshots: the store and the messaging mirror agree with their reducers throughout", () => {
     for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
       const next = random(seed);
-      const { agent, mirror, reduced, followed } = setup();
+      const { agent, mirror, quiet, mirrored, reduced, followed } = setup();
       const handedOut: [ChatState, ChatState][] = [];
       const mirrorCopies: [MessagingState, MessagingState][] = [];
       const readMessages: [readonly ChatMessage[], readonly ChatMessage[]][] = [];
@@ -197,6 +199,10 @@ describe("text appends applied in place", () => {
           const got = mirror.get();
           mirrorCopies.push([got, structuredClone(got)]);
           expect(got).toEqual(followed());
+          expect(quiet.get()).toEqual(got);
+          const last = mirrored.filter((u) => !u.resync).at(-1) ?? null;
+          expect(mirror.lastDelta).toEqual(last);
+          expect(quiet.lastDelta).toEqual(last);
           expect(mirror.snapshot().updateParts.map((p) => p.part)).toEqual(followed()!.parts);
         }
       }

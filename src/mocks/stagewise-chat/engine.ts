@@ -51,7 +51,7 @@ function counterIds(): (kind: "chat" | "message" | "tool-call") => string {
 }
 
 /** Makes `ctx[key]` the wire form of the last value set, built on first read (`make`); returns the setter. */
-function lastWire<T>(ctx: MockContext, key: "lastChatEvent" | "lastMessagingDelta", make: (value: T) => Json): (value: T) => void {
+function lastWire<T>(ctx: MockContext, key: "lastChatEvent", make: (value: T) => Json): (value: T) => void {
   let last: { value: T } | undefined;
   let built: Json | undefined;
   Object.defineProperty(ctx, key, { enumerable: true, get: () => (built ??= last && make(last.value)) });
@@ -133,7 +133,6 @@ export function createStagewiseEngine(options: ResolvedStagewiseOptions, validat
   // Only a few faults replay the last update: it is serialized when one asks, not for every delta (the updates are
   // never changed once sent, so the later serialization is the same).
   const setLastChatEvent = lastWire(ctx, "lastChatEvent", ({ id, update }: { id: number; update: ChatUpdate }) => superjson().serialize({ id: String(id), data: updateToWire(update) }) as unknown as Json);
-  const setLastMessagingDelta = lastWire(ctx, "lastMessagingDelta", (u: AgentMessageUpdate) => superjson().serialize(messagingUpdateToWire(u)) as unknown as Json);
   core.agent.store.subscribe(({ seq, update }) => {
     setLastChatEvent({ id: seq - seqBase, update });
     if (update.type === "agent-state" && !update.isWorking) ctx.gapsBefore.push(seq);
@@ -142,8 +141,20 @@ export function createStagewiseEngine(options: ResolvedStagewiseOptions, validat
       if (update.update.updateType === "replace") ctx.replaced.set(update.update.messageId, update.update.partIndex);
     }
   });
-  core.messaging.subscribe((u) => {
-    if (!u.resync) setLastMessagingDelta(u);
+  // The messaging mirror keeps its last delta (made only when asked for): no subscriber of its own per delta.
+  let lastDelta: AgentMessageUpdate | null = null;
+  let lastDeltaWire: Json | undefined;
+  Object.defineProperty(ctx, "lastMessagingDelta", {
+    enumerable: true,
+    get: () => {
+      const delta = core.messaging.lastDelta;
+      if (delta === null) return undefined;
+      if (delta !== lastDelta) {
+        lastDelta = delta;
+        lastDeltaWire = superjson().serialize(messagingUpdateToWire(delta)) as unknown as Json;
+      }
+      return lastDeltaWire;
+    },
   });
 
   async function playTurn(chatId: string, message: ChatMessage, signal: AbortSignal): Promise<void> {
