@@ -5,8 +5,9 @@
  * handlers (msw.ts) both drive this. Browser-safe.
  */
 import { superjson } from "./superjson-ref.js";
-import type { AgentMessageUpdate, ChatMessage, ChatUpdate } from "../../generated/stagewise-chat.js";
+import type { AgentMessageUpdate, ChatMessage } from "../../generated/stagewise-chat.js";
 import { createAgentParts, type AgentParts } from "../../stagewise/adapter/agent-parts.js";
+import type { SeqEvent } from "../../stagewise/adapter/chat-store.js";
 import type { RouterParts } from "../../stagewise/adapter/router.js";
 import type { Validate } from "../../stagewise/adapter/chat-agent.js";
 import { messagingUpdateToWire, updateToWire } from "../../stagewise/adapter/wire-dates.js";
@@ -50,13 +51,19 @@ function counterIds(): (kind: "chat" | "message" | "tool-call") => string {
   return (kind) => `${prefix[kind]}-${++n}`;
 }
 
-/** Makes `ctx[key]` the wire form of the last value set, built on first read (`make`); returns the setter. */
-function lastWire<T>(ctx: MockContext, key: "lastChatEvent", make: (value: T) => Json): (value: T) => void {
-  let last: { value: T } | undefined;
+/**
+ * Makes `ctx.lastChatEvent` the wire form of the last chat update, built on first read; returns what to call with each
+ * update and the id it went out with (kept as given: nothing is made per update).
+ */
+function lastChatEvent(ctx: MockContext): (event: SeqEvent, id: number) => void {
+  let last: SeqEvent | undefined;
+  let lastId = 0;
   let built: Json | undefined;
-  Object.defineProperty(ctx, key, { enumerable: true, get: () => (built ??= last && make(last.value)) });
-  return (value) => {
-    last = { value };
+  const make = (event: SeqEvent, id: number) => superjson().serialize({ id: String(id), data: updateToWire(event.update) }) as unknown as Json;
+  Object.defineProperty(ctx, "lastChatEvent", { enumerable: true, get: () => (built ??= last && make(last, lastId)) });
+  return (event, id) => {
+    last = event;
+    lastId = id;
     built = undefined;
   };
 }
@@ -132,9 +139,10 @@ export function createStagewiseEngine(options: ResolvedStagewiseOptions, validat
 
   // Only a few faults replay the last update: it is serialized when one asks, not for every delta (the updates are
   // never changed once sent, so the later serialization is the same).
-  const setLastChatEvent = lastWire(ctx, "lastChatEvent", ({ id, update }: { id: number; update: ChatUpdate }) => superjson().serialize({ id: String(id), data: updateToWire(update) }) as unknown as Json);
-  core.agent.store.subscribe(({ seq, update }) => {
-    setLastChatEvent({ id: seq - seqBase, update });
+  const setLastChatEvent = lastChatEvent(ctx);
+  core.agent.store.subscribe((event) => {
+    const { seq, update } = event;
+    setLastChatEvent(event, seq - seqBase);
     if (update.type === "agent-state" && !update.isWorking) ctx.gapsBefore.push(seq);
     if (update.type === "message-updated") {
       if (update.update.content.type === "tool-call") ctx.toolCallIndex.set(update.update.messageId, update.update.partIndex);

@@ -164,8 +164,9 @@ export class ChatStore {
   }
 
   private broadcast(seq: number, update: ChatUpdate): number {
-    const event = { seq, update };
-    for (const listener of this.listeners) listener(event);
+    // Set#forEach visits the listeners as for-of would (later ones added, removed ones skipped), without an iterator
+    // per update.
+    this.listeners.forEach(hear, { seq, update });
     return seq;
   }
 
@@ -194,6 +195,10 @@ export class ChatStore {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
+}
+
+function hear(this: SeqEvent, listener: (event: SeqEvent) => void): void {
+  listener(this);
 }
 
 /** The run a text append onto the active chat starts: the part the reducer just made for it. */
