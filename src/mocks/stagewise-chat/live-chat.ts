@@ -63,7 +63,10 @@ export function plainJson(value: unknown, seen = new Set<object>(), depth = 0): 
 export function liveFrame(prefix: string, event: SeqEvent, texts = new TextDeltas()): string {
   const id = String(event.seq);
   const update = event.update;
-  const envelope = plainEnvelope(id, update, texts) ?? JSON.stringify(superjson().serialize({ id, data: updateToWire(update) }));
+  // A text delta, the bulk of a turn, in one piece.
+  const delta = texts.json(update);
+  if (delta !== undefined) return `${prefix}{"type":"data","data":{"json":{"id":"${id}","data":${delta}}},"id":"${id}"}}`;
+  const envelope = plainEnvelope(id, update) ?? JSON.stringify(superjson().serialize({ id, data: updateToWire(update) }));
   return `${prefix}{"type":"data","data":${envelope},"id":"${id}"}}`;
 }
 
@@ -72,9 +75,7 @@ export function liveFrame(prefix: string, event: SeqEvent, texts = new TextDelta
  * superjson: the JSON as it is, and a Date annotation per date field in the order superjson walks them. Undefined when
  * superjson must write it (anything not plain, a date field missing or written otherwise than `toISOString` writes it).
  */
-function plainEnvelope(id: string, update: ChatUpdate, texts: TextDeltas): string | undefined {
-  const delta = texts.json(update);
-  if (delta !== undefined) return `{"json":{"id":"${id}","data":${delta}}}`;
+function plainEnvelope(id: string, update: ChatUpdate): string | undefined {
   if (!plainJson(update)) return undefined;
   const json = `{"json":{"id":"${id}","data":${JSON.stringify(update)}}`;
   if (!DATED_UPDATES.has(update.type)) return `${json}}`;

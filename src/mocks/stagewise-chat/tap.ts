@@ -20,6 +20,8 @@ type Listener = (...args: unknown[]) => void;
 
 const OPEN = 1;
 const CLOSED = 3;
+/** How a live update goes to the transport when no framing cuts it (one object for all). */
+const LIVE = Object.freeze({ binary: false, fragment: 0, live: true });
 /** r2: a client waits at most 2 s for an update after the mutation's answer; result-first holds updates no longer. */
 const HOLD_MS = 2_000;
 
@@ -231,7 +233,7 @@ export class TapSocket implements Connection, LiveSocket {
       return;
     }
     sub.sent++;
-    this.transport.send(text, { binary: false, fragment: hooks.fragment ?? 0, live: true });
+    this.transport.send(text, hooks.fragment ? { binary: false, fragment: hooks.fragment, live: true } : LIVE);
   }
 
   private mutationPending(): boolean {

@@ -52,7 +52,8 @@ export class FrameBlock {
       this.used = at + 2 + length;
     } else {
       block[at + 1] = 126;
-      block.writeUInt16BE(length, at + 2);
+      block[at + 2] = length >>> 8;
+      block[at + 3] = length & 0xff;
       this.used = at + 4 + length;
     }
     return true;
