@@ -1,8 +1,10 @@
 /**
- * The live updates of a chat subscription written by the mock rather than iterated by tRPC: each update becomes the
- * frame tRPC's connection handler would have sent (its `started` frame gives the id part, superjson's envelope is
- * plain JSON when nothing in the update needs a tag), at the moment the agent emits it. Updates that come while tRPC
- * still sends the snapshot wait for it; one the mock cannot write goes back to tRPC with all after it. Browser-safe.
+ * The snapshot and live updates of a chat subscription written by the mock rather than iterated by tRPC: each update
+ * becomes the frame tRPC's connection handler would have sent (its `started` frame gives the id part, superjson's
+ * envelope is plain JSON, with its Date annotations, when nothing else in the update needs a tag), the snapshot right
+ * after `started`, each later update at the moment the agent emits it. A snapshot the mock cannot write is tRPC's, and
+ * updates that come while tRPC still sends it wait for it; an update the mock cannot write goes back to tRPC with all
+ * after it. Browser-safe.
  */
 import type { Chat, ChatUpdate } from "../../generated/stagewise-chat.js";
 import type { SeqEvent } from "../../stagewise/adapter/chat-store.js";

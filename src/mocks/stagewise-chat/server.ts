@@ -125,8 +125,8 @@ function tap(engine: StagewiseEngine, ws: WebSocket, req: IncomingMessage, recor
   const raw = (ws as unknown as { _socket?: Duplex })._socket;
   const plainFrames = raw !== undefined && ws.extensions === "";
   // A burst's live chat updates are framed into one buffer, written before any other frame and when the burst ends.
-  // Only they are: every other write happens asynchronously to the toolbar's frames (tRPC answers after a microtask),
-  // so `ws`'s own replies to them (a pong, a close) never overtake a gathered update.
+  // Only they are gathered: the agent emits them, never while `ws` is reading a toolbar frame (tRPC calls procedures
+  // after a microtask at least), so none is pending when `ws` writes a reply of its own (a pong, a close).
   const block = new FrameBlock();
   const writeBlock = () => {
     const frames = block.take();
