@@ -5,8 +5,9 @@
  * handlers (msw.ts) both drive this. Browser-safe.
  */
 import { superjson } from "./superjson-ref.js";
-import type { ChatMessage } from "../../generated/stagewise-chat.js";
+import type { AgentMessageUpdate, ChatMessage } from "../../generated/stagewise-chat.js";
 import { createAgentParts, type AgentParts } from "../../stagewise/adapter/agent-parts.js";
+import type { SeqEvent } from "../../stagewise/adapter/chat-store.js";
 import type { RouterParts } from "../../stagewise/adapter/router.js";
 import type { Validate } from "../../stagewise/adapter/chat-agent.js";
 import { messagingUpdateToWire, updateToWire } from "../../stagewise/adapter/wire-dates.js";
@@ -50,13 +51,19 @@ function counterIds(): (kind: "chat" | "message" | "tool-call") => string {
   return (kind) => `${prefix[kind]}-${++n}`;
 }
 
-/** Makes `ctx[key]` a value built on first read; the returned function sets what builds it. */
-function lastWire(ctx: MockContext, key: "lastChatEvent" | "lastMessagingDelta"): (make: () => Json) => void {
-  let build: (() => Json) | undefined;
+/**
+ * Makes `ctx.lastChatEvent` the wire form of the last chat update, built on first read; returns what to call with each
+ * update and the id it went out with (kept as given: nothing is made per update).
+ */
+function lastChatEvent(ctx: MockContext): (event: SeqEvent, id: number) => void {
+  let last: SeqEvent | undefined;
+  let lastId = 0;
   let built: Json | undefined;
-  Object.defineProperty(ctx, key, { enumerable: true, get: () => (built ??= build?.()) });
-  return (make) => {
-    build = make;
+  const make = (event: SeqEvent, id: number) => superjson().serialize({ id: String(id), data: updateToWire(event.update) }) as unknown as Json;
+  Object.defineProperty(ctx, "lastChatEvent", { enumerable: true, get: () => (built ??= last && make(last, lastId)) });
+  return (event, id) => {
+    last = event;
+    lastId = id;
     built = undefined;
   };
 }
@@ -132,19 +139,30 @@ export function createStagewiseEngine(options: ResolvedStagewiseOptions, validat
 
   // Only a few faults replay the last update: it is serialized when one asks, not for every delta (the updates are
   // never changed once sent, so the later serialization is the same).
-  const setLastChatEvent = lastWire(ctx, "lastChatEvent");
-  const setLastMessagingDelta = lastWire(ctx, "lastMessagingDelta");
-  core.agent.store.subscribe(({ seq, update }) => {
-    const id = String(seq - seqBase);
-    setLastChatEvent(() => superjson().serialize({ id, data: updateToWire(update) }) as unknown as Json);
+  const setLastChatEvent = lastChatEvent(ctx);
+  core.agent.store.subscribe((event) => {
+    const { seq, update } = event;
+    setLastChatEvent(event, seq - seqBase);
     if (update.type === "agent-state" && !update.isWorking) ctx.gapsBefore.push(seq);
     if (update.type === "message-updated") {
       if (update.update.content.type === "tool-call") ctx.toolCallIndex.set(update.update.messageId, update.update.partIndex);
       if (update.update.updateType === "replace") ctx.replaced.set(update.update.messageId, update.update.partIndex);
     }
   });
-  core.messaging.subscribe((u) => {
-    if (!u.resync) setLastMessagingDelta(() => superjson().serialize(messagingUpdateToWire(u)) as unknown as Json);
+  // The messaging mirror keeps its last delta (made only when asked for): no subscriber of its own per delta.
+  let lastDelta: AgentMessageUpdate | null = null;
+  let lastDeltaWire: Json | undefined;
+  Object.defineProperty(ctx, "lastMessagingDelta", {
+    enumerable: true,
+    get: () => {
+      const delta = core.messaging.lastDelta;
+      if (delta === null) return undefined;
+      if (delta !== lastDelta) {
+        lastDelta = delta;
+        lastDeltaWire = superjson().serialize(messagingUpdateToWire(delta)) as unknown as Json;
+      }
+      return lastDeltaWire;
+    },
   });
 
   async function playTurn(chatId: string, message: ChatMessage, signal: AbortSignal): Promise<void> {
@@ -187,8 +205,9 @@ export function createStagewiseEngine(options: ResolvedStagewiseOptions, validat
   // Without a restart the ids need no rewriting: no outgoing hook at all lets live updates go straight out.
   const folded = new Map<Scenario, StagewiseHooks>();
   const foldedRestarted = new Map<Scenario, StagewiseHooks>();
+  const base = () => (seqBase !== 0 ? [{ outgoing: restarted }] : []);
+  // Asked for every frame: the common case is a lookup.
   const hooksFor = (extra: StagewiseHooks[]) => () => {
-    const base = () => (seqBase !== 0 ? [{ outgoing: restarted }] : []);
     if (extra.length > 0) return foldHooks([...base(), current, hooks, ...extra]);
     const cache = seqBase !== 0 ? foldedRestarted : folded;
     let h = cache.get(current);

@@ -1,9 +1,12 @@
 /**
- * The live updates of a chat subscription written by the mock rather than iterated by tRPC: each update becomes the
- * frame tRPC's connection handler would have sent (its `started` frame gives the id part, superjson's envelope is
- * plain JSON when nothing in the update needs a tag), at the moment the agent emits it. Updates that come while tRPC
- * still sends the snapshot wait for it; one the mock cannot write goes back to tRPC with all after it. Browser-safe.
+ * The snapshot and live updates of a chat subscription written by the mock rather than iterated by tRPC: each update
+ * becomes the frame tRPC's connection handler would have sent (its `started` frame gives the id part, superjson's
+ * envelope is plain JSON, with its Date annotations, when nothing else in the update needs a tag), the snapshot right
+ * after `started`, each later update at the moment the agent emits it. A snapshot the mock cannot write is tRPC's, and
+ * updates that come while tRPC still sends it wait for it; an update the mock cannot write goes back to tRPC with all
+ * after it. Browser-safe.
  */
+import type { Chat, ChatUpdate } from "../../generated/stagewise-chat.js";
 import type { SeqEvent } from "../../stagewise/adapter/chat-store.js";
 import type { LiveChat } from "../../stagewise/adapter/router.js";
 import { DATED_UPDATES, updateToWire } from "../../stagewise/adapter/wire-dates.js";
@@ -62,9 +65,76 @@ export function plainJson(value: unknown, seen = new Set<object>(), depth = 0): 
 export function liveFrame(prefix: string, event: SeqEvent, texts = new TextDeltas()): string {
   const id = String(event.seq);
   const update = event.update;
-  const data = texts.json(update) ?? (!DATED_UPDATES.has(update.type) && plainJson(update) ? JSON.stringify(update) : undefined);
-  const envelope = data !== undefined ? `{"json":{"id":"${id}","data":${data}}}` : JSON.stringify(superjson().serialize({ id, data: updateToWire(update) }));
+  // A text delta, the bulk of a turn, in one piece.
+  const delta = texts.json(update);
+  if (delta !== undefined) return `${prefix}{"type":"data","data":{"json":{"id":"${id}","data":${delta}}},"id":"${id}"}}`;
+  const envelope = plainEnvelope(id, update) ?? JSON.stringify(superjson().serialize({ id, data: updateToWire(update) }));
   return `${prefix}{"type":"data","data":${envelope},"id":"${id}"}}`;
+}
+
+/**
+ * superjson's envelope of `{id, data}` for an update it would send as plain JSON but for its dates, written without
+ * superjson: the JSON as it is, and a Date annotation per date field in the order superjson walks them. Undefined when
+ * superjson must write it (anything not plain, a date field missing or written otherwise than `toISOString` writes it).
+ */
+function plainEnvelope(id: string, update: ChatUpdate): string | undefined {
+  if (!plainJson(update)) return undefined;
+  const json = `{"json":{"id":"${id}","data":${JSON.stringify(update)}}`;
+  if (!DATED_UPDATES.has(update.type)) return `${json}}`;
+  const dates = datePaths(update);
+  if (dates === undefined) return undefined;
+  return dates.length === 0 ? `${json}}` : `${json},"meta":{"values":{${dates.map((path) => `"${path}":["Date"]`).join(",")}},"v":1}}`;
+}
+
+/** What a date string is to superjson's Date: "iso" when `toISOString` writes it back as it is. */
+type DateForm = "iso" | "other" | "none";
+
+/** Forms already worked out: every snapshot carries the dates of the whole chat again. Bounded. */
+const dateForms = new Map<string, DateForm>();
+
+function dateForm(value: string): DateForm {
+  let form = dateForms.get(value);
+  if (form === undefined) {
+    const time = Date.parse(value);
+    form = Number.isNaN(time) ? "none" : new Date(time).toISOString() === value ? "iso" : "other";
+    if (dateForms.size >= 4096) dateForms.clear();
+    dateForms.set(value, form);
+  }
+  return form;
+}
+
+/**
+ * The paths superjson annotates as dates in a dated update's envelope (updateToWire makes Dates of these fields), in
+ * its walk order; undefined when a field is missing or is a date string `toISOString` would write otherwise (the JSON
+ * would then change too). A field that is no date stays a string, unannotated, as updateToWire leaves it.
+ */
+function datePaths(update: ChatUpdate): string[] | undefined {
+  const paths: string[] = [];
+  const date = (value: unknown, path: string): boolean => {
+    if (typeof value !== "string") return false;
+    const form = dateForm(value);
+    if (form === "iso") paths.push(path);
+    return form !== "other";
+  };
+  const chat = (c: Chat, path: string): boolean => {
+    // The chat's own date and its messages' in the chat's key order.
+    for (const key in c) {
+      if (key === "createdAt" && !date(c.createdAt, `${path}.createdAt`)) return false;
+      if (key === "messages" && !c.messages.every((m, i) => date(m.createdAt, `${path}.messages.${i}.createdAt`))) return false;
+    }
+    return "createdAt" in c && Array.isArray(c.messages);
+  };
+  switch (update.type) {
+    case "chat-list":
+      return update.chats.every((c, i) => date(c.createdAt, `data.chats.${i}.createdAt`)) ? paths : undefined;
+    case "chat-created":
+    case "chat-full-sync":
+      return chat(update.chat, "data.chat") ? paths : undefined;
+    case "message-added":
+      return date(update.message.createdAt, "data.message.createdAt") ? paths : undefined;
+    default:
+      return undefined;
+  }
 }
 
 /** The own keys of `value`, in order, are exactly `keys`. */
@@ -132,6 +202,25 @@ export class LiveChatWriter implements LiveChat {
     if (this.handedBack) this.viaTrpc(event);
     else if (this.held) this.held.push(event);
     else this.send(event);
+  }
+
+  /**
+   * Writes the snapshot as tRPC would have, at once (tRPC has just sent `started`); false, writing nothing, when one of
+   * its updates is not the mock's to write (tRPC sends the snapshot then, and the writer waits for it as before).
+   */
+  snapshot(events: readonly SeqEvent[]): boolean {
+    if (this.closed || this.handedBack || this.held === null) return false;
+    let texts: string[];
+    try {
+      texts = events.map((event) => liveFrame(this.prefix, event, this.texts));
+    } catch {
+      return false;
+    }
+    for (const text of texts) this.socket.writeLive(this.sub, text, this.key);
+    // As tRPC's classified agent-state frame would (a frame written straight out is not classified).
+    if (events.at(-1)?.update.type === "agent-state") this.sub.snapshotOver = true;
+    this.snapshotSent();
+    return true;
   }
 
   /** tRPC sent the snapshot's last frame: what came meanwhile follows it. */

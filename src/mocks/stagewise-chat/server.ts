@@ -16,7 +16,7 @@ import { resolveStagewiseOptions, type StagewiseMockOptions } from "./options.js
 import { INFO_PATH, STAGEWISE_DEFAULT_PORT, WS_PATH } from "./pace.js";
 import { ClientRecorder } from "./recorder.js";
 import { loadSuperjson } from "./superjson-ref.js";
-import { textFrame } from "./ws-frames.js";
+import { FrameBlock, textFrame } from "./ws-frames.js";
 import { headersOf, validTarget } from "../../core/mock/node-request.js";
 
 export type StagewiseStartOptions = MockStartOptions & Partial<StagewiseMockOptions> & EngineSettings;
@@ -124,15 +124,24 @@ function tap(engine: StagewiseEngine, ws: WebSocket, req: IncomingMessage, recor
   // text frames go into it as the mock builds them when `ws` would write the same bytes (no extension negotiated).
   const raw = (ws as unknown as { _socket?: Duplex })._socket;
   const plainFrames = raw !== undefined && ws.extensions === "";
+  // A burst's live chat updates are framed into one buffer, written before any other frame and when the burst ends.
+  // Only they are gathered: the agent emits them, never while `ws` is reading a toolbar frame (tRPC calls procedures
+  // after a microtask at least), so none is pending when `ws` writes a reply of its own (a pong, a close).
+  const block = new FrameBlock();
+  const writeBlock = () => {
+    const frames = block.take();
+    if (frames) raw!.write(frames);
+  };
   let corked = false;
   const uncork = () => {
     if (!corked) return;
     corked = false;
+    writeBlock();
     raw!.uncork();
   };
   const socket = engine.connect(
     {
-      send(data, { binary, fragment }) {
+      send(data, { binary, fragment, live }) {
         if (ws.readyState !== ws.OPEN) return;
         if (!corked && raw) {
           corked = true;
@@ -141,6 +150,8 @@ function tap(engine: StagewiseEngine, ws: WebSocket, req: IncomingMessage, recor
         }
         // Recorded whole, as the toolbar reassembles it.
         recorder.frame(id, "out", data, binary);
+        if (live === true && fragment <= 0 && plainFrames && block.add(data)) return;
+        if (plainFrames) writeBlock();
         if (fragment <= 0 && !binary && plainFrames) {
           raw.write(textFrame(data));
           return;

@@ -10,7 +10,8 @@ import { CHAT_PATH, parseRequests, type Frame, type FrameKind, type Json, type R
 
 /** The real socket underneath. */
 export interface Transport {
-  send(data: string, options: { binary: boolean; fragment: number }): void;
+  /** `live`: a live chat update written by the mock, which the transport may gather with others of its burst. */
+  send(data: string, options: { binary: boolean; fragment: number; live?: boolean }): void;
   close(code: number, reason: string): void;
   terminate(): void;
 }
@@ -19,6 +20,8 @@ type Listener = (...args: unknown[]) => void;
 
 const OPEN = 1;
 const CLOSED = 3;
+/** How a live update goes to the transport when no framing cuts it (one object for all). */
+const LIVE = Object.freeze({ binary: false, fragment: 0, live: true });
 /** r2: a client waits at most 2 s for an update after the mutation's answer; result-first holds updates no longer. */
 const HOLD_MS = 2_000;
 
@@ -230,7 +233,7 @@ export class TapSocket implements Connection, LiveSocket {
       return;
     }
     sub.sent++;
-    this.transport.send(text, { binary: false, fragment: hooks.fragment ?? 0 });
+    this.transport.send(text, hooks.fragment ? { binary: false, fragment: hooks.fragment, live: true } : LIVE);
   }
 
   private mutationPending(): boolean {

@@ -43,6 +43,10 @@ export function misuse(message: string): Error {
   return new Error(`stagewise adapter: ${message}`);
 }
 
+/** After every pending microtask and I/O callback; setImmediate where there is one (node), else a timer. */
+const nextMacrotask = (): Promise<void> =>
+  new Promise((resolve) => (typeof setImmediate === "function" ? setImmediate(resolve) : setTimeout(resolve, 0)));
+
 const stoppedError = () => new DOMException("the turn was stopped", "AbortError");
 
 export class ChatAgent implements ChatHandle {
@@ -69,8 +73,9 @@ export class ChatAgent implements ChatHandle {
     ];
     if (initialChats.filter((c) => c.isActive).length > 1) throw misuse("initialChats has more than one active chat");
     this.store = new ChatStore(initialChats);
+    // The append is made here and kept by nobody else: the store need not copy it.
     this.coalescer = new Coalescer(settings.coalesceMs, (held) =>
-      this.commit({ type: "message-updated", chatId: held.chatId, update: { messageId: held.messageId, partIndex: held.partIndex, updateType: "append", content: { type: held.type, text: held.text } } }),
+      this.commit({ type: "message-updated", chatId: held.chatId, update: { messageId: held.messageId, partIndex: held.partIndex, updateType: "append", content: { type: held.type, text: held.text } } }, true),
     );
   }
 
@@ -87,8 +92,8 @@ export class ChatAgent implements ChatHandle {
     return this.commit(update);
   }
 
-  private commit(update: ChatUpdate): number {
-    const seq = this.store.emit(update);
+  private commit(update: ChatUpdate, owned = false): number {
+    const seq = this.store.emit(update, owned);
     if (this.hooks.onChange) this.guard(() => this.hooks.onChange!(structuredClone(update), seq));
     return seq;
   }
@@ -146,8 +151,9 @@ export class ChatAgent implements ChatHandle {
     const hook = this.hooks.onUserMessage;
     void (async () => {
       try {
-        // The mutation answers first; the turn runs after it, even when the hook starts with synchronous work.
-        await new Promise((resolve) => setTimeout(resolve, 0));
+        // The mutation answers first; the turn runs after it, even when the hook starts with synchronous work. The
+        // answer needs only microtasks, so the next macrotask will do (a timer would idle for a millisecond).
+        await nextMacrotask();
         await hook?.({ chatId, message: structuredClone(message), signal: turn.controller.signal });
       } catch (error) {
         if (!turn.controller.signal.aborted) this.reportError(error);
@@ -438,8 +444,9 @@ export class ChatAgent implements ChatHandle {
 
   // ---- misuse checks ----
 
+  /** The message to change, read at once by the caller (so the store's own view of it will do). */
   private editable(what: string, messageId: string): { chatId: string; message: ChatMessage } {
-    const found = this.store.findMessage(messageId);
+    const found = this.store.peekMessage(messageId);
     if (!found) throw misuse(`${what}: no message "${messageId}"`);
     if (this.finished.has(messageId)) throw misuse(`${what}: message "${messageId}" is finished`);
     if (found.message.role === "user") throw misuse(`${what}: message "${messageId}" is a user message; user messages never change`);

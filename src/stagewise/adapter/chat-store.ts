@@ -3,10 +3,16 @@
  * here is by construction what a toolbar following every delta holds, and a fresh snapshot equals it (r8). The
  * reducer keeps only the active chat's messages; the other chats' messages are kept beside it and changed through the
  * same reducer, with their chat taken as the active one.
+ *
+ * One exception keeps a streamed reply cheap: after the reducer has accepted a text append, the next appends to the
+ * same part (nothing else in between) are applied in place to the state that append produced, as long as nothing
+ * outside the store has been handed that state since. They pass the reducer's checks by construction (only that
+ * part's text changed) and the reducer would give the same state; handing the state out ends the run, so a state once
+ * read is never changed.
  */
-import type { Chat, ChatMessage, ChatUpdate } from "../../generated/stagewise-chat.js";
+import type { Chat, ChatMessage, ChatUpdate, MessagePartUpdate } from "../../generated/stagewise-chat.js";
 import { applyChatUpdate, initialChatState, type ChatState, type ChatSummary } from "../chat-state.js";
-import { describeViolation } from "../reduced.js";
+import { describeViolation, joined } from "../reduced.js";
 import { copyOf } from "./plain-copy.js";
 
 /** One update with its event id, as a subscriber receives it. */
@@ -15,8 +21,19 @@ export interface SeqEvent {
   update: ChatUpdate;
 }
 
+/** The text append the reducer accepted last, whose state nothing outside has seen: the next ones may go in place. */
+interface OpenAppend {
+  readonly chatId: string;
+  readonly messageId: string;
+  readonly partIndex: number;
+  readonly type: string;
+  /** The part as the reducer made it for that append (a new object, held by this state only). */
+  readonly part: { text: string };
+}
+
 export class ChatStore {
   private view: ChatState;
+  private open: OpenAppend | null = null;
   /** Messages of every chat but the active one. */
   private readonly others = new Map<string, ChatMessage[]>();
   private readonly listeners = new Set<(event: SeqEvent) => void>();
@@ -39,9 +56,15 @@ export class ChatStore {
     return this.view.lastSeq ?? 0;
   }
 
-  /** The toolbar's view of the state (the reducer's), never mutated. */
+  /** The toolbar's view of the state (the reducer's), never mutated once handed out. */
   get state(): ChatState {
+    this.open = null;
     return this.view;
+  }
+
+  /** The active chat's id, without handing out the state. */
+  get activeChatId(): string | null {
+    return this.view.activeChatId;
   }
 
   chat(chatId: string): ChatSummary | undefined {
@@ -49,11 +72,21 @@ export class ChatStore {
   }
 
   messages(chatId: string): readonly ChatMessage[] {
-    return chatId === this.view.activeChatId ? this.view.messages : (this.others.get(chatId) ?? []);
+    this.open = null;
+    return this.ownMessages(chatId);
   }
 
   /** The chat holding a message id, the active chat first. */
   findMessage(messageId: string): { chatId: string; message: ChatMessage; index: number } | undefined {
+    this.open = null;
+    return this.peekMessage(messageId);
+  }
+
+  /**
+   * `findMessage` for the adapter's own checks, which read the message at once and keep nothing of it: a later append
+   * may change its streamed part's text in place.
+   */
+  peekMessage(messageId: string): { chatId: string; message: ChatMessage; index: number } | undefined {
     // Every streamed delta asks: no list of chat ids is built for it.
     const active = this.view.activeChatId;
     if (active !== null) {
@@ -67,19 +100,32 @@ export class ChatStore {
     return undefined;
   }
 
+  private ownMessages(chatId: string): readonly ChatMessage[] {
+    return chatId === this.view.activeChatId ? this.view.messages : (this.others.get(chatId) ?? []);
+  }
+
   private findIn(chatId: string, messageId: string): { chatId: string; message: ChatMessage; index: number } | undefined {
-    const messages = this.messages(chatId);
-    for (let index = 0; index < messages.length; index++) if (messages[index]!.id === messageId) return { chatId, message: messages[index]!, index };
+    const messages = this.ownMessages(chatId);
+    // From the end: the message streamed into is usually the last (ids are unique within a chat, r10).
+    for (let index = messages.length - 1; index >= 0; index--) if (messages[index]!.id === messageId) return { chatId, message: messages[index]!, index };
     return undefined;
   }
 
   /**
    * Applies one update as the next seq and hands a copy to every subscriber. Throws, changing nothing, when the
-   * reducer refuses it: an update a toolbar could not apply is never sent.
+   * reducer refuses it: an update a toolbar could not apply is never sent. `owned`: the caller made the update for
+   * this call and keeps no reference to it, so it needs no copy.
    */
-  emit(update: ChatUpdate): number {
+  emit(update: ChatUpdate, owned = false): number {
     const seq = this.seq + 1;
-    const copy = copyOf(update);
+    const copy = owned ? update : copyOf(update);
+    const open = this.open;
+    if (open !== null && continues(open, copy)) {
+      open.part.text = joined(open.part.text, (copy.update.content as { text: string }).text);
+      (this.view as { lastSeq: number | null }).lastSeq = seq;
+      return this.broadcast(seq, copy);
+    }
+    this.open = null;
     const next = must(applyChatUpdate(this.view, copy, seq), copy.type);
     const before = this.view;
     let others: [string, ChatMessage[] | null][] = [];
@@ -113,13 +159,22 @@ export class ChatStore {
       else this.others.set(chatId, messages);
     }
     this.view = next;
-    const event = { seq, update: copy };
-    for (const listener of this.listeners) listener(event);
+    this.open = openAppend(next, copy);
+    return this.broadcast(seq, copy);
+  }
+
+  private broadcast(seq: number, update: ChatUpdate): number {
+    // Set#forEach visits the listeners as for-of would (later ones added, removed ones skipped), without an iterator
+    // per update.
+    this.listeners.forEach(hear, { seq, update });
     return seq;
   }
 
-  /** r6: chat-list, the active chat's full sync, agent-state, all at the head. */
-  snapshot(): SeqEvent[] {
+  /**
+   * r6: chat-list, the active chat's full sync, agent-state, all at the head. `copy: false` for a caller that
+   * serializes it at once and keeps nothing: the messages are then the store's own (read, never to be changed).
+   */
+  snapshot(copy = true): SeqEvent[] {
     const s = this.view;
     const seq = this.seq;
     const events: SeqEvent[] = [{ seq, update: { type: "chat-list", chats: s.chats.map((c) => ({ ...c })) } }];
@@ -127,7 +182,7 @@ export class ChatStore {
     if (active) {
       events.push({
         seq,
-        update: { type: "chat-full-sync", chat: { id: active.id, title: active.title, createdAt: active.createdAt, isActive: true, messages: copyOf([...s.messages]) } },
+        update: { type: "chat-full-sync", chat: { id: active.id, title: active.title, createdAt: active.createdAt, isActive: true, messages: copy ? copyOf([...s.messages]) : (s.messages as ChatMessage[]) } },
       });
     }
     const agentState: ChatUpdate = s.workingDescription === undefined ? { type: "agent-state", isWorking: s.isWorking } : { type: "agent-state", isWorking: s.isWorking, description: s.workingDescription };
@@ -140,6 +195,37 @@ export class ChatStore {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
+}
+
+function hear(this: SeqEvent, listener: (event: SeqEvent) => void): void {
+  listener(this);
+}
+
+/** The run a text append onto the active chat starts: the part the reducer just made for it. */
+function openAppend(state: ChatState, update: ChatUpdate): OpenAppend | null {
+  if (update.type !== "message-updated" || update.chatId !== state.activeChatId) return null;
+  const { messageId, partIndex, updateType, content } = update.update;
+  if (updateType !== "append") return null;
+  // The reducer accepted it, so the message exists and the part is the text or reasoning part appended to.
+  const message = state.messages.find((m) => m.id === messageId);
+  const part = message?.content[partIndex] as { type: string; text: string } | undefined;
+  if (!part || part.type !== content.type) return null;
+  return { chatId: update.chatId, messageId, partIndex, type: part.type, part };
+}
+
+/**
+ * The update appends text to the open run's part: everything the reducer checks of an append held for the run's first
+ * one and only that part's text has changed since, so it would be accepted and give the same state.
+ */
+function continues(open: OpenAppend, update: ChatUpdate): update is ChatUpdate & { type: "message-updated"; update: MessagePartUpdate } {
+  if (update.type !== "message-updated" || update.chatId !== open.chatId) return false;
+  const u = update.update as unknown;
+  if (typeof u !== "object" || u === null || Array.isArray(u)) return false;
+  const { messageId, partIndex, updateType, content } = u as Record<string, unknown>;
+  if (messageId !== open.messageId || partIndex !== open.partIndex || updateType !== "append") return false;
+  if (typeof content !== "object" || content === null || Array.isArray(content)) return false;
+  const c = content as Record<string, unknown>;
+  return c.type === open.type && typeof c.text === "string";
 }
 
 function must(result: ReturnType<typeof applyChatUpdate>, what: string): ChatState {

@@ -21,6 +21,11 @@ export class Coalescer {
 
   add(append: HeldAppend): void {
     const h = this.held;
+    // Nothing to hold: the delta goes out as it is.
+    if (this.ms <= 0 && h === null) {
+      if (append.text !== "") this.send(append);
+      return;
+    }
     if (h && h.messageId === append.messageId && h.partIndex === append.partIndex && h.chatId === append.chatId) {
       h.text += append.text;
     } else {

@@ -42,6 +42,11 @@ export interface RouterParts {
 
 /** A chat subscription's live updates written by the server itself (see `RouterParts.liveChat`). */
 export interface LiveChat {
+  /**
+   * Writes the subscription's snapshot too, before any update, serializing it at once (its messages are the store's
+   * own); false when it cannot (tRPC then sends it).
+   */
+  snapshot?(events: readonly SeqEvent[]): boolean;
   write(event: SeqEvent): void;
   /** The subscription ended. */
   close(): void;
@@ -96,9 +101,11 @@ export function createAgentRouter({ agent, availability, state, messaging, valid
   const chatUpdates = pushStream<ReturnType<typeof wire>>((push) => {
     // Anything coalesced goes out first, so the snapshot holds it and the next frame is S+1.
     agent.flush();
-    const initial = agent.store.snapshot().map((event) => tracked(String(event.seq), updateToWire(event.update)));
     const viaTrpc = (event: SeqEvent) => push(wire(event));
     const live = liveChat?.(viaTrpc);
+    // A writer serializes the snapshot at once, so it may read the store's own messages; tRPC gets copies.
+    const written = live?.snapshot?.(agent.store.snapshot(false)) === true;
+    const initial = written ? [] : agent.store.snapshot().map((event) => tracked(String(event.seq), updateToWire(event.update)));
     if (!live) return { initial, stop: agent.store.subscribe(viaTrpc) };
     const unsubscribe = agent.store.subscribe((event) => live.write(event));
     return {

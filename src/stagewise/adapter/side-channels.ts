@@ -4,7 +4,7 @@
  */
 import type { AgentAvailability, AgentMessageUpdate, AgentState, ChatMessage, ChatUpdate, MessagePartUpdate } from "../../generated/stagewise-chat.js";
 import { applyMessageUpdate, type MessagingState } from "../messaging-state.js";
-import { describeViolation } from "../reduced.js";
+import { describeViolation, joined } from "../reduced.js";
 import { misuse, type Validate } from "./chat-agent.js";
 import type { ChatStore } from "./chat-store.js";
 
@@ -78,6 +78,8 @@ export class MessagingMirror {
   /** Chat part index → messaging content index (-1: not a text part). */
   private indexOf: number[] = [];
   private readonly listeners = new Set<(update: AgentMessageUpdate) => void>();
+  private last: AgentMessageUpdate | null = null;
+  private pending: PendingAppend | null = null;
 
   constructor(
     private readonly store: ChatStore,
@@ -92,6 +94,15 @@ export class MessagingMirror {
     return structuredClone(this.message);
   }
 
+  /** The last update other than a resync (what a subscriber got last, or would have), for a server that replays it. */
+  get lastDelta(): AgentMessageUpdate | null {
+    if (this.pending) {
+      this.last = appendUpdate(this.pending);
+      this.pending = null;
+    }
+    return this.last;
+  }
+
   /** r16: the whole current message, as every subscription begins. */
   snapshot(): AgentMessageUpdate {
     const m = this.message!;
@@ -104,7 +115,7 @@ export class MessagingMirror {
   }
 
   private follow(update: ChatUpdate): void {
-    const active = this.store.state.activeChatId;
+    const active = this.store.activeChatId;
     if (update.type === "message-added") {
       if (update.chatId === active && update.message.role === "assistant") this.whole(update.message);
     } else if (update.type === "message-updated") {
@@ -143,7 +154,15 @@ export class MessagingMirror {
       this.indexOf[u.partIndex] = m.parts.length;
       this.send({ messageId: m.messageId, createdAt: this.createdAt, resync: false, updateParts: [{ contentIndex: m.parts.length, part: { type: "text", text: u.content.text } }] });
     } else if (u.updateType === "append" && u.content.type === "text" && (this.indexOf[u.partIndex] ?? -1) >= 0) {
-      this.send({ messageId: m.messageId, createdAt: this.createdAt, resync: false, updateParts: [{ contentIndex: this.indexOf[u.partIndex]!, part: { type: "text", text: u.content.text } }] });
+      const append: PendingAppend = { messageId: m.messageId, createdAt: this.createdAt, contentIndex: this.indexOf[u.partIndex]!, text: u.content.text };
+      const shown = m.parts[append.contentIndex];
+      if (shown?.type !== "text") return this.send(appendUpdate(append));
+      // What the reducer does with a text delta onto a text part (r17 concatenates), in place: the message is the
+      // mirror's own (get and snapshot hand out copies), and a streamed reply would otherwise copy its parts per delta.
+      (shown as { text: string }).text = joined(shown.text, append.text);
+      // With nobody following, the update is made only if asked for (lastDelta).
+      if (this.listeners.size > 0) this.broadcast(appendUpdate(append));
+      else this.pending = append;
     } else if (u.updateType === "replace") {
       // Text cannot be replaced incrementally (r17 concatenates): send the whole message again.
       const message = this.store.state.messages.find((x) => x.id === m.messageId);
@@ -155,6 +174,26 @@ export class MessagingMirror {
     const result = applyMessageUpdate(this.message, update);
     if (!result.ok) throw new Error(`stagewise adapter: messaging update breaks its reducer (${describeViolation(result.violation)})`);
     this.message = result.state;
+    this.broadcast(update);
+  }
+
+  private broadcast(update: AgentMessageUpdate): void {
+    if (!update.resync) {
+      this.last = update;
+      this.pending = null;
+    }
     for (const listener of this.listeners) listener(update);
   }
+}
+
+/** A text delta the mirror applied, before its update is made. */
+interface PendingAppend {
+  messageId: string;
+  createdAt: string;
+  contentIndex: number;
+  text: string;
+}
+
+function appendUpdate(a: PendingAppend): AgentMessageUpdate {
+  return { messageId: a.messageId, createdAt: a.createdAt, resync: false, updateParts: [{ contentIndex: a.contentIndex, part: { type: "text", text: a.text } }] };
 }

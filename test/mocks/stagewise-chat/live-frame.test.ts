@@ -1,6 +1,6 @@
 /** One live chat update as the mock writes it: the frame tRPC's handler would write, superjson envelope and all. */
 import superjson from "superjson";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { ChatUpdate } from "../../../src/generated/stagewise-chat.js";
 import { framePrefix, liveFrame, TextDeltas } from "../../../src/mocks/stagewise-chat/live-chat.js";
 import { loadSuperjson } from "../../../src/mocks/stagewise-chat/superjson-ref.js";
@@ -18,6 +18,7 @@ const delta = (text: string, extra: Record<string, unknown> = {}) => ({
   update: { messageId: "msg-2", partIndex: 0, updateType: "append", content: { type: "text", text }, ...extra },
 });
 const shared = { a: 1 };
+const USER = { id: "u", role: "user", createdAt: "2025-08-08T10:00:01.000Z", content: [{ type: "text", text: "hi" }], metadata: { currentUrl: "http://a.b/" } };
 
 const UPDATES: [string, unknown][] = [
   ["a text delta", delta("héllo 🎨 \"q\" \\ \u2028 \ud800")],
@@ -29,6 +30,17 @@ const UPDATES: [string, unknown][] = [
   ["an object met twice (superjson references)", { type: "message-updated", chatId: "c", update: { messageId: "m", partIndex: 1, updateType: "create", content: { type: "tool-result", toolCallId: "t", toolName: "w", output: { x: shared, y: shared } } } }],
   ["a message with its date", { type: "message-added", chatId: "c", message: { id: "m", role: "assistant", createdAt: "2025-08-08T10:00:00.000Z", content: [] } }],
   ["a chat list with dates", { type: "chat-list", chats: [{ id: "c", title: "T", createdAt: "2025-08-08T10:00:00.000Z", isActive: true, messageCount: 0 }] }],
+  ["a chat list of several, and of none", { type: "chat-list", chats: [{ id: "c", title: "T", createdAt: "2025-08-08T10:00:00.000Z", isActive: false, messageCount: 0 }, { id: "d", title: "U", createdAt: "2025-08-09T10:00:00.000Z", isActive: true, messageCount: 2 }] }],
+  ["an empty chat list", { type: "chat-list", chats: [] }],
+  ["a full sync, dates of the chat and its messages", { type: "chat-full-sync", chat: { id: "c", title: "T", createdAt: "2025-08-08T10:00:00.000Z", isActive: true, messages: [USER, { id: "a", role: "assistant", createdAt: "2025-08-08T10:00:02.000Z", content: [{ type: "text", text: "x" }] }] } }],
+  ["a full sync with the chat's date after its messages", { type: "chat-full-sync", chat: { id: "c", title: "T", isActive: true, messages: [USER], createdAt: "2025-08-08T10:00:00.000Z" } }],
+  ["a chat created with no messages", { type: "chat-created", chat: { id: "c", title: "T", createdAt: "2025-08-08T10:00:00.000Z", isActive: true, messages: [] } }],
+  ["a date written otherwise than toISOString (Date reads it, superjson writes it back changed)", { type: "message-added", chatId: "c", message: { id: "m", role: "assistant", createdAt: "2025-08-08T10:00:00Z", content: [] } }],
+  ["a date that is no date (stays a string)", { type: "message-added", chatId: "c", message: { id: "m", role: "assistant", createdAt: "yesterday", content: [] } }],
+  ["a date that is no string", { type: "chat-list", chats: [{ id: "c", title: "T", createdAt: 5, isActive: true, messageCount: 0 }] }],
+  ["a message without its date (superjson notes the undefined)", { type: "message-added", chatId: "c", message: { id: "m", role: "assistant", content: [] } }],
+  ["a full sync whose chat has no date", { type: "chat-full-sync", chat: { id: "c", title: "T", isActive: true, messages: [] } }],
+  ["a full sync with a message met twice", { type: "chat-full-sync", chat: { id: "c", title: "T", createdAt: "2025-08-08T10:00:00.000Z", isActive: true, messages: [USER, USER] } }],
   ["agent state", { type: "agent-state", isWorking: true, description: "thinking" }],
   ["NaN and Infinity", { type: "message-updated", chatId: "c", update: { messageId: "m", partIndex: 1, updateType: "create", content: { type: "tool-result", toolCallId: "t", toolName: "w", output: [Number.NaN, Infinity] } } }],
 ];
@@ -47,6 +59,26 @@ describe("stagewise-chat mock: a live chat update's frame", () => {
       });
     }
   }
+
+  it("writes plain updates with their dates without superjson, and leaves it the others", () => {
+    const prefix = framePrefix('{"id":1,"result":{"type":"started"}}')!;
+    const serialize = vi.spyOn(superjson, "serialize");
+    try {
+      const uses = (name: string) => {
+        serialize.mockClear();
+        liveFrame(prefix, { seq: 7, update: UPDATES.find(([n]) => n === name)![1] as ChatUpdate });
+        return serialize.mock.calls.length;
+      };
+      for (const name of ["a text delta", "a message with its date", "a chat list of several, and of none", "a full sync, dates of the chat and its messages", "a full sync with the chat's date after its messages", "a date that is no date (stays a string)"]) {
+        expect(uses(name), name).toBe(0);
+      }
+      for (const name of ["a date written otherwise than toISOString (Date reads it, superjson writes it back changed)", "a message without its date (superjson notes the undefined)", "a full sync with a message met twice", "a delta at part -0 (superjson tags it)"]) {
+        expect(uses(name), name).toBe(1);
+      }
+    } finally {
+      serialize.mockRestore();
+    }
+  });
 
   it("takes the id part from tRPC's started frame, and nothing else", () => {
     expect(framePrefix('{"id":3,"result":{"type":"started"}}')).toBe('{"id":3,"result":');

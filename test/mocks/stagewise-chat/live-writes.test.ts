@@ -96,6 +96,19 @@ const CASES: Case[] = [
     },
   },
   {
+    name: "a second subscription mid-turn (its snapshot holds the streamed text and the open call), then the turn ends",
+    play: async (run) => {
+      const from = run.raw.frames.length;
+      await run.raw.mutate("chat.sendMessage", { chatId: run.chatId, content: [{ type: "text", text: "scenario:toolbar-tool look" }], metadata: METADATA });
+      const call = await toolCall(run, from);
+      run.raw.send({ id: "s2", method: "subscription", params: { path: CHAT, input: VOID } });
+      await run.raw.waitFor((f) => f.json?.id === "s2" && updateOf(f)?.type === "agent-state", 5_000, from);
+      await run.raw.mutate("chat.reportToolResult", { chatId: run.chatId, toolCallId: call.toolCallId, output: "seen" });
+      await idle({ ...run, sub: "s2" }, from);
+      await idle(run, from);
+    },
+  },
+  {
     name: "errors: an unknown chat, a send while working, bad JSON, an unknown path",
     play: async (run) => {
       expect((await run.raw.mutate("chat.sendMessage", { chatId: "nope", content: [{ type: "text", text: "x" }], metadata: METADATA })).error).toBeDefined();
@@ -163,11 +176,12 @@ function split(frames: readonly Received[]): Record<string, string[]> {
   return out;
 }
 
-/** Plays a case on a fresh mock; `live` counts the updates its connections wrote themselves. */
-async function play(c: Case, viaTrpc: boolean): Promise<{ frames: Record<string, string[]>; live: number }> {
+/** Plays a case on a fresh mock; `live` counts the updates its connections wrote themselves, `snapshots` the snapshots. */
+async function play(c: Case, viaTrpc: boolean): Promise<{ frames: Record<string, string[]>; live: number; snapshots: number }> {
   const mock = await startStagewiseMock({ port: 0, firstDelayMs: 0, chunkDelayMs: 0, chunkSize: 8, ...c.options, viaTrpc });
   open.push(mock);
   let live = 0;
+  let snapshots = 0;
   const core = mock.engine.core;
   const ask = core.liveChat;
   if (ask) {
@@ -179,6 +193,12 @@ async function play(c: Case, viaTrpc: boolean): Promise<{ frames: Record<string,
         live++;
         write(event);
       };
+      const snapshot = writer.snapshot!.bind(writer);
+      writer.snapshot = (events) => {
+        const written = snapshot(events);
+        if (written) snapshots++;
+        return written;
+      };
       return writer;
     };
   }
@@ -186,7 +206,7 @@ async function play(c: Case, viaTrpc: boolean): Promise<{ frames: Record<string,
   await c.play({ ...conn, mock });
   // Anything still on its way (a held frame, a close) lands before the comparison.
   await new Promise((resolve) => setTimeout(resolve, 30));
-  return { frames: split(conn.raw.frames), live };
+  return { frames: split(conn.raw.frames), live, snapshots };
 }
 
 describe("stagewise-chat mock: live chat updates written by the mock", () => {
@@ -197,6 +217,8 @@ describe("stagewise-chat mock: live chat updates written by the mock", () => {
       expect(slow.live).toBe(0);
       // The mock's own writes carried the turn (a test of nothing otherwise).
       expect(fast.live).toBeGreaterThan(3);
+      expect(slow.snapshots).toBe(0);
+      expect(fast.snapshots).toBeGreaterThan(0);
       expect(Object.keys(fast.frames).sort()).toEqual(Object.keys(slow.frames).sort());
       for (const key of Object.keys(slow.frames)) expect(fast.frames[key], key).toEqual(slow.frames[key]);
       // A fault or framing that rewrites frames still does when the mock writes them.
