@@ -108,26 +108,28 @@ export function findScenario(name: string): McpChatScenario | undefined {
 const LONG_SOURCE = Array.from("Voilà, the café forecast: 東京は晴れ 😀, 大阪は雨 🌧, résumé 🚀 naïve 北京 ok! ");
 
 /**
- * Deterministic: chunk i takes the next 5 + (i * 7 mod 6) code points of a looping sentence. Made once, frozen: every
- * stream of the long answer yields the same steps, so their JSON is written once per style (see payloadOf).
+ * Deterministic: chunk i takes the next 5 + (i * 7 mod 6) code points of a looping sentence. The texts are cut once per
+ * process (and their events' JSON written once per style, see payloadOf); each stream gets steps of its own, which a
+ * hook may change.
  */
-let longSteps: readonly Step[] | undefined;
-
-function longAnswer(): Iterable<Step> {
-  return (longSteps ??= makeLongAnswer());
+function* longAnswer(): Iterable<Step> {
+  for (const chunk of LONG_ANSWER) yield text(chunk);
 }
 
-function makeLongAnswer(): readonly Step[] {
-  const steps: Step[] = [];
+function cutLongAnswer(): string[] {
+  const out: string[] = [];
   let at = 0;
   for (let i = 0; i < 200; i++) {
     const size = 5 + ((i * 7) % 6);
     let chunk = "";
     for (let j = 0; j < size; j++) chunk += LONG_SOURCE[(at + j) % LONG_SOURCE.length];
     at += size;
-    const step = text(chunk);
-    Object.freeze(step.data);
-    steps.push(Object.freeze(step));
+    out.push(chunk);
   }
-  return Object.freeze(steps);
+  return out;
 }
+
+const LONG_ANSWER: readonly string[] = cutLongAnswer();
+
+/** The long answer's texts (payloadOf asks whether a text is one of them). */
+export const LONG_ANSWER_TEXTS: ReadonlySet<string> = new Set(LONG_ANSWER);

@@ -6,6 +6,7 @@ import { planSseWrites } from "../../core/mock/sse-writes.js";
 import { scaleMs } from "../../core/client-cases/time-scale.js";
 import type { SseFormat } from "../../core/transport/sse-framing.js";
 import { eventJson, type EventJsonStyle } from "./event-json.js";
+import { LONG_ANSWER_TEXTS } from "./scenarios.js";
 import type { Step, StepData, Wait } from "./events.js";
 import type { Chunk, McpChatTiming } from "./hooks.js";
 
@@ -19,15 +20,25 @@ export interface StreamPlan {
   json: EventJsonStyle;
 }
 
-/** JSON text of frozen event data (a scenario's steps made once), by style: written once, served to every stream. */
-const written = new WeakMap<object, Record<string, string>>();
+/**
+ * JSON text of the long answer's text events, by text and style: written once per process, served to every stream. Only
+ * for an event that is exactly `{type: "text", content}` (in that order), whatever a hook made of the others.
+ */
+const written = new Map<string, Record<string, string>>();
 
 export function payloadOf(data: StepData, style: EventJsonStyle): string | Uint8Array {
   if (typeof data === "string" || data instanceof Uint8Array) return data;
-  if (!Object.isFrozen(data)) return eventJson(data, style);
-  let byStyle = written.get(data);
-  if (!byStyle) written.set(data, (byStyle = {}));
+  const content = data.content;
+  if (data.type !== "text" || typeof content !== "string" || !LONG_ANSWER_TEXTS.has(content) || !typeThenContent(data)) return eventJson(data, style);
+  let byStyle = written.get(content);
+  if (!byStyle) written.set(content, (byStyle = {}));
   return (byStyle[`${style.compact === true ? "c" : "p"}${style.ascii === true ? "a" : "u"}`] ??= eventJson(data, style));
+}
+
+/** The event's own keys are `type` then `content`, and nothing else (its JSON is then its text's). */
+function typeThenContent(data: object): boolean {
+  const keys = Object.keys(data);
+  return keys.length === 2 && keys[0] === "type" && keys[1] === "content";
 }
 
 function waitMs(wait: Wait | undefined, timing: McpChatTiming, timeScale: number): number {

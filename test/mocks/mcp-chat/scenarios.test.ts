@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { MCP_CHAT_SCENARIOS } from "../../../src/mocks/mcp-chat/index.js";
 import { eventJson } from "../../../src/mocks/mcp-chat/event-json.js";
+import { payloadOf } from "../../../src/mocks/mcp-chat/stream.js";
+import { findScenario } from "../../../src/mocks/mcp-chat/scenarios.js";
 import { canonicalPayloads, chat, connect, engine, parsed, req } from "./helpers.js";
 
 async function events(scenario: string, how: "query" | "header" | "message" | "option" = "query") {
@@ -108,6 +110,23 @@ describe("mcp-chat scenarios", () => {
     expect(seen).toEqual([expected(false, false), expected(true, false), expected(false, true), expected(true, true), expected(false, false)]);
     expect(seen[0]![0]).toMatch(/^data: \{"type": "text", "content": "/);
     expect(seen[2]!.join("")).toMatch(/\\u00e9/);
+  });
+
+  it("long-answer: each stream gets steps of its own, and a text's JSON is taken as written only for exactly {type, content}", () => {
+    const long = findScenario("long-answer")!;
+    const [a, b] = [[...long.steps()], [...long.steps()]];
+    expect(a).toHaveLength(201);
+    expect(a[0]).not.toBe(b[0]);
+    expect(a[0]!.data).not.toBe(b[0]!.data);
+    const content = (a[0]!.data as unknown as { content: string }).content;
+    const style = { compact: false, ascii: false };
+    const once = payloadOf({ type: "text", content }, style);
+    expect(once).toBe(eventJson({ type: "text", content }, style));
+    expect(payloadOf({ type: "text", content }, { compact: true })).toBe(eventJson({ type: "text", content }, { compact: true }));
+    // Whatever a rewrite made of an event, its own JSON: another key order, another key, another text.
+    for (const other of [{ content, type: "text" }, { type: "text", content, extra: 1 }, { type: "text", content: `${content}!` }, { type: "status", content }]) {
+      expect(payloadOf(other, style)).toBe(eventJson(other, style));
+    }
   });
 
   it("slow-tool waits 5 s between start and end (aborting the request stops it at once)", async () => {

@@ -303,4 +303,23 @@ describe("timing/responsive and the kit's own hold-ups", () => {
     expect(held.get("timing/intermediate-visible")!.message).toMatch(/the kit itself was held up while it polled \(p95 900 ms as read\)/);
     expect(judge(polls(false)).get("timing/intermediate-visible")!.message).toMatch(/not judged: continue-remote\/timing\/responsive failed on GET \/state/);
   });
+
+  it("names the poll the server was slowest to serve, though more polls than it keeps were slower as read", () => {
+    // 10 polls served in 600 ms, then 80 read 5000 ms after they were sent, each right after a hold-up of the kit's
+    // own of 4900 ms (served in 100 ms), then 10 quick ones: p95 600 ms, and the slowest served is a 600 ms poll.
+    const s = new CrScript();
+    const poll = (ms: number | undefined, held = false) => {
+      s.answerMs = ms;
+      s.poll(seed([user("hi"), says("Hello")], false), "idle");
+      if (held) s.note(KIT_STALL_NOTE, { from: s.t - 4905, to: s.t - 5 });
+    };
+    for (let i = 0; i < 10; i++) poll(600);
+    const honest = new Set(s.events.flatMap((e) => ("exchange" in e ? [e.exchange] : [])));
+    for (let i = 0; i < 80; i++) poll(5000, true);
+    for (let i = 0; i < 10; i++) poll(undefined);
+    const r = judge(s).get("timing/responsive")!;
+    expect(r.verdict).toBe("warn");
+    expect(r.message).toMatch(/p95 600 ms over 100 polls \(slowest GET \/state/);
+    expect(honest.has(r.evidence[0]!.exchange!)).toBe(true);
+  });
 });
