@@ -80,6 +80,11 @@ describe("action.yml", () => {
     for (const s of action.runs.steps) if (s.run) expect(s.run).not.toContain("${{");
   });
 
+  it("the install step looks for the build the bin runs", () => {
+    const bin = readFileSync(join(ROOT, "bin", "agentwire.js"), "utf8").match(/from "\.\.\/(dist\/[^"]+)"/)![1]!;
+    expect(step("Install agentwire").run).toContain(`"$GITHUB_ACTION_PATH/${bin}"`);
+  });
+
   it("the install step finds the built kit and prints its version", async () => {
     const r = await runStep(step("Install agentwire"), {});
     expect(r.code, r.stderr).toBe(0);
