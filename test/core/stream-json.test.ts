@@ -140,11 +140,15 @@ describe("StreamJson", () => {
     expect(Object.getOwnPropertyNames(proto)).toEqual(["__proto__", "k"]);
   });
 
-  it("equals JSON.parse on random values and random changes of their strings (seeded)", () => {
+  it.each([
+    ["the generic copy", 8],
+    ["compiled builders", 0],
+  ])("equals JSON.parse on random values and random changes of their strings (seeded, %s)", (_, compileAfter) => {
     let built = 0;
+    let compiled = 0;
     for (let seed = 1; seed <= 300; seed++) {
       const r = rng(seed);
-      const json = new StreamJson();
+      const json = new StreamJson({ compileAfter });
       const varies = placesOf(seed);
       // A stream's payload: an object with a few members.
       const root = () => Object.fromEntries(["type", "id", "data", "n"].map((k) => [k, randomValue(r, 1)]));
@@ -166,9 +170,40 @@ describe("StreamJson", () => {
         }
       }
       built += json.built;
+      compiled += json.compiled;
     }
-    // The comparison means something only if many values were built rather than parsed.
+    // The comparison means something only if many values were built rather than parsed (and, for the second run,
+    // by builders of their own).
     expect(built).toBeGreaterThan(500);
+    if (compileAfter === 0) expect(compiled).toBeGreaterThan(100);
+  });
+
+  it("compiles a builder for a template that keeps fitting, equal to JSON.parse whatever its keys", () => {
+    // Keys a literal must write exactly: quotes, backslashes, line separators, integer-like (enumerated first), empty,
+    // and names Object.prototype has.
+    const keys = ['say "x"', "back\\slash", "line\u2028sep", "10", "2", "", "constructor", "toString", "é 漢 🙂", "</script>", "a\u0001b"];
+    const payload = (s: string) => `{${keys.map((k, i) => `${JSON.stringify(k)}:${i % 2 ? `{"in":["${s}",1,null]}` : `"${s}${i}"`}`).join(",")}}`;
+    const json = new StreamJson();
+    const values: unknown[] = [];
+    for (let i = 0; i < 30; i++) {
+      const text = payload(`v${i} 🙂`);
+      const v = json.parse(text);
+      same(v, text);
+      values.push(v);
+    }
+    expect(json.compiled).toBe(1);
+    expect(json.built).toBe(28);
+    // Each payload keeps its own strings: a later build never writes into an earlier value.
+    values.forEach((v, i) => same(v, payload(`v${i} 🙂`)));
+    expect(Object.getPrototypeOf(values[29])).toBe(Object.prototype);
+  });
+
+  it("keeps the generic copy for a container too large to write as one literal", () => {
+    const wide = (s: string) => JSON.stringify(Object.fromEntries([["text", s], ...Array.from({ length: 300 }, (_, i) => [`k${i}`, i])]));
+    const json = new StreamJson({ compileAfter: 0 });
+    for (let i = 0; i < 12; i++) same(json.parse(wide(`t${i}`)), wide(`t${i}`));
+    expect(json.built).toBe(10);
+    expect(json.compiled).toBe(0);
   });
 
   it("stops comparing a stream whose payloads never share an envelope", () => {
