@@ -3,6 +3,8 @@
  * every value equals JSON.parse's (same keys in the same order, same strings, own `__proto__` keys kept); anything it
  * cannot build is parsed, and invalid JSON throws as JSON.parse does.
  */
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { seededRandom } from "../../src/core/mock/timing.js";
 import { StreamJson } from "../../src/core/transport/stream-json.js";
@@ -196,6 +198,20 @@ describe("StreamJson", () => {
     // Each payload keeps its own strings: a later build never writes into an earlier value.
     values.forEach((v, i) => same(v, payload(`v${i} 🙂`)));
     expect(Object.getPrototypeOf(values[29])).toBe(Object.prototype);
+  });
+
+  it("keeps the generic copy where the runtime forbids compiling code", () => {
+    // The built module, as the CLI runs it (the tests' setup builds it), in a node that refuses code from strings.
+    const module = fileURLToPath(new URL("../../dist/core/transport/stream-json.js", import.meta.url));
+    const script = `
+      const { StreamJson } = await import(${JSON.stringify(module)});
+      const json = new StreamJson({ compileAfter: 0 });
+      const text = (i) => JSON.stringify({ id: "c", choices: [{ delta: { content: "t" + i } }] });
+      let same = true;
+      for (let i = 0; i < 20; i++) same &&= JSON.stringify(json.parse(text(i))) === text(i);
+      console.log(JSON.stringify({ same, built: json.built, compiled: json.compiled }));`;
+    const out = execFileSync(process.execPath, ["--disallow-code-generation-from-strings", "--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(JSON.parse(out)).toEqual({ same: true, built: 18, compiled: 0 });
   });
 
   it("keeps the generic copy for a container too large to write as one literal", () => {
