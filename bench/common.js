@@ -165,11 +165,13 @@ export function exercised(results) {
 const MIN_EXERCISED = 0.8;
 
 /**
- * Kit checker vs the least any checker does: decode, slice the data, JSON.parse and ajv-validate. Returns two rows:
- * the checker, and (informational) the kit's reading alone, with no check, against the same baseline: the most the
- * checker row could ever show, since every check runs on top of that reading.
+ * Kit checker vs the least any checker does: decode, slice the data, JSON.parse and ajv-validate. Returns the checker
+ * row and two informational rows against the same baseline: the kit's reading alone, with no check (the most the
+ * checker row could ever show, since every check runs on top of that reading), and, with `oneCheck` (the id of a check
+ * that judges only the stream's head), that one check alone: the reading plus the stream view's decoding of every
+ * event and its facts per line, with next to no rule on top.
  */
-export function checkerVsParse({ name, protocol, recorded, label, body, chunks, validate }) {
+export function checkerVsParse({ name, protocol, recorded, label, body, chunks, validate, oneCheck }) {
   const dec = new TextDecoder();
   const baseline = () => {
     const t0 = performance.now();
@@ -186,14 +188,19 @@ export function checkerVsParse({ name, protocol, recorded, label, body, chunks, 
   baseline();
   let last = feedSseChecks(protocol, { recorded, label, body, chunks });
   feedSseChecks(protocol, { label, body, chunks, checks: [] });
+  const one = oneCheck === undefined ? undefined : serverChecks(protocol).filter((c) => c.id === oneCheck);
+  if (one && one.length !== 1) throw new Error(`${name}: no check ${oneCheck}`);
+  if (one) feedSseChecks(protocol, { recorded, label, body, chunks, checks: one });
   const kitMs = [];
   const baseMs = [];
   const readingMs = [];
+  const oneMs = [];
   for (let r = 0; r < PASSES; r++) {
     baseMs.push(baseline());
     last = feedSseChecks(protocol, { recorded, label, body, chunks });
     kitMs.push(last.ms);
     readingMs.push(feedSseChecks(protocol, { label, body, chunks, checks: [] }).ms);
+    if (one) oneMs.push(feedSseChecks(protocol, { recorded, label, body, chunks, checks: one }).ms);
   }
   const { results } = last;
   const n = exercised(results);
@@ -205,6 +212,9 @@ export function checkerVsParse({ name, protocol, recorded, label, body, chunks, 
   return [
     { name, kit: (chunks.length / medianOf(kitMs)) * 1000, base, baseName: "JSON.parse + ajv", work: `${n}/${results.length} checks exercised, median of ${PASSES} passes` },
     { name: `${name.split(" ")[0]} reading alone, no check`, kit: (chunks.length / medianOf(readingMs)) * 1000, base, baseName: "JSON.parse + ajv", work: "informational: the checker row's ceiling (bytes → lines → events on the bus)" },
+    ...(one
+      ? [{ name: `${name.split(" ")[0]} one check, ${oneCheck.split("/").slice(1).join("/")}`, kit: (chunks.length / medianOf(oneMs)) * 1000, base, baseName: "JSON.parse + ajv", work: "informational: the reading, the stream view's decoding and line facts, one head rule" }]
+      : []),
   ];
 }
 

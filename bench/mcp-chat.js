@@ -25,7 +25,7 @@ export async function benchMcpChat() {
   const ajv = new Ajv2020({ strict: false });
   const validate = ajv.compile({ ...registry.schema("mcp-chat", "text-event"), $id: undefined });
   const recorded = await recordedRun(protocol);
-  rows.push(...checkerVsParse({ name: "mcp-chat checker events/s", protocol, recorded, label: "chat-stream", body: JSON.stringify({ message: "bench" }), chunks, validate }));
+  rows.push(...checkerVsParse({ name: "mcp-chat checker events/s", protocol, recorded, label: "chat-stream", body: JSON.stringify({ message: "bench" }), chunks, validate, oneCheck: "mcp-chat/sse/content-type" }));
 
   const small = await rssThroughSuite(protocol, "chat-stream", 1_000, (i) => `data: ${text(i)}\n\n`, "data: [DONE]\n\n");
   const big = await rssThroughSuite(protocol, "chat-stream", MEM_EVENTS, (i) => `data: ${text(i)}\n\n`, "data: [DONE]\n\n");

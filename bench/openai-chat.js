@@ -52,7 +52,7 @@ export async function benchOpenaiChat() {
   const validate = ajv.getSchema("https://agentwire.dev/schemas/openai-chat/chat-completion-chunk.schema.json");
   const recorded = await recordedRun(protocol);
   const request = JSON.stringify({ model: "agentwire-mock", stream: true, messages: [{ role: "user", content: "bench" }] });
-  rows.push(...checkerVsParse({ name: "openai-chat checker chunks/s", protocol, recorded, label: "text-stream", body: request, chunks, validate }));
+  rows.push(...checkerVsParse({ name: "openai-chat checker chunks/s", protocol, recorded, label: "text-stream", body: request, chunks, validate, oneCheck: "openai-chat/sse/content-type" }));
 
   const at = (i) => `data: ${chunk(i, { content: `tok${i} ` })}\n\n`;
   const end = `data: ${chunk(0, {}, "stop")}\n\ndata: [DONE]\n\n`;
