@@ -214,6 +214,33 @@ describe("StreamJson", () => {
     expect(JSON.parse(out)).toEqual({ same: true, built: 18, compiled: 0 });
   });
 
+  it("learns no changed string nested deeper than the copy may recurse (a deep array is parsed, as JSON.parse does)", () => {
+    const deep = (i: number) => `${"[".repeat(3000)}"v${i}"${"]".repeat(3000)}`;
+    const json = new StreamJson();
+    for (let i = 0; i < 20; i++) expect(JSON.stringify(json.parse(deep(i)))).toBe(deep(i));
+    expect(json.built).toBe(0);
+  });
+
+  it("gives a stream that keeps changing its envelope a few builders, then the generic copy", () => {
+    const json = new StreamJson();
+    for (let env = 0; env < 10; env++) {
+      for (let i = 0; i < 12; i++) {
+        const text = JSON.stringify({ [`kind${env}`]: "x", text: `t${i}` });
+        same(json.parse(text), text);
+      }
+    }
+    expect(json.built).toBe(100);
+    expect(json.compiled).toBe(4);
+  });
+
+  it("keeps the generic copy where the builder's code would be long (long keys)", () => {
+    const text = (i: number) => JSON.stringify({ ["k".repeat(5000)]: 1, text: `t${i}` });
+    const json = new StreamJson({ compileAfter: 0 });
+    for (let i = 0; i < 12; i++) same(json.parse(text(i)), text(i));
+    expect(json.built).toBe(10);
+    expect(json.compiled).toBe(0);
+  });
+
   it("keeps the generic copy for a container too large to write as one literal", () => {
     const wide = (s: string) => JSON.stringify(Object.fromEntries([["text", s], ...Array.from({ length: 300 }, (_, i) => [`k${i}`, i])]));
     const json = new StreamJson({ compileAfter: 0 });

@@ -22,6 +22,10 @@ const MAX_LEARN = 16 * 1024;
  * payloads differ in more than strings (or differently each time), and each attempt rescans two texts.
  */
 const MAX_FAILED_LEARNS = 16;
+/** Changed strings deeper than this are not learned (the copy and the builder recurse once per level). */
+const MAX_DEPTH = 64;
+/** Builders one stream gets: its envelopes rarely change, and each builder is code that stays compiled. */
+const MAX_BUILDERS = 4;
 
 const QUOTE = 34;
 const BACKSLASH = 92;
@@ -76,7 +80,8 @@ export class StreamJson {
         this.failedLearns = 0;
         if (t.make) return t.make(values);
         if (t.make === undefined && ++t.uses > this.compileAfter) {
-          t.make = compile(t.base, t.spec);
+          // Tried once per template; a stream that keeps changing its envelope gets a few builders, then copies.
+          t.make = this.compiled < MAX_BUILDERS ? compile(t.base, t.spec) : null;
           if (t.make) {
             this.compiled++;
             return t.make(values);
@@ -268,6 +273,7 @@ function learn(prev: string, text: string, value: unknown): Template | undefined
     pos = h.end - 1;
   }
   segments.push(text.slice(pos));
+  if (holes.some((h) => h.path!.length > MAX_DEPTH)) return undefined;
   const spec: Spec = { keys: [], subs: [] };
   holes.forEach((h, n) => {
     let s = spec;
@@ -291,8 +297,13 @@ function learn(prev: string, text: string, value: unknown): Template | undefined
 
 /** Copied containers with more members than this in all keep the generic copy (the literal would be large code). */
 const MAX_LITERAL_MEMBERS = 256;
+/** Nor does a builder whose code would be longer than this (long keys): each compiled text stays cached by the runtime. */
+const MAX_SOURCE = 4096;
+/** Compiled builders by their code, for the streams of a run that send the same envelope (a few per protocol). */
+const factories = new Map<string, (shared: unknown[]) => Builder>();
+const MAX_FACTORIES = 64;
 
-/** The runtime refused to compile (a policy that forbids it): every template keeps the generic copy. */
+/** The runtime refuses to compile code from strings (a policy): every template keeps the generic copy. */
 let cannotCompile = false;
 
 /**
@@ -301,15 +312,16 @@ let cannotCompile = false;
  * shares them) and the holes from the values. Only keys are written into the code, each as a JSON string literal
  * (valid JavaScript, with every quote and backslash escaped); values never are. Null when a literal could differ from
  * the copy (a `__proto__` key would set the prototype instead of a member; the tokeniser already refuses such a
- * text), when it would be large, or when the runtime does not allow compiling.
+ * text), when the code would be large, or when the runtime does not allow compiling.
  */
 function compile(base: unknown, spec: Spec): Builder | null {
   if (cannotCompile) return null;
   const shared: unknown[] = [];
   let members = 0;
+  let size = 0;
   const literal = (node: unknown, sp: Spec): string | undefined => {
     const part = (k: string | number, v: unknown): string | undefined => {
-      members++;
+      if (++members > MAX_LITERAL_MEMBERS || size > MAX_SOURCE) return undefined;
       const at = sp.keys.indexOf(k);
       if (at < 0) {
         shared.push(v);
@@ -324,6 +336,7 @@ function compile(base: unknown, spec: Spec): Builder | null {
         const p = part(i, node[i]);
         if (p === undefined) return undefined;
         parts.push(p);
+        size += p.length + 1;
       }
       return `[${parts.join(",")}]`;
     }
@@ -332,17 +345,26 @@ function compile(base: unknown, spec: Spec): Builder | null {
       if (k === "__proto__") return undefined;
       const p = part(k, o[k]);
       if (p === undefined) return undefined;
-      parts.push(`${JSON.stringify(k)}:${p}`);
+      const member = `${JSON.stringify(k)}:${p}`;
+      parts.push(member);
+      size += member.length + 1;
     }
     return `{${parts.join(",")}}`;
   };
   const code = literal(base, spec);
-  if (code === undefined || members > MAX_LITERAL_MEMBERS) return null;
-  try {
-    // Keys only are written into the code, each a JSON string literal (see above).
-    return new Function("s", `"use strict"; return (v) => (${code});`)(shared) as Builder;
-  } catch {
-    cannotCompile = true;
-    return null;
+  if (code === undefined || code.length > MAX_SOURCE) return null;
+  let factory = factories.get(code);
+  if (!factory) {
+    try {
+      // Keys only are written into the code, each a JSON string literal (see above).
+      factory = new Function("s", `"use strict"; return (v) => (${code});`) as (shared: unknown[]) => Builder;
+    } catch (e) {
+      // A policy forbids it for the whole process; anything else costs this template its builder only.
+      if (e instanceof EvalError) cannotCompile = true;
+      return null;
+    }
+    if (factories.size >= MAX_FACTORIES) factories.delete(factories.keys().next().value!);
+    factories.set(code, factory);
   }
+  return factory(shared);
 }
