@@ -11,8 +11,6 @@ type Slot = { instance: ViewInstance<unknown>; guards: Guard[]; rank: number };
 export class ViewRouter {
   private readonly slots = new Map<ViewDef<unknown>, Slot>();
   private readonly byKind = new Map<EventKind, Slot[]>();
-  /** byKind as a plain object, once sealed. */
-  private table: Partial<Record<EventKind, Slot[]>> = {};
   private readonly everything: Slot[] = [];
   private sealed = false;
 
@@ -49,26 +47,22 @@ export class ViewRouter {
     if (this.everything.length) {
       for (const [k, list] of this.byKind) this.byKind.set(k, [...this.everything, ...list].sort((a, b) => a.rank - b.rank));
     }
-    this.table = Object.fromEntries(this.byKind);
   }
 
   /** Bound, so an evaluation hands it to the bus directly. */
   readonly observe = (ev: TranscriptEvent): void => {
-    // A plain object of lists, read by kind: a long stream's events pay for no Map lookup.
-    const list = this.table[ev.kind] ?? this.everything;
-    const n = list.length;
-    let i = 0;
-    while (i < n) {
-      // One try for the whole list; a view that throws is reported and the next one still hears the event.
-      try {
-        for (; i < n; i++) list[i]!.instance.observe(ev);
-      } catch (e) {
-        // A decoder bug: every check reading this view is affected, and says so.
-        for (const g of list[i]!.guards) g.fail(e);
-        i++;
-      }
-    }
+    const list = this.byKind.get(ev.kind) ?? this.everything;
+    for (let i = 0; i < list.length; i++) this.deliver(list[i]!, ev);
   };
+
+  private deliver(slot: Slot, ev: TranscriptEvent): void {
+    try {
+      slot.instance.observe(ev);
+    } catch (e) {
+      // A decoder bug: every check reading this view is affected, and says so.
+      for (const g of slot.guards) g.fail(e);
+    }
+  }
 }
 
 /**
