@@ -35,13 +35,14 @@ function expand(text: string, inputs: Record<string, string>): string {
   return text.replace(/\$\{\{\s*inputs\.([\w-]+)\s*\}\}/g, (_, k: string) => inputs[k] ?? action.inputs[k]?.default ?? "");
 }
 
-async function runStep(step: Step, given: Record<string, string>) {
+async function runStep(step: Step, given: Record<string, string>, extraEnv: Record<string, string> = {}) {
   const work = mkdtempSync(join(tmpdir(), "agentwire-action-"));
   const summary = join(work, "step-summary.md");
   const output = join(work, "github-output");
   writeFileSync(summary, "");
   writeFileSync(output, "");
   const env: Record<string, string> = { ...(process.env as Record<string, string>), GITHUB_ACTION_PATH: ROOT, GITHUB_STEP_SUMMARY: summary, GITHUB_OUTPUT: output, NO_COLOR: "" };
+  Object.assign(env, extraEnv);
   for (const [k, v] of Object.entries(step.env ?? {})) env[k] = expand(v, given);
   for (const [k, v] of Object.entries(given)) if (k === "__baseline_file") writeFileSync(join(work, "agentwire-baseline.yaml"), v);
   // Reports an earlier run left in the folder (a job that runs the action twice).
@@ -75,9 +76,31 @@ describe("action.yml", () => {
     expect(upload.uses).toBe("actions/upload-artifact@v4");
     expect(upload.if).toContain("always()");
     expect(upload.with!.path).toBe("${{ inputs.reports }}");
-    expect(action.runs.steps.find((s) => s.uses?.startsWith("actions/setup-node@"))).toBeTruthy();
+    const setup = action.runs.steps.find((s) => s.uses?.startsWith("actions/setup-node@"))!;
+    // Set up only as the Node.js check says (a version asked for, or the job's too old).
+    expect(setup.if).toBe("steps.node.outputs.setup != ''");
+    expect(setup.with!["node-version"]).toBe("${{ steps.node.outputs.setup }}");
     // Inputs never go into a script's text (no injection from a workflow's values).
     for (const s of action.runs.steps) if (s.run) expect(s.run).not.toContain("${{");
+  });
+
+  it("keeps the job's Node.js when it is new enough, and sets one up when asked or when the job's is too old", async () => {
+    const own = await runStep(step("node"), {});
+    expect(own.code, own.stderr).toBe(0);
+    expect(own.output).toBe("");
+    expect(own.stdout).toContain(`the job's Node.js ${process.version}`);
+
+    const asked = await runStep(step("node"), { "node-version": "22" });
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(asked.output).toBe("setup=22\n");
+
+    // A node on the PATH that is too old (it fails the version test, as node 18 would).
+    const bin = mkdtempSync(join(tmpdir(), "agentwire-old-node-"));
+    writeFileSync(join(bin, "node"), "#!/bin/sh\nexit 1\n", { mode: 0o755 });
+    const old = await runStep(step("node"), {}, { PATH: `${bin}:${process.env.PATH ?? ""}` });
+    expect(old.code, old.stderr).toBe(0);
+    expect(old.output).toBe("setup=20\n");
+    expect(old.stdout).toContain("setting up Node.js 20");
   });
 
   it("the install step looks for the build the bin runs", () => {
