@@ -52,6 +52,35 @@ describe("cmd/get-messages around an automatic retry", () => {
   });
 });
 
+describe("cmd/get-messages on a slow link", () => {
+  /** Run 1, a history read sent after its agent_end, then run 2 (a steer the server took as a new prompt) before the read's answer. */
+  function lateAnswer(answerBefore: "run-2" | "never") {
+    const s = new PiWebScript();
+    const u1 = userMessage("First.");
+    const a1 = assistantText("One.", 2);
+    const u2 = userMessage("Second.", 3);
+    const a2 = assistantText("Two.", 4);
+    s.ok(s.send("prompt:q1", { type: "prompt", message: "First." }), "prompt");
+    s.run([u1, a1]);
+    const read = s.send("history:queue-q1", { type: "get_messages" });
+    if (answerBefore === "run-2") s.ok(read, "get_messages", { messages: [u1, a1] });
+    s.run([u2, a2]);
+    if (answerBefore === "never") s.ok(read, "get_messages", { messages: [u1, a1, u2, a2] });
+    return evaluatePiWeb(s.close()).get("cmd/get-messages")!;
+  }
+
+  it("does not judge a read whose answer came only after the next run started", () => {
+    const c = lateAnswer("never");
+    expect(c.outcome, c.message).toBe("incomplete");
+    expect(c.message).toMatch(/get_messages.* was still unanswered when the next run started .*its history may hold that run/);
+  });
+
+  it("still judges the read answered before the next run", () => {
+    const c = lateAnswer("run-2");
+    expect(c.verdict, c.message).toBe("pass");
+  });
+});
+
 describe("ext/first-reply-wins judges only the order one socket fixes", () => {
   /**
    * A select dialog answered "beta" on the main socket, then "gamma" on `second` (main or the
