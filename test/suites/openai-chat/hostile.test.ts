@@ -120,6 +120,27 @@ describe.concurrent("hostile openai-chat backends", () => {
     expect(model.message).toMatch(/got 404, but its error is not about the model: "No fixture matched/);
   });
 
+  it.each([
+    [400, "Invalid model name passed in model=agentwire-no-such-model", "pass"],
+    [404, "The model `agentwire-no-such-model` does not exist", "pass"],
+    [400, "messages: field required", "fail"],
+    [500, "model agentwire-no-such-model not found", "fail"],
+  ] as const)("an unknown model answered %i %j: pre-stream-status says %s", async (status, message, expected) => {
+    const refusing: Handler = (req, res) => {
+      let text = "";
+      req.on("data", (c: Buffer) => (text += c.toString()));
+      req.on("end", () => {
+        const unknown = text.includes("agentwire-no-such-model");
+        res.writeHead(unknown ? status : 503, { "content-type": "application/json" });
+        res.end(JSON.stringify({ error: { message: unknown ? message : "busy", type: "invalid_request_error", code: null } }));
+      });
+    };
+    const { r } = await against(refusing, { only: ["errors/pre-stream-status"], params: { model: "m" } });
+    const c = byId(serverSide(r), "openai-chat/errors/pre-stream-status");
+    expect(c.verdict, c.message).toBe(expected);
+    if (status === 500) expect(c.message).toContain("a server error for the caller's mistake");
+  });
+
   it("422 with a body that is no error answer is the shape rule's finding, named by bad-input-400 (profile openai-compatible)", async () => {
     const detail422: Handler = (req, res) => {
       if (req.method === "GET") return openaiBackendWithStream(openaiBehaviours.silent200)(req, res);

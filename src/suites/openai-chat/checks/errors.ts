@@ -28,15 +28,19 @@ export const ERRORS_CHECKS: CheckDef[] = [
         if (x.label !== L.unknownModel) return;
         if (x.status === undefined || x.status === 429) return t.untestable(`${x.label} got ${x.status === 429 ? "429" : "no response"}`);
         if (is2xx(x.status)) return;
-        // A 404 from a router that matched nothing is not the backend refusing the model.
+        // A 404 from a router that matched nothing is not the backend refusing the model; any 4xx
+        // about the model is (OpenAI sends 404, some proxies 400).
         const about = aboutModel(x);
-        if (x.status === 404 && about) {
+        const clientError = x.status >= 400 && x.status < 500;
+        if (clientError && about) {
           status = String(x.status);
           return t.ok();
         }
         t.fail(
-          "404 with an error about the model (code model_not_found)",
-          x.status === 404 ? `${x.label} got 404, but its error is not about the model: "${excerpt(errorMessage(x) ?? x.text ?? "", 80)}"` : `${x.label} got ${describe(x)}, not 404 for the unknown model`,
+          "a 4xx with an error about the model (404 model_not_found, as OpenAI answers)",
+          clientError
+            ? `${x.label} got ${x.status}, but its error is not about the model: "${excerpt(errorMessage(x) ?? x.text ?? "", 80)}"`
+            : `${x.label} got ${describe(x)}: ${x.status >= 500 ? "a server error for the caller's mistake (SDKs retry it)" : "not a 4xx"}`,
           evidenceOf(x),
         );
       }),
