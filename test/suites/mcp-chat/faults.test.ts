@@ -56,6 +56,11 @@ describe("mcp-chat faults trip exactly their checks", () => {
     }
   });
 
+  it("detail-not-string: the failure names the profile that accepts FastAPI's detail list", () => {
+    const c = results.get("detail-not-string")!.find((x) => x.id === "mcp-chat/errors/detail-shape")!;
+    expect(c.message).toContain("(FastAPI's validation list; `--profile budget-master` accepts it)");
+  });
+
   it("leaves no server check without a fault to prove it, except the ones proved by fixtures", () => {
     const proved = new Set(MCP_CHAT_FAULTS.flatMap((f) => f.violates));
     const unproved = MCP_CHAT_SERVER_CHECKS.map((c) => c.id).filter((id) => !proved.has(id));
