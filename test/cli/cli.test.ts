@@ -188,4 +188,13 @@ describe.concurrent("agentwire CLI", () => {
     expect(connect.verdict).toBe("pass");
     expect(r.stdout).not.toContain("s3cret");
   });
+
+  it("test-client hands the key an openai-chat mock requires (--token) to the client as OPENAI_API_KEY", async () => {
+    const r = await runCli(["test-client", "openai-chat", "--token", "k3y-s3cret", "--quiet", "--reporter", "json", "--", process.execPath, "examples/openai-chat-client.mjs"], { timeoutMs: 120_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout);
+    const auth = report.checks.find((c: { id: string }) => c.id === "openai-chat/client/auth-header");
+    expect(auth.verdict, auth.message).toBe("pass");
+    expect(r.stdout).not.toContain("k3y-s3cret");
+  });
 });

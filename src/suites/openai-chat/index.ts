@@ -24,5 +24,9 @@ export const openaiChat = defineProtocol({
   auth: { token: "bearer", env: "OPENAI_API_KEY" },
   // A profile chooses the tool catalogue; the mock takes its example arguments from the same one.
   mockSettingsFor: (profile) => (typeof profile.params?.catalogue === "string" ? { catalogue: profile.params.catalogue } : {}),
-  clientEnv: (url) => ({ OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: "agentwire-test-key" }),
+  // The client gets the key a token-protected mock requires (--token), else any key.
+  clientEnv: (url, mock) => {
+    const key = mock?.settings?.apiKey;
+    return { OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: typeof key === "string" ? key : "agentwire-test-key" };
+  },
 });
