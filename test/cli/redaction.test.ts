@@ -60,6 +60,19 @@ describe("redaction of user credentials", () => {
     expect(transcript).toContain(HEADER_SECRET);
   });
 
+  it("keeps a WebSocket upgrade's credentials with --no-redact, and only then", async () => {
+    const wsRun = async (extra: string[]) => {
+      const dir = mkdtempSync(join(tmpdir(), "agentwire-redact-"));
+      await runCliInProcess(["test", "pi-web", "--quiet", "--only", "pi-web/conn/", "--header", `Authorization: Bearer ${HEADER_SECRET}`, "--save-transcript", dir, "--reporter", "json", "--output", join(dir, "r.json"), ...extra]);
+      return readdirSync(dir).filter((f) => f.endsWith(".jsonl")).map((f) => readFileSync(join(dir, f), "utf8")).join("");
+    };
+    const hidden = await wsRun([]);
+    expect(hidden).toContain('"kind":"ws-open"');
+    expect(hidden).not.toContain(HEADER_SECRET);
+    const kept = await wsRun(["--no-redact"]);
+    expect(kept).toMatch(new RegExp(`"kind":"ws-open".*"authorization":"Bearer ${HEADER_SECRET}"`));
+  });
+
   it("lists --no-redact in the help of test and test-client", async () => {
     for (const cmd of ["test", "test-client"]) {
       const r = await runCliInProcess([cmd, "--help"]);

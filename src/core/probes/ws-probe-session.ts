@@ -67,6 +67,7 @@ export class WsProbeSession extends ProbeSession {
       maxFramesPerSecond: this.limits.maxFramesPerSecond,
       maxPayload: Math.min(this.ctx.maxBytes, 100 * 1024 * 1024),
       signal: this.ctx.signal,
+      ...(this.ctx.redact === false ? { redact: false } : {}),
     });
   }
 

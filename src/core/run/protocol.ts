@@ -37,6 +37,8 @@ export interface ProbeContext {
   params: Record<string, unknown>;
   maxBytes: number;
   signal: AbortSignal;
+  /** false: the user opted out of redaction (--no-redact): transports record credentials as sent. */
+  redact?: boolean;
   /** Progress line for long runs (stderr on the CLI). */
   progress(message: string): void;
 }

@@ -154,6 +154,7 @@ export async function runSuite(protocol: ProtocolDef, opts: SuiteOptions = {}): 
       params,
       maxBytes: opts.maxBytes ?? 64 * 1024 * 1024,
       signal: abort.signal,
+      ...(opts.redact === false ? { redact: false } : {}),
       progress: opts.progress ?? (() => undefined),
     });
   } catch (e) {

@@ -52,6 +52,8 @@ export interface WsSpec {
   maxPayload?: number;
   /** Query parameters whose values are replaced by "[redacted]" in recorded URLs (default: token). */
   redactQuery?: string[];
+  /** false: record the URL and headers as sent (the user opted out of redaction, --no-redact). */
+  redact?: boolean;
   signal?: AbortSignal;
 }
 
@@ -192,9 +194,10 @@ function flatten(h: http.IncomingHttpHeaders): Record<string, string> {
 export function openWs(bus: TranscriptBus, spec: WsSpec): Promise<WsOpenResult> {
   const connection = `w${++connectionCounter}`;
   const probe = typeof spec.probe === "function" ? spec.probe : () => spec.probe as string;
-  const recordedUrl = redactUrl(spec.url, spec.redactQuery);
+  const redacting = spec.redact !== false;
+  const recordedUrl = redacting ? redactUrl(spec.url, spec.redactQuery) : spec.url;
   const headers = lowerHeaders(spec.headers);
-  const recordedHeaders = lowerHeaders(spec.headers, true);
+  const recordedHeaders = lowerHeaders(spec.headers, redacting);
 
   return new Promise<WsOpenResult>((resolve) => {
     let settled = false;
