@@ -51,7 +51,8 @@ describe.concurrent("mcp-chat through agentwire proxy", () => {
     const ok = await clean.close();
     expect(failed(ok.server!.checks)).toEqual([]);
     expect(failed(ok.client!.checks)).toEqual([]);
-    for (const id of ["mcp-chat/sse/lf-only", "mcp-chat/terminal/required", "mcp-chat/status/connected-shape", "mcp-chat/disconnect/success-shape"]) {
+    // connect/matches-listing and tools/name-in-tool-list learn the listing and the tools from the relayed answers.
+    for (const id of ["mcp-chat/sse/lf-only", "mcp-chat/terminal/required", "mcp-chat/status/connected-shape", "mcp-chat/disconnect/success-shape", "mcp-chat/connect/matches-listing", "mcp-chat/tools/name-in-tool-list"]) {
       expect(ok.server!.checks.find((c) => c.id === id)!.verdict, id).toBe("pass");
     }
     // The client rules that read the mock's state get it from the relayed traffic.

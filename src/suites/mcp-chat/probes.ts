@@ -11,13 +11,9 @@
 import { untilStopped } from "../../core/probes/probe-session.js";
 import type { ProbeContext } from "../../core/run/protocol.js";
 import { BAD_INPUTS, CONTRACT_PATHS, L, NOTE } from "./labels.js";
+import { listedServers, toolNames } from "./listing.js";
 import { readParams, type McpChatParams } from "./params.js";
 import { BAD_INPUT_MAX_BYTES, ProbeClient } from "./probe-client.js";
-
-interface Listed {
-  id: string;
-  name?: string;
-}
 
 export async function runProbes(ctx: ProbeContext): Promise<void> {
   const params = readParams(ctx.params);
@@ -178,18 +174,6 @@ async function sequence(c: ProbeClient, ctx: ProbeContext, p: McpChatParams): Pr
   }
 }
 
-/** The listing's ids and names, when it is an array; entries without a string id are skipped. */
-function listedServers(json: unknown): Listed[] | undefined {
-  if (!Array.isArray(json)) return undefined;
-  const out: Listed[] = [];
-  for (const s of json) {
-    if (s && typeof s === "object" && typeof (s as { id?: unknown }).id === "string") {
-      const { id, name } = s as { id: string; name?: unknown };
-      out.push(typeof name === "string" ? { id, name } : { id });
-    }
-  }
-  return out;
-}
 
 /** Connected id from a /status body: a string, null when disconnected, undefined when unreadable. */
 function statusConnection(json: unknown): string | null | undefined {
@@ -200,7 +184,3 @@ function statusConnection(json: unknown): string | null | undefined {
   return undefined;
 }
 
-function toolNames(tools: unknown): string[] | undefined {
-  if (!Array.isArray(tools)) return undefined;
-  return tools.flatMap((t) => (t && typeof t === "object" && typeof (t as { name?: unknown }).name === "string" ? [(t as { name: string }).name] : []));
-}

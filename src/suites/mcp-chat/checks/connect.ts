@@ -2,6 +2,7 @@
 import { excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import { isStatusLabel, L, LISTED_CONNECT_LABELS, NOTE } from "../labels.js";
+import { listedServers, type Listed } from "../listing.js";
 import {
   all,
   connectId,
@@ -13,6 +14,7 @@ import {
   is4xx,
   isObject,
   judgeExchanges,
+  onExchanges,
   onNote,
   sameStatus,
   serverCheck,
@@ -56,9 +58,14 @@ export const CONNECT_CHECKS: CheckDef[] = [
   serverCheck("mcp-chat/connect/matches-listing", (t) => {
     const names = new Map<string, string>();
     let n = 0;
+    const learn = (servers: readonly Listed[] | undefined) => {
+      for (const s of servers ?? []) if (s.name !== undefined) names.set(s.id, s.name);
+    };
     const observe = all(
-      onNote(NOTE.servers, (v) => {
-        for (const s of v as { id: string; name?: string }[]) if (s.name !== undefined) names.set(s.id, s.name);
+      onNote(NOTE.servers, (v) => learn(v as Listed[])),
+      // A listing a client fetched through the proxy teaches the same names (no probe notes them there).
+      onExchanges((x) => {
+        if (x.label === L.servers && x.status === 200) learn(listedServers(x.json));
       }),
       judgeExchanges(t, (x) => LISTED_CONNECT_LABELS.has(x.label) || x.label === L.reconnectB, (x) => {
         const b = x.json;

@@ -94,11 +94,8 @@ export const hasDetail = (x: Exchange): boolean => isObject(x.json) && "detail" 
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** Names of the tools in a tools array (entries without a string name are skipped). */
-export function toolNames(tools: unknown): string[] | undefined {
-  if (!Array.isArray(tools)) return undefined;
-  return tools.flatMap((t) => (isObject(t) && typeof t.name === "string" ? [t.name] : []));
-}
+import { toolNames } from "../listing.js";
+export { toolNames };
 
 export function sameSet(a: readonly string[], b: readonly string[]): boolean {
   const sa = new Set(a);

@@ -4,7 +4,7 @@
  */
 import { excerpt, type CheckDef, type Outcome } from "../../../core/checks/check.js";
 import { L, NOTE } from "../labels.js";
-import { all, chatFailed, disconnectKnockOn, type SseEventEvent, eventEvidence, eventWhere, isObject, NO_TOOLS, onExchanges, onNote, onStreams, serverCheck, Tally, toolEvent, unjudgedStream } from "./support.js";
+import { all, chatFailed, disconnectKnockOn, type SseEventEvent, eventEvidence, eventWhere, isObject, NO_TOOLS, onExchanges, onNote, onStreams, serverCheck, Tally, toolEvent, toolNames, unjudgedStream } from "./support.js";
 
 
 /** Per-stream open tool calls, id → name. */
@@ -132,6 +132,12 @@ export const TOOLS_CHECKS: CheckDef[] = [
     const observe = all(
       onNote(NOTE.chatTools, (v) => {
         tools = Array.isArray(v) ? (v as string[]) : null;
+      }),
+      // Without the probes' note (a client's traffic through the proxy), the last connect answered says.
+      onExchanges((x) => {
+        if (x.status !== 200 || x.method !== "POST") return;
+        if (x.path.startsWith("/connect/")) tools = toolNames(isObject(x.json) ? x.json.tools : undefined) ?? null;
+        else if (x.path.split("?")[0] === "/disconnect") tools = null;
       }),
       onStreams({
         start: () => undefined,
