@@ -30,6 +30,15 @@ describe.concurrent("pi-web through agentwire proxy", () => {
     for (const id of ["pi-web/client/connect", "pi-web/client/command-schema", "pi-web/client/id-unique"]) expect(judgedIds(result.client!.checks), id).toContain(id);
   });
 
+  it("the example client's server-shutdown step: the commands the shutdown cut off fail no rule", async () => {
+    const run = await mockBehindProxy(piWeb, quickMock("pi-web"), QUICK);
+    const { code, stderr } = await runNode(example("pi-web-client.mjs"), ["--url", run.proxy.url, "--origin", run.mock.url], { AGENTWIRE_URL: "", PI_WEB_URL: "" });
+    const result = await run.close();
+    expect(code, stderr).toBe(0);
+    expect(failed(result.server!.checks)).toEqual([]);
+    expect(judgedIds(result.server!.checks)).toContain("pi-web/rpc/response-per-command");
+  });
+
   it.each(["snake-case-fields", "duplicate-response", "message-end-missing"])("fault %s: exactly its checks fail", async (fault) => {
     const info = piWeb.faults.find((f) => f.name === fault)!;
     const run = await mockBehindProxy(piWeb, { ...quickMock("pi-web"), faults: [fault] }, QUICK);

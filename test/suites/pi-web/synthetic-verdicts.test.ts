@@ -81,6 +81,32 @@ describe("cmd/get-messages on a slow link", () => {
   });
 });
 
+describe("rpc/response-per-command when the server closes the socket", () => {
+  /** A get_state answered, then a get_state the server never answers before it closes with `code`. */
+  function closedWith(code: number) {
+    const s = new Transcript({ probe: "rpc" });
+    s.open("w1", "main");
+    s.send("w1", "state:a", { id: "aw-1", type: "get_state" });
+    s.recv("w1", { type: "response", id: "aw-1", command: "get_state", success: true, data: { isStreaming: false } });
+    s.send("w1", "state:b", { id: "aw-2", type: "get_state" });
+    return evaluatePiWeb(s.close("w1", "server", code).events).get("rpc/response-per-command")!;
+  }
+
+  it("does not fail a command a shutdown (1001, 1012) cut off", () => {
+    for (const code of [1001, 1012]) expect(closedWith(code).verdict, String(code)).toBe("pass");
+    // With nothing else to judge, the cut-off command says why it was not judged.
+    const s = new Transcript({ probe: "rpc" });
+    s.open("w1", "main").send("w1", "state:b", { id: "aw-2", type: "get_state" });
+    const c = evaluatePiWeb(s.close("w1", "server", 1001).events).get("rpc/response-per-command")!;
+    expect(c.outcome).toBe("incomplete");
+    expect(c.message).toContain("the server shut down (close 1001) before answering");
+  });
+
+  it("fails a command left unanswered by any other close", () => {
+    for (const code of [1000, 1006, 1011]) expect(closedWith(code).verdict, String(code)).toBe("fail");
+  });
+});
+
 describe("ext/first-reply-wins judges only the order one socket fixes", () => {
   /**
    * A select dialog answered "beta" on the main socket, then "gamma" on `second` (main or the

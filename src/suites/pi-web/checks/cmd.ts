@@ -77,8 +77,8 @@ function promptAnswerCheck(opts: {
       },
       event: (ev, type, _v, c) => races.event(c.id, type, ev.t),
       close: (_ev, c) => races.close(c.id),
-      unanswered: (cmd, why) => {
-        if (answerMissed(cmd, why)) missed.add(cmd);
+      unanswered: (cmd, why, ev) => {
+        if (answerMissed(cmd, why, ev)) missed.add(cmd);
       },
     });
     return {
@@ -409,8 +409,8 @@ export const CMD_CHECKS: CheckDef[] = [
         const at = cleared.get(text);
         if (at) t.fail("cleared texts are never injected", `${where(ev, c)} injects ${JSON.stringify(text)}, which clear_queue returned at seq ${at.seq}`, frameEvidence(ev));
       },
-      unanswered: (cmd, why) => {
-        if (cmd.label === M.clear("q2") && answerMissed(cmd, why)) knockOnUnanswered(t, cmd);
+      unanswered: (cmd, why, ev) => {
+        if (cmd.label === M.clear("q2") && answerMissed(cmd, why, ev)) knockOnUnanswered(t, cmd);
       },
     });
     return endThen(r, () => t.outcome("clear_queue returned exactly the queued texts and none was injected afterwards", "no clear_queue was sent with texts queued"));

@@ -70,10 +70,10 @@ function trackQueue(h: QueueHandlers) {
         clears.delete(cmd);
       }
     },
-    unanswered: (cmd, why) => {
+    unanswered: (cmd, why, ev) => {
       const held = clears.get(cmd);
       clears.delete(cmd);
-      if (!answerMissed(cmd, why)) return;
+      if (!answerMissed(cmd, why, ev)) return;
       const sb = cmd.value.streamingBehavior;
       if (cmd.type === "prompt" && (sb === "steer" || sb === "followUp")) h.unanswered?.(cmd, []);
       if (held?.length) h.unanswered?.(cmd, held.flatMap((x) => x.items));
@@ -240,8 +240,8 @@ export const QUEUE_CHECKS: CheckDef[] = [
       response: (ev, resp, cmd, how, c) => {
         if (cmd?.label && (how === "exact" || how === "inexact") && !answers.has(cmd.label)) answers.set(cmd.label, { ev, resp, c });
       },
-      unanswered: (cmd, why) => {
-        if ([M.queueState("q3-before"), M.abortQueue, M.queueState("q3-after")].includes(cmd.label ?? "") && answerMissed(cmd, why)) knockOnUnanswered(t, cmd);
+      unanswered: (cmd, why, ev) => {
+        if ([M.queueState("q3-before"), M.abortQueue, M.queueState("q3-after")].includes(cmd.label ?? "") && answerMissed(cmd, why, ev)) knockOnUnanswered(t, cmd);
       },
     });
     return {

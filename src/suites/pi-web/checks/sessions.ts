@@ -26,8 +26,8 @@ function answersByLabel() {
       if (!cmd?.label || !answered(how) || byLabel.has(cmd.label)) return;
       byLabel.set(cmd.label, { cmd, ev, resp, data: isObject(resp.data) ? resp.data : undefined });
     },
-    unanswered: (cmd, why) => {
-      if (cmd.label && answerMissed(cmd, why)) missed.set(cmd.label, cmd);
+    unanswered: (cmd, why, ev) => {
+      if (cmd.label && answerMissed(cmd, why, ev)) missed.set(cmd.label, cmd);
     },
   });
   return {

@@ -241,7 +241,15 @@ export const RESPONSE_PER_COMMAND = "pi-web/rpc/response-per-command";
  * or the kit's request timeout ran out), so a rule that needed the answer names that failure
  * instead of judging nothing. The kit closing the socket first is no one's failure.
  */
-export const answerMissed = (cmd: Command, why: "closed-by-server" | "closed-by-kit" | "end"): boolean => why === "closed-by-server" || cmd.timedOut !== undefined;
+export const answerMissed = (cmd: Command, why: "closed-by-server" | "closed-by-kit" | "end", ev?: TranscriptEvent): boolean =>
+  (why === "closed-by-server" && !shutDown(ev)) || cmd.timedOut !== undefined;
+
+/** Close codes that say the server is going away (1001) or restarting (1012), not failing one command. */
+const SHUTDOWN_CODES: ReadonlySet<number> = new Set([1001, 1012]);
+
+/** The server closed the socket because it was shutting down: what it had not answered was cut off, no broken rule. */
+export const shutDown = (ev: TranscriptEvent | undefined): ev is Extract<TranscriptEvent, { kind: "ws-close" }> =>
+  ev?.kind === "ws-close" && SHUTDOWN_CODES.has(ev.code ?? 0);
 
 /** Names rpc/response-per-command as the reason a rule that needed `cmd`'s answer judged nothing. */
 export function knockOnUnanswered(t: Tally, cmd: Command): void {
