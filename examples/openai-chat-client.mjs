@@ -9,7 +9,7 @@ import { openaiChatAdapters, runOpenaiChatCases } from "agentwire/adapters";
 const USAGE = `usage: node examples/openai-chat-client.mjs [--adapter NAME] [--case-timeout MS] [--only ID,...]
 
 Reads the mock's base URL from OPENAI_BASE_URL (or AGENTWIRE_URL; /v1 is added to a bare host)
-and the bearer key from OPENAI_API_KEY (default "agentwire").
+and the bearer key from OPENAI_API_KEY (default "example-key").
   --adapter NAME       one of: ${Object.keys(openaiChatAdapters).join(", ")} (default: spec)
   --case-timeout MS    give up on a case after MS milliseconds (default: the kit's per-case limit)
   --only ID,...        run only these case ids
@@ -49,7 +49,7 @@ if (!baseUrl) {
 
 try {
   const runs = await runOpenaiChatCases(baseUrl, openaiChatAdapters[opts.adapter], {
-    apiKey: process.env.OPENAI_API_KEY || "agentwire",
+    apiKey: process.env.OPENAI_API_KEY || "example-key",
     caseTimeoutMs: opts.caseTimeoutMs,
     only: opts.only,
     log: (line) => console.error(`[${opts.adapter}] ${line}`),

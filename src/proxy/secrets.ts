@@ -23,10 +23,10 @@ export class SeenSecrets {
     for (const name of TOKEN_HEADERS) {
       const v = headers[name];
       if (!v) continue;
-      this.add(v);
-      // The token alone too ("Bearer abc" → "abc"), and each cookie's value.
-      const scheme = /^\s*\S+\s+(\S+)\s*$/.exec(v);
-      if (scheme) this.add(scheme[1]!);
+      // "Bearer abc": the token alone, so the scheme stays readable ("Bearer [redacted]") for the rules on
+      // the header's form; a value without a scheme whole. And each cookie's value.
+      const scheme = name.endsWith("authorization") ? /^\s*\S+\s+(\S+)\s*$/.exec(v) : null;
+      this.add(scheme ? scheme[1]! : v);
       if (name === "cookie") for (const part of v.split(";")) this.add(part.split("=").slice(1).join("=").trim());
     }
     for (const q of queryCredentials(url)) this.add(q);

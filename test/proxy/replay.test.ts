@@ -10,6 +10,7 @@ import type { CheckResult } from "../../src/core/verdicts/result.js";
 import { readTranscript } from "../../src/core/transcript/transcript.js";
 import { replayProxyTranscript } from "../../src/proxy/replay.js";
 import { mcpChat } from "../../src/suites/mcp-chat/index.js";
+import { openaiChat } from "../../src/suites/openai-chat/index.js";
 import { piWeb } from "../../src/suites/pi-web/index.js";
 import { runCli } from "../helpers/cli.js";
 import { quickMock } from "../helpers/quick-pacing.js";
@@ -45,6 +46,20 @@ describe.concurrent("replaying what the proxy saved", () => {
     const again = await replayed(saved(dir));
     expect(again.server.checks.map(line)).toEqual(live.server!.checks.map(line));
     expect(again.client.checks.map(line)).toEqual(live.client!.checks.map(line));
+  });
+
+  it("openai-chat with a bearer key: the redacted key keeps its scheme, so auth-header replays to its live verdict", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "agentwire-proxy-replay-"));
+    const run = await mockBehindProxy(openaiChat, quickMock("openai-chat"), { params: { ...(openaiChat.selfTest?.params ?? {}) }, saveTranscript: dir });
+    const base = run.proxy.url;
+    await (await fetch(`${base}/models`, { headers: { authorization: "Bearer sk-test-123" } })).text();
+    const live = await run.close();
+    const auth = (checks: CheckResult[]) => line(checks.find((c) => c.id === "openai-chat/client/auth-header")!);
+    expect(auth(live.client!.checks)).toMatch(/ pass\/pass/);
+    const file = saved(dir);
+    expect(readFileSync(file, "utf8")).not.toContain("sk-test-123");
+    const again = await replayed(file);
+    expect(auth(again.client.checks)).toEqual(auth(live.client!.checks));
   });
 
   it("pi-web over WebSocket: the example client's session replays to the live verdicts; `agentwire replay` prints both sides", async () => {

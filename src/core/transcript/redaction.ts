@@ -77,6 +77,15 @@ export function scrubDeep<T>(value: T, secrets: Secrets): T {
 /** A header map with the values of secret headers replaced. */
 export function redactHeaders(headers: Record<string, string>, secrets: Secrets): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) out[k] = secrets.headers.has(k.toLowerCase()) ? REDACTED : v;
+  for (const [k, v] of Object.entries(headers)) out[k] = secrets.headers.has(k.toLowerCase()) ? redactHeaderValue(k, v) : v;
   return out;
+}
+
+/** Authorization headers keep their scheme ("Bearer [redacted]"): the rules on its form judge a replay as they judged the run. */
+const SCHEMED = new Set(["authorization", "proxy-authorization"]);
+
+export function redactHeaderValue(name: string, value: string): string {
+  if (!SCHEMED.has(name.toLowerCase())) return REDACTED;
+  const scheme = /^([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)[ \t]+\S/.exec(value.trim());
+  return scheme ? `${scheme[1]} ${REDACTED}` : REDACTED;
 }

@@ -23,7 +23,7 @@ import { isUtf8 } from "node:buffer";
 import WebSocket from "ws";
 import { deadline, type Deadline } from "./deadline.js";
 import { StreamJson } from "./stream-json.js";
-import { REDACTED } from "../transcript/redaction.js";
+import { DEFAULT_SECRETS, REDACTED, redactHeaders } from "../transcript/redaction.js";
 import type { TranscriptBus, TranscriptEvent } from "../transcript/transcript.js";
 
 export type WsFrameEvent = Extract<TranscriptEvent, { kind: "ws-frame" }>;
@@ -173,12 +173,10 @@ export function redactUrl(url: string, keys: string[] = ["token"]): string {
   return out;
 }
 
-const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "cookie", "x-api-key", "api-key"]);
-
 function lowerHeaders(h: Record<string, string> | undefined, redact = false): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(h ?? {})) out[k.toLowerCase()] = redact && SECRET_HEADERS.has(k.toLowerCase()) ? "[redacted]" : v;
-  return out;
+  for (const [k, v] of Object.entries(h ?? {})) out[k.toLowerCase()] = v;
+  return redact ? redactHeaders(out, DEFAULT_SECRETS) : out;
 }
 
 function flatten(h: http.IncomingHttpHeaders): Record<string, string> {

@@ -105,7 +105,7 @@ describe("openai-chat probes", () => {
       const files = readdirSync(dir);
       expect(files).toHaveLength(1);
       const transcript = readFileSync(join(dir, files[0]!), "utf8");
-      expect(transcript).toContain('"authorization":"[redacted]"');
+      expect(transcript).toContain('"authorization":"Bearer [redacted]"');
       expect(transcript).not.toContain(secret);
       expect(formatJson(r)).not.toContain(secret);
     } finally {
