@@ -5,6 +5,7 @@
  * handled specially (extension commands, odd responses), a `prompt` handler. `onConnect` runs
  * when a connection selects the scenario with `?scenario=` on the upgrade.
  */
+import { echoed } from "../../core/mock/echo.js";
 import type { NamedItem } from "../../core/run/protocol.js";
 import { confirmed, valueOf } from "./dialogs.js";
 import type { EventRewrite } from "./hooks.js";
@@ -57,7 +58,8 @@ export interface PiWebScenario extends NamedItem {
 
 export const DEFAULT_SCENARIO = "text";
 
-const said = (turn: Turn) => turn.text;
+/** What a reply repeats of the turn's text: its start only, so a huge prompt still gets a short turn. */
+const said = (turn: Turn) => echoed(turn.text);
 
 export const textReply = (turn: Turn): ReplyPlan => ({
   blocks: [text(`Hello from the pi-web mock. You said: ${said(turn)}`)],
@@ -65,8 +67,8 @@ export const textReply = (turn: Turn): ReplyPlan => ({
 
 /** Replies to injected messages, shared by every scenario (the UI matches them by text). */
 function injected(turn: Turn): ReplyPlan | undefined {
-  if (turn.trigger === "steer") return { blocks: [text(`Steering received: ${turn.text}`)] };
-  if (turn.trigger === "followUp") return { blocks: [text(`Follow-up: ${turn.text}`)] };
+  if (turn.trigger === "steer") return { blocks: [text(`Steering received: ${said(turn)}`)] };
+  if (turn.trigger === "followUp") return { blocks: [text(`Follow-up: ${said(turn)}`)] };
   return undefined;
 }
 
@@ -113,7 +115,7 @@ const withVariant =
   (turn: Turn): ReplyPlan => ({ ...base(turn), variant });
 
 const thinkingReply = (turn: Turn): ReplyPlan => ({
-  blocks: [thinking("The user said something; a short, friendly answer fits."), text(`Hello from the pi-web mock. You said: ${turn.text}`)],
+  blocks: [thinking("The user said something; a short, friendly answer fits."), text(`Hello from the pi-web mock. You said: ${said(turn)}`)],
 });
 
 /** Inserts events after every event of a type (unknown-events). */
@@ -122,6 +124,9 @@ const after =
   () =>
   (e) =>
     e.type === type ? [e, extra()] : [e];
+
+/** A dialog's answer as a reply shows it: the user's text too, so capped like an echo. */
+const shown = (answer: DialogAnswer | undefined) => echoed(valueOf(answer) ?? "none");
 
 async function extDialogs(ctx: PromptContext): Promise<void> {
   ctx.respond();
@@ -134,21 +139,19 @@ async function extDialogs(ctx: PromptContext): Promise<void> {
   await ctx.ui("set_editor_text", { text: "Text set by the mock extension" });
   await ctx.ui("setWidget", { widgetKey: "mock", widgetLines: ["line 1"], widgetPlacement: "belowEditor" });
   await ctx.ui("setTitle", { title: "pi-web mock" });
-  const summary =
-    `confirm=${confirmed(confirm)} select=${valueOf(select) ?? "none"} ` +
-    `input=${valueOf(input) ?? "none"} editor=${valueOf(editor) ?? "none"}`;
+  const summary = `confirm=${confirmed(confirm)} select=${shown(select)} input=${shown(input)} editor=${shown(editor)}`;
   await ctx.run({ first: { blocks: [text(summary)] } });
 }
 
 async function extTimeout(ctx: PromptContext): Promise<void> {
   ctx.respond();
   const select = await ctx.ui("select", { title: "Pick one quickly", options: ["alpha", "beta", "gamma"], timeout: 500 });
-  await ctx.run({ first: { blocks: [text(`select=${valueOf(select) ?? "none"}`)] } });
+  await ctx.run({ first: { blocks: [text(`select=${shown(select)}`)] } });
 }
 
 export const SCENARIOS: readonly PiWebScenario[] = [
   // --- §6 ---
-  { name: "text", description: 'One text block: "Hello from the pi-web mock. You said: <text>"', reply: textReply },
+  { name: "text", description: 'One text block: "Hello from the pi-web mock. You said: <text>" (its first 200 characters)', reply: textReply },
   { name: "thinking", description: "A thinking block 0, then a text block 1", reply: thinkingReply },
   {
     name: "thinking-overlap",

@@ -3,6 +3,7 @@
  * whose text starts with `scenario:<name>` plays that scenario's turn; otherwise the mock's current scenario does
  * (chosen at start or by `POST /__agentwire/scenario`). Browser-safe.
  */
+import { echoed } from "../../core/mock/echo.js";
 import type { Chat, ChatMessage, UserChatMessage } from "../../generated/stagewise-chat.js";
 import type { ChatAgent } from "../../stagewise/adapter/chat-agent.js";
 import type { MockContext, StagewiseHooks, TurnStyle } from "./hooks.js";
@@ -118,9 +119,12 @@ async function stream(t: Turn, messageId: string, index: number, text: string, t
   }
 }
 
+/** What a reply repeats of the user's text: its start only, so a huge message still gets a short turn. */
+const said = (t: Turn): string => echoed(t.text);
+
 /** The reply of an echo turn, with what a framing adds (astral characters to cut). */
-function reply(t: Turn, text: string): { text: string; splitAt: number } {
-  const base = `Echo: ${text}`;
+function reply(t: Turn): { text: string; splitAt: number } {
+  const base = `Echo: ${said(t)}`;
   return { text: base + t.style.suffix, splitAt: t.style.splitAt > 0 ? base.length + t.style.splitAt : 0 };
 }
 
@@ -132,7 +136,7 @@ async function echoTurn(t: Turn, body?: string, reasoning?: string): Promise<str
   const thought = reasoning ?? (t.style.finalReplace ? "Echoing." : undefined);
   if (thought !== undefined) await stream({ ...t, style: { ...t.style, buffered: false, replaceStreaming: false } }, id, index++, thought, "reasoning");
   if (t.style.twoTextParts) agent.setPart(id, index++, { type: "text", text: "Echo" });
-  const r = body === undefined ? reply(t, t.text) : { text: body, splitAt: 0 };
+  const r = body === undefined ? reply(t) : { text: body, splitAt: 0 };
   await stream({ ...t, style: { ...t.style, splitAt: r.splitAt } }, id, index, r.text);
   if (t.style.finalReplace) agent.setPart(id, index, { type: "text", text: r.text });
   agent.finishMessage(id);
@@ -259,10 +263,10 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: "echo",
     description:
-      'Replies "Echo: <text>", streamed by append (the default); a message that mentions a file runs writeFile as tool-approval does, then (approved) getSelectedElementStyles in the toolbar',
+      'Replies "Echo: <text>" (its first 200 characters), streamed by append (the default); a message that mentions a file runs writeFile as tool-approval does, then (approved) getSelectedElementStyles in the toolbar',
     play: (t) => (ASKS_FOR_FILE.test(t.text) ? fileTurn(t) : echo(t)),
   },
-  { name: "reasoning", description: "A reasoning part first, then the echo", play: (t) => echoTurn(t, undefined, `Thinking about "${t.text}".`).then(() => undefined) },
+  { name: "reasoning", description: "A reasoning part first, then the echo", play: (t) => echoTurn(t, undefined, `Thinking about "${said(t)}".`).then(() => undefined) },
   {
     name: "tool-approval",
     description: 'writeFile (backend, requiresApproval): approved → a result part and "Done…", rejected → an error result and "Cancelled."',

@@ -54,6 +54,19 @@ describe("pi-web scenarios (§6): event sequences", () => {
     expect(ms.at(-1)!.messages).toHaveLength(2);
   });
 
+  it("text: a huge prompt gets a reply of bounded length (its first 200 characters echoed)", async () => {
+    const said = "word ".repeat(2000); // 10 KB: echoed whole, it was 2,500 deltas each carrying the partial twice
+    const from = c.frames.length;
+    const ms = await play("text", said);
+    const reply = `Hello from the pi-web mock. You said: ${said.slice(0, 200)}…`;
+    expect(shape(ms)).toEqual([...RUN_HEAD, ...A(...text("text", Math.ceil(reply.length / 4))), "turn_end", "agent_end"]);
+    expect(ms.find((x) => x.type === "message_end" && x.message.role === "assistant")!.message.content).toEqual([{ type: "text", text: reply }]);
+    // The user's own message still carries the whole prompt (it goes out a few times, not per delta).
+    expect(ms.find((x) => x.type === "message_end" && x.message.role === "user")!.message.content[0].text).toBe(`scenario:text ${said}`);
+    const updateBytes = c.frames.slice(from).reduce((n, f) => n + (f.data.includes('"message_update"') ? f.data.length : 0), 0);
+    expect(updateBytes).toBeLessThan(100_000);
+  });
+
   it("thinking and thinking-overlap", async () => {
     const plain = shape(await play("thinking"));
     expect(plain.slice(5, 13)).toEqual([

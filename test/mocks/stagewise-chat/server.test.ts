@@ -117,6 +117,19 @@ describe("stagewise-chat mock: tRPC", () => {
     const mirrored = raw.values(messaging).filter((v) => !v.resync).flatMap((v) => v.updateParts.map((p: Json) => p.part.text)).join("");
     expect(mirrored).toBe("Echo: hello there, mock");
   });
+
+  it("echoes only the first 200 characters of a huge message, so the turn stays short", async () => {
+    const { mock, raw } = await mockAndRaw({ chunkDelayMs: 0 });
+    const sub = await following(raw);
+    const text = "z".repeat(20_000); // echoed whole, it was 2,500 deltas of 8 characters
+    const from = raw.frames.length;
+    await turn(raw, mock, text, sub);
+    expect(textOf(raw, sub)).toBe(`Echo: ${"z".repeat(200)}…`);
+    const appends = raw.chat(sub).filter((e) => e.update.type === "message-updated" && e.update.update.updateType === "append");
+    expect(appends.length).toBeLessThanOrEqual(Math.ceil(207 / 8));
+    // The user's message comes back whole once; the reply adds little to it.
+    expect(raw.frames.slice(from).reduce((n, f) => n + f.text.length, 0)).toBeLessThan(3 * text.length);
+  });
 });
 
 describe("stagewise-chat mock: scenarios", () => {
