@@ -100,7 +100,7 @@ export function createMcpChatEngine(options: McpChatMockOptions = {}): McpChatEn
     const body = request.method === "GET" || request.method === "HEAD" ? "" : await request.text();
 
     const sel = new Selection<NameKind>(unknownNameMessage);
-    const faults = sel.list("fault", baseFaults, request.headers.get(HEADER_FAULT), findFault);
+    const faults = sel.list("fault", baseFaults, requestedName(request, url, HEADER_FAULT, "fault"), findFault);
     const hooks = combineHooks(faults);
     const framing = sel.one("framing", requestedName(request, url, HEADER_FRAMING, "framing"), opts.framing, findFraming);
 

@@ -127,7 +127,7 @@ export function createOpenaiChatHandler(options: OpenaiChatMockOptions, validato
 
   function selections(request: MockRequest, url: URL): Selections {
     const sel = new Selection<NameKind>(unknownNameMessage);
-    const faults = sel.list("fault", baseFaults, request.headers.get(HEADER_FAULT), findFault);
+    const faults = sel.list("fault", baseFaults, requestedName(request, url, HEADER_FAULT, "fault"), findFault);
     const framing = sel.one("framing", requestedName(request, url, HEADER_FRAMING, "framing"), opts.framing, findFraming);
     const scenario = sel.one("scenario", requestedName(request, url, HEADER_SCENARIO, "scenario"), opts.scenario, findScenario);
     const unknown = sel.problems[0];

@@ -181,6 +181,18 @@ describe("mcp-chat mock over HTTP", () => {
       expect(((await x.json()) as { detail: string }).detail).toMatch(/Unknown fault "zz".*servers-empty/);
     });
 
+    it("a fault chosen in the query applies as from the header; an unknown one is refused 400", async () => {
+      await fetch(url("/connect/weather"), json("POST"));
+      const crlf = await fetch(url("/chat/stream?fault=sse-crlf"), json("POST", { message: "x" }));
+      expect(crlf.status).toBe(200);
+      expect(await crlf.text()).toContain("\r\n\r\n");
+      const empty = await fetch(url("/servers?fault=servers-empty"), json("GET"));
+      expect(await empty.json()).toEqual([]);
+      const bad = await fetch(url("/chat/stream?fault=nope"), json("POST", { message: "x" }));
+      expect(bad.status).toBe(400);
+      expect(((await bad.json()) as { detail: string }).detail).toMatch(/Unknown fault "nope".*sse-crlf/);
+    });
+
     it("POST /chat returns the seed §6 body", async () => {
       const res = await fetch(url("/chat"), json("POST", { message: "What is the weather in San Francisco?" }));
       expect(res.status).toBe(200);

@@ -378,6 +378,7 @@ describe("openai-chat engine: errors, auth, routes", () => {
       await header({ "x-agentwire-fault": "no-done, nope" }),
       await header({ "x-agentwire-framing": "nope" }),
       await header({}, "/chat/completions?scenario=nope"),
+      await header({}, "/chat/completions?fault=no-done,nope"),
       await header({}, "/chat/completions?argFragment=x"),
       await complete(e, { messages: [user("!fault nope")] }),
       await complete(e, { messages: [user("!scenario nope")] }),

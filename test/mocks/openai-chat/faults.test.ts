@@ -159,11 +159,14 @@ describe("openai-chat faults", () => {
     await expect(reader.read()).rejects.toThrow(/connection is dropped/);
   });
 
-  it("a `!fault` line or the X-Agentwire-Fault header adds a fault to one response", async () => {
+  it("a `!fault` line, the X-Agentwire-Fault header or ?fault= adds a fault to one response", async () => {
     const viaLine = await complete(engine(), { stream: true, messages: [user("hi\n!fault no-done")] });
     expect(viaLine.text).not.toContain("[DONE]");
     const viaHeader = await complete(engine(), { stream: true }, { headers: { "content-type": "application/json", "x-agentwire-fault": "no-done" } });
     expect(viaHeader.text).not.toContain("[DONE]");
+    const viaQuery = await complete(engine(), { stream: true }, undefined, "/chat/completions?fault=no-done,sse-crlf");
+    expect(viaQuery.text).not.toContain("[DONE]");
+    expect(viaQuery.text).toContain("\r\n\r\n");
     expect((await complete(engine(), { stream: true })).text).toContain("data: [DONE]\n\n");
   });
 });
