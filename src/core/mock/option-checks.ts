@@ -3,6 +3,7 @@
  * mock serves anything. Browser-safe.
  */
 import { MockOptionError } from "../run/protocol.js";
+import { MAX_DELAY_MS } from "./timing.js";
 
 /** Throws option errors prefixed with the mock's name, the form every mock uses. */
 export function optionFailure(protocolId: string): (message: string) => never {
@@ -11,10 +12,16 @@ export function optionFailure(protocolId: string): (message: string) => never {
   };
 }
 
-/** Why a knob is not a number of milliseconds (or of `unit`) >= 0; null when it is one. */
+/** Why a knob is not a number (of `unit`) >= 0 that a timer can wait; null when it is one. */
 export function nonNegativeProblem(unit?: string): (key: string, v: unknown) => string | null {
   const what = unit ? `a number of ${unit}` : "a number";
-  return (key, v) => (typeof v !== "number" || !Number.isFinite(v) || v < 0 ? `${key} must be ${what} >= 0, got ${String(v)}` : null);
+  return (key, v) =>
+    typeof v !== "number" || !Number.isFinite(v) || v < 0 ? `${key} must be ${what} >= 0, got ${String(v)}` : tooLongProblem(key, v);
+}
+
+/** Why a number is above what a timer can wait (see MAX_DELAY_MS); null when it is not. */
+export function tooLongProblem(key: string, v: number): string | null {
+  return v > MAX_DELAY_MS ? `${key} must be at most ${MAX_DELAY_MS} (the longest a timer waits, about 24.8 days), got ${v}` : null;
 }
 
 /** The numeric knobs given explicitly, each checked; the first bad one fails. */

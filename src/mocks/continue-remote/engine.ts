@@ -8,7 +8,7 @@
 import { reply as replyOf, toResponse, type MockReply, type MockRequest } from "../../core/mock/exchange.js";
 import { HEADER_FAULT, requestedName, Selection } from "../../core/mock/selection.js";
 import { MockOptionError } from "../../core/run/protocol.js";
-import { sleep } from "../../core/mock/timing.js";
+import { sleep, timerMs } from "../../core/mock/timing.js";
 import { faultProfileProblem, findFault, unknownFault, type ContinueRemoteFault } from "./faults.js";
 import { combineHooks, type Answer, type ContinueRemoteHooks, type FaultContext, type Json } from "./hooks.js";
 import { ContinueRemoteMachine } from "./machine.js";
@@ -97,7 +97,7 @@ export function createContinueRemoteEngine(options: ContinueRemoteMockOptions = 
       gone = true;
       // Judging clients, the mock outlives `/exit`: the checks must see requests a closed server would refuse.
       if (!opts.bus) opts.onExit?.();
-    }, delayMs);
+    }, timerMs(delayMs));
   }
 
   if (opts.idleTimeoutS > 0) {

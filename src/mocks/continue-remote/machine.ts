@@ -10,6 +10,7 @@ import type {
   SessionUsage,
 } from "../../generated/continue-remote.js";
 import type { MachineFaults } from "./hooks.js";
+import { timerMs } from "../../core/mock/timing.js";
 import type { ResolvedContinueRemoteOptions } from "./options.js";
 import type { ContinueRemoteScenario } from "./scenarios.js";
 import { cnTurn } from "./turn-cn.js";
@@ -132,7 +133,7 @@ export class ContinueRemoteMachine {
       if (limit > 0 && this.opts.clock === "time") {
         this.permissionTimer = setTimeout(() => {
           if (this.pending) this.answer(this.pending.requestId, false);
-        }, limit);
+        }, timerMs(limit));
       }
       return true;
     }
@@ -271,7 +272,8 @@ export class ContinueRemoteMachine {
       this.step();
       return;
     }
-    this.timer = setTimeout(() => this.step(), ms * speed);
+    // A knob times the speed may pass what a timer can wait.
+    this.timer = setTimeout(() => this.step(), timerMs(ms * speed));
   }
 
   /** Stops the running turn and removes what only a running turn may show (§3.8, §3.17 exceptions). */

@@ -1,4 +1,5 @@
 /** Options of the continue-remote reference mock, with the contract's defaults (§6 knobs). */
+import { givenNumbers, nonNegativeProblem, optionFailure } from "../../core/mock/option-checks.js";
 import { MockOptionError } from "../../core/run/protocol.js";
 import { faultProfileProblem, findFault, unknownFault } from "./faults.js";
 import { isVariant, VARIANTS, type ContinueRemoteVariant } from "./variants.js";
@@ -113,12 +114,7 @@ const CHOICES = {
 
 export function resolveContinueRemoteOptions(o: ContinueRemoteMockOptions = {}): ResolvedContinueRemoteOptions {
   // Programmatic options get the checks settings.ts gives the command line: a wrong one is named.
-  for (const key of NUMBERS) {
-    const v = o[key];
-    if (v !== undefined && !(typeof v === "number" && Number.isFinite(v) && v >= 0)) {
-      throw new MockOptionError(`continue-remote mock: ${key} must be a number >= 0, got ${String(v)}`);
-    }
-  }
+  givenNumbers(NUMBERS, o, nonNegativeProblem(), optionFailure("continue-remote"));
   if (o.chunkChars !== undefined && !(Number.isInteger(o.chunkChars) && o.chunkChars >= 1)) {
     throw new MockOptionError(`continue-remote mock: chunkChars must be an integer >= 1, got ${String(o.chunkChars)}`);
   }

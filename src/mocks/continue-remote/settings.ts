@@ -1,10 +1,8 @@
 /** Validation of the mock's `settings`, loaded only when a mock is started with some (zod is large). */
 import { z } from "zod";
-import { parseMockSettings } from "../../core/mock/settings.js";
+import { delayMs as ms, parseMockSettings } from "../../core/mock/settings.js";
 import type { ContinueRemoteMockOptions } from "./options.js";
 import { VARIANTS, type ContinueRemoteVariant } from "./variants.js";
-
-const ms = z.number().finite().nonnegative();
 
 /** `settings` as the CLI or a config file passes them: plain data, unknown keys refused. */
 const Settings = z.strictObject({

@@ -3,6 +3,7 @@
  * fragment sizes in characters (code points). Start options set them, scenarios may suggest or
  * impose them, and a request may override them with query parameters (`?argFragment=0`).
  */
+import { tooLongProblem } from "../../core/mock/option-checks.js";
 
 export interface OpenaiChatPacing {
   /** Before the response head. */
@@ -45,7 +46,7 @@ export function pacingProblem(key: keyof OpenaiChatPacing, value: unknown): stri
     return `${key} must be an integer >= 0, got ${JSON.stringify(value)}`;
   }
   if (key === "textFragment" && value < 1) return "textFragment must be >= 1";
-  return null;
+  return tooLongProblem(key, value);
 }
 
 /** Merges layers, later ones winning; undefined fields are skipped. */

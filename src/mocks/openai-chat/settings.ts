@@ -1,12 +1,12 @@
 /** Validation of the mock's `settings`, loaded only when a mock is started with some (zod is large). */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { parseMockSettings } from "../../core/mock/settings.js";
+import { delayMs, parseMockSettings } from "../../core/mock/settings.js";
 import { MockOptionError } from "../../core/run/protocol.js";
 import type { OpenaiChatMockOptions } from "./options.js";
 import { parseScenarioScript } from "./script.js";
 
-const ms = z.number().int().nonnegative();
+const ms = delayMs.int();
 
 /** `settings` as the CLI or a config file passes them: plain data, unknown keys refused. */
 const Settings = z.strictObject({

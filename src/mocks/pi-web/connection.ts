@@ -7,6 +7,7 @@ import { encodeEvent, encodeJson, Utf8Text, type WireFormat } from "./framing.js
 import type { PiWebHooks } from "./hooks.js";
 import type { WsRecorder } from "./recorder.js";
 import type { Json } from "./types.js";
+import { timerMs } from "../../core/mock/timing.js";
 
 /** What the engine needs from a socket (node `ws`, msw's client, or a test double). */
 export interface PiWebTransport {
@@ -48,7 +49,7 @@ export class Conn {
     private readonly reorder: boolean,
   ) {
     if (format.pingInterval > 0 && transport.ping) {
-      this.pingTimer = setInterval(() => this.open && transport.ping?.(), format.pingInterval);
+      this.pingTimer = setInterval(() => this.open && transport.ping?.(), timerMs(format.pingInterval));
     }
   }
 

@@ -8,7 +8,7 @@ import { CANONICAL_FORMAT, DEFAULT_FRAMING, findFraming, formatOf, FRAMINGS, typ
 import { findProfile, PROFILES, type PiWebProfile } from "./profiles.js";
 import { DEFAULT_SCENARIO, findScenario, SCENARIOS } from "./scenarios.js";
 import { mockNames, splitNames } from "../../core/mock/names.js";
-import { givenNumbers, nonNegativeProblem, optionFailure } from "../../core/mock/option-checks.js";
+import { givenNumbers, nonNegativeProblem, optionFailure, tooLongProblem } from "../../core/mock/option-checks.js";
 
 /** Timing knobs in milliseconds, except chunkSize (characters per delta). */
 export interface PiWebTiming {
@@ -104,6 +104,10 @@ export function resolvePiWebOptions(options: PiWebMockOptions = {}): ResolvedPiW
       if (typeof v !== "boolean") fail(`${key} must be a boolean, got ${String(v)}`);
     } else if (typeof v !== "number" || !Number.isInteger(v) || v < 0) {
       fail(`${key} must be an integer >= 0, got ${String(v)}`);
+    } else {
+      // pingInterval is a timer's period.
+      const tooLong = tooLongProblem(key, v);
+      if (tooLong) fail(tooLong);
     }
     (format as unknown as Record<string, unknown>)[key] = v;
   }

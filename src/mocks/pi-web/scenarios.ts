@@ -6,6 +6,7 @@
  * when a connection selects the scenario with `?scenario=` on the upgrade.
  */
 import { echoed } from "../../core/mock/echo.js";
+import { timerMs } from "../../core/mock/timing.js";
 import type { NamedItem } from "../../core/run/protocol.js";
 import { confirmed, valueOf } from "./dialogs.js";
 import type { EventRewrite } from "./hooks.js";
@@ -265,7 +266,7 @@ export const SCENARIOS: readonly PiWebScenario[] = [
     reorderResponses: true,
     prompt: async (ctx) => {
       const run = ctx.run();
-      setTimeout(() => ctx.respond(), 100 + 3 * ctx.chunkDelay);
+      setTimeout(() => ctx.respond(), timerMs(100 + 3 * ctx.chunkDelay));
       await run;
     },
   },

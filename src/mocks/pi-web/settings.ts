@@ -1,9 +1,7 @@
 /** Validation of the mock's `settings`, loaded only when a mock is started with some (zod is large). */
 import { z } from "zod";
-import { parseMockSettings } from "../../core/mock/settings.js";
+import { delayMs as ms, parseMockSettings } from "../../core/mock/settings.js";
 import type { PiWebMockOptions } from "./options.js";
-
-const ms = z.number().finite().nonnegative();
 
 /** `settings` as the CLI or a config file passes them: plain data, unknown keys refused. */
 const Settings = z.strictObject({
@@ -15,7 +13,7 @@ const Settings = z.strictObject({
   fragment: z.number().int().nonnegative().optional(),
   pretty: z.boolean().optional(),
   escapeUnicode: z.boolean().optional(),
-  pingInterval: z.number().int().nonnegative().optional(),
+  pingInterval: ms.int().optional(),
   largeFrames: z.boolean().optional(),
   profile: z.enum(["default", "pi-fork-0.54"]).optional(),
   token: z.string().min(1).optional(),

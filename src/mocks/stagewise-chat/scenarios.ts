@@ -4,6 +4,7 @@
  * (chosen at start or by `POST /__agentwire/scenario`). Browser-safe.
  */
 import { echoed } from "../../core/mock/echo.js";
+import { timerMs } from "../../core/mock/timing.js";
 import type { Chat, ChatMessage, UserChatMessage } from "../../generated/stagewise-chat.js";
 import type { ChatAgent } from "../../stagewise/adapter/chat-agent.js";
 import type { MockContext, StagewiseHooks, TurnStyle } from "./hooks.js";
@@ -60,7 +61,7 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
       signal.removeEventListener("abort", onAbort);
       resolve();
     };
-    const timer = zero ? setImmediate(done) : setTimeout(done, ms);
+    const timer = zero ? setImmediate(done) : setTimeout(done, timerMs(ms));
     const onAbort = () => {
       if (zero) clearImmediate(timer as ReturnType<typeof setImmediate>);
       else clearTimeout(timer as ReturnType<typeof setTimeout>);

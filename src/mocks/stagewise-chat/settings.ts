@@ -1,9 +1,7 @@
 /** Validation of the mock's `settings` (`--set key=value`), loaded only when there are some (zod is large). */
 import { z } from "zod";
-import { parseMockSettings } from "../../core/mock/settings.js";
+import { delayMs as ms, parseMockSettings } from "../../core/mock/settings.js";
 import type { StagewiseMockOptions } from "./options.js";
-
-const ms = z.number().finite().nonnegative();
 
 const Settings = z.strictObject({
   firstDelayMs: ms.optional(),

@@ -380,6 +380,8 @@ describe("openai-chat engine: errors, auth, routes", () => {
       await header({}, "/chat/completions?scenario=nope"),
       await header({}, "/chat/completions?fault=no-done,nope"),
       await header({}, "/chat/completions?argFragment=x"),
+      // Past what a timer can wait: it would fire at once.
+      await header({}, "/chat/completions?chunkDelayMs=3000000000"),
       await complete(e, { messages: [user("!fault nope")] }),
       await complete(e, { messages: [user("!scenario nope")] }),
     ]) {
