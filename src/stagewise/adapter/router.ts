@@ -4,7 +4,6 @@
  * reason in `error.data.reason`; stacks never leave the process.
  */
 import { initTRPC, TRPCError, tracked } from "@trpc/server";
-import superjson from "superjson";
 import type {
   ApproveToolCallInput,
   ChatIdInput,
@@ -21,6 +20,7 @@ import type { SeqEvent } from "./chat-store.js";
 import { CODE_OF, Rejection, type RejectionReason } from "./rejection.js";
 import type { AvailabilityChannel, MessagingMirror, StateChannel } from "./side-channels.js";
 import { pushStream } from "./subscription-stream.js";
+import { MAX_INPUT_DEPTH, toolbarTransformer, TooDeepInput } from "./toolbar-input.js";
 import { fromWire, messagingUpdateToWire, updateToWire } from "./wire-dates.js";
 
 /** The input of a procedure that takes none: the toolbar sends undefined, null is accepted too. */
@@ -54,7 +54,8 @@ export interface LiveChat {
 
 export function createAgentRouter({ agent, availability, state, messaging, validate, liveChat }: RouterParts) {
   const t = initTRPC.create({
-    transformer: superjson,
+    // superjson, with a toolbar's malformed input refused in words (toolbar-input.ts).
+    transformer: toolbarTransformer,
     isDev: false,
     // The same router also runs in a page (the msw handlers drive it through a socket shim).
     allowOutsideOfServer: true,
@@ -72,6 +73,7 @@ export function createAgentRouter({ agent, availability, state, messaging, valid
   const input =
     <T>(schema: string) =>
     (raw: unknown): T => {
+      if (raw instanceof TooDeepInput) throw new Rejection("invalid-input", `invalid input: nested deeper than ${MAX_INPUT_DEPTH} levels`);
       const value = fromWire(raw) ?? null;
       const bad = validate(schema, value);
       if (bad) throw new Rejection("invalid-input", `invalid input: ${bad}`);

@@ -313,6 +313,41 @@ describe("stagewise-chat mock: clean wire", () => {
     expect(raw.chat(sub).length).toBe(3);
   });
 
+  it("words every malformed input for the toolbar, never with the engine's or superjson's internals", async () => {
+    const { raw } = await mockAndRaw();
+    const nested = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`;
+    const createChat = (input: string, id: number) => `{"id":${id},"method":"mutation","params":{"path":"chat.createChat"${input}}}`;
+    const answer = async (frame: string, id: number | null) => {
+      const from = raw.frames.length;
+      raw.send(frame);
+      return (await raw.waitFor((f) => f.json !== undefined && f.json.id === id && f.json.error !== undefined, 5_000, from)).json!.error.json;
+    };
+    // Deep input is invalid input (BAD_REQUEST, with the request's id), at any depth.
+    for (const [n, id] of [[300, 1], [5000, 2], [200_000, 3]] as const) {
+      const e = await answer(createChat(`,"input":{"json":{"title":${nested(n)}}}`, id), id);
+      expect(e.data, `depth ${n}`).toMatchObject({ code: "BAD_REQUEST", reason: "invalid-input" });
+      expect(e.message, `depth ${n}`).toBe("invalid input: nested deeper than 256 levels");
+    }
+    // A malformed envelope is a PARSE_ERROR (id null), saying what is wrong.
+    const parse: [string, RegExp][] = [
+      ["", /^params\.input is missing/],
+      [`,"input":5`, /^params\.input must be superjson's \{json, meta\?\}, got 5$/],
+      [`,"input":{"json":{"title":"x"},"meta":{"values":{"title":["custom","nope"]}}}`, /^meta\.values at "title": unknown superjson type "custom"$/],
+      [`,"input":{"json":{"title":"x"},"meta":{"values":{"title":"nope"}}}`, /^meta\.values at "title": "nope" is not an annotation$/],
+      [`,"input":{"json":{"title":"x"},"meta":{"values":{"title":["bigint"]}}}`, /^params\.input: its meta does not fit its json$/],
+      [`,"input":{"json":{"title":{}},"meta":{"values":{"__proto__.polluted":["Date"]}}}`, /^params\.input: __proto__ is not allowed as a property$/],
+      [`,"input":{"json":null,"meta":{"values":${nested(5000)}}}`, /^meta\.values nested deeper than 256 levels$/],
+    ];
+    for (const [input, message] of parse) {
+      const e = await answer(createChat(input, 9), null);
+      expect(e.data.code, input).toBe("PARSE_ERROR");
+      expect(e.message, input).toMatch(message);
+    }
+    // The socket is still served.
+    const ok = await raw.mutate("chat.createChat", { title: "Fine" });
+    expect(ok.result?.data?.json).toEqual(expect.any(String));
+  });
+
   it("answers an unknown path or the wrong kind with NOT_FOUND", async () => {
     const { raw } = await mockAndRaw();
     for (const [path, method] of [["chat.nope", "mutation"], ["chat.stop", "query"], ["toolCalling.getPendingToolCalls", "subscription"]]) {
