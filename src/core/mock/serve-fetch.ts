@@ -5,6 +5,7 @@
  * as a Response. A fetch-style handler, `(Request) => Promise<Response>`, is served the same way
  * (`serveFetch`).
  */
+import { clientErrorListener, type ErrorBody } from "./client-error.js";
 import { fromResponse, isPaced, replyHeaders, toRequest, type MockHeaders, type MockReply, type MockRequest } from "./exchange.js";
 import { takeOverPacedBody, type PacedSource, type TimedChunk } from "./paced-body.js";
 import { PiecesChunk, TextChunk } from "./sse-writes.js";
@@ -15,8 +16,7 @@ import type { AddressInfo } from "node:net";
 export type FetchHandler = (request: Request) => Promise<Response>;
 export type ReplyHandler = (request: MockRequest) => Promise<MockReply>;
 
-/** The JSON body of an error the server answers itself, in the protocol's own error shape. */
-export type ErrorBody = (status: number, message: string) => unknown;
+export type { ErrorBody };
 
 /** FastAPI-style `{detail}`, the default shape. */
 const detailBody: ErrorBody = (_status, message) => ({ detail: message });
@@ -29,7 +29,7 @@ export interface ServeOptions {
   port?: number;
   /** Largest request body accepted (bytes); larger requests get 413. */
   maxBodyBytes?: number;
-  /** Body of the errors answered here (400, 405, 413, 500); default `{detail}`. */
+  /** Body of the errors answered here (400, 405, 413, 500, and what node's parser refuses); default `{detail}`. */
   errorBody?: ErrorBody;
 }
 
@@ -103,6 +103,8 @@ export async function serveMock(handler: ReplyHandler, options: ServeOptions = {
       }
     });
   });
+  // What node's parser refuses never reaches the handler: answered in the same shape.
+  server.on("clientError", clientErrorListener(errorBody));
 
   async function respond(req: http.IncomingMessage, res: http.ServerResponse, signal: () => AbortSignal) {
     const method = req.method ?? "GET";

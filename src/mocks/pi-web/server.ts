@@ -14,6 +14,7 @@ import type { PiWebTransport } from "./connection.js";
 import { createPiWebEngine, type PiWebEngine } from "./engine.js";
 import { PI_WEB_DEFAULT_PORT, PI_WEB_WS_PATH, resolvePiWebOptions, type PiWebMockOptions } from "./options.js";
 import { headersOf, validTarget } from "../../core/mock/node-request.js";
+import { clientErrorListener } from "../../core/mock/client-error.js";
 
 export type PiWebStartOptions = MockStartOptions & Partial<PiWebMockOptions>;
 
@@ -56,6 +57,8 @@ export async function startPiWebMock(options: PiWebStartOptions = {}): Promise<R
     res.writeHead(r.status, { ...r.headers, "content-length": Buffer.byteLength(r.body) });
     res.end(req.method === "HEAD" ? undefined : r.body);
   });
+  // What node's parser refuses gets the mock's JSON error shape ({error}), not a bare 400.
+  server.on("clientError", clientErrorListener((_status, message) => ({ error: message })));
   server.on("connection", (s) => {
     sockets.add(s);
     s.on("close", () => sockets.delete(s));

@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import type { WebSocket, WebSocketServer } from "ws";
+import { clientErrorListener } from "../../core/mock/client-error.js";
 import { createAgentParts, type AgentParts } from "./agent-parts.js";
 import type { AgentRouter, RouterParts } from "./router.js";
 import type { Validate } from "./chat-agent.js";
@@ -55,6 +56,8 @@ export async function startAgentServer(options: AgentServerOptions, validate: Va
   const http = createServer((req, res) => {
     if (!extras.http?.(req, res)) discovery(req, res);
   });
+  // What node's parser refuses gets discovery's JSON error shape, not a bare 400.
+  http.on("clientError", clientErrorListener((_status, message) => ({ error: message })));
   const sockets = new Set<TrpcSocket>();
   let closing: Promise<void> | undefined;
   // `ws`, tRPC's connection handler and the router (tRPC, superjson) load with the first upgrade: discovery answers
