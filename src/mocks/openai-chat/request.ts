@@ -1,7 +1,8 @@
 /**
- * Validation of a ChatCompletionRequest (protocol doc §2): JSON, the schema rules, then the two
- * cross-field rules the mock enforces (`stream_options` only with `stream: true`; a named
- * `tool_choice` must be offered). Failures become 400 errors whose `param` is the dotted path.
+ * Validation of a ChatCompletionRequest (protocol doc §2): JSON, the schema rules, then the rules
+ * the mock enforces beyond them (`stream_options` only with `stream: true`; a named `tool_choice`
+ * must be offered; `n` is 1, the one choice the mock answers). Failures become 400 errors whose
+ * `param` is the dotted path.
  * Browser-safe: zod/mini (the tree-shakable build) with English messages, the same as the full build's.
  * zod is slow to load, so the engine imports this module with its first chat request; what reads a
  * validated request is in request-fields.ts.
@@ -116,6 +117,22 @@ export interface ParseOptions {
   rejectMessage?: (message: Record<string, unknown>, index: number) => string | null;
 }
 
+/** The rules beyond the schema, in order: the first one broken is the answer. */
+const RULES: readonly ((request: ChatRequest) => ApiError | null)[] = [
+  (r) =>
+    r.stream_options != null && r.stream !== true
+      ? errors.invalidRequest("`stream_options` is only allowed when `stream` is true", "stream_options")
+      : null,
+  (r) => {
+    const forced = forcedFunction(r);
+    return forced !== undefined && !offeredNames(r).includes(forced)
+      ? errors.invalidRequest(`\`tool_choice\` names the function '${forced}', which is not in \`tools\``, "tool_choice")
+      : null;
+  },
+  // The mock streams choice 0 only: more choices asked for would silently come back as one.
+  (r) => (r.n != null && r.n !== 1 ? errors.invalidRequest(`\`n\` must be 1: the mock answers one choice, got ${r.n}`, "n") : null),
+];
+
 /** Parses and validates a request body. A missing Content-Type is read as JSON. */
 export function parseChatRequest(contentType: string | null, body: string, options: ParseOptions = {}): ParseResult {
   if (contentType !== null && !isJsonType(contentType)) return { ok: false, error: errors.unsupportedMediaType(contentType) };
@@ -138,21 +155,9 @@ export function parseChatRequest(contentType: string | null, body: string, optio
     };
   }
   const request = parsed.data;
-  if (request.stream_options != null && request.stream !== true) {
-    return {
-      ok: false,
-      error: errors.invalidRequest("`stream_options` is only allowed when `stream` is true", "stream_options"),
-    };
-  }
-  const forced = forcedFunction(request);
-  if (forced !== undefined && !offeredNames(request).includes(forced)) {
-    return {
-      ok: false,
-      error: errors.invalidRequest(
-        `\`tool_choice\` names the function '${forced}', which is not in \`tools\``,
-        "tool_choice",
-      ),
-    };
+  for (const rule of RULES) {
+    const error = rule(request);
+    if (error) return { ok: false, error };
   }
   if (options.rejectMessage) {
     for (const [i, m] of request.messages.entries()) {

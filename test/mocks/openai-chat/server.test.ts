@@ -53,6 +53,18 @@ describe("openai-chat mock over HTTP", () => {
     expect(body.model).toBe("gpt-4.1-agentwire");
   });
 
+  it("answers n other than 1 with a 400 naming `n` (it streams one choice); n: 1 or none is answered", async () => {
+    const messages = [{ role: "user", content: "hi" }];
+    const many = await post("/v1/chat/completions", { model: "agentwire-mock", stream: true, n: 3, messages });
+    expect(many.status).toBe(400);
+    expect(((await many.json()) as { error: Json }).error).toMatchObject({ param: "n", type: "invalid_request_error", code: "invalid_request" });
+    for (const n of [1, null, undefined]) {
+      const one = await post("/v1/chat/completions", { model: "agentwire-mock", n, messages });
+      expect(one.status, String(n)).toBe(200);
+      expect(((await one.json()) as Json).choices).toHaveLength(1);
+    }
+  });
+
   it("401 without the key; settings are validated", async () => {
     const res = await fetch(mock.url + "/v1/models");
     expect(res.status).toBe(401);

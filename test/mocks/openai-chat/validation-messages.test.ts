@@ -43,6 +43,8 @@ const REQUESTS: [unknown, string, string][] = [
   [{"model":"agentwire-mock","messages":[{"role":"user","content":"x"}],"stream":true,"stream_options":{"include_usage":1}}, "Invalid request: 'stream_options.include_usage': Invalid input: expected boolean, received number", "stream_options.include_usage"],
   [{"model":"agentwire-mock","messages":[{"role":"user","content":"x"}],"max_tokens":1.5}, "Invalid request: 'max_tokens': Invalid input: expected int, received number", "max_tokens"],
   [{"model":"agentwire-mock","messages":[{"role":"user","content":"x"}],"n":0}, "Invalid request: 'n': Too small: expected number to be >=1", "n"],
+  [{"model":"agentwire-mock","messages":[{"role":"user","content":"x"}],"n":3}, "`n` must be 1: the mock answers one choice, got 3", "n"],
+  [{"model":"agentwire-mock","messages":[{"role":"user","content":"x"}],"stream":true,"n":100000}, "`n` must be 1: the mock answers one choice, got 100000", "n"],
   [{"model":"agentwire-mock","messages":[{"role":"user","content":"x"}],"seed":"1"}, "Invalid request: 'seed': Invalid input: expected number, received string", "seed"],
   [{"model":"agentwire-mock","messages":[{"role":"user","content":"x"}],"temperature":"hot"}, "Invalid request: 'temperature': Invalid input: expected number, received string", "temperature"],
   [{"model":"agentwire-mock","messages":[{"role":"user","content":"x"}],"top_p":[]}, "Invalid request: 'top_p': Invalid input: expected number, received array", "top_p"],
