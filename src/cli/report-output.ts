@@ -1,5 +1,5 @@
 /** Writes reports where the user asked, and picks the process exit code for several runs. */
-import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Side } from "../core/checks/check.js";
 import { colourWanted } from "../core/reporters/colour.js";
@@ -32,21 +32,37 @@ export interface ReportSession {
   context: boolean;
   /** Writes every report (the ndjson ones: the closing lines). */
   finish(results: RunResult[]): void;
+  /** The run ended in an error: closes the streaming reports and removes their files, which hold half a run. */
+  abandon(): void;
 }
 
 /**
- * Opens the streaming reports (ndjson) now, so their verdict lines go out while the runs go on;
+ * Opens the streaming reports (ndjson), so their verdict lines go out while the runs go on;
  * `mark` adds what the verdict lines carry besides the check (its baseline entry); `fix` corrects the
  * commands the other reports suggest.
  */
 export function openReports(targets: ReportTarget[], mark: (c: CheckResult) => CheckResult = (c) => c, fix?: CommandFix): ReportSession {
+  // Runs still going when another one threw write nothing more after abandon(): the files are gone.
+  let state: "open" | "finished" | "abandoned" = "open";
   const streams = targets
     .filter((t) => t.reporter === "ndjson")
     .map((t) => {
-      if (!t.output) return { write: (s: string) => void process.stdout.write(s), close: () => undefined };
-      mkdirSync(dirname(t.output), { recursive: true });
-      const fd = openSync(t.output, "w");
-      return { write: (s: string) => void writeSync(fd, s), close: () => closeSync(fd) };
+      if (!t.output) return { write: (s: string) => void process.stdout.write(s), close: () => undefined, remove: () => undefined };
+      const path = t.output;
+      // Opened (and so truncated) at the first line: by then the run has started, every option accepted.
+      let fd: number | undefined;
+      const opened = (): number => {
+        if (fd === undefined) {
+          mkdirSync(dirname(path), { recursive: true });
+          fd = openSync(path, "w");
+        }
+        return fd;
+      };
+      return {
+        write: (s: string) => void (state !== "abandoned" && writeSync(opened(), s)),
+        close: () => void (fd !== undefined && closeSync(fd)),
+        remove: () => void (fd !== undefined && rmSync(path, { force: true })),
+      };
     });
   const rest = targets.filter((t) => t.reporter !== "ndjson");
   return {
@@ -58,13 +74,32 @@ export function openReports(targets: ReportTarget[], mark: (c: CheckResult) => C
       : {}),
     context: targets.some((t) => NEEDS_CONTEXT.has(t.reporter)),
     finish(results) {
+      state = "finished";
       for (const s of streams) {
         s.write(results.map(ndjsonRun).join("") + ndjsonSummary(results));
         s.close();
       }
       writeReports(results, rest, fix);
     },
+    abandon() {
+      if (state !== "open") return;
+      state = "abandoned";
+      for (const s of streams) {
+        s.close();
+        s.remove();
+      }
+    },
   };
+}
+
+/** Runs `work` with the reports open; when it throws (a usage error found late), no half-written report stays behind. */
+export async function withReports<T>(reports: ReportSession, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    reports.abandon();
+    throw e;
+  }
 }
 
 export function combinedExitCode(results: RunResult[]): number {

@@ -1,7 +1,9 @@
 /** agentwire test-client <protocol> -- <command> [args...] */
-import { checkRunOptions, resolveProfile, runClientTest } from "../core/run/runner.js";
+import { existsSync, statSync } from "node:fs";
+import { delimiter, join } from "node:path";
+import { checkRunOptions, resolveProfile, runClientTest, type ClientTestOptions } from "../core/run/runner.js";
 import { checkCatalogueOption, checkFaults, checkWritableDir, credentialSetting, parseSettings, reportTargets, requireProtocol } from "./options.js";
-import { combinedExitCode, openReports } from "./report-output.js";
+import { combinedExitCode, openReports, withReports } from "./report-output.js";
 import { UsageError } from "./errors.js";
 import { baselineMarker, loadBaselineOption, withBaseline } from "./baseline.js";
 
@@ -35,7 +37,6 @@ export async function runTestClient(protocolId: string, command: string[], o: Te
   await checkCatalogueOption(p, o.catalogue);
   const targets = reportTargets(o.reporter, o.output);
   const baseline = await loadBaselineOption(o.baseline, [p]);
-  const reports = openReports(targets, await baselineMarker(baseline));
   if (o.saveTranscript) checkWritableDir(o.saveTranscript, "--save-transcript");
   const settings = {
     // The mock plays the implementation the clients are judged against, as `mock --check-client --profile` does.
@@ -44,9 +45,12 @@ export async function runTestClient(protocolId: string, command: string[], o: Te
     ...(o.catalogue !== undefined ? { catalogue: o.catalogue } : {}),
     ...credentialSetting(p.id, o.token),
   };
+  checkCommand(command[0]!);
+  // The mock's own options are checked when it starts, before the first report line opens a file.
+  const reports = openReports(targets, await baselineMarker(baseline));
   // A command that is not found ends as a usage error saying so: its progress line would say it twice.
   const progress = o.quiet ? undefined : (m: string) => void (!m.startsWith("client: command not found") && process.stderr.write(`agentwire: ${m}\n`));
-  const result = await runClientTest(p, {
+  const run: ClientTestOptions = {
     command: command[0]!,
     args: command.slice(1),
     mock: {
@@ -69,9 +73,26 @@ export async function runTestClient(protocolId: string, command: string[], o: Te
     ...(reports.onVerdict ? { onVerdict: reports.onVerdict } : {}),
     ...(reports.onViolation ? { onViolation: reports.onViolation } : {}),
     context: reports.context,
-  });
-  if (result.error?.startsWith("command not found")) throw new UsageError(result.error);
+  };
+  const result = await withReports(reports, () => runClientTest(p, run));
+  if (result.error?.startsWith("command not found")) {
+    reports.abandon();
+    throw new UsageError(result.error);
+  }
   const results = await withBaseline([result], baseline);
   reports.finish(results);
   return combinedExitCode(results);
+}
+
+/**
+ * A client command that cannot be found is a usage error, said before the mock starts or a report
+ * is opened. Looked up as spawn will (a path as given, a name along PATH); elsewhere than POSIX
+ * (PATHEXT) spawn alone decides.
+ */
+function checkCommand(command: string): void {
+  if (process.platform === "win32") return;
+  const found = (file: string) => existsSync(file) && !statSync(file).isDirectory();
+  const dirs = (process.env.PATH ?? "").split(delimiter).map((d) => d || ".");
+  if (command.includes("/") ? found(command) : dirs.some((d) => found(join(d, command)))) return;
+  throw new UsageError(`command not found: ${command}`);
 }

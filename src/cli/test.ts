@@ -6,7 +6,7 @@ import type { RunResult } from "../core/verdicts/result.js";
 import { loadAllProtocols } from "../protocol-loader.js";
 import { checkCatalogueOption, checkFaults, checkUrl, checkUrlFor, checkWritableDir, checkWritableFile, intOption, parseHeaders, parseParamSettings, reportTargets, requireProtocol } from "./options.js";
 import { baselineMarker, loadBaselineOption, withBaseline, writeBaseline } from "./baseline.js";
-import { combinedExitCode, openReports, type ReportSession } from "./report-output.js";
+import { combinedExitCode, openReports, withReports, type ReportSession } from "./report-output.js";
 import { UsageError } from "./errors.js";
 
 export interface TestCliOptions {
@@ -77,7 +77,6 @@ async function runTestSuites(protocolId: string | undefined, o: TestCliOptions, 
   const settings = parseParamSettings(protocols, o.set);
   const targets = reportTargets(o.reporter, o.output);
   const baseline = await loadBaselineOption(o.baseline, protocols);
-  const reports = openReports(targets, await baselineMarker(baseline));
   if (o.saveTranscript) checkWritableDir(o.saveTranscript, "--save-transcript");
   const headers = parseHeaders(o.header);
   const params = {
@@ -101,36 +100,41 @@ async function runTestSuites(protocolId: string | undefined, o: TestCliOptions, 
       ? { ...(o.fault?.length ? { faults: o.fault } : {}), ...(o.catalogue !== undefined ? { settings: { catalogue: o.catalogue } } : {}) }
       : undefined;
   const progress = o.quiet ? undefined : (m: string) => process.stderr.write(`agentwire: ${m}\n`);
+  // Every option is checked: only now may a report file be opened (an ndjson one is truncated at once).
+  const reports = openReports(targets, await baselineMarker(baseline));
   const sigint = new AbortController();
   const onSig = () => sigint.abort();
   process.once("SIGINT", onSig);
   let results: RunResult[];
   try {
     // Each protocol has its own target (a --url names one protocol): the suites run side by side.
-    results = await Promise.all(
-      protocols.map((p) => {
-        progress?.(`${p.id}: testing ${o.url ? checkUrl(o.url) : "the built-in mock"}`);
-        return runSuite(p, {
-          ...(o.url ? { url: o.url } : {}),
-          ...(o.only ? { only: o.only } : {}),
-          ...(o.skip ? { skip: o.skip } : {}),
-          strict: !!o.strict,
-          ...(o.profile ? { profile: o.profile } : {}),
-          ...(o.timeout ? { timeout: o.timeout } : {}),
-          ...(o.saveTranscript ? { saveTranscript: o.saveTranscript } : {}),
-          headers,
-          ...(o.token ? { token: o.token } : {}),
-          params,
-          ...(o.maxBytes ? { maxBytes: o.maxBytes } : {}),
-          ...(builtInMock ? { mock: builtInMock } : {}),
-          ...(progress ? { progress } : {}),
-          signal: sigint.signal,
-          redact: o.redact !== false,
-          ...(reports.onVerdict ? { onVerdict: reports.onVerdict } : {}),
-          ...(reports.onViolation ? { onViolation: reports.onViolation } : {}),
-          context: reports.context,
-        });
-      }),
+    // A mock that refuses its options ends the run as a usage error: no half-written report stays.
+    results = await withReports(reports, () =>
+      Promise.all(
+        protocols.map((p) => {
+          progress?.(`${p.id}: testing ${o.url ? checkUrl(o.url) : "the built-in mock"}`);
+          return runSuite(p, {
+            ...(o.url ? { url: o.url } : {}),
+            ...(o.only ? { only: o.only } : {}),
+            ...(o.skip ? { skip: o.skip } : {}),
+            strict: !!o.strict,
+            ...(o.profile ? { profile: o.profile } : {}),
+            ...(o.timeout ? { timeout: o.timeout } : {}),
+            ...(o.saveTranscript ? { saveTranscript: o.saveTranscript } : {}),
+            headers,
+            ...(o.token ? { token: o.token } : {}),
+            params,
+            ...(o.maxBytes ? { maxBytes: o.maxBytes } : {}),
+            ...(builtInMock ? { mock: builtInMock } : {}),
+            ...(progress ? { progress } : {}),
+            signal: sigint.signal,
+            redact: o.redact !== false,
+            ...(reports.onVerdict ? { onVerdict: reports.onVerdict } : {}),
+            ...(reports.onViolation ? { onViolation: reports.onViolation } : {}),
+            context: reports.context,
+          });
+        }),
+      ),
     );
   } finally {
     process.off("SIGINT", onSig);

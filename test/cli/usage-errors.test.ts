@@ -4,7 +4,7 @@
  * every protocol. The command line runs inside the test's process (what it prints and its exit
  * code are decided there); a few cases also go through the bin, which must say the same.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -154,6 +154,43 @@ describe("usage errors that depend on the protocol", () => {
     // pi-fork-0.54 is a pi-web profile: mcp-chat, which runs first, must not have started.
     await expectUsage(["test", "--profile", "pi-fork-0.54"], /unknown profile "pi-fork-0.54" for mcp-chat/);
     await expectUsage(["test", "--only", "nowhere/"], /no server-side check matches --only nowhere\//);
+  });
+});
+
+describe("a run refused for a usage error leaves the report files as they were", () => {
+  const kept = () => {
+    const file = join(mkdtempSync(join(tmpdir(), "agentwire-kept-")), "verdicts.ndjson");
+    writeFileSync(file, "keep\n");
+    return file;
+  };
+  const ndjson = (file: string) => ["--reporter", "ndjson", "--output", file];
+
+  it.each([
+    [["test", "mcp-chat", "--save-transcript", "package.json/transcripts"], /--save-transcript .* cannot be written/],
+    [["test", "mcp-chat", "--header", "bad"], /--header takes "Name: value"/],
+    [["test-client", "mcp-chat", "--scenario", "nope", "--", process.execPath, "-e", ""], /Unknown scenario "nope"/],
+    [["test-client", "mcp-chat", "--", "/nonexistent/agentwire-client"], /command not found: \/nonexistent\/agentwire-client/],
+    [["test-client", "mcp-chat", "--", "agentwire-no-such-command"], /command not found: agentwire-no-such-command/],
+  ])("%j", async (args, message) => {
+    const file = kept();
+    const dashes = args.indexOf("--");
+    const withReport = dashes < 0 ? [...args, ...ndjson(file)] : [...args.slice(0, dashes), ...ndjson(file), ...args.slice(dashes)];
+    expectUsageOf(await runCliInProcess(withReport), message);
+    expect(readFileSync(file, "utf8")).toBe("keep\n");
+  });
+
+  it("a report a run began is removed when the run ends in an error", async () => {
+    const { openReports, withReports } = await import("../../src/cli/report-output.js");
+    const file = join(mkdtempSync(join(tmpdir(), "agentwire-kept-")), "verdicts.ndjson");
+    const reports = openReports([{ reporter: "ndjson", output: file }]);
+    const check = { id: "mcp-chat/sse/lf-only", level: "MUST", side: "server", verdict: "pass", message: "ok", evidence: [] } as never;
+    const run = withReports(reports, async () => {
+      reports.onVerdict!(check, { protocol: "mcp-chat", side: "server" });
+      expect(existsSync(file)).toBe(true);
+      throw new Error("refused late");
+    });
+    await expect(run).rejects.toThrow("refused late");
+    expect(existsSync(file)).toBe(false);
   });
 });
 
