@@ -33,12 +33,10 @@ export async function runReplay(file: string, o: ReplayCliOptions): Promise<numb
   try {
     ({ header, events } = readTranscript(text));
   } catch (e) {
-    throw new UsageError(`${file} is not an agentwire transcript (JSON Lines from --save-transcript): ${(e as Error).message}`);
+    // "<file> line N is not an agentwire transcript event: why" (JSON Lines from --save-transcript).
+    throw new UsageError(`${file} ${(e as Error).message}`);
   }
   if (!header && events.length === 0) throw new UsageError(`${file} is empty: nothing to judge`);
-  if (!events.every((e) => typeof e === "object" && e !== null && typeof e.kind === "string" && typeof e.seq === "number")) {
-    throw new UsageError(`${file} is not an agentwire transcript: its lines are not transcript events`);
-  }
   if (header && o.protocol && o.protocol !== header.protocol) {
     throw new UsageError(`--protocol ${o.protocol}: ${file} was recorded with ${header.protocol}`);
   }

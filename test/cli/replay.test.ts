@@ -124,7 +124,7 @@ describe.concurrent("agentwire replay", () => {
 
   it.each([
     [["replay", "/nonexistent/x.jsonl"], /cannot read transcript .*no such file/],
-    [["replay", "README.md"], /not an agentwire transcript .*line 1/],
+    [["replay", "README.md"], /README\.md line 1 is not an agentwire transcript event: /],
     [["replay", "fixtures/mcp-chat/transcripts/client/clean.jsonl", "--protocol", "nope"], /unknown protocol "nope"/],
     [["replay", "fixtures/mcp-chat/transcripts/client/clean.jsonl", "--protocol", "mcp-chat", "--only", "mcp-chat/nothing"], /no client-side check/],
   ])("%j is a usage error (exit 2)", async (args, message) => {
@@ -132,6 +132,53 @@ describe.concurrent("agentwire replay", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+  });
+
+  it("a failing exchange's request with headers null is refused with its line, not a crash of the reporter", async () => {
+    const { file, dir } = await liveThenReplay(["test", "mcp-chat", "--fault", "sse-crlf", "--only", "mcp-chat/sse"]);
+    const lines = readFileSync(file, "utf8").split("\n");
+    const n = lines.findIndex((l) => l.includes('"kind":"http-request"') && l.includes('"label":"chat-stream"'));
+    lines[n] = JSON.stringify({ ...JSON.parse(lines[n]!), headers: null });
+    const bad = join(dir, "bad.jsonl");
+    writeFileSync(bad, lines.join("\n"));
+    const r = await runCliInProcess(["replay", bad, "--quiet"]);
+    expect(r.stderr).toBe(`agentwire: ${bad} line ${n + 1} is not an agentwire transcript event: "headers" must be an object of header strings, got null\n`);
+    expect(r.code).toBe(2);
+  });
+
+  const MCP = ["fixtures/mcp-chat/transcripts/client/clean.jsonl", "--protocol", "mcp-chat"];
+  const CN = ["fixtures/continue-remote/transcripts/cn-1.5.47/bash-then-exit.jsonl"];
+  const STAGEWISE = ["fixtures/stagewise-chat/transcripts/client/clean.jsonl", "--protocol", "stagewise-chat"];
+  type Corrupt = (e: Record<string, unknown>) => unknown;
+  it.each<[string, string[], Corrupt, RegExp]>([
+    ["an http-request without headers", MCP, (e) => e.kind === "http-request" && { ...e, headers: undefined }, /"headers" must be an object of header strings, got nothing/],
+    ["a header that is not a string", MCP, (e) => e.kind === "http-response" && { ...e, headers: { a: 1 } }, /"headers" must be an object of header strings/],
+    ["a status that is not a number", MCP, (e) => e.kind === "http-response" && { ...e, status: "200" }, /"status" must be a number, got "200"/],
+    ["a kind no event has", MCP, (e) => e.kind === "http-response" && { ...e, kind: "http-reply" }, /"kind": "http-reply" is no kind of event/],
+    ["a line that is not an object", MCP, (e) => e.kind === "http-response" && [e], /not a JSON object/],
+    ["a body chunk without its bytes", CN, (e) => e.kind === "body-chunk" && { ...e, base64: undefined }, /"base64" must be a string/],
+    ["a frame whose data is no string", STAGEWISE, (e) => e.kind === "ws-frame" && { ...e, data: null }, /"data" must be a string, got null/],
+  ])("%s: exit 2 naming the file, the line and the field", async (_, [source, ...options], corrupt, message) => {
+    const lines = readFileSync(join(ROOT, source!), "utf8").trimEnd().split("\n");
+    const n = lines.findIndex((l) => corrupt(JSON.parse(l)) !== false);
+    expect(n).toBeGreaterThanOrEqual(0);
+    lines[n] = JSON.stringify(corrupt(JSON.parse(lines[n]!)));
+    const file = join(tmp(), "bad.jsonl");
+    writeFileSync(file, lines.join("\n"));
+    const r = await runCliInProcess(["replay", file, ...options, "--quiet"]);
+    expect(r.stderr).toMatch(new RegExp(`^agentwire: ${file} line ${n + 1} is not an agentwire transcript event: `));
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/internal error/);
+    expect(r.code).toBe(2);
+  });
+
+  it("a header without its parameters is refused with its line", async () => {
+    const file = join(tmp(), "bad-header.jsonl");
+    const header = { agentwire: "transcript", version: 1, protocol: "mcp-chat", side: "client", profile: "default", params: null, target: "x", startedAt: "" };
+    writeFileSync(file, `${JSON.stringify(header)}\n${readFileSync(join(ROOT, "fixtures/mcp-chat/transcripts/client/clean.jsonl"), "utf8")}`);
+    const r = await runCliInProcess(["replay", file, "--quiet"]);
+    expect(r.stderr).toBe(`agentwire: ${file} line 1 is not an agentwire transcript header: "params" must be a JSON object, got null\n`);
+    expect(r.code).toBe(2);
   });
 
   it("has help with examples", async () => {

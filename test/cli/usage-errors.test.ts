@@ -85,7 +85,7 @@ describe.concurrent.each(PROTOCOLS)("%s: usage errors stop every command before 
   it("a --set that names no parameter of the protocol, or a value of the wrong type (test, replay, proxy)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "agentwire-set-"));
     const transcript = join(dir, "nohdr.jsonl");
-    writeFileSync(transcript, `${JSON.stringify({ seq: 1, t: 0, kind: "note", text: "x" })}\n`);
+    writeFileSync(transcript, `${JSON.stringify({ seq: 1, t: 0, kind: "note", name: "x", value: 1 })}\n`);
     const commands = [["test", id], ["replay", transcript, "--protocol", id], ["proxy", id, "--target", "http://127.0.0.1:1", "--port", "0"]];
     for (const command of commands) {
       await expectUsage([...command, "--set", "noSuchSetting=1"], new RegExp(`--set: unknown setting "noSuchSetting" for ${id} \\(known: .*crossingGraceMs`));

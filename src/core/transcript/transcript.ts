@@ -254,13 +254,107 @@ export function eventToJsonLine(event: TranscriptEvent): string {
   return JSON.stringify(event);
 }
 
+/**
+ * One JSON Lines event, its shape checked: a file edited by hand or cut short must be refused here,
+ * with what is wrong, not crash a check or a reporter that reads a field later. Throws an Error
+ * that says which field.
+ */
 export function eventFromJsonLine(line: string): TranscriptEvent {
-  const raw = JSON.parse(line) as Record<string, unknown>;
-  if (raw.kind === "body-chunk" && typeof raw.base64 === "string") {
-    const { base64, ...rest } = raw;
+  const raw = JSON.parse(line) as unknown;
+  const problem = eventProblem(raw);
+  if (problem) throw new Error(problem);
+  const event = raw as Record<string, unknown>;
+  if (event.kind === "body-chunk") {
+    const { base64, ...rest } = event;
     return { ...rest, bytes: fromBase64(base64 as string) } as unknown as TranscriptEvent;
   }
-  return raw as unknown as TranscriptEvent;
+  return event as unknown as TranscriptEvent;
+}
+
+/** What a field holds: a JSON type, "headers" (an object of strings); "?" when it may be absent. */
+type FieldType = "string" | "number" | "boolean" | "object" | "headers" | "any";
+type Fields = Record<string, FieldType | `${FieldType}?`>;
+
+const EXCHANGE: Fields = { exchange: "string", label: "string" };
+
+/**
+ * The fields the kit reads of each kind of event, as the writer writes them (TranscriptEvent).
+ * A kind's other fields are left as they are: nothing reads them.
+ */
+const EVENT_FIELDS: Record<EventKind, Fields> = {
+  "probe-start": { description: "string?" },
+  "probe-end": { error: "string?" },
+  "http-request": { ...EXCHANGE, method: "string", url: "string", path: "string", headers: "headers", body: "string?", meta: "object?" },
+  "http-response": { ...EXCHANGE, status: "number", headers: "headers" },
+  "http-error": { ...EXCHANGE, error: "string", code: "string?" },
+  // Its bytes are written as base64 (eventToJsonLine).
+  "body-chunk": { ...EXCHANGE, index: "number", base64: "string" },
+  "body-end": { ...EXCHANGE, reason: "string", bytes: "number", text: "string?", error: "string?" },
+  "sse-line": { ...EXCHANGE, lineNo: "number", line: "string", eol: "string", chunkStart: "number", chunkEnd: "number" },
+  "sse-event": { ...EXCHANGE, index: "number", data: "string", event: "string?", id: "string?", chunk: "number" },
+  "ws-open": { connection: "string", url: "string", headers: "headers?", label: "string?", responseHeaders: "headers?" },
+  "ws-reject": {
+    connection: "string",
+    url: "string",
+    label: "string?",
+    headers: "headers?",
+    status: "number?",
+    responseHeaders: "headers?",
+    body: "string?",
+    error: "string?",
+    code: "string?",
+  },
+  "ws-frame": { connection: "string", direction: "string", binary: "boolean", data: "string", label: "string?", bytes: "number?", invalidUtf8: "boolean?", backlogSince: "number?" },
+  "ws-close": { connection: "string", code: "number?", reason: "string?", by: "string?", cause: "string?" },
+  "client-result": { case: "string", result: "any" },
+  note: { name: "string", value: "any?" },
+};
+
+/** Every event has these; `probe` is only compared, so a file without it still reads. */
+const BASE_FIELDS: Fields = { kind: "string", seq: "number", t: "number", probe: "string?" };
+
+/** Why `raw` is not a transcript event (the first wrong field), or undefined when it is one. */
+export function eventProblem(raw: unknown): string | undefined {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return "not a JSON object";
+  const event = raw as Record<string, unknown>;
+  const base = fieldsProblem(event, BASE_FIELDS);
+  if (base) return base;
+  const fields = Object.hasOwn(EVENT_FIELDS, event.kind as string) ? EVENT_FIELDS[event.kind as EventKind] : undefined;
+  if (!fields) return `"kind": ${JSON.stringify(event.kind)} is no kind of event`;
+  return fieldsProblem(event, fields);
+}
+
+function fieldsProblem(event: Record<string, unknown>, fields: Fields): string | undefined {
+  for (const [name, spec] of Object.entries(fields)) {
+    const optional = spec.endsWith("?");
+    const type = (optional ? spec.slice(0, -1) : spec) as FieldType;
+    const value = event[name];
+    if (value === undefined && optional) continue;
+    if (!fits(value, type)) return `"${name}" must be ${TYPE_WORDS[type]}, got ${value === undefined ? "nothing" : JSON.stringify(value)}`;
+  }
+  return undefined;
+}
+
+const TYPE_WORDS: Record<FieldType, string> = {
+  string: "a string",
+  number: "a number",
+  boolean: "true or false",
+  object: "a JSON object",
+  headers: "an object of header strings",
+  any: "a value",
+};
+
+function fits(value: unknown, type: FieldType): boolean {
+  switch (type) {
+    case "any":
+      return value !== undefined;
+    case "object":
+      return typeof value === "object" && value !== null && !Array.isArray(value);
+    case "headers":
+      return fits(value, "object") && Object.values(value as object).every((v) => typeof v === "string");
+    default:
+      return typeof value === type;
+  }
 }
 
 /**
@@ -292,6 +386,16 @@ export function isTranscriptHeader(value: unknown): value is TranscriptHeader {
   return !!value && typeof value === "object" && (value as { agentwire?: unknown }).agentwire === "transcript";
 }
 
+/** The header's fields a replay reads. */
+const HEADER_FIELDS: Fields = { protocol: "string", side: "string", profile: "string", params: "object", callerParams: "object?", quickParams: "object?", url: "string?", target: "string" };
+
+function headerProblem(header: TranscriptHeader): string | undefined {
+  const problem = fieldsProblem(header as unknown as Record<string, unknown>, HEADER_FIELDS);
+  if (problem) return problem;
+  if (header.side !== "server" && header.side !== "client") return `"side" must be "server" or "client", got ${JSON.stringify(header.side)}`;
+  return undefined;
+}
+
 /** The events of a JSON Lines transcript; a header line, when there is one, is left out. */
 export function parseJsonLines(text: string): TranscriptEvent[] {
   return readTranscript(text).events;
@@ -306,8 +410,15 @@ export function readTranscript(text: string): { header?: TranscriptHeader; event
     const line = lines[n]!;
     if (line.trim() === "") continue;
     if (header === undefined && events.length === 0 && line.startsWith('{"agentwire":')) {
-      const raw = JSON.parse(line) as unknown;
+      let raw: unknown;
+      try {
+        raw = JSON.parse(line);
+      } catch (e) {
+        throw lineError(n, "header", (e as Error).message);
+      }
       if (isTranscriptHeader(raw)) {
+        const problem = headerProblem(raw);
+        if (problem) throw lineError(n, "header", problem);
         header = raw;
         continue;
       }
@@ -315,10 +426,15 @@ export function readTranscript(text: string): { header?: TranscriptHeader; event
     try {
       events.push(eventFromJsonLine(line));
     } catch (e) {
-      throw new SyntaxError(`line ${n + 1} is not a transcript event: ${(e as Error).message}`);
+      throw lineError(n, "event", (e as Error).message);
     }
   }
   return { ...(header ? { header } : {}), events };
+}
+
+/** What a reader of the file is told: `line N is not an agentwire transcript event: why`. */
+function lineError(n: number, what: "header" | "event", why: string): SyntaxError {
+  return new SyntaxError(`line ${n + 1} is not an agentwire transcript ${what}: ${why}`);
 }
 
 // Browser-safe base64 (no Buffer): the msw entry shares this module.
