@@ -7,7 +7,8 @@
 
 const USAGE = `usage: node examples/continue-remote-client.mjs [options] [MESSAGE]
 
-Reads the server's base URL from AGENTWIRE_URL (or CONTINUE_REMOTE_URL).
+Reads the server's base URL from AGENTWIRE_URL (or CONTINUE_REMOTE_URL), and a bearer token, when
+the server requires one, from CONTINUE_REMOTE_TOKEN.
   MESSAGE              what to send (default: "Read the README file")
   --poll-interval MS   time between polls (default: 500, as cn remote)
   --deny               deny a pending permission instead of approving it
@@ -64,11 +65,14 @@ if (!baseUrl) {
 const log = (line) => console.error(`[continue-remote-client] ${line}`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+const auth = process.env.CONTINUE_REMOTE_TOKEN ? { authorization: `Bearer ${process.env.CONTINUE_REMOTE_TOKEN}` } : {};
+
 /** One JSON call; only POSTs with a body send a Content-Type (application/json, as the server parses). */
 async function call(method, path, body) {
   const res = await fetch(`${baseUrl}${path}`, {
     method,
-    ...(body !== undefined ? { headers: { "content-type": "application/json" }, body: JSON.stringify(body) } : {}),
+    headers: { ...auth, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   });
   const text = await res.text();

@@ -27,7 +27,7 @@ export const MOCK_OPTIONS: readonly OptionSpec[] = [
   { flags: "--chunk-delay-ms <ms>", description: "delay between stream events", parse: intOption("--chunk-delay-ms") },
   { flags: "--seed <n>", description: "seed for random framing and jitter", parse: intOption("--seed") },
   { flags: "--set <key=value>", description: "mock setting (repeatable), e.g. --set notConnected=http-409", parse: collect },
-  { flags: "--token <token>", description: "require this token from clients (pi-web: ?token=; openai-chat: Bearer key; mcp-chat has none)" },
+  { flags: "--token <token>", description: "require this token from clients (pi-web: ?token=; openai-chat and continue-remote: Bearer; mcp-chat and stagewise-chat have none)" },
   { flags: "--catalogue <name>", description: "openai-chat: the tool catalogue: seed | continue-2026 | continue-cli-2026 | none" },
   { flags: "--allow-origin <origin>", description: "pi-web: also accept this browser Origin (repeatable)", parse: collect },
   { flags: "--check-client", description: "judge the clients that connect; report on exit" },

@@ -172,7 +172,10 @@ export function checkFaults(p: ProtocolDef, faults: string[] = []): void {
 }
 
 /** The mock setting that makes a mock require a credential: each protocol names its own. */
-const CREDENTIAL_SETTING: Record<string, string> = { "openai-chat": "apiKey", "pi-web": "token" };
+const CREDENTIAL_SETTING: Record<string, string> = { "openai-chat": "apiKey", "pi-web": "token", "continue-remote": "token" };
+
+/** What a mock that takes no credential offers instead, where it offers something (a setting it has). */
+const NO_CREDENTIAL_HINT: Record<string, string> = { "mcp-chat": "; --set requireBearer=true makes it ask for any Bearer token" };
 
 /** Whether a protocol's mock can be made to require a token. */
 export function takesToken(protocolId: string): boolean {
@@ -182,11 +185,7 @@ export function takesToken(protocolId: string): boolean {
 export function credentialSetting(protocolId: string, token: string | undefined): Record<string, string> {
   if (!token) return {};
   const key = CREDENTIAL_SETTING[protocolId];
-  if (!key) {
-    throw new UsageError(
-      `--token: the ${protocolId} mock takes no credential (the protocol defines none); --set requireBearer=true makes it ask for any Bearer token`,
-    );
-  }
+  if (!key) throw new UsageError(`--token: the ${protocolId} mock takes no credential (the protocol defines none)${NO_CREDENTIAL_HINT[protocolId] ?? ""}`);
   return { [key]: token };
 }
 

@@ -151,7 +151,7 @@ ${EXIT_HELP}`,
       .option("--scenario <name>", "mock scenario for the client's requests")
       .option("--framing <name>", "mock framing variant")
       .option("--fault <name>", "mock fault (repeatable)", collect)
-      .option("--token <token>", "make the mock require this token; the client gets it (pi-web: PI_WEB_TOKEN)")
+      .option("--token <token>", "make the mock require this token; the client gets it (pi-web: PI_WEB_TOKEN; continue-remote: CONTINUE_REMOTE_TOKEN)")
       .option("--catalogue <name>", "openai-chat: the mock's tool catalogue, which the client's tools are judged by: seed | continue-2026 | continue-cli-2026 | none"),
   )
     .addHelpText(

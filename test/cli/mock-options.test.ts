@@ -139,3 +139,27 @@ describe("agentwire mock pi-web --allow-origin", () => {
     }
   });
 });
+
+describe("agentwire mock --token", () => {
+  it("continue-remote requires it as a Bearer token; test-client hands it to the client", async () => {
+    const mock = await startCli(["mock", "continue-remote", "--port", "0", "--token", "s3cret"]);
+    try {
+      expect((await fetch(`${mock.firstLine}/state`)).status).toBe(401);
+      expect((await fetch(`${mock.firstLine}/state`, { headers: { authorization: "Bearer s3cret" } })).status).toBe(200);
+    } finally {
+      await stop(mock.child);
+    }
+    // The mock's turn ten times quicker, the client polling every 100 ms: the same verdicts, sooner.
+    const quick = ["--set", "speed=0.1", "--", process.execPath, "examples/continue-remote-client.mjs", "--poll-interval", "100"];
+    const r = await runCliInProcess(["test-client", "continue-remote", "--quiet", "--token", "s3cret", ...quick]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+  });
+
+  it("a mock without a credential says so, and names only a setting it has", async () => {
+    const mcp = await runCliInProcess(["mock", "mcp-chat", "--port", "0", "--token", "s3cret"]);
+    expect(mcp.stderr).toBe("agentwire: --token: the mcp-chat mock takes no credential (the protocol defines none); --set requireBearer=true makes it ask for any Bearer token\n");
+    const stagewise = await runCliInProcess(["mock", "stagewise-chat", "--port", "0", "--token", "s3cret"]);
+    expect(stagewise.stderr).toBe("agentwire: --token: the stagewise-chat mock takes no credential (the protocol defines none)\n");
+    expect([mcp.code, stagewise.code]).toEqual([2, 2]);
+  });
+});

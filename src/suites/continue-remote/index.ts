@@ -23,6 +23,10 @@ export const continueRemote = defineProtocol({
   mockSettingsFor: (profile) => (profile.name === "default" ? {} : { profile: profile.name }),
   // `agentwire test continue-remote --profile cn-session` judges the mock speaking that generation.
   selfTestMockFor: (profile) => (profile.name === "cn-session" ? { profile: "cn-session" } : {}),
-  // The example client reads it (examples/continue-remote-client.mjs), besides AGENTWIRE_URL.
-  clientEnv: (url) => ({ CONTINUE_REMOTE_URL: url }),
+  // The example client reads them (examples/continue-remote-client.mjs), besides AGENTWIRE_URL; the
+  // token the mock requires (--token) goes as a Bearer token.
+  clientEnv: (url, mock) => {
+    const token = mock?.settings?.token;
+    return { CONTINUE_REMOTE_URL: url, ...(typeof token === "string" ? { CONTINUE_REMOTE_TOKEN: token } : {}) };
+  },
 });
