@@ -5,6 +5,7 @@ import { shellQuote } from "../core/reporters/reproduce.js";
 import { parseParamSettings, reportTargets, requireProtocol } from "./options.js";
 import { combinedExitCode, openReports } from "./report-output.js";
 import { UsageError } from "./errors.js";
+import { REPLAY_RERUN, withRerun } from "./rerun.js";
 import { baselineMarker, loadBaselineOption, withBaseline } from "./baseline.js";
 
 export interface ReplayCliOptions {
@@ -67,7 +68,7 @@ export async function runReplay(file: string, o: ReplayCliOptions): Promise<numb
     const { replayProxyTranscript } = await import("../proxy/replay.js");
     const sides = await replayProxyTranscript(header, events, judging);
     const results = await withBaseline(
-      sides.map((r) => ({ ...r, replay: true, transcript: file })),
+      sides.map((r) => withRerun({ ...r, replay: true, transcript: file }, o, REPLAY_RERUN)),
       baseline,
     );
     reports.finish(results);
@@ -76,7 +77,7 @@ export async function runReplay(file: string, o: ReplayCliOptions): Promise<numb
   const { replayTranscript } = await import("../core/run/runner.js");
   if (!o.quiet && !header) process.stderr.write(`agentwire: ${file} has no header: judged with ${id}'s default parameters (add --set key=value to change them)\n`);
   const result = await replayTranscript(protocol, text, { file, ...judging, context: reports.context });
-  const results = await withBaseline([result], baseline);
+  const results = await withBaseline([withRerun(result, o, REPLAY_RERUN)], baseline);
   reports.finish(results);
   return combinedExitCode(results);
 }

@@ -5,6 +5,7 @@ import { checkRunOptions, resolveProfile, runClientTest, type ClientTestOptions 
 import { checkCatalogueOption, checkFaults, checkWritableDir, credentialSetting, parseSettings, reportTargets, requireProtocol } from "./options.js";
 import { combinedExitCode, openReports, withReports } from "./report-output.js";
 import { UsageError } from "./errors.js";
+import { TEST_CLIENT_RERUN, withRerun } from "./rerun.js";
 import { baselineMarker, loadBaselineOption, withBaseline } from "./baseline.js";
 
 export interface TestClientCliOptions {
@@ -79,7 +80,7 @@ export async function runTestClient(protocolId: string, command: string[], o: Te
     reports.abandon();
     throw new UsageError(result.error);
   }
-  const results = await withBaseline([result], baseline);
+  const results = await withBaseline([withRerun(result, o, TEST_CLIENT_RERUN)], baseline);
   reports.finish(results);
   return combinedExitCode(results);
 }

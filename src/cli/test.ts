@@ -8,6 +8,8 @@ import { checkCatalogueOption, checkFaults, checkUrl, checkUrlFor, checkWritable
 import { baselineMarker, loadBaselineOption, withBaseline, writeBaseline } from "./baseline.js";
 import { combinedExitCode, openReports, withReports, type ReportSession } from "./report-output.js";
 import { UsageError } from "./errors.js";
+import { knownParams } from "../core/run/params.js";
+import { TEST_RERUN, withRerun } from "./rerun.js";
 
 export interface TestCliOptions {
   url?: string;
@@ -139,6 +141,8 @@ async function runTestSuites(protocolId: string | undefined, o: TestCliOptions, 
   } finally {
     process.off("SIGINT", onSig);
   }
+  // A failure's rerun command carries the options that shaped its protocol's run (of --set, its own parameters).
+  results = results.map((r, i) => withRerun(r, { ...o, set: o.set?.filter((kv) => Object.hasOwn(knownParams(protocols[i]!), kv.slice(0, kv.indexOf("=")))) }, TEST_RERUN));
   const interrupted = sigint.signal.aborted;
   if (interrupted) {
     // Checks cut short read as "incomplete", like a target's fault: the report says whose doing it was.

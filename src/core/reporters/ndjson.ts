@@ -16,7 +16,7 @@ export function ndjsonViolation(violation: LiveViolation, run: { protocol: strin
 }
 
 export function ndjsonRun(result: RunResult): string {
-  const { checks: _checks, exchanges: _exchanges, ...run } = result;
+  const { checks: _checks, exchanges: _exchanges, rerun: _rerun, ...run } = result;
   return `${JSON.stringify({ type: "run", ...run })}\n`;
 }
 

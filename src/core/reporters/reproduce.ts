@@ -10,18 +10,23 @@ export function shellQuote(s: string): string {
   return /^[A-Za-z0-9_./:=@%+,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The command that re-judges one check: a replay of the saved transcript, or a run that saves one. */
+/**
+ * The command that re-judges one check: a replay of the saved transcript, or a run that saves one,
+ * with the options that shaped the run (`result.rerun`; a replay's own when the result is one).
+ */
 export function replayCommand(result: RunResult, check: CheckResult): string {
-  if (result.transcript) {
-    const profile = result.profile !== "default" ? ` --profile ${shellQuote(result.profile)}` : "";
-    return `agentwire replay ${shellQuote(result.transcript)} --only ${check.id}${profile}${result.strict ? " --strict" : ""}`;
-  }
   const profile = result.profile !== "default" ? ` --profile ${shellQuote(result.profile)}` : "";
+  const strict = result.strict ? " --strict" : "";
+  const options = (result.rerun ?? []).map((w) => ` ${shellQuote(w)}`).join("");
+  if (result.transcript) {
+    // A live run's options are in the transcript's header: its replay takes none of them.
+    return `agentwire replay ${shellQuote(result.transcript)} --only ${check.id}${profile}${result.replay ? options : ""}${strict}`;
+  }
   if (result.side === "client") {
-    return `agentwire test-client ${result.protocol} --only ${check.id}${profile} --save-transcript transcripts -- ${result.target}`;
+    return `agentwire test-client ${result.protocol} --only ${check.id}${profile}${options}${strict} --save-transcript transcripts -- ${result.target}`;
   }
   const url = /^(https?|wss?):\/\//.test(result.target) ? ` --url ${shellQuote(result.target)}` : "";
-  return `agentwire test ${result.protocol}${url} --only ${check.id}${profile} --save-transcript transcripts  (then agentwire replay transcripts/<file>.jsonl)`;
+  return `agentwire test ${result.protocol}${url} --only ${check.id}${profile}${options}${strict} --save-transcript transcripts  (then agentwire replay transcripts/<file>.jsonl)`;
 }
 
 /** Request headers curl sets itself, or that describe the old connection. */

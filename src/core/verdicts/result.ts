@@ -91,6 +91,11 @@ export interface RunResult {
   replay?: boolean;
   /** The exchanges the failures point at (reports that show them; not part of the JSON report). */
   exchanges?: ExchangeRecord[];
+  /**
+   * The options that shaped the run (faults, parameters, waits...), as the words of a command line,
+   * credentials as placeholders: a failure's rerun command carries them (not part of the JSON report).
+   */
+  rerun?: string[];
   /** Baseline problems that fail the run (entries to remove), with the file they come from. */
   baseline?: { file: string; known: number; problems: string[] };
 }
