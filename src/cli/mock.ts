@@ -4,7 +4,7 @@
  * a profile or a catalogue, and --check-client, load the protocol to check them first.
  */
 import { MockOptionError, type MockStartOptions } from "../core/run/protocol.js";
-import { checkCatalogueOption, checkFaults, checkWritableFile, credentialSetting, parseSettings, requireMock, requireProtocol, requireProtocolId, takesToken } from "./options.js";
+import { checkCatalogueOption, checkFaults, checkOrigin, checkWritableFile, credentialSetting, parseSettings, requireMock, requireProtocol, requireProtocolId, takesToken } from "./options.js";
 import { UsageError } from "./errors.js";
 import { hasMock } from "../protocol-loader.js";
 
@@ -52,7 +52,7 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
       );
     }
   }
-  for (const origin of o.allowOrigin ?? []) checkOrigin(origin);
+  for (const origin of o.allowOrigin ?? []) checkOrigin(origin, "--allow-origin");
   const settings: Record<string, unknown> = {
     ...played,
     ...parseSettings(o.set),
@@ -155,19 +155,6 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
 }
 
 /** Loopback names and addresses: only this machine can reach a mock bound to one. */
-/** An Origin as a browser sends it: scheme, host and port, nothing more (or "null", a page with none). */
-function checkOrigin(origin: string): void {
-  let shown: string | undefined;
-  try {
-    shown = new URL(origin).origin;
-  } catch {
-    shown = undefined;
-  }
-  if (origin !== "null" && shown !== origin) {
-    throw new UsageError(`--allow-origin ${JSON.stringify(origin)} is not an origin as a browser sends it${shown && shown !== "null" ? ` (did you mean ${shown}?)` : ""}, e.g. http://localhost:5173`);
-  }
-}
-
 function isLoopback(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, "").toLowerCase();
   return h === "localhost" || h === "::1" || /^127\.\d+\.\d+\.\d+$/.test(h) || /^::ffff:127\.\d+\.\d+\.\d+$/.test(h);

@@ -44,15 +44,39 @@ export function intOption(name: string, min = 0, max = Number.MAX_SAFE_INTEGER):
   };
 }
 
+/** What an HTTP field value may hold (RFC 9110; node refuses the rest): no line break, no other control character but tab. */
+const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
 export function parseHeaders(list: string[] = []): Record<string, string> {
   const out: Record<string, string> = {};
   for (const h of list) {
     const i = h.indexOf(":");
     const name = i > 0 ? h.slice(0, i).trim() : "";
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`--header takes "Name: value", got "${h}"`);
-    out[name] = h.slice(i + 1).trim();
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`--header takes "Name: value", got ${JSON.stringify(h)}`);
+    const value = h.slice(i + 1).trim();
+    // Said without the value: it is often a credential.
+    if (!FIELD_VALUE.test(value)) throw new UsageError(`--header ${name}: the value holds a line break or another control character, which no request can carry`);
+    out[name] = value;
   }
   return out;
+}
+
+/** A --token travels in a header (Authorization: Bearer) or a query: it must be one a header can carry. */
+export function checkToken(token: string | undefined): void {
+  if (token !== undefined && !FIELD_VALUE.test(token)) throw new UsageError("--token holds a line break or another control character, which no request can carry");
+}
+
+/** An Origin as a browser sends it: scheme, host and port, nothing more (or "null", a page with none). */
+export function checkOrigin(origin: string, option: string): void {
+  let shown: string | undefined;
+  try {
+    shown = new URL(origin).origin;
+  } catch {
+    shown = undefined;
+  }
+  if (origin !== "null" && shown !== origin) {
+    throw new UsageError(`${option} ${JSON.stringify(origin)} is not an origin as a browser sends it${shown && shown !== "null" ? ` (did you mean ${shown}?)` : ""}, e.g. http://localhost:5173`);
+  }
 }
 
 export function parseSettings(list: string[] = []): Record<string, unknown> {
@@ -183,6 +207,7 @@ export function takesToken(protocolId: string): boolean {
 }
 
 export function credentialSetting(protocolId: string, token: string | undefined): Record<string, string> {
+  checkToken(token);
   if (!token) return {};
   const key = CREDENTIAL_SETTING[protocolId];
   if (!key) throw new UsageError(`--token: the ${protocolId} mock takes no credential (the protocol defines none)${NO_CREDENTIAL_HINT[protocolId] ?? ""}`);

@@ -4,7 +4,7 @@ import { selectChecks } from "../core/verdicts/evaluation.js";
 import type { ProtocolDef } from "../core/run/protocol.js";
 import type { RunResult } from "../core/verdicts/result.js";
 import { loadAllProtocols } from "../protocol-loader.js";
-import { checkCatalogueOption, checkFaults, checkUrl, checkUrlFor, checkWritableDir, checkWritableFile, intOption, parseHeaders, parseParamSettings, reportTargets, requireProtocol } from "./options.js";
+import { checkCatalogueOption, checkFaults, checkOrigin, checkToken, checkUrl, checkUrlFor, checkWritableDir, checkWritableFile, intOption, parseHeaders, parseParamSettings, reportTargets, requireProtocol } from "./options.js";
 import { baselineMarker, loadBaselineOption, withBaseline, writeBaseline } from "./baseline.js";
 import { combinedExitCode, openReports, withReports, type ReportSession } from "./report-output.js";
 import { UsageError } from "./errors.js";
@@ -81,6 +81,8 @@ async function runTestSuites(protocolId: string | undefined, o: TestCliOptions, 
   const baseline = await loadBaselineOption(o.baseline, protocols);
   if (o.saveTranscript) checkWritableDir(o.saveTranscript, "--save-transcript");
   const headers = parseHeaders(o.header);
+  checkToken(o.token);
+  if (o.origin !== undefined) checkOrigin(o.origin, "--origin");
   const params = {
     ...settings,
     ...(o.origin ? { origin: o.origin } : {}),

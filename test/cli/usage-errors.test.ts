@@ -104,6 +104,22 @@ describe("usage errors that depend on the protocol", () => {
     await expectUsage(["test-client", "mcp-chat", "--token", "s3cret", ...client(marker())], /mcp-chat mock takes no credential/);
   });
 
+  it("a --header, --token or --origin no request can carry, or an origin without its scheme", async () => {
+    const controls = /holds a line break or another control character, which no request can carry/;
+    const stderr = await expectUsage(["test", "mcp-chat", "--header", "X-A: a\nb"], /^agentwire: --header X-A: the value holds a line break/);
+    expect(stderr).not.toMatch(/a\nb|a\\nb/);
+    await expectUsage(["test", "mcp-chat", "--header", "X-A: a\u0000b"], controls);
+    await expectUsage(["test", "mcp-chat", "--token", "a\nb"], /^agentwire: --token holds a line break/);
+    await expectUsage(["test-client", "pi-web", "--token", "a\rb", ...client(marker())], /^agentwire: --token holds a line break/);
+    await expectUsage(["mock", "pi-web", "--port", "0", "--token", "a\nb"], /^agentwire: --token holds a line break/);
+    await expectUsage(["test", "mcp-chat", "--origin", "http://a\nb"], /^agentwire: --origin "http:\/\/a\\nb" is not an origin as a browser sends it/);
+    await expectUsage(["test", "mcp-chat", "--origin", "localhost:3000"], /^agentwire: --origin "localhost:3000" is not an origin as a browser sends it/);
+    await expectUsage(["test", "mcp-chat", "--origin", "http://localhost:3000/"], /\(did you mean http:\/\/localhost:3000\?\)/);
+    // A tab is a field value's own character.
+    const ok = await runCliInProcess(["test", "mcp-chat", "--quiet", "--only", "mcp-chat/cors", "--origin", "http://localhost:3000", "--header", "X-A: a\tb"]);
+    expect(ok.code, ok.stdout).toBe(0);
+  });
+
   it("--catalogue outside openai-chat, or naming no catalogue", async () => {
     await expectUsage(["mock", "pi-web", "--port", "0", "--catalogue", "none"], /--catalogue is an openai-chat option/);
     await expectUsage(["test", "mcp-chat", "--catalogue", "none"], /--catalogue is an openai-chat option/);
