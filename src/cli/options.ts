@@ -47,6 +47,29 @@ export function intOption(name: string, min = 0, max = Number.MAX_SAFE_INTEGER):
 /** What an HTTP field value may hold (RFC 9110; node refuses the rest): no line break, no other control character but tab. */
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
+/**
+ * The parameters that have an option of their own (`--close-timeout` sets closeTimeoutMs), with the
+ * least whole number the option takes: `--set` holds the parameter to the same.
+ */
+export const PARAM_OPTIONS = {
+  closeTimeoutMs: { flag: "--close-timeout", min: 1 },
+  minGapMs: { flag: "--min-gap", min: 0 },
+  pollIntervalMs: { flag: "--poll-interval", min: 1 },
+} as const;
+
+/** The parser of a parameter's own option, with its range from PARAM_OPTIONS. */
+export function paramOption(param: keyof typeof PARAM_OPTIONS): (value: string) => number {
+  const { flag, min } = PARAM_OPTIONS[param];
+  return intOption(flag, min);
+}
+
+/** Why --set gives a parameter a value its own option refuses; undefined when it would take it. */
+function rangeProblem(key: string, value: unknown): string | undefined {
+  if (!Object.hasOwn(PARAM_OPTIONS, key)) return undefined;
+  const { flag, min } = PARAM_OPTIONS[key as keyof typeof PARAM_OPTIONS];
+  return Number.isInteger(value) && (value as number) >= min ? undefined : `${key} takes a whole number >= ${min}, as ${flag} does`;
+}
+
 export function parseHeaders(list: string[] = []): Record<string, string> {
   const out: Record<string, string> = {};
   for (const h of list) {
@@ -120,6 +143,8 @@ export function parseParamSettings(protocols: readonly ProtocolDef[], list: stri
         throw new UsageError(`--set ${key}=${raw}: ${key} takes ${typeWords(def)} (${k.id} default: ${JSON.stringify(def)})`);
       }
     }
+    const range = rangeProblem(key, value);
+    if (range) throw new UsageError(`--set ${key}=${raw}: ${range}`);
     out[key] = having.every((k) => typeof k.params[key] === "string") ? raw : value;
   }
   return out;

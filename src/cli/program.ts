@@ -5,7 +5,7 @@
 import { Command, Option } from "commander";
 import { readFileSync } from "node:fs";
 import { packagePath } from "../core/package-root.js";
-import { BASELINE_HELP, collect, intOption } from "./options.js";
+import { BASELINE_HELP, collect, intOption, paramOption } from "./options.js";
 import { MOCK_OPTIONS } from "./mock-command.js";
 
 export { CommanderError } from "commander";
@@ -62,11 +62,11 @@ function testOptions(cmd: Command): Command {
     .option("--catalogue <name>", "openai-chat: the tool catalogue the probes offer and judge by: seed | continue-2026 | continue-cli-2026 | none")
     .option("--max-requests <n>", "cap on requests sent to a paid backend", intOption("--max-requests", 1))
     .option("--max-bytes <n>", "stop reading a response after N bytes", intOption("--max-bytes", 1))
-    .option("--close-timeout <ms>", "longest wait from a terminal event to the end of the body (mcp-chat: 2000)", intOption("--close-timeout", 1))
-    .option("--min-gap <ms>", "least time between the first event and the end of a streamed answer with tools (mcp-chat: 100)", intOption("--min-gap"))
+    .option("--close-timeout <ms>", "longest wait from a terminal event to the end of the body (mcp-chat: 2000)", paramOption("closeTimeoutMs"))
+    .option("--min-gap <ms>", "least time between the first event and the end of a streamed answer with tools (mcp-chat: 100)", paramOption("minGapMs"))
     .option("--keep-connection", "mcp-chat: leave the backend connected at the end")
     .option("--no-exit", "continue-remote: do not send POST /exit at the end (the server keeps running)")
-    .option("--poll-interval <ms>", "continue-remote: gap between the starts of two polls of GET /state (default 500)", intOption("--poll-interval", 1))
+    .option("--poll-interval <ms>", "continue-remote: gap between the starts of two polls of GET /state (default 500)", paramOption("pollIntervalMs"))
     .option("--fault <name>", "built-in mock only: inject a fault, to see a check fail (repeatable)", collect);
 }
 

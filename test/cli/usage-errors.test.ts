@@ -135,6 +135,21 @@ describe("usage errors that depend on the protocol", () => {
     expect(ok.code, ok.stderr).toBe(0);
   });
 
+  it("--set holds a parameter that has an option of its own to that option's range (test, replay, proxy)", async () => {
+    await expectUsage(["test", "mcp-chat", "--set", "closeTimeoutMs=0"], /^agentwire: --set closeTimeoutMs=0: closeTimeoutMs takes a whole number >= 1, as --close-timeout does/);
+    await expectUsage(["test", "mcp-chat", "--set", "closeTimeoutMs=-100"], /closeTimeoutMs takes a whole number >= 1/);
+    await expectUsage(["test", "mcp-chat", "--set", "minGapMs=-5"], /^agentwire: --set minGapMs=-5: minGapMs takes a whole number >= 0, as --min-gap does/);
+    await expectUsage(["test", "continue-remote", "--set", "pollIntervalMs=0"], /pollIntervalMs takes a whole number >= 1, as --poll-interval does/);
+    await expectUsage(["replay", "fixtures/mcp-chat/transcripts/client/clean.jsonl", "--protocol", "mcp-chat", "--set", "minGapMs=-1"], /minGapMs takes a whole number >= 0/);
+    await expectUsage(["proxy", "mcp-chat", "--target", "http://127.0.0.1:1", "--port", "0", "--set", "closeTimeoutMs=0"], /closeTimeoutMs takes a whole number >= 1/);
+    // The options themselves, for comparison: the same bounds.
+    await expectUsage(["test", "mcp-chat", "--close-timeout", "0"], /--close-timeout takes a whole number >= 1/);
+    await expectUsage(["test", "mcp-chat", "--min-gap", "-5"], /--min-gap takes a whole number >= 0/);
+    const { parseParamSettings } = await import("../../src/cli/options.js");
+    const { mcpChat } = await import("../../src/suites/mcp-chat/index.js");
+    expect(parseParamSettings([mcpChat], ["minGapMs=0", "closeTimeoutMs=1"])).toEqual({ minGapMs: 0, closeTimeoutMs: 1 });
+  });
+
   it("--set reads a value by its parameter's type: a string parameter keeps the text typed", async () => {
     const { parseParamSettings } = await import("../../src/cli/options.js");
     const { openaiChat } = await import("../../src/suites/openai-chat/index.js");
