@@ -17,6 +17,9 @@ export interface OptionSpec {
   default?: string;
 }
 
+/** What --set takes where it sets the mock (mock, test-client). */
+export const MOCK_SET_HELP = "mock setting (repeatable), e.g. --set notConnected=http-409 (mcp-chat)";
+
 export const MOCK_OPTIONS: readonly OptionSpec[] = [
   { flags: "--host <host>", description: "address to bind (beyond loopback, anyone who can reach it can use the mock)", default: "127.0.0.1" },
   { flags: "--port <n>", description: "port (0 = any free port; default: the protocol's usual port)", parse: intOption("--port", 0, 65535) },
@@ -26,7 +29,7 @@ export const MOCK_OPTIONS: readonly OptionSpec[] = [
   { flags: "--first-byte-ms <ms>", description: "delay before a stream's response head", parse: intOption("--first-byte-ms") },
   { flags: "--chunk-delay-ms <ms>", description: "delay between stream events", parse: intOption("--chunk-delay-ms") },
   { flags: "--seed <n>", description: "seed for random framing and jitter", parse: intOption("--seed") },
-  { flags: "--set <key=value>", description: "mock setting (repeatable), e.g. --set notConnected=http-409", parse: collect },
+  { flags: "--set <key=value>", description: MOCK_SET_HELP, parse: collect },
   { flags: "--token <token>", description: "require this token from clients (pi-web: ?token=; openai-chat and continue-remote: Bearer; mcp-chat and stagewise-chat have none)" },
   { flags: "--catalogue <name>", description: "openai-chat: the tool catalogue: seed | continue-2026 | continue-cli-2026 | none" },
   { flags: "--allow-origin <origin>", description: "pi-web: also accept this browser Origin (repeatable)", parse: collect },

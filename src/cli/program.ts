@@ -6,7 +6,7 @@ import { Command, Option } from "commander";
 import { readFileSync } from "node:fs";
 import { packagePath } from "../core/package-root.js";
 import { BASELINE_HELP, collect, intOption, paramOption } from "./options.js";
-import { MOCK_OPTIONS } from "./mock-command.js";
+import { MOCK_OPTIONS, MOCK_SET_HELP } from "./mock-command.js";
 
 export { CommanderError } from "commander";
 
@@ -35,7 +35,11 @@ function outputOptions(cmd: Command): Command {
     .option("--output <path>", "write the matching --reporter to PATH instead of stdout (repeatable)", collect);
 }
 
-function reportOptions(cmd: Command, reporters = true): Command {
+/** What --set takes where it sets the protocol's parameters (test, baseline write). */
+const PARAM_SET_HELP = "protocol parameter (repeatable), e.g. --set minGapMs=50";
+
+/** `set`: what --set takes there (the protocol's parameters, or the mock's settings). */
+function reportOptions(cmd: Command, reporters = true, set = PARAM_SET_HELP): Command {
   cmd = selectOptions(cmd, "run")
     .option("--profile <name>", "relaxations for a known implementation (see agentwire list)")
     .option("--timeout <ms>", "cap every wait of the run, in ms", intOption("--timeout", 1));
@@ -43,7 +47,7 @@ function reportOptions(cmd: Command, reporters = true): Command {
   return cmd
     .option("--save-transcript <dir>", "write what crossed the wire as JSON Lines into DIR (credentials redacted)")
     .option("--no-redact", "keep credentials in transcripts and reports (by default every --header and --token value is hidden)")
-    .option("--set <key=value>", "protocol parameter (repeatable), e.g. --set minGapMs=50", collect)
+    .option("--set <key=value>", set, collect)
     .option("-q, --quiet", "no progress lines on stderr");
 }
 
@@ -153,10 +157,12 @@ ${EXIT_HELP}`,
       .option("--fault <name>", "mock fault (repeatable)", collect)
       .option("--token <token>", "make the mock require this token; the client gets it (pi-web: PI_WEB_TOKEN; continue-remote: CONTINUE_REMOTE_TOKEN)")
       .option("--catalogue <name>", "openai-chat: the mock's tool catalogue, which the client's tools are judged by: seed | continue-2026 | continue-cli-2026 | none"),
+    true,
+    MOCK_SET_HELP,
   )
     .addHelpText(
       "after",
-      `\nThe command gets AGENTWIRE_URL (and protocol variables such as MCP_CHAT_URL) in its environment.\n\nExamples:\n  agentwire test-client mcp-chat -- node examples/mcp-chat-client.mjs\n  agentwire test-client mcp-chat --reporter json --output client.json -- npm run e2e\n  agentwire test-client mcp-chat --baseline agentwire-baseline.yaml --save-transcript transcripts -- npm run e2e\n${EXIT_HELP}`,
+      `\nThe command gets AGENTWIRE_URL (and protocol variables such as MCP_CHAT_URL) in its environment.\n\nExamples:\n  agentwire test-client mcp-chat -- node examples/mcp-chat-client.mjs\n  agentwire test-client mcp-chat --set notConnected=http-409 -- node examples/mcp-chat-client.mjs\n  agentwire test-client mcp-chat --reporter json --output client.json -- npm run e2e\n  agentwire test-client mcp-chat --baseline agentwire-baseline.yaml --save-transcript transcripts -- npm run e2e\n${EXIT_HELP}`,
     )
     .action(async (protocol: string, command: string[], o) => {
       const { runTestClient } = await import("./test-client.js");

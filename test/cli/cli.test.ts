@@ -31,6 +31,19 @@ describe.concurrent("agentwire CLI", () => {
     expect(t.stdout).toContain("--only <prefix>");
   });
 
+  it("test-client's --help gives --set as the mock's settings, with examples test-client takes", async () => {
+    const help = (await runCliInProcess(["test-client", "--help"])).stdout;
+    expect(help.replace(/\s+/g, " ")).toMatch(/--set <key=value> mock setting \(repeatable\), e\.g\. --set notConnected=http-409/);
+    expect(help).not.toMatch(/minGapMs/);
+    // Every --set the help shows, as a test-client run would take it (a client that does nothing).
+    const sets = [...help.replace(/\s+/g, " ").matchAll(/--set (\w+=\S+)/g)].map((m) => m[1]!);
+    expect(sets.length).toBeGreaterThanOrEqual(2);
+    for (const kv of sets) {
+      const r = await runCliInProcess(["test-client", "mcp-chat", "--quiet", "--set", kv, "--", process.execPath, "-e", ""]);
+      expect(r.code, `--set ${kv}: ${r.stderr}`).not.toBe(2);
+    }
+  });
+
   it("runs every implemented suite against the built-in mocks with exit 0", async () => {
     const r = await runCli(["test", "--quiet"]);
     expect(r.stderr + r.stdout).toMatch(/\b0 failed\b/);
