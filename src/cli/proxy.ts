@@ -29,6 +29,9 @@ export async function runProxy(protocolId: string, o: ProxyCliOptions): Promise<
   if (!o.target) throw new UsageError(`--target is required: the server the client would talk to, e.g. agentwire proxy ${protocolId} --target http://127.0.0.1:8000`);
   const { resolveProxied, startProxy } = await import("../proxy/index.js");
   const { protocol } = await resolveProxied(protocolId);
+  // The proxy judges both sides.
+  const { checkPrefixes } = await import("../core/run/runner.js");
+  checkPrefixes([protocol], o, ["server", "client"]);
   const params = parseParamSettings([protocol], o.set);
   const targets = reportTargets(o.reporter, o.output);
   if (o.saveTranscript) checkWritableDir(o.saveTranscript, "--save-transcript");

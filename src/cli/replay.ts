@@ -46,6 +46,9 @@ export async function runReplay(file: string, o: ReplayCliOptions): Promise<numb
     throw new UsageError(`${file} has no header saying which protocol it was recorded with (saved by an older agentwire); give --protocol <id>`);
   }
   const protocol = await requireProtocol(id);
+  const { checkPrefixes, transcriptSide } = await import("../core/run/runner.js");
+  // A proxy's transcript holds both sides; any other, one.
+  checkPrefixes([protocol], o, header?.proxy ? ["server", "client"] : [transcriptSide(header, events)]);
   const params = parseParamSettings([protocol], o.set);
   const targets = reportTargets(o.reporter, o.output);
   const baseline = await loadBaselineOption(o.baseline, [protocol]);

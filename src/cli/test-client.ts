@@ -1,7 +1,7 @@
 /** agentwire test-client <protocol> -- <command> [args...] */
 import { existsSync, statSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { checkRunOptions, resolveProfile, runClientTest, type ClientTestOptions } from "../core/run/runner.js";
+import { checkPrefixes, checkRunOptions, resolveProfile, runClientTest, type ClientTestOptions } from "../core/run/runner.js";
 import { checkCatalogueOption, checkFaults, checkWritableDir, credentialSetting, parseSettings, reportTargets, requireProtocol } from "./options.js";
 import { combinedExitCode, openReports, withReports } from "./report-output.js";
 import { UsageError } from "./errors.js";
@@ -33,6 +33,7 @@ export async function runTestClient(protocolId: string, command: string[], o: Te
   if (command.length === 0) {
     throw new UsageError(`give the client command after "--": agentwire test-client ${p.id} -- node my-client.js`);
   }
+  checkPrefixes([p], o, ["client"]);
   checkRunOptions(p, o, "client");
   checkFaults(p, o.fault);
   await checkCatalogueOption(p, o.catalogue);

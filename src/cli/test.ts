@@ -1,5 +1,5 @@
 /** agentwire test [protocol] — the server-side suites, against a URL or the built-in mocks. */
-import { checkRunOptions, runSuite } from "../core/run/runner.js";
+import { checkPrefixes, checkRunOptions, runSuite } from "../core/run/runner.js";
 import { selectChecks } from "../core/verdicts/evaluation.js";
 import type { ProtocolDef } from "../core/run/protocol.js";
 import type { RunResult } from "../core/verdicts/result.js";
@@ -70,7 +70,9 @@ async function runTestSuites(protocolId: string | undefined, o: TestCliOptions, 
   if (o.fault?.length && o.url) throw new UsageError("--fault applies to the built-in mock only; drop --url or --fault");
   if (!protocolId && o.fault?.length) throw new UsageError("--fault needs a protocol");
   if (o.url) checkUrl(o.url);
-  const protocols = protocolId ? [await requireProtocol(protocolId)] : runnableProtocols(await loadAllProtocols(), o);
+  const all = protocolId ? [await requireProtocol(protocolId)] : await loadAllProtocols();
+  checkPrefixes(all, o, ["server"]);
+  const protocols = protocolId ? all : runnableProtocols(all, o);
   // Every option is checked for every protocol before the first one runs.
   if (o.url) await checkUrlFor(protocols[0]!.id, o.url);
   for (const p of protocols) checkRunOptions(p, o, "server");

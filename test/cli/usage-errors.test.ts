@@ -77,6 +77,18 @@ describe.concurrent.each(PROTOCOLS)("%s: usage errors stop every command before 
     await expectUsage(["mock", id, "--port", "0", "--profile", "nope"], /unknown profile "nope"/);
   });
 
+  it("a --skip, or one of several --only prefixes, that selects no check (test, test-client, replay, proxy, baseline write)", async () => {
+    const typo = `${id}/no-such-check/`;
+    await expectUsage(["test", id, "--skip", typo], new RegExp(`^agentwire: no server-side check of ${id} matches --skip ${typo}`));
+    await expectUsage(["test", id, "--only", `${id}/`, "--only", typo], new RegExp(`no server-side check of ${id} matches --only ${typo}`));
+    await expectUsage(["baseline", "write", id, "--skip", typo], /no server-side check .* matches --skip/);
+    await expectUsage(["test-client", id, "--skip", typo, ...client(marker())], new RegExp(`no client-side check of ${id} matches --skip ${typo}`));
+    await expectUsage(["proxy", id, "--target", "http://127.0.0.1:1", "--port", "0", "--skip", typo], new RegExp(`no check of ${id} matches --skip ${typo}`));
+    const transcript = join(mkdtempSync(join(tmpdir(), "agentwire-skip-")), "t.jsonl");
+    writeFileSync(transcript, `${JSON.stringify({ seq: 1, t: 0, kind: "note", name: "x", value: 1 })}\n`);
+    await expectUsage(["replay", transcript, "--protocol", id, "--skip", typo], new RegExp(`no server-side check of ${id} matches --skip ${typo}`));
+  });
+
   it("a setting the mock refuses", async () => {
     await expectUsage(["mock", id, "--port", "0", "--set", "noSuchSetting=1"], /invalid settings: unknown setting "noSuchSetting"/);
     await expectUsage(["test-client", id, "--set", "noSuchSetting=1", ...client(marker())], /invalid settings: unknown setting "noSuchSetting"/);
@@ -185,6 +197,10 @@ describe("usage errors that depend on the protocol", () => {
     // pi-fork-0.54 is a pi-web profile: mcp-chat, which runs first, must not have started.
     await expectUsage(["test", "--profile", "pi-fork-0.54"], /unknown profile "pi-fork-0.54" for mcp-chat/);
     await expectUsage(["test", "--only", "nowhere/"], /no server-side check matches --only nowhere\//);
+    await expectUsage(["test", "--skip", "mcp-chat/nowhere/"], /no server-side check matches --skip mcp-chat\/nowhere\//);
+    // A prefix of any protocol of the run is one: here the run's only protocol is mcp-chat's.
+    const ok = await runCliInProcess(["test", "--quiet", "--only", "mcp-chat/cors", "--skip", "openai-chat/sse"]);
+    expect(ok.code, ok.stderr).toBe(0);
   });
 });
 

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_PROFILE, type CheckContext, type CheckDef, type Level, type Outcome, type ProfileDef, type Side, type Violation } from "../checks/check.js";
-import { Evaluation, selectChecks } from "../verdicts/evaluation.js";
+import { Evaluation, matchesPrefix, selectChecks } from "../verdicts/evaluation.js";
 import { MockOptionError, type MockStartOptions, type ProtocolDef, type RunningMock, type Timeouts } from "./protocol.js";
 import { queryCredentials, redactQuery, scrubDeep, secretsOf, type Secrets } from "../transcript/redaction.js";
 import { exitCodeFor, summarise, type CheckResult, type RunResult, type ViolationListener } from "../verdicts/result.js";
@@ -102,6 +102,28 @@ function capTimeouts(t: Timeouts, cap: number | undefined): Timeouts {
   const out = { ...t };
   for (const k of Object.keys(out) as (keyof Timeouts)[]) out[k] = Math.min(out[k], cap);
   return out;
+}
+
+/**
+ * Each --only and --skip prefix selects some check of the run's protocols on its sides: a typo in a
+ * --skip would skip nothing, and in one of several --only prefixes select less, without a word.
+ * Asked once per command (a prefix of a run over every protocol names one protocol's checks).
+ */
+export function checkPrefixes(protocols: readonly ProtocolDef[], opts: CommonOptions, sides: readonly Side[]): void {
+  const selects = (prefix: string) => protocols.some((p) => p.checks.some((c) => sides.includes(c.side) && matchesPrefix(c.id, p.id, prefix)));
+  for (const [option, prefixes] of [["--only", opts.only], ["--skip", opts.skip]] as const) {
+    const none = (prefixes ?? []).filter((prefix) => !selects(prefix));
+    if (none.length === 0) continue;
+    const whose = sides.length === 1 ? `${sides[0]}-side check` : "check";
+    const of = protocols.length === 1 ? ` of ${protocols[0]!.id}` : "";
+    const list = protocols.length === 1 ? `agentwire list ${protocols[0]!.id}` : "agentwire list";
+    throw new UsageError(`no ${whose}${of} matches ${option} ${none.join(", ")}; see "${list}"`);
+  }
+}
+
+/** The side a saved transcript records: its header's, or for a file without one, the traffic's. */
+export function transcriptSide(header: TranscriptHeader | undefined, events: readonly TranscriptEvent[]): Side {
+  return header?.side ?? (events.some((e) => e.probe === "client") ? "client" : "server");
 }
 
 function validatePrefixes(protocol: ProtocolDef, opts: CommonOptions, side: "server" | "client") {
@@ -399,7 +421,7 @@ export async function replayTranscript(protocol: ProtocolDef, text: string, opts
   if (header && header.protocol !== protocol.id) {
     throw new UsageError(`${opts.file} was recorded with ${header.protocol}, not ${protocol.id}`);
   }
-  const side: Side = header?.side ?? (events.some((e) => e.probe === "client") ? "client" : "server");
+  const side = transcriptSide(header, events);
   const profileName = opts.profile ?? header?.profile;
   const sameProfile = (profileName ?? "default") === (header?.profile ?? "default");
   // Another profile: its own parameters, under what the caller of the recorded run gave.
