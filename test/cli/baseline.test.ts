@@ -81,6 +81,11 @@ describe.concurrent("--baseline", () => {
     ["failures:\n  - id: mcp-chat/sse/lf-only\n    reason: [unclosed\n", /agentwire-baseline.yaml:\d: not valid YAML: Flow sequence/],
     ["failures:\n  - id: mcp-chat/sse/lf-only\n", /agentwire-baseline.yaml:2: failures.0.reason: /],
     ["failures:\n  - id: mcp-chat/sse/lf-only\n    reason: ok\n    expires: next week\n", /:4: failures.0.expires: must be a date written YYYY-MM-DD/],
+    // Days that do not exist (Date.parse would roll them over into the next month).
+    ["failures:\n  - id: mcp-chat/sse/lf-only\n    reason: ok\n    expires: 2027-02-31\n", /:4: failures.0.expires: is not a calendar date/],
+    ["failures:\n  - id: mcp-chat/sse/lf-only\n    reason: ok\n    expires: 2026-02-30\n", /:4: failures.0.expires: is not a calendar date/],
+    ["failures:\n  - id: mcp-chat/sse/lf-only\n    reason: ok\n    expires: 2027-04-31\n", /:4: failures.0.expires: is not a calendar date/],
+    ["failures:\n  - id: mcp-chat/sse/lf-only\n    reason: ok\n    expires: 2027-13-01\n", /:4: failures.0.expires: is not a calendar date/],
     ["failures:\n  - id: mcp-chat/sse/lf-only\n    reason: ok\n    owner: me\n", /:2: failures.0: unknown key "owner"/],
     ["failures:\n  - id: mcp-chat/sse/no-such-rule\n    reason: typo\n", /:2: no check of mcp-chat matches "mcp-chat\/sse\/no-such-rule"/],
     ["failures:\n  - id: mcp-chat/sse/lf-only\n    reason: a\n  - id: mcp-chat/sse/lf-only\n    reason: b\n", /:4: "mcp-chat\/sse\/lf-only" is listed twice \(first at line 2\)/],
@@ -90,6 +95,11 @@ describe.concurrent("--baseline", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+  });
+
+  it("a real leap day is a date", async () => {
+    const r = await runCliInProcess([...FAILING, "--baseline", file("failures:\n  - id: mcp-chat/sse/lf-only\n    reason: ok\n    expires: 2996-02-29\n")]);
+    expect(r.code, r.stderr).toBe(0);
   });
 
   it("a missing file is exit 2", async () => {

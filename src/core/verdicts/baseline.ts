@@ -12,6 +12,12 @@ import { UsageError } from "../run/usage-error.js";
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+/** A day that exists: Date.parse rolls 2027-02-31 over to March 3rd, so the day must read back the same. */
+function isCalendarDate(d: string): boolean {
+  const t = Date.parse(`${d}T00:00:00Z`);
+  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === d;
+}
+
 const Entry = z
   .object({
     id: z.string().regex(/^[a-z0-9-]+\/[a-z0-9/._-]*$/, "must be a check id or an id prefix, e.g. mcp-chat/sse/lf-only or mcp-chat/sse/"),
@@ -20,7 +26,7 @@ const Entry = z
     expires: z
       .string()
       .regex(DATE, "must be a date written YYYY-MM-DD")
-      .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), "is not a calendar date")
+      .refine(isCalendarDate, "is not a calendar date")
       .optional(),
   })
   .strict();
