@@ -171,12 +171,23 @@ export function reportTargets(reporters: string[] = [], outputs: string[] = []):
     if (!REPORTERS.includes(r as ReporterName)) throw new UsageError(`unknown reporter "${r}"; use one of ${REPORTERS.join(", ")}`);
   }
   if (outputs.length > names.length) throw new UsageError(`more --output (${outputs.length}) than --reporter (${names.length})`);
+  checkDistinctOutputs(outputs);
   for (const o of outputs) checkWritableFile(o, "--output");
   const targets = names.map((r, i) => ({ reporter: r as ReporterName, ...(outputs[i] ? { output: outputs[i] } : {}) }));
   if (targets.filter((t) => !t.output).length > 1) {
     throw new UsageError("only one reporter can write to stdout; give the others an --output path");
   }
   return targets;
+}
+
+/** Two reports written to one file would leave only the last: each needs its own (`r` and `./r` are one). */
+function checkDistinctOutputs(outputs: readonly string[]): void {
+  const seen = new Map<string, string>();
+  for (const o of outputs) {
+    const first = seen.get(resolve(o));
+    if (first !== undefined) throw new UsageError(`--output ${o} is given twice${first !== o ? ` (as ${first})` : ""}: each --reporter needs a file of its own`);
+    seen.set(resolve(o), o);
+  }
 }
 
 export function checkUrl(url: string): string {

@@ -132,6 +132,17 @@ describe("usage errors that depend on the protocol", () => {
     expect(ok.code, ok.stdout).toBe(0);
   });
 
+  it("two reports given one --output path (test, test-client, replay, proxy)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "agentwire-twice-"));
+    const twice = ["--reporter", "json", "--output", join(dir, "r"), "--reporter", "markdown", "--output", `${dir}/./x/../r`];
+    const message = /^agentwire: --output .* is given twice \(as .*\/r\): each --reporter needs a file of its own/;
+    await expectUsage(["test", "mcp-chat", ...twice], message);
+    await expectUsage(["test-client", "mcp-chat", ...twice, ...client(marker())], message);
+    await expectUsage(["replay", "fixtures/mcp-chat/transcripts/client/clean.jsonl", "--protocol", "mcp-chat", ...twice], message);
+    await expectUsage(["proxy", "mcp-chat", "--target", "http://127.0.0.1:1", "--port", "0", ...twice], message);
+    await expectUsage(["test", "mcp-chat", "--reporter", "json", "--output", join(dir, "s"), "--reporter", "junit", "--output", join(dir, "s")], /--output .*\/s is given twice: /);
+  });
+
   it("--catalogue outside openai-chat, or naming no catalogue", async () => {
     await expectUsage(["mock", "pi-web", "--port", "0", "--catalogue", "none"], /--catalogue is an openai-chat option/);
     await expectUsage(["test", "mcp-chat", "--catalogue", "none"], /--catalogue is an openai-chat option/);
