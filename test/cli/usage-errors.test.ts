@@ -89,6 +89,14 @@ describe.concurrent.each(PROTOCOLS)("%s: usage errors stop every command before 
     await expectUsage(["replay", transcript, "--protocol", id, "--skip", typo], new RegExp(`no server-side check of ${id} matches --skip ${typo}`));
   });
 
+  it("an unknown --scenario or --framing, said as every mock says it (mock, test-client)", async () => {
+    for (const kind of ["scenario", "framing"]) {
+      const message = new RegExp(`^agentwire: ${id} mock: Unknown ${kind} "nope"\\. Valid ${kind}s: \\w`);
+      await expectUsage(["mock", id, "--port", "0", `--${kind}`, "nope"], message);
+      await expectUsage(["test-client", id, `--${kind}`, "nope", ...client(marker())], message);
+    }
+  });
+
   it("a setting the mock refuses", async () => {
     await expectUsage(["mock", id, "--port", "0", "--set", "noSuchSetting=1"], /invalid settings: unknown setting "noSuchSetting"/);
     await expectUsage(["test-client", id, "--set", "noSuchSetting=1", ...client(marker())], /invalid settings: unknown setting "noSuchSetting"/);

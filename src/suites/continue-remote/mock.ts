@@ -3,12 +3,23 @@
  * generation the run judges (see selfTestMockFor). Light on purpose: `agentwire mock` imports this and not the checks.
  */
 import type { MockStartOptions, RunningMock } from "../../core/run/protocol.js";
+import { mockNames } from "../../core/mock/names.js";
+import { findScenario, SCENARIOS } from "../../mocks/continue-remote/scenarios.js";
 import { CONTINUE_REMOTE_DEFAULT_PORT, startContinueRemoteMock } from "../../mocks/continue-remote/server.js";
+import { isVariant, VARIANTS } from "../../mocks/continue-remote/variants.js";
 import { SELF_TEST_MOCK_PACE } from "./params.js";
 
 export const DEFAULT_PORT = CONTINUE_REMOTE_DEFAULT_PORT;
 
+/** The kit's names for the mock's own (a framing is an HTTP variant), refused in the words every mock uses. */
+const NAMES = mockNames<"scenario" | "framing">("continue-remote", {
+  scenario: { find: findScenario, all: SCENARIOS },
+  framing: { find: isVariant, all: VARIANTS },
+});
+
 export async function startMock(opts: MockStartOptions): Promise<RunningMock> {
+  if (opts.scenario !== undefined) NAMES.checkName("scenario", opts.scenario);
+  if (opts.framing !== undefined) NAMES.checkName("framing", opts.framing);
   const settings: Record<string, unknown> = {
     // As the suite's own target the mock runs its turns faster: the rules judge order, not speed.
     ...(opts.suite ? SELF_TEST_MOCK_PACE : {}),
