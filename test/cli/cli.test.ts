@@ -44,6 +44,21 @@ describe.concurrent("agentwire CLI", () => {
     }
   });
 
+  it("baseline write takes the options of test but those the README leaves out, and refuses --reporter in one line", async () => {
+    const { buildProgram } = await import("../../src/cli/program.js");
+    const program = buildProgram();
+    const flags = (c: import("commander").Command) => c.options.map((o) => o.long!);
+    const test = program.commands.find((c) => c.name() === "test")!;
+    const write = program.commands.find((c) => c.name() === "baseline")!.commands.find((c) => c.name() === "write")!;
+    expect(flags(test).filter((f) => !flags(write).includes(f))).toEqual(["--reporter", "--baseline"]);
+    expect(flags(write)).toContain("--output");
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    expect(readme).toContain("[the options of test, but --reporter, its --output and --baseline]");
+    const r = await runCliInProcess(["baseline", "write", "mcp-chat", "--reporter", "json"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^agentwire: unknown option '--reporter'/);
+  });
+
   it("runs every implemented suite against the built-in mocks with exit 0", async () => {
     const r = await runCli(["test", "--quiet"]);
     expect(r.stderr + r.stdout).toMatch(/\b0 failed\b/);
