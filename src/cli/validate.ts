@@ -1,12 +1,17 @@
 /** agentwire validate <protocol> <message> [FILE|-] and agentwire schema <protocol> [message] */
 import { readFileSync } from "node:fs";
+import { isatty } from "node:tty";
 import { registry, UnknownMessageError } from "../core/schemas/schema-registry.js";
 import { requireProtocol, requireProtocolId } from "./options.js";
 import { UsageError } from "./errors.js";
 
 function readInput(file: string | undefined): string {
+  const stdin = !file || file === "-";
+  // A terminal gives no sign that the command waits for it: say what it waits for, and how to end.
+  // (isatty, not process.stdin.isTTY: making process.stdin turns fd 0 non-blocking, and the read fails.)
+  if (stdin && isatty(0)) process.stderr.write("agentwire: reading the message from standard input; end with Ctrl-D\n");
   try {
-    return readFileSync(!file || file === "-" ? 0 : file, "utf8");
+    return readFileSync(stdin ? 0 : file, "utf8");
   } catch (e) {
     throw new UsageError(`cannot read ${!file || file === "-" ? "standard input" : file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }

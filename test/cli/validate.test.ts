@@ -4,10 +4,12 @@
  * ajv's per-branch noise ("must match exactly one schema in oneOf"); a mistyped message name
  * gets the closest known one.
  */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { closestName, editDistance } from "../../src/core/schemas/closest-name.js";
 import { registry } from "../../src/core/schemas/schema-registry.js";
-import { runCli } from "../helpers/cli.js";
+import { BIN, ROOT, runCli } from "../helpers/cli.js";
 
 const lines = (protocol: string, message: string, value: unknown) =>
   registry.explain(protocol, message, value).map((e) => `${e.pointer || "/"}: ${e.message}`);
@@ -111,5 +113,33 @@ describe("agentwire validate", () => {
     const far = await runCli(["schema", "mcp-chat", "qqqqqqqqqqqq"]);
     expect(far.code).toBe(2);
     expect(far.stderr).toMatch(/unknown message "qqqqqqqqqqqq" for mcp-chat \(known: /);
+  });
+});
+
+/** util-linux `script` gives a command a terminal as its standard input. */
+const HAS_SCRIPT = process.platform === "linux" && existsSync("/usr/bin/script");
+
+describe("agentwire validate reading a terminal", () => {
+  it.runIf(HAS_SCRIPT)("says it reads standard input and how to end it, then reads it", async () => {
+    const child = spawn("/usr/bin/script", ["-qec", `${process.execPath} ${BIN} validate mcp-chat chat-request`, "/dev/null"], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+    // The hint comes before the read: only then does the terminal get the message and its end (Ctrl-D).
+    for (let i = 0; i < 100 && !output.includes("Ctrl-D"); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(output).toContain("agentwire: reading the message from standard input; end with Ctrl-D");
+    child.stdin.write('{"message":"hi"}\n');
+    await new Promise((r) => setTimeout(r, 200));
+    child.stdin.write("\x04");
+    expect(await exited).toBe(0);
+    clearTimeout(timer);
+    expect(output).toContain("valid mcp-chat chat-request");
+  });
+
+  it("says nothing of it when standard input is a pipe or a file", async () => {
+    const r = await runCli(["validate", "mcp-chat", "chat-request"], { input: '{"message":"hi"}' });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe("");
   });
 });
