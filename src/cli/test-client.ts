@@ -88,11 +88,11 @@ export async function runTestClient(protocolId: string, command: string[], o: Te
 
 /**
  * A client command that cannot be found is a usage error, said before the mock starts or a report
- * is opened. Looked up as spawn will (a path as given, a name along PATH); elsewhere than POSIX
- * (PATHEXT) spawn alone decides.
+ * is opened. Looked up as spawn will (a path as given, a name along PATH); on Windows (PATHEXT), or
+ * without PATH (the system's default path), spawn alone decides.
  */
 function checkCommand(command: string): void {
-  if (process.platform === "win32") return;
+  if (process.platform === "win32" || process.env.PATH === undefined) return;
   const found = (file: string) => existsSync(file) && !statSync(file).isDirectory();
   const dirs = (process.env.PATH ?? "").split(delimiter).map((d) => d || ".");
   if (command.includes("/") ? found(command) : dirs.some((d) => found(join(d, command)))) return;

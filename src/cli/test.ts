@@ -106,7 +106,7 @@ async function runTestSuites(protocolId: string | undefined, o: TestCliOptions, 
       ? { ...(o.fault?.length ? { faults: o.fault } : {}), ...(o.catalogue !== undefined ? { settings: { catalogue: o.catalogue } } : {}) }
       : undefined;
   const progress = o.quiet ? undefined : (m: string) => process.stderr.write(`agentwire: ${m}\n`);
-  // Every option is checked: only now may a report file be opened (an ndjson one is truncated at once).
+  // Every option is checked: only now are the reports opened (an ndjson file at its first line, once the mocks took their options).
   const reports = openReports(targets, await baselineMarker(baseline));
   const sigint = new AbortController();
   const onSig = () => sigint.abort();
@@ -146,7 +146,8 @@ async function runTestSuites(protocolId: string | undefined, o: TestCliOptions, 
     process.off("SIGINT", onSig);
   }
   // A failure's rerun command carries the options that shaped its protocol's run (of --set, its own parameters).
-  results = results.map((r, i) => withRerun(r, { ...o, set: o.set?.filter((kv) => Object.hasOwn(knownParams(protocols[i]!), kv.slice(0, kv.indexOf("=")))) }, TEST_RERUN));
+  const ownSet = (p: ProtocolDef) => o.set?.filter((kv) => Object.hasOwn(knownParams(p), kv.slice(0, kv.indexOf("="))));
+  results = results.map((r, i) => withRerun(r, { ...o, set: ownSet(protocols[i]!) }, TEST_RERUN));
   const interrupted = sigint.signal.aborted;
   if (interrupted) {
     // Checks cut short read as "incomplete", like a target's fault: the report says whose doing it was.
