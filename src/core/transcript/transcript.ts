@@ -317,17 +317,28 @@ const BASE_FIELDS: Fields = { kind: "string", seq: "number", t: "number", probe:
 export function eventProblem(raw: unknown): string | undefined {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return "not a JSON object";
   const event = raw as Record<string, unknown>;
-  const base = fieldsProblem(event, BASE_FIELDS);
+  const base = fieldsProblem(event, BASE_LIST);
   if (base) return base;
-  const fields = Object.hasOwn(EVENT_FIELDS, event.kind as string) ? EVENT_FIELDS[event.kind as EventKind] : undefined;
+  const fields = EVENT_LISTS.get(event.kind as string);
   if (!fields) return `"kind": ${JSON.stringify(event.kind)} is no kind of event`;
   return fieldsProblem(event, fields);
 }
 
-function fieldsProblem(event: Record<string, unknown>, fields: Fields): string | undefined {
-  for (const [name, spec] of Object.entries(fields)) {
-    const optional = spec.endsWith("?");
-    const type = (optional ? spec.slice(0, -1) : spec) as FieldType;
+interface Field {
+  name: string;
+  type: FieldType;
+  optional: boolean;
+}
+
+/** The fields as a list, made once: an event is checked by a plain loop, as many times as a transcript has lines. */
+const fieldList = (fields: Fields): Field[] =>
+  Object.entries(fields).map(([name, spec]) => ({ name, type: spec.replace("?", "") as FieldType, optional: spec.endsWith("?") }));
+
+const BASE_LIST = fieldList(BASE_FIELDS);
+const EVENT_LISTS = new Map(Object.entries(EVENT_FIELDS).map(([kind, fields]) => [kind, fieldList(fields)]));
+
+function fieldsProblem(event: Record<string, unknown>, fields: readonly Field[]): string | undefined {
+  for (const { name, type, optional } of fields) {
     const value = event[name];
     if (value === undefined && optional) continue;
     if (!fits(value, type)) return `"${name}" must be ${TYPE_WORDS[type]}, got ${value === undefined ? "nothing" : JSON.stringify(value)}`;
@@ -390,7 +401,7 @@ export function isTranscriptHeader(value: unknown): value is TranscriptHeader {
 const HEADER_FIELDS: Fields = { protocol: "string", side: "string", profile: "string", params: "object", callerParams: "object?", quickParams: "object?", url: "string?", target: "string" };
 
 function headerProblem(header: TranscriptHeader): string | undefined {
-  const problem = fieldsProblem(header as unknown as Record<string, unknown>, HEADER_FIELDS);
+  const problem = fieldsProblem(header as unknown as Record<string, unknown>, fieldList(HEADER_FIELDS));
   if (problem) return problem;
   if (header.side !== "server" && header.side !== "client") return `"side" must be "server" or "client", got ${JSON.stringify(header.side)}`;
   return undefined;
