@@ -4,7 +4,7 @@ import { selectChecks } from "../core/verdicts/evaluation.js";
 import type { ProtocolDef } from "../core/run/protocol.js";
 import type { RunResult } from "../core/verdicts/result.js";
 import { loadAllProtocols } from "../protocol-loader.js";
-import { checkCatalogueOption, checkFaults, checkOrigin, checkToken, checkUrl, checkUrlFor, checkWritableDir, checkWritableFile, intOption, parseHeaders, parseParamSettings, reportTargets, requireProtocol } from "./options.js";
+import { checkCatalogueOption, checkFaults, checkOrigin, checkToken, credentialSetting, checkUrl, checkUrlFor, checkWritableDir, checkWritableFile, intOption, parseHeaders, parseParamSettings, reportTargets, requireProtocol, takesToken } from "./options.js";
 import { baselineMarker, loadBaselineOption, withBaseline, writeBaseline } from "./baseline.js";
 import { combinedExitCode, openReports, withReports, type ReportSession } from "./report-output.js";
 import { UsageError } from "./errors.js";
@@ -100,11 +100,16 @@ async function runTestSuites(protocolId: string | undefined, o: TestCliOptions, 
     ...(o.exit === false ? { noExit: true } : {}),
     ...(o.pollInterval !== undefined ? { pollIntervalMs: o.pollInterval } : {}),
   };
-  // The built-in mock's options: its faults, and the catalogue the probes judge by.
-  const builtInMock =
-    o.fault?.length || o.catalogue !== undefined
-      ? { ...(o.fault?.length ? { faults: o.fault } : {}), ...(o.catalogue !== undefined ? { settings: { catalogue: o.catalogue } } : {}) }
-      : undefined;
+  // The built-in mock's options: its faults, the catalogue the probes judge by, and the --token it then requires
+  // (the suite expects a target given a token to refuse requests without it).
+  const builtInMock = (protocolId: string) => {
+    const settings = {
+      ...(o.catalogue !== undefined ? { catalogue: o.catalogue } : {}),
+      ...(!o.url && o.token && takesToken(protocolId) ? credentialSetting(protocolId, o.token) : {}),
+    };
+    const mock = { ...(o.fault?.length ? { faults: o.fault } : {}), ...(Object.keys(settings).length ? { settings } : {}) };
+    return Object.keys(mock).length ? mock : undefined;
+  };
   const progress = o.quiet ? undefined : (m: string) => process.stderr.write(`agentwire: ${m}\n`);
   // Every option is checked: only now are the reports opened (an ndjson file at its first line, once the mocks took their options).
   const reports = openReports(targets, await baselineMarker(baseline));
@@ -131,7 +136,7 @@ async function runTestSuites(protocolId: string | undefined, o: TestCliOptions, 
             ...(o.token ? { token: o.token } : {}),
             params,
             ...(o.maxBytes ? { maxBytes: o.maxBytes } : {}),
-            ...(builtInMock ? { mock: builtInMock } : {}),
+            ...(builtInMock(p.id) ? { mock: builtInMock(p.id)! } : {}),
             ...(progress ? { progress } : {}),
             signal: sigint.signal,
             redact: o.redact !== false,

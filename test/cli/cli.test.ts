@@ -226,3 +226,15 @@ describe.concurrent("agentwire CLI", () => {
     expect(r.stdout).not.toContain("k3y-s3cret");
   });
 });
+
+describe("agentwire test --token against the built-in mock", () => {
+  it("makes the mock require the token, so the token rules pass against it", async () => {
+    for (const [protocol, check] of [["pi-web", "pi-web/conn/token-401"], ["openai-chat", "openai-chat/auth/"]] as const) {
+      const r = await runCliInProcess(["test", protocol, "--token", "abcd1234", "--only", check, "--reporter", "json", "--quiet"]);
+      expect(r.code, `${protocol}: ${r.stdout}`).toBe(0);
+      const report = JSON.parse(r.stdout) as { checks: { id: string; verdict: string }[] };
+      for (const c of report.checks) expect(c.verdict, c.id).toBe("pass");
+      expect(r.stdout).not.toContain("abcd1234");
+    }
+  });
+});
