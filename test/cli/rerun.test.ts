@@ -38,6 +38,8 @@ describe("a failure's rerun command", () => {
     const r = await runCliInProcess(["test-client", "mcp-chat", "--quiet", "--scenario", "two-tools", "--set", "notConnected=http-409", "--", process.execPath, "-e", client]);
     const line = rerunLines(r.stdout).find((l) => l.includes("--only mcp-chat/client/chat-request"));
     expect(line).toContain("--only mcp-chat/client/chat-request --scenario two-tools --set notConnected=http-409 --save-transcript transcripts -- ");
+    // The client command is quoted as a shell reads it, so the line can be pasted.
+    expect(line).toContain(` -e '${client.replace(/'/g, "'\\''")}'`);
   });
 
   it("writes a switch when it is on, a --no- option when it is off, and nothing for defaults", () => {

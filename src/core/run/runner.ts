@@ -3,6 +3,7 @@
  * mock on a free loopback port), and the client-side checks against a command that plays the
  * client. Both feed one transcript bus into one Evaluation.
  */
+import { shellQuote } from "../reporters/reproduce.js";
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -368,7 +369,8 @@ export async function startClientSession(
 
 /** test-client: plays the server for one command and judges what it sent. */
 export async function runClientTest(protocol: ProtocolDef, opts: ClientTestOptions): Promise<RunResult> {
-  const target = [opts.command, ...opts.args].join(" ");
+  // Quoted as a shell reads it: the report's rerun line ends with it, to be pasted.
+  const target = [opts.command, ...opts.args].map(shellQuote).join(" ");
   const session = await startClientSession(protocol, { ...opts, target });
   const env = {
     ...process.env,
