@@ -5,6 +5,7 @@ import { ALL_PROTOCOL_IDS, IMPLEMENTED_IDS, hasMock, isImplemented, loadMock, lo
 import type { ProtocolDef } from "../core/run/protocol.js";
 import { knownParams, paramTypeFits } from "../core/run/params.js";
 import { REPORTERS, type ReporterName } from "../core/reporters/names.js";
+import { MAX_DELAY_MS } from "../core/mock/timing.js";
 import { UsageError } from "./errors.js";
 
 /** What --baseline takes, in every command that has it. */
@@ -52,22 +53,22 @@ const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
  * least whole number the option takes: `--set` holds the parameter to the same.
  */
 export const PARAM_OPTIONS = {
-  closeTimeoutMs: { flag: "--close-timeout", min: 1 },
-  minGapMs: { flag: "--min-gap", min: 0 },
-  pollIntervalMs: { flag: "--poll-interval", min: 1 },
+  closeTimeoutMs: { flag: "--close-timeout", min: 1, max: MAX_DELAY_MS },
+  minGapMs: { flag: "--min-gap", min: 0, max: MAX_DELAY_MS },
+  pollIntervalMs: { flag: "--poll-interval", min: 1, max: MAX_DELAY_MS },
 } as const;
 
 /** The parser of a parameter's own option, with its range from PARAM_OPTIONS. */
 export function paramOption(param: keyof typeof PARAM_OPTIONS): (value: string) => number {
-  const { flag, min } = PARAM_OPTIONS[param];
-  return intOption(flag, min);
+  const { flag, min, max } = PARAM_OPTIONS[param];
+  return intOption(flag, min, max);
 }
 
 /** Why --set gives a parameter a value its own option refuses; undefined when it would take it. */
 function rangeProblem(key: string, value: unknown): string | undefined {
   if (!Object.hasOwn(PARAM_OPTIONS, key)) return undefined;
-  const { flag, min } = PARAM_OPTIONS[key as keyof typeof PARAM_OPTIONS];
-  return Number.isInteger(value) && (value as number) >= min ? undefined : `${key} takes a whole number >= ${min}, as ${flag} does`;
+  const { flag, min, max } = PARAM_OPTIONS[key as keyof typeof PARAM_OPTIONS];
+  return Number.isInteger(value) && (value as number) >= min && (value as number) <= max ? undefined : `${key} takes a whole number from ${min} to ${max}, as ${flag} does`;
 }
 
 export function parseHeaders(list: string[] = []): Record<string, string> {

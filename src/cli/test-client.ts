@@ -1,5 +1,5 @@
 /** agentwire test-client <protocol> -- <command> [args...] */
-import { existsSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { checkPrefixes, checkRunOptions, resolveProfile, runClientTest, type ClientTestOptions } from "../core/run/runner.js";
 import { checkCatalogueOption, checkFaults, checkWritableDir, credentialSetting, parseSettings, reportTargets, requireProtocol } from "./options.js";
@@ -93,8 +93,19 @@ export async function runTestClient(protocolId: string, command: string[], o: Te
  */
 function checkCommand(command: string): void {
   if (process.platform === "win32" || process.env.PATH === undefined) return;
+  // A script without its execute bit is the usual slip (`-- ./client.mjs` before chmod +x).
   const found = (file: string) => existsSync(file) && !statSync(file).isDirectory();
+  const runnable = (file: string) => {
+    try {
+      accessSync(file, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const direct = command.includes("/");
+  if (direct && found(command) && !runnable(command)) throw new UsageError(`${command} is not executable: chmod +x it, or name its interpreter (-- node ${command})`);
   const dirs = (process.env.PATH ?? "").split(delimiter).map((d) => d || ".");
-  if (command.includes("/") ? found(command) : dirs.some((d) => found(join(d, command)))) return;
+  if (direct ? found(command) : dirs.some((d) => found(join(d, command)) && runnable(join(d, command)))) return;
   throw new UsageError(`command not found: ${command}`);
 }

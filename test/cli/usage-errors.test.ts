@@ -167,15 +167,18 @@ describe("usage errors that depend on the protocol", () => {
   });
 
   it("--set holds a parameter that has an option of its own to that option's range (test, replay, proxy)", async () => {
-    await expectUsage(["test", "mcp-chat", "--set", "closeTimeoutMs=0"], /^agentwire: --set closeTimeoutMs=0: closeTimeoutMs takes a whole number >= 1, as --close-timeout does/);
-    await expectUsage(["test", "mcp-chat", "--set", "closeTimeoutMs=-100"], /closeTimeoutMs takes a whole number >= 1/);
-    await expectUsage(["test", "mcp-chat", "--set", "minGapMs=-5"], /^agentwire: --set minGapMs=-5: minGapMs takes a whole number >= 0, as --min-gap does/);
-    await expectUsage(["test", "continue-remote", "--set", "pollIntervalMs=0"], /pollIntervalMs takes a whole number >= 1, as --poll-interval does/);
-    await expectUsage(["replay", "fixtures/mcp-chat/transcripts/client/clean.jsonl", "--protocol", "mcp-chat", "--set", "minGapMs=-1"], /minGapMs takes a whole number >= 0/);
-    await expectUsage(["proxy", "mcp-chat", "--target", "http://127.0.0.1:1", "--port", "0", "--set", "closeTimeoutMs=0"], /closeTimeoutMs takes a whole number >= 1/);
+    await expectUsage(["test", "mcp-chat", "--set", "closeTimeoutMs=0"], /^agentwire: --set closeTimeoutMs=0: closeTimeoutMs takes a whole number from 1 to 2147483647, as --close-timeout does/);
+    await expectUsage(["test", "mcp-chat", "--set", "closeTimeoutMs=-100"], /closeTimeoutMs takes a whole number from 1 to/);
+    await expectUsage(["test", "mcp-chat", "--set", "minGapMs=-5"], /^agentwire: --set minGapMs=-5: minGapMs takes a whole number from 0 to 2147483647, as --min-gap does/);
+    await expectUsage(["test", "continue-remote", "--set", "pollIntervalMs=0"], /pollIntervalMs takes a whole number from 1 to 2147483647, as --poll-interval does/);
+    await expectUsage(["replay", "fixtures/mcp-chat/transcripts/client/clean.jsonl", "--protocol", "mcp-chat", "--set", "minGapMs=-1"], /minGapMs takes a whole number from 0 to/);
+    await expectUsage(["proxy", "mcp-chat", "--target", "http://127.0.0.1:1", "--port", "0", "--set", "closeTimeoutMs=0"], /closeTimeoutMs takes a whole number from 1 to/);
+    // Above what a timer can wait, a poll or a wait would never end.
+    await expectUsage(["test", "continue-remote", "--poll-interval", "3000000000"], /--poll-interval takes a whole number from 1 to 2147483647/);
+    await expectUsage(["test", "continue-remote", "--set", "pollIntervalMs=3000000000"], /pollIntervalMs takes a whole number from 1 to 2147483647/);
     // The options themselves, for comparison: the same bounds.
-    await expectUsage(["test", "mcp-chat", "--close-timeout", "0"], /--close-timeout takes a whole number >= 1/);
-    await expectUsage(["test", "mcp-chat", "--min-gap", "-5"], /--min-gap takes a whole number >= 0/);
+    await expectUsage(["test", "mcp-chat", "--close-timeout", "0"], /--close-timeout takes a whole number from 1 to 2147483647/);
+    await expectUsage(["test", "mcp-chat", "--min-gap", "-5"], /--min-gap takes a whole number from 0 to 2147483647/);
     const { parseParamSettings } = await import("../../src/cli/options.js");
     const { mcpChat } = await import("../../src/suites/mcp-chat/index.js");
     expect(parseParamSettings([mcpChat], ["minGapMs=0", "closeTimeoutMs=1"])).toEqual({ minGapMs: 0, closeTimeoutMs: 1 });
@@ -237,6 +240,7 @@ describe("a run refused for a usage error leaves the report files as they were",
     [["test-client", "mcp-chat", "--scenario", "nope", "--", process.execPath, "-e", ""], /Unknown scenario "nope"/],
     [["test-client", "mcp-chat", "--", "/nonexistent/agentwire-client"], /command not found: \/nonexistent\/agentwire-client/],
     [["test-client", "mcp-chat", "--", "agentwire-no-such-command"], /command not found: agentwire-no-such-command/],
+    [["test-client", "mcp-chat", "--", "examples/mcp-chat-client.mjs"], /examples\/mcp-chat-client\.mjs is not executable: chmod \+x it, or name its interpreter/],
   ])("%j", async (args, message) => {
     const file = kept();
     const dashes = args.indexOf("--");
