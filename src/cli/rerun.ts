@@ -51,7 +51,15 @@ const REDACTED = "[redacted]";
 const PLACEHOLDERS: Record<string, (value: string) => string> = {
   header: (h) => `${h.slice(0, h.indexOf(":")).trim()}: ${REDACTED}`,
   token: () => REDACTED,
+  // A mock's credential given as a setting (--set apiKey=…, --set token=…) is as secret as --token.
+  set: (kv) => {
+    const key = kv.slice(0, Math.max(0, kv.indexOf("=")));
+    return CREDENTIAL_KEY.test(key) ? `${key}=${REDACTED}` : kv;
+  },
 };
+
+/** Setting and parameter names that hold a credential. */
+const CREDENTIAL_KEY = /key|token|secret|password|credential/i;
 
 /** `options`: a command's options as commander gives them. */
 export function rerunWords(options: object, flags: RerunFlags): string[] {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { runCliInProcess } from "../helpers/cli.js";
-import { rerunWords, TEST_RERUN } from "../../src/cli/rerun.js";
+import { rerunWords, TEST_CLIENT_RERUN, TEST_RERUN } from "../../src/cli/rerun.js";
 
 /** The console's rerun lines (the words after "replay:"). */
 const rerunLines = (stdout: string) => [...stdout.matchAll(/^\s*replay: +(agentwire .*)$/gm)].map((m) => m[1]!);
@@ -40,6 +40,10 @@ describe("a failure's rerun command", () => {
     expect(line).toContain("--only mcp-chat/client/chat-request --scenario two-tools --set notConnected=http-409 --save-transcript transcripts -- ");
     // The client command is quoted as a shell reads it, so the line can be pasted.
     expect(line).toContain(` -e '${client.replace(/'/g, "'\\''")}'`);
+  });
+
+  it("writes a credential given as a setting (--set apiKey=…, --set token=…) as a placeholder", () => {
+    expect(rerunWords({ set: ["apiKey=sk-SECRET999", "token=t0k3n", "notConnected=http-409"] }, TEST_CLIENT_RERUN)).toEqual(["--set", "apiKey=[redacted]", "--set", "token=[redacted]", "--set", "notConnected=http-409"]);
   });
 
   it("writes a switch when it is on, a --no- option when it is off, and nothing for defaults", () => {
