@@ -7,6 +7,8 @@ import { queryCredentials, secretsOf, type Secrets } from "../core/transcript/re
 /** Header values that are credentials, besides the names redaction always hides. */
 const TOKEN_HEADERS = ["authorization", "proxy-authorization", "x-api-key", "api-key", "cookie"];
 const MIN_LENGTH = 4;
+/** Authorization scheme names: words of the header that are no secret. */
+const SCHEMES = /^(bearer|basic|token|apikey|digest|negotiate|ntlm)$/i;
 
 export class SeenSecrets {
   private readonly values: string[] = [];
@@ -23,10 +25,9 @@ export class SeenSecrets {
     for (const name of TOKEN_HEADERS) {
       const v = headers[name];
       if (!v) continue;
-      // "Bearer abc": the token alone, so the scheme stays readable ("Bearer [redacted]") for the rules on
-      // the header's form; a value without a scheme whole. And each cookie's value.
-      const scheme = name.endsWith("authorization") ? /^\s*\S+\s+(\S+)\s*$/.exec(v) : null;
-      this.add(scheme ? scheme[1]! : v);
+      // The whole value, and each credential word after its scheme ("Bearer abc" → "abc"), which a server may echo alone.
+      this.add(v);
+      if (name.endsWith("authorization")) for (const word of v.trim().split(/[\s,]+/)) if (!SCHEMES.test(word)) this.add(word);
       if (name === "cookie") for (const part of v.split(";")) this.add(part.split("=").slice(1).join("=").trim());
     }
     for (const q of queryCredentials(url)) this.add(q);

@@ -81,11 +81,15 @@ export function redactHeaders(headers: Record<string, string>, secrets: Secrets)
   return out;
 }
 
-/** Authorization headers keep their scheme ("Bearer [redacted]"): the rules on its form judge a replay as they judged the run. */
+/**
+ * Authorization headers keep a registered scheme that carries one credential ("Bearer [redacted]"):
+ * the rules on the header's form judge a replay as they judged the run. Anything else is hidden whole.
+ */
 const SCHEMED = new Set(["authorization", "proxy-authorization"]);
+const ONE_CREDENTIAL = /^(bearer|basic|token|apikey)[ \t]+\S+$/i;
 
 export function redactHeaderValue(name: string, value: string): string {
   if (!SCHEMED.has(name.toLowerCase())) return REDACTED;
-  const scheme = /^([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)[ \t]+\S/.exec(value.trim());
-  return scheme ? `${scheme[1]} ${REDACTED}` : REDACTED;
+  const m = ONE_CREDENTIAL.exec(value.trim());
+  return m ? `${value.trim().slice(0, m[1]!.length)} ${REDACTED}` : REDACTED;
 }

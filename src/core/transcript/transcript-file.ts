@@ -9,12 +9,13 @@ import { eventToJsonLine, type Observer, type TranscriptEvent, type TranscriptHe
  * they occur; everything else is kept as it crossed the wire.
  */
 export function redact(event: TranscriptEvent, secrets: Secrets = DEFAULT_SECRETS): TranscriptEvent {
+  // Credential headers first, by name (an Authorization header keeps its scheme); then every secret wherever it is.
+  if ((event.kind === "http-request" || event.kind === "http-response" || event.kind === "ws-open" || event.kind === "ws-reject") && event.headers) {
+    event = { ...event, headers: redactHeaders(event.headers, secrets) } as TranscriptEvent;
+  }
   event = scrubDeep(event, secrets);
   if (event.kind === "http-request") event = { ...event, url: redactQuery(event.url), path: redactQuery(event.path) };
   else if (event.kind === "ws-open" || event.kind === "ws-reject") event = { ...event, url: redactQuery(event.url) };
-  if ((event.kind === "http-request" || event.kind === "http-response" || event.kind === "ws-open" || event.kind === "ws-reject") && event.headers) {
-    return { ...event, headers: redactHeaders(event.headers, secrets) } as TranscriptEvent;
-  }
   return event;
 }
 

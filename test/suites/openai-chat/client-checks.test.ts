@@ -185,6 +185,24 @@ describe("client fixture transcripts", () => {
     expect(one.outcome).toBe("pass");
   });
 
+  it("auth-header names the scheme a client sent, never its credential", () => {
+    const basic = "Basic dXNlcjpzdXBlcnNlY3JldHBhc3N3b3JkMTIzNDU2Nzg5MA==";
+    const request: NewEvent = {
+      kind: "http-request",
+      probe: "client",
+      exchange: "c1",
+      label: "models",
+      method: "GET",
+      url: "http://127.0.0.1:1/v1/models",
+      path: "/v1/models",
+      headers: { authorization: basic },
+    };
+    const r = judge(stamped([request]))["openai-chat/client/auth-header"]!;
+    expect(r.outcome).toBe("fail");
+    expect(r.message).toContain('sent Authorization "Basic [redacted]"');
+    expect(JSON.stringify(r)).not.toContain(basic.slice(6, 16));
+  });
+
   it("the spec run reports the tolerance of every quirk of the table", () => {
     const r = judge(fixture("adapter-spec.jsonl"))["openai-chat/client-parse/quirk-tolerance"]!;
     expect(r.verdict).toBe("info");

@@ -4,6 +4,7 @@
  * black-box client get these. Each rule judges one thing, so that one fault trips one check: the
  * schema check leaves tools, echoed arguments and empty ids to the checks that own them.
  */
+import { redactHeaderValue } from "../../../core/transcript/redaction.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { at, excerpt, Violations, type CheckContext, type CheckDef, type CheckObserver, type Outcome } from "../../../core/checks/check.js";
 import { checkMaker, type CheckSpec } from "../../../core/checks/define-check.js";
@@ -158,7 +159,7 @@ export const authHeaderCheck = clientRequest({
     const header = event.headers["authorization"];
     const m = header === undefined ? null : /^Bearer[ \t]+(\S.*)$/i.exec(header.trim());
     if (!m) {
-      return t.fail("Authorization: Bearer <key>", `${where(event)} sent ${header === undefined ? "no Authorization header" : `Authorization ${JSON.stringify(excerpt(header, 24))}`}`, at(event));
+      return t.fail("Authorization: Bearer <key>", `${where(event)} sent ${header === undefined ? "no Authorization header" : `Authorization ${JSON.stringify(redactHeaderValue("authorization", header))}`}`, at(event));
     }
     const meta = event.meta ?? {};
     const wrong =
