@@ -125,6 +125,9 @@ describe.concurrent("hostile openai-chat backends", () => {
     [404, "The model `agentwire-no-such-model` does not exist", "pass"],
     [400, "messages: field required", "fail"],
     [500, "model agentwire-no-such-model not found", "fail"],
+    // Only repeating the request's model name is not an error about the model.
+    [400, "bad request: agentwire-no-such-model-abc", "fail"],
+    [403, "key not valid for agentwire-no-such-model-abc", "incomplete"],
   ] as const)("an unknown model answered %i %j: pre-stream-status says %s", async (status, message, expected) => {
     const refusing: Handler = (req, res) => {
       let text = "";

@@ -27,6 +27,8 @@ export const ERRORS_CHECKS: CheckDef[] = [
       onExchanges((x) => {
         if (x.label !== L.unknownModel) return;
         if (x.status === undefined || x.status === 429) return t.untestable(`${x.label} got ${x.status === 429 ? "429" : "no response"}`);
+        // Refused before the model was looked at: the answer says nothing about unknown models.
+        if (NOT_ABOUT_THE_REQUEST.has(x.status)) return t.untestable(`${x.label} got ${x.status}: the request was refused before its model was looked at`);
         if (is2xx(x.status)) return;
         // A 404 from a router that matched nothing is not the backend refusing the model; any 4xx
         // about the model is (OpenAI sends 404, some proxies 400).
@@ -128,11 +130,15 @@ function errorMessage(x: Exchange): string | undefined {
 }
 
 /** Whether an error answer is about the model: its code or param names it, or its message does. */
+/** Statuses that refuse the caller, not the request: no verdict on how unknown models are answered. */
+const NOT_ABOUT_THE_REQUEST: ReadonlySet<number> = new Set([401, 403, 407]);
+
 function aboutModel(x: Exchange): boolean {
   if (!x.isJson || !isObject(x.json)) return false;
   const e = isObject(x.json.error) ? x.json.error : x.json;
   if (typeof e.code === "string" && /model/i.test(e.code)) return true;
   if (e.param === "model") return true;
-  const message = errorMessage(x);
+  // The probe's own model name says "model": an answer that only repeats the request is not about the model.
+  const message = errorMessage(x)?.replace(/agentwire-no-such-model[\w.-]*/g, "");
   return message !== undefined && /model/i.test(message);
 }
