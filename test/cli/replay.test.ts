@@ -146,6 +146,22 @@ describe.concurrent("agentwire replay", () => {
     expect(r.code).toBe(2);
   });
 
+  it("a header whose recorded parameters or proxy flag have the wrong type is refused with its line", async () => {
+    const { file, dir } = await liveThenReplay(["test", "mcp-chat", "--only", "mcp-chat/sse"]);
+    const [head, ...rest] = readFileSync(file, "utf8").split("\n");
+    const header = JSON.parse(head!);
+    for (const [name, changed, message] of [
+      ["params.jsonl", { ...header, params: { ...header.params, closeTimeoutMs: "x" } }, /line 1 is not an agentwire transcript header: "params\.closeTimeoutMs" must be of the type of mcp-chat's closeTimeoutMs .*got "x"/],
+      ["proxy.jsonl", { ...header, proxy: "yes" }, /line 1 is not an agentwire transcript header: "proxy" must be true or false/],
+    ] as const) {
+      const bad = join(dir, name);
+      writeFileSync(bad, [JSON.stringify(changed), ...rest].join("\n"));
+      const r = await runCliInProcess(["replay", bad, "--quiet"]);
+      expect(r.stderr).toMatch(message);
+      expect(r.code).toBe(2);
+    }
+  });
+
   const MCP = ["fixtures/mcp-chat/transcripts/client/clean.jsonl", "--protocol", "mcp-chat"];
   const CN = ["fixtures/continue-remote/transcripts/cn-1.5.47/bash-then-exit.jsonl"];
   const STAGEWISE = ["fixtures/stagewise-chat/transcripts/client/clean.jsonl", "--protocol", "stagewise-chat"];

@@ -18,6 +18,7 @@ import { CheckClock } from "../verdicts/check-timing.js";
 import { exchangeRecords, explained, HeadLog } from "../verdicts/exchange-context.js";
 import { openTranscriptFile, redact, type TranscriptFile } from "../transcript/transcript-file.js";
 import { readTranscript, TranscriptBus, type TranscriptEvent, type TranscriptHeader } from "../transcript/transcript.js";
+import { knownParams, paramTypeFits } from "./params.js";
 import { UsageError } from "./usage-error.js";
 import { recordStalls, type StallWatch } from "./stall-watch.js";
 
@@ -413,6 +414,18 @@ export interface ReplayOptions extends CommonOptions {
 /** Events a replay judges between two turns of the event loop (a few milliseconds of work). */
 export const REPLAY_SLICE = 256;
 
+/** The header's recorded parameters must have the types the protocol's parameters have: the checks read them as such. */
+function recordedParamsProblem(protocol: ProtocolDef, header: TranscriptHeader, file: string): void {
+  const known = knownParams(protocol);
+  for (const field of ["params", "callerParams", "quickParams"] as const) {
+    for (const [key, value] of Object.entries(header[field] ?? {})) {
+      if (Object.hasOwn(known, key) && !paramTypeFits(known[key], value)) {
+        throw new UsageError(`${file} line 1 is not an agentwire transcript header: "${field}.${key}" must be of the type of ${protocol.id}'s ${key} (like ${JSON.stringify(known[key])}), got ${JSON.stringify(value)}`);
+      }
+    }
+  }
+}
+
 /**
  * Re-judges a saved transcript as the live run judged it: the side, profile and parameters come
  * from its header (another --profile re-resolves the parameters; --set adds to them). A file saved
@@ -423,6 +436,7 @@ export async function replayTranscript(protocol: ProtocolDef, text: string, opts
   if (header && header.protocol !== protocol.id) {
     throw new UsageError(`${opts.file} was recorded with ${header.protocol}, not ${protocol.id}`);
   }
+  if (header) recordedParamsProblem(protocol, header, opts.file);
   const side = transcriptSide(header, events);
   const profileName = opts.profile ?? header?.profile;
   const sameProfile = (profileName ?? "default") === (header?.profile ?? "default");

@@ -398,7 +398,7 @@ export function isTranscriptHeader(value: unknown): value is TranscriptHeader {
 }
 
 /** The header's fields a replay reads. */
-const HEADER_FIELDS: Fields = { protocol: "string", side: "string", profile: "string", params: "object", callerParams: "object?", quickParams: "object?", url: "string?", target: "string" };
+const HEADER_FIELDS: Fields = { protocol: "string", side: "string", profile: "string", params: "object", callerParams: "object?", quickParams: "object?", url: "string?", target: "string", startedAt: "string", proxy: "boolean?" };
 
 function headerProblem(header: TranscriptHeader): string | undefined {
   const problem = fieldsProblem(header as unknown as Record<string, unknown>, fieldList(HEADER_FIELDS));
