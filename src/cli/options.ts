@@ -316,3 +316,15 @@ function reason(e: unknown): string {
   };
   return (err.code && known[err.code]) ?? err.message;
 }
+
+/** What test and test-client pass on alike: the checks selected, how strictly they count, the profile, the waits and the transcript. */
+export function judgingOptions(o: { only?: string[]; skip?: string[]; strict?: boolean; profile?: string; timeout?: number; saveTranscript?: string }) {
+  return {
+    ...(o.only ? { only: o.only } : {}),
+    ...(o.skip ? { skip: o.skip } : {}),
+    strict: !!o.strict,
+    ...(o.profile ? { profile: o.profile } : {}),
+    ...(o.timeout ? { timeout: o.timeout } : {}),
+    ...(o.saveTranscript ? { saveTranscript: o.saveTranscript } : {}),
+  };
+}

@@ -2,7 +2,7 @@
 import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { checkPrefixes, checkRunOptions, resolveProfile, runClientTest, type ClientTestOptions } from "../core/run/runner.js";
-import { checkCatalogueOption, checkFaults, checkWritableDir, credentialSetting, parseSettings, reportTargets, requireProtocol } from "./options.js";
+import { checkCatalogueOption, checkFaults, checkWritableDir, credentialSetting, judgingOptions, parseSettings, reportTargets, requireProtocol } from "./options.js";
 import { combinedExitCode, openReports, withReports } from "./report-output.js";
 import { UsageError } from "./errors.js";
 import { TEST_CLIENT_RERUN, withRerun } from "./rerun.js";
@@ -65,12 +65,7 @@ export async function runTestClient(protocolId: string, command: string[], o: Te
     ...(typeof settings.catalogue === "string" ? { params: { catalogue: settings.catalogue } } : {}),
     redact: o.redact !== false,
     ...(o.token ? { secrets: [o.token] } : {}),
-    ...(o.only ? { only: o.only } : {}),
-    ...(o.skip ? { skip: o.skip } : {}),
-    strict: !!o.strict,
-    ...(o.profile ? { profile: o.profile } : {}),
-    ...(o.timeout ? { timeout: o.timeout } : {}),
-    ...(o.saveTranscript ? { saveTranscript: o.saveTranscript } : {}),
+    ...judgingOptions(o),
     ...(progress ? { progress } : {}),
     ...(reports.onVerdict ? { onVerdict: reports.onVerdict } : {}),
     ...(reports.onViolation ? { onViolation: reports.onViolation } : {}),

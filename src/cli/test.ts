@@ -4,7 +4,7 @@ import { selectChecks } from "../core/verdicts/evaluation.js";
 import type { ProtocolDef } from "../core/run/protocol.js";
 import type { RunResult } from "../core/verdicts/result.js";
 import { loadAllProtocols } from "../protocol-loader.js";
-import { checkCatalogueOption, checkFaults, checkOrigin, checkToken, credentialSetting, checkUrl, checkUrlFor, checkWritableDir, checkWritableFile, intOption, parseHeaders, parseParamSettings, reportTargets, requireProtocol, takesToken } from "./options.js";
+import { checkCatalogueOption, checkFaults, checkOrigin, checkToken, credentialSetting, checkUrl, checkUrlFor, checkWritableDir, checkWritableFile, intOption, judgingOptions, parseHeaders, parseParamSettings, reportTargets, requireProtocol, takesToken } from "./options.js";
 import { baselineMarker, loadBaselineOption, withBaseline, writeBaseline } from "./baseline.js";
 import { combinedExitCode, openReports, withReports, type ReportSession } from "./report-output.js";
 import { UsageError } from "./errors.js";
@@ -124,19 +124,15 @@ async function runTestSuites(protocolId: string | undefined, o: TestCliOptions, 
       Promise.all(
         protocols.map((p) => {
           progress?.(`${p.id}: testing ${o.url ? checkUrl(o.url) : "the built-in mock"}`);
+          const mock = builtInMock(p.id);
           return runSuite(p, {
             ...(o.url ? { url: o.url } : {}),
-            ...(o.only ? { only: o.only } : {}),
-            ...(o.skip ? { skip: o.skip } : {}),
-            strict: !!o.strict,
-            ...(o.profile ? { profile: o.profile } : {}),
-            ...(o.timeout ? { timeout: o.timeout } : {}),
-            ...(o.saveTranscript ? { saveTranscript: o.saveTranscript } : {}),
+            ...judgingOptions(o),
             headers,
             ...(o.token ? { token: o.token } : {}),
             params,
             ...(o.maxBytes ? { maxBytes: o.maxBytes } : {}),
-            ...(builtInMock(p.id) ? { mock: builtInMock(p.id)! } : {}),
+            ...(mock ? { mock } : {}),
             ...(progress ? { progress } : {}),
             signal: sigint.signal,
             redact: o.redact !== false,
