@@ -265,14 +265,33 @@ async function sequence(c: ProbeClient, p: PiWebParams): Promise<void> {
 
   /** A queue run: the queue scenario; `during` runs once the first tool call started. */
   const queueRun = async (name: string, during: (conn: WsConnection) => Promise<void>, quietAfterDuring?: number) => {
+    /**
+     * A queued prompt accepted only after the run's agent_end (on a slow link the run was over when it arrived): the
+     * server took it as a new prompt, and the history is read once that run is over too.
+     */
+    let lateAccepted: WsConnection | undefined;
     const r = await run(M.queuePrompt(name), p.promptQueue, {
       ...(quietAfterDuring !== undefined ? { quietAfterDuring } : {}),
       during: async (conn) => {
-        // A target that calls no tool runs to its end: the queue rules then stay untested.
-        const first = await c.waitFor(conn, isType("tool_execution_start", "agent_end"), { total: t.stream, idle: t.idle });
-        if (first && typeOf(first) === "tool_execution_start") await during(conn);
+        let ended = false;
+        const off = conn.onMessage((m) => {
+          const type = typeOf(m);
+          if (type === "agent_end") ended = true;
+          else if (ended && type === "response" && (m.json as { command?: unknown }).command === "prompt") lateAccepted = conn;
+        });
+        try {
+          // A target that calls no tool runs to its end: the queue rules then stay untested.
+          const first = await c.waitFor(conn, isType("tool_execution_start", "agent_end"), { total: t.stream, idle: t.idle });
+          if (first && typeOf(first) === "tool_execution_start") await during(conn);
+        } finally {
+          off();
+        }
       },
     });
+    if (r.ended && lateAccepted) {
+      await c.awaitIdle(abortEndMs);
+      if (await c.waitFor(lateAccepted, isType("agent_start"), { total: retryMs })) await c.awaitIdle(abortEndMs);
+    }
     if (r.ended) await c.request(M.history(`queue-${name}`), { type: "get_messages" });
     return r;
   };
