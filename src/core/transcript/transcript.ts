@@ -60,7 +60,7 @@ export type TranscriptEvent =
         reason: BodyEndReason;
         /** Total body bytes read. */
         bytes: number;
-        /** The body as UTF-8 text, for non-stream exchanges only (capped). */
+        /** The body as UTF-8 text, for non-stream exchanges only (whole, up to the exchange's byte limit). */
         text?: string;
         error?: string;
       })

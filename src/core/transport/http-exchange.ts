@@ -57,7 +57,6 @@ export interface ExchangeResult {
 }
 
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
-const TEXT_CAP = 1024 * 1024;
 /** Streams keep at most this many event payloads in the result (checks see all via the bus). */
 const KEEP_EVENTS = 1000;
 /**
@@ -112,7 +111,6 @@ export function exchange(bus: TranscriptBus, spec: ExchangeSpec): Promise<Exchan
 
     let reader: SseReader | undefined;
     const textParts: Buffer[] = [];
-    let textBytes = 0;
     let chunkIndex = 0;
     /** Bytes of the stream's line in progress (since the last CR or LF). */
     let headTimer: NodeJS.Timeout | undefined;
@@ -220,9 +218,9 @@ export function exchange(bus: TranscriptBus, spec: ExchangeSpec): Promise<Exchan
         if (reader) {
           // Re-armed, not re-created: one timer per stream, not one per chunk.
           idleTimer?.refresh();
-        } else if (textBytes < TEXT_CAP) {
+        } else {
+          // The whole body (maxBytes bounds it): a JSON answer cut short would be judged "not JSON".
           textParts.push(chunk);
-          textBytes += chunk.byteLength;
         }
         if (result.bytes >= maxBytes) finish("limit");
       });
