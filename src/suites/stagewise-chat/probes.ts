@@ -78,6 +78,17 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
   // The private router of stagewise-internal-2025-08 took switch and delete inputs as a bare id.
   const chatRef = (chatId: string) => (p.chatIdAsString ? chatId : { chatId });
   const working = (want: boolean, ms: number) => c.waitA((s) => s.isWorking === want, ms);
+  /**
+   * The agent at rest before a mutation that needs it. A turn still running past the kit's waits is no broken rule
+   * (§4: behaviour unseen in time is not exercised): what needs rest is then not sent, and the rules on it say so.
+   */
+  let restless = false;
+  const atRest = async (): Promise<boolean> => {
+    if (await working(false, p.stopMs)) return true;
+    if (!restless) c.ctx.progress(`stagewise-chat: the agent was still working after the kit's waits; what needs it at rest is not sent`);
+    restless = true;
+    return false;
+  };
 
   c.note(NOTE.target, { host: c.target.host, port: c.target.port });
 
@@ -268,7 +279,7 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
 
   // ---- a turn ----
   const turn = async (label: string, message: string, during?: () => Promise<void>): Promise<{ started: boolean; ended: boolean; messageId?: string }> => {
-    await working(false, p.stopMs);
+    if (!(await atRest())) return { started: false, ended: false };
     const chatId = c.a.activeChatId;
     if (!chatId) return { started: false, ended: false };
     const started = working(true, behaviourMs);
@@ -305,10 +316,12 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
     if (kept) c.stopSubscription(fresh, kept.id, M.stop("during-turn"));
     await c.quiet(quiet);
     await snapshotB("after-turn");
-    // A messaging subscriber joining at rest (messaging/no-replay, messaging/reduced-equals-fresh).
-    const id = c.subscribe(fresh, M.subMessagingB("after-turn"), "messaging.getMessage", undefined);
-    await c.quiet(quiet * 2);
-    c.stopSubscription(fresh, id, M.stop("messaging"));
+    // A messaging subscriber joining at rest (messaging/no-replay, messaging/reduced-equals-fresh): only once the turn ended.
+    if (r.ended) {
+      const id = c.subscribe(fresh, M.subMessagingB("after-turn"), "messaging.getMessage", undefined);
+      await c.quiet(quiet * 2);
+      c.stopSubscription(fresh, id, M.stop("messaging"));
+    }
   });
 
   // ---- tools ----
@@ -406,7 +419,7 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
   });
 
   await chatGroup("delete", "delete messages, then the second chat", async () => {
-    await working(false, p.stopMs);
+    if (!(await atRest())) return;
     const chatId = c.a.activeChatId;
     const from = firstUserMessage && c.a.messages.some((m) => m.id === firstUserMessage) ? firstUserMessage : c.a.messages.find((m) => m.role === "user")?.id;
     if (chatId && from) {

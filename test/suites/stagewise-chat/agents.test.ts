@@ -66,6 +66,33 @@ describe.concurrent("stagewise-chat suite against adapter-built agents", () => {
     expect(byId(checks, "stagewise-chat/security/ws-foreign-origin").verdict).toBe("info");
   });
 
+  it("an agent whose turn outlasts the kit's waits fails nothing: what needs it at rest is not sent, and says so", async () => {
+    const agent = await createAgentServer({
+      port: 0,
+      coalesceMs: 0,
+      hooks: {
+        async onUserMessage({ signal }) {
+          const reply = agent.chat.addMessage({ role: "assistant", content: [] });
+          // Far longer than the waits below: a long task worked through step by step.
+          for (let i = 0; i < 200 && !signal.aborted; i++) {
+            agent.chat.streamPart(reply, 0, `Step ${i + 1} is done. `);
+            await new Promise((r) => setTimeout(r, 50));
+          }
+          agent.chat.finishMessage(reply);
+        },
+      },
+    });
+    try {
+      const checks = serverSide(await runSuite(stagewiseChat, { url: agent.url, ...quick, params: { ...quick.params, behaviourMs: 1500, stopMs: 300 } }));
+      const failed = (c: CheckResult) => c.verdict === "fail";
+      expect(checks.filter(failed), explain(checks, failed)).toEqual([]);
+      expect(byId(checks, "stagewise-chat/chat/delete-messages").message).toMatch(/not exercised: deleteMessageAndSubsequent was never sent/);
+      expect(byId(checks, "stagewise-chat/messaging/no-replay").verdict).toBe("incomplete");
+    } finally {
+      await agent.close();
+    }
+  });
+
   it("runs a toolbar tool and skips the second-chat rules when createChat is refused; --prompt and --tool-prompt reach the agent", async () => {
     const heard: string[] = [];
     const agent = await createAgentServer({
