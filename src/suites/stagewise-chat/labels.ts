@@ -104,5 +104,10 @@ export const TOPIC = {
   toolbarTool: "toolbar-tool",
   /** The agent refused createChat (rejected-by-agent), so nothing about a second chat applies. */
   createRefused: "create-refused",
+  /**
+   * The agent refused switchChat (rejected-by-agent): the kit's own chat stayed active, and the kit deletes, or sends
+   * to as a non-active chat, only a chat it created.
+   */
+  switchRefused: "switch-refused",
 } as const;
 export type Topic = (typeof TOPIC)[keyof typeof TOPIC];

@@ -238,7 +238,10 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
     await c.mutate(M.ok("title"), c.chat("updateChatTitle"), { chatId: id, title: "agentwire renamed" });
     await c.waitA((s) => s.chats.some((chat) => chat.id === id && chat.title === "agentwire renamed"), p.updateWaitMs);
     if (original) {
-      await c.mutate(M.ok("switch"), c.chat("switchChat"), chatRef(original));
+      const switched = await c.mutate(M.ok("switch"), c.chat("switchChat"), chatRef(original));
+      if (switched.result && errorReason(switched) === "rejected-by-agent") {
+        c.note(NOTE.notApplicable, { topic: TOPIC.switchRefused, reason: "the agent refused switchChat (rejected-by-agent), so the chat the kit created stayed active" });
+      }
       await c.waitA((s) => s.activeChatId === original && s.pendingFullSync === null, p.updateWaitMs);
       await c.mutate(M.ok("switch-to-active"), c.chat("switchChat"), chatRef(original));
       await c.quiet(quiet);

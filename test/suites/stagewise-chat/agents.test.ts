@@ -66,6 +66,19 @@ describe.concurrent("stagewise-chat suite against adapter-built agents", () => {
     expect(byId(checks, "stagewise-chat/security/ws-foreign-origin").verdict).toBe("info");
   });
 
+  it("an agent that refuses switchChat: the rules that need another chat than the kit's own are not applicable", async () => {
+    const agent = await createAgentServer({ port: 0, coalesceMs: 0, hooks: { onSwitchChat: () => reject("no switching") } });
+    try {
+      const checks = serverSide(await runSuite(stagewiseChat, { url: agent.url, ...quick }));
+      for (const id of ["chat/switch-chat", "chat/delete-chat", "chat/reject-not-active"]) {
+        const c = byId(checks, `stagewise-chat/${id}`);
+        expect(`${c.verdict}: ${c.message}`, id).toMatch(/^skip: not applicable: the agent refused switchChat/);
+      }
+    } finally {
+      await agent.close();
+    }
+  });
+
   it("an agent whose turn outlasts the kit's waits fails nothing: what needs it at rest is not sent, and says so", async () => {
     const agent = await createAgentServer({
       port: 0,

@@ -152,7 +152,7 @@ export const CHAT_CHECKS: CheckDef[] = [
     pass: "switchChat emitted chat-switched and the full sync; a switch to the active chat emitted nothing",
     untested: "switchChat was never sent",
   }),
-  serverCheck("stagewise-chat/chat/delete-chat", { notApplicableWhen: [TOPIC.createRefused] }, (t) => {
+  serverCheck("stagewise-chat/chat/delete-chat", { notApplicableWhen: [TOPIC.createRefused, TOPIC.switchRefused] }, (t) => {
     const deleted = new Map<string, FrameEvent>();
     const fx = mutationEffects(
       t,

@@ -129,7 +129,7 @@ export const REJECT_CHECKS: CheckDef[] = [
   rejectionCheck({
     id: "stagewise-chat/chat/reject-not-active",
     want: (reason) => reason === "chat-not-active",
-    notApplicableWhen: [TOPIC.createRefused],
+    notApplicableWhen: [TOPIC.createRefused, TOPIC.switchRefused],
     judge: expectReason,
     pass: "a message to a non-active chat was rejected chat-not-active",
     untested: "no second chat to send to (createChat did not make one)",
