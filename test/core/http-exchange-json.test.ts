@@ -1,6 +1,7 @@
 /** The recording HTTP client reading a plain (non-stream) answer: the whole body is the text the checks parse. */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { brotliCompressSync, gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { exchange } from "../../src/core/transport/http-exchange.js";
 import { TranscriptBus, type TranscriptEvent } from "../../src/core/transcript/transcript.js";
@@ -34,7 +35,34 @@ async function get(url: string, maxBytes?: number) {
   return { result, end: events.find((e) => e.kind === "body-end") as Extract<TranscriptEvent, { kind: "body-end" }> };
 }
 
+async function serveEncoded(encoding: string, body: Buffer): Promise<string> {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-encoding": encoding });
+    res.end(body);
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/state`;
+}
+
 describe("http-exchange: a plain answer", () => {
+  it.each([
+    ["gzip", gzipSync],
+    ["br", brotliCompressSync],
+  ] as const)("reads a %s body as a client's fetch does", async (encoding, compress) => {
+    const body = JSON.stringify({ isProcessing: false, messages: [] });
+    const { result } = await get(await serveEncoded(encoding, compress(Buffer.from(body))));
+    expect(result.text).toBe(body);
+    expect(result.json).toEqual({ isProcessing: false, messages: [] });
+  });
+
+  it("does not unpack a compressed body past the byte limit", async () => {
+    const { result } = await get(await serveEncoded("gzip", gzipSync(Buffer.alloc(5_000_000))), 100_000);
+    expect(result.text!.length).toBeLessThan(100_000);
+  });
+
+
   it("keeps a JSON body over a mebibyte whole, so it parses (a real /state with large tool output)", async () => {
     const body = JSON.stringify({ messages: [{ role: "tool", content: "x".repeat(1_300_000) + "é" }], isProcessing: false });
     const { result, end } = await get(await serveJson(body));
