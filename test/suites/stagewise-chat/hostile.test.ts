@@ -84,6 +84,9 @@ describe.concurrent("stagewise-chat against hostile agents", () => {
     expect(every.message).toMatch(/the connection closed before a snapshot|no snapshot/);
     const envelope = byId(serverSide(b.r), "stagewise-chat/trpc/response-envelope");
     expect(envelope.verdict).toBe("fail");
+    // A subscription that started and then lost its connection proves nothing about staying open.
+    const open = byId(serverSide(a.r), "stagewise-chat/trpc/subscription-stays-open");
+    expect([open.verdict, open.message]).toEqual(["incomplete", expect.stringContaining("was still open when the server closed the connection")]);
   });
 
   it("cuts an agent that floods updates, and ends in verdicts", async () => {

@@ -147,17 +147,25 @@ export const TRPC_CHECKS: CheckDef[] = [
       response: (ev, value, req, _how, c) => {
         if (!req || !isSubscription(req)) return;
         const res = resultOf(value);
-        if (res.kind === "started") {
-          open.add(req);
-          return t.ok();
-        }
+        // Judged when it ends, not when it starts: a subscription that started proves nothing yet.
+        if (res.kind === "started") return void open.add(req);
         if (res.kind !== "stopped" && res.kind !== "error") return;
-        if (stopped.has(`${c.id} ${req.id}`) || !open.has(req)) return;
+        if (!open.has(req)) return;
+        open.delete(req);
+        if (stopped.has(`${c.id} ${req.id}`)) return t.ok();
         t.fail(
           "the subscription stays open until the client stops it",
           `${showReq(req)} ended by the server: ${showResult(res)} at ${where(ev, c)}`,
           frameEvidence(ev),
         );
+      },
+      // Still open when the kit closed the connection or the run ended: it stayed open. The server closing the
+      // connection under it is the connection rules' finding; whether the subscription would have ended is unknown.
+      unanswered: (req, why) => {
+        if (!open.has(req)) return;
+        open.delete(req);
+        if (why === "closed-by-server") t.untestable(`${showReq(req)} was still open when the server closed the connection`);
+        else t.ok();
       },
     });
     return {
@@ -168,7 +176,10 @@ export const TRPC_CHECKS: CheckDef[] = [
             for (const v of f.values) if (v.method === "subscription.stop") stopped.add(`${c.id} ${idKey(v.id)}`);
         }, { only: ["out json"] }),
       ),
-      finish: () => t.outcome("no subscription ended unless the kit stopped it", "no subscription was started"),
+      finish: () => {
+        r.end();
+        return t.outcome("no subscription ended unless the kit stopped it", "no subscription was started");
+      },
     };
   }),
   serverCheck("stagewise-chat/trpc/parse-error", (t) => {
