@@ -4,6 +4,9 @@
  * (cn-session), permissions whenever one is pending, `/diff`, under cn-session the non-string
  * messages (they break a real 1.5.47 session), and the shutdown routes last. Every
  * GET /state goes through the client's single-flight poller; every wait ends at the turn timeout.
+ * The first wait that runs out marks the server stuck: no later wait is made, and the phases that
+ * start a turn from rest (turn, queue, interrupt, permission) are not run, so a server that never
+ * settles costs one turn timeout, not one per phase.
  * Branches a legal server may not take (it never asks for permission, never says `willInterrupt`)
  * are published as not-applicable notes, so their checks end `skip` with the reason.
  */
@@ -35,9 +38,22 @@ async function sequence(c: ProbeClient, ctx: ProbeContext, p: ContinueRemotePara
   const each = (s: Seen) => permissions.onSnapshot(s);
   /** Polls until idle with nothing pending; false after the turn timeout. */
   const settle = (phase: string) => c.pollUntil(phase, (s) => !s.isProcessing && s.pendingId === undefined, each);
+  /** The phase whose wait for rest timed out first: from then on the server is taken as stuck busy. */
   let stuck: string | undefined;
+  /**
+   * Waits for the server to settle. Once a wait has timed out, later ones are not made: each would
+   * cost the whole turn timeout again and show only what processing/false-when-done already failed on.
+   */
   const turn = async (phase: string) => {
-    if (!(await settle(phase))) stuck ??= phase;
+    if (stuck) return;
+    if (!(await settle(phase))) stuck = phase;
+  };
+  /** Phases skipped because the server never settled (each starts a turn from rest). */
+  const notRun: string[] = [];
+  /** A phase that starts a turn from rest: not run once the server is stuck; the checks it feeds end as knock-ons. */
+  const fromRest = async (name: string, what: string, fn: () => Promise<void>) => {
+    if (stuck) notRun.push(name);
+    else await c.group(name, what, fn);
   };
   const sendNonString = async () => {
     for (const b of NON_STRING) await c.request(L.nonString(b.name), "POST", "/message", { body: b.body });
@@ -86,60 +102,59 @@ async function sequence(c: ProbeClient, ctx: ProbeContext, p: ContinueRemotePara
   });
   await turn(PHASE.afterSimple);
 
-  await c.group("turn", `POST /message "${p.prompt}", then poll until idle`, async () => {
+  await fromRest("turn", `POST /message "${p.prompt}", then poll until idle`, async () => {
     await send("turn", p.prompt);
     await c.pollNow("turn");
     await turn("turn");
   });
 
   const [q1, q2, q3] = [0, 1, 2].map((i) => p.queuePrompts[i] ?? `agentwire queued message ${i + 1}`) as [string, string, string];
-  if (!stuck) {
-    await c.group("queue", "three messages, the last two sent while the first runs, then poll until idle", async () => {
-      await send("queue-1", q1);
-      await c.pollNow("queue");
-      await send("queue-2", q2);
-      await send("queue-3", q3);
-      await c.pollNow("queue");
-      await turn("queue");
-    });
-  }
+  await fromRest("queue", "three messages, the last two sent while the first runs, then poll until idle", async () => {
+    await send("queue-1", q1);
+    await c.pollNow("queue");
+    await send("queue-2", q2);
+    await send("queue-3", q3);
+    await c.pollNow("queue");
+    await turn("queue");
+  });
 
-  if (!stuck) {
-    await c.group(
-      "interrupt",
-      cn ? "a slow message, then POST /pause while it runs" : "a slow message, then a message while it runs (willInterrupt?)",
-      async () => {
-        await send("slow", p.slowPrompt);
+  await fromRest(
+    "interrupt",
+    cn ? "a slow message, then POST /pause while it runs" : "a slow message, then a message while it runs (willInterrupt?)",
+    async () => {
+      await send("slow", p.slowPrompt);
+      await c.pollNow("interrupt");
+      if (!c.last?.isProcessing) {
+        c.ctx.progress("continue-remote: the slow message's turn was over before the kit could interrupt it");
+        c.note(NOTE.notApplicable, {
+          topic: cn ? TOPIC.pause : TOPIC.willInterrupt,
+          reason: "the slow message's turn ended before the first poll, so nothing could be interrupted",
+        });
+      } else if (cn) {
+        await c.request(L.pauseBusy, "POST", "/pause");
         await c.pollNow("interrupt");
-        if (!c.last?.isProcessing) {
-          c.ctx.progress("continue-remote: the slow message's turn was over before the kit could interrupt it");
-          c.note(NOTE.notApplicable, {
-            topic: cn ? TOPIC.pause : TOPIC.willInterrupt,
-            reason: "the slow message's turn ended before the first poll, so nothing could be interrupted",
-          });
-        } else if (cn) {
-          await c.request(L.pauseBusy, "POST", "/pause");
-          await c.pollNow("interrupt");
-        } else {
-          const r = await send("interrupt", p.interruptPrompt);
-          if ((r.json as { willInterrupt?: unknown } | undefined)?.willInterrupt !== true) {
-            c.note(NOTE.notApplicable, { topic: TOPIC.willInterrupt, reason: "a message sent during a turn was queued without willInterrupt:true" });
-          }
-          await c.pollNow("interrupt");
+      } else {
+        const r = await send("interrupt", p.interruptPrompt);
+        if ((r.json as { willInterrupt?: unknown } | undefined)?.willInterrupt !== true) {
+          c.note(NOTE.notApplicable, { topic: TOPIC.willInterrupt, reason: "a message sent during a turn was queued without willInterrupt:true" });
         }
-        await turn("interrupt");
-      },
-    );
-  }
+        await c.pollNow("interrupt");
+      }
+      await turn("interrupt");
+    },
+  );
 
-  if (!stuck && p.permissionPrompt) {
-    await c.group("permission", "a message meant to ask for permission; answers as pending requests appear", async () => {
+  if (p.permissionPrompt) {
+    await fromRest("permission", "a message meant to ask for permission; answers as pending requests appear", async () => {
       await send("permission", p.permissionPrompt);
       await c.pollNow("permission");
       await turn("permission");
     });
   }
-  if (stuck) c.note(NOTE.knockOn, { check: "continue-remote/processing/false-when-done", where: `the ${stuck} phase` });
+  if (stuck) {
+    if (notRun.length) c.ctx.progress(`continue-remote: the server never settled (${stuck} phase); not run: ${notRun.join(", ")}`);
+    c.note(NOTE.knockOn, { check: "continue-remote/processing/false-when-done", where: `the ${stuck} phase` });
+  }
   permissions.report();
 
   await c.group("diff", "GET /diff", async () => {

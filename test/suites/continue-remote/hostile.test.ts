@@ -1,6 +1,6 @@
 /**
  * Hostile targets end in verdicts within the waits: a /state that answers garbage, one that
- * hangs, and one that flips between two histories.
+ * hangs, one that flips between two histories, and one that never settles.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -9,18 +9,24 @@ import { runSuite } from "../../../src/core/run/runner.js";
 import { continueRemote } from "../../../src/suites/continue-remote/index.js";
 import { byId } from "../../helpers/run-results.js";
 
-async function against(handler: (req: IncomingMessage, res: ServerResponse, n: number) => void) {
+async function against(
+  handler: (req: IncomingMessage, res: ServerResponse, n: number) => void,
+  opts: { profile?: string; params?: Record<string, unknown> } = {},
+) {
   let n = 0;
   const server = createServer((req, res) => handler(req, res, ++n));
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  const said: string[] = [];
   const started = performance.now();
   try {
     const r = await runSuite(continueRemote, {
       url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
       timeout: 1000,
-      params: { pollIntervalMs: 10, turnTimeoutMs: 1000, getExitWaitMs: 10 },
+      ...(opts.profile ? { profile: opts.profile } : {}),
+      params: { pollIntervalMs: 10, turnTimeoutMs: 1000, getExitWaitMs: 10, ...opts.params },
+      progress: (m) => said.push(m),
     });
-    return { r, ms: performance.now() - started };
+    return { r, ms: performance.now() - started, said };
   } finally {
     server.closeAllConnections();
     server.close();
@@ -56,4 +62,69 @@ describe("continue-remote suite against hostile targets", () => {
     expect(ms).toBeLessThan(20_000);
     expect(byId(r.checks, "continue-remote/poll/append-only")).toMatchObject({ verdict: "fail", message: expect.stringMatching(/shrank from 2 to 1|entry 0/) });
   });
+
+  // Busy from the start and forever: the first wait for rest runs out, and no later one is made.
+  it.each([
+    ["seed", { chatHistory: [{ role: "user", content: "started with a prompt" }], isProcessing: true, messageQueueLength: 0 }],
+    [
+      "cn-session",
+      {
+        session: {
+          sessionId: "stuck",
+          title: "stuck",
+          workspaceDirectory: "/tmp",
+          history: [{ message: { role: "user", content: "started with a prompt" }, contextItems: [] }],
+        },
+        isProcessing: true,
+        messageQueueLength: 0,
+        pendingPermission: null,
+      },
+    ],
+  ] as const)("a server stuck busy (%s) costs one turn timeout, not one per phase", async (profile, state) => {
+    const turnTimeoutMs = 2000;
+    // No POST /exit: this server would not stop, and the kit would spend its 2 s exit deadline finding out.
+    const { r, ms, said } = await against(stuckServer(state), { profile, params: { turnTimeoutMs, noExit: true } });
+    // Before, every later phase waited out the turn timeout again (four or five of them).
+    expect(ms).toBeLessThan(3 * turnTimeoutMs);
+    const done = byId(r.checks, "continue-remote/processing/false-when-done");
+    expect(done.verdict).toBe("fail");
+    expect(done.message).toMatch(/^the idle phase still saw isProcessing:true after \d+ ms/);
+    expect(done.message).not.toMatch(/violations/);
+    // The phases that start a turn from rest were not run: what they feed is a named knock-on, never a pass.
+    const starved = [
+      "processing/message-not-lost",
+      "processing/user-entry-verbatim",
+      "processing/turn-ends-with-assistant",
+      "queue/position-while-processing",
+      "queue/fifo",
+      "permission/approve",
+      "timing/intermediate-visible",
+    ];
+    for (const id of starved) {
+      const c = byId(r.checks, `continue-remote/${id}`);
+      expect(`${c.verdict}: ${c.message}`, id).toBe("skip: not judged: continue-remote/processing/false-when-done failed on the idle phase");
+    }
+    expect(said).toContain("continue-remote: the server never settled (idle phase); not run: turn, queue, interrupt");
+  });
 });
+
+/** A server whose /state is always `state` (busy); it queues valid messages and refuses the rest. */
+function stuckServer(state: object) {
+  let queued = 0;
+  return (req: IncomingMessage, res: ServerResponse) => {
+    let body = "";
+    req.on("data", (d: Buffer) => (body += d));
+    req.on("end", () => {
+      const path = req.url?.split("?")[0];
+      if (req.method === "GET" && path === "/state") return json(res, 200, JSON.stringify(state));
+      if (req.method !== "POST" || path !== "/message") return json(res, 404, '{"error":"not found"}');
+      let message: unknown;
+      try {
+        message = (JSON.parse(body) as { message?: unknown }).message;
+      } catch {}
+      const ok = typeof message === "string" && message !== "" && req.headers["content-type"]?.startsWith("application/json");
+      if (ok) json(res, 200, JSON.stringify({ queued: true, position: ++queued }));
+      else json(res, 400, '{"error":"message must be a non-empty string"}');
+    });
+  };
+}
