@@ -105,18 +105,33 @@ describe("continue-remote suite against hostile targets", () => {
       expect(`${c.verdict}: ${c.message}`, id).toBe("skip: not judged: continue-remote/processing/false-when-done failed on the idle phase");
     }
     expect(said).toContain("continue-remote: the server never settled (idle phase); not run: turn, queue, interrupt");
+    // Its history grows while it works: the before/after comparisons, made on a busy server, are not judged.
+    const moving = ["bad-input/server-survives", "security/simple-request-no-effect", ...(profile === "cn-session" ? ["pause/semantics"] : [])];
+    for (const id of moving) {
+      const c = byId(r.checks, `continue-remote/${id}`);
+      expect(`${c.verdict}: ${c.message}`, id).toBe("skip: not judged: continue-remote/processing/false-when-done failed on the idle phase");
+    }
   });
 });
 
-/** A server whose /state is always `state` (busy); it queues valid messages and refuses the rest. */
-function stuckServer(state: object) {
+/**
+ * A server whose /state is always busy: each read adds an entry to its history, as a working agent's
+ * output grows. It queues valid messages, pauses when asked (it is busy) and refuses the rest.
+ */
+function stuckServer(state: { chatHistory?: unknown[]; session?: { history: unknown[] } }) {
   let queued = 0;
+  const history = state.chatHistory ?? state.session!.history;
+  const entry = state.chatHistory ? () => ({ role: "assistant", content: "working" }) : () => ({ message: { role: "assistant", content: "working" }, contextItems: [] });
   return (req: IncomingMessage, res: ServerResponse) => {
     let body = "";
     req.on("data", (d: Buffer) => (body += d));
     req.on("end", () => {
       const path = req.url?.split("?")[0];
-      if (req.method === "GET" && path === "/state") return json(res, 200, JSON.stringify(state));
+      if (req.method === "GET" && path === "/state") {
+        history.push(entry());
+        return json(res, 200, JSON.stringify(state));
+      }
+      if (req.method === "POST" && path === "/pause") return json(res, 200, '{"success":true,"message":"paused"}');
       if (req.method !== "POST" || path !== "/message") return json(res, 404, '{"error":"not found"}');
       let message: unknown;
       try {

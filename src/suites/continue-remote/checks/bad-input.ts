@@ -18,6 +18,7 @@ import {
   Tally,
   tookIt,
   where,
+  busyBefore,
   type Exchange,
   type RawSnapshot,
 } from "./support.js";
@@ -82,6 +83,7 @@ export const BAD_INPUT_CHECKS: CheckDef[] = [
         snapshot(raw, n) {
           if (raw.x.label === L.poll(PHASE.beforeBadInput)) before = { raw, n };
           if (raw.x.label !== L.poll(PHASE.afterBadInput) || !before) return;
+          if (busyBefore(t, before, "the bad-input probes")) return;
           if (accepted) {
             const check = accepted.label === L.permissionIdle ? "continue-remote/permission/wrong-id" : acceptedBadInput(accepted.label)!;
             t.knockOn(check, `${accepted.label} (${accepted.status})`);

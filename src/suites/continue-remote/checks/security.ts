@@ -17,6 +17,7 @@ import {
   stateEvidence,
   stateOf,
   where,
+  busyBefore,
   type RawSnapshot,
 } from "./support.js";
 
@@ -84,6 +85,7 @@ export const SECURITY_CHECKS: CheckDef[] = [
         snapshot(raw, n) {
           if (raw.x.label === L.poll(PHASE.beforeSimple)) before = { raw, n };
           if (raw.x.label !== L.poll(PHASE.afterSimple) || !before) return;
+          if (busyBefore(t, before, "the CORS-simple POSTs")) return;
           if (stateOf(raw, cn) === stateOf(before.raw, cn)) t.ok();
           else
             t.fail(

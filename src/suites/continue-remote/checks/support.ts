@@ -402,6 +402,17 @@ export function openSigns(s: State): string[] {
 /** "poll #3 (state:turn, x12)" — how a snapshot reads in a message. */
 export const where = (s: { n: number; x: Exchange }): string => `poll #${s.n} (${s.x.label}, ${s.x.id})`;
 
+/**
+ * A before/after comparison needs the server at rest: a busy server's state moves on its own (a
+ * server stuck busy, a turn it started itself). True, with the rule left unjudged, when the
+ * snapshot before `what` said `isProcessing: true`.
+ */
+export function busyBefore(t: Tally, before: { raw: RawSnapshot; n: number }, what: string): boolean {
+  if (before.raw.json.isProcessing !== true) return false;
+  t.untestable(`${where({ n: before.n, x: before.raw.x })} said isProcessing: true: the server was busy before ${what}, so its state could change on its own`);
+  return true;
+}
+
 /** Evidence for a snapshot: the poll's last event, and an excerpt of what the rule looked at. */
 export function stateEvidence(s: { x: Exchange }, what?: unknown, note?: string): Evidence {
   return at(lastEvent(s.x), { ...(what !== undefined ? { excerpt: excerpt(what) } : {}), ...(note ? { note } : {}) });
