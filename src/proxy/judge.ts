@@ -203,6 +203,7 @@ export class ProxyJudge {
             summary,
             checks,
             exitCode: exitCodeFor(summary),
+            proxied: redactQuery(this.target),
             ...(unreachable && side === "server" ? { error: unreachable } : {}),
             ...(this.file ? { transcript: this.file.path } : {}),
             ...(exchanges.length ? { exchanges } : {}),

@@ -32,6 +32,13 @@ describe("markdown reporter", () => {
     expect(md).not.toContain("mcp-chat/sse/utf8");
   });
 
+  it("tells a proxied run's failure to go through the proxy again, not to pass the report's target as a URL", () => {
+    const proxied = { ...failing, target: "http://127.0.0.1:8000 (through agentwire proxy)", proxied: "http://127.0.0.1:8000" };
+    const md = formatReport("markdown", [proxied]);
+    expect(md).toContain("agentwire proxy mcp-chat --target http://127.0.0.1:8000 --only mcp-chat/sse/lf-only --save-transcript transcripts");
+    expect(md).not.toContain("--url");
+  });
+
   it("says passed for a clean run", async () => {
     const clean = { ...failing, checks: failing.checks.filter((c) => c.verdict === "pass"), summary: { ...failing.summary, fail: 0 }, exitCode: 0 as const };
     expect(formatReport("markdown", [clean])).toMatch(/^## agentwire ✅ passed\n/);

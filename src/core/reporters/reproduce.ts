@@ -22,6 +22,10 @@ export function replayCommand(result: RunResult, check: CheckResult): string {
     // A live run's options are in the transcript's header: its replay takes none of them.
     return `agentwire replay ${shellQuote(result.transcript)} --only ${check.id}${profile}${result.replay ? options : ""}${strict}`;
   }
+  if (result.proxied !== undefined) {
+    // Relayed traffic: the same client through the proxy again records what the check judged.
+    return `agentwire proxy ${result.protocol} --target ${shellQuote(result.proxied)} --only ${check.id}${profile}${options}${strict} --save-transcript transcripts  (run your client through it again, then agentwire replay transcripts/<file>.jsonl)`;
+  }
   if (result.side === "client") {
     return `agentwire test-client ${result.protocol} --only ${check.id}${profile}${options}${strict} --save-transcript transcripts -- ${result.target}`;
   }

@@ -89,6 +89,8 @@ export interface RunResult {
   transcript?: string;
   /** Set when the run re-judged a saved transcript. */
   replay?: boolean;
+  /** The server, when the run judged traffic relayed by `agentwire proxy` (its rerun goes through the proxy again). */
+  proxied?: string;
   /** The exchanges the failures point at (reports that show them; not part of the JSON report). */
   exchanges?: ExchangeRecord[];
   /**

@@ -118,7 +118,8 @@ describe("continue-remote suite against hostile targets", () => {
  * A server whose /state is always busy: each read adds an entry to its history, as a working agent's
  * output grows. It queues valid messages, pauses when asked (it is busy) and refuses the rest.
  */
-function stuckServer(state: { chatHistory?: unknown[]; session?: { history: unknown[] } }) {
+function stuckServer(template: object) {
+  const state = structuredClone(template) as { chatHistory?: unknown[]; session?: { history: unknown[] } };
   let queued = 0;
   const history = state.chatHistory ?? state.session!.history;
   const entry = state.chatHistory ? () => ({ role: "assistant", content: "working" }) : () => ({ message: { role: "assistant", content: "working" }, contextItems: [] });
