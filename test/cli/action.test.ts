@@ -108,6 +108,24 @@ describe("action.yml", () => {
     expect(step("Install agentwire").run).toContain(`"$GITHUB_ACTION_PATH/${bin}"`);
   });
 
+  it("the install step keeps the dev dependencies the build needs, even under NODE_ENV=production", () => {
+    expect(step("Install agentwire").run).toMatch(/npm ci --include=dev /);
+  });
+
+  it("names the artefact uniquely per step by default (matrix legs share a job id), or as asked", async () => {
+    const upload = action.runs.steps.find((s) => s.uses?.startsWith("actions/upload-artifact@"))!;
+    expect(upload.with!.name).toBe("${{ steps.artifact.outputs.name }}");
+    const ci = { GITHUB_JOB: "conformance", GITHUB_ACTION: "__agentwire", RUNNER_NAME: "GitHub Actions 3" };
+    const [a, b] = [await runStep(step("artifact"), { protocol: "mcp-chat" }, ci), await runStep(step("artifact"), { protocol: "mcp-chat" }, ci)];
+    for (const r of [a, b]) {
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.output).toMatch(/^name=agentwire-mcp-chat-conformance-[0-9a-f]{8}\n$/);
+    }
+    expect(a.output).not.toBe(b.output);
+    const named = await runStep(step("artifact"), { protocol: "mcp-chat", "artifact-name": "reports-node-22" }, ci);
+    expect(named.output).toBe("name=reports-node-22\n");
+  });
+
   it("the install step finds the built kit and prints its version", async () => {
     const r = await runStep(step("Install agentwire"), {});
     expect(r.code, r.stderr).toBe(0);
