@@ -8,7 +8,7 @@ import { EXIT, UsageError } from "./errors.js";
 import { readMockArgs } from "./mock-command.js";
 
 export async function main(argv: string[]): Promise<number> {
-  let isCommanderError: (e: unknown) => e is { code: string } = (e): e is { code: string } => false;
+  let isCommanderError: (e: unknown) => e is { code: string; exitCode: number } = (e): e is { code: string; exitCode: number } => false;
   try {
     const mock = readMockArgs(argv.slice(2));
     if (mock) {
@@ -16,7 +16,7 @@ export async function main(argv: string[]): Promise<number> {
       process.exitCode = await runMock(mock.protocol, mock.options);
     } else {
       const { buildProgram, CommanderError } = await import("./program.js");
-      isCommanderError = (e): e is { code: string } => e instanceof CommanderError;
+      isCommanderError = (e): e is { code: string; exitCode: number } => e instanceof CommanderError;
       const program = buildProgram();
       // Every command at every depth (`baseline write`) throws instead of ending the process, and its
       // messages speak as the kit's own do: "agentwire: unknown option …", not "error: …".
@@ -31,8 +31,10 @@ export async function main(argv: string[]): Promise<number> {
     return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (e) {
     if (isCommanderError(e)) {
-      // Help and version are "errors" to commander; they are successes to the user.
-      if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help") return 0;
+      // Help and version are "errors" to commander; they are successes to the user, unless the help
+      // stands in for something missing (no command, `baseline` without write, help for an unknown command).
+      if (e.code === "commander.helpDisplayed" || e.code === "commander.version") return 0;
+      if (e.code === "commander.help") return e.exitCode === 0 ? 0 : EXIT.usage;
       return EXIT.usage;
     }
     if (e instanceof UsageError) {

@@ -172,9 +172,11 @@ export function reportTargets(reporters: string[] = [], outputs: string[] = []):
     if (!REPORTERS.includes(r as ReporterName)) throw new UsageError(`unknown reporter "${r}"; use one of ${REPORTERS.join(", ")}`);
   }
   if (outputs.length > names.length) throw new UsageError(`more --output (${outputs.length}) than --reporter (${names.length})`);
-  checkDistinctOutputs(outputs);
-  for (const o of outputs) checkWritableFile(o, "--output");
-  const targets = names.map((r, i) => ({ reporter: r as ReporterName, ...(outputs[i] ? { output: outputs[i] } : {}) }));
+  // "-" is stdout, as validate reads "-" as stdin.
+  const files = outputs.filter((o) => o !== "-");
+  checkDistinctOutputs(files);
+  for (const o of files) checkWritableFile(o, "--output");
+  const targets = names.map((r, i) => ({ reporter: r as ReporterName, ...(outputs[i] && outputs[i] !== "-" ? { output: outputs[i] } : {}) }));
   if (targets.filter((t) => !t.output).length > 1) {
     throw new UsageError("only one reporter can write to stdout; give the others an --output path");
   }

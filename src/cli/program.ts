@@ -4,9 +4,19 @@
  */
 import { Command, Option } from "commander";
 import { readFileSync } from "node:fs";
+import { relative } from "node:path";
 import { packagePath } from "../core/package-root.js";
 import { BASELINE_HELP, collect, intOption, paramOption } from "./options.js";
 import { MOCK_OPTIONS, MOCK_SET_HELP } from "./mock-command.js";
+
+/**
+ * Where the shipped example clients are, seen from here: `examples` in the repository,
+ * `node_modules/agentwire/examples` in a project that installed the package, so a pasted example runs.
+ */
+function examples(): string {
+  const path = relative(process.cwd(), packagePath("examples"));
+  return path === "" || path.startsWith("..") || path.includes(" ") ? packagePath("examples") : path;
+}
 
 export { CommanderError } from "commander";
 
@@ -32,7 +42,7 @@ function selectOptions(cmd: Command, verb: "run" | "judge"): Command {
 function outputOptions(cmd: Command): Command {
   return cmd
     .option("--reporter <name>", "console | json | junit | ndjson | markdown | html (repeatable; pairs with --output)", collect)
-    .option("--output <path>", "write the matching --reporter to PATH instead of stdout (repeatable)", collect);
+    .option("--output <path>", "write the matching --reporter to PATH instead of stdout (- is stdout; repeatable)", collect);
 }
 
 /** What --set takes where it sets the protocol's parameters (test, baseline write). */
@@ -87,7 +97,7 @@ Examples:
   agentwire test mcp-chat --url http://localhost:8000
   agentwire test mcp-chat --url http://localhost:8000 --reporter junit --output report.xml
   agentwire mock mcp-chat --scenario two-tools --port 0
-  agentwire test-client mcp-chat -- node examples/mcp-chat-client.mjs
+  agentwire test-client mcp-chat -- node ${examples()}/mcp-chat-client.mjs
   agentwire proxy mcp-chat --target http://localhost:8000
   agentwire validate mcp-chat chat-request body.json
   agentwire replay transcripts/mcp-chat-….jsonl --only mcp-chat/sse
@@ -162,7 +172,7 @@ ${EXIT_HELP}`,
   )
     .addHelpText(
       "after",
-      `\nThe command gets AGENTWIRE_URL (and protocol variables such as MCP_CHAT_URL) in its environment.\n\nExamples:\n  agentwire test-client mcp-chat -- node examples/mcp-chat-client.mjs\n  agentwire test-client mcp-chat --set notConnected=http-409 -- node examples/mcp-chat-client.mjs\n  agentwire test-client mcp-chat --reporter json --output client.json -- npm run e2e\n  agentwire test-client mcp-chat --baseline agentwire-baseline.yaml --save-transcript transcripts -- npm run e2e\n${EXIT_HELP}`,
+      `\nThe command gets AGENTWIRE_URL (and protocol variables such as MCP_CHAT_URL) in its environment.\n\nExamples:\n  agentwire test-client mcp-chat -- node ${examples()}/mcp-chat-client.mjs\n  agentwire test-client mcp-chat --set notConnected=http-409 -- node ${examples()}/mcp-chat-client.mjs\n  agentwire test-client mcp-chat --reporter json --output client.json -- npm run e2e\n  agentwire test-client mcp-chat --baseline agentwire-baseline.yaml --save-transcript transcripts -- npm run e2e\n${EXIT_HELP}`,
     )
     .action(async (protocol: string, command: string[], o) => {
       const { runTestClient } = await import("./test-client.js");

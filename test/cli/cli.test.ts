@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { runCli, runCliInProcess, startCli, waitExit, ROOT } from "../helpers/cli.js";
@@ -29,6 +29,17 @@ describe.concurrent("agentwire CLI", () => {
     const t = await runCliInProcess(["test", "--help"]);
     expect(t.code).toBe(0);
     expect(t.stdout).toContain("--only <prefix>");
+  });
+
+  it("the example clients --help names are found from where the command runs (the repository or any project)", async () => {
+    for (const cwd of [ROOT, tmpdir()]) {
+      for (const args of [["--help"], ["test-client", "--help"]]) {
+        const r = await runCli(args, { cwd });
+        const paths = [...r.stdout.matchAll(/-- node (\S+\.mjs)/g)].map((m) => m[1]!);
+        expect(paths.length, `${args.join(" ")} in ${cwd}`).toBeGreaterThan(0);
+        for (const p of paths) expect(existsSync(resolve(cwd, p)), `${p} from ${cwd}`).toBe(true);
+      }
+    }
   });
 
   it("test-client's --help gives --set as the mock's settings, with examples test-client takes", async () => {

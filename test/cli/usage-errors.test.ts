@@ -285,3 +285,31 @@ describe("a mock bound beyond loopback", () => {
     expect(output().stderr).not.toMatch(/warning/);
   });
 });
+
+describe("help that stands in for a missing command", () => {
+  // The help is printed (on stderr), but the command line was incomplete: exit 2, as any usage error.
+  it.each([[[]], [["baseline"]], [["help", "no-such-command"]]])("agentwire %j exits 2", async (args) => {
+    const r = await runCliInProcess(args);
+    expect(r.stderr).toMatch(/Usage: agentwire/);
+    expect(r.code).toBe(2);
+  });
+
+  it.each([[["help"]], [["help", "test"]], [["--help"]]])("agentwire %j, asked for, exits 0", async (args) => {
+    const r = await runCliInProcess(args);
+    expect(r.stdout + r.stderr).toMatch(/Usage: agentwire/);
+    expect(r.code).toBe(0);
+  });
+});
+
+describe("--output -", () => {
+  it("is stdout, as validate reads - as stdin: no file named -", async () => {
+    const r = await runCliInProcess(["test", "mcp-chat", "--quiet", "--only", "mcp-chat/servers", "--reporter", "json", "--output", "-"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ protocol: "mcp-chat", side: "server" });
+    expect(existsSync("-")).toBe(false);
+  });
+
+  it("counts as the one report on stdout", async () => {
+    await expectUsage(["test", "mcp-chat", "--reporter", "json", "--output", "-", "--reporter", "console"], /only one reporter can write to stdout/);
+  });
+});

@@ -12,10 +12,10 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], opts: { input?: string; timeoutMs?: number; env?: Record<string, string> } = {}): Promise<CliResult> {
+export function runCli(args: string[], opts: { input?: string; timeoutMs?: number; env?: Record<string, string>; cwd?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: ROOT,
+      cwd: opts.cwd ?? ROOT,
       env: { ...process.env, ...(opts.env ?? {}) },
       stdio: ["pipe", "pipe", "pipe"],
     });
