@@ -80,6 +80,25 @@ async function connect(bus: TranscriptBus, url: string, extra: { maxFrames?: num
 const kinds = (events: TranscriptEvent[]) => events.map((e) => e.kind);
 
 describe("openWs", () => {
+  it("a waiter or listener that throws on a peer's odd message has not heard it: the connection and the process go on", async () => {
+    const s = await wsServer((ws) => {
+      ws.on("message", () => {
+        ws.send(JSON.stringify({ id: 1, result: null }));
+        ws.send(JSON.stringify({ id: 1, result: { type: "data" } }));
+      });
+    });
+    const { bus } = record();
+    const conn = await connect(bus, `${s.url}/ws`);
+    const heard: unknown[] = [];
+    conn.onMessage((m) => heard.push((m.json as { result: { type: string } }).result.type));
+    // Reads result.type as if result were always an object: the first message would throw here.
+    const waiting = conn.until((m) => (m.json as { result: { type: string } }).result.type === "data", 1000);
+    conn.send({ go: true });
+    const data = await waiting;
+    expect(data?.json).toEqual({ id: 1, result: { type: "data" } });
+    expect(heard).toEqual(["data"]);
+  });
+
   it("records the upgrade, frames both ways, a correlated request and the kit's close", async () => {
     const s = await wsServer((ws, req) => {
       ws.send(JSON.stringify({ type: "hello", origin: req.headers.origin }));

@@ -321,6 +321,28 @@ interface Pending {
   timer: Deadline;
 }
 
+/**
+ * Whether `m` is what a waiter waits for. A predicate reads a peer's message, which may be any
+ * shape (`result: null` where an object was expected): one that throws on it was not waiting for
+ * it. It runs inside the socket's message handler, where a throw would end the process.
+ */
+function matches(pred: (m: WsMessage) => boolean, m: WsMessage): boolean {
+  try {
+    return pred(m);
+  } catch {
+    return false;
+  }
+}
+
+/** A listener that throws on a peer's odd message has not heard it (see `matches`). */
+function heard(listener: (m: WsMessage) => void, m: WsMessage): void {
+  try {
+    listener(m);
+  } catch {
+    // The message stays recorded; the checks judge it.
+  }
+}
+
 interface Waiter {
   pred: (m: WsMessage) => boolean;
   resolve(m: WsMessage | undefined): void;
@@ -467,7 +489,7 @@ export class WsConnection {
   until(pred: (m: WsMessage) => boolean, timeout: number, opts: { fromSeq?: number } = {}): Promise<WsMessage | undefined> {
     return new Promise((resolve) => {
       if (opts.fromSeq !== undefined) {
-        const hit = this.backlog.find((m) => m.frame.seq >= opts.fromSeq! && pred(m));
+        const hit = this.backlog.find((m) => m.frame.seq >= opts.fromSeq! && matches(pred, m));
         if (hit) {
           resolve(hit);
           return;
@@ -589,8 +611,8 @@ export class WsConnection {
         this.backlogBytes -= this.backlog.shift()!.frame.bytes ?? 0;
       }
       this.correlate(msg);
-      for (const l of this.listeners) l(msg);
-      for (const w of [...this.waiters]) if (w.pred(msg)) w.resolve(msg);
+      for (const l of this.listeners) heard(l, msg);
+      for (const w of [...this.waiters]) if (matches(w.pred, msg)) w.resolve(msg);
     }
     const maxBytes = this.spec.maxBytes ?? Infinity;
     const maxFrames = this.spec.maxFrames ?? Infinity;

@@ -199,7 +199,7 @@ export class ProbeClient extends WsProbeSession {
         if (r.kind === "error" || r.kind === "stopped") return true;
         if (r.kind !== "data" || !isObject(r.value)) return false;
         const u = (isObject(r.value.data) ? r.value.data : r.value) as unknown as ChatUpdate;
-        if (!isObject(u) || !SNAPSHOT_TYPES.has(String(u.type))) return true;
+        if (!isObject(u) || typeof u.type !== "string" || !SNAPSHOT_TYPES.has(u.type)) return true;
         updates.push(u);
         seq ??= parseEventId(r.eventId);
         return u.type === "agent-state";

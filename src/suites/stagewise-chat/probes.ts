@@ -185,7 +185,7 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
         m.json !== null &&
         (m.json as { id?: unknown }).id === id &&
         "result" in (m.json as object) &&
-        (m.json as { result: { type?: unknown } }).result.type === "data",
+        (m.json as { result: { type?: unknown } | null }).result?.type === "data",
       wait,
     );
     await c.close(raw);
