@@ -113,9 +113,16 @@ async function runTestSuites(protocolId: string | undefined, o: TestCliOptions, 
   const progress = o.quiet ? undefined : (m: string) => process.stderr.write(`agentwire: ${m}\n`);
   // Every option is checked: only now are the reports opened (an ndjson file at its first line, once the mocks took their options).
   const reports = openReports(targets, await baselineMarker(baseline));
+  // Ctrl-C, or SIGTERM (a CI job's time limit): the run stops and the reports cover what ran.
   const sigint = new AbortController();
-  const onSig = () => sigint.abort();
+  let stoppedBy = "Ctrl-C";
+  const onSig = (signal: NodeJS.Signals) => {
+    if (sigint.signal.aborted) return;
+    if (signal === "SIGTERM") stoppedBy = "SIGTERM";
+    sigint.abort();
+  };
   process.once("SIGINT", onSig);
+  process.once("SIGTERM", onSig);
   let results: RunResult[];
   try {
     // Each protocol has its own target (a --url names one protocol): the suites run side by side.
@@ -145,6 +152,7 @@ async function runTestSuites(protocolId: string | undefined, o: TestCliOptions, 
     );
   } finally {
     process.off("SIGINT", onSig);
+    process.off("SIGTERM", onSig);
   }
   // A failure's rerun command carries the options that shaped its protocol's run (of --set, its own parameters).
   const ownSet = (p: ProtocolDef) => o.set?.filter((kv) => Object.hasOwn(knownParams(p), kv.slice(0, kv.indexOf("="))));
@@ -152,8 +160,8 @@ async function runTestSuites(protocolId: string | undefined, o: TestCliOptions, 
   const interrupted = sigint.signal.aborted;
   if (interrupted) {
     // Checks cut short read as "incomplete", like a target's fault: the report says whose doing it was.
-    process.stderr.write("agentwire: interrupted: the report covers what ran before Ctrl-C\n");
-    results = results.map((r) => ({ ...r, error: `interrupted (Ctrl-C): checks cut short are incomplete${r.error ? `; ${r.error}` : ""}` }));
+    process.stderr.write(`agentwire: interrupted: the report covers what ran before ${stoppedBy}\n`);
+    results = results.map((r) => ({ ...r, error: `interrupted (${stoppedBy}): checks cut short are incomplete${r.error ? `; ${r.error}` : ""}` }));
   }
   return { results: await withBaseline(results, baseline), reports, interrupted };
 }

@@ -1,6 +1,6 @@
 /** Ctrl-C during `agentwire test`: the partial report says the run was interrupted, and so does stderr (built CLI). */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,7 +25,7 @@ afterAll(() => {
 });
 
 /** Runs the command, sends SIGINT once it has started testing, and collects what it printed. */
-function interrupt(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function interrupt(args: string[], signal: NodeJS.Signals = "SIGINT"): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
@@ -41,7 +41,7 @@ function interrupt(args: string[]): Promise<{ code: number | null; stdout: strin
       // The probes are waiting on the silent server once the first request is under way.
       if (!sent && /GET \/servers/.test(stderr)) {
         sent = true;
-        setTimeout(() => child.kill("SIGINT"), 200);
+        setTimeout(() => child.kill(signal), 200);
       }
     });
     child.on("close", (code) => {
@@ -57,6 +57,14 @@ describe("Ctrl-C during agentwire test", () => {
     expect(r.code, r.stderr).toBe(3);
     expect(r.stderr).toContain("agentwire: interrupted: the report covers what ran before Ctrl-C");
     expect(r.stdout).toMatch(/^note: interrupted \(Ctrl-C\): checks cut short are incomplete/m);
+  });
+
+  it("SIGTERM (a CI job's time limit) stops the run the same way: the reports are written, exit 3", async () => {
+    const out = join(mkdtempSync(join(tmpdir(), "agentwire-interrupt-")), "report.json");
+    const r = await interrupt(["test", "mcp-chat", "--url", url, "--reporter", "json", "--output", out, "--reporter", "console"], "SIGTERM");
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toContain("agentwire: interrupted: the report covers what ran before SIGTERM");
+    expect(JSON.parse(readFileSync(out, "utf8"))).toMatchObject({ error: expect.stringContaining("interrupted (SIGTERM)") });
   });
 
   it("baseline write interrupted writes no file", async () => {

@@ -46,6 +46,14 @@ describe("markdown reporter", () => {
 });
 
 describe("junit reporter", () => {
+  it("replaces what XML 1.0 forbids (U+FFFE, U+FFFF, lone surrogates, controls) but keeps a whole astral character", () => {
+    const odd = "oops \uFFFF \uFFFE \uD800 x \uDC00 \u0001 🙂";
+    const run = { ...failing, checks: failing.checks.map((c) => (c.verdict === "fail" ? { ...c, message: odd } : c)) };
+    const xml = formatReport("junit", [run]);
+    expect(xml).toContain("oops \uFFFD \uFFFD \uFFFD x \uFFFD \uFFFD 🙂");
+    expect(xml).not.toMatch(/[\uFFFE\uFFFF\u0001]/);
+  });
+
   it("gives each testcase the wire time of its check", () => {
     const xml = formatReport("junit", [failing]);
     const times = [...xml.matchAll(/<testcase name="([^"]+)"[^>]* time="([\d.]+)"/g)].map((m) => [m[1]!, Number(m[2])] as const);

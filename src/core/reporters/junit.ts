@@ -68,9 +68,10 @@ function attr(s: string): string {
 }
 
 function text(s: string): string {
-  // XML 1.0 forbids most control characters even when escaped.
+  // XML 1.0 forbids most control characters even when escaped, U+FFFE and U+FFFF, and a lone surrogate
+  // (a server's body may hold any of them; a CI's JUnit reader refuses the whole file).
   return s
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "\uFFFD")
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD")
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;");
