@@ -109,33 +109,65 @@ export function readEnvelope(env: unknown): Envelope {
 /** The dotted superjson path of a JSON pointer-ish key list (dots in keys escaped). */
 export const dotted = (keys: (string | number)[]): string => keys.map((k) => String(k).replace(/\./g, "\\.")).join(".");
 
-/** Paths (dotted) of every `createdAt` string in a value: the Dates of §2. */
-export function datePaths(value: unknown, keys: (string | number)[] = [], out: string[] = []): string[] {
-  // Every data frame is walked: one key stack, pushed and popped, and a path written only for a date.
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      keys.push(i);
-      datePaths(value[i], keys, out);
-      keys.pop();
-    }
-  } else if (isObject(value)) {
-    // for…in over parsed JSON: its own keys in Object.entries' order, without a pair array per key.
-    for (const k in value) {
-      const v = value[k];
-      if (typeof v !== "object" || v === null) {
-        if (k === "createdAt" && typeof v === "string") {
-          keys.push(k);
-          out.push(dotted(keys));
-          keys.pop();
-        }
-        continue;
-      }
-      keys.push(k);
-      datePaths(v, keys, out);
-      keys.pop();
-    }
+/**
+ * The values the contract puts Dates in (§2), by the procedure that carries them: a chat.getChatUpdates event (tracked
+ * `{id, data}` or, untracked, the update itself), a messaging.getMessage AgentMessageUpdate, a
+ * messaging.sendUserMessage input. No other value of the protocol holds a Date.
+ */
+export type DatedValue = "chat-event" | "agent-message" | "user-message";
+
+/** Which dated value a procedure's results (subscriptions) or input (`input`) are, if any; the router prefix is ignored. */
+export function datedValueOf(path: string, side: "result" | "input"): DatedValue | undefined {
+  const name = procedure(path);
+  if (side === "result") return name === "getChatUpdates" ? "chat-event" : name === "getMessage" ? "agent-message" : undefined;
+  return name === "sendUserMessage" ? "user-message" : undefined;
+}
+
+/**
+ * Paths (dotted) of the Date fields of §2 a value holds as strings, at their places only: `createdAt` of a Chat, a
+ * ChatListItem, a ChatMessage, an AgentMessageUpdate and a messaging UserMessage. A `createdAt` anywhere else (in
+ * `metadata`, `ownProperties`, `attributes`, a tool call's `input` or a tool result's `output`: free-form page or tool
+ * data) is no Date of the contract, and superjson rightly leaves a string there untagged.
+ */
+export function datePaths(value: unknown, kind: DatedValue): string[] {
+  const out: string[] = [];
+  if (!isObject(value)) return out;
+  if (kind !== "chat-event") {
+    dateAt(value, [], out);
+    return out;
   }
+  // Tracked `{id, data: update}`, or the update itself (untracked: chat/seq-tracked's finding), as the chat subs read it.
+  if (isObject(value.data)) updateDates(value.data, ["data"], out);
+  else if (typeof value.type === "string") updateDates(value, [], out);
   return out;
+}
+
+/** The `createdAt` of an object at `keys`, when it is a string. */
+function dateAt(o: Json, keys: (string | number)[], out: string[]): void {
+  if (typeof o.createdAt === "string") out.push(dotted([...keys, "createdAt"]));
+}
+
+function updateDates(u: Json, keys: (string | number)[], out: string[]): void {
+  switch (u.type) {
+    case "chat-list":
+      if (Array.isArray(u.chats)) u.chats.forEach((c, i) => isObject(c) && dateAt(c, [...keys, "chats", i], out));
+      return;
+    case "chat-created":
+    case "chat-full-sync": {
+      const chat = u.chat;
+      if (!isObject(chat)) return;
+      // In the chat's key order, as superjson walks it.
+      for (const k in chat) {
+        if (k === "createdAt") dateAt(chat, [...keys, "chat"], out);
+        else if (k === "messages" && Array.isArray(chat.messages))
+          chat.messages.forEach((m, i) => isObject(m) && dateAt(m, [...keys, "chat", "messages", i], out));
+      }
+      return;
+    }
+    case "message-added":
+      if (isObject(u.message)) dateAt(u.message, [...keys, "message"], out);
+      return;
+  }
 }
 
 /**

@@ -1,10 +1,13 @@
 /** trpc/*: envelopes, superjson Dates, answers, subscriptions, parse errors, unknown procedures, keep-alive (§1). */
 import type { CheckContext, CheckDef } from "../../../core/checks/check.js";
 import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
-import { C, M, NOTE } from "../labels.js";
+import { C, isProtocolConnection, M, NOTE } from "../labels.js";
 import {
   all,
+  callOf,
+  datedValueOf,
   datePaths,
+  JSON_FRAMES,
   errorData,
   frameEvidence,
   idKey,
@@ -23,6 +26,7 @@ import {
   where,
   WIRE,
   type Conn,
+  type DatedValue,
   type FrameEvent,
   type Json,
   type RpcRequest,
@@ -96,23 +100,45 @@ export const TRPC_CHECKS: CheckDef[] = [
     };
   }),
   serverCheck("stagewise-chat/trpc/date-annotations", (t) => {
+    /** Per connection, the subscriptions whose values hold Dates (by tRPC id as sent): what their values are. */
+    const dated = new Map<string, Map<unknown, DatedValue>>();
     return {
-      observe: onFrames((ev, f, c) => {
-        if (ev.direction !== "in" || f.kind !== "json" || !mayCarryDates(ev)) return;
-        for (const v of f.values) {
-          const r = resultOf(v);
-          if (r.kind !== "data" || !r.envelope.ok) continue;
-          const paths = datePaths(r.envelope.value);
-          if (!paths.length) continue;
-          const untagged = paths.filter((p) => !taggedDate(r.envelope.ok ? r.envelope.meta : undefined, p));
-          if (untagged.length)
-            t.fail(
-              `meta.values["${untagged[0]}"] = ["Date"]`,
-              `${untagged.length} Date field(s) untagged (first: ${untagged[0]}) at ${where(ev, c)}`,
-              frameEvidence(ev),
-            );
-          else t.ok();
-        }
+      observe: WIRE.on({
+        accept: isProtocolConnection,
+        only: JSON_FRAMES,
+        frame: (ev, f, c) => {
+          if (f.kind !== "json") return;
+          if (ev.direction === "out") {
+            for (const v of f.values) {
+              if (v.method !== "subscription") continue;
+              const kind = datedValueOf(callOf(v).path, "result");
+              const mine = dated.get(c.id);
+              if (kind) (mine ?? dated.set(c.id, new Map()).get(c.id)!).set(keyOf(v.id), kind);
+              else mine?.delete(keyOf(v.id));
+            }
+            return;
+          }
+          const mine = dated.get(c.id);
+          if (!mine || !mayCarryDates(ev)) return;
+          for (const v of f.values) {
+            const r = resultOf(v);
+            if (r.kind !== "data" || !r.envelope.ok) continue;
+            // Only the Dates §2 places in what this subscription yields: a mutation's result holds none.
+            const kind = mine.get(keyOf(r.id));
+            if (!kind) continue;
+            const paths = datePaths(r.envelope.value, kind);
+            if (!paths.length) continue;
+            const untagged = paths.filter((p) => !taggedDate(r.envelope.ok ? r.envelope.meta : undefined, p));
+            if (untagged.length)
+              t.fail(
+                `meta.values["${untagged[0]}"] = ["Date"]`,
+                `${untagged.length} Date field(s) untagged (first: ${untagged[0]}) at ${where(ev, c)}`,
+                frameEvidence(ev),
+              );
+            else t.ok();
+          }
+        },
+        close: (_ev, c) => void dated.delete(c.id),
       }),
       finish: () => t.outcome("every Date field was tagged Date", "no result carried a Date"),
     };

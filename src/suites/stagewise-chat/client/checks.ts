@@ -15,7 +15,7 @@ import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import type { WsFrameEvent } from "../../../core/transport/ws-exchange.js";
 import type { Conn, OpenEvent } from "../../../core/views/ws-connection.js";
 import type { ChatState } from "../../../stagewise/chat-state.js";
-import { datePaths, SEED, taggedDate } from "../checks/support.js";
+import { datedValueOf, datePaths, SEED, taggedDate } from "../checks/support.js";
 import { AgentView, CLIENT_PROBE, toolCalls, TOOLBAR, type Frame, type ToolCallInfo } from "./traffic.js";
 import { ACTIVE_CHAT_ONLY, callOf, GATED, isObject, PONG_MS, PROCEDURES, STAND_IN_METADATA, WITH_METADATA, type Json } from "./vocabulary.js";
 
@@ -209,7 +209,10 @@ export const dateAnnotationsCheck = requestCheck({
   optional: "the toolbar sent no Date (only messaging.sendUserMessage carries one)",
   judge(call, t, _agent, proof) {
     if (!call.input || !PROCEDURES[call.path]) return;
-    const paths = datePaths(call.input.value);
+    // Only the Dates §2 places in an input (a messaging UserMessage's createdAt); page data and tool output hold none.
+    const kind = datedValueOf(call.path, "input");
+    if (!kind) return;
+    const paths = datePaths(call.input.value, kind);
     if (paths.length === 0) return;
     const untagged = paths.filter((p) => !taggedDate(call.input!.meta, p));
     if (untagged.length) return t.fail(`meta.values tagging ${untagged.join(", ")} as Date`, `${call.path}: ${untagged.join(", ")} not tagged Date`, proof());
