@@ -411,69 +411,140 @@ export const resubscribeCheck = toolbarRule({
   },
 });
 
-/** What the last-event-id rule follows of the chat subscriptions. */
-interface Resumes {
-  chatSubs: Set<string>;
-  last: string | undefined;
-  dropped: boolean;
-  /**
-   * From the mock's drop or reconnect request to the next subscription: the last chat event sent before it, and the
-   * ones sent after (a toolbar that acts on the request at once never reads those): a resubscription may name any.
-   */
-  stretch: { atDrop: string | undefined; after: Set<string> } | undefined;
+/**
+ * What a dropped toolbar connection had received: from the mock's close of it, or its reconnect request on it, the
+ * last chat event sent on it before, and the ones sent on it after (a toolbar that acts on the request at once never
+ * reads those): the client's resubscription on its new socket may name any.
+ */
+interface Dropped {
+  /** When the dropped connection was opened: only a socket opened after it can be its client's new one. */
+  openedAt: number;
+  atDrop: string | undefined;
+  after: Set<string>;
 }
 
-const dropped = (s: Resumes) => {
-  s.dropped = true;
-  s.stretch ??= { atDrop: s.last, after: new Set() };
-};
+/** One toolbar connection as the last-event-id rule follows it. */
+interface ResumeConn {
+  /** Its chat subscriptions (by tRPC id as sent). */
+  chatSubs: Set<string>;
+  /** Those not yet ended (by the toolbar's subscription.stop, or the mock's stopped or error). */
+  open: Set<string>;
+  /** The last chat event the mock sent on it. */
+  last: string | undefined;
+  /** Set once the mock closed it or asked it to reconnect. */
+  dropped: Dropped | undefined;
+}
 
+/** What the last-event-id rule follows of the chat subscriptions. */
+interface Resumes {
+  conns: Map<string, ResumeConn>;
+  /** Dropped connections that had received chat events, not yet resumed by a new socket, oldest first. */
+  pending: Dropped[];
+  /** The mock dropped a connection or asked one to reconnect. */
+  dropped: boolean;
+}
+
+const resumeConn = (s: Resumes, c: Conn): ResumeConn =>
+  s.conns.get(c.id) ?? s.conns.set(c.id, { chatSubs: new Set(), open: new Set(), last: undefined, dropped: undefined }).get(c.id)!;
+
+/** Dropped connections kept for a resumption at most (the oldest forgotten first). */
+const PENDING_KEPT = 64;
+
+function drop(s: Resumes, rc: ResumeConn, c: Conn): void {
+  s.dropped = true;
+  if (rc.dropped) return;
+  rc.dropped = { openedAt: c.openedAt, atDrop: rc.last, after: new Set() };
+  s.pending.push(rc.dropped);
+  if (s.pending.length > PENDING_KEPT) s.pending.shift();
+}
+
+/** Whether a resubscription naming `sent` resumes where the dropped connection left off (nothing named: a fresh start). */
+const resumes = (d: Dropped, sent: unknown): boolean =>
+  sent === undefined || sent === null ? d.atDrop === undefined : typeof sent === "string" && (sent === d.atDrop || d.after.has(sent));
+
+/**
+ * A resubscription (§1 "resume, same id"; §8 drop-after-n, reconnect-notice) is the same toolbar subscribing again after
+ * it had received chat events: on the connection that received them (once its earlier subscription ended, or naming an
+ * event id), or, after the mock closed that connection or asked it to reconnect, as the first chat subscription on a
+ * socket opened since. A socket with no such drop before it (a second tab, a page reloaded by the user: the toolbar
+ * keeps nothing across reloads, r3) has received nothing and is not judged.
+ */
 export const lastEventIdCheck = toolbarRule({
   id: "stagewise-chat/chat/client-last-event-id",
   pass: "every resubscription carried the last event id",
-  untested: "the toolbar never subscribed to chat updates a second time",
+  untested: "the toolbar never resubscribed to chat updates after receiving chat events (on the same socket, or on a new one after a drop or reconnect request)",
   // Without a drop or a reconnect request the toolbar had no reason to resubscribe (the drop-after-n and
   // reconnect-notice scenarios give it one).
   optional: (s) => (s.dropped ? undefined : "the mock never dropped the toolbar nor asked it to reconnect (scenarios drop-after-n, reconnect-notice do)"),
-  state: (): Resumes => ({ chatSubs: new Set(), last: undefined, dropped: false, stretch: undefined }),
-  close(ev, _c, _t, s) {
-    if (ev.by === "kit") dropped(s);
+  state: (): Resumes => ({ conns: new Map(), pending: [], dropped: false }),
+  close(ev, c, _t, s) {
+    const rc = s.conns.get(c.id);
+    s.conns.delete(c.id);
+    if (ev.by !== "kit") return;
+    s.dropped = true;
+    // A connection closed before it received any chat event leaves nothing to resume.
+    if (rc && (rc.last !== undefined || rc.dropped)) drop(s, rc, c);
   },
   mock({ m, c }, _t, s) {
     if (m.kind !== "json") return;
     for (const v of m.values) {
-      if (v.method === "reconnect") dropped(s);
+      if (v.method === "reconnect") drop(s, resumeConn(s, c), c);
       const r = isObject(v.result) ? v.result : undefined;
-      if (s.chatSubs.has(`${c.id} ${JSON.stringify(v.id)}`) && r?.type === "data" && typeof r.id === "string") {
-        s.last = r.id;
-        // Bounded: only what is sent between a drop and the toolbar's next subscription.
-        if (s.stretch && s.stretch.after.size < 10_000) s.stretch.after.add(r.id);
+      const rc = s.conns.get(c.id);
+      const key = JSON.stringify(v.id);
+      if (rc && ("error" in v || r?.type === "stopped")) rc.open.delete(key);
+      if (rc?.chatSubs.has(key) && r?.type === "data" && typeof r.id === "string") {
+        rc.last = r.id;
+        // Bounded: only what is sent between a reconnect request and the connection's end.
+        if (rc.dropped && rc.dropped.after.size < 10_000) rc.dropped.after.add(r.id);
       }
     }
   },
   client({ m, c, proof }, t, s) {
     if (m.kind !== "json") return;
     for (const v of m.values) {
+      const key = JSON.stringify(v.id);
+      if (v.method === "subscription.stop") s.conns.get(c.id)?.open.delete(key);
       if (!isChatSubscribe(v)) continue;
-      s.chatSubs.add(`${c.id} ${JSON.stringify(v.id)}`);
-      const window = s.stretch;
-      s.stretch = undefined;
-      if (s.last === undefined) continue;
+      const rc = resumeConn(s, c);
+      const first = rc.chatSubs.size === 0;
+      // Another chat subscription of this socket still runs: a new one naming no event is another reader, not a resume.
+      const alongside = [...rc.open].some((k) => k !== key);
+      rc.chatSubs.add(key);
+      rc.open.add(key);
       const sent = callOf(v).lastEventId;
-      const named = typeof sent === "string" ? sent : undefined;
       const fresh = sent === undefined || sent === null;
-      if (sent === s.last || (window && (fresh ? window.atDrop === undefined : named !== undefined && (named === window.atDrop || window.after.has(named))))) t.ok();
-      else {
-        const expected = window
-          ? window.atDrop === undefined
-            ? "no lastEventId, or a chat event's id sent since the drop or reconnect request"
-            : `lastEventId "${window.atDrop}" or later (the last chat event sent before the drop or reconnect request)`
-          : `lastEventId "${s.last}" (the last chat event received)`;
-        t.fail(expected, fresh ? "a resubscription without lastEventId" : `lastEventId ${JSON.stringify(sent)}`, proof());
+      const actual = fresh ? "a resubscription without lastEventId" : `lastEventId ${JSON.stringify(sent)}`;
+      if (rc.last !== undefined || rc.dropped) {
+        // Again on a connection that received chat events (or was asked to reconnect, and subscribes on it again).
+        if (fresh && alongside) continue;
+        const d = rc.dropped;
+        if (d) {
+          const i = s.pending.indexOf(d);
+          if (i >= 0) s.pending.splice(i, 1);
+          if (d.atDrop === undefined && d.after.size === 0) continue;
+        }
+        if (sent === rc.last || (d && resumes(d, sent))) t.ok();
+        else t.fail(d ? expectedAfterDrop(d) : `lastEventId "${rc.last}" (the last chat event received on this socket)`, actual, proof());
+        continue;
       }
+      // A new socket: the return of a dropped one opened before it, or a toolbar that has received nothing (not judged).
+      if (!first) continue;
+      const eligible = s.pending.filter((d) => d.openedAt <= c.openedAt);
+      if (eligible.length === 0) continue;
+      const d = eligible.find((x) => resumes(x, sent)) ?? eligible[0]!;
+      s.pending.splice(s.pending.indexOf(d), 1);
+      if (d.atDrop === undefined && d.after.size === 0) continue;
+      if (resumes(d, sent)) t.ok();
+      else t.fail(expectedAfterDrop(d), actual, proof());
     }
   },
 });
+
+const expectedAfterDrop = (d: Dropped): string =>
+  d.atDrop === undefined
+    ? "no lastEventId, or a chat event's id sent since the drop or reconnect request"
+    : `lastEventId "${d.atDrop}" or later (the last chat event sent before the drop or reconnect request)`;
 
 export const STAGEWISE_CHAT_CLIENT_CHECKS: CheckDef[] = [
   textFramesCheck,
