@@ -3,9 +3,10 @@
  * recording of it. Frames from the toolbar ("in") are judged; frames the mock sent ("out") say what the toolbar had
  * been told: the active chat, whether the agent works, which tool calls await it.
  *
- * Each rule has one owner, so one toolbar mistake fails one check: text-frames owns bytes that are not JSON,
- * request-shape owns the tRPC envelope and ids, known-procedures the path and kind, client-metadata the metadata
- * (client-valid-input judges a copy with a stand-in), messaging/client-user-message the messaging input.
+ * Each rule has one owner, so one toolbar mistake fails one check: text-frames owns the frame type (binary) and bytes
+ * that are not JSON, request-shape owns the tRPC envelope and ids, known-procedures the path and kind of a text frame
+ * that names both, client-metadata the metadata (client-valid-input judges a copy with a stand-in),
+ * messaging/client-user-message the messaging input.
  */
 import { at, type CheckDef, type Evidence, type Tally } from "../../../core/checks/check.js";
 import { clientFrameRules, frameEvidence } from "../../../core/checks/client-frame-rule.js";
@@ -31,6 +32,8 @@ const toolbarRule = clientFrameRules(clientCheck, {
 
 /** One request of the toolbar: the message, its call, and its input as the agent reads it (undefined → null). */
 interface ToolbarCall {
+  /** The frame it came in. */
+  ev: WsFrameEvent;
   v: Json;
   method: string;
   path: string;
@@ -38,13 +41,16 @@ interface ToolbarCall {
   input?: { value: unknown; meta: Json | undefined };
 }
 
-function callsOf(f: Frame): ToolbarCall[] {
+function callsOf(ev: WsFrameEvent, f: Frame): ToolbarCall[] {
   if (f.kind !== "json") return [];
   return f.values.map((v) => {
     const call = callOf(v);
-    return { v, method: call.method, path: call.path, ...(call.input?.ok ? { input: { value: call.input.value ?? null, meta: call.input.meta } } : {}) };
+    return { ev, v, method: call.method, path: call.path, ...(call.input?.ok ? { input: { value: call.input.value ?? null, meta: call.input.meta } } : {}) };
   });
 }
+
+/** Where a toolbar frame is, as a knock-on names it. */
+const frameAt = (ev: WsFrameEvent): string => `toolbar frame on ${ev.connection} (transcript seq ${ev.seq}, at ${Math.round(ev.t)} ms)`;
 
 /**
  * What a request may have been written against: every chat state the mock sent within the crossing grace before it
@@ -75,7 +81,7 @@ function requestCheck(
     state: () => new Set<string>(),
     client(f, t, seen, ctx) {
       const crossing = { states: f.view.statesFor(f.ev), grace: f.view.trail.grace };
-      for (const call of callsOf(f.m)) judge(call, t, f.view, f.proof, ctx.validate, seen, crossing);
+      for (const call of callsOf(f.ev, f.m)) judge(call, t, f.view, f.proof, ctx.validate, seen, crossing);
     },
   });
 }
@@ -143,6 +149,12 @@ export const knownProceduresCheck = requestCheck({
   untested: "the toolbar sent no request",
   judge(call, t, _agent, proof) {
     if (call.method === "subscription.stop") return;
+    // A binary frame is wire/text-frames' failure, and a message naming no method or path is no request at all
+    // (trpc/client-request-shape's): neither is judged again as a call of an unknown procedure.
+    if (call.ev.binary) return t.knockOn("stagewise-chat/wire/text-frames", frameAt(call.ev));
+    const params = isObject(call.v.params) ? call.v.params : undefined;
+    if (typeof call.v.method !== "string" || typeof params?.path !== "string" || params.path === "")
+      return t.knockOn("stagewise-chat/trpc/client-request-shape", frameAt(call.ev));
     const known = PROCEDURES[call.path];
     const all = Object.entries(PROCEDURES).map(([p, d]) => `${d.kind} ${p}`);
     if (!known) return t.fail(`one of: ${all.join(", ")}`, `${call.method} ${JSON.stringify(call.path)}: no such procedure`, proof());
