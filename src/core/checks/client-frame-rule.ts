@@ -6,6 +6,8 @@
  */
 import { at, excerpt, type CheckContext, type CheckDef, type CheckObserver, type Evidence, type Tally } from "./check.js";
 import { tallyObserver, type MadeFrom } from "./tally-rule.js";
+import type { TranscriptEvent } from "../transcript/transcript.js";
+import { all, tap } from "../views/hooks.js";
 import type { CloseEvent, Conn, ConnectionView, FrameEvent, OpenEvent } from "../views/ws-connection.js";
 
 /** How a suite's client traffic reads. */
@@ -14,9 +16,20 @@ export interface ClientTraffic<M, V> {
   view: ConnectionView<M>;
   /** The probe the mock records its client under: connections and frames of other probes are not the client's. */
   probe: string;
-  /** What the mock had told the client so far: one per check (made with the run's context), fed every frame of the probe first. */
-  follow: { make(ctx: CheckContext): V; frame(v: V, ev: FrameEvent, m: M, c: Conn): void };
+  /**
+   * What the mock had told the client so far: one per check (made with the run's context), fed every frame of the
+   * probe first, and (when it reads them) the probe's closes and the notes the mock records about itself, such as
+   * state no frame carried because no socket was open.
+   */
+  follow: {
+    make(ctx: CheckContext): V;
+    frame(v: V, ev: FrameEvent, m: M, c: Conn): void;
+    close?(v: V, ev: CloseEvent, c: Conn): void;
+    note?(v: V, ev: NoteEvent): void;
+  };
 }
+
+type NoteEvent = Extract<TranscriptEvent, { kind: "note" }>;
 
 /** A frame as a rule reads it. */
 export interface ClientFrame<M, V> {
@@ -71,8 +84,8 @@ function frameObserver<M, V, S>(traffic: ClientTraffic<M, V>, rule: FrameRule<M,
       ...(rule.optional !== undefined ? { optional: (k: Kept) => atEnd(rule.optional!, k.s, k.view) } : {}),
       state: (c) => ({ s: rule.state ? rule.state(c) : (undefined as S), view: follow.make(c) }),
       ...(rule.end ? { end: (t: Tally, k: Kept) => rule.end!(t, k.s) } : {}),
-      observe: (t, { s, view }) =>
-        traffic.view.on({
+      observe: (t, { s, view }) => {
+        const frames = traffic.view.on({
           open(ev, c) {
             if (ev.probe !== probe) return;
             rule.tick?.(ev.t, t, s);
@@ -87,10 +100,20 @@ function frameObserver<M, V, S>(traffic: ClientTraffic<M, V>, rule: FrameRule<M,
           },
           close(ev, c) {
             if (ev.probe !== probe) return;
+            follow.close?.(view, ev, c);
             rule.tick?.(ev.t, t, s);
             rule.close?.(ev, c, t, s);
           },
-        }),
+        });
+        const note = follow.note;
+        if (!note) return frames;
+        return all(
+          tap(["note"], (ev) => {
+            if (ev.kind === "note" && ev.probe === probe) note(view, ev);
+          }),
+          frames,
+        );
+      },
     },
     ctx,
   );

@@ -32,6 +32,8 @@ const utf8 = new TextEncoder();
 
 export class Conn {
   open = true;
+  /** The mock closed the socket (not the client). */
+  closedByMock = false;
   private held: string[] = [];
   private heldTimer: ReturnType<typeof setTimeout> | undefined;
   private reordered: string[] = [];
@@ -128,6 +130,7 @@ export class Conn {
     this.flushHeld();
     this.stop();
     this.open = false;
+    this.closedByMock = true;
     try {
       this.transport.close(code, reason);
     } catch {

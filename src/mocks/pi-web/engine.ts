@@ -75,7 +75,7 @@ export interface PiWebEngine {
   /** Plain HTTP: GET /health, GET / (a page naming the WebSocket URL), else 404. */
   http(method: string, url: string): PiWebHttpResponse;
   state(): PiWebEngineState;
-  /** Closes every socket (default 1001 "server shutting down"). */
+  /** Ends the run in progress without another event and closes every socket (default 1001 "server shutting down"). */
   shutdown(code?: number, reason?: string): void;
   /** Stops the run, timers and dialogs, and closes every socket. */
   dispose(): void;
@@ -184,10 +184,12 @@ export function createPiWebEngine(options: PiWebMockOptions = {}): PiWebEngine {
         const event = sessionChanged("new", run.hooks);
         for (const e of rewrite ? rewrite(event) : [event]) broadcast(e, run.owner, run.hooks);
       } else {
-        holding = false;
         shutdown(1001, "server shutting down");
       }
       notifyIdle();
+    },
+    runChanged(running) {
+      recorder.run(running);
     },
   };
 
@@ -325,13 +327,21 @@ export function createPiWebEngine(options: PiWebMockOptions = {}): PiWebEngine {
         closed = true;
         conn.stop();
         conns.delete(id);
-        recorder.close(id, code, reason);
+        recorder.close(id, code, reason, conn.closedByMock);
       },
     };
   }
 
   function shutdown(code = 1001, reason = "server shutting down"): void {
+    // A server going away takes its run with it: no socket hears the rest, and the next one finds the agent idle.
+    const run = activeRun;
+    if (run) {
+      run.silence();
+      activeRun = null;
+    }
+    holding = false;
     for (const c of [...conns.values()]) c.close(code, reason);
+    notifyIdle();
   }
 
   function http(method: string, rawUrl: string): PiWebHttpResponse {

@@ -7,9 +7,15 @@
  * - each accepted socket as `ws-open` (connection "c<n>", url, headers);
  * - every frame as `ws-frame`: direction "in" = sent by the client, "out" = sent by the mock;
  *   text frames as their text (a fragmented message once, whole), binary frames as base64;
- * - `ws-close` with the close code and reason (client- or server-initiated).
+ * - `ws-close` with the close code and reason, and `by: "kit"` when the engine closed the socket
+ *   (a shutdown, say);
+ * - a `note` named {@link RUN_NOTE} each time the agent's run starts or ends (`{running}`), as the
+ *   mock knows it: with no socket open, or with the `agent_end` never sent, no frame tells it.
  */
 import type { TranscriptBus } from "../../core/transcript/transcript.js";
+
+/** Note name; value `{ running: boolean }`: the mock's run began (`agent_start`) or is over. */
+export const RUN_NOTE = "pi-web/run";
 
 export interface UpgradeRecord {
   url: string;
@@ -60,14 +66,20 @@ export class WsRecorder {
     });
   }
 
-  close(connection: string, code?: number, reason?: string): void {
+  close(connection: string, code?: number, reason?: string, byMock = false): void {
     this.bus?.emit({
       kind: "ws-close",
       probe: "client",
       connection,
       ...(code !== undefined ? { code } : {}),
       ...(reason ? { reason } : {}),
+      ...(byMock ? { by: "kit" as const } : {}),
     });
+  }
+
+  /** The agent's run began or is over. */
+  run(running: boolean): void {
+    this.bus?.emit({ kind: "note", probe: "client", name: RUN_NOTE, value: { running } });
   }
 }
 

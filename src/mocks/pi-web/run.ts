@@ -32,6 +32,8 @@ export interface RunHost {
   broadcast(event: Json, owner: string | null, hooks: PiWebHooks): void;
   /** A scripted interruption mid-stream (switch-mid-run, server-shutdown). */
   interrupt(action: "switch" | "shutdown", run: Run): void;
+  /** The run began (`agent_start`) or is over (`agent_end`, or ended without it), before any event says so. */
+  runChanged?(running: boolean): void;
 }
 
 /** The model: the assistant message the scenario gives for a turn. */
@@ -54,8 +56,8 @@ export class Run {
   private readonly controller = new AbortController();
   /** Set once: no further event, no further history. */
   silenced = false;
-  /** True from agent_start to agent_end. */
-  streaming = false;
+  /** True from agent_start to agent_end (or until the run is silenced). */
+  private running = false;
   /** Messages of the current agent_start…agent_end, in message_end order. */
   private messages: AgentMessage[] = [];
   readonly session: Session;
@@ -76,6 +78,17 @@ export class Run {
     this.rewrite = (e) => rewrites.reduce<Json[]>((list, r) => list.flatMap(r), [e]);
   }
 
+  /** True from agent_start to agent_end (or until the run is silenced). */
+  get streaming(): boolean {
+    return this.running;
+  }
+
+  private setStreaming(value: boolean): void {
+    if (value === this.running) return;
+    this.running = value;
+    this.host.runChanged?.(value);
+  }
+
   get signal(): AbortSignal {
     return this.controller.signal;
   }
@@ -92,6 +105,7 @@ export class Run {
   silence(): void {
     this.silenced = true;
     this.controller.abort();
+    this.setStreaming(false);
   }
 
   emit(event: Json): void {
@@ -169,7 +183,7 @@ export class Run {
     afterFirstMessage?: () => void,
   ): Promise<{ retry?: ReplyPlan["retry"]; error?: string }> {
     this.messages = [];
-    this.streaming = true;
+    this.setStreaming(true);
     this.emit({ type: "agent_start" });
     this.emit({ type: "turn_start" });
     if (input) this.echo(input);
@@ -222,7 +236,7 @@ export class Run {
       break;
     }
     if (this.silenced) return outcome;
-    this.streaming = false;
+    this.setStreaming(false);
     if (!(aborted && this.hooks.abort?.noAgentEnd)) {
       const messages = this.hooks.agentEndMessages ? this.hooks.agentEndMessages([...this.messages]) : this.messages;
       this.emit({ type: "agent_end", messages });

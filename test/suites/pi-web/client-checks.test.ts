@@ -222,6 +222,29 @@ describe("client checks on traffic the fixtures do not show", () => {
     expect(sb(stamped([...end, prompt(900)])).outcome).toBe("skip");
   });
 
+  it("streaming-behavior: the mock's run note rules; a run that ended with no socket open, or at a shutdown, is over", () => {
+    const sb = (events: TranscriptEvent[]) => judge(events)["pi-web/client/streaming-behavior"]!;
+    const note = (running: boolean, at: number) => ({ kind: "note" as const, probe: "client", name: "pi-web/run", value: { running }, at });
+    const close = (connection: string, at: number, extra: Record<string, unknown> = {}) => ({ kind: "ws-close" as const, probe: "client", connection, at, ...extra });
+    const prompt = (at: number, connection = "w2") => send({ id: `p${at}`, type: "prompt", message: "Hi" }, at, connection);
+    // The client left after agent_start; the run ended with no socket open (no agent_end reached anyone): a plain
+    // prompt after reconnecting is no prompt during a run.
+    const left = [open(), note(true, 100), recv({ type: "agent_start" }, 100), close("w1", 200, { code: 1000 }), note(false, 4_000), { ...open("w2"), at: 5_000 }];
+    const after = sb(stamped([...left, prompt(5_500)]));
+    expect([after.outcome, after.message]).toEqual(["skip", expect.stringContaining("runs took place, but the client sent no prompt during one")]);
+    // Before the run ended it was one.
+    expect(sb(stamped([...left.slice(0, 4), { ...open("w2"), at: 1_000 }, prompt(1_500)])).outcome).toBe("fail");
+    // The note also ends a run whose agent_end was never sent.
+    expect(sb(stamped([open(), note(true, 100), recv({ type: "agent_start" }, 100), note(false, 500), prompt(1_000, "w1")])).outcome).toBe("skip");
+    // A transcript without notes: the mock's shutdown (1001, or 1012 for a restart) ends the run; a client's own 1001
+    // (a browser leaving the page) does not.
+    const started = [open(), recv({ type: "agent_start" }, 100)];
+    for (const shut of [{ code: 1001, reason: "server shutting down" }, { code: 1012, reason: "restart", by: "kit" }]) {
+      expect(sb(stamped([...started, close("w1", 300, shut), { ...open("w2"), at: 400 }, prompt(1_000)])).outcome, shut.reason).toBe("skip");
+    }
+    expect(sb(stamped([...started, close("w1", 300, { code: 1001 }), { ...open("w2"), at: 400 }, prompt(1_000)])).outcome).toBe("fail");
+  });
+
   it("dialogs the client left unanswered make the reply rules not applicable; no dialog at all leaves them not exercised", () => {
     const select = { type: "extension_ui_request", id: "d1", method: "select", title: "Pick one", options: ["a", "b"] };
     const r = judge(stamped([open(), recv(select), send({ id: "req_1", type: "get_state" })]));

@@ -45,7 +45,12 @@ const clientCheck = checkMaker({ seed: SEED, side: "client" });
 const clientRule = clientFrameRules(clientCheck, {
   view: CLIENT_FRAMES,
   probe: CLIENT_PROBE,
-  follow: { make: (ctx) => new MockView(crossingGrace(ctx)), frame: (view, ev) => view.observe(ev) },
+  follow: {
+    make: (ctx) => new MockView(crossingGrace(ctx)),
+    frame: (view, ev) => view.observe(ev),
+    close: (view, ev) => view.close(ev),
+    note: (view, ev) => view.note(ev),
+  },
 });
 
 /** A client message that is a command (any object whose `type` is not the reply type, r3). */
@@ -349,11 +354,7 @@ export const streamingBehaviorCheck = clientRule({
   pass: "every prompt sent mid-run carried streamingBehavior",
   untested: "the client sent no prompt during a run",
   // Prompting mid-run is the client's choice: one that waits for the run to end never needs streamingBehavior.
-  optional: (s) => (s.runs ? "runs took place, but the client sent no prompt during one (waiting for the run to end is allowed)" : undefined),
-  state: () => ({ runs: false }),
-  mock({ view }, _t, s) {
-    if (view.running) s.runs = true;
-  },
+  optional: (_s, view) => (view.sawRun ? "runs took place, but the client sent no prompt during one (waiting for the run to end is allowed)" : undefined),
   client({ ev, m, view, proof }, t) {
     if (m?.type !== "prompt") return;
     const message = m.message;

@@ -7,10 +7,14 @@
  * {@link MockView} follows what the mock told its clients: the extension UI requests it sent
  * (dialogs and fire-and-forget alike), whether a run was in progress (with when it changed, since
  * a command may cross the change on the wire: core/checks/crossing.ts), and its responses.
+ * Whether a run is in progress is the mock's own word where it recorded one (its run note): a run
+ * that ends while no socket is open, or without the `agent_end` reaching anyone, is over all the
+ * same. Without the note (an older transcript), the frames tell it, and a server shutdown ends it.
  * Browser-safe: no node modules.
  */
 import { CROSSING_GRACE_MS, StateTrail } from "../../../core/checks/crossing.js";
 import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
+import { RUN_NOTE } from "../../../mocks/pi-web/recorder.js";
 import { wsConnectionView } from "../../../core/views/ws-connection.js";
 
 /** The mock records client traffic under this probe name. */
@@ -105,13 +109,34 @@ export interface UiRequest {
   seq: number;
 }
 
+/** Close codes of a server going away (1001) or restarting (1012). */
+const SHUTDOWN_CODES: ReadonlySet<number> = new Set([1001, 1012]);
+
+/**
+ * The mock closed the socket because it was shutting down (§1: `1001 "server shutting down"`; 1012 a restart). The
+ * mock records `by: "kit"` on the closes it made; in a transcript without it, the reason tells (a browser leaving the
+ * page closes with 1001 too, but not "shutting down").
+ */
+export function isShutdownClose(e: Extract<TranscriptEvent, { kind: "ws-close" }>): boolean {
+  if (!SHUTDOWN_CODES.has(e.code ?? 0)) return false;
+  if (e.by !== undefined) return e.by === "kit";
+  return /shut|restart/i.test(e.reason ?? "");
+}
+
 /** What the mock said to its clients, as far as client checks need it. */
 export class MockView {
   readonly requests = new Map<string, UiRequest>();
-  /** Inside a run: from `agent_start` until `agent_end` (or `session_changed`, §3 rule 12), with when it changed. */
+  /**
+   * Inside a run: from `agent_start` until `agent_end` (or `session_changed`, §3 rule 12, or a shutdown), with when
+   * it changed; the mock's run note, where it records one, rules over the frames.
+   */
   readonly run: StateTrail<boolean>;
+  /** A run took place (the mock began one). */
+  sawRun = false;
   /** The connection the last run change came by (a reply there shows the client read it). */
   private runConn: string | undefined;
+  /** The mock records its run state in notes: frames no longer decide it. */
+  private noted = false;
 
   constructor(grace = CROSSING_GRACE_MS) {
     this.run = new StateTrail(false, grace);
@@ -120,6 +145,24 @@ export class MockView {
   /** Inside a run, as the mock last told it. */
   get running(): boolean {
     return this.run.latest;
+  }
+
+  /** The mock's own note that its run began or is over. */
+  note(e: Extract<TranscriptEvent, { kind: "note" }>): void {
+    if (e.name !== RUN_NOTE || e.probe !== CLIENT_PROBE) return;
+    const running = (e.value as { running?: unknown } | null)?.running;
+    if (typeof running !== "boolean") return;
+    this.noted = true;
+    // No socket has been told yet: the frames that follow (if any socket is open) say which one carried it.
+    this.runConn = undefined;
+    this.setRun(e.t, running);
+  }
+
+  /** A socket closed: a server shutdown ends the run it had (nothing of it is replayed). */
+  close(e: Extract<TranscriptEvent, { kind: "ws-close" }>): void {
+    if (e.probe !== CLIENT_PROBE || this.noted || !isShutdownClose(e)) return;
+    this.runConn = undefined;
+    this.setRun(e.t, false);
   }
 
   /** Feeds one transcript event; returns the mock's message for mock frames. */
@@ -158,7 +201,17 @@ export class MockView {
   }
 
   private runChanged(e: WsFrame, running: boolean): void {
+    if (this.noted) {
+      // The mock's note said it first; this frame is the one that told a client.
+      if (running === this.run.latest) this.runConn = e.connection;
+      return;
+    }
     this.runConn = e.connection;
-    if (running !== this.run.latest) this.run.set(e.t, running);
+    this.setRun(e.t, running);
+  }
+
+  private setRun(t: number, running: boolean): void {
+    if (running) this.sawRun = true;
+    if (running !== this.run.latest) this.run.set(t, running);
   }
 }
