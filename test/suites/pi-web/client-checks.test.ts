@@ -106,7 +106,10 @@ describe("client fixture transcripts", () => {
     expect(msg("confirm-answered-with-value.jsonl", "pi-web/client/ui-response-shape")).toContain("confirm with value instead of confirmed");
     expect(msg("select-unlisted-value.jsonl", "pi-web/client/ui-select-option")).toContain('"delta"');
     expect(msg("upgrade-wrong-token.jsonl", "pi-web/client/connect")).toContain("401");
-    expect(msg("upgrade-no-origin.jsonl", "pi-web/client/connect")).toContain("Origin none");
+    // pi's web server bound to loopback refuses an upgrade without Origin, and so does the mock: the message says so
+    // and what a client outside a browser does about it.
+    expect(msg("upgrade-no-origin.jsonl", "pi-web/client/connect")).toContain("(Origin none) was refused with 403: the upgrade carried no Origin header");
+    expect(msg("upgrade-no-origin.jsonl", "pi-web/client/connect")).toMatch(/sends the page's origin \(http:\/\/127\.0\.0\.1:4781\), or .* --set originCheck=false/);
     expect(msg("binary-frame.jsonl", "pi-web/framing/json-object-frames")).toContain("binary");
     expect(msg("no-resync-after-reconnect.jsonl", "pi-web/client/reconnect-resync")).toContain("list_sessions, get_messages");
     const r = judge(fixture("reply-twice.jsonl"))["pi-web/client/ui-response-once"]!;
@@ -262,6 +265,19 @@ describe("client checks on traffic the fixtures do not show", () => {
     const r2 = judge(stamped([open(), { kind: "ws-frame", probe: "client", connection: "w1", direction: "in", binary: true, data: b64 }]));
     expect(r2["pi-web/framing/json-object-frames"]!.outcome).toBe("fail");
     expect(r2["pi-web/client/unknown-fields"]!.outcome).toBe("fail");
+  });
+
+  it("client/connect: a foreign Origin's 403 names the allow-list and how to extend it", () => {
+    const upgrade = (origin: string | undefined, status: number): NewEvent[] => [
+      { kind: "http-request", probe: "client", exchange: "u1", label: "ws-upgrade", method: "GET", url: "/ws", path: "/ws", headers: { host: "127.0.0.1:4781", upgrade: "websocket", ...(origin ? { origin } : {}) } },
+      { kind: "http-response", probe: "client", exchange: "u1", label: "ws-upgrade", status, headers: {} },
+    ];
+    const foreign = judge(stamped(upgrade("http://localhost:5173", 403)))["pi-web/client/connect"]!;
+    expect(foreign.outcome).toBe("fail");
+    expect(foreign.message).toContain(`Origin "http://localhost:5173" is not on the mock's allow-list`);
+    expect(foreign.message).toContain(`--set allowedOrigins='["http://localhost:5173"]'`);
+    // With the mock's Origin check off, an upgrade without Origin is accepted and passes.
+    expect(judge(stamped([...upgrade(undefined, 101), open()]))["pi-web/client/connect"]!.outcome).toBe("pass");
   });
 
   it("a server shutdown without a reconnect makes reconnect-resync not applicable (reconnecting is optional)", () => {

@@ -93,8 +93,28 @@ const UPGRADE_REFUSAL: Record<number, string> = {
   400: "the mock refused the query (an unknown ?scenario=, ?fault= or ?framing=)",
   404: "the path is not /ws",
   401: "the token is missing or wrong",
-  403: "the Origin is missing or not allowed",
 };
+
+/**
+ * Why a 403 refused the upgrade, and what to do about it. §1: pi's web server bound to loopback keeps an Origin
+ * allow-list (its own origins plus --web-allowed-origin) and refuses an upgrade without Origin too; the mock does the
+ * same by default. A client outside a browser must send an Origin itself to reach such a server.
+ */
+function originRefusal(req: Request): string {
+  const origin = req.headers["origin"];
+  const host = req.headers["host"];
+  const page = host ? `http://${host}` : "http://<host>:<port>";
+  if (origin === undefined) {
+    return (
+      "the upgrade carried no Origin header, which pi's web server bound to loopback refuses, as the mock does by default; " +
+      `a client outside a browser sends the page's origin (${page}), or the mock's check is turned off with --set originCheck=false`
+    );
+  }
+  return (
+    `Origin ${JSON.stringify(origin)} is not on the mock's allow-list (by default the loopback origins of its port, such as ${page}); ` +
+    `allow it with --set allowedOrigins='["${origin}"]' (agentwire mock: --allow-origin ${origin})`
+  );
+}
 
 function isUpgradeRequest(e: Request): boolean {
   return /websocket/i.test(e.headers["upgrade"] ?? "") || e.label === "ws-upgrade" || e.label === "upgrade";
@@ -128,7 +148,7 @@ export const connectCheck = tallyChecks(clientCheck)({
         const req = upgrades.get(e.exchange)!;
         upgrades.delete(e.exchange);
         if (e.status !== 101) {
-          const why = UPGRADE_REFUSAL[e.status] ?? "refused";
+          const why = e.status === 403 ? originRefusal(req) : (UPGRADE_REFUSAL[e.status] ?? "refused");
           const origin = req.headers["origin"];
           t.fail(
             "a 101 upgrade on /ws with the mock's token and an allowed Origin",
