@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { withChecks } from "../scripts/readme-checks-lib.js";
+import { RESYNC_COMMANDS } from "../src/suites/pi-web/client/index.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -11,6 +12,12 @@ describe("README", () => {
 
   it("has a check table generated from the current catalogue (run npm run gen when this fails)", () => {
     expect(readme === withChecks(readme), "README check table is stale: run npm run gen").toBe(true);
+  });
+
+  it("names, for a pi-web client that reconnects, the commands client/reconnect-resync requires", () => {
+    const sentence = /a reconnecting client resyncs with\s+([^.]*)/.exec(readme)?.[1] ?? "";
+    expect(sentence).not.toBe("");
+    for (const command of RESYNC_COMMANDS) expect(sentence, command).toContain(`\`${command}\``);
   });
 
   it("shows the two commands and the test command CI runs", () => {

@@ -6,7 +6,7 @@
  * One agent session is shared by every socket (§3 rule 1): events fan out to all sockets in the
  * same order, a response goes to the socket that sent the command. Nothing is sent on connect and
  * nothing is replayed; a socket that drops mid-run just stops receiving, and a new one resyncs
- * with get_state / get_messages.
+ * with get_state, list_sessions and get_messages.
  */
 import type { TranscriptBus } from "../../core/transcript/transcript.js";
 import { Conn, type PiWebTransport } from "./connection.js";

@@ -288,4 +288,15 @@ describe("client checks on traffic the fixtures do not show", () => {
     const own = judge(stamped([open(), { kind: "ws-close", probe: "client", connection: "w1", code: 1000 }, open("w2")]));
     expect(own["pi-web/client/reconnect-resync"]!.outcome).toBe("incomplete");
   });
+
+  it("reconnect-resync: a restart (1012) the mock made counts as a shutdown; the resync needs all three commands", () => {
+    const restart = { kind: "ws-close" as const, probe: "client", connection: "w1", code: 1012, reason: "service restart", by: "kit" as const };
+    const resync = (types: string[]) =>
+      judge(stamped([open(), send({ id: "req_1", type: "get_state" }), restart, open("w2"), ...types.map((type, i) => send({ id: `r${i}`, type }, undefined, "w2"))]))[
+        "pi-web/client/reconnect-resync"
+      ]!;
+    expect(resync(["get_state", "list_sessions", "get_messages"]).outcome).toBe("pass");
+    const partial = resync(["get_state", "get_messages"]);
+    expect([partial.outcome, partial.message]).toEqual(["fail", expect.stringContaining("never sent list_sessions (nothing is replayed")]);
+  });
 });

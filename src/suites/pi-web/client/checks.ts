@@ -17,7 +17,7 @@ import { tallyChecks } from "../../../core/checks/tally-rule.js";
 import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
 import { tap } from "../../../core/views/hooks.js";
-import { CLIENT_FRAMES, CLIENT_PROBE, MockView, parseFrame, typeOf, type Message } from "./traffic.js";
+import { CLIENT_FRAMES, CLIENT_PROBE, isShutdownClose, MockView, parseFrame, typeOf, type Message } from "./traffic.js";
 import {
   COMMAND_FIELDS,
   COMMANDS,
@@ -392,11 +392,6 @@ export const streamingBehaviorCheck = clientRule({
 /** The commands a client sends to learn the state again after a reconnect (§8 case 18). */
 export const RESYNC_COMMANDS = ["get_state", "list_sessions", "get_messages"] as const;
 
-/** A close the mock made when shutting down (`1001 "server shutting down"`, §1). */
-function isShutdownClose(e: Extract<TranscriptEvent, { kind: "ws-close" }>): boolean {
-  return e.code === 1001 && /shut/i.test(e.reason ?? "");
-}
-
 /** What the resync rule follows: whether the mock just shut down, and the sockets opened after it. */
 interface Resyncs {
   shutdown: boolean;
@@ -411,7 +406,7 @@ function settle(s: Resyncs, connection: string, t: Tally): void {
   if (!c) return;
   s.open.delete(connection);
   const missing = RESYNC_COMMANDS.filter((x) => !c.sent.has(x));
-  if (missing.length > 0) t.fail(`${RESYNC_COMMANDS.join(", ")} on the new socket`, `after reconnecting, the client never sent ${missing.join(", ")}`, at(c.event));
+  if (missing.length > 0) t.fail(`${RESYNC_COMMANDS.join(", ")} on the new socket`, `after reconnecting, the client never sent ${missing.join(", ")} (nothing is replayed: the state, the session list and the history are fetched again)`, at(c.event));
 }
 
 export const reconnectResyncCheck = clientRule({
@@ -419,7 +414,7 @@ export const reconnectResyncCheck = clientRule({
   pass: "after reconnecting, the client resynced with get_state, list_sessions and get_messages",
   untested: "the client did not reconnect after a server shutdown",
   // §1: reconnecting is optional (the fork client never reconnects); only a client that does must resync.
-  optional: (s) => (s.shutdowns > 0 ? "the mock shut down (1001) and the client did not reconnect, which is allowed (the fork client never reconnects)" : undefined),
+  optional: (s) => (s.shutdowns > 0 ? "the mock shut down (1001/1012) and the client did not reconnect, which is allowed (the fork client never reconnects)" : undefined),
   state: (): Resyncs => ({ shutdown: false, shutdowns: 0, open: new Map() }),
   close(ev, _c, t, s) {
     settle(s, ev.connection, t);
