@@ -257,10 +257,21 @@ describe("client checks on traffic the fixtures do not show", () => {
     for (const id of ["ui-response-shape", "ui-response-once", "ui-select-option"]) expect(none[`pi-web/client/${id}`]!.outcome, id).toBe("incomplete");
   });
 
-  it("a non-string id, an empty id and a binary frame recorded as base64 are judged", () => {
+  it("a non-string id, an empty id and a binary frame recorded as base64 are judged, each mistake by one check", () => {
     const r = judge(stamped([open(), send({ id: "", type: "get_state" }), send({ id: 7, type: "abort" })]));
     expect(r["pi-web/client/id-present"]!.outcome).toBe("fail");
-    expect(r["pi-web/client/id-present"]!.message).toContain("2 violations");
+    expect(r["pi-web/client/id-present"]!.message).toContain('get_state command has an empty id, which does not tell its response from another command\'s');
+    expect(r["pi-web/client/id-present"]!.message).not.toContain("violations");
+    // id 7 breaks the abort schema: command-schema owns it, id-present does not count it again.
+    expect(r["pi-web/client/command-schema"]!.outcome).toBe("fail");
+    expect(r["pi-web/client/command-schema"]!.message).toContain("/id");
+    const only7 = judge(stamped([open(), send({ id: 7, type: "abort" })]))["pi-web/client/id-present"]!;
+    expect([only7.outcome, only7.message]).toEqual(["skip", expect.stringContaining("not judged: pi-web/client/command-schema failed on abort command with id 7")]);
+    // An undocumented command's id is no schema's: id-present judges it.
+    expect(judge(stamped([open(), send({ id: 7, type: "bash" })]))["pi-web/client/id-present"]!.message).toContain("bash command has id 7, not a string");
+    // A missing id: the response cannot be told apart (the id is optional on the wire, hence SHOULD).
+    const none = judge(stamped([open(), send({ type: "get_state" })]))["pi-web/client/id-present"]!;
+    expect([none.verdict, none.message]).toEqual(["warn", expect.stringContaining("get_state command has no id: its response cannot be matched to it")]);
     const b64 = btoa(JSON.stringify({ id: "req_1", type: "get_state", extra: 1 }));
     const r2 = judge(stamped([open(), { kind: "ws-frame", probe: "client", connection: "w1", direction: "in", binary: true, data: b64 }]));
     expect(r2["pi-web/framing/json-object-frames"]!.outcome).toBe("fail");

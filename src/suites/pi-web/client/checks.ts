@@ -6,7 +6,8 @@
  *
  * Each rule has one owner, so one client mistake fails one check: the frame check owns bytes
  * that are not one JSON object, known-commands owns the `type`, unknown-fields owns keys nobody
- * documented (the schema checks judge a copy without them), id-present owns command ids,
+ * documented (the schema checks judge a copy without them), id-present owns whether a command
+ * has a usable id (a documented command's non-string id breaks its schema: command-schema's),
  * ui-response-id owns reply ids.
  */
 import { at, excerpt, type CheckContext, type CheckDef, type Level, type Tally } from "../../../core/checks/check.js";
@@ -221,18 +222,25 @@ export const unknownFieldsCheck = clientRule({
   },
 });
 
+/** Why a command needs an id although the wire makes it optional (§3 r3: responses are matched by id only). */
+const UNCORRELATED = "its response cannot be matched to it (responses are matched by id only, and come in any order)";
+
 export const idPresentCheck = clientRule({
   id: "pi-web/client/id-present",
   pass: ({ commands, reqN }) => `every command had a non-empty string id (${reqN === commands ? "all" : `${reqN} of ${commands}`} in the req_N style)`,
   untested: "the client sent no command",
   state: () => ({ commands: 0, reqN: 0 }),
-  client({ m, proof }, t, s) {
+  client({ ev, m, proof }, t, s) {
     if (!m || !isCommand(m)) return;
-    s.commands++;
     const id = m.id;
-    const type = typeOf(m) ?? "typeless";
-    if (id === undefined) return t.fail("a non-empty string id", `${type} command has no id`, proof());
-    if (typeof id !== "string" || id === "") return t.fail("a non-empty string id", `${type} command has id ${JSON.stringify(id)}`, proof());
+    const type = typeOf(m);
+    const what = `${type ?? "typeless"} command`;
+    // A documented command's id that is not a string breaks its schema: command-schema fails it, once.
+    if (id !== undefined && typeof id !== "string" && isCommandType(type)) return t.knockOn("pi-web/client/command-schema", `${what} with id ${excerpt(id)} (seq ${ev.seq})`);
+    s.commands++;
+    if (id === undefined) return t.fail("a non-empty string id", `${what} has no id: ${UNCORRELATED}`, proof());
+    if (typeof id !== "string") return t.fail("a non-empty string id", `${what} has id ${excerpt(id)}, not a string: ${UNCORRELATED}`, proof());
+    if (id === "") return t.fail("a non-empty string id", `${what} has an empty id, which does not tell its response from another command's`, proof());
     if (REQ_N.test(id)) s.reqN++;
     t.ok();
   },
