@@ -178,6 +178,34 @@ describe("core views", () => {
     expect(results.find((r) => r.id === "fine")!.verdict).toBe("pass");
   });
 
+  it("report a throwing hook by its message, without the kit's stack", () => {
+    const EX = exchangeView({ name: "test/exchanges", errorBodyFromLines: () => false });
+    const results = run(
+      [
+        check("bug", () => EX.on(() => {
+          throw new TypeError("x.indexOf is not a function");
+        })),
+        check("overflow", () => EX.on(() => {
+          const f = (n: number): number => (n > 1e7 ? n : f(n + 1) + 1);
+          f(0);
+        })),
+        check("thrown-string", () => EX.on(() => {
+          throw "plain";
+        })),
+      ],
+      [...stream("x1", [])],
+    );
+    const by = (id: string) => results.find((r) => r.id === id)!;
+    expect(by("bug").message).toBe("internal error in check: x.indexOf is not a function");
+    expect(by("overflow").message).toBe("internal error in check: Maximum call stack size exceeded");
+    expect(by("thrown-string").message).toBe("internal error in check: plain");
+    for (const r of results) {
+      expect(r.verdict).toBe("incomplete");
+      expect(r.message).not.toMatch(/\n\s*at |\.[jt]s:\d+/);
+      expect(JSON.stringify(r.evidence)).not.toMatch(/\n\s*at /);
+    }
+  });
+
   it("deliver an event to views of lower rank first, whatever order the checks subscribed in", () => {
     const order: string[] = [];
     const view = (name: string, rank: number): ViewDef<() => void> => ({

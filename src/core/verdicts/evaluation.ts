@@ -85,7 +85,7 @@ export class Evaluation {
           });
         entry.observer = withViolationSink(sink, () => check.create(ctx), holdUps);
       } catch (e) {
-        entry.crash = (e as Error).message;
+        entry.crash = crashText(check.id, e);
         return entry;
       }
       const guard: Guard = {
@@ -94,7 +94,7 @@ export class Evaluation {
           // A bug in one check must not take the run (or other checks) down with it.
           if (guard.dead) return;
           guard.dead = true;
-          entry.crash = (err as Error)?.stack ?? String(err);
+          entry.crash = crashText(check.id, err);
           entry.observer = null;
         },
       };
@@ -121,7 +121,7 @@ export class Evaluation {
         try {
           outcome = observer.finish();
         } catch (err) {
-          outcome = { verdict: "incomplete", message: `internal error in check: ${(err as Error).message}` };
+          outcome = { verdict: "incomplete", message: `internal error in check: ${crashText(check.id, err)}` };
         }
       }
       const level = effectiveLevel(check, this.ctx.profile);
@@ -141,4 +141,18 @@ export class Evaluation {
       };
     });
   }
+}
+
+/**
+ * What a report says of a check that threw: the error's message, never its stack (a report is read as the verdict
+ * on a server, and frames of the kit's code say nothing about it). Under AGENTWIRE_DEBUG the stack goes to stderr.
+ */
+function crashText(id: string, err: unknown): string {
+  if (typeof process !== "undefined" && process.env?.AGENTWIRE_DEBUG) {
+    const stack = err instanceof Error ? err.stack : undefined;
+    process.stderr.write(`${id}: ${stack ?? String(err)}\n`);
+  }
+  if (err instanceof Error) return err.message || err.name;
+  if (typeof err === "object" && err !== null && typeof (err as { message?: unknown }).message === "string") return (err as { message: string }).message;
+  return String(err);
 }
