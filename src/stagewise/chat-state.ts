@@ -204,7 +204,7 @@ function messageUpdated(state: ChatState, chatId: string, update: unknown): Chat
   const at = state.messages.findIndex((m) => m.id === messageId);
   if (at < 0) return violation(R7, clause("known-message"), "/update/messageId", `no message "${String(messageId)}" in the active chat "${chatId}"`);
   const target = state.messages[at]!;
-  const allowed = PARTS_BY_ROLE[target.role];
+  const allowed = Object.hasOwn(PARTS_BY_ROLE, target.role) ? PARTS_BY_ROLE[target.role] : undefined;
   if (!allowed) return violation(R7, clause("assistant-or-tool"), "/update/messageId", `message "${messageId}" is a ${target.role} message; only assistant and tool messages change`);
   if (!isRecord(content) || typeof content.type !== "string") return violation(R7, clause("content"), "/update/content", "content is not a part");
   if (!allowed.has(content.type)) return violation(R7, clause("part-for-role"), "/update/content/type", `a ${target.role} message holds no ${content.type} part`);

@@ -188,3 +188,11 @@ export function utf8BodyRule(t: Tally, wording: Utf8BodyWording) {
 
 /** The bytes around a chunk offset, in hex, as evidence. */
 export const hexAround = (bytes: Uint8Array, from: number, to: number): string => [...bytes.subarray(Math.max(0, from), to)].map((b) => b.toString(16).padStart(2, "0")).join(" ");
+
+/**
+ * A table's own entry for a key the target chose (an event type, a role, a path): never an inherited member of a plain
+ * object such as `constructor`, `toString` or `__proto__`.
+ */
+export function ownEntry<V>(table: Readonly<Record<string, V>>, key: string): V | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}

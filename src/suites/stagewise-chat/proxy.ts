@@ -7,6 +7,7 @@ import { INFO_PATH, WS_PATH } from "../../mocks/stagewise-chat/pace.js";
 import { mirrorPath, NEEDS_MOCK, NEEDS_TEST, UNROUTED, type HttpClassifier, type ProxyAdapter, type WsClassifier } from "../../proxy/adapter.js";
 import { FIRST_PORT, LAST_PORT } from "../../stagewise/adapter/ports.js";
 import { C, M, X } from "./labels.js";
+import { ownEntry } from "../../core/checks/check-helpers.js";
 
 /** Subscription procedures and the labels the probes give them (the chat one: A, first only). */
 const SUBSCRIPTIONS: Record<string, string> = {
@@ -45,7 +46,7 @@ function wsClassifiers(): (path: string) => WsClassifier {
         chatSubscribed = true;
         return M.subA;
       }
-      return SUBSCRIPTIONS[r.path];
+      return ownEntry(SUBSCRIPTIONS, r.path);
     },
   });
 }

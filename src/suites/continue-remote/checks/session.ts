@@ -2,6 +2,7 @@
 import type { CheckDef } from "../../../core/checks/check.js";
 import { freshEntries } from "./messages.js";
 import { canon, isObject, onStates, serverCheck, stateEvidence, TERMINAL, where } from "./support.js";
+import { ownEntry } from "../../../core/checks/check-helpers.js";
 
 const RANK: Record<string, number> = { generating: 0, generated: 1, calling: 2, done: 3, errored: 3, canceled: 3 };
 
@@ -49,7 +50,7 @@ export const SESSION_CHECKS: CheckDef[] = [
             const before = status.get(s.id);
             status.set(s.id, { status: s.status, where: where(next) });
             if (!before || before.status === s.status) continue;
-            const back = (RANK[s.status] ?? -1) < (RANK[before.status] ?? -1);
+            const back = (ownEntry(RANK, s.status) ?? -1) < (ownEntry(RANK, before.status) ?? -1);
             if (back || TERMINAL.has(before.status))
               t.fail(
                 `${s.id} to move forward from ${before.status}`,

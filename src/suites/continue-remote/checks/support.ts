@@ -7,7 +7,7 @@
  * normalised defensively, as an entry may still break `state/entry-schema`.
  */
 import { at, excerpt, notApplicable, Tally, type CheckContext, type CheckObserver, type Evidence } from "../../../core/checks/check.js";
-import { is2xx, mediaType, parseJson } from "../../../core/checks/check-helpers.js";
+import { is2xx, mediaType, parseJson, ownEntry } from "../../../core/checks/check-helpers.js";
 import { checkSpec, serverCheckMaker, type CheckArgs, type CheckSpec, type MakeCheck } from "../../../core/checks/define-check.js";
 import type { ValidationResult } from "../../../core/schemas/schema-registry.js";
 import { describe, evidenceOf, lastEvent, type Exchange } from "../../../core/views/exchange.js";
@@ -380,7 +380,7 @@ export const NAME_TABLE: Record<string, string> = {
 /** Two toolNames of one tool: equal, or a display name and its table name (a wrong name is tools/name-map's). */
 export function sameTool(a: string | undefined, b: string | undefined): boolean {
   if (a === undefined || b === undefined) return a === b;
-  return a === b || NAME_TABLE[a] === b || NAME_TABLE[b] === a;
+  return a === b || ownEntry(NAME_TABLE, a) === b || ownEntry(NAME_TABLE, b) === a;
 }
 
 export const UNSETTLED = new Set(["generating", "generated", "calling"]);

@@ -4,6 +4,7 @@ import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import { freshEntries } from "./messages.js";
 import { IdleWatch } from "./turns.js";
 import { all, NAME_TABLE, onStates, sameTool, serverCheck, stateEvidence, toolLabel, where, type Entry, type State } from "./support.js";
+import { ownEntry } from "../../../core/checks/check-helpers.js";
 
 const VARIANT: Record<string, string> = { "tool-start": "tool-start-entry", "tool-result": "tool-result-entry", "tool-error": "tool-error-entry" };
 
@@ -54,7 +55,7 @@ export const TOOLS_CHECKS: CheckDef[] = [
           if (e.kind !== "tool-start" && e.kind !== "tool-result") continue;
           const display = toolLabel(e.content)?.display;
           if (display === undefined) continue;
-          const want = NAME_TABLE[display];
+          const want = ownEntry(NAME_TABLE, display);
           if (want === undefined) {
             unknown.add(`${display} → ${e.toolName ?? "(none)"}`);
             continue;

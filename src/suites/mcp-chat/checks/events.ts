@@ -3,6 +3,7 @@ import { excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import { readParams } from "../params.js";
 import { eventEvidence, eventWhere, onStreams, serverCheck } from "./support.js";
+import { ownEntry } from "../../../core/checks/check-helpers.js";
 
 
 /** The seed's three event types and their schemas; profile-allowed extras use the StreamEvent overlay. */
@@ -42,7 +43,7 @@ export const EVENTS_CHECKS: CheckDef[] = [
       only: ["text", "tool", "object"],
       event: (ev, p) => {
         if (p.kind !== "object" || typeof p.type !== "string") return;
-        const message = EVENT_SCHEMAS[p.type] ?? (extra.has(p.type) ? "stream-event" : undefined);
+        const message = ownEntry(EVENT_SCHEMAS, p.type) ?? (extra.has(p.type) ? "stream-event" : undefined);
         if (!message) return;
         n++;
         const r = ctx.validate(message, p.value);

@@ -19,6 +19,7 @@ import { emittedCallsOf, type EmittedCall } from "./emitted.js";
 import { callsOf, historyCalls, isObject, messagesOf, toolNames, tryJson, type Json } from "./history.js";
 import { diffParameters, foldName } from "./shape.js";
 import { SEED } from "../labels.js";
+import { ownEntry } from "../../../core/checks/check-helpers.js";
 
 /** The mock records client traffic under this probe name. */
 export const CLIENT_PROBE = "client";
@@ -138,7 +139,7 @@ function messageErrors(ctx: CheckContext, body: Json): string {
   const out: string[] = [];
   (Array.isArray(body.messages) ? body.messages : []).forEach((m, i) => {
     const role = isObject(m) ? m.role : undefined;
-    const schema = typeof role === "string" ? ROLE_SCHEMAS[role] : undefined;
+    const schema = typeof role === "string" ? ownEntry(ROLE_SCHEMAS, role) : undefined;
     if (!schema) {
       if (!ctx.validate("chat-message", m).ok) out.push(`/messages/${i}/role: ${JSON.stringify(role ?? null)} is not one of system, developer, user, assistant, tool`);
       return;

@@ -34,6 +34,7 @@ import {
   UI_RESPONSE_FIELDS,
   UI_RESPONSE_SCHEMA,
 } from "./vocabulary.js";
+import { ownEntry } from "../../../core/checks/check-helpers.js";
 
 type Request = Extract<TranscriptEvent, { kind: "http-request" }>;
 
@@ -72,7 +73,7 @@ function documentedOnly(m: Message, fields: readonly string[]): Message {
 }
 
 function commandFields(type: string): string[] {
-  return ["type", "id", ...(COMMAND_FIELDS[type] ?? [])];
+  return ["type", "id", ...(ownEntry(COMMAND_FIELDS, type) ?? [])];
 }
 
 const timeoutOf = (ctx: CheckContext): number =>

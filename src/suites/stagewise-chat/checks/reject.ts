@@ -23,6 +23,7 @@ import {
 } from "./support.js";
 import type { ChatUpdate } from "../../../generated/stagewise-chat.js";
 import { endThen } from "../../../core/checks/check.js";
+import { ownEntry } from "../../../core/checks/check-helpers.js";
 
 const QUIET_MS = 300;
 
@@ -92,7 +93,7 @@ function expectReason(t: Tally, req: RpcRequest, reason: string, r: ReturnType<t
   if (r.kind === "error" && d?.reason === reason) return t.ok();
   // A rejection without any reason is chat/reject-error-shape's finding.
   if (r.kind === "error" && d?.reason === undefined) return t.knockOn(REJECT_ERROR_SHAPE, showReq(req));
-  t.fail(`error ${REASONS[reason]?.code ?? "?"} reason ${reason}`, `${showReq(req)} answered ${showResult(r)}`, frameEvidence(req.answers[0] ?? req.frame));
+  t.fail(`error ${ownEntry(REASONS, reason)?.code ?? "?"} reason ${reason}`, `${showReq(req)} answered ${showResult(r)}`, frameEvidence(req.answers[0] ?? req.frame));
 }
 
 export const REJECT_CHECKS: CheckDef[] = [
@@ -105,7 +106,7 @@ export const REJECT_CHECKS: CheckDef[] = [
         // Invalid input that got past validation and failed elsewhere is chat/reject-invalid-input's finding.
         if (rejectionOf(req.label)!.reason === "invalid-input" && d?.code !== "BAD_REQUEST" && reason !== undefined)
           return t.knockOn("stagewise-chat/chat/reject-invalid-input", showReq(req));
-        const row = typeof reason === "string" ? REASONS[reason] : undefined;
+        const row = typeof reason === "string" ? ownEntry(REASONS, reason) : undefined;
         if (!row) return t.fail("data.reason from the §1 table", `${showReq(req)}: ${showResult(r)}`, frameEvidence(ev));
         if (d?.code !== row.code || d?.httpStatus !== row.http || r.error?.code !== row.json) {
           return t.fail(

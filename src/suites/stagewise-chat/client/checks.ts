@@ -19,6 +19,7 @@ import type { ChatState } from "../../../stagewise/chat-state.js";
 import { datedValueOf, datePaths, SEED, taggedDate } from "../checks/support.js";
 import { AgentView, CLIENT_PROBE, toolCalls, TOOLBAR, type Frame, type ToolCallInfo } from "./traffic.js";
 import { ACTIVE_CHAT_ONLY, callOf, GATED, isObject, PONG_MS, PROCEDURES, STAND_IN_METADATA, WITH_METADATA, type Json } from "./vocabulary.js";
+import { ownEntry } from "../../../core/checks/check-helpers.js";
 
 const clientCheck: (spec: CheckSpec) => CheckDef = checkMaker({ seed: SEED, side: "client" });
 
@@ -155,7 +156,7 @@ export const knownProceduresCheck = requestCheck({
     const params = isObject(call.v.params) ? call.v.params : undefined;
     if (typeof call.v.method !== "string" || typeof params?.path !== "string" || params.path === "")
       return t.knockOn("stagewise-chat/trpc/client-request-shape", frameAt(call.ev));
-    const known = PROCEDURES[call.path];
+    const known = ownEntry(PROCEDURES, call.path);
     const all = Object.entries(PROCEDURES).map(([p, d]) => `${d.kind} ${p}`);
     if (!known) return t.fail(`one of: ${all.join(", ")}`, `${call.method} ${JSON.stringify(call.path)}: no such procedure`, proof());
     if (known.kind !== call.method) return t.fail(`${known.kind} ${call.path}`, `${call.method} ${call.path}`, proof());
@@ -165,7 +166,7 @@ export const knownProceduresCheck = requestCheck({
 
 /** The requests whose inputs a rule judges: known path with the right kind and a readable envelope. */
 function judged(call: ToolbarCall): { value: unknown; schema: string } | undefined {
-  const known = PROCEDURES[call.path];
+  const known = ownEntry(PROCEDURES, call.path);
   if (!known || known.kind !== call.method || !call.input) return undefined;
   return { value: call.input.value, schema: known.schema };
 }
@@ -220,7 +221,7 @@ export const dateAnnotationsCheck = requestCheck({
   untested: "the toolbar sent no Date",
   optional: "the toolbar sent no Date (only messaging.sendUserMessage carries one)",
   judge(call, t, _agent, proof) {
-    if (!call.input || !PROCEDURES[call.path]) return;
+    if (!call.input || !ownEntry(PROCEDURES, call.path)) return;
     // Only the Dates §2 places in an input (a messaging UserMessage's createdAt); page data and tool output hold none.
     const kind = datedValueOf(call.path, "input");
     if (!kind) return;
