@@ -13,6 +13,7 @@ import type {
   MessagePartUpdate,
 } from "../generated/stagewise-chat.js";
 import { isRecord, joined, violation, type Reduced } from "./reduced.js";
+import { copyJson } from "../core/checks/json-depth.js";
 
 /** One entry of the chat list, as `chat-list` carries it. */
 export type ChatSummary = Readonly<ChatListItem>;
@@ -157,7 +158,7 @@ function chatCreated(state: ChatState, chat: unknown): ChatReduced {
     ...state,
     chats: [...state.chats.map((other) => (other.isActive ? { ...other, isActive: false } : other)), summary],
     activeChatId: c.id,
-    messages: structuredClone(c.messages),
+    messages: copyJson(c.messages),
   });
 }
 
@@ -174,7 +175,7 @@ function chatFullSync(state: ChatState, chat: unknown): ChatReduced {
   return ok({
     ...state,
     chats: patchChat(state.chats, c.id, { title: c.title, messageCount: c.messages.length }),
-    messages: structuredClone(c.messages),
+    messages: copyJson(c.messages),
   });
 }
 
@@ -186,7 +187,7 @@ function messageAdded(state: ChatState, chatId: string, message: unknown): ChatR
   if (chatId !== state.activeChatId) return ok({ ...state, chats });
   const id = message.id;
   if (state.messages.some((m) => m.id === id)) return violation(R7, "message-added.new-id", "/message/id", `message "${id}" already exists in chat "${chatId}"`);
-  return ok({ ...state, chats, messages: [...state.messages, structuredClone(message) as unknown as ChatMessage] });
+  return ok({ ...state, chats, messages: [...state.messages, copyJson(message) as unknown as ChatMessage] });
 }
 
 const PARTS_BY_ROLE: Record<string, ReadonlySet<string>> = {
@@ -214,7 +215,7 @@ function messageUpdated(state: ChatState, chatId: string, update: unknown): Chat
   let next: AssistantChatPart[];
   if (updateType === "create") {
     if (partIndex !== length) return violation(R7, clause("create-at-end"), "/update/partIndex", `create at partIndex ${partIndex}, but the message has ${length} parts (create only at partIndex == length)`);
-    next = [...parts, structuredClone(content)];
+    next = [...parts, copyJson(content)];
   } else if (updateType === "replace" || updateType === "append") {
     if (partIndex >= length) return violation(R7, clause("index-in-range"), "/update/partIndex", `${updateType} at partIndex ${partIndex}, but the message has ${length} parts (only below length)`);
     const existing = parts[partIndex]!;
@@ -230,7 +231,7 @@ function messageUpdated(state: ChatState, chatId: string, update: unknown): Chat
       next[partIndex] = { ...existing, text: joined(existing.text, content.text) };
     } else {
       next = parts.slice();
-      next[partIndex] = structuredClone(content);
+      next[partIndex] = copyJson(content);
     }
   } else {
     return violation(R7, clause("update-type"), "/update/updateType", `unknown updateType "${String(updateType)}"`);

@@ -18,29 +18,36 @@ export function pointerToken(token: string | number): string {
 /**
  * Compares as JSON would see the values: a key holding `undefined` counts as absent, key order is ignored, array
  * order is not. A missing array element or key is reported at its own path with `undefined` on the missing side.
+ * Iterative (a pending pair is on a stack of its own, not the call stack): the values may nest to any depth.
  */
 export function firstJsonDifference(actual: unknown, expected: unknown, path = ""): JsonDifference | undefined {
-  if (actual === expected) return undefined;
-  if (Array.isArray(actual) || Array.isArray(expected)) {
-    if (!Array.isArray(actual) || !Array.isArray(expected)) return { path, actual, expected };
-    const shared = Math.min(actual.length, expected.length);
-    for (let i = 0; i < shared; i++) {
-      const diff = firstJsonDifference(actual[i], expected[i], `${path}/${i}`);
-      if (diff) return diff;
+  // Pairs still to compare, and differences found once the pairs pushed before them compare equal (an array's
+  // length, checked after its shared elements), in the order the recursive walk would meet them.
+  const todo: ({ actual: unknown; expected: unknown; path: string } | { found: JsonDifference })[] = [{ actual, expected, path }];
+  while (todo.length > 0) {
+    const next = todo.pop()!;
+    if ("found" in next) return next.found;
+    const { actual: a, expected: e, path: p } = next;
+    if (a === e) continue;
+    if (Array.isArray(a) || Array.isArray(e)) {
+      if (!Array.isArray(a) || !Array.isArray(e)) return { path: p, actual: a, expected: e };
+      const shared = Math.min(a.length, e.length);
+      if (a.length !== e.length) todo.push({ found: { path: `${p}/${shared}`, actual: a[shared], expected: e[shared] } });
+      for (let i = shared - 1; i >= 0; i--) todo.push({ actual: a[i], expected: e[i], path: `${p}/${i}` });
+      continue;
     }
-    if (actual.length === expected.length) return undefined;
-    return { path: `${path}/${shared}`, actual: actual[shared], expected: expected[shared] };
-  }
-  if (isObject(actual) && isObject(expected)) {
-    const keys = [...Object.keys(expected), ...Object.keys(actual).filter((key) => !Object.hasOwn(expected, key))];
-    for (const key of keys) {
-      const diff = firstJsonDifference(actual[key], expected[key], `${path}/${pointerToken(key)}`);
-      if (diff) return diff;
+    if (isObject(a) && isObject(e)) {
+      const keys = [...Object.keys(e), ...Object.keys(a).filter((key) => !Object.hasOwn(e, key))];
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i]!;
+        todo.push({ actual: a[key], expected: e[key], path: `${p}/${pointerToken(key)}` });
+      }
+      continue;
     }
-    return undefined;
+    if (typeof a === "number" && typeof e === "number" && Number.isNaN(a) && Number.isNaN(e)) continue;
+    return { path: p, actual: a, expected: e };
   }
-  if (typeof actual === "number" && typeof expected === "number" && Number.isNaN(actual) && Number.isNaN(expected)) return undefined;
-  return { path, actual, expected };
+  return undefined;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -6,6 +6,7 @@
 import type { EventKind, TranscriptEvent } from "../transcript/transcript.js";
 import type { ValidationResult } from "../schemas/schema-registry.js";
 import type { Observe } from "../views/hooks.js";
+import { nestedDeeperThan, stringifyOrUndefined } from "./json-depth.js";
 
 export type Level = "MUST" | "SHOULD" | "INFO";
 export type Side = "server" | "client";
@@ -294,10 +295,23 @@ export const notApplicable = (reason: string): Outcome => ({ verdict: "skip", me
 export function excerpt(value: unknown, max = 160): string {
   // A long string is escaped only as far as the excerpt reaches: its first max characters escape to at least max, and
   // how the last of them escapes depends on the one after it (a surrogate pair), so max + 1 are kept.
-  const s = typeof value === "string" ? JSON.stringify(value.length > max + 1 ? value.slice(0, max + 1) : value).slice(1, -1) : JSON.stringify(value);
-  const text = s ?? String(value);
+  // Never throws: a target's value may nest deeper than JSON.stringify (or String) can go; it then shows as such.
+  const s = typeof value === "string" ? JSON.stringify(value.length > max + 1 ? value.slice(0, max + 1) : value).slice(1, -1) : stringifyOrUndefined(value);
+  const text = s ?? shown(value);
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
+
+/** A value JSON cannot write: its String, or a note where even that throws (a deep array, a throwing toString). */
+function shown(value: unknown): string {
+  if (typeof value === "object" && value !== null && nestedDeeperThan(value)) return NESTED_TOO_DEEPLY;
+  try {
+    return String(value);
+  } catch {
+    return NESTED_TOO_DEEPLY;
+  }
+}
+
+const NESTED_TOO_DEEPLY = "[nested too deeply to show]";
 
 /** Evidence pointing at a transcript event. */
 export function at(event: TranscriptEvent, extra: Partial<Evidence> = {}): Evidence {

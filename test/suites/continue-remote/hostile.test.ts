@@ -47,6 +47,22 @@ describe("continue-remote suite against hostile targets", () => {
     expect(r.exitCode).toBe(1);
   });
 
+  // 10,000 levels in 60 KB: deeper than a recursive compare (or JSON.stringify) can go.
+  it("a history entry nested 10,000 levels deep is judged, and no check crashes", async () => {
+    const deep = `${'{"a":'.repeat(10_000)}1${"}".repeat(10_000)}`;
+    const { r, ms } = await against((_req, res) =>
+      json(res, 200, `{"chatHistory":[{"role":"user","content":${deep}}],"isProcessing":false,"messageQueueLength":0}`),
+    );
+    expect(ms).toBeLessThan(20_000);
+    const crashed = r.checks.filter((c) => c.message.startsWith("internal error"));
+    expect(crashed.map((c) => `${c.id}: ${c.message.slice(0, 200)}`)).toEqual([]);
+    expect(JSON.stringify(r.checks)).not.toMatch(/Maximum call stack|\n\s+at /);
+    const schema = byId(r.checks, "continue-remote/state/entry-schema");
+    expect(schema.verdict).toBe("fail");
+    expect(schema.message).toMatch(/content: must be string/);
+    expect(schema.evidence[0]?.excerpt).toBe("[nested too deeply to show]");
+  });
+
   it("a /state that hangs ends at the request timeout, every check incomplete", async () => {
     const { r, ms } = await against((req, res) => {
       if (!req.url?.startsWith("/state")) json(res, 404, '{"error":"no"}');

@@ -8,6 +8,7 @@
  */
 import { at, excerpt, notApplicable, Tally, type CheckContext, type CheckObserver, type Evidence } from "../../../core/checks/check.js";
 import { is2xx, mediaType, parseJson, ownEntry } from "../../../core/checks/check-helpers.js";
+import { canonicalText, jsonEqual } from "../../../core/checks/json-depth.js";
 import { checkSpec, serverCheckMaker, type CheckArgs, type CheckSpec, type MakeCheck } from "../../../core/checks/define-check.js";
 import type { ValidationResult } from "../../../core/schemas/schema-registry.js";
 import { describe, evidenceOf, lastEvent, type Exchange } from "../../../core/views/exchange.js";
@@ -300,17 +301,8 @@ export function onStates(
 
 const keys = new WeakMap<object, string>();
 
-/** A canonical JSON text (sorted keys): two values deep-equal exactly when their keys are equal. */
-export function canon(v: unknown): string {
-  if (v === null || typeof v !== "object") return JSON.stringify(v) ?? "undefined";
-  if (Array.isArray(v)) return `[${v.map(canon).join(",")}]`;
-  const o = v as Record<string, unknown>;
-  return `{${Object.keys(o)
-    .sort()
-    .filter((k) => o[k] !== undefined)
-    .map((k) => `${JSON.stringify(k)}:${canon(o[k])}`)
-    .join(",")}}`;
-}
+/** A canonical JSON text (sorted keys): two values deep-equal exactly when their keys are equal. Any depth. */
+export const canon = canonicalText;
 
 /** The canonical text of an entry, computed once per entry object. */
 export function keyOf(e: Entry): string {
@@ -322,33 +314,9 @@ export function keyOf(e: Entry): string {
 
 /**
  * Deep equality as `canon` sees it (key order and undefined members ignored), without building the
- * texts: neighbouring snapshots are fresh parses, so a cached key would be built once per entry per poll.
+ * texts: neighbouring snapshots are fresh parses, so a cached key would be built once per entry per poll. Any depth.
  */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") {
-    if (typeof a === "object" && a !== null) return false;
-    if (typeof b === "object" && b !== null) return false;
-    return JSON.stringify(a) === JSON.stringify(b);
-  }
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bs = b as unknown[];
-    return a.length === bs.length && a.every((v, i) => v === bs[i] || sameJson(v, bs[i]));
-  }
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  let n = 0;
-  for (const k in ao) {
-    const v = ao[k];
-    if (!Object.hasOwn(ao, k) || v === undefined) continue;
-    // Equal members (most of them: every entry is compared with its neighbour each poll) need no call.
-    if (!Object.hasOwn(bo, k) || (v !== bo[k] && !sameJson(v, bo[k]))) return false;
-    n++;
-  }
-  for (const k in bo) if (Object.hasOwn(bo, k) && bo[k] !== undefined) n--;
-  return n === 0;
-}
+export const sameJson = (a: unknown, b: unknown): boolean => a === b || jsonEqual(a, b);
 
 export const sameEntry = (a: Entry, b: Entry): boolean => a.version === b.version || sameJson(a.raw, b.raw);
 

@@ -6,6 +6,7 @@
  * first-delta-complete's, an unknown name is name-in-request-tools'.
  */
 import { excerpt, type CheckDef, type Evidence, type Outcome } from "../../../core/checks/check.js";
+import { stringifyOrUndefined, tooDeep } from "../../../core/checks/json-depth.js";
 import { activeCatalogue, isParameterless, judgeArgs } from "../catalogue.js";
 import { L } from "../labels.js";
 import { readParams } from "../params.js";
@@ -357,17 +358,23 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
         }
         t.ok();
         const same = sameJson(stream.args, sync.args);
-        return t.outcome(`both answers call ${sync.name}; arguments ${same ? "are equal" : `differ (${excerpt(stream.args ?? "", 60)} vs ${excerpt(sync.args ?? "", 60)})`}`);
+        const args = same === "too deep" ? `could not be compared (${tooDeep()})` : same ? "are equal" : `differ (${excerpt(stream.args ?? "", 60)} vs ${excerpt(sync.args ?? "", 60)})`;
+        return t.outcome(`both answers call ${sync.name}; arguments ${args}`);
       };
       return { observe, finish };
     },
   }),
 ];
 
-function sameJson(a: string | undefined, b: string | undefined): boolean {
+/** Whether two argument texts parse to the same JSON (key order counts), or "too deep" where one cannot be written again. */
+function sameJson(a: string | undefined, b: string | undefined): boolean | "too deep" {
   const pa = parseJson(a || "{}");
   const pb = parseJson(b || "{}");
-  return pa.ok && pb.ok && JSON.stringify(pa.value) === JSON.stringify(pb.value);
+  if (!pa.ok || !pb.ok) return false;
+  const ta = stringifyOrUndefined(pa.value);
+  const tb = stringifyOrUndefined(pb.value);
+  if (ta === undefined || tb === undefined) return "too deep";
+  return ta === tb;
 }
 
 /** arguments-valid-for-tool and arguments-no-unknown-keys: one validation, two rules. */

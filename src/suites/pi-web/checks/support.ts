@@ -6,6 +6,7 @@
  */
 import { at, excerpt, notApplicable, Tally, type CheckDef, type Evidence } from "../../../core/checks/check.js";
 import { serverCheckMaker, type CheckSpec, type MakeCheck } from "../../../core/checks/define-check.js";
+import { jsonEqual as equalJson, MAX_JSON_DEPTH, tooDeep } from "../../../core/checks/json-depth.js";
 import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
 import { frameJson, frameValues, type WsFrameEvent } from "../../../core/transport/ws-exchange.js";
 import { all, on, tap, type Listen } from "../../../core/views/hooks.js";
@@ -281,35 +282,26 @@ export function showCommand(cmd: Command): string {
 // ---------------------------------------------------------------------------------------------
 // Values
 
-/** Deep equality of JSON values (key order ignored). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== "object") return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((x, i) => jsonEqual(x, bb[i]));
-  }
-  const ao = a as Json;
-  const bo = b as Json;
-  const ka = Object.keys(ao).filter((k) => ao[k] !== undefined);
-  const kb = Object.keys(bo).filter((k) => bo[k] !== undefined);
-  return ka.length === kb.length && ka.every((k) => jsonEqual(ao[k], bo[k]));
-}
+/** Deep equality of JSON values (key order ignored). Any depth. */
+export const jsonEqual = (a: unknown, b: unknown): boolean => a === b || equalJson(a, b);
 
-/** The first difference between two JSON values, as "pointer: a vs b", or undefined. */
-export function jsonDiff(a: unknown, b: unknown, path = ""): string | undefined {
+/**
+ * The first difference between two JSON values, as "pointer: a vs b", or undefined. It follows the values
+ * MAX_JSON_DEPTH levels down: a difference below that is reported as the values nesting too deep to compare.
+ */
+export function jsonDiff(a: unknown, b: unknown, path = "", depth = 0): string | undefined {
   if (jsonEqual(a, b)) return undefined;
+  if (depth >= MAX_JSON_DEPTH) return `${path || "/"}: ${tooDeep()} to compare`;
   if (isObject(a) && isObject(b)) {
     for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
-      const d = jsonDiff(a[k], b[k], `${path}/${k}`);
+      const d = jsonDiff(a[k], b[k], `${path}/${k}`, depth + 1);
       if (d) return d;
     }
   }
   if (Array.isArray(a) && Array.isArray(b)) {
     if (a.length !== b.length) return `${path || "/"}: ${a.length} item(s) vs ${b.length}`;
     for (let i = 0; i < a.length; i++) {
-      const d = jsonDiff(a[i], b[i], `${path}/${i}`);
+      const d = jsonDiff(a[i], b[i], `${path}/${i}`, depth + 1);
       if (d) return d;
     }
   }
