@@ -68,10 +68,11 @@ describe("deeply nested JSON", () => {
     expect(firstJsonDifference([NaN], [NaN])).toBeUndefined();
   });
 
-  it("stagewise datePaths finds a createdAt at any depth", () => {
-    const paths = datePaths(deepObject({ createdAt: "2026-01-01T00:00:00.000Z" }));
-    expect(paths).toEqual([`${"a.".repeat(LEVELS)}createdAt`]);
-    expect(datePaths(deepArray())).toEqual([]);
+  it("stagewise datePaths reads only the contract's places: a deep value holds no Date of its own and costs no stack", () => {
+    for (const kind of ["chat-event", "agent-message", "user-message"] as const) {
+      expect(datePaths(deepObject({ createdAt: "2026-01-01T00:00:00.000Z" }), kind)).toEqual([]);
+      expect(datePaths(deepArray(), kind)).toEqual([]);
+    }
   });
 
   it("pi-web jsonDiff stops at its bound and says the values nest too deep", () => {
