@@ -23,10 +23,10 @@ const pkg = JSON.parse(readFileSync(new URL("package.json", `file://${ROOT}`), "
 const PROTOCOL_BUDGET = 128 * 1024;
 const ALL_BUDGET = 400 * 1024;
 /**
- * stagewise-chat's engine is the agent adapter itself: it carries @trpc/server's core, superjson and ajv with the
- * protocol's schemas (input validation in the page), which the other engines do not need.
+ * stagewise-chat's engine is the agent adapter itself: it carries @trpc/server's core, superjson and the protocol's
+ * validators (input validation in the page, compiled ahead of time: no ajv), which the other engines do not need.
  */
-const STAGEWISE_EXTRA = 192 * 1024;
+const STAGEWISE_EXTRA = 128 * 1024;
 const BUDGET: Record<string, number> = { "./msw": ALL_BUDGET + STAGEWISE_EXTRA, "./msw/stagewise-chat": PROTOCOL_BUDGET + STAGEWISE_EXTRA };
 
 const mswEntries = Object.entries(pkg.exports)

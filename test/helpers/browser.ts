@@ -38,6 +38,7 @@ export async function launchChromium(): Promise<Browser> {
 export interface StaticFile {
   type: string;
   body: string | Uint8Array;
+  headers?: Record<string, string>;
 }
 
 export interface StaticServer {
@@ -54,7 +55,7 @@ export async function serveStatic(files: Record<string, StaticFile>): Promise<St
       res.writeHead(404, { "content-type": "text/plain" }).end("not found");
       return;
     }
-    res.writeHead(200, { "content-type": file.type, "cache-control": "no-store" });
+    res.writeHead(200, { "content-type": file.type, "cache-control": "no-store", ...file.headers });
     res.end(req.method === "HEAD" ? undefined : file.body);
   });
   await new Promise<void>((resolve, reject) => {
@@ -102,7 +103,13 @@ export async function bundlePage(entry: string): Promise<{ code: string; metafil
 }
 
 /**
- * A page running `entry` under msw's service worker: the HTML, the bundled script and
+ * What the test pages allow: scripts from their own origin, and no eval or `new Function` (no 'unsafe-eval'), as
+ * many apps' Content-Security-Policy says; the handlers must work under it.
+ */
+export const PAGE_CSP = "script-src 'self'";
+
+/**
+ * A page running `entry` under msw's service worker: the HTML (with PAGE_CSP), the bundled script and
  * mockServiceWorker.js served from one loopback origin.
  */
 export async function serveMswPage(entry: string, title: string): Promise<{ site: StaticServer; metafile: Metafile }> {
@@ -111,7 +118,7 @@ export async function serveMswPage(entry: string, title: string): Promise<{ site
 <html><head><meta charset="utf-8"><title>${title}</title></head>
 <body><script type="module" src="/app.js"></script></body></html>`;
   const site = await serveStatic({
-    "/": { type: "text/html; charset=utf-8", body: html },
+    "/": { type: "text/html; charset=utf-8", body: html, headers: { "content-security-policy": PAGE_CSP } },
     "/app.js": { type: "text/javascript; charset=utf-8", body: bundle.code },
     "/mockServiceWorker.js": { type: "text/javascript; charset=utf-8", body: readFileSync(WORKER_SCRIPT) },
   });

@@ -1,33 +1,22 @@
 /**
- * A stagewise-chat validator that reads no files: the schemas come bundled (src/generated/stagewise-chat-schemas.ts)
- * and compile in ajv on first use, as the node registry does. For the msw handlers. Browser-safe.
+ * A stagewise-chat validator that reads no files and compiles no code: the validators are compiled ahead of time
+ * (src/generated/stagewise-chat-validators.ts, ajv standalone code), so the msw handlers run under a
+ * Content-Security-Policy without 'unsafe-eval'. It judges values, and words its errors, as the node registry does.
+ * Browser-safe.
  */
-import { Ajv2020 } from "ajv/dist/2020.js";
-import type { ValidateFunction } from "ajv";
-import addFormatsModule from "ajv-formats";
-import { STAGEWISE_CHAT_SCHEMAS } from "../../generated/stagewise-chat-schemas.js";
+import { STAGEWISE_CHAT_VALIDATORS } from "../../generated/stagewise-chat-validators.js";
 import type { Validate } from "../../stagewise/adapter/chat-agent.js";
 
-// ajv-formats is CommonJS; under nodenext its default import is the module object.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
-
-let ajv: Ajv2020 | undefined;
-const compiled = new Map<string, ValidateFunction>();
+/** Where an error is, as the node registry says it: a missing property is pointed at, not its parent. */
+function pointerOf(e: { instancePath: string; keyword: string; params?: { missingProperty?: unknown } }): string {
+  const missing = e.params?.missingProperty;
+  if (e.keyword !== "required" || typeof missing !== "string") return e.instancePath;
+  return `${e.instancePath}/${missing.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+}
 
 export const bundledValidate: Validate = (schema, value) => {
-  if (!ajv) {
-    ajv = new Ajv2020({ allErrors: true, strict: false });
-    addFormats(ajv);
-    for (const s of Object.values(STAGEWISE_CHAT_SCHEMAS)) ajv.addSchema(s);
-  }
-  let fn = compiled.get(schema);
-  if (!fn) {
-    const source = STAGEWISE_CHAT_SCHEMAS[schema];
-    if (!source) throw new Error(`no stagewise-chat schema "${schema}"`);
-    const id = (source as { $id?: string }).$id;
-    fn = (id ? ajv.getSchema(id) : ajv.compile(source)) as ValidateFunction;
-    compiled.set(schema, fn);
-  }
+  const fn = Object.hasOwn(STAGEWISE_CHAT_VALIDATORS, schema) ? STAGEWISE_CHAT_VALIDATORS[schema] : undefined;
+  if (!fn) throw new Error(`no stagewise-chat validator for "${schema}" in the msw handlers (compiled: ${Object.keys(STAGEWISE_CHAT_VALIDATORS).join(", ")})`);
   if (fn(value)) return null;
-  return (fn.errors ?? []).map((e) => `${e.instancePath || "/"}: ${e.message ?? e.keyword}`).join("; ");
+  return (fn.errors ?? []).map((e) => `${pointerOf(e) || "/"}: ${e.message ?? e.keyword}`).join("; ");
 };
