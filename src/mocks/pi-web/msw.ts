@@ -9,11 +9,17 @@
  * and pings are not possible through msw and are ignored.
  */
 import { ws, type WebSocketHandler } from "msw";
+import { absoluteUrl } from "../../core/mock/paths.js";
 import { createPiWebEngine, type PiWebEngine } from "./engine.js";
 import type { PiWebMockOptions } from "./options.js";
 
+const DEFAULT_URL = "ws://localhost:4781/ws";
+
 export interface PiWebHandlerOptions extends PiWebMockOptions {
-  /** Where the frontend opens its WebSocket (default ws://localhost:4781/ws). */
+  /**
+   * Where the frontend opens its WebSocket (default ws://localhost:4781/ws); in a browser also relative to the page's
+   * origin ("/ws" is ws://<page host>/ws, or wss: on an https page).
+   */
   url?: string;
   /** The Origin the engine judges when originCheck is true (e.g. location.origin). */
   origin?: string;
@@ -22,8 +28,8 @@ export interface PiWebHandlerOptions extends PiWebMockOptions {
 }
 
 export function piWebHandlers(options: PiWebHandlerOptions = {}): WebSocketHandler[] {
-  const { url = "ws://localhost:4781/ws", origin, onEngine, ...rest } = options;
-  const target = new URL(url);
+  const { url = DEFAULT_URL, origin, onEngine, ...rest } = options;
+  const target = absoluteUrl(url, "piWebHandlers", "url", DEFAULT_URL, { webSocket: true });
   const engine = createPiWebEngine({
     originCheck: false,
     host: target.hostname,
@@ -32,7 +38,8 @@ export function piWebHandlers(options: PiWebHandlerOptions = {}): WebSocketHandl
     ...rest,
   });
   onEngine?.(engine);
-  const link = ws.link(url);
+  // An absolute address is linked as given; a relative one as resolved against the page.
+  const link = ws.link(/^[a-z][a-z\d+.-]*:/i.test(url) ? url : target.href);
   const handler = link.addEventListener("connection", ({ client }) => {
     const info = { url: client.url.href, headers: origin !== undefined ? { origin } : {} };
     const decision = engine.upgrade(info);

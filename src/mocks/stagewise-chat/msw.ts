@@ -6,6 +6,7 @@
  */
 import { http, HttpResponse, ws, type RequestHandler, type WebSocketHandler } from "msw";
 import superjson from "superjson";
+import { absoluteUrl } from "../../core/mock/paths.js";
 import { createAgentRouter } from "../../stagewise/adapter/router.js";
 import { bundledValidate } from "./browser-validate.js";
 import { createStagewiseEngine, type HttpAnswer, type StagewiseEngine } from "./engine.js";
@@ -14,8 +15,10 @@ import { CONTROL_DROP, CONTROL_SCENARIO, INFO_PATH, WS_PATH } from "./pace.js";
 import { useSuperjson } from "./superjson-ref.js";
 import { serveTrpcSocket } from "./trpc-socket.js";
 
+const DEFAULT_URL = "http://localhost:5746";
+
 export interface StagewiseChatHandlerOptions extends StagewiseMockOptions {
-  /** Where the toolbar looks for the agent (default http://localhost:5746). */
+  /** Where the toolbar looks for the agent (default http://localhost:5746); in a browser also relative to the page's origin. */
   url?: string;
   /** Receives the engine, e.g. to inspect the agent's state in a test. */
   onEngine?: (engine: StagewiseEngine) => void;
@@ -24,8 +27,8 @@ export interface StagewiseChatHandlerOptions extends StagewiseMockOptions {
 const toResponse = (a: HttpAnswer) => new HttpResponse(a.status === 204 ? null : a.body, { status: a.status, headers: a.headers });
 
 export function stagewiseChatHandlers(options: StagewiseChatHandlerOptions = {}): (RequestHandler | WebSocketHandler)[] {
-  const { url = "http://localhost:5746", onEngine, ...rest } = options;
-  const base = new URL(url);
+  const { url = DEFAULT_URL, onEngine, ...rest } = options;
+  const base = absoluteUrl(url, "stagewiseChatHandlers", "url", DEFAULT_URL);
   const engine = createStagewiseEngine(resolveStagewiseOptions(rest), bundledValidate);
   // The page has the router and superjson from the start (the node mock loads them with its first upgrade).
   useSuperjson(superjson);
