@@ -1,7 +1,7 @@
 /**
  * Builds dist/ before the tests: the CLI and example-client tests run the built package. The
  * build (several seconds) is skipped when every source file's output is newer than the source
- * and the build's settings (tsconfig, the bundling script: JavaScript is emitted per file, so nothing
+ * and the build's settings (tsconfig, the bundling and declaration scripts: JavaScript is emitted per file, so nothing
  * else can make it stale), and the CLI bundle (dist/cli/bundle, which the bin runs) is newer than every source.
  */
 import { execFileSync } from "node:child_process";
@@ -23,7 +23,7 @@ const BUNDLE_MAIN = join("dist", "cli", "bundle", "main.js");
 
 /** Whether dist/ holds an output newer than each source file and than the compiler settings, and a newer CLI bundle. */
 export function distIsFresh(root = ROOT): boolean {
-  const settings = Math.max(...["tsconfig.json", "tsconfig.build.json", "scripts/bundle-cli.mjs"].filter((f) => existsSync(join(root, f))).map((f) => statSync(join(root, f)).mtimeMs));
+  const settings = Math.max(...["tsconfig.json", "tsconfig.build.json", "scripts/bundle-cli.mjs", "scripts/msw-cjs-types.mjs"].filter((f) => existsSync(join(root, f))).map((f) => statSync(join(root, f)).mtimeMs));
   const src = join(root, "src");
   const bundle = join(root, BUNDLE_MAIN);
   const bundled = existsSync(bundle) ? statSync(bundle).mtimeMs : -1;
@@ -43,4 +43,5 @@ export default function setup(): void {
     stdio: "inherit",
   });
   execFileSync(process.execPath, [join(ROOT, "scripts", "bundle-cli.mjs")], { cwd: ROOT, stdio: "inherit" });
+  execFileSync(process.execPath, [join(ROOT, "scripts", "msw-cjs-types.mjs")], { cwd: ROOT, stdio: "inherit" });
 }

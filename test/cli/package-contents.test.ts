@@ -14,6 +14,10 @@ interface PackEntry {
   path: string;
 }
 
+/** An exports target: a path, or conditions (possibly nested) leading to paths. */
+type Conditions = string | { [condition: string]: Conditions };
+const paths = (t: Conditions): string[] => (typeof t === "string" ? [t] : Object.values(t).flatMap(paths));
+
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 let packed: Set<string>;
 
@@ -31,17 +35,22 @@ describe("the npm package", () => {
   it("ships every file its exports and bin point at", () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
       bin: Record<string, string>;
-      exports: Record<string, string | Record<string, string>>;
+      exports: Record<string, Conditions>;
+      types: string;
+      typesVersions: Record<string, Record<string, string[]>>;
     };
     const targets = [
       ...Object.values(pkg.bin),
-      ...Object.values(pkg.exports).flatMap((t) => (typeof t === "string" ? [t] : Object.values(t))),
+      ...Object.values(pkg.exports).flatMap(paths),
+      pkg.types,
+      ...Object.values(pkg.typesVersions).flatMap((map) => Object.values(map).flat()),
     ]
       .filter((t) => !t.includes("*"))
       .map((t) => t.replace(/^\.\//, ""));
     expect(targets.length).toBeGreaterThan(10);
     expect(targets.filter((t) => !packed.has(t))).toEqual([]);
     expect(packed.has("dist/mocks/openai-chat/msw.js")).toBe(true);
+    expect(packed.has("dist/mocks/openai-chat/msw.d.cts")).toBe(true);
   });
 
   it("ships the whole CLI bundle the bin runs, without the build's list of what each file holds", () => {
