@@ -10,6 +10,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import { SCHEMAS_DIR } from "../../core/schemas/schema-registry.js";
+import { compileForeignSchema } from "../../core/schemas/foreign-schema.js";
 import { findCatalogue, type Catalogue, type CatalogueTool } from "../../mocks/openai-chat/catalogues.js";
 
 export type { Catalogue, CatalogueTool };
@@ -67,26 +68,13 @@ export function argsValidator(tool: CatalogueTool): ValidateFunction | null {
   return fn;
 }
 
-const paramValidators = new Map<string, ValidateFunction | null>();
-const PARAM_CACHE = 256;
-
-/** A request's `parameters` compiled as JSON Schema (cached by text), or null when it does not compile. */
+/**
+ * A request's `parameters` compiled as JSON Schema (each on its own, in the dialect its `$schema` names, cached by
+ * text), or null when it does not compile.
+ */
 export function parametersValidator(parameters: unknown): ValidateFunction | null {
-  const key = JSON.stringify(parameters ?? { type: "object" });
-  let fn = paramValidators.get(key);
-  if (fn === undefined) {
-    try {
-      // A client's schema is not trusted to carry an $id we could clash with.
-      const schema = { ...(parameters as object) } as Record<string, unknown>;
-      delete schema.$id;
-      fn = compiler().compile(schema);
-    } catch {
-      fn = null;
-    }
-    if (paramValidators.size >= PARAM_CACHE) paramValidators.clear();
-    paramValidators.set(key, fn);
-  }
-  return fn;
+  const compiled = compileForeignSchema(parameters ?? { type: "object" });
+  return compiled.ok ? compiled.validate : null;
 }
 
 export interface ArgsJudgement {

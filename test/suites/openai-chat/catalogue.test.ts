@@ -4,6 +4,7 @@ import { runSuite } from "../../../src/core/run/runner.js";
 import { OPENAI_CHAT_SERVER_CHECKS } from "../../../src/suites/openai-chat/checks/index.js";
 import { openaiChat } from "../../../src/suites/openai-chat/index.js";
 import { OPENAI_CHAT_PROFILES } from "../../../src/suites/openai-chat/profiles.js";
+import { judgeArgs } from "../../../src/suites/openai-chat/catalogue.js";
 import { serverSide } from "../../helpers/run-results.js";
 
 /** Written out by hand from §4, in its order, with its levels. */
@@ -102,5 +103,20 @@ describe("check selection by prefix", () => {
     expect(serverSide(r).map((c) => c.id)).toEqual(["openai-chat/models/list-shape", "openai-chat/done/present", "openai-chat/done/last-event", "openai-chat/done/connection-closes"]);
     expect(r.checks.every((c) => c.verdict === "pass")).toBe(true);
     expect(r.exitCode).toBe(0);
+  });
+});
+
+describe("arguments of a tool outside the catalogue are judged by the request's parameters", () => {
+  it("whatever dialect they name, with an $id or not, on every request", () => {
+    const city = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
+    for (const parameters of [
+      { $schema: "http://json-schema.org/draft-07/schema#", ...city },
+      { $schema: "https://json-schema.org/draft/2019-09/schema", ...city },
+      { $id: "https://example.com/weather.json", ...city },
+      { $id: "https://example.com/weather.json", ...city, description: "the same $id, another schema" },
+    ]) {
+      expect(judgeArgs({ city: "Oslo" }, "weather_get", undefined, parameters, true)?.errors, JSON.stringify(parameters)).toEqual([]);
+      expect(judgeArgs({ city: 1 }, "weather_get", undefined, parameters, true)?.errors.length, JSON.stringify(parameters)).toBe(1);
+    }
   });
 });

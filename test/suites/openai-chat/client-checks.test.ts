@@ -490,3 +490,60 @@ describe("openai-chat/client/history-matches-sent: a follow-up is one sent after
     expect([r.outcome, r.actual]).toEqual(["fail", expect.stringMatching(/follows up with calls \[call_x\] where the mock sent \[call_1 \(read_file\)\]/)]);
   });
 });
+
+describe("openai-chat/client/tools-well-formed: each parameters compiles on its own, in the dialect it names", () => {
+  const offer = (n: number, parameters: unknown): NewEvent => ({
+    kind: "http-request",
+    probe: "client",
+    exchange: `c${n}`,
+    label: "chat-completions",
+    method: "POST",
+    url: "http://127.0.0.1:1/v1/chat/completions",
+    path: "/v1/chat/completions",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "hi" }], tools: [{ type: "function", function: { name: "weather_get", parameters } }] }),
+  });
+  const verdict = (...parameters: unknown[]) => judge(stamped(parameters.map((p, i) => offer(i, p))))["openai-chat/client/tools-well-formed"]!;
+  const city = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
+
+  it("accepts the common meta-schema URIs", () => {
+    for (const uri of [
+      "http://json-schema.org/draft-04/schema#",
+      "http://json-schema.org/draft-06/schema#",
+      "http://json-schema.org/draft-07/schema#",
+      "http://json-schema.org/draft-07/schema",
+      "https://json-schema.org/draft/2019-09/schema",
+      "https://json-schema.org/draft/2020-12/schema",
+    ]) {
+      const r = verdict({ $schema: uri, ...city });
+      expect([uri, r.outcome, r.message]).toEqual([uri, "pass", expect.any(String)]);
+    }
+  });
+
+  it("reads each dialect's own keywords: draft-04 boolean exclusiveMaximum, draft-07 tuple items", () => {
+    expect(verdict({ $schema: "http://json-schema.org/draft-04/schema#", type: "object", properties: { n: { type: "number", maximum: 3, exclusiveMaximum: true } } }).outcome).toBe("pass");
+    expect(verdict({ $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { p: { type: "array", items: [{ type: "number" }, { type: "number" }] } } }).outcome).toBe("pass");
+    // 2020-12 spells tuples prefixItems: an array items is not 2020-12.
+    expect(verdict({ $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", properties: { p: { type: "array", items: [{ type: "number" }] } } }).outcome).toBe("fail");
+  });
+
+  it("a schema with an $id compiles on every request that resends it, and distinct ones never clash", () => {
+    const withId = { $id: "https://example.com/weather.json", ...city };
+    expect(verdict(withId, withId, withId).outcome).toBe("pass");
+    const many = Array.from({ length: 300 }, (_, i) => ({ $id: `https://example.com/t${i % 7}.json`, ...city, description: `v${i}` }));
+    expect(verdict(...many).outcome).toBe("pass");
+  });
+
+  it("a schema that is invalid in its dialect, or names an unresolvable $ref, still fails", () => {
+    for (const bad of [
+      { type: "object", properties: { city: { type: "strng" } } },
+      { $schema: "http://json-schema.org/draft-07/schema#", type: "object", required: "city" },
+      { $schema: 7, type: "object" },
+      { type: "object", properties: { city: { $ref: "#/$defs/missing" } } },
+    ]) {
+      const r = verdict(bad);
+      expect([JSON.stringify(bad), r.outcome]).toEqual([JSON.stringify(bad), "fail"]);
+      expect(r.message).toContain("parameters do not compile");
+    }
+  });
+});

@@ -5,12 +5,12 @@
  * schema check leaves tools, echoed arguments and empty ids to the checks that own them.
  */
 import { redactHeaderValue } from "../../../core/transcript/redaction.js";
-import { Ajv2020 } from "ajv/dist/2020.js";
 import { at, excerpt, Violations, type CheckContext, type CheckDef, type CheckObserver, type Outcome } from "../../../core/checks/check.js";
 import { checkMaker, type CheckSpec } from "../../../core/checks/define-check.js";
 import { requestRules, type RequestRule } from "../../../core/client-cases/request-check.js";
 import { crossedReason, crossingGrace } from "../../../core/checks/crossing.js";
 import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
+import { compileForeignSchema } from "../../../core/schemas/foreign-schema.js";
 import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
 import { caseOfPath } from "./cases.js";
 import { DEFAULT_CATALOGUE, loadCatalogue, type CatalogueTool } from "./catalogue.js";
@@ -202,8 +202,6 @@ export const optionsConsistentCheck = bodyCheck({
 
 // ---------------------------------------------------------------------------------------------
 
-const schemaCompiler = new Ajv2020({ strict: false, allErrors: false, validateSchema: true });
-
 export const toolsWellFormedCheck = bodyCheck({
   id: "openai-chat/client/tools-well-formed",
   pass: "every tools[] entry was a valid ToolDefinition with a unique name and compilable parameters",
@@ -225,11 +223,9 @@ export const toolsWellFormedCheck = bodyCheck({
         seen.add(name);
       }
       if (fn && isObject(fn.parameters)) {
-        try {
-          schemaCompiler.compile(fn.parameters);
-        } catch (e) {
-          t.fail("parameters that compile as JSON Schema", `${where(req)} tools[${i}] (${String(name)}) parameters do not compile: ${(e as Error).message}`, ev);
-        }
+        // Each schema on its own, in the dialect its $schema names: clients resend the same tools every turn.
+        const compiled = compileForeignSchema(fn.parameters);
+        if (!compiled.ok) t.fail("parameters that compile as JSON Schema", `${where(req)} tools[${i}] (${String(name)}) parameters do not compile: ${compiled.error}`, ev);
       }
     });
   },
