@@ -218,7 +218,7 @@ export type ContentPart = TextPart | ImageUrlPart;
 export type ToolChoice = ("none" | "auto" | "required") | NamedToolChoice;
 
 /**
- * Seed §1 "Continue → Backend: 요청 형식" (request format): an OpenAI Chat Completions body "with a tools array and tool_choice" (`{"model": "your-model", "messages": [...], "tools": [...], "tool_choice": "auto", "stream": false}`); seed §3 sends the same shape again with the `role: "tool"` results. The body of `POST /v1/chat/completions`. Other keys are allowed: Continue adds the completion options of its model config.
+ * Seed §1 "Continue → Backend: 요청 형식" (request format): an OpenAI Chat Completions body "with a tools array and tool_choice" (`{"model": "your-model", "messages": [...], "tools": [...], "tool_choice": "auto", "stream": false}`); seed §3 sends the same shape again with the `role: "tool"` results. The body of `POST /v1/chat/completions`. Other keys are allowed: Continue adds the completion options of its model config. `null` where OpenAI's API accepts it (every field below but `model`, `messages` and `parallel_tool_calls`) means the same as leaving the field out.
  */
 export interface ChatCompletionRequest {
   /**
@@ -232,14 +232,17 @@ export interface ChatCompletionRequest {
    */
   messages: [ChatMessage, ...ChatMessage[]];
   /**
-   * Functions the model may call: Continue's built-in tools, named by their exact identifiers (seed §1).
+   * Functions the model may call: Continue's built-in tools, named by their exact identifiers (seed §1). `null`: no tools, as when absent.
    */
-  tools?: ToolDefinition[];
-  tool_choice?: ToolChoice;
+  tools?: ToolDefinition[] | null;
   /**
-   * true: answer with a text/event-stream of chat.completion.chunk objects; absent or false: one chat.completion body.
+   * `null` means the same as absent: "auto" when tools are offered.
    */
-  stream?: boolean;
+  tool_choice?: ToolChoice | null;
+  /**
+   * true: answer with a text/event-stream of chat.completion.chunk objects; absent, null or false: one chat.completion body.
+   */
+  stream?: boolean | null;
   /**
    * Streaming options; meaningful only with `stream: true`.
    */
@@ -249,18 +252,18 @@ export interface ChatCompletionRequest {
      */
     include_usage?: boolean;
     [k: string]: unknown;
-  };
+  } | null;
   /**
-   * false: at most one tool call per response (Continue sends false whenever it offers tools).
+   * false: at most one tool call per response (Continue sends false whenever it offers tools). Not null: OpenAI's API types it boolean only, and answered null with 400 (run-llama/llama_index#20814).
    */
   parallel_tool_calls?: boolean;
-  max_tokens?: number;
-  max_completion_tokens?: number;
-  n?: number;
-  seed?: number;
-  temperature?: number;
-  top_p?: number;
-  stop?: string | string[];
+  max_tokens?: number | null;
+  max_completion_tokens?: number | null;
+  n?: number | null;
+  seed?: number | null;
+  temperature?: number | null;
+  top_p?: number | null;
+  stop?: string | string[] | null;
   [k: string]: unknown;
 }
 

@@ -33,7 +33,7 @@ const CASES: [string, string, unknown, string[]][] = [
     "openai-chat",
     "chat-completion-request",
     { model: 3, messages: [], stream: "yes" },
-    ["/model: must be string, not number", "/messages: must NOT have fewer than 1 items", "/stream: must be boolean, not string"],
+    ["/model: must be string, not number", "/messages: must NOT have fewer than 1 items", "/stream: must be boolean or null, not string"],
   ],
   ["mcp-chat", "stream-event", { type: "tool_start", name: 3 }, ["/name: must be string, not number", "/id: is required", "/args: is required"]],
   ["mcp-chat", "stream-event", { type: "nope" }, ['/type: must be one of "tool_start", "tool_end", "text"']],

@@ -158,6 +158,7 @@ describe("openai-chat schemas", () => {
       ["chat-completion-request", "include-usage-string", "/stream_options/include_usage"],
       ["chat-completion-request", "tool-choice-any", "/tool_choice"],
       ["chat-completion-request", "tool-choice-without-name", "/tool_choice/function"],
+      ["chat-completion-request", "parallel-tool-calls-null", "/parallel_tool_calls"],
       ["chat-completion-request", "role-wizard", "/messages/0/role"],
       ["chat-completion-request", "user-content-null", "/messages/0/content"],
       ["chat-completion-request", "assistant-without-content-or-tool-calls", "/messages/1/content"],

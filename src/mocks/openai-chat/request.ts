@@ -21,7 +21,7 @@ const ContentPart = z.discriminatedUnion("type", [TextPart, ImagePart]);
 const TextContent = z.union([z.string(), z.array(TextPart)]);
 
 const nonEmpty = () => z.string().check(z.minLength(1));
-/** Absent, or null where the API allows null. */
+/** Absent, or null where OpenAI's API accepts null (the same as absent). */
 const maybe = <T extends z.core.SomeType>(t: T) => z.optional(z.nullable(t));
 
 const ToolCall = z.looseObject({
@@ -86,11 +86,12 @@ const int = () => z.number().check(z.int());
 const ChatCompletionRequest = z.looseObject({
   model: nonEmpty(),
   messages: z.array(ChatMessage).check(z.minLength(1)),
-  tools: z.optional(z.array(ToolDefinition)),
-  tool_choice: z.optional(ToolChoice),
+  tools: maybe(z.array(ToolDefinition)),
+  tool_choice: maybe(ToolChoice),
   stream: maybe(z.boolean()),
   stream_options: maybe(z.looseObject({ include_usage: z.optional(z.boolean()) })),
-  parallel_tool_calls: maybe(z.boolean()),
+  // OpenAI's API types this one boolean only, and answered null with 400 (run-llama/llama_index#20814).
+  parallel_tool_calls: z.optional(z.boolean()),
   max_tokens: maybe(int()),
   max_completion_tokens: maybe(int()),
   n: maybe(int().check(z.gte(1))),

@@ -5,7 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseChatRequest } from "../../../src/mocks/openai-chat/request.js";
+import { forcedFunction, includeUsage, offeredNames } from "../../../src/mocks/openai-chat/request-fields.js";
 import { parseScenarioScript } from "../../../src/mocks/openai-chat/script.js";
+import { schemaFixtures } from "../../helpers/schema-fixtures.js";
 
 const REQUESTS: [unknown, string, string][] = [
   [{}, "Invalid request: 'model': Invalid input: expected string, received undefined", "model"],
@@ -51,6 +53,7 @@ const REQUESTS: [unknown, string, string][] = [
   [{"model":"agentwire-mock","messages":[{"role":"user","content":"x"}],"stop":[1]}, "Invalid request: 'stop': Invalid input", "stop"],
   [{"model":"agentwire-mock","messages":[{"role":"user","content":"x"}],"stop":5}, "Invalid request: 'stop': Invalid input", "stop"],
   [{"model":"agentwire-mock","messages":[{"role":"user","content":"x"}],"parallel_tool_calls":"no"}, "Invalid request: 'parallel_tool_calls': Invalid input: expected boolean, received string", "parallel_tool_calls"],
+  [{"model":"agentwire-mock","messages":[{"role":"user","content":"x"}],"tools":[{"type":"function","function":{"name":"ls"}}],"parallel_tool_calls":null}, "Invalid request: 'parallel_tool_calls': Invalid input: expected boolean, received null", "parallel_tool_calls"],
 ];
 
 const SCRIPTS: [unknown, string][] = [
@@ -106,6 +109,27 @@ describe("openai-chat request validation messages", () => {
       }),
     );
     expect(r.ok).toBe(true);
+  });
+});
+
+describe("openai-chat request validation agrees with the ChatCompletionRequest schema", () => {
+  const { fixtures } = schemaFixtures("openai-chat");
+  const requests = (kind: string) => fixtures(kind).filter(([message]) => message === "chat-completion-request");
+
+  it.each(requests("valid"))("accepts valid/%s/%s", (_message, _name, value) => {
+    const r = parseChatRequest("application/json", JSON.stringify(value));
+    expect(r.ok, r.ok ? "" : r.error.error.message).toBe(true);
+  });
+
+  it.each(requests("invalid"))("refuses invalid/%s/%s", (_message, _name, value) => {
+    expect(parseChatRequest("application/json", JSON.stringify(value)).ok).toBe(false);
+  });
+
+  it("null where OpenAI's API accepts null is the same as absent", () => {
+    const r = parseChatRequest("application/json", JSON.stringify({ model: "m", messages: [{ role: "user", content: "x" }], tools: [{ type: "function", function: { name: "ls" } }], tool_choice: null, stream: null, stream_options: null }));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect([forcedFunction(r.request), includeUsage(r.request), offeredNames(r.request)]).toEqual([undefined, false, ["ls"]]);
   });
 });
 

@@ -547,3 +547,36 @@ describe("openai-chat/client/tools-well-formed: each parameters compiles on its 
     }
   });
 });
+
+describe("openai-chat/client/request-schema: null where OpenAI's API accepts null is the same as absent", () => {
+  const request = (body: Record<string, unknown>): NewEvent => ({
+    kind: "http-request",
+    probe: "client",
+    exchange: "c1",
+    label: "chat-completions",
+    method: "POST",
+    url: "http://127.0.0.1:1/v1/chat/completions",
+    path: "/v1/chat/completions",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "hi" }], ...body }),
+  });
+  const results = (body: Record<string, unknown>) => judge(stamped([request(body)]));
+  const nulls = Object.fromEntries(
+    ["temperature", "top_p", "max_tokens", "max_completion_tokens", "n", "seed", "stop", "stream", "stream_options", "presence_penalty", "frequency_penalty", "user"].map((k) => [k, null]),
+  );
+
+  it("passes the optional fields as null, with and without tools", () => {
+    for (const body of [nulls, { ...nulls, tools: null, tool_choice: null }, { ...nulls, tools: [{ type: "function", function: { name: "view_diff" } }], tool_choice: null }]) {
+      const r = results(body);
+      expect([r["openai-chat/client/request-schema"]!.outcome, r["openai-chat/client/request-schema"]!.message]).toEqual(["pass", expect.any(String)]);
+      expect(r["openai-chat/client/options-consistent"]!.outcome).toBe("pass");
+      expect(r["openai-chat/client/tools-well-formed"]!.outcome).not.toBe("fail");
+    }
+  });
+
+  it("still fails a wrong type, and parallel_tool_calls: null, which OpenAI answers with 400", () => {
+    expect(results({ temperature: "hot" })["openai-chat/client/request-schema"]!.outcome).toBe("fail");
+    const r = results({ tools: [{ type: "function", function: { name: "view_diff" } }], parallel_tool_calls: null })["openai-chat/client/request-schema"]!;
+    expect([r.outcome, r.message]).toEqual(["fail", expect.stringContaining("/parallel_tool_calls")]);
+  });
+});

@@ -105,7 +105,8 @@ function parseRequest(text: string | undefined): RequestInfo {
   let toolChoice: ToolChoice = { kind: "absent" };
   if (tc === "none" || tc === "auto" || tc === "required") toolChoice = { kind: tc };
   else if (isObject(tc) && isObject(tc.function) && typeof tc.function.name === "string") toolChoice = { kind: "named", name: tc.function.name };
-  else if (tc !== undefined) toolChoice = { kind: "other" };
+  // null is the same as absent, as OpenAI reads it.
+  else if (tc !== undefined && tc !== null) toolChoice = { kind: "other" };
   let tools: Map<string, unknown> | undefined;
   if (Array.isArray(body?.tools) && body.tools.length > 0) {
     tools = new Map();

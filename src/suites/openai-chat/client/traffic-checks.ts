@@ -206,7 +206,8 @@ export const toolsWellFormedCheck = bodyCheck({
   id: "openai-chat/client/tools-well-formed",
   pass: "every tools[] entry was a valid ToolDefinition with a unique name and compilable parameters",
   judge({ req, body }, t, ctx) {
-    if (body.tools === undefined) return false;
+    // tools: null is the same as absent (OpenAI reads it so); request-schema owns the field's type.
+    if (body.tools === undefined || body.tools === null) return false;
     const ev = at(req, { excerpt: excerpt(body.tools, 200) });
     if (!Array.isArray(body.tools)) {
       t.fail("tools as an array", `${where(req)} sent tools as ${typeof body.tools}`, ev);
