@@ -19,12 +19,17 @@ export interface CaseReading<R, E> {
   /** The expectation a note describes (its parsed `expected` and any other fields it carries). */
   expectation(note: Record<string, unknown>, expected: R): E;
   expectedResult(e: E): R;
-  /** Differences between what was expected and what the client reported ([] = the same). */
-  compare(want: E, got: R, caseId: string): { diff: string[]; loose?: boolean };
+  /**
+   * Differences between what was expected and what the client reported ([] = the same), and the
+   * optional fields the client left out, which were therefore not compared.
+   */
+  compare(want: E, got: R, caseId: string): { diff: string[]; loose?: boolean; unreported?: readonly string[] };
   summarise(r: R): string;
 }
 
-export type CaseVerdict = { ok: true; looseMatch?: boolean } | { ok: false; diff: string[]; expected: string; actual: string; evidence: Evidence };
+export type CaseVerdict =
+  | { ok: true; looseMatch?: boolean; unreported?: readonly string[] }
+  | { ok: false; diff: string[]; expected: string; actual: string; evidence: Evidence };
 
 /** Collects expectations and judges each reported result of `caseIds`. */
 export function caseJudge<R, E>(caseIds: readonly string[], reading: CaseReading<R, E>) {
@@ -38,8 +43,8 @@ export function caseJudge<R, E>(caseIds: readonly string[], reading: CaseReading
     const evidence = at(event, { note: `case ${event.case}`, excerpt: excerpt(event.result, 300) });
     if (!parsed.ok) return { ok: false, diff: [parsed.error], expected: "an AdapterResult", actual: excerpt(event.result), evidence };
     if (!want) return { ok: false, diff: ["the kit recorded no expected result for this case"], expected: "(none)", actual: reading.summarise(parsed.result), evidence };
-    const { diff, loose } = reading.compare(want, parsed.result, event.case);
-    if (diff.length === 0) return loose ? { ok: true, looseMatch: true } : { ok: true };
+    const { diff, loose, unreported } = reading.compare(want, parsed.result, event.case);
+    if (diff.length === 0) return { ok: true, ...(loose ? { looseMatch: true } : {}), ...(unreported?.length ? { unreported } : {}) };
     return {
       ok: false,
       diff,
@@ -90,7 +95,13 @@ export function casesOutcome(rule: string, caseIds: readonly string[], judged: R
   }
   const missing = caseIds.filter((c) => !judged.verdicts.has(c));
   if (missing.length > 0) return { verdict: "incomplete", message: `no result reported for case(s) ${missing.join(", ")}` };
-  return { verdict: "pass", message: `every case gave the expected result: ${caseIds.join(", ")}` };
+  // What the client did not report was not judged: the pass says so rather than claim it.
+  const unreported = [...new Set(caseIds.flatMap((c) => {
+    const v = judged.verdicts.get(c);
+    return v?.ok ? (v.unreported ?? []) : [];
+  }))];
+  const left = unreported.length ? ` (not compared, the client did not report them: ${unreported.join(", ")})` : "";
+  return { verdict: "pass", message: `every case gave the expected result: ${caseIds.join(", ")}${left}` };
 }
 
 export interface ParseCheckSpec {

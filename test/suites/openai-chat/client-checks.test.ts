@@ -23,6 +23,7 @@ import {
   OPENAI_CHAT_CLIENT_CHECKS,
   NO_RESULTS_REASON,
   QUIRKS,
+  parseAdapterResult,
   wireCases,
   type AdapterResult,
   type WireCase,
@@ -578,5 +579,55 @@ describe("openai-chat/client/request-schema: null where OpenAI's API accepts nul
     expect(results({ temperature: "hot" })["openai-chat/client/request-schema"]!.outcome).toBe("fail");
     const r = results({ tools: [{ type: "function", function: { name: "view_diff" } }], parallel_tool_calls: null })["openai-chat/client/request-schema"]!;
     expect([r.outcome, r.message]).toEqual(["fail", expect.stringContaining("/parallel_tool_calls")]);
+  });
+});
+
+describe("client-parse: an optional field the client leaves out is not compared", () => {
+  /** The verdicts for results of `cases`, each the expected result changed by `change`. */
+  async function verdicts(cases: string[], change: (r: AdapterResult) => Record<string, unknown>): Promise<Record<string, CheckResult>> {
+    const events: NewEvent[] = [];
+    for (const id of cases) {
+      const c = findCase(id)!;
+      const { expected: want } = await expectedResult(c);
+      events.push({ kind: "note", probe: "client", name: EXPECTED_NOTE, value: { case: c.id, expected: want } });
+      events.push({ kind: "client-result", probe: "client", case: c.id, result: change(want) });
+    }
+    return judge(stamped(events));
+  }
+  const omit = (...keys: string[]) => (r: AdapterResult) => Object.fromEntries(Object.entries(r).filter(([k]) => !keys.includes(k)));
+
+  it("usage, reasoning and finishReason left out: the cases pass on what was reported, and say what was not compared", async () => {
+    const r = await verdicts(["usage-text", "usage-tool", "sync-tool", "reasoning"], omit("usage", "reasoning", "finishReason"));
+    for (const id of ["usage-chunk", "tool-call-assembly", "split-chunks"]) {
+      const check = r[`openai-chat/client-parse/${id}`]!;
+      // The other cases of the check were not reported: incomplete, but no failure.
+      expect([id, check.outcome]).toEqual([id, id === "usage-chunk" ? "pass" : "incomplete"]);
+    }
+    expect(r["openai-chat/client-parse/usage-chunk"]!.message).toContain("not compared, the client did not report them: finishReason, usage");
+  });
+
+  it("every case of a check reported without usage: pass, naming usage as not compared", async () => {
+    const ids = CLIENT_CASES.filter((c) => c.checks.includes("tool-call-assembly")).map((c) => c.id);
+    const r = (await verdicts(ids, omit("usage")))["openai-chat/client-parse/tool-call-assembly"]!;
+    expect([r.outcome, r.message]).toEqual(["pass", expect.stringContaining("(not compared, the client did not report them: usage)")]);
+  });
+
+  it("a reported value is still compared: null usage, another usage, another finish reason, empty reasoning", async () => {
+    const usage = await verdicts(["usage-text"], (x) => ({ ...x, usage: null }));
+    expect(usage["openai-chat/client-parse/usage-chunk"]!.message).toContain("usage: expected");
+    const other = await verdicts(["usage-tool"], (x) => ({ ...x, usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } }));
+    expect(other["openai-chat/client-parse/usage-chunk"]!.outcome).toBe("fail");
+    const finish = await verdicts(["usage-text"], (x) => ({ ...x, finishReason: "length" }));
+    expect(finish["openai-chat/client-parse/usage-chunk"]!.message).toContain('finishReason: expected "stop", got "length"');
+    const reasoning = await verdicts(["reasoning"], (x) => ({ ...x, reasoning: "" }));
+    expect(reasoning["openai-chat/client-parse/split-chunks"]!.message).toContain("reasoning differs");
+  });
+
+  it("parseAdapterResult keeps an omitted field absent and a reported null as null", () => {
+    const base = { text: "t", toolCalls: [], outcome: "done" };
+    const omitted = parseAdapterResult(base);
+    expect(omitted.ok && Object.keys(omitted.result).sort()).toEqual(["outcome", "text", "toolCalls"]);
+    const nulls = parseAdapterResult({ ...base, finishReason: null, usage: null, reasoning: "" });
+    expect(nulls.ok && nulls.result).toMatchObject({ finishReason: null, usage: null, reasoning: "" });
   });
 });

@@ -12,7 +12,10 @@ export type Parsed = KitParsed<AdapterResult>;
 
 const SHAPE = "{text, reasoning, toolCalls: [{id, name, arguments}], finishReason, usage, outcome, error?}";
 
-/** Validates an untrusted value as an AdapterResult. `reasoning` and `usage` may be omitted. */
+/**
+ * Validates an untrusted value as an AdapterResult. `reasoning`, `finishReason` and `usage` may be
+ * omitted: an omitted one stays absent (not reported, so not compared), unlike a reported null.
+ */
 export function parseAdapterResult(value: unknown): Parsed {
   const bad = (error: string): Parsed => ({ ok: false, error });
   if (!isObject(value)) return bad(`result must be an object ${SHAPE}`);
@@ -31,7 +34,7 @@ export function parseAdapterResult(value: unknown): Parsed {
     }
     toolCalls.push({ id: t.id, name: t.name, arguments: t.arguments });
   }
-  let usage: AdapterUsage | null = null;
+  let usage: AdapterUsage | null | undefined = value.usage === null ? null : undefined;
   if (value.usage !== undefined && value.usage !== null) {
     const u = value.usage;
     if (!isObject(u) || !["prompt_tokens", "completion_tokens", "total_tokens"].every((k) => typeof u[k] === "number")) {
@@ -43,10 +46,10 @@ export function parseAdapterResult(value: unknown): Parsed {
     ok: true,
     result: {
       text: value.text,
-      reasoning: typeof value.reasoning === "string" ? value.reasoning : "",
+      ...(typeof value.reasoning === "string" ? { reasoning: value.reasoning } : {}),
       toolCalls,
-      finishReason: typeof value.finishReason === "string" ? value.finishReason : null,
-      usage,
+      ...(value.finishReason !== undefined ? { finishReason: value.finishReason as string | null } : {}),
+      ...(usage !== undefined ? { usage } : {}),
       outcome: value.outcome as AdapterResult["outcome"],
       ...(typeof value.error === "string" ? { error: value.error } : {}),
     },
@@ -62,25 +65,50 @@ export interface DiffOptions {
   ignore?: readonly ResultField[];
 }
 
+/** Which optional fields a case has something to compare in: finish reason unless it ends in an error, usage when requested. */
+function comparable(expected: AdapterResult, ignored: ReadonlySet<ResultField>): Record<"reasoning" | "finishReason" | "usage", boolean> {
+  return {
+    reasoning: !ignored.has("reasoning"),
+    finishReason: !ignored.has("finishReason") && expected.outcome !== "error",
+    usage: !ignored.has("usage") && !!expected.usage,
+  };
+}
+
 /**
  * Differences between expected and actual, one line each; empty when they agree. An error message
  * only has to carry the expected one (trimmed): clients may prefix or decorate it. Usage is
- * compared only when the expected result has one (the request asked for it).
+ * compared only when the expected result has one (the request asked for it). An optional field the
+ * client left out (`reasoning`, `finishReason`, `usage`) is not compared: see `unreportedFields`.
  */
 export function diffResults(expected: AdapterResult, actual: AdapterResult, options: DiffOptions = {}): string[] {
   const out = diffOutcome(expected, actual);
   const ignored = new Set(options.ignore ?? []);
+  const compare = comparable(expected, ignored);
   const text = ignored.has("text") ? undefined : diffText("text", expected.text, actual.text);
   if (text) out.push(text);
-  const reasoning = ignored.has("reasoning") ? undefined : diffText("reasoning", expected.reasoning, actual.reasoning);
+  const reasoning = compare.reasoning && actual.reasoning !== undefined ? diffText("reasoning", expected.reasoning ?? "", actual.reasoning) : undefined;
   if (reasoning) out.push(reasoning);
   out.push(...diffCalls(expected.toolCalls, actual.toolCalls, options));
-  if (!ignored.has("finishReason") && expected.outcome !== "error" && expected.finishReason !== actual.finishReason) {
-    out.push(`finishReason: expected ${quote(expected.finishReason)}, got ${quote(actual.finishReason)}`);
+  const finish = expected.finishReason ?? null;
+  if (compare.finishReason && actual.finishReason !== undefined && finish !== actual.finishReason) {
+    out.push(`finishReason: expected ${quote(finish)}, got ${quote(actual.finishReason)}`);
   }
-  if (!ignored.has("usage") && expected.usage && canonicalJson(expected.usage) !== canonicalJson(actual.usage)) {
+  if (compare.usage && actual.usage !== undefined && canonicalJson(expected.usage) !== canonicalJson(actual.usage)) {
     out.push(`usage: expected ${canonicalJson(expected.usage)}, got ${canonicalJson(actual.usage)}`);
   }
+  return out;
+}
+
+/**
+ * The optional fields this case would have compared but the client left out of its result: not
+ * judged (neither passed nor failed). Reasoning counts only where the case streams some.
+ */
+export function unreportedFields(expected: AdapterResult, actual: AdapterResult, options: Pick<DiffOptions, "ignore"> = {}): ResultField[] {
+  const compare = comparable(expected, new Set(options.ignore ?? []));
+  const out: ResultField[] = [];
+  if (compare.reasoning && !!expected.reasoning && actual.reasoning === undefined) out.push("reasoning");
+  if (compare.finishReason && actual.finishReason === undefined) out.push("finishReason");
+  if (compare.usage && actual.usage === undefined) out.push("usage");
   return out;
 }
 
@@ -114,5 +142,6 @@ export function summariseResult(r: AdapterResult): string {
   const text = clip(r.text, 60);
   const reasoning = r.reasoning ? `; reasoning ${JSON.stringify(clip(r.reasoning, 30))}` : "";
   const usage = r.usage ? `; usage ${r.usage.total_tokens}` : "";
-  return `${r.outcome}${r.error !== undefined ? ` ${JSON.stringify(r.error)}` : ""}; finish ${r.finishReason ?? "none"}; text ${JSON.stringify(text)}${reasoning}; calls [${calls}]${usage}`;
+  const finish = r.finishReason === undefined ? "not reported" : (r.finishReason ?? "none");
+  return `${r.outcome}${r.error !== undefined ? ` ${JSON.stringify(r.error)}` : ""}; finish ${finish}; text ${JSON.stringify(text)}${reasoning}; calls [${calls}]${usage}`;
 }

@@ -24,7 +24,7 @@ export {
   type WireFollowUp,
 } from "./cases.js";
 export { expectedResult, type ContentOptions, type Expectation, type RecordedRequest } from "./expected.js";
-export { diffResults, parseAdapterResult, summariseResult, type DiffOptions, type ResultField } from "./compare.js";
+export { diffResults, parseAdapterResult, summariseResult, unreportedFields, type DiffOptions, type ResultField } from "./compare.js";
 export { emittedCallsOf, type EmittedCall } from "./emitted.js";
 export { runOpenaiChatCases, followUpBody, apiBase, type CaseRun, type RunCasesOptions } from "./run-cases.js";
 export {

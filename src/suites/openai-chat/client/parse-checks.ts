@@ -7,7 +7,7 @@ import type { CheckDef, Evidence, Outcome } from "../../../core/checks/check.js"
 import { parseChecks, type CaseReading, type ParseCheckSpec } from "../../../core/client-cases/judge.js";
 import type { AdapterResult } from "./adapters/types.js";
 import { casesFor, EXPECTED_NOTE, PARSE_CHECK_PREFIX, quirkOf, type ParseCheck } from "./cases.js";
-import { diffResults, parseAdapterResult, summariseResult, type ResultField } from "./compare.js";
+import { diffResults, parseAdapterResult, summariseResult, unreportedFields, type ResultField } from "./compare.js";
 import { SEED } from "../labels.js";
 
 export const NO_RESULTS_REASON = "no adapter results reported (a black-box client gets only client/* checks)";
@@ -41,8 +41,9 @@ function reading(quirks: boolean): CaseReading<AdapterResult, Expectation> {
     compare(want, got, caseId) {
       const ignore: ResultField[] = quirks ? ["finishReason", "usage", ...(quirkOf(caseId)?.ignoreText ? (["text"] as const) : [])] : [];
       const diff = diffResults(want.expected, got, { looseIds: want.looseIds && !quirks, ignore });
-      if (diff.length && quirks && diffResults(want.expected, got, { looseIds: true, ignore }).length === 0) return { diff: [], loose: true };
-      return { diff };
+      const unreported = unreportedFields(want.expected, got, { ignore });
+      if (diff.length && quirks && diffResults(want.expected, got, { looseIds: true, ignore }).length === 0) return { diff: [], loose: true, unreported };
+      return { diff, unreported };
     },
     summarise: summariseResult,
   };

@@ -84,7 +84,7 @@ async function followUp(
   doFetch: typeof fetch,
 ): Promise<AdapterResult> {
   if (first.toolCalls.length === 0) {
-    return { text: "", reasoning: "", toolCalls: [], finishReason: null, usage: null, outcome: "error", error: `no calls to answer: ${c.id} gave none` };
+    return { text: "", toolCalls: [], outcome: "error", error: `no calls to answer: ${c.id} gave none` };
   }
   const body = followUpBody(c.body, first.toolCalls, next.toolResult);
   return runCase(`${base}${next.path}`, next.headers, body, c.stream, adapter, headers, limit, doFetch);
@@ -109,4 +109,5 @@ function runCase(
   return runCaseRequest(url, init, adapter, failed, limit, doFetch);
 }
 
-const failed = (error: string): AdapterResult => ({ text: "", reasoning: "", toolCalls: [], finishReason: null, usage: null, outcome: "error", error });
+/** No response was read: nothing is known of reasoning, finish reason or usage, so they are left out. */
+const failed = (error: string): AdapterResult => ({ text: "", toolCalls: [], outcome: "error", error });

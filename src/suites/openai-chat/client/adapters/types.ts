@@ -20,16 +20,21 @@ export interface AdapterUsage {
   total_tokens: number;
 }
 
+/**
+ * What a client assembled. `reasoning`, `finishReason` and `usage` are optional: a client that does
+ * not keep one leaves it out, and the kit then does not compare it (a value reported, null
+ * included, is compared).
+ */
 export interface AdapterResult {
   /** The answer text (content deltas joined). */
   text: string;
   /** Reasoning text (`reasoning_content` or `reasoning` deltas joined), kept out of `text`. */
-  reasoning: string;
+  reasoning?: string;
   toolCalls: AssembledCall[];
   /** The choice's finish reason as the client saw it; null when none came. */
-  finishReason: string | null;
+  finishReason?: string | null;
   /** The usage the client read (the usage chunk, or the completion's `usage`); null when none. */
-  usage: AdapterUsage | null;
+  usage?: AdapterUsage | null;
   /**
    * "done": the response ended normally (`[DONE]`, EOF after a finish reason, or a JSON body);
    * "error": an HTTP error or an in-stream error; "truncated": EOF before any finish reason.
@@ -48,7 +53,7 @@ export type OpenaiChatAdapter = Adapter<AdapterResult>;
 
 export { OUTCOMES };
 
-/** The empty result every fold starts from. */
+/** The empty result every fold starts from (the kit's adapters report every field). */
 export function emptyResult(): AdapterResult {
   return { text: "", reasoning: "", toolCalls: [], finishReason: null, usage: null, outcome: "done" };
 }
