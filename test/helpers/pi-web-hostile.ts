@@ -70,6 +70,23 @@ export const wsBehaviours = {
       for (let i = 0; i < 200; i++) ws.send(update);
     }));
   }) as WsBehaviour,
+  /**
+   * Answers commands; a prompt starts a run that never ends: its last message_update is repeated
+   * every 200 ms, so no idle limit fires and no agent_end ever comes.
+   */
+  neverEnds: ((ws) => {
+    ws.on("message", (data) => {
+      const cmd = commandOf(data);
+      if (typeof cmd.type !== "string") return;
+      respond(ws, cmd);
+      if (cmd.type !== "prompt") return;
+      ws.send(JSON.stringify({ type: "agent_start" }));
+      ws.send(JSON.stringify({ type: "turn_start" }));
+      ws.send(JSON.stringify({ type: "message_start", message: assistant }));
+      const update = JSON.stringify({ type: "message_update", message: assistant, assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: "still going" } });
+      forever(ws, 200, () => ws.send(update));
+    });
+  }) as WsBehaviour,
   /** Reads every command and sends run events, but never a response. */
   neverAnswers: ((ws) => {
     ws.on("message", () => {

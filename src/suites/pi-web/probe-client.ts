@@ -140,8 +140,28 @@ export class ProbeClient extends WsProbeSession {
   async awaitIdle(quiet: number): Promise<void> {
     const conn = this.main;
     if (!conn?.isOpen || !this.busy) return;
-    await this.waitFor(conn, (m) => typeOf(m) === "agent_end" || typeOf(m) === "session_changed", { total: this.ctx.timeouts.stream, idle: quiet });
+    // A run that outlasted the stream limit once will not end for the next wait either.
+    if (this.endless === undefined) {
+      const limit = this.ctx.timeouts.stream;
+      await this.waitFor(conn, (m) => typeOf(m) === "agent_end" || typeOf(m) === "session_changed", {
+        total: limit,
+        idle: quiet,
+        onLimit: () => this.neverEnded(`a run still had no agent_end after the ${limit} ms stream limit`),
+      });
+    }
     this.busy = false;
+  }
+
+  /**
+   * Why runs are no longer attempted: a run went on streaming past the stream limit without its
+   * agent_end. Each further run would cost the whole limit again (twice: the wait for the previous
+   * run to end, then its own), so one such run ends them.
+   */
+  endless: string | undefined;
+
+  /** Records the first run that never ended (see `endless`). */
+  neverEnded(reason: string): void {
+    this.endless ??= reason;
   }
 
   /**
@@ -163,9 +183,9 @@ export class ProbeClient extends WsProbeSession {
 
   /**
    * Waits for a message matching `pred`, giving up after `total` ms, or after `idle` ms without
-   * any message, or when the connection closes.
+   * any message, or when the connection closes. `onLimit` is told when it gave up on `total`.
    */
-  waitFor(conn: WsConnection, pred: (m: WsMessage) => boolean, o: { total: number; idle?: number }): Promise<WsMessage | undefined> {
+  waitFor(conn: WsConnection, pred: (m: WsMessage) => boolean, o: { total: number; idle?: number; onLimit?: () => void }): Promise<WsMessage | undefined> {
     return new Promise((resolve) => {
       let done = false;
       const finish = (m: WsMessage | undefined) => {
@@ -176,7 +196,10 @@ export class ProbeClient extends WsProbeSession {
         off();
         resolve(m);
       };
-      const total = deadline(o.total, () => finish(undefined));
+      const total = deadline(o.total, () => {
+        if (!done) o.onLimit?.();
+        finish(undefined);
+      });
       let idle: Deadline | undefined = o.idle !== undefined ? deadline(o.idle, () => finish(undefined)) : undefined;
       const off = conn.onMessage((m) => {
         if (pred(m)) return finish(m);

@@ -83,6 +83,7 @@ async function sequence(c: ProbeClient, p: PiWebParams): Promise<void> {
       if (noRunInRow++ === 2) c.note(NOTE.runsSkipped, "two accepted prompts in a row started no run: the remaining runs are skipped");
       return { accepted: false, started: false, ended: false };
     }
+    if (runsOver()) return { accepted: false, started: false, ended: false };
     await c.awaitIdle(abortEndMs);
     const conn = await c.ensureMain();
     const started = c.waitFor(conn, isType("agent_start"), { total: firstEventMs });
@@ -103,7 +104,10 @@ async function sequence(c: ProbeClient, p: PiWebParams): Promise<void> {
       if (msg.stopReason === "error") providerError = true;
       if (Array.isArray(msg.content) && msg.content.some((p) => (p as { type?: unknown } | null)?.type === "toolCall")) toolCalled = true;
     });
-    const ended = c.waitFor(conn, isType("agent_end"), { total: t.stream, idle: t.idle });
+    /** A wait for the run's end gave up on the stream limit (a wait left behind once the run is judged may still do so: it is not counted). */
+    let hitLimit = false;
+    const overLimit = () => (hitLimit = true);
+    const ended = c.waitFor(conn, isType("agent_end"), { total: t.stream, idle: t.idle, onLimit: overLimit });
     try {
       const response = await c.request(label, { type: "prompt", message, ...(o.images ? { images: o.images } : {}) });
       const accepted = response.ok && response.response?.success === true;
@@ -117,19 +121,36 @@ async function sequence(c: ProbeClient, p: PiWebParams): Promise<void> {
       let end =
         o.quietAfterDuring === undefined
           ? await ended
-          : await Promise.race([ended, c.waitFor(conn, () => false, { total: t.stream, idle: o.quietAfterDuring })]);
+          : await Promise.race([ended, c.waitFor(conn, () => false, { total: t.stream, idle: o.quietAfterDuring, onLimit: overLimit })]);
       // A provider error may be retried after agent_end (auto_retry_start, then a further run).
       while (end && lastStop === "error") {
         lastStop = undefined;
-        const next = c.waitFor(conn, isType("agent_end"), { total: t.stream, idle: t.idle });
+        const next = c.waitFor(conn, isType("agent_end"), { total: t.stream, idle: t.idle, onLimit: overLimit });
         const retry = retrySeen || (await c.waitFor(conn, isType("auto_retry_start", "agent_start"), { total: retryMs }));
         if (!retry) break;
         end = await next;
       }
+      if (!end && hitLimit) c.neverEnded(`${label}: no agent_end within the ${t.stream} ms stream limit`);
       return { accepted, started: true, ended: !!end, response, toolCalled, providerError };
     } finally {
       watchStops();
     }
+  };
+
+  /**
+   * Whether runs are over because one never ended within the stream limit (see ProbeClient.endless):
+   * said once, in a note the checks repeat and a progress line.
+   */
+  let endlessNoted = false;
+  const runsOver = (): boolean => {
+    if (c.endless === undefined) return false;
+    if (!endlessNoted) {
+      endlessNoted = true;
+      const why = `${c.endless}: the remaining runs are not attempted`;
+      c.note(NOTE.runsSkipped, why);
+      c.ctx.progress(`pi-web: ${why}`);
+    }
+    return true;
   };
 
   /** The first delta of a run, or its end when it streams none. */
@@ -235,8 +256,10 @@ async function sequence(c: ProbeClient, p: PiWebParams): Promise<void> {
     const started = c.waitFor(conn, isType("agent_start"), { total: p.quietMs });
     await c.request(M.invalidPrompt, { type: "prompt", message: 42 });
     // An accepted invalid prompt may start a run: let it finish before going on.
-    if (await started) await c.waitFor(conn, isType("agent_end"), { total: t.stream, idle: t.idle });
-    else await c.quiet(p.quietMs);
+    if ((await started) && !runsOver()) {
+      const limit = () => c.neverEnded(`${M.invalidPrompt}: the run it started had no agent_end within the ${t.stream} ms stream limit`);
+      await c.waitFor(conn, isType("agent_end"), { total: t.stream, idle: t.idle, onLimit: limit });
+    } else await c.quiet(p.quietMs);
   });
 
   await c.group("long", "the long answer; during it: queries and a prompt without streamingBehavior", async () => {
@@ -369,11 +392,16 @@ async function sequence(c: ProbeClient, p: PiWebParams): Promise<void> {
       }
     });
     try {
-      const ended = c.waitFor(conn, isType("agent_end"), { total: t.stream, idle: dialogMs });
-      const r = await c.request(M.dialogPrompt, { type: "prompt", message: p.dialogCommand });
-      const end = r.ok ? await ended : undefined;
-      // A target without that extension command runs it as an ordinary prompt.
-      if (end && dialogs === 0) c.note(NOTE.notApplicable, { topic: TOPIC.dialogs, reason: "the dialog command opened no dialog (the target ran it as an ordinary prompt: it has no such extension command)" });
+      // The dialog command runs like a prompt: not sent once runs are over.
+      if (!runsOver()) {
+        let hitLimit = false;
+        const ended = c.waitFor(conn, isType("agent_end"), { total: t.stream, idle: dialogMs, onLimit: () => (hitLimit = true) });
+        const r = await c.request(M.dialogPrompt, { type: "prompt", message: p.dialogCommand });
+        const end = r.ok ? await ended : undefined;
+        if (r.ok && !end && hitLimit) c.neverEnded(`${M.dialogPrompt}: no agent_end within the ${t.stream} ms stream limit`);
+        // A target without that extension command runs it as an ordinary prompt.
+        if (end && dialogs === 0) c.note(NOTE.notApplicable, { topic: TOPIC.dialogs, reason: "the dialog command opened no dialog (the target ran it as an ordinary prompt: it has no such extension command)" });
+      }
     } finally {
       off();
     }

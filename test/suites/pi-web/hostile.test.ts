@@ -96,6 +96,18 @@ describe.concurrent("hostile WebSocket targets", () => {
     expect(verdict(r, "event/message-nesting")).toBe("fail");
   });
 
+  it("a run that never ends (updates repeated, no agent_end): one stream limit, then the later runs are not attempted", { timeout: BOUND + 5000 }, async () => {
+    const progress: string[] = [];
+    const target = await hostilePiWeb(wsBehaviours.neverEnds);
+    const { r, ms } = await runAgainst(piWeb, target, { timeout: TIMEOUT, maxBytes: 256 * 1024, progress: (m) => progress.push(m) });
+    // One run's stream limit and the settle wait, not two limits per run (about 30).
+    expect(ms).toBeLessThan(6 * TIMEOUT + 3000);
+    sane(r, ms, ["cmd/get-messages", "event/agent-bracketing", "stream/block-grammar", "tool/round-trip", "queue/steer-injected", "queue/follow-up-at-end", "ext/dialog-resolves"]);
+    expect(progress.some((m) => /pi-web: prompt:text: no agent_end within the 1500 ms stream limit: the remaining runs are not attempted/.test(m)), progress.join("\n")).toBe(true);
+    const skipped = serverSide(r).filter((c) => c.verdict === "incomplete" && /runs were skipped: prompt:text: no agent_end/.test(c.message));
+    expect(skipped.map((c) => c.id)).toContain("pi-web/tool/round-trip");
+  });
+
   it("a server that never answers a command: every command fails its response rule", { timeout: BOUND + 5000 }, async () => {
     const { r, ms } = await against(wsBehaviours.neverAnswers);
     // Its runs are well bracketed; everything about answers must not pass.

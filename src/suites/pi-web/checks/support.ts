@@ -26,7 +26,11 @@ export { all, onNote } from "../../../core/views/hooks.js";
  * target legally never showed one of them (NOTE.notApplicable), a rule never exercised is skipped
  * with that reason rather than left incomplete.
  */
-export const serverCheck: MakeCheck<CheckSpec & { notApplicableWhen?: Topic[] }> = serverCheckMaker(SEED, { stopped: NOTE.stopped, notApplicable: NOTE.notApplicable });
+export const serverCheck: MakeCheck<CheckSpec & { notApplicableWhen?: Topic[] }> = serverCheckMaker(SEED, {
+  stopped: NOTE.stopped,
+  notApplicable: NOTE.notApplicable,
+  reasons: { [NOTE.runsSkipped]: (v) => `runs were skipped: ${String(v)}` },
+});
 
 export { notApplicable, Tally };
 
