@@ -7,6 +7,7 @@
 import { notApplicable, Tally, type CheckContext, type CheckDef, type CheckObserver, type ContractRef, type Side } from "./check.js";
 import { checkRecord, type CheckRecord } from "./check-records.js";
 import { all, onNote, subscriptionsOf } from "../views/hooks.js";
+import { STREAMS_STOPPED_NOTE } from "../probes/probe-session.js";
 
 export interface SuiteMeta {
   /** Seed file of the contract the references quote. */
@@ -130,7 +131,7 @@ export function serverCheckMaker(seed: string, notes: ServerNotes): MakeCheck {
   return checkMaker({
     seed,
     side: "server",
-    reasons: { [notes.stopped]: (v) => `the probes stopped early: ${String(v)}`, ...notes.reasons },
+    reasons: { [notes.stopped]: (v) => `the probes stopped early: ${String(v)}`, [STREAMS_STOPPED_NOTE]: (v) => String(v), ...notes.reasons },
     ...(notes.notApplicable !== undefined ? { notApplicableNote: notes.notApplicable } : {}),
     ...(notes.knockOn !== undefined ? { knockOnNote: notes.knockOn } : {}),
   });

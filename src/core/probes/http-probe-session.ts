@@ -5,7 +5,7 @@
  * headers, pacing, budgets and notes around `sendOnce`.
  */
 import { exchange, isUnreachable, type ExchangeResult, type ExchangeSpec } from "../transport/http-exchange.js";
-import { ProbeSession, StopProbing } from "./probe-session.js";
+import { ProbeSession, StopProbing, STREAMS_STOPPED_NOTE } from "./probe-session.js";
 import type { ProbeContext } from "../run/protocol.js";
 import { sleep } from "../mock/timing.js";
 import type { BodyEndReason } from "../transcript/transcript.js";
@@ -14,6 +14,11 @@ import type { BodyEndReason } from "../transcript/transcript.js";
 const MAX_CONSECUTIVE_FAILURES = 3;
 /** 429s honoured per request before its answer is taken as it is. */
 const MAX_RETRIES = 2;
+/**
+ * This many streams that ran to the stream limit without ending mean the target's streams do not
+ * end: each further one would cost the whole limit, so later stream requests are not sent.
+ */
+const MAX_UNENDED_STREAMS = 2;
 
 const FAILED_ENDS: ReadonlySet<BodyEndReason> = new Set(["timeout", "idle-timeout", "first-event-timeout", "error", "limit"]);
 
@@ -67,6 +72,9 @@ export class HttpProbeSession extends ProbeSession {
   /** Exchanges sent so far. */
   protected exchanges = 0;
   private failuresInRow = 0;
+  private unendedStreams = 0;
+  /** Why stream requests are no longer sent (MAX_UNENDED_STREAMS streams never ended); undefined while they are. */
+  protected streamsStopped: string | undefined;
 
   constructor(
     ctx: ProbeContext,
@@ -90,6 +98,7 @@ export class HttpProbeSession extends ProbeSession {
         this.ctx.progress(`${this.protocolId}: ${label} rate-limited; Retry-After ${wait} ms exceeds the ${limit} ms limit`);
         return result;
       }
+
       this.ctx.progress(`${this.protocolId}: ${label} rate-limited; retrying in ${wait} ms`);
       await sleep(wait, this.ctx.signal);
     }
@@ -130,8 +139,19 @@ export class HttpProbeSession extends ProbeSession {
     this.exchanges++;
     answered?.(result);
     if (this.ctx.signal.aborted) throw new StopProbing("aborted");
+    if (stream) this.trackStream(label, result);
     if (!req.mayFail) this.track(label, result, req.maxBytes !== undefined);
     return result;
+  }
+
+  /** Counts streams cut at the stream limit (a head, then no end); enough of them stop the stream requests. */
+  private trackStream(label: string, r: ExchangeResult): void {
+    if (r.status === undefined || r.endReason !== "timeout" || this.streamsStopped !== undefined) return;
+    if (++this.unendedStreams < MAX_UNENDED_STREAMS) return;
+    const limit = this.ctx.timeouts.stream;
+    this.streamsStopped = `${MAX_UNENDED_STREAMS} streams ran to the ${limit} ms stream limit without ending (last: ${label}); later stream requests are not sent`;
+    this.note(STREAMS_STOPPED_NOTE, this.streamsStopped);
+    this.ctx.progress(`${this.protocolId}: ${this.streamsStopped}`);
   }
 
   /** Stops early when nothing answers: first request unanswered, or several failures in a row. */

@@ -24,6 +24,9 @@ export async function untilStopped(sequence: () => Promise<void>, cleanup?: () =
 /** The note that says why the probes stopped early (incomplete verdicts repeat it). */
 export const STOPPED_NOTE = "probes-stopped";
 
+/** The note that says why stream requests were no longer sent (an HTTP run's streams never ended); incomplete verdicts repeat it. */
+export const STREAMS_STOPPED_NOTE = "streams-stopped";
+
 export class ProbeSession {
   /** The probe (group) the next events belong to. */
   protected probe = "setup";

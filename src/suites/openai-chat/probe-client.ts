@@ -90,10 +90,17 @@ export class ProbeClient extends HttpProbeSession {
     return this.send(label, "GET", path, { timing: "quick" });
   }
 
-  /** A POST, or undefined when --max-requests is spent (the label is recorded as unsent). */
+  /**
+   * A POST, or undefined when --max-requests is spent (the label is recorded as unsent) or, for a
+   * stream, once streams have stopped being sent (the run's note says why).
+   */
   async post(label: string, path: string, opts: RequestOptions): Promise<Answer | undefined> {
     if (this.left <= 0) {
       this.unsent.push(label);
+      return undefined;
+    }
+    if (opts.timing === "stream" && this.streamsStopped !== undefined) {
+      this.ctx.progress(`openai-chat: ${label} not sent (streams do not end)`);
       return undefined;
     }
     return this.send(label, "POST", path, opts);

@@ -219,4 +219,26 @@ describe.concurrent("hostile openai-chat backends", () => {
     expect(verdict(r, "sse/data-json")).toBe("pass");
     expect(r.exitCode).not.toBe(0);
   });
+
+  it("streams that keep sending valid chunks and never end: after two stream limits no further stream is sent, the JSON probes still run", { timeout: BOUND + 5000 }, async () => {
+    const progress: string[] = [];
+    const slowChunks: Handler = (_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write(`data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] })}\n\n`);
+      const timer = setInterval(() => res.write(`data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { content: "and " }, finish_reason: null }] })}\n\n`), 300);
+      res.on("close", () => clearInterval(timer));
+    };
+    const { r, ms } = await against(openaiBackendWithStream(slowChunks), { timeout: 2000, progress: (m) => progress.push(m) });
+    // Two stream limits and the quick JSON probes, not one limit per stream probe (about seven).
+    expect(ms).toBeLessThan(4 * 2000 + 3000);
+    noCrash(r);
+    expect(progress.some((m) => /openai-chat: 2 streams ran to the 2000 ms stream limit without ending .*later stream requests are not sent/.test(m)), progress.join("\n")).toBe(true);
+    for (const id of STREAM_RULES) expect(verdict(r, id), id).not.toBe("pass");
+    const unsent = byId(serverSide(r), "openai-chat/tool-call/streaming-parity");
+    expect(unsent.verdict).toBe("incomplete");
+    expect(unsent.message).toMatch(/2 streams ran to the 2000 ms stream limit without ending/);
+    // The non-streamed probes were still sent and judged.
+    expect(verdict(r, "models/list-shape")).toBe("pass");
+    expect(verdict(r, "errors/bad-input-400")).toBe("pass");
+  });
 });
