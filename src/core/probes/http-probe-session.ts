@@ -15,6 +15,13 @@ const MAX_CONSECUTIVE_FAILURES = 3;
 /** 429s honoured per request before its answer is taken as it is. */
 const MAX_RETRIES = 2;
 /**
+ * 429 answers in a row (across requests) after which the target is taken to refuse the run: the
+ * probes stop rather than wait out one Retry-After after another.
+ */
+const MAX_429_IN_ROW = 6;
+/** The most the whole run waits on Retry-After; past it a 429 is taken as the answer at once. */
+const RETRY_WAIT_BUDGET_MS = 60_000;
+/**
  * This many streams that ran to the stream limit without ending mean the target's streams do not
  * end: each further one would cost the whole limit, so later stream requests are not sent.
  */
@@ -73,6 +80,8 @@ export class HttpProbeSession extends ProbeSession {
   protected exchanges = 0;
   private failuresInRow = 0;
   private unendedStreams = 0;
+  private rateLimitedInRow = 0;
+  private retryWaitedMs = 0;
   /** Why stream requests are no longer sent (MAX_UNENDED_STREAMS streams never ended); undefined while they are. */
   protected streamsStopped: string | undefined;
 
@@ -87,10 +96,17 @@ export class HttpProbeSession extends ProbeSession {
   /**
    * Sends until the answer is not a 429 with a readable Retry-After, at most MAX_RETRIES times
    * more, and never waits beyond the protocol's limit. `mayRetry` lets a request budget veto.
+   * Across the run, the waits stop once RETRY_WAIT_BUDGET_MS is spent, and MAX_429_IN_ROW 429s
+   * in a row stop the probes.
    */
   protected async retrying(label: string, send: () => Promise<ExchangeResult>, mayRetry: () => boolean = () => true): Promise<ExchangeResult> {
     for (let attempt = 0; ; attempt++) {
       const result = await send();
+      this.rateLimitedInRow = result.status === 429 ? this.rateLimitedInRow + 1 : 0;
+      if (this.rateLimitedInRow >= MAX_429_IN_ROW) {
+        const after = result.headers?.["retry-after"];
+        this.stop(`${MAX_429_IN_ROW} answers in a row were 429 Too Many Requests (last: ${label}${after !== undefined ? `, Retry-After ${after}` : ""}; ${this.retryWaitedMs} ms spent waiting on Retry-After)`);
+      }
       const wait = result.status === 429 ? retryAfterMs(result.headers?.["retry-after"]) : undefined;
       if (wait === undefined || attempt >= MAX_RETRIES || !mayRetry()) return result;
       const limit = this.http.maxRetryAfterMs();
@@ -98,7 +114,11 @@ export class HttpProbeSession extends ProbeSession {
         this.ctx.progress(`${this.protocolId}: ${label} rate-limited; Retry-After ${wait} ms exceeds the ${limit} ms limit`);
         return result;
       }
-
+      if (this.retryWaitedMs + wait > RETRY_WAIT_BUDGET_MS) {
+        this.ctx.progress(`${this.protocolId}: ${label} rate-limited; the run's ${RETRY_WAIT_BUDGET_MS} ms for Retry-After waits is spent, not retrying`);
+        return result;
+      }
+      this.retryWaitedMs += wait;
       this.ctx.progress(`${this.protocolId}: ${label} rate-limited; retrying in ${wait} ms`);
       await sleep(wait, this.ctx.signal);
     }

@@ -56,6 +56,23 @@ describe("mcp-chat probes", () => {
     expect(list.message).toMatch(/rate-limited/);
   });
 
+  it("stop, in bounded time, against a target that answers every request 429 with a Retry-After", async () => {
+    open = await serve((_req, res) => {
+      res.writeHead(429, { "content-type": "application/json", "retry-after": "1" });
+      res.end(JSON.stringify({ detail: "slow down" }));
+    });
+    const t0 = performance.now();
+    const r = await runSuite(mcpChat, { url: open.url, timeout: 2000 });
+    // Two requests' worth of Retry-After waits (2 × 2 s), not two for every request of the run.
+    expect(performance.now() - t0).toBeLessThan(10_000);
+    const checks = serverSide(r);
+    // Its 429 bodies are well-formed errors (errors/detail-shape); nothing else is judged.
+    expect(checks.filter((c) => c.verdict === "pass").map((c) => c.id)).toEqual(["mcp-chat/errors/detail-shape"]);
+    const list = byId(checks, "mcp-chat/status/disconnected-shape");
+    expect(list.verdict).toBe("incomplete");
+    expect(list.message).toMatch(/the probes stopped early: 6 answers in a row were 429 Too Many Requests/);
+  });
+
   it("run a minimal correct backend with one server to a clean result, --strict included", async () => {
     open = await serve(backendWithStream(okStream));
     const r = await runSuite(mcpChat, { url: open.url, strict: true });
