@@ -128,6 +128,23 @@ describe("continue-remote suite against hostile targets", () => {
       expect(`${c.verdict}: ${c.message}`, id).toBe("skip: not judged: continue-remote/processing/false-when-done failed on the idle phase");
     }
   });
+
+  it("a permission request that never clears (isProcessing false) costs one turn timeout, not one per phase", async () => {
+    const turnTimeoutMs = 2000;
+    const state = {
+      chatHistory: [{ role: "user", content: "started with a prompt" }],
+      isProcessing: false,
+      messageQueueLength: 0,
+      pendingPermission: { requestId: "perm-stuck", toolName: "Bash", toolArgs: { command: "ls" } },
+    };
+    const { r, ms, said } = await against(stuckServer(state), { params: { turnTimeoutMs, noExit: true } });
+    // Before, the turn, queue and interrupt phases each waited out the turn timeout again.
+    expect(ms).toBeLessThan(3 * turnTimeoutMs);
+    expect(said.some((m) => /the server never settled \(after-bad-input phase\); not run: turn, queue, interrupt/.test(m)), said.join("\n")).toBe(true);
+    for (const id of ["processing/message-not-lost", "processing/user-entry-verbatim", "processing/turn-ends-with-assistant", "queue/fifo", "permission/approve"]) {
+      expect(byId(r.checks, `continue-remote/${id}`).verdict, id).not.toBe("pass");
+    }
+  });
 });
 
 /**
