@@ -13,7 +13,7 @@ import type {
   MessagePartUpdate,
 } from "../generated/stagewise-chat.js";
 import { isRecord, joined, violation, type Reduced } from "./reduced.js";
-import { copyJson } from "../core/checks/json-depth.js";
+import { copyJson } from "../core/json-depth.js";
 
 /** One entry of the chat list, as `chat-list` carries it. */
 export type ChatSummary = Readonly<ChatListItem>;

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { excerpt } from "../../src/core/checks/check.js";
-import { canonicalText, copyJson, jsonEqual, MAX_JSON_DEPTH, nestedDeeperThan, stringifyOrUndefined } from "../../src/core/checks/json-depth.js";
+import { canonicalText, copyJson, jsonEqual, MAX_JSON_DEPTH, nestedDeeperThan, stringifyOrUndefined } from "../../src/core/json-depth.js";
 import { firstJsonDifference } from "../../src/stagewise/json-diff.js";
 import { jsonDiff, jsonEqual as piWebJsonEqual } from "../../src/suites/pi-web/checks/support.js";
 import { canon, sameJson } from "../../src/suites/continue-remote/checks/support.js";

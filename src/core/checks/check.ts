@@ -6,7 +6,7 @@
 import type { EventKind, TranscriptEvent } from "../transcript/transcript.js";
 import type { ValidationResult } from "../schemas/schema-registry.js";
 import type { Observe } from "../views/hooks.js";
-import { nestedDeeperThan, stringifyOrUndefined } from "./json-depth.js";
+import { nestedDeeperThan, stringifyOrUndefined } from "../json-depth.js";
 
 export type Level = "MUST" | "SHOULD" | "INFO";
 export type Side = "server" | "client";

@@ -8,7 +8,7 @@
  */
 import { at, excerpt, notApplicable, Tally, type CheckContext, type CheckObserver, type Evidence } from "../../../core/checks/check.js";
 import { is2xx, mediaType, parseJson, ownEntry } from "../../../core/checks/check-helpers.js";
-import { canonicalText, jsonEqual } from "../../../core/checks/json-depth.js";
+import { canonicalText, jsonEqual } from "../../../core/json-depth.js";
 import { checkSpec, serverCheckMaker, type CheckArgs, type CheckSpec, type MakeCheck } from "../../../core/checks/define-check.js";
 import type { ValidationResult } from "../../../core/schemas/schema-registry.js";
 import { describe, evidenceOf, lastEvent, type Exchange } from "../../../core/views/exchange.js";

@@ -6,7 +6,7 @@
  * first-delta-complete's, an unknown name is name-in-request-tools'.
  */
 import { excerpt, type CheckDef, type Evidence, type Outcome } from "../../../core/checks/check.js";
-import { stringifyOrUndefined, tooDeep } from "../../../core/checks/json-depth.js";
+import { stringifyOrUndefined, tooDeep } from "../../../core/json-depth.js";
 import { activeCatalogue, isParameterless, judgeArgs } from "../catalogue.js";
 import { L } from "../labels.js";
 import { readParams } from "../params.js";

@@ -6,7 +6,7 @@
  */
 import { at, excerpt, notApplicable, Tally, type CheckDef, type Evidence } from "../../../core/checks/check.js";
 import { serverCheckMaker, type CheckSpec, type MakeCheck } from "../../../core/checks/define-check.js";
-import { jsonEqual as equalJson, MAX_JSON_DEPTH, tooDeep } from "../../../core/checks/json-depth.js";
+import { jsonEqual as equalJson, MAX_JSON_DEPTH, tooDeep } from "../../../core/json-depth.js";
 import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
 import { frameJson, frameValues, type WsFrameEvent } from "../../../core/transport/ws-exchange.js";
 import { all, on, tap, type Listen } from "../../../core/views/hooks.js";
