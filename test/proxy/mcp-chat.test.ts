@@ -80,6 +80,21 @@ describe.concurrent("mcp-chat through agentwire proxy", () => {
     expect(failed(result.client!.checks)).toEqual(["mcp-chat/client/connect-before-chat", "mcp-chat/client/connect-known-id"]);
   });
 
+  it("a connect sent before the client fetched the listing through the proxy is not judged on the listing", async () => {
+    const run = await mockBehindProxy(mcpChat, quickMock("mcp-chat"), QUICK);
+    const base = run.proxy.url;
+    await (await fetch(`${base}/connect/weather`, { method: "POST" })).text();
+    const result = await run.close();
+    const r = result.client!.checks.find((c) => c.id === "mcp-chat/client/connect-known-id")!;
+    expect([r.outcome, r.message]).toEqual(["incomplete", expect.stringContaining("the listing was unknown")]);
+    // Once the client fetched the listing, the same connect is judged on both halves.
+    const listed = await mockBehindProxy(mcpChat, quickMock("mcp-chat"), QUICK);
+    await (await fetch(`${listed.proxy.url}/servers`)).text();
+    await (await fetch(`${listed.proxy.url}/connect/weather`, { method: "POST" })).text();
+    const after = await listed.close();
+    expect(after.client!.checks.find((c) => c.id === "mcp-chat/client/connect-known-id")!.outcome).toBe("pass");
+  });
+
   it("the client gets the target's bytes, in the target's chunks (a UTF-8 character split across two)", async () => {
     // Lockstep: the target writes its next piece only once the reader got the last one, so no
     // machine load can merge two pieces on the way; a relay that held one back would stall here.

@@ -3,10 +3,13 @@
  * the same request, and GET /status is named by the state the relayed traffic left the backend in
  * (after a connect, after a disconnect), as the probes name theirs. The same state, and the ids of
  * the last listing, go with each request as the mock's `meta`, for the client rules that read it.
+ * Until the client fetches GET /servers through the proxy, no listing is known: a rule about
+ * listed ids then has nothing to judge it by.
  */
 import { matchRoute } from "../../mocks/mcp-chat/routes.js";
 import { mirrorPath, NEEDS_TEST, UNROUTED, type HttpClassifier, type HttpNames, type ProxiedRequest, type ProxyAdapter } from "../../proxy/adapter.js";
 import { L } from "./labels.js";
+import { listedServers } from "./listing.js";
 
 function classifier(): HttpClassifier {
   /** What the last successful connect or disconnect left: status answers are judged by it. */
@@ -33,8 +36,9 @@ function classifier(): HttpClassifier {
     },
     ended(names, _req, status, text) {
       if (names.label !== L.servers || status !== 200) return;
-      const list = JSON.parse(text) as unknown;
-      if (Array.isArray(list)) listedIds = list.flatMap((s) => (s && typeof s === "object" && typeof (s as { id?: unknown }).id === "string" ? [(s as { id: string }).id] : []));
+      // Read as the probes read a listing; an answer that is no listing leaves the last one known.
+      const listed = listedServers(JSON.parse(text) as unknown);
+      if (listed) listedIds = listed.map((s) => s.id);
     },
   };
 

@@ -182,6 +182,41 @@ describe("mcp-chat/client/connect-before-chat across the wire", () => {
   });
 });
 
+describe("mcp-chat/client/connect-known-id", () => {
+  /** A connect the mock (or the proxy) recorded, with the listing it knew of, if any. */
+  const connect = (path: string, listedIds?: string[]): NewEvent => ({
+    kind: "http-request",
+    probe: "client",
+    exchange: "c1",
+    label: "connect",
+    method: "POST",
+    url: `http://127.0.0.1${path}`,
+    path,
+    headers: {},
+    meta: { connected: false, ...(listedIds ? { listedIds } : {}) },
+  });
+  const verdict = (...events: NewEvent[]) => judge(stamped(events))["mcp-chat/client/connect-known-id"]!;
+
+  it("a well-encoded connect is not a pass while the listing is unknown", () => {
+    const r = verdict(connect("/connect/weather"));
+    expect([r.outcome, r.message]).toEqual(["incomplete", expect.stringContaining("the listing was unknown when POST /connect/weather was sent")]);
+  });
+
+  it("with the listing known, a listed id passes and an unlisted one fails", () => {
+    expect(verdict(connect("/connect/weather", ["weather"])).outcome).toBe("pass");
+    expect(verdict(connect("/connect/nope", ["weather"])).outcome).toBe("fail");
+  });
+
+  it("an id that is not percent-encoded fails, listing known or not", () => {
+    expect(verdict(connect("/connect/a b")).outcome).toBe("fail");
+    expect(verdict(connect("/connect/a b", ["a b"])).outcome).toBe("fail");
+  });
+
+  it("one connect judged on both halves passes the rule, another with the listing unknown is left out", () => {
+    expect(verdict(connect("/connect/weather"), connect("/connect/weather", ["weather"])).outcome).toBe("pass");
+  });
+});
+
 describe("robustness cases (contract §8)", () => {
   it("cover every check and the listed variants", () => {
     const byCheck = new Map<string, string[]>();

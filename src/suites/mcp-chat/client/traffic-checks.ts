@@ -67,6 +67,8 @@ export const connectKnownIdCheck = requestCheck({
   labels: new Set(["connect"]),
   pass: "every connect named a listed server id, percent-encoded",
   untested: "the client never connected",
+  // Both halves or nothing: a connect whose listing is unknown (through the proxy, a client that never
+  // fetched GET /servers there) is judged on its encoding only, which can fail it but not pass it.
   judge(req, t) {
     const raw = req.path.split("?")[0]!.replace(/^\/connect\//, "");
     let id: string;
@@ -75,11 +77,17 @@ export const connectKnownIdCheck = requestCheck({
     } catch {
       return t.fail("a percent-encoded server id", `connect path segment ${JSON.stringify(raw)} is not valid percent-encoding`, at(req));
     }
-    if (!PCHARS.test(raw)) {
+    const encoded = PCHARS.test(raw);
+    if (!encoded) {
       t.fail(`the id percent-encoded (${encodeURIComponent(id)})`, `connect path segment ${JSON.stringify(raw)} is not percent-encoded`, at(req));
     }
     const listed = req.meta?.listedIds;
-    if (Array.isArray(listed) && !listed.includes(id)) {
+    if (!Array.isArray(listed)) {
+      if (!encoded) return;
+      t.untestable(`the listing was unknown when ${req.method} ${req.path} was sent (the client had not fetched GET /servers through the proxy), so whether the id was listed could not be judged`);
+      return false;
+    }
+    if (!listed.includes(id)) {
       t.fail(`one of the listed ids ${JSON.stringify(listed)}`, `connected to unlisted id ${JSON.stringify(id)}`, at(req, { excerpt: excerpt(req.path) }));
     }
   },
