@@ -177,6 +177,26 @@ describe.concurrent("adapters against the mock", () => {
   }
 });
 
+describe("a result without the optional args", () => {
+  it("a client that keeps no args on its cards passes every check; wrong args still fail", async () => {
+    const dropArgs = (result: AdapterResult): AdapterResult => ({ ...result, tools: result.tools.map(({ args: _args, ...card }) => card) });
+    const noArgs = async (response: Response) => dropArgs(await mcpChatAdapters.spec!(response));
+    const wrongArgs = async (response: Response) => {
+      const r = await mcpChatAdapters.spec!(response);
+      return { ...r, tools: r.tools.map((t) => ({ ...t, args: { city: "Nowhere" } })) };
+    };
+    const run = async (adapter: (response: Response) => Promise<AdapterResult>) => {
+      const session = await startClientSession(mcpChat, { mock: MOCK });
+      await runMcpChatCases(session.url, adapter, { only: ["canonical", "split-1", "split-random", "coalesced", "ascii-json"] });
+      return (await session.finish()).checks.find((c) => c.id === "mcp-chat/client-parse/split-chunks")!;
+    };
+    const omitted = await run(noArgs);
+    expect([omitted.outcome, omitted.message]).toEqual(["pass", expect.any(String)]);
+    const wrong = await run(wrongArgs);
+    expect([wrong.outcome, wrong.message]).toEqual(["fail", expect.stringContaining('tools[0] (tc-1).args: expected {"city":"San Francisco"}, got {"city":"Nowhere"}')]);
+  });
+});
+
 describe("the mock serves each case as the case intends", () => {
   const ask = async (id: string) => {
     const session = await startClientSession(mcpChat, { mock: MOCK });

@@ -10,7 +10,8 @@ import { OUTCOMES, type CaseOutcome } from "../../../../core/client-cases/compar
 export interface AdapterTool {
   id: string;
   name: string;
-  args: unknown;
+  /** The arguments the card shows; a client that does not keep them leaves this out, and it is then not compared. */
+  args?: unknown;
   /** A matching `tool_end` completed the card. */
   ended: boolean;
 }
