@@ -1,8 +1,9 @@
 /**
  * A protocol's table of client robustness cases, and what the kit derives from it: lookup by id,
  * the cases feeding one client-parse check, the request path a client sends (scenario, framing and
- * knobs in the query, the case named by its `case` parameter), and the case a recorded request
- * belongs to. A protocol supplies the rows and its endpoint. Browser-safe.
+ * knobs in the query, the case named by its `case` parameter), the case a recorded request
+ * belongs to, and whether a recorded request asked for a case's own stream. A protocol supplies
+ * the rows and its endpoint. Browser-safe.
  */
 import { scaleMs } from "./time-scale.js";
 
@@ -40,6 +41,11 @@ export interface CaseTable<C extends CaseRow<K>, K extends string> {
   canonicalPath(c: C): string;
   /** The case a recorded request belongs to, from its path's `case` parameter. */
   caseOfPath(path: string): C | undefined;
+  /**
+   * Whether a recorded request path asked for the case's own stream: the endpoint, with every
+   * parameter of the case's path (its `case`, scenario, framing and knobs) as the case sets it.
+   */
+  isRequestOf(c: C, path: string): boolean;
   /** Full ids of the client-parse checks a case feeds. */
   checkIds(c: C): string[];
   /** The case's deadline; a deadline of its own follows the time scale (see `time-scale.ts`). */
@@ -54,16 +60,25 @@ export function caseTable<C extends CaseRow<K>, K extends string>(cases: readonl
     const q = new URLSearchParams({ [CASE_PARAM]: c.id, scenario: c.scenario, ...params });
     return `${endpoint}?${q.toString()}`;
   };
+  const casePath = (c: C) => pathOf(c, { framing: c.framing, ...(c.query ?? {}), ...(c.presentation ?? {}) });
   return {
     findCase,
     casesFor: (check) => cases.filter((c) => c.checks.includes(check)),
-    casePath: (c) => pathOf(c, { framing: c.framing, ...(c.query ?? {}), ...(c.presentation ?? {}) }),
+    casePath,
     canonicalPath: (c) => pathOf(c, { framing: "canonical", ...(c.query ?? {}) }),
     caseOfPath(path) {
       const q = path.indexOf("?");
       if (q < 0) return undefined;
       const id = new URLSearchParams(path.slice(q + 1)).get(CASE_PARAM);
       return id === null ? undefined : findCase(id);
+    },
+    isRequestOf(c, path) {
+      const q = path.indexOf("?");
+      if (q < 0 || !path.slice(0, q).endsWith(endpoint)) return false;
+      const sent = new URLSearchParams(path.slice(q + 1));
+      const wanted = new URLSearchParams(casePath(c).slice(endpoint.length + 1));
+      for (const [k, v] of wanted) if (sent.get(k) !== v) return false;
+      return true;
     },
     checkIds: (c) => c.checks.map((k) => checkPrefix + k),
     // The default deadline only guards against a hang: no case waits for it by design.

@@ -3,11 +3,17 @@
  * it expects for a case (a `note` with the case id and the expected result) just before the
  * client's adapter reports what it got (a `client-result` event); a protocol supplies how results
  * parse, compare and read in a message. State is one verdict per case.
+ *
+ * A report is judged only when the mock recorded the case's own request before it: a client that
+ * fetched some other stream (the endpoint without the case's query) reports what that stream gave,
+ * which says nothing about the case. Such a case is left unjudged, never passed.
  */
 import { at, excerpt, type CheckDef, type Evidence, type Outcome } from "../checks/check.js";
+import type { RequestEvent } from "../checks/check-helpers.js";
 import { checkMaker } from "../checks/define-check.js";
 import type { TranscriptEvent } from "../transcript/transcript.js";
 import { tap } from "../views/hooks.js";
+import { CASE_PARAM, CASES_PATH } from "./case-table.js";
 
 export type Parsed<R> = { ok: true; result: R } | { ok: false; error: string };
 
@@ -31,10 +37,29 @@ export type CaseVerdict =
   | { ok: true; looseMatch?: boolean; unreported?: readonly string[] }
   | { ok: false; diff: string[]; expected: string; actual: string; evidence: Evidence };
 
-/** Collects expectations and judges each reported result of `caseIds`. */
-export function caseJudge<R, E>(caseIds: readonly string[], reading: CaseReading<R, E>) {
+/** Whether a request the mock recorded asked for the stream of case `caseId`. */
+export type CaseRequested = (caseId: string, request: RequestEvent) => boolean;
+
+/** The mocks record client traffic under this probe name. */
+const CLIENT_PROBE = "client";
+
+/** Without a protocol's own test: the request names the case in its `case` parameter. */
+export const namesCase: CaseRequested = (caseId, request) => {
+  const q = request.path.indexOf("?");
+  return q >= 0 && new URLSearchParams(request.path.slice(q + 1)).get(CASE_PARAM) === caseId;
+};
+
+/**
+ * Collects expectations and judges each reported result of `caseIds` whose request the mock
+ * recorded before it (`requested`); a result without one goes to `unserved`, unjudged.
+ */
+export function caseJudge<R, E>(caseIds: readonly string[], reading: CaseReading<R, E>, requested: CaseRequested = namesCase) {
   const expected = new Map<string, E>();
   const verdicts = new Map<string, CaseVerdict>();
+  /** Cases whose own request the mock recorded. */
+  const served = new Set<string>();
+  /** Cases reported with no request of theirs recorded before: the report is not judged. */
+  const unserved = new Map<string, Evidence>();
   let anyResult = false;
 
   const judge = (event: Extract<TranscriptEvent, { kind: "client-result" }>): CaseVerdict => {
@@ -56,23 +81,40 @@ export function caseJudge<R, E>(caseIds: readonly string[], reading: CaseReading
 
   return {
     verdicts,
+    unserved,
     get anyResult() {
       return anyResult;
     },
     observe(event: TranscriptEvent) {
-      if (event.kind === "note" && event.name === reading.expectedNote) {
+      if (event.kind === "http-request") {
+        if (event.probe !== CLIENT_PROBE) return;
+        for (const c of caseIds) if (!served.has(c) && requested(c, event)) served.add(c);
+      } else if (event.kind === "note" && event.name === reading.expectedNote) {
         const v = event.value as Record<string, unknown> | null;
         const parsed = reading.parse(v?.expected);
         if (v && typeof v.case === "string" && caseIds.includes(v.case) && parsed.ok) expected.set(v.case, reading.expectation(v, parsed.result));
       } else if (event.kind === "client-result") {
         anyResult = true;
         if (!caseIds.includes(event.case)) return;
+        if (!served.has(event.case)) {
+          if (!verdicts.has(event.case)) unserved.set(event.case, at(event, { note: `case ${event.case}: reported, but the mock recorded no request of this case before it` }));
+          return;
+        }
+        unserved.delete(event.case);
         // A case reported twice keeps its first failure.
         if (verdicts.get(event.case)?.ok === false) return;
         verdicts.set(event.case, judge(event));
       }
     },
   };
+}
+
+/** Why reported cases were not judged: the client never asked the mock for their streams. */
+export function unservedReason(caseIds: readonly string[]): string {
+  return (
+    `case(s) ${caseIds.join(", ")} reported without the mock having served the case's stream (no request with the case's path and query, ` +
+    `as GET ${CASES_PATH} lists it, was recorded before the report), so the result says nothing about the case`
+  );
 }
 
 /** Every case must give its expected result; no result at all is `skip` (a black-box client). */
@@ -93,8 +135,15 @@ export function casesOutcome(rule: string, caseIds: readonly string[], judged: R
       evidence: failed.map((f) => f.evidence),
     };
   }
-  const missing = caseIds.filter((c) => !judged.verdicts.has(c));
-  if (missing.length > 0) return { verdict: "incomplete", message: `no result reported for case(s) ${missing.join(", ")}` };
+  const unserved = caseIds.filter((c) => judged.unserved.has(c));
+  const missing = caseIds.filter((c) => !judged.verdicts.has(c) && !judged.unserved.has(c));
+  if (missing.length > 0 || unserved.length > 0) {
+    const why = [
+      ...(unserved.length > 0 ? [unservedReason(unserved)] : []),
+      ...(missing.length > 0 ? [`no result reported for case(s) ${missing.join(", ")}`] : []),
+    ];
+    return { verdict: "incomplete", message: why.join("; "), ...(unserved.length > 0 ? { evidence: unserved.map((c) => judged.unserved.get(c)!) } : {}) };
+  }
   // What the client did not report was not judged: the pass says so rather than claim it.
   const unreported = [...new Set(caseIds.flatMap((c) => {
     const v = judged.verdicts.get(c);
@@ -119,6 +168,8 @@ export function parseChecks<R, E>(opts: {
   casesOf(spec: ParseCheckSpec): string[];
   noResults: string;
   outcome?(caseIds: readonly string[], judged: ReturnType<typeof caseJudge>): Outcome;
+  /** Whether a recorded request asked for a case's stream (default: it names the case in its `case` parameter). */
+  requested?: CaseRequested;
 }): (spec: ParseCheckSpec) => CheckDef {
   const make = checkMaker({ seed: opts.seed, side: "client" });
   return (spec) => {
@@ -126,12 +177,12 @@ export function parseChecks<R, E>(opts: {
     const def = make({
       id: spec.id,
       create() {
-        const cases = caseJudge(caseIds, opts.reading);
+        const cases = caseJudge(caseIds, opts.reading, opts.requested);
         const finish = (): Outcome => {
           if (!opts.outcome) return casesOutcome(def.rule, caseIds, cases, opts.noResults);
           return cases.anyResult ? opts.outcome(caseIds, cases) : { verdict: "skip", message: opts.noResults };
         };
-        return { observe: tap(["note", "client-result"], (event) => cases.observe(event)), finish };
+        return { observe: tap(["http-request", "note", "client-result"], (event) => cases.observe(event)), finish };
       },
     });
     // The record lists the cases for readers; the cases themselves say which check they feed.

@@ -21,6 +21,7 @@ import {
   EXPECTED_NOTE,
   MCP_CHAT_CLIENT_CHECKS,
   NO_RESULTS_REASON,
+  toWireCase,
   type WireCase,
 } from "../../../src/suites/mcp-chat/client/index.js";
 
@@ -45,6 +46,12 @@ function stamped(list: NewEvent[]): TranscriptEvent[] {
   bus.subscribe((e) => out.push(e));
   for (const e of list) bus.emit(e);
   return out;
+}
+
+let requests = 0;
+/** The case's own request, as the mock records it when a client asks for the case's stream. */
+function asked(id: string, path = toWireCase(CLIENT_CASES.find((x) => x.id === id)!).path, body = JSON.stringify(toWireCase(CLIENT_CASES.find((x) => x.id === id)!).body)): NewEvent {
+  return { kind: "http-request", probe: "client", exchange: `c${++requests}`, label: "chat-stream", method: "POST", url: `http://127.0.0.1${path}`, path, headers: { "content-type": "application/json" }, body, meta: { connected: true } };
 }
 
 describe("client fixture transcripts", () => {
@@ -92,6 +99,7 @@ describe("client checks without full evidence", () => {
     const want = await defaultExpectedResult(c);
     const results = judge(
       stamped([
+        asked(c.id),
         { kind: "note", probe: "client", name: EXPECTED_NOTE, value: { case: c.id, expected: want } },
         { kind: "client-result", probe: "client", case: c.id, result: want },
       ]),
@@ -107,6 +115,7 @@ describe("client checks without full evidence", () => {
     const wrong = { ...want, tools: want.tools.map((t, i) => ({ ...t, ended: i === 0 })) };
     const r = judge(
       stamped([
+        asked(c.id),
         { kind: "note", probe: "client", name: EXPECTED_NOTE, value: { case: c.id, expected: want } },
         { kind: "client-result", probe: "client", case: c.id, result: wrong },
       ]),
@@ -118,18 +127,53 @@ describe("client checks without full evidence", () => {
     expect(r.message).toContain("tools[1] (tc-2).ended: expected true, got false");
     expect(r.expected).toContain("tc-2:get_weather");
     expect(r.actual).toContain("tc-2:get_weather(open)");
-    expect(r.evidence[0]?.seq).toBe(1);
+    expect(r.evidence[0]?.seq).toBe(2);
   });
 
   it("a malformed result, or one without an expectation, fails its case", () => {
     const results = judge(
       stamped([
+        asked("stream-error"),
+        asked("parallel-tools"),
         { kind: "client-result", probe: "client", case: "stream-error", result: { text: 1 } },
         { kind: "client-result", probe: "client", case: "parallel-tools", result: { text: "", tools: [], outcome: "done" } },
       ]),
     );
     expect(results["mcp-chat/client-parse/error-surfaced"]!.message).toContain("result.text must be a string");
     expect(results["mcp-chat/client-parse/tool-matching"]!.message).toContain("no expected result");
+  });
+
+  it("a case whose stream the mock never served is not judged from the report, whatever it says", async () => {
+    const events = async (ids: string[], path?: (id: string) => string) =>
+      stamped(
+        (
+          await Promise.all(
+            ids.map(async (id) => {
+              const want = await defaultExpectedResult(CLIENT_CASES.find((x) => x.id === id)!);
+              return [
+                asked(id, path?.(id)),
+                { kind: "note", probe: "client", name: EXPECTED_NOTE, value: { case: id, expected: want } },
+                { kind: "client-result", probe: "client", case: id, result: want },
+              ] as NewEvent[];
+            }),
+          )
+        ).flat(),
+      );
+    const ids = (check: string) => CLIENT_CASES.filter((x) => x.checks.includes(check as never)).map((x) => x.id);
+    // A harness that posts every case to the plain endpoint gets the canonical stream each time.
+    for (const check of ["split-chunks", "sse-variants", "done-terminates", "unexpected-payloads", "truncation-detected"]) {
+      const r = judge(await events(ids(check), () => "/chat/stream"))[`mcp-chat/client-parse/${check}`]!;
+      expect([r.outcome, r.message], check).toEqual(["incomplete", expect.stringContaining("reported without the mock having served the case's stream")]);
+    }
+    // The case named, but not its framing: still not the case's stream.
+    const r = judge(await events(["split-1"], (id) => `/chat/stream?case=${id}&scenario=weather-tool`))["mcp-chat/client-parse/split-chunks"]!;
+    expect([r.outcome, r.message]).toEqual(["incomplete", expect.stringContaining("split-1")]);
+    // bad-input with a valid message is not the bad-input case.
+    const valid = judge(stamped([asked("bad-input", undefined, '{"message":"hi"}'), { kind: "client-result", probe: "client", case: "bad-input", result: { text: "", tools: [], outcome: "done" } }]));
+    expect(valid["mcp-chat/client-parse/http-error-detail"]!.message).toContain("bad-input reported without the mock having served");
+    // With every case's own request recorded, the same reports are judged.
+    const served = judge(await events(ids("split-chunks")))["mcp-chat/client-parse/split-chunks"]!;
+    expect(served.outcome).toBe("pass");
   });
 
   it("a request the kit asked to be invalid does not count against chat-request", () => {

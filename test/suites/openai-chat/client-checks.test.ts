@@ -82,6 +82,12 @@ function stamped(list: NewEvent[]): TranscriptEvent[] {
   return out;
 }
 
+/** The case's own request, as the mock records it: the kit judges a report only after it. */
+function asked(id: string): NewEvent {
+  const path = `/v1${wireCases().find((w) => w.id === id)!.path}`;
+  return { kind: "http-request", probe: "client", exchange: `c-${id}`, label: "chat-completions", method: "POST", url: `http://127.0.0.1${path}`, path, headers: {}, meta: {} };
+}
+
 const fixture = (file: string) => parseJsonLines(readFileSync(join(DIR, file), "utf8"));
 
 describe("client check catalogue", () => {
@@ -230,6 +236,7 @@ describe("client checks without full evidence", () => {
     const { expected: want } = await expectedResult(c);
     const results = judge(
       stamped([
+        asked(c.id),
         { kind: "note", probe: "client", name: EXPECTED_NOTE, value: { case: c.id, expected: want } },
         { kind: "client-result", probe: "client", case: c.id, result: want },
       ]),
@@ -245,6 +252,7 @@ describe("client checks without full evidence", () => {
     const wrong: AdapterResult = { ...want, toolCalls: want.toolCalls.map((t) => ({ ...t, arguments: "{}" })) };
     const r = judge(
       stamped([
+        asked(c.id),
         { kind: "note", probe: "client", name: EXPECTED_NOTE, value: { case: c.id, expected: want } },
         { kind: "client-result", probe: "client", case: c.id, result: wrong },
       ]),
@@ -254,12 +262,14 @@ describe("client checks without full evidence", () => {
     expect(r.message).toContain("neither raises an error nor loses content or calls");
     expect(r.message).toContain("Case usage-tool");
     expect(r.message).toContain("toolCalls[0].arguments differs");
-    expect(r.evidence[0]?.seq).toBe(1);
+    expect(r.evidence[0]?.seq).toBe(2);
   });
 
   it("a malformed result, or one without an expectation, fails its case", () => {
     const results = judge(
       stamped([
+        asked("error-mid-stream"),
+        asked("usage-text"),
         { kind: "client-result", probe: "client", case: "error-mid-stream", result: { text: 1 } },
         { kind: "client-result", probe: "client", case: "usage-text", result: { text: "", toolCalls: [], finishReason: null, outcome: "done" } },
       ]),
@@ -276,6 +286,7 @@ describe("client checks without full evidence", () => {
     const verdict = (loose: boolean) =>
       judge(
         stamped([
+          asked(c.id),
           { kind: "note", probe: "client", name: EXPECTED_NOTE, value: { case: c.id, expected: want, ...(loose ? { looseIds: true } : {}) } },
           { kind: "client-result", probe: "client", case: c.id, result: renamed },
         ]),

@@ -4,6 +4,7 @@
  * and the client-parse checks its result feeds. Browser-safe: plain data and string building.
  */
 import { caseTable, type CaseRow } from "../../../core/client-cases/case-table.js";
+import { canonicalJson } from "../../../core/client-cases/compare.js";
 import type { AdapterResult } from "./adapters/types.js";
 
 /** Short ids of the client-parse checks (full id: `mcp-chat/client-parse/<id>`). */
@@ -142,6 +143,20 @@ export const CLIENT_CASES: readonly ClientCase[] = [
 const table = caseTable<ClientCase, ParseCheck>(CLIENT_CASES, "/chat/stream", PARSE_CHECK_PREFIX);
 
 export const { findCase, casesFor, casePath, canonicalPath, caseOfPath } = table;
+
+/**
+ * Whether a recorded request asked for the case's stream: its path and query (see
+ * `CaseTable.isRequestOf`), and, for a case that sends a body of its own (bad input), that body.
+ */
+export function isCaseRequest(c: ClientCase, path: string, body: string | undefined): boolean {
+  if (!table.isRequestOf(c, path)) return false;
+  if (c.body === undefined) return true;
+  try {
+    return canonicalJson(JSON.parse(body ?? "")) === canonicalJson(c.body);
+  } catch {
+    return false;
+  }
+}
 
 export function caseBody(c: ClientCase): unknown {
   return c.body === undefined ? { message: DEFAULT_MESSAGE } : c.body;

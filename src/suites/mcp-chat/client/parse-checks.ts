@@ -6,7 +6,7 @@
 import type { CheckDef } from "../../../core/checks/check.js";
 import { parseChecks, type CaseReading, type ParseCheckSpec } from "../../../core/client-cases/judge.js";
 import type { AdapterResult } from "./adapters/types.js";
-import { casesFor, EXPECTED_NOTE, PARSE_CHECK_PREFIX, type ParseCheck } from "./cases.js";
+import { casesFor, EXPECTED_NOTE, findCase, isCaseRequest, PARSE_CHECK_PREFIX, type ParseCheck } from "./cases.js";
 import { diffResults, parseAdapterResult, summariseResult } from "./compare.js";
 import { SEED } from "../labels.js";
 
@@ -39,6 +39,11 @@ const parseCheck = parseChecks({
   reading: READING,
   casesOf: (spec) => casesFor(spec.id.slice(PARSE_CHECK_PREFIX.length) as ParseCheck).map((c) => c.id),
   noResults: NO_RESULTS_REASON,
+  // A result counts only for a stream the mock served as the case asks (its query, and its body for bad input).
+  requested: (id, request) => {
+    const c = findCase(id);
+    return c !== undefined && isCaseRequest(c, request.path, request.body);
+  },
 });
 
 export const PARSE_CHECKS: CheckDef[] = SPECS.map(parseCheck);
