@@ -117,12 +117,42 @@ export function unservedReason(caseIds: readonly string[]): string {
   );
 }
 
-/** Every case must give its expected result; no result at all is `skip` (a black-box client). */
-export function casesOutcome(rule: string, caseIds: readonly string[], judged: ReturnType<typeof caseJudge>, noResults: string): Outcome {
+type CaseFailure = Extract<CaseVerdict, { ok: false }>;
+
+/** What a witness made of one case: a failure, or why it could not judge the case. */
+export type WitnessVerdict = CaseFailure | { ok: "unjudged"; reason: string };
+
+/**
+ * What the mock saw a client do with a case's stream, judged beside the client's report (when the
+ * client let go of a stream held open after its end, say): a rule about how the client reads is
+ * not proven by what it reported alone.
+ */
+export interface CaseWitness {
+  /** Sees every `http-request`, `note` and `client-result` event the check sees. */
+  observe(event: TranscriptEvent): void;
+  /** At the end, per case it judges: a failure, or why it could not judge; a case it does not name holds. */
+  verdicts(): ReadonlyMap<string, WitnessVerdict>;
+}
+
+/**
+ * Every case must give its expected result, and hold what `witnessed` saw of it; no result at all
+ * is `skip` (a black-box client).
+ */
+export function casesOutcome(
+  rule: string,
+  caseIds: readonly string[],
+  judged: ReturnType<typeof caseJudge>,
+  noResults: string,
+  witnessed: ReadonlyMap<string, WitnessVerdict> = new Map(),
+): Outcome {
   if (!judged.anyResult) return { verdict: "skip", message: noResults };
   const failed = caseIds.flatMap((c) => {
     const v = judged.verdicts.get(c);
-    return v && !v.ok ? [{ id: c, ...v }] : [];
+    const w = witnessed.get(c);
+    const fails = [v && !v.ok ? v : undefined, w && w.ok === false ? w : undefined].filter((f): f is CaseFailure => f !== undefined);
+    if (fails.length === 0) return [];
+    const first = fails[0]!;
+    return [{ id: c, diff: fails.flatMap((f) => f.diff), expected: first.expected, actual: first.actual, evidence: fails.map((f) => f.evidence) }];
   });
   if (failed.length > 0) {
     const first = failed[0]!;
@@ -132,14 +162,19 @@ export function casesOutcome(rule: string, caseIds: readonly string[], judged: R
       message: `${rule} Case ${first.id}: ${first.diff.join("; ")}${more}`,
       expected: first.expected,
       actual: first.actual,
-      evidence: failed.map((f) => f.evidence),
+      evidence: failed.flatMap((f) => f.evidence),
     };
   }
   const unserved = caseIds.filter((c) => judged.unserved.has(c));
   const missing = caseIds.filter((c) => !judged.verdicts.has(c) && !judged.unserved.has(c));
-  if (missing.length > 0 || unserved.length > 0) {
+  const unwitnessed = caseIds.flatMap((c) => {
+    const w = witnessed.get(c);
+    return w && w.ok === "unjudged" && judged.verdicts.has(c) ? [`case ${c}: ${w.reason}`] : [];
+  });
+  if (missing.length > 0 || unserved.length > 0 || unwitnessed.length > 0) {
     const why = [
       ...(unserved.length > 0 ? [unservedReason(unserved)] : []),
+      ...unwitnessed,
       ...(missing.length > 0 ? [`no result reported for case(s) ${missing.join(", ")}`] : []),
     ];
     return { verdict: "incomplete", message: why.join("; "), ...(unserved.length > 0 ? { evidence: unserved.map((c) => judged.unserved.get(c)!) } : {}) };
@@ -170,6 +205,8 @@ export function parseChecks<R, E>(opts: {
   outcome?(caseIds: readonly string[], judged: ReturnType<typeof caseJudge>): Outcome;
   /** Whether a recorded request asked for a case's stream (default: it names the case in its `case` parameter). */
   requested?: CaseRequested;
+  /** What the mock saw of some cases of a check, judged beside the reports (see `CaseWitness`). */
+  witness?(spec: ParseCheckSpec): CaseWitness | undefined;
 }): (spec: ParseCheckSpec) => CheckDef {
   const make = checkMaker({ seed: opts.seed, side: "client" });
   return (spec) => {
@@ -178,11 +215,18 @@ export function parseChecks<R, E>(opts: {
       id: spec.id,
       create() {
         const cases = caseJudge(caseIds, opts.reading, opts.requested);
+        const witness = opts.witness?.(spec);
         const finish = (): Outcome => {
-          if (!opts.outcome) return casesOutcome(def.rule, caseIds, cases, opts.noResults);
+          if (!opts.outcome) return casesOutcome(def.rule, caseIds, cases, opts.noResults, witness?.verdicts());
           return cases.anyResult ? opts.outcome(caseIds, cases) : { verdict: "skip", message: opts.noResults };
         };
-        return { observe: tap(["http-request", "note", "client-result"], (event) => cases.observe(event)), finish };
+        const observe = witness
+          ? (event: TranscriptEvent) => {
+              cases.observe(event);
+              witness.observe(event);
+            }
+          : (event: TranscriptEvent) => cases.observe(event);
+        return { observe: tap(["http-request", "note", "client-result"], observe), finish };
       },
     });
     // The record lists the cases for readers; the cases themselves say which check they feed.

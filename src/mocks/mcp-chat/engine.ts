@@ -28,6 +28,7 @@ import {
   type ResolvedMcpChatOptions,
 } from "./options.js";
 import { ClientRecorder } from "../../core/transport/http-client-recorder.js";
+import { watchHeldStream } from "./after-done.js";
 import { listing, type McpServerEntry } from "./registry.js";
 import { Responder } from "./responder.js";
 import { isChatRoute, matchRoute, type RouteMatch } from "./routes.js";
@@ -89,7 +90,8 @@ export function createMcpChatEngine(options: McpChatMockOptions = {}): McpChatEn
       response = p.responder.error(500, `mock error: ${(err as Error).message}`);
     }
     recorder.response(exchange, p.label, replyHead(response));
-    return response;
+    // A stream held open after its sentinel: who ends it is noted (client-parse/done-terminates).
+    return watchHeldStream(response, opts.bus, exchange, request.signal);
   }
 
   async function prepare(request: MockRequest): Promise<Prepared> {

@@ -71,6 +71,33 @@ describe("mcp-chat client recording", () => {
     ]);
   });
 
+  it("notes when a held stream's [DONE] went out, and who ended the body; a stream not held gets no notes", async () => {
+    const afterDone = (events: TranscriptEvent[]) => events.flatMap((x) => (x.kind === "note" && x.name === "mcp-chat/after-done" ? [x.value] : []));
+    // The client lets go at [DONE]: it cancels the body while the mock still holds it.
+    const { bus, events } = recorded();
+    const e = engine({ bus, timeScale: 0.01 });
+    await connect(e);
+    const res = await e.handle(req("/chat/stream?framing=open-after-done", { method: "POST", json: { message: "hi" } }));
+    const reader = res.body!.getReader();
+    for (let text = ""; !text.includes("[DONE]"); ) text += new TextDecoder().decode((await reader.read()).value);
+    await reader.cancel();
+    expect(afterDone(events)).toEqual([
+      { exchange: "c2", event: "done" },
+      { exchange: "c2", event: "closed", by: "client" },
+    ]);
+    // The client reads to the end: the mock ends the body after its hold (300 ms at this scale).
+    const held = recorded();
+    const e2 = engine({ bus: held.bus, timeScale: 0.01 });
+    await connect(e2);
+    await chat(e2, "hi", {}, "/chat/stream?framing=open-after-done");
+    expect(afterDone(held.events)).toEqual([
+      { exchange: "c2", event: "done" },
+      { exchange: "c2", event: "closed", by: "server" },
+    ]);
+    await chat(e2, "hi");
+    expect(afterDone(held.events)).toHaveLength(2);
+  });
+
   it("reset() disconnects", async () => {
     const e = engine();
     await connect(e);

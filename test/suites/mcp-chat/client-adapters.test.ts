@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { startClientSession } from "../../../src/core/run/runner.js";
 import { quickMock } from "../../helpers/quick-pacing.js";
 import { mcpChat } from "../../../src/suites/mcp-chat/index.js";
-import { mcpChatAdapters, runMcpChatCases, type AdapterResult } from "../../../src/adapters.js";
+import { mcpChatAdapters, runMcpChatCases, type AdapterResult, type McpChatAdapter } from "../../../src/adapters.js";
 
 const enc = new TextEncoder();
 
@@ -175,6 +175,39 @@ describe.concurrent("adapters against the mock", () => {
       for (const f of fails) expect(byId[`mcp-chat/client-parse/${f}`]!.outcome).toBe("fail");
     });
   }
+});
+
+describe("client-parse/done-terminates judges when the client finished", () => {
+  /**
+   * A harness of its own, with no deadline: it runs the two done-terminates cases, reading
+   * open-after-done through `openAdapter` until that adapter returns, and reports both results.
+   * The held stream is short here (time scale 0.02: 600 ms), so a wait for its end stays quick.
+   */
+  const harness = async (openAdapter: McpChatAdapter) => {
+    const session = await startClientSession(mcpChat, { mock: quickMock("mcp-chat", { firstEventDelay: 0, toolDuration: 0, eventDelay: 2, timeScale: 0.02 }) });
+    const base = session.url;
+    const json = { "content-type": "application/json" };
+    await (await fetch(`${base}/connect/weather`, { method: "POST" })).arrayBuffer();
+    const { cases } = (await (await fetch(`${base}/__agentwire/cases`)).json()) as { cases: { id: string; path: string; body: unknown }[] };
+    for (const id of ["open-after-done", "trailing-after-done"]) {
+      const c = cases.find((x) => x.id === id)!;
+      const response = await fetch(`${base}${c.path}`, { method: "POST", headers: json, body: JSON.stringify(c.body) });
+      const result = await (id === "open-after-done" ? openAdapter : mcpChatAdapters.spec!)(response);
+      await (await fetch(`${base}/__agentwire/results`, { method: "POST", headers: json, body: JSON.stringify({ case: id, result }) })).arrayBuffer();
+    }
+    return (await session.finish()).checks.find((x) => x.id === "mcp-chat/client-parse/done-terminates")!;
+  };
+
+  it("a client that reads on until the mock ends the held body fails, though it reports the right result", async () => {
+    const r = await harness(mcpChatAdapters["wait-for-eof"]!);
+    expect([r.outcome, r.message]).toEqual(["fail", expect.stringContaining("the client was still reading when the mock ended the body")]);
+    expect(r.message).toContain("Case open-after-done");
+  });
+
+  it("a client that stops at [DONE] passes", async () => {
+    const r = await harness(mcpChatAdapters.spec!);
+    expect([r.outcome, r.message]).toEqual(["pass", expect.any(String)]);
+  });
 });
 
 describe("a result without the optional args", () => {

@@ -176,6 +176,42 @@ describe("client checks without full evidence", () => {
     expect(served.outcome).toBe("pass");
   });
 
+  describe("done-terminates on the held open-after-done stream", () => {
+    const note = (value: Record<string, unknown>): NewEvent => ({ kind: "note", probe: "client", name: "mcp-chat/after-done", value });
+    const events = async (middle: (exchange: string) => NewEvent[], after: (exchange: string) => NewEvent[] = () => []) => {
+      const out: NewEvent[] = [];
+      for (const id of ["open-after-done", "trailing-after-done"]) {
+        const want = await defaultExpectedResult(CLIENT_CASES.find((x) => x.id === id)!);
+        const request = asked(id);
+        const exchange = (request as { exchange: string }).exchange;
+        out.push(request);
+        if (id === "open-after-done") out.push(...middle(exchange));
+        out.push({ kind: "note", probe: "client", name: EXPECTED_NOTE, value: { case: id, expected: want } }, { kind: "client-result", probe: "client", case: id, result: want });
+        if (id === "open-after-done") out.push(...after(exchange));
+      }
+      return judge(stamped(out))["mcp-chat/client-parse/done-terminates"]!;
+    };
+
+    it("the mock ending the held body before the client let go fails, whatever the client reported", async () => {
+      const r = await events((x) => [note({ exchange: x, event: "done" }), note({ exchange: x, event: "closed", by: "server" })]);
+      expect([r.outcome, r.message]).toEqual(["fail", expect.stringContaining("Case open-after-done: the client was still reading when the mock ended the body")]);
+    });
+
+    it("closing the connection, reporting or sending the next request while the body is held passes", async () => {
+      expect((await events((x) => [note({ exchange: x, event: "done" }), note({ exchange: x, event: "closed", by: "client" })])).outcome).toBe("pass");
+      // The report came first; the mock ended the body only later.
+      expect((await events((x) => [note({ exchange: x, event: "done" })], (x) => [note({ exchange: x, event: "closed", by: "server" })])).outcome).toBe("pass");
+      // The next case's request arrives before the report (a harness that reports at the end).
+      const nextFirst = await events((x) => [note({ exchange: x, event: "done" }), asked("canonical"), note({ exchange: x, event: "closed", by: "server" })]);
+      expect(nextFirst.outcome).toBe("pass");
+    });
+
+    it("without the mock's notes on the held stream, a right report is not a pass", async () => {
+      const r = await events(() => []);
+      expect([r.outcome, r.message]).toEqual(["incomplete", expect.stringContaining("case open-after-done: the mock noted no [DONE] going out on the case's held stream")]);
+    });
+  });
+
   it("a request the kit asked to be invalid does not count against chat-request", () => {
     const request = (path: string, body: string): NewEvent => ({
       kind: "http-request",

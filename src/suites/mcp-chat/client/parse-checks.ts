@@ -2,6 +2,7 @@
  * `mcp-chat/client-parse/*`: what a client assembled from the robustness cases, as its adapter
  * reported it (`client-result` events), against what the kit expected for the case (the
  * `EXPECTED_NOTE` emitted just before each result). State is one verdict per case.
+ * done-terminates also reads what the mock saw of the held open-after-done stream (held-stream.ts).
  */
 import type { CheckDef } from "../../../core/checks/check.js";
 import { parseChecks, type CaseReading, type ParseCheckSpec } from "../../../core/client-cases/judge.js";
@@ -9,6 +10,9 @@ import type { AdapterResult } from "./adapters/types.js";
 import { casesFor, EXPECTED_NOTE, findCase, isCaseRequest, PARSE_CHECK_PREFIX, type ParseCheck } from "./cases.js";
 import { diffResults, parseAdapterResult, summariseResult } from "./compare.js";
 import { SEED } from "../labels.js";
+import { heldStreamWitness } from "./held-stream.js";
+
+const DONE_TERMINATES = "mcp-chat/client-parse/done-terminates";
 
 export const NO_RESULTS_REASON = "no adapter results reported (a browser frontend gets only client/* checks)";
 
@@ -44,6 +48,8 @@ const parseCheck = parseChecks({
     const c = findCase(id);
     return c !== undefined && isCaseRequest(c, request.path, request.body);
   },
+  // done-terminates: the client must finish while the mock still holds the stream open, not only report the right result.
+  witness: (spec) => (spec.id === DONE_TERMINATES ? heldStreamWitness() : undefined),
 });
 
 export const PARSE_CHECKS: CheckDef[] = SPECS.map(parseCheck);
