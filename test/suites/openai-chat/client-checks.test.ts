@@ -84,7 +84,7 @@ function stamped(list: NewEvent[]): TranscriptEvent[] {
 
 /** The case's own request, as the mock records it: the kit judges a report only after it. */
 function asked(id: string): NewEvent {
-  const path = `/v1${wireCases().find((w) => w.id === id)!.path}`;
+  const path = `/v1${wireCases().find((w) => w.id === id)?.path ?? `/chat/completions?case=${id}`}`;
   return { kind: "http-request", probe: "client", exchange: `c-${id}`, label: "chat-completions", method: "POST", url: `http://127.0.0.1${path}`, path, headers: {}, meta: {} };
 }
 
@@ -600,6 +600,7 @@ describe("client-parse: an optional field the client leaves out is not compared"
     for (const id of cases) {
       const c = findCase(id)!;
       const { expected: want } = await expectedResult(c);
+      events.push(asked(c.id));
       events.push({ kind: "note", probe: "client", name: EXPECTED_NOTE, value: { case: c.id, expected: want } });
       events.push({ kind: "client-result", probe: "client", case: c.id, result: change(want) });
     }
