@@ -22,10 +22,10 @@ export async function runProbes(ctx: ProbeContext): Promise<void> {
 }
 
 async function sequence(c: ProbeClient, ctx: ProbeContext, p: McpChatParams): Promise<void> {
-  let listing: { status?: number; json: unknown } | undefined;
+  let listing: { status?: number; json: unknown; endReason?: string } | undefined;
   const listed = await c.group("servers", "GET /servers", async () => {
     const r = await c.request(L.servers, "GET", "/servers");
-    listing = { status: r.status, json: r.json };
+    listing = { status: r.status, json: r.json, ...(r.endReason ? { endReason: r.endReason } : {}) };
     const servers = listedServers(r.json);
     if (servers) c.note(NOTE.servers, servers);
     return servers ?? [];
@@ -34,7 +34,10 @@ async function sequence(c: ProbeClient, ctx: ProbeContext, p: McpChatParams): Pr
   const b = listed.find((s) => s.id !== a?.id);
   // Without a listed server nothing can be connected: the rules that need a connection are
   // knock-ons of the listing's rule. One server is legal; switching servers then does not arise.
-  if (!a && listing?.status !== undefined && listing.status !== 429) {
+  // Only a listing read whole (or broken off by the server) was judged: a body the kit stopped
+  // reading leaves servers/list-shape incomplete, and what it starves is not its knock-on.
+  const judged = listing?.endReason === "eof" || listing?.endReason === "error";
+  if (!a && judged && listing?.status !== undefined && listing.status !== 429) {
     const empty = listing.status === 200 && Array.isArray(listing.json) && listing.json.length === 0;
     c.note(NOTE.knockOn, { check: empty ? "mcp-chat/servers/non-empty" : "mcp-chat/servers/list-shape", where: "GET /servers" });
   } else if (a && !b) c.note(NOTE.notApplicable, { topic: "second-server", reason: `GET /servers lists one server (${a.id}); switching and reconnecting need two` });

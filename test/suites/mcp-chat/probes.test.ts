@@ -48,6 +48,20 @@ describe("mcp-chat probes", () => {
     expect(byId(serverSide(r), "mcp-chat/servers/list-shape").verdict).toBe("pass");
   });
 
+  it("a listing the kit stopped reading is no failure of list-shape: what it starves is not called its knock-on", async () => {
+    const inner = backendWithStream(okStream);
+    // The head and the start of a listing, then nothing: the kit's body timeout ends the read.
+    open = await serve((req, res) => {
+      if (req.url !== "/servers" || req.method !== "GET") return inner(req, res);
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('[{"id": "echo", ');
+    });
+    const r = serverSide(await runSuite(mcpChat, { url: open.url, timeout: 500 }));
+    expect(byId(r, "mcp-chat/servers/list-shape").verdict).toBe("incomplete");
+    const said = r.filter((c) => /list-shape failed/.test(c.message)).map((c) => c.id);
+    expect(said).toEqual([]);
+  });
+
   it("give up on a Retry-After beyond maxRetryAfterMs, leaving the rule untested", async () => {
     open = await serve(limitedOnce("3600"));
     const r = await runSuite(mcpChat, { url: open.url, params: { maxRetryAfterMs: 1000 } });
