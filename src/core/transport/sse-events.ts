@@ -4,6 +4,8 @@
  * dropped, an empty line dispatches, comments and unknown fields are ignored, an `id` holding NUL
  * is ignored, and the last event ID persists from event to event as `lastEventId` does.
  */
+import { TextBuilder } from "./text-builder.js";
+
 /**
  * One dispatched event: its data; its type when an `event:` line set a non-empty one ("message"
  * otherwise); the last event ID when non-empty.
@@ -11,7 +13,8 @@
 export type Dispatch = (data: string, event: string | undefined, id: string | undefined) => void;
 
 export class EventInterpreter {
-  private data = "";
+  /** The data lines so far, joined once at dispatch (see TextBuilder: a string grown line by line costs many times its length). */
+  private readonly data = new TextBuilder();
   private dataLines = 0;
   private type = "";
   private lastId = "";
@@ -53,18 +56,19 @@ export class EventInterpreter {
   private addData(s: string, from: number): void {
     const value = from === 0 ? s : s.slice(from);
     if (this.data.length + value.length + 1 > this.maxData) {
-      this.data = "";
+      this.data.clear();
       this.dataLines = 0;
       this.overflow(`an SSE event's data is longer than ${this.maxData} characters; reading stopped there`);
       return;
     }
-    this.data = this.dataLines === 0 ? value : `${this.data}\n${value}`;
+    if (this.dataLines > 0) this.data.append("\n");
+    this.data.append(value);
     this.dataLines++;
   }
 
   private flush(): void {
-    const { data, dataLines, type } = this;
-    this.data = "";
+    const { dataLines, type } = this;
+    const data = this.data.take();
     this.dataLines = 0;
     this.type = "";
     if (dataLines > 0) this.dispatch(data, type !== "" ? type : undefined, this.lastId !== "" ? this.lastId : undefined);

@@ -11,6 +11,8 @@
  * Linear: each search for CR or LF resumes where the last one stopped. Bounded: a line longer
  * than `maxLine` characters is not buffered; the tokeniser reports it once and stops.
  */
+import { TextBuilder } from "./text-builder.js";
+
 export type Eol = "\n" | "\r\n" | "\r" | "";
 
 export interface LineSink {
@@ -26,7 +28,8 @@ export interface LineSink {
 export const DEFAULT_MAX_LINE = 16 * 1024 * 1024;
 
 export class LineSplitter {
-  private pending = "";
+  /** The line in progress, read over several chunks (a TextBuilder: a line sent a byte per read stays about its own size). */
+  private readonly pending = new TextBuilder();
   private pendingStart = -1;
   /** A line ended by a CR at the end of a chunk: its terminator is "\r" or "\r\n". */
   private held: { line: string; start: number; crChunk: number } | null = null;
@@ -70,9 +73,8 @@ export class LineSplitter {
       } else {
         this.append(text, i, end);
         if (this.stopped) return;
-        line = this.pending;
+        line = this.pending.take();
         start = this.pendingStart;
-        this.pending = "";
         this.pendingStart = -1;
       }
       if (lf === end) {
@@ -100,8 +102,7 @@ export class LineSplitter {
       this.sink.raw(h.line, "\r", h.start, h.crChunk);
     }
     if (this.pendingStart !== -1) {
-      this.sink.raw(this.pending, "", this.pendingStart, this.chunk);
-      this.pending = "";
+      this.sink.raw(this.pending.take(), "", this.pendingStart, this.chunk);
       this.pendingStart = -1;
     }
   }
@@ -110,14 +111,14 @@ export class LineSplitter {
   stop(): void {
     this.stopped = true;
     this.held = null;
-    this.pending = "";
+    this.pending.clear();
     this.pendingStart = -1;
   }
 
   private append(text: string, from: number, to: number): void {
     if (this.pending.length + (to - from) > this.maxLine) return this.overflow();
     if (this.pendingStart === -1) this.pendingStart = this.chunk;
-    this.pending += text.slice(from, to);
+    this.pending.append(text.slice(from, to));
   }
 
   private overflow(): void {
