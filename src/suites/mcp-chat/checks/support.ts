@@ -7,6 +7,7 @@
  * stream keeps counters and the first sentinel, never its events.
  */
 import { StreamJson } from "../../../core/transport/stream-json.js";
+import { ownString } from "../../../core/transport/own-string.js";
 import { excerpt, type CheckContext } from "../../../core/checks/check.js";
 import { serverCheckMaker } from "../../../core/checks/define-check.js";
 import { describe, evidenceOf, lastEvent, type Exchange } from "../../../core/views/exchange.js";
@@ -183,8 +184,20 @@ export interface Stream {
 export interface ToolFacts {
   /** tool_start events with a string id. */
   starts: number;
-  /** Open tool ids → name. */
+  /**
+   * Open tool ids → name: the one record of them, which the tools/ rules read instead of keeping
+   * their own (a stream that starts tools and never ends them would hold each id once per rule).
+   * Ids and names are kept as strings of their own (`ownString`), not as views of the stream's reads.
+   */
   open: Map<string, unknown>;
+  /**
+   * The tool event being decoded, before it changed `open`: whether its id was open, and under
+   * which name. Refilled for each tool event; a hook reads it only while it is its event's.
+   */
+  wasOpen: boolean;
+  openName: unknown;
+  /** The id of the tool_start being decoded as `open` keeps it: a rule that keeps ids keeps this one. */
+  keptId: string;
   /** tool_end events that closed no open id (tools/end-matches-start's failures), and the first. */
   unmatched: number;
   firstUnmatched?: SseEventEvent;
@@ -237,7 +250,7 @@ const STREAMS = sseStreamView<Stream & { errorTypes: ReadonlySet<string>; decode
     request,
     head,
     events: 0,
-    tools: { starts: 0, open: new Map(), unmatched: 0 },
+    tools: { starts: 0, open: new Map(), wasOpen: false, openName: undefined, keptId: "", unmatched: 0 },
     errorTypes: new Set(readParams(ctx.params).errorEventTypes),
     // One record per stream, refilled for each event: the hooks read it only while it is their event's.
     decoded: { p: { kind: "bracket" }, phase: "before", tag: "other" },
@@ -283,11 +296,17 @@ function tagOf(p: Payload, phase: Phase): EventTag {
 function countTools(f: ToolFacts, ev: SseEventEvent, p: Payload): void {
   if (p.kind !== "object" || (p.type !== "tool_start" && p.type !== "tool_end")) return;
   const te = toolEvent(p);
-  if (!te) f.idless ??= ev;
-  else if (te.kind === "start") {
+  if (!te) {
+    f.idless ??= ev;
+    return;
+  }
+  f.wasOpen = f.open.has(te.id);
+  f.openName = f.wasOpen ? f.open.get(te.id) : undefined;
+  if (te.kind === "start") {
     f.starts++;
-    f.open.set(te.id, te.name);
-  } else if (f.open.has(te.id)) f.open.delete(te.id);
+    f.keptId = ownString(te.id);
+    f.open.set(f.keptId, typeof te.name === "string" ? ownString(te.name) : te.name);
+  } else if (f.wasOpen) f.open.delete(te.id);
   else {
     f.unmatched++;
     f.firstUnmatched ??= ev;

@@ -1,32 +1,26 @@
 /**
  * Tool calls inside a stream. These rules are about the stream's meaning, so each stream is read
- * up to its first sentinel; what follows it is terminal/last-event's.
+ * up to its first sentinel; what follows it is terminal/last-event's. The open tools of a stream
+ * are the stream view's (`s.tools`), read by every rule here: none keeps a copy of its own.
  */
 import { excerpt, type CheckDef, type Outcome } from "../../../core/checks/check.js";
 import { L, NOTE } from "../labels.js";
 import { all, chatFailed, disconnectKnockOn, type SseEventEvent, eventEvidence, eventWhere, isObject, NO_TOOLS, onExchanges, onNote, onStreams, serverCheck, Tally, toolEvent, toolNames, unjudgedStream } from "./support.js";
 
-
-/** Per-stream open tool calls, id → name. */
-type Open = Map<string, unknown>;
-
-/** Observer that tracks open tools per stream and calls `atTerminal` at the first sentinel. */
+/** Observer that judges the tools still open (the stream's) at the first sentinel. */
 function openAtTerminal(kind: "done" | "error", t: Tally) {
   let calls = 0;
-  const observe = onStreams<Open>(
+  const observe = onStreams<undefined>(
     {
-      start: () => new Map(),
+      start: () => undefined,
       only: ["tool", "terminal"],
-      event: (ev, p, phase, s, open) => {
+      event: (ev, p, phase, s) => {
         if (phase === "before") {
-          const te = toolEvent(p);
-          if (te?.kind === "start") {
-            calls++;
-            open.set(te.id, te.name);
-          } else if (te?.kind === "end") open.delete(te.id);
+          if (toolEvent(p)?.kind === "start") calls++;
           return;
         }
         if (phase !== "terminal" || s.terminal?.kind !== kind) return;
+        const open = s.tools.open;
         if (open.size === 0) t.ok();
         else if (s.tools.idless || s.tools.unmatched >= open.size) {
           // The tool_end that would have closed each open tool came, but under an id that closes
@@ -52,17 +46,19 @@ function openAtTerminal(kind: "done" | "error", t: Tally) {
 export const TOOLS_CHECKS: CheckDef[] = [
   serverCheck("mcp-chat/tools/unique-ids", (t) => {
     let n = 0;
+    // Every id a stream started, with the event that first did: the one state that must grow with the stream.
     const observe = onStreams<Map<string, number>>({
       start: () => new Map(),
       only: ["tool"],
-      event: (ev, p, phase, _s, seen) => {
+      event: (ev, p, phase, s, seen) => {
         const te = phase === "before" ? toolEvent(p) : undefined;
         if (te?.kind !== "start") return;
         n++;
         const first = seen.get(te.id);
         if (first !== undefined) t.fail("a new id for every tool_start in a request", `${eventWhere(ev)} reuses id ${JSON.stringify(te.id)} of event #${first}`, eventEvidence(ev));
         else {
-          seen.set(te.id, ev.index);
+          // The stream's copy of the id, shared with its open tools, not a view of this event's read.
+          seen.set(s.tools.keptId, ev.index);
           t.ok();
         }
       },
@@ -74,8 +70,8 @@ export const TOOLS_CHECKS: CheckDef[] = [
   }),
   serverCheck("mcp-chat/tools/end-matches-start", (t) => {
     let n = 0;
-    const observe = onStreams<{ open: Open; ends: number; idless?: SseEventEvent }>({
-      start: () => ({ open: new Map(), ends: 0 }),
+    const observe = onStreams<{ ends: number; idless?: SseEventEvent }>({
+      start: () => ({ ends: 0 }),
       end: (ev, s, st) => {
         if (st.ends === 0) unjudgedStream(t, s, ev, NO_TOOLS);
       },
@@ -87,24 +83,21 @@ export const TOOLS_CHECKS: CheckDef[] = [
           st.idless ??= s.tools.idless;
           return;
         }
-        const open = st.open;
-        if (te.kind === "start") {
-          open.set(te.id, te.name);
-          return;
-        }
+        if (te.kind === "start") return;
         st.ends++;
         n++;
-        if (!open.has(te.id) && st.idless) {
+        // What the stream's open tools were before this tool_end (it closed the one it matched).
+        const f = s.tools;
+        if (!f.wasOpen && st.idless) {
           // The tool_start it would close had no usable id: events/schema's failure.
           t.knockOn("mcp-chat/events/schema", eventWhere(st.idless));
           return;
         }
-        if (!open.has(te.id)) {
-          t.fail("a tool_end only for an open tool_start", `${eventWhere(ev)}: tool_end ${JSON.stringify(te.id)} matches no open tool_start (open: ${[...open.keys()].join(", ") || "none"})`, eventEvidence(ev));
+        if (!f.wasOpen) {
+          t.fail("a tool_end only for an open tool_start", `${eventWhere(ev)}: tool_end ${JSON.stringify(te.id)} matches no open tool_start (open: ${[...f.open.keys()].join(", ") || "none"})`, eventEvidence(ev));
           return;
         }
-        const name = open.get(te.id);
-        open.delete(te.id);
+        const name = f.openName;
         if (te.name === name) t.ok();
         else t.fail(`tool_end ${JSON.stringify(te.id)} named ${excerpt(name)} like its tool_start`, `${eventWhere(ev)}: tool_end ${JSON.stringify(te.id)} is named ${excerpt(te.name)}`, eventEvidence(ev));
       },
@@ -173,23 +166,23 @@ export const TOOLS_CHECKS: CheckDef[] = [
       let firstEmpty: ReturnType<typeof eventEvidence> | undefined;
       // Only says why there were no calls to report (an answer without tools, a knock-on).
       const none = new Tally();
-      const observe = onStreams<Set<string>>({
-        start: () => new Set(),
+      const observe = onStreams<undefined>({
+        start: () => undefined,
         end: (ev, s) => {
           if (s.tools.starts === 0) unjudgedStream(none, s, ev, NO_TOOLS);
         },
         only: ["tool"],
-        event: (ev, p, phase, _s, open) => {
+        event: (ev, p, phase, s) => {
           const te = phase === "before" ? toolEvent(p) : undefined;
           if (!te) return;
           if (te.kind === "end") {
-            open.delete(te.id);
             if ("result" in te.value) results++;
             return;
           }
           calls++;
-          if (open.size > 0) overlaps++;
-          open.add(te.id);
+          // The stream's open tools already hold this call: the others open are those besides it.
+          const open = s.tools.open;
+          if (open.size > (s.tools.wasOpen ? 0 : 1)) overlaps++;
           maxOpen = Math.max(maxOpen, open.size);
           if (isObject(te.value.args) && Object.keys(te.value.args).length === 0) {
             emptyArgs++;
