@@ -77,6 +77,26 @@ describe("SseReader: memory of the line or event in progress", () => {
     expect(r.atDispatch, `${MB(r.atDispatch)} at dispatch for a ${MB(body.length)} line`).toBeLessThan(2 * body.length);
   });
 
+  it.each([
+    ["the body ends", false],
+    ["a line outgrows the cap", true],
+  ])("an event never ended by its blank line is let go when %s", (_when, longLine) => {
+    const all = letters(2 * 1024 * 1024);
+    const values: string[] = [];
+    for (let i = 0; i < all.length; i += 24) values.push(all.slice(i, i + 24).join(""));
+    const text = values.map((v) => `data: ${v}\n`).join("") + (longLine ? `data: ${"z".repeat(5 * 1024 * 1024)}` : "");
+    const body = enc.encode(text);
+    const limits: string[] = [];
+    const reader = new SseReader("p", "x1", "l", () => {}, { maxLine: 4 * 1024 * 1024, onLimit: (m) => limits.push(m) });
+    const base = heap();
+    for (let i = 0, k = 0; i < body.length; i += 64 * 1024, k++) reader.push(body.subarray(i, i + 64 * 1024), k);
+    reader.end();
+    const held = heap() - base;
+    expect(reader.events).toBe(0);
+    expect(limits).toEqual(longLine ? ["an SSE line is longer than 4194304 characters; reading stopped there"] : []);
+    expect(held, `${MB(held)} held after a ${MB(body.length)} body`).toBeLessThan(256 * 1024);
+  });
+
   it("short data lines read seven bytes at a time hold about the event", () => {
     const all = letters(4 * 1024 * 1024);
     const values: string[] = [];

@@ -53,6 +53,16 @@ export class EventInterpreter {
     }
   }
 
+  /**
+   * Drops the event in progress and its data: the body ended (an event without its blank line is
+   * never dispatched) or reading stopped. The reader may be kept after the body, its data need not.
+   */
+  discard(): void {
+    this.data.clear();
+    this.dataLines = 0;
+    this.type = "";
+  }
+
   private addData(s: string, from: number): void {
     const value = from === 0 ? s : s.slice(from);
     if (this.data.length + value.length + 1 > this.maxData) {

@@ -79,6 +79,7 @@ export class SseReader {
       if (this.stopped) return;
       this.stopped = true;
       this.splitter.stop();
+      this.interpreter.discard();
       opts.onLimit?.(message);
     };
     this.interpreter = new EventInterpreter(
@@ -122,6 +123,7 @@ export class SseReader {
     if (this.stopped) return;
     this.splitter.push(this.decoder.end(), this.chunk);
     this.splitter.end();
+    this.interpreter.discard();
     this.stopped = true;
   }
 
