@@ -110,6 +110,15 @@ describe("http-exchange: SSE on the wire", () => {
     expect(events.find((e) => e.kind === "body-end")).toMatchObject({ error: "an SSE line is longer than 100000 characters; reading stopped there" });
   });
 
+  it("keeps the first payloads of a stream in the result, up to 64 KiB of them", async () => {
+    const data = Array.from({ length: 20 }, (_, i) => String(i % 10).repeat(10_000));
+    const url = await serve((res) => res.end(`${data.map((d) => `data: ${d}\n\n`).join("")}data: [DONE]\n\n`));
+    const { result, events } = await read(url);
+    expect(events.filter((e) => e.kind === "sse-event")).toHaveLength(21);
+    // Six payloads fit in 64 KiB; the seventh, and all after it, are left to the bus.
+    expect(result.events).toEqual(data.slice(0, 6));
+  });
+
   it("stamps a chunk's lines and events with the chunk's time, and later chunks with later times", async () => {
     const url = await serve((res) => {
       res.write("data: a\n\ndata: b\n\n");

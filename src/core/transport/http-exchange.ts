@@ -8,6 +8,7 @@ import http from "node:http";
 import https from "node:https";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { SseReader } from "./sse-reader.js";
+import { ownString } from "./own-string.js";
 import type { BodyEndReason, TranscriptBus, TranscriptEvent } from "../transcript/transcript.js";
 
 export interface ExchangeTimeouts {
@@ -52,14 +53,16 @@ export interface ExchangeResult {
   error?: string;
   code?: string;
   endReason?: BodyEndReason;
-  /** SSE data strings seen (streams), in order; kept only when `keepEvents` is small by design. */
+  /** The first SSE data strings of a stream, in order: at most KEEP_EVENTS of them and KEEP_CHARS characters (checks read every event on the bus). */
   events: string[];
   bytes: number;
 }
 
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
-/** Streams keep at most this many event payloads in the result (checks see all via the bus). */
+/** Streams keep at most this many event payloads in the result (checks see all via the bus)... */
 const KEEP_EVENTS = 1000;
+/** ...and at most this many characters of them: a thousand large events would keep the body. */
+const KEEP_CHARS = 64 * 1024;
 /**
  * Longest SSE line (in characters) the kit buffers. The tokeniser holds the line in progress, so
  * without this a body that never sends a line end costs memory in proportion to maxBytes; past it,
@@ -111,6 +114,8 @@ export function exchange(bus: TranscriptBus, spec: ExchangeSpec): Promise<Exchan
     const req = lib.request(url, { method: spec.method, headers, agent: false });
 
     let reader: SseReader | undefined;
+    /** Characters of the payloads kept in `result.events` (past KEEP_CHARS: none more is kept). */
+    let keptChars = 0;
     const textParts: Buffer[] = [];
     let chunkIndex = 0;
     /** Bytes of the stream's line in progress (since the last CR or LF). */
@@ -189,7 +194,11 @@ export function exchange(bus: TranscriptBus, spec: ExchangeSpec): Promise<Exchan
             const full = bus.emit(ev);
             if (full.kind !== "sse-event") return;
             clear(firstEventTimer);
-            if (result.events.length < KEEP_EVENTS) result.events.push(full.data);
+            if (result.events.length < KEEP_EVENTS && keptChars <= KEEP_CHARS) {
+              keptChars += full.data.length;
+              // A copy: the payload is a slice of the read it came in, which would be kept whole with it.
+              if (keptChars <= KEEP_CHARS) result.events.push(ownString(full.data));
+            }
             if (spec.isTerminal?.(full.data) && closeTimer === undefined) {
               closeTimer = timer(spec.timeouts.close, () => finish("close-timeout"));
             }
