@@ -7,6 +7,7 @@ import { combinedExitCode, openReports, withReports } from "./report-output.js";
 import { UsageError } from "./errors.js";
 import { TEST_CLIENT_RERUN, withRerun } from "./rerun.js";
 import { baselineMarker, loadBaselineOption, withBaseline } from "./baseline.js";
+import { interruptible, markInterrupted } from "./stop-signals.js";
 
 export interface TestClientCliOptions {
   scenario?: string;
@@ -71,12 +72,15 @@ export async function runTestClient(protocolId: string, command: string[], o: Te
     ...(reports.onViolation ? { onViolation: reports.onViolation } : {}),
     context: reports.context,
   };
-  const result = await withReports(reports, () => runClientTest(p, run));
+  // Ctrl-C, or SIGTERM (a CI job's time limit): the client is stopped and the reports cover what it did.
+  const { value: result, stoppedBy } = await interruptible((signal) => withReports(reports, () => runClientTest(p, { ...run, signal })));
   if (result.error?.startsWith("command not found")) {
     reports.abandon();
     throw new UsageError(result.error);
   }
-  const results = await withBaseline([withRerun(result, o, TEST_CLIENT_RERUN)], baseline);
+  let results = [withRerun(result, o, TEST_CLIENT_RERUN)];
+  if (stoppedBy !== undefined) results = markInterrupted(results, stoppedBy);
+  results = await withBaseline(results, baseline);
   reports.finish(results);
   return combinedExitCode(results);
 }

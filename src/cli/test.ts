@@ -10,6 +10,7 @@ import { combinedExitCode, openReports, withReports, type ReportSession } from "
 import { UsageError } from "./errors.js";
 import { knownParams } from "../core/run/params.js";
 import { TEST_RERUN, withRerun } from "./rerun.js";
+import { interruptible, markInterrupted } from "./stop-signals.js";
 
 export interface TestCliOptions {
   url?: string;
@@ -114,20 +115,10 @@ async function runTestSuites(protocolId: string | undefined, o: TestCliOptions, 
   // Every option is checked: only now are the reports opened (an ndjson file at its first line, once the mocks took their options).
   const reports = openReports(targets, await baselineMarker(baseline));
   // Ctrl-C, or SIGTERM (a CI job's time limit): the run stops and the reports cover what ran.
-  const sigint = new AbortController();
-  let stoppedBy = "Ctrl-C";
-  const onSig = (signal: NodeJS.Signals) => {
-    if (sigint.signal.aborted) return;
-    if (signal === "SIGTERM") stoppedBy = "SIGTERM";
-    sigint.abort();
-  };
-  process.once("SIGINT", onSig);
-  process.once("SIGTERM", onSig);
-  let results: RunResult[];
-  try {
-    // Each protocol has its own target (a --url names one protocol): the suites run side by side.
-    // A mock that refuses its options ends the run as a usage error: no half-written report stays.
-    results = await withReports(reports, () =>
+  // Each protocol has its own target (a --url names one protocol): the suites run side by side.
+  // A mock that refuses its options ends the run as a usage error: no half-written report stays.
+  const run = await interruptible((signal) =>
+    withReports(reports, () =>
       Promise.all(
         protocols.map((p) => {
           progress?.(`${p.id}: testing ${o.url ? checkUrl(o.url) : "the built-in mock"}`);
@@ -141,7 +132,7 @@ async function runTestSuites(protocolId: string | undefined, o: TestCliOptions, 
             ...(o.maxBytes ? { maxBytes: o.maxBytes } : {}),
             ...(mock ? { mock } : {}),
             ...(progress ? { progress } : {}),
-            signal: sigint.signal,
+            signal,
             redact: o.redact !== false,
             ...(reports.onVerdict ? { onVerdict: reports.onVerdict } : {}),
             ...(reports.onViolation ? { onViolation: reports.onViolation } : {}),
@@ -149,20 +140,13 @@ async function runTestSuites(protocolId: string | undefined, o: TestCliOptions, 
           });
         }),
       ),
-    );
-  } finally {
-    process.off("SIGINT", onSig);
-    process.off("SIGTERM", onSig);
-  }
+    ),
+  );
   // A failure's rerun command carries the options that shaped its protocol's run (of --set, its own parameters).
   const ownSet = (p: ProtocolDef) => o.set?.filter((kv) => Object.hasOwn(knownParams(p), kv.slice(0, kv.indexOf("="))));
-  results = results.map((r, i) => withRerun(r, { ...o, set: ownSet(protocols[i]!) }, TEST_RERUN));
-  const interrupted = sigint.signal.aborted;
-  if (interrupted) {
-    // Checks cut short read as "incomplete", like a target's fault: the report says whose doing it was.
-    process.stderr.write(`agentwire: interrupted: the report covers what ran before ${stoppedBy}\n`);
-    results = results.map((r) => ({ ...r, error: `interrupted (${stoppedBy}): checks cut short are incomplete${r.error ? `; ${r.error}` : ""}` }));
-  }
+  let results = run.value.map((r, i) => withRerun(r, { ...o, set: ownSet(protocols[i]!) }, TEST_RERUN));
+  const interrupted = run.stoppedBy !== undefined;
+  if (run.stoppedBy !== undefined) results = markInterrupted(results, run.stoppedBy);
   return { results: await withBaseline(results, baseline), reports, interrupted };
 }
 

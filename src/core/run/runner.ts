@@ -21,6 +21,7 @@ import { readTranscript, TranscriptBus, type TranscriptEvent, type TranscriptHea
 import { knownParams, paramTypeFits } from "./params.js";
 import { UsageError } from "./usage-error.js";
 import { recordStalls, type StallWatch } from "./stall-watch.js";
+import { stopChild } from "./stop-child.js";
 
 export { UsageError };
 
@@ -339,6 +340,8 @@ export interface ClientTestOptions extends CommonOptions {
   env?: Record<string, string>;
   /** Forward the command's output (default: inherit to stderr). */
   stdio?: "inherit" | "ignore" | "pipe";
+  /** Stops the command (Ctrl-C, SIGTERM): the run ends with what it did until then. */
+  signal?: AbortSignal;
 }
 
 export interface ClientSession {
@@ -368,7 +371,10 @@ export async function startClientSession(
   };
 }
 
-/** test-client: plays the server for one command and judges what it sent. */
+/** The run's error when a stop signal ended it: the kit stopped the client, which did nothing wrong by exiting. */
+const CLIENT_INTERRUPTED = "the client command was stopped with the run";
+
+/** test-client: plays the server for one command and judges what it sent; `signal` stops the command. */
 export async function runClientTest(protocol: ProtocolDef, opts: ClientTestOptions): Promise<RunResult> {
   // Quoted as a shell reads it: the report's rerun line ends with it, to be pasted.
   const target = [opts.command, ...opts.args].map(shellQuote).join(" ");
@@ -382,24 +388,33 @@ export async function runClientTest(protocol: ProtocolDef, opts: ClientTestOptio
   };
   const limit = opts.timeout ?? 120_000;
   const error = await new Promise<string | undefined>((resolve) => {
+    if (opts.signal?.aborted) return resolve(CLIENT_INTERRUPTED);
     const child = spawn(opts.command, opts.args, {
       env,
       stdio: ["ignore", opts.stdio === "pipe" ? "pipe" : opts.stdio ?? "inherit", opts.stdio ?? "inherit"],
     });
     // The client's stdout would mix with reports on ours: send it to stderr.
     child.stdout?.pipe(process.stderr);
-    const timer = setTimeout(() => {
-      child.kill("SIGTERM");
-      setTimeout(() => child.kill("SIGKILL"), 2000).unref();
-      resolve(`client command did not exit within ${limit} ms; stopped`);
-    }, limit);
-    child.on("error", (e: NodeJS.ErrnoException) => {
+    /** Why the kit stopped the command, once it did: that, not the command's exit, is the run's error. */
+    let stopping: string | undefined;
+    const settle = (why: string | undefined) => {
       clearTimeout(timer);
-      resolve(e.code === "ENOENT" ? `command not found: ${opts.command}` : e.message);
+      opts.signal?.removeEventListener("abort", onAbort);
+      resolve(why);
+    };
+    const stop = (why: string) => {
+      if (stopping !== undefined) return;
+      stopping = why;
+      void stopChild(child).then(() => settle(why));
+    };
+    const onAbort = () => stop(CLIENT_INTERRUPTED);
+    const timer = setTimeout(() => stop(`client command did not exit within ${limit} ms; stopped`), limit);
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+    child.on("error", (e: NodeJS.ErrnoException) => {
+      if (stopping === undefined) settle(e.code === "ENOENT" ? `command not found: ${opts.command}` : e.message);
     });
     child.on("exit", (code, sig) => {
-      clearTimeout(timer);
-      resolve(code === 0 ? undefined : `client command exited with ${sig ?? code}`);
+      if (stopping === undefined) settle(code === 0 ? undefined : `client command exited with ${sig ?? code}`);
     });
   });
   opts.progress?.(error ? `client: ${error}` : "client command finished");
