@@ -219,6 +219,14 @@ describe.concurrent("agentwire CLI", () => {
     expect(output().stderr).not.toContain("-- clients of agentwire mock");
   });
 
+  it("test-client sends what the client prints on stdout to stderr: the report on stdout stays whole", async () => {
+    // The line is put together when printed: the report names the command, whose text must not match.
+    const r = await runCli(["test-client", "mcp-chat", "--quiet", "--reporter", "json", "--", process.execPath, "-e", "console.log('hello' + ' from the client')"]);
+    expect(r.stderr).toContain("hello from the client");
+    expect(r.stdout).not.toContain("hello from the client");
+    expect(JSON.parse(r.stdout)).toMatchObject({ protocol: "mcp-chat", side: "client" });
+  });
+
   it("test-client hands a token-protected mock's token to the client", async () => {
     const r = await runCli(["test-client", "pi-web", "--token", "s3cret", "--quiet", "--reporter", "json", "--", process.execPath, "examples/pi-web-client.mjs"], { timeoutMs: 120_000 });
     expect(r.code, r.stderr).toBe(0);

@@ -389,11 +389,10 @@ export async function runClientTest(protocol: ProtocolDef, opts: ClientTestOptio
   const limit = opts.timeout ?? 120_000;
   const error = await new Promise<string | undefined>((resolve) => {
     if (opts.signal?.aborted) return resolve(CLIENT_INTERRUPTED);
-    const child = spawn(opts.command, opts.args, {
-      env,
-      stdio: ["ignore", opts.stdio === "pipe" ? "pipe" : opts.stdio ?? "inherit", opts.stdio ?? "inherit"],
-    });
-    // The client's stdout would mix with reports on ours: send it to stderr.
+    // The client's stdout would mix with reports on ours: it goes to stderr (inherited: straight onto our fd 2,
+    // so nothing of it waits in this process when it exits).
+    const out = opts.stdio ?? "inherit";
+    const child = spawn(opts.command, opts.args, { env, stdio: ["ignore", out === "inherit" ? 2 : out, out] });
     child.stdout?.pipe(process.stderr);
     /** Why the kit stopped the command, once it did: that, not the command's exit, is the run's error. */
     let stopping: string | undefined;
