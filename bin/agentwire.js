@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-import { main } from "../dist/cli/bundle/main.js";
+import { exitWhenFlushed, main } from "../dist/cli/bundle/main.js";
 
 const code = await main(process.argv);
 process.exitCode = code;
-// Long-lived handles (a mock's sockets) are closed by the commands; exit once output is flushed.
-process.stdout.write("", () => process.exit(code));
+// Long-lived handles (a mock's sockets) are closed by the commands; exit once stdout and stderr are flushed.
+exitWhenFlushed(code);

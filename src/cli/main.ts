@@ -7,6 +7,8 @@ import type { Command } from "commander";
 import { EXIT, UsageError } from "./errors.js";
 import { readMockArgs } from "./mock-command.js";
 
+export { exitWhenFlushed } from "./exit-flushed.js";
+
 export async function main(argv: string[]): Promise<number> {
   let isCommanderError: (e: unknown) => e is { code: string; exitCode: number } = (e): e is { code: string; exitCode: number } => false;
   try {

@@ -7,6 +7,7 @@ import { MockOptionError, type MockStartOptions } from "../core/run/protocol.js"
 import { checkCatalogueOption, checkFaults, checkOrigin, checkWritableFile, credentialSetting, parseSettings, requireMock, requireProtocol, requireProtocolId, takesToken } from "./options.js";
 import { UsageError } from "./errors.js";
 import { hasMock } from "../protocol-loader.js";
+import { onStopSignal } from "./stop-signals.js";
 
 export interface MockCliOptions {
   host?: string;
@@ -125,19 +126,18 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
   // Handlers first: a script that stops the mock as soon as it reads the URL must find them set.
   const stopped = new Promise<number>((resolve) => {
     let stopping = false;
-    const onSignal = () => {
+    const off = onStopSignal(() => {
       if (stopping) return;
       stopping = true;
       void stop().then(resolve, (e: unknown) => {
         process.stderr.write(`agentwire: error while stopping: ${(e as Error).message}\n`);
         resolve(1);
       });
-    };
-    process.once("SIGINT", onSignal);
-    process.once("SIGTERM", onSignal);
+    });
     void selfClosed?.then(() => {
       if (stopping) return;
       stopping = true;
+      off();
       process.stderr.write(`agentwire: the ${p.id} mock stopped: a client asked it to exit\n`);
       resolve(0);
     });

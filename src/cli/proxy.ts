@@ -6,6 +6,7 @@
 import { checkWritableDir, parseParamSettings, reportTargets } from "./options.js";
 import { combinedExitCode, openReports } from "./report-output.js";
 import { UsageError } from "./errors.js";
+import { onStopSignal } from "./stop-signals.js";
 
 export interface ProxyCliOptions {
   target?: string;
@@ -68,13 +69,13 @@ export async function runProxy(protocolId: string, o: ProxyCliOptions): Promise<
 
   // Handlers before the URL: a script that stops the proxy as soon as it reads the URL must find them set.
   const why = await new Promise<string>((resolve) => {
-    const timer = o.duration !== undefined ? setTimeout(() => resolve(`--duration ${o.duration} s`), o.duration * 1000) : undefined;
     const done = (reason: string) => {
       if (timer) clearTimeout(timer);
+      off();
       resolve(reason);
     };
-    process.once("SIGINT", () => done("SIGINT"));
-    process.once("SIGTERM", () => done("SIGTERM"));
+    const timer = o.duration !== undefined ? setTimeout(() => done(`--duration ${o.duration} s`), o.duration * 1000) : undefined;
+    const off = onStopSignal(done);
     void running.limitReached.then(() => done(`--max-exchanges ${o.maxExchanges}`));
     if (!isLoopback(host)) {
       process.stderr.write(`agentwire: warning: the proxy listens on ${host}, beyond loopback: any machine that can reach it can send requests to ${redactTarget(o.target!)} through it\n`);
