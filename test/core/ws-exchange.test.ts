@@ -2,10 +2,10 @@
 import http from "node:http";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { WebSocketServer, type WebSocket } from "ws";
 import { TranscriptBus, type TranscriptEvent } from "../../src/core/transcript/transcript.js";
-import { frameJson, frameValues, openWs, REQUEST_TIMEOUT_NOTE, type WsConnection, type WsFrameEvent } from "../../src/core/transport/ws-exchange.js";
+import { cutByKit, frameJson, frameValues, openWs, REQUEST_TIMEOUT_NOTE, type WsConnection, type WsFrameEvent } from "../../src/core/transport/ws-exchange.js";
 
 interface Served {
   url: string;
@@ -70,7 +70,7 @@ function record(): { bus: TranscriptBus; events: TranscriptEvent[] } {
   return { bus, events };
 }
 
-async function connect(bus: TranscriptBus, url: string, extra: { maxFrames?: number; maxBytes?: number; headers?: Record<string, string>; openTimeout?: number } = {}): Promise<WsConnection> {
+async function connect(bus: TranscriptBus, url: string, extra: { maxFrames?: number; maxBytes?: number; maxPayload?: number; headers?: Record<string, string>; openTimeout?: number } = {}): Promise<WsConnection> {
   const r = await openWs(bus, { probe: "t", label: "main", url, openTimeout: extra.openTimeout ?? 2000, ...extra });
   if (!r.ok) throw new Error(`did not open: ${JSON.stringify(r)}`);
   cleanups.push(() => r.conn.terminate("test end"));
@@ -78,6 +78,7 @@ async function connect(bus: TranscriptBus, url: string, extra: { maxFrames?: num
 }
 
 const kinds = (events: TranscriptEvent[]) => events.map((e) => e.kind);
+const isAfter = (m: { json: unknown }) => (m.json as { type?: string } | undefined)?.type === "after";
 
 describe("openWs", () => {
   it("a waiter or listener that throws on a peer's odd message has not heard it: the connection and the process go on", async () => {
@@ -375,5 +376,139 @@ describe("reads out of a backlog", () => {
     const frames = await until(events, 6);
     expect(frames).toHaveLength(6);
     expect(frames.filter((f) => f.backlogSince !== undefined)).toEqual([]);
+  });
+});
+
+describe("closes the kit caused are the kit's", () => {
+  const rawOf = (ws: WebSocket) => (ws as unknown as { _socket: net.Socket })._socket;
+
+  it("a message over the kit's size cap: cut at its header, recorded as the kit's limit, and the probes are told", async () => {
+    const s = await wsServer((ws) => ws.send("x".repeat(2000)));
+    const { bus, events } = record();
+    const conn = await connect(bus, `${s.url}/ws`, { maxPayload: 1000 });
+    const info = await conn.closed;
+    expect(info).toMatchObject({ by: "kit", cause: "limit: a message over 1000 bytes (the kit's cap), not read" });
+    expect(cutByKit(info)).toBe(info.cause);
+    expect(conn.stopped).toBe(info.cause);
+    expect(events.filter((e) => e.kind === "ws-frame")).toEqual([]);
+  });
+
+  it("a message in more fragments than the WebSocket library keeps: the kit's limit, not the server's close", async () => {
+    // 16,385 one-byte fragments: legal on the wire, one over the parts `ws` keeps of a message.
+    const s = await wsServer((ws) => {
+      rawOf(ws).cork();
+      for (let i = 0; i < 16_384; i++) ws.send("a", { fin: false });
+      ws.send("a", { fin: true });
+      process.nextTick(() => rawOf(ws).uncork());
+    });
+    const { bus } = record();
+    const conn = await connect(bus, `${s.url}/ws`);
+    const info = await conn.closed;
+    expect(info.by).toBe("kit");
+    expect(info.cause).toMatch(/^limit: a message in too many parts \(too many message fragments: the WebSocket library's cap\), not read$/);
+    expect(conn.stopped).toBe(info.cause);
+  });
+
+  it("a burst of pings in one read is answered, and the connection stays open (ws alone drops it after 60)", async () => {
+    const s = await wsServer((ws) => {
+      rawOf(ws).cork();
+      for (let i = 0; i < 100; i++) ws.ping();
+      ws.send(JSON.stringify({ type: "after" }));
+      process.nextTick(() => rawOf(ws).uncork());
+    });
+    const { bus, events } = record();
+    const conn = await connect(bus, `${s.url}/ws`);
+    expect(await conn.until(isAfter, 2000, { fromSeq: conn.openSeq })).toBeDefined();
+    expect(conn.isOpen).toBe(true);
+    expect(events.some((e) => e.kind === "ws-close")).toBe(false);
+  });
+
+  it("a server that pings without reading the pongs: cut by the kit at its bound on unread pongs, as a limit", async () => {
+    const s = await wsServer((ws) => {
+      ws.on("error", () => undefined);
+      // It never reads again: the kit's pongs pile up in the socket.
+      rawOf(ws).pause();
+      const payload = Buffer.alloc(125, 0x70);
+      const pingMore = () => {
+        if (ws.readyState !== ws.OPEN) return;
+        for (let i = 0; i < 500; i++) ws.ping(payload);
+        setImmediate(pingMore);
+      };
+      pingMore();
+    });
+    const { bus } = record();
+    const conn = await connect(bus, `${s.url}/ws`);
+    const info = await conn.closed;
+    expect(info.by).toBe("kit");
+    expect(info.cause).toMatch(/^limit: the server went on pinging while \d+ bytes of the kit's pongs and messages waited unread \(the kit's cap is 1048576\)$/);
+    expect(cutByKit(info)).toBe(info.cause);
+    expect(conn.stopped).toBe(info.cause);
+  }, 20_000);
+
+  it("a frame the protocol forbids is still the server's doing: its close is the server's, with the error as cause", async () => {
+    // RSV2 and RSV3 set with no extension that defines them.
+    const s = await wsServer((ws) => rawOf(ws).write(Buffer.from([0xb1, 0x01, 0x61])));
+    const { bus } = record();
+    const conn = await connect(bus, `${s.url}/ws`);
+    const info = await conn.closed;
+    expect(info.by).toBe("server");
+    expect(info.cause).toMatch(/RSV2 and RSV3 must be clear/);
+    expect(cutByKit(info)).toBeUndefined();
+    expect(conn.stopped).toBeUndefined();
+  });
+
+  it("the kit's close when it is done, and the server's close, are no cut", () => {
+    expect(cutByKit({ by: "kit" })).toBeUndefined();
+    expect(cutByKit({ by: "kit", cause: "close-timeout" })).toBeUndefined();
+    expect(cutByKit({ by: "server", cause: "limit" })).toBeUndefined();
+    expect(cutByKit({ by: "kit", cause: "limit" })).toBe("limit");
+  });
+});
+
+describe("a probe's listener or waiter that throws", () => {
+  const debugLines = async (debug: boolean, run: () => Promise<void>): Promise<string[]> => {
+    const before = process.env.AGENTWIRE_DEBUG;
+    if (debug) process.env.AGENTWIRE_DEBUG = "1";
+    else delete process.env.AGENTWIRE_DEBUG;
+    const lines: string[] = [];
+    const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    try {
+      await run();
+    } finally {
+      spy.mockRestore();
+      if (before === undefined) delete process.env.AGENTWIRE_DEBUG;
+      else process.env.AGENTWIRE_DEBUG = before;
+    }
+    return lines.filter((l) => l.includes("WebSocket"));
+  };
+
+  const throwing = async () => {
+    const s = await wsServer((ws) =>
+      ws.on("message", () => {
+        ws.send(JSON.stringify({ result: null }));
+        ws.send(JSON.stringify({ type: "after" }));
+      }),
+    );
+    const conn = await connect(record().bus, `${s.url}/ws`);
+    conn.onMessage((m) => void (m.json as { result: { type: string } }).result.type);
+    const waited = conn.until((m) => (m.json as { result: { type: string } }).result.type === "x", 300);
+    const after = conn.until(isAfter, 2000);
+    conn.send({ go: true });
+    await after;
+    await waited;
+  };
+
+  it("under AGENTWIRE_DEBUG: one line to stderr for each, naming the message and the error", async () => {
+    const lines = await debugLines(true, throwing);
+    expect(lines.some((l) => /^agentwire: a WebSocket listener threw on w\d+'s message at seq \d+: TypeError: .*type.* \(at .*ws-exchange\.test\.ts:\d+:\d+\)\n$/.test(l)), lines.join("")).toBe(true);
+    expect(lines.some((l) => /^agentwire: a WebSocket waiter threw on w\d+'s message at seq \d+: TypeError: /.test(l)), lines.join("")).toBe(true);
+    for (const l of lines) expect(l.split("\n")).toHaveLength(2);
+  });
+
+  it("without it: nothing on stderr", async () => {
+    expect(await debugLines(false, throwing)).toEqual([]);
   });
 });

@@ -3,8 +3,11 @@
  * the wire as transcript events — the upgrade (ws-open, or ws-reject with the HTTP status or the
  * transport error), every message in both directions (ws-frame: text or binary, byte size,
  * invalid UTF-8 flagged rather than fatal) and the close (ws-close: code, reason, who) — and it
- * bounds every step: time to the 101, time per request, time per wait, and inbound bytes and
- * messages (a flood is cut, not buffered).
+ * bounds every step: time to the 101, time per request, time per wait, inbound bytes and
+ * messages (a flood is cut, not buffered), and the pongs a server leaves unread. A cut at one of
+ * these limits is recorded as the kit's (`by: "kit"`, a cause starting "limit"; `cutByKit`), so no
+ * rule blames the server for what the kit did not read; a frame the protocol forbids stays the
+ * server's close, with `ws`'s error as its cause.
  *
  * Memory stays flat: the connection keeps no frames, only the requests still waiting for an
  * answer, the waiters of the probe, and a bounded set of recently answered ids. Each incoming
@@ -22,6 +25,7 @@ import type { Duplex } from "node:stream";
 import { isUtf8 } from "node:buffer";
 import WebSocket from "ws";
 import { deadline, type Deadline } from "./deadline.js";
+import { debugging, debugLine, errorLine } from "../debug.js";
 import { StreamJson } from "./stream-json.js";
 import { DEFAULT_SECRETS, REDACTED, redactHeaders } from "../transcript/redaction.js";
 import type { TranscriptBus, TranscriptEvent } from "../transcript/transcript.js";
@@ -48,7 +52,7 @@ export interface WsSpec {
    * flood is cut in a second, instead of keeping every wait of the run busy until its timeout.
    */
   maxFramesPerSecond?: number;
-  /** Largest single inbound message; `ws` closes with 1009 above it (default 100 MiB, like pi). */
+  /** Largest single inbound message (default 100 MiB, like pi); a longer one is refused from its header, a cut at the kit's limit. */
   maxPayload?: number;
   /** Query parameters whose values are replaced by "[redacted]" in recorded URLs (default: token). */
   redactQuery?: string[];
@@ -99,6 +103,18 @@ export interface CloseInfo {
   cause?: string;
 }
 
+/** The cause every cut at the kit's own limits starts with (`cutByKit`). */
+const LIMIT = "limit";
+
+/**
+ * Why the kit cut a connection at one of its own limits (a message over its size cap, too many bytes or messages, a
+ * flood, pongs the server does not read), or undefined: a close the server made, or the kit's when it was done with the
+ * connection. What the server sent after such a cut was never read: no rule can be judged on it, none broken.
+ */
+export function cutByKit(close: { by?: string; cause?: string } | undefined): string | undefined {
+  return close?.by === "kit" && close.cause?.startsWith(LIMIT) ? close.cause : undefined;
+}
+
 /** Name of the note a timed-out request leaves: {connection, id, command, waitedMs, label}. */
 export const REQUEST_TIMEOUT_NOTE = "ws-request-timeout";
 
@@ -107,6 +123,23 @@ const REJECT_BODY_CAP = 4096;
 const RECENT_IDS = 1024;
 const BACKLOG_MESSAGES = 32;
 const BACKLOG_BYTES = 1024 * 1024;
+/**
+ * Pongs the server has not read yet, in bytes waiting in the kit's socket, after which the kit stops: `ws` answers every
+ * ping at once, and a server that pings without reading would otherwise grow the kit's write buffer without bound.
+ */
+const PONG_BACKLOG_BYTES = 1024 * 1024;
+
+/**
+ * The errors `ws` raises at a cap the kit chose (or kept), not at a frame the WebSocket protocol forbids: what each
+ * says of the message it refused. A longer message than maxPayload is refused from its header (the over-long length
+ * too); `ws` also refuses a message in more than 16,384 fragments and a frame still arriving after 262,144 socket
+ * reads (its maxFragments and maxBufferedChunks, which bound the parts it keeps of one message).
+ */
+const OWN_CAPS: ReadonlyMap<string, (maxPayload: number, message: string) => string> = new Map([
+  ["WS_ERR_UNSUPPORTED_MESSAGE_LENGTH", (max: number) => `a message over ${max} bytes (the kit's cap)`],
+  ["WS_ERR_UNSUPPORTED_DATA_PAYLOAD_LENGTH", (max: number) => `a message over ${max} bytes (the kit's cap)`],
+  ["WS_ERR_TOO_MANY_BUFFERED_PARTS", (_max: number, message: string) => `a message in too many parts (${message.toLowerCase()}: the WebSocket library's cap)`],
+]);
 
 let connectionCounter = 0;
 
@@ -235,14 +268,19 @@ export function openWs(bus: TranscriptBus, spec: WsSpec): Promise<WsOpenResult> 
     spec.signal?.addEventListener("abort", onAbort, { once: true });
 
     try {
-      ws = new WebSocket(spec.url, {
+      const options: WebSocket.ClientOptions & { maxPendingAutoPongs: number } = {
         headers,
         perMessageDeflate: false,
         followRedirects: false,
         skipUTF8Validation: true,
         maxPayload: spec.maxPayload ?? DEFAULT_MAX_PAYLOAD,
         // No handshakeTimeout: the deadline above bounds the upgrade (and terminates the socket).
-      });
+        // `ws` drops a connection silently (no error, code 1006, recorded as the server's close) once 60 of its pongs
+        // are not yet written, which a burst of pings in one read already does. The kit bounds the pongs itself, by
+        // the bytes the server leaves unread, and records that cut as its own (WsConnection.onPing).
+        maxPendingAutoPongs: 0,
+      };
+      ws = new WebSocket(spec.url, options);
     } catch (e) {
       reject({ error: (e as Error).message, code: "EINVALID" });
       return;
@@ -329,7 +367,8 @@ interface Pending {
 function matches(pred: (m: WsMessage) => boolean, m: WsMessage): boolean {
   try {
     return pred(m);
-  } catch {
+  } catch (e) {
+    threw("waiter", m, e);
     return false;
   }
 }
@@ -338,9 +377,18 @@ function matches(pred: (m: WsMessage) => boolean, m: WsMessage): boolean {
 function heard(listener: (m: WsMessage) => void, m: WsMessage): void {
   try {
     listener(m);
-  } catch {
+  } catch (e) {
     // The message stays recorded; the checks judge it.
+    threw("listener", m, e);
   }
+}
+
+/**
+ * A probe's waiter or listener that throws shows in a run only as a wait that timed out: under AGENTWIRE_DEBUG the kit
+ * says which message it threw on and where, so the bug in the probe can be found.
+ */
+function threw(what: string, m: WsMessage, err: unknown): void {
+  if (debugging()) debugLine(`agentwire: a WebSocket ${what} threw on ${m.frame.connection}'s message at seq ${m.frame.seq}: ${errorLine(err)}`);
 }
 
 interface Waiter {
@@ -391,12 +439,14 @@ export class WsConnection {
     socket?.on("data", this.readEnd);
     ws.on("message", (data: WebSocket.RawData, isBinary: boolean) => this.receive(data, isBinary));
     ws.on("error", (err: Error & { code?: string }) => {
-      // Protocol errors from the peer (bad frame, oversize message): `ws` closes next; keep the cause.
-      // An oversize message is the kit's own cap (maxPayload), refused from its header: a limit, as a flood is, and
-      // the socket is dropped at once rather than drained until the peer answers the close.
-      if (err.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") this.terminate(`limit: a message over ${spec.maxPayload ?? DEFAULT_MAX_PAYLOAD} bytes (the kit's cap), not read`);
+      // Protocol errors from the peer (a bad frame): `ws` closes next, and the close is the server's; keep the cause.
+      // A message over a cap of the kit's (see OWN_CAPS) breaks no rule: a limit, as a flood is, and the socket is
+      // dropped at once rather than drained until the peer answers the close.
+      const cap = err.code !== undefined ? OWN_CAPS.get(err.code) : undefined;
+      if (cap) this.cut(`${LIMIT}: ${cap(spec.maxPayload ?? DEFAULT_MAX_PAYLOAD, err.message)}, not read`);
       else this.closing ??= { cause: err.message };
     });
+    ws.on("ping", this.onPing);
     ws.on("close", (code: number, reason: Buffer) => this.onClose(code, reason.toString("utf8")));
     spec.signal?.addEventListener("abort", this.onAbort, { once: true });
   }
@@ -534,6 +584,25 @@ export class WsConnection {
     return info;
   }
 
+  /**
+   * Stops reading at one of the kit's own limits: `why` is what the probes are told (`stopped`), `cause` what the
+   * close records (both start with "limit", so `cutByKit` reads it as the kit's).
+   */
+  private cut(why: string, cause: string = why): void {
+    this.stopped ??= why;
+    this.terminate(cause);
+  }
+
+  /**
+   * `ws` has answered the ping already (autoPong); the answer waits in the socket behind whatever the server has not
+   * read. The kit, not `ws`, decides when that is too much (see openWs): a cut at its own limit.
+   */
+  private readonly onPing = (): void => {
+    if (this.ws.bufferedAmount > PONG_BACKLOG_BYTES) {
+      this.cut(`${LIMIT}: the server went on pinging while ${this.ws.bufferedAmount} bytes of the kit's pongs and messages waited unread (the kit's cap is ${PONG_BACKLOG_BYTES})`);
+    }
+  };
+
   /** Drops the socket at once (no close handshake). */
   terminate(cause: string): void {
     if (this.closeInfo) return;
@@ -617,15 +686,13 @@ export class WsConnection {
     const maxBytes = this.spec.maxBytes ?? Infinity;
     const maxFrames = this.spec.maxFrames ?? Infinity;
     if (this.bytesIn >= maxBytes || this.framesIn >= maxFrames) {
-      this.stopped = `limit: ${this.framesIn} message(s), ${this.bytesIn} bytes read`;
-      this.terminate("limit");
+      this.cut(`${LIMIT}: ${this.framesIn} message(s), ${this.bytesIn} bytes read`, LIMIT);
       return;
     }
     const now = performance.now();
     if (now - this.rateWindow.start >= 1000) this.rateWindow = { start: now, frames: 0 };
     if (++this.rateWindow.frames > (this.spec.maxFramesPerSecond ?? Infinity)) {
-      this.stopped = `limit: more than ${this.spec.maxFramesPerSecond} messages within one second (a flood); ${this.framesIn} message(s), ${this.bytesIn} bytes read`;
-      this.terminate("limit");
+      this.cut(`${LIMIT}: more than ${this.spec.maxFramesPerSecond} messages within one second (a flood); ${this.framesIn} message(s), ${this.bytesIn} bytes read`, LIMIT);
     }
   }
 

@@ -9,6 +9,7 @@ import type { CheckResult } from "./result.js";
 import type { TranscriptEvent } from "../transcript/transcript.js";
 import { subscriptionsOf, type Guard } from "../views/hooks.js";
 import { ViewRouter } from "../views/router.js";
+import { debugging } from "../debug.js";
 
 export interface Selection {
   side?: Side;
@@ -148,7 +149,7 @@ export class Evaluation {
  * on a server, and frames of the kit's code say nothing about it). Under AGENTWIRE_DEBUG the stack goes to stderr.
  */
 function crashText(id: string, err: unknown): string {
-  if (typeof process !== "undefined" && process.env?.AGENTWIRE_DEBUG) {
+  if (debugging()) {
     const stack = err instanceof Error ? err.stack : undefined;
     process.stderr.write(`${id}: ${stack ?? String(err)}\n`);
   }
