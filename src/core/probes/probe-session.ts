@@ -57,8 +57,14 @@ export class ProbeSession {
 
   /** Ends the probe sequence: the checks that could not be judged say why. */
   stop(reason: string): never {
-    this.note(STOPPED_NOTE, reason);
-    this.ctx.progress(`${this.protocolId}: stopping early: ${reason}`);
+    // Probes waiting side by side may all stop for the one reason: it is told once.
+    if (!this.stoppedFor.has(reason)) {
+      this.stoppedFor.add(reason);
+      this.note(STOPPED_NOTE, reason);
+      this.ctx.progress(`${this.protocolId}: stopping early: ${reason}`);
+    }
     throw new StopProbing(reason);
   }
+
+  private readonly stoppedFor = new Set<string>();
 }

@@ -73,12 +73,22 @@ export class WsProbeSession extends ProbeSession {
 
   /**
    * The main connection while it is open; otherwise undefined, so the caller opens it again, and
-   * the run stops when the server has closed it too often.
+   * the run stops when the server has closed it too often, or when the kit cut it (`stopIfCut`).
    */
   protected openMain(): WsConnection | undefined {
     if (this.main?.isOpen) return this.main;
+    this.stopIfCut(this.main);
     if (this.main && this.reconnects >= MAX_RECONNECTS) this.stop(`the server closed the main connection ${this.reconnects + 1} times`);
     if (this.main) this.reconnects++;
     return undefined;
+  }
+
+  /**
+   * Stops the probes once the kit cut `conn` at one of its own limits (a message over its cap, a flood): what the
+   * server said after the cut was never read, so the probes that follow, on that connection or a new one, would judge
+   * a conversation the kit lost track of, and blame the server for the part it missed.
+   */
+  protected stopIfCut(conn: WsConnection | undefined): void {
+    if (conn?.stopped !== undefined) this.stop(`the kit stopped reading the ${conn.label} connection (${conn.stopped})`);
   }
 }

@@ -174,6 +174,8 @@ export class ProbeClient extends WsProbeSession {
     const cmd = o.id === false || "id" in command ? command : { id: this.nextId(), ...command };
     const r = await conn.request(cmd, { timeout: o.timeout ?? this.requestTimeout, label });
     if (this.ctx.signal.aborted) throw new StopProbing("aborted");
+    // Not the server's silence: the kit cut the connection the answer would have come on.
+    if (r.closed && conn === this.main) this.stopIfCut(conn);
     this.unansweredInRow = r.ok ? 0 : this.unansweredInRow + 1;
     if (this.unansweredInRow >= MAX_UNANSWERED_IN_ROW) {
       this.stop(`${MAX_UNANSWERED_IN_ROW} commands in a row got no response (last: ${label}, ${r.timedOut ? `no answer within ${Math.round(r.ms)} ms` : "connection closed"})`);

@@ -1,5 +1,6 @@
 /** §2.1–§2.2 and §3 rules 5–6, 11, 18–20: prompt, abort, clear_queue, get_state, get_messages. */
 import { endThen, excerpt, type CheckDef, type Outcome } from "../../../core/checks/check.js";
+import { cutByKit } from "../../../core/transport/ws-exchange.js";
 import { isRunPrompt, M, TOPIC } from "../labels.js";
 import { forkAllowances, readParams } from "../params.js";
 import {
@@ -166,6 +167,13 @@ export const CMD_CHECKS: CheckDef[] = [
           t.untestable(`${showCommand(cmd)} got no response`);
           pending = undefined;
         }
+      },
+      close: (ev, c) => {
+        // The kit stopped reading before the run's start was read: it may have been in what the kit did not read.
+        const cut = cutByKit(ev);
+        if (!pending || pending.started || c.id !== pending.cmd.conn.id || cut === undefined) return;
+        t.untestable(`${showCommand(pending.cmd)}: the kit stopped reading ${c.label} before an agent_start (${cut})`);
+        pending = undefined;
       },
     });
     return {

@@ -1,5 +1,6 @@
 /** §3 rule 1: every event goes to every socket, in the same order. */
 import { excerpt, type CheckDef } from "../../../core/checks/check.js";
+import { cutByKit } from "../../../core/transport/ws-exchange.js";
 import { C } from "../labels.js";
 import { frameEvidence, messagesOf, onWire, serverCheck, where, type FrameEvent } from "./support.js";
 
@@ -106,6 +107,13 @@ export const FANOUT_CHECKS: CheckDef[] = [
           if (!active || (c.id !== mainId && c.id !== passiveId)) return;
           if (ev.by !== "kit") {
             t.untestable(`the server closed the ${c.label} client`);
+            stop();
+            return;
+          }
+          // The kit stopped reading one client at its own limit: what that one missed after it was never read.
+          const cut = cutByKit(ev);
+          if (cut !== undefined) {
+            if (!broken) t.untestable(`the kit stopped reading the ${c.label} client (${cut})`);
             stop();
             return;
           }
