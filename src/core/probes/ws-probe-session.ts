@@ -88,7 +88,7 @@ export class WsProbeSession extends ProbeSession {
    * server said after the cut was never read, so the probes that follow, on that connection or a new one, would judge
    * a conversation the kit lost track of, and blame the server for the part it missed.
    */
-  protected stopIfCut(conn: WsConnection | undefined): void {
+  stopIfCut(conn: WsConnection | undefined): void {
     if (conn?.stopped !== undefined) this.stop(`the kit stopped reading the ${conn.label} connection (${conn.stopped})`);
   }
 }

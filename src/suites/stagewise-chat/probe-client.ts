@@ -244,6 +244,8 @@ export class ProbeClient extends WsProbeSession {
     const ms = performance.now() - t0;
     if (this.ctx.signal.aborted) throw new StopProbing("aborted");
     if (!m) {
+      // Not the agent's silence: the kit cut the connection the answer would have come on.
+      if (conn === this.main) this.stopIfCut(conn);
       const timedOut = conn.isOpen;
       if (timedOut) this.note(REQUEST_TIMEOUT_NOTE, { connection: conn.id, id: idKey(id), command: `mutation ${path}`, waitedMs: timeout, label });
       if (counts) this.unansweredInRow++;

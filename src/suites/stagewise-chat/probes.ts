@@ -130,8 +130,7 @@ async function sequence(c: ProbeClient, p: StagewiseParams, extra: WsConnection[
     off();
     if (!ready) {
       // The kit's own cap (a message too large, a flood) cut the connection: not an agent without chat.
-      const cut = main.closeResult;
-      if (cut?.by === "kit" && cut.cause?.startsWith("limit")) c.stop(`the kit closed the main connection before A's snapshot: ${cut.cause}`);
+      c.stopIfCut(main);
       if (!sideAnswers) c.stop("the agent answered no subscription (no chat snapshot, no availability, state or message)");
       // An agent without the chat capability (the published package): the other capabilities are still judged.
       chatless = true;

@@ -7,7 +7,7 @@
 import { at, excerpt, notApplicable, Tally, type CheckDef, type Evidence } from "../../../core/checks/check.js";
 import { checkSpec, serverCheckMaker, type CheckArgs, type CheckSpec, type MakeCheck } from "../../../core/checks/define-check.js";
 import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
-import { frameJson, type WsFrameEvent } from "../../../core/transport/ws-exchange.js";
+import { cutByKit, frameJson, type WsFrameEvent } from "../../../core/transport/ws-exchange.js";
 import type { Exchange } from "../../../core/views/exchange.js";
 import { exchangeChecks } from "../../../core/views/exchange-checks.js";
 import { all, each, on, type Guard, type Listen } from "../../../core/views/hooks.js";
@@ -314,8 +314,11 @@ export const isSubscription = (req: RpcRequest): boolean => req.type.startsWith(
 /** The mutations the kit sent and their first answers (data or error), with the time between. */
 export interface MutationHooks {
   answer?(req: RpcRequest, ev: FrameEvent, r: Result, ms: number): void;
-  /** Never answered: the connection closed, the kit gave up, or the transcript ended. */
-  missing?(req: RpcRequest, why: string): void;
+  /**
+   * Never answered: the connection closed, the kit gave up, or the transcript ended. `byKit`: the kit closed the
+   * connection while still waiting (one of its limits cut it, or it was done), so nothing is said of the agent.
+   */
+  missing?(req: RpcRequest, why: string, byKit: boolean): void;
   request?(req: RpcRequest): void;
 }
 
@@ -329,7 +332,7 @@ export function onMutations(h: MutationHooks) {
       answered.add(req);
       h.answer?.(req, ev, resultOf(value), ev.t - req.frame.t);
     },
-    unanswered: (req, why) => {
+    unanswered: (req, why, ev) => {
       if (!isMutation(req) || answered.has(req)) return;
       answered.add(req);
       h.missing?.(
@@ -338,12 +341,19 @@ export function onMutations(h: MutationHooks) {
           ? `no answer within ${req.timedOut} ms`
           : why === "end"
             ? "no answer before the run ended"
-            : `the connection was ${why.replace(/-/g, " ")} before an answer`,
+            : `the connection was ${why.replace(/-/g, " ")}${cutOf(ev)} before an answer`,
+        req.timedOut === undefined && why === "closed-by-kit",
       );
     },
   });
   return { observe: r.observe, end: r.end };
 }
+
+/** " (<cause>)" when the close `ev` is the kit's cut at one of its limits (`cutByKit`); "" for any other close. */
+export const cutOf = (ev: TranscriptEvent | undefined): string => {
+  const cut = ev?.kind === "ws-close" ? cutByKit(ev) : undefined;
+  return cut === undefined ? "" : ` (${cut})`;
+};
 
 /** `error.json.data` of an error answer. */
 export function errorData(r: Result): Json | undefined {
@@ -797,12 +807,18 @@ export function mutationEffects(t: Tally, match: (req: RpcRequest) => boolean, d
       const e = open.find((x) => x.req === req);
       if (e) e.answer = { ev, r, ms };
     },
-    missing: (req, why) => {
+    missing: (req, why, byKit) => {
       const e = open.find((x) => x.req === req);
-      if (e) {
-        e.missing = why;
-        close(e);
+      if (!e) return;
+      // The kit closed the connection while waiting: neither the answer nor its effect can be judged.
+      if (byKit) {
+        open.splice(open.indexOf(e), 1);
+        hooks.idle = open.length === 0;
+        t.untestable(`${showReq(req)}: ${why}`);
+        return;
       }
+      e.missing = why;
+      close(e);
     },
   });
   // A's deltas matter only while a window is open (A's idle content is the subscription's own record).
