@@ -11,7 +11,7 @@
  * read is never changed.
  */
 import type { Chat, ChatMessage, ChatUpdate, MessagePartUpdate } from "../../generated/stagewise-chat.js";
-import { applyChatUpdate, initialChatState, type ChatState, type ChatSummary } from "../chat-state.js";
+import { applyChatUpdate, chatById, initialChatState, messageAt, messageById, messageIndex, type ChatState, type ChatSummary } from "../chat-state.js";
 import { describeViolation, joined } from "../reduced.js";
 import { copyOf } from "./plain-copy.js";
 
@@ -68,7 +68,7 @@ export class ChatStore {
   }
 
   chat(chatId: string): ChatSummary | undefined {
-    return this.view.chats.find((c) => c.id === chatId);
+    return chatById(this.view, chatId);
   }
 
   messages(chatId: string): readonly ChatMessage[] {
@@ -105,6 +105,11 @@ export class ChatStore {
   }
 
   private findIn(chatId: string, messageId: string): { chatId: string; message: ChatMessage; index: number } | undefined {
+    if (chatId === this.view.activeChatId) {
+      // By id, without building the active chat's array of messages (a new one after every update).
+      const index = messageIndex(this.view, messageId);
+      return index < 0 ? undefined : { chatId, message: messageAt(this.view, index)!, index };
+    }
     const messages = this.ownMessages(chatId);
     // From the end: the message streamed into is usually the last (ids are unique within a chat, r10).
     for (let index = messages.length - 1; index >= 0; index--) if (messages[index]!.id === messageId) return { chatId, message: messages[index]!, index };
@@ -134,7 +139,8 @@ export class ChatStore {
       case "message-updated":
       case "messages-deleted":
         if (copy.chatId !== before.activeChatId) {
-          const focus: ChatState = { ...before, activeChatId: copy.chatId, messages: this.others.get(copy.chatId) ?? [], pendingFullSync: null };
+          // Not a spread of `before`: that would build the active chat's array of messages only to drop it.
+          const focus: ChatState = { chats: before.chats, activeChatId: copy.chatId, messages: this.others.get(copy.chatId) ?? [], isWorking: before.isWorking, lastSeq: before.lastSeq, pendingFullSync: null };
           others = [[copy.chatId, [...must(applyChatUpdate(focus, copy, seq), copy.type).messages]]];
         }
         break;
@@ -207,7 +213,7 @@ function openAppend(state: ChatState, update: ChatUpdate): OpenAppend | null {
   const { messageId, partIndex, updateType, content } = update.update;
   if (updateType !== "append") return null;
   // The reducer accepted it, so the message exists and the part is the text or reasoning part appended to.
-  const message = state.messages.find((m) => m.id === messageId);
+  const message = messageById(state, messageId);
   const part = message?.content[partIndex] as { type: string; text: string } | undefined;
   if (!part || part.type !== content.type) return null;
   return { chatId: update.chatId, messageId, partIndex, type: part.type, part };

@@ -4,6 +4,7 @@
  */
 import type { AgentAvailability, AgentMessageUpdate, AgentState, ChatMessage, ChatUpdate, MessagePartUpdate } from "../../generated/stagewise-chat.js";
 import { applyMessageUpdate, type MessagingState } from "../messaging-state.js";
+import { messageById } from "../chat-state.js";
 import { describeViolation, joined } from "../reduced.js";
 import { misuse, type Validate } from "./chat-agent.js";
 import type { ChatStore } from "./chat-store.js";
@@ -165,7 +166,7 @@ export class MessagingMirror {
       else this.pending = append;
     } else if (u.updateType === "replace") {
       // Text cannot be replaced incrementally (r17 concatenates): send the whole message again.
-      const message = this.store.state.messages.find((x) => x.id === m.messageId);
+      const message = messageById(this.store.state, m.messageId);
       if (message) this.whole(message);
     }
   }

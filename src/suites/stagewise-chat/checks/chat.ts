@@ -1,7 +1,7 @@
 /** chat/*: chats, turns, stop and streaming, judged from the mutations and what subscription A saw (§3 r9, r10, r14). */
 import type { CheckDef } from "../../../core/checks/check.js";
 import type { ChatMessage, ChatUpdate } from "../../../generated/stagewise-chat.js";
-import type { ChatState } from "../../../stagewise/chat-state.js";
+import { messageById, messageCount, messageIndex, type ChatState } from "../../../stagewise/chat-state.js";
 import { firstJsonDifference } from "../../../stagewise/json-diff.js";
 import { isOk, TOPIC } from "../labels.js";
 import {
@@ -263,9 +263,9 @@ export const CHAT_CHECKS: CheckDef[] = [
       const d = ofType(e.deltas, "messages-deleted").find((x) => x.f.update.fromMessageId === from);
       if (!d) return t.fail(`messages-deleted from "${String(from)}"`, typesIn(e.deltas), effectEvidence(e));
       const before = d.before ?? e.aBefore;
-      const at = before?.messages.findIndex((m) => m.id === from) ?? -1;
+      const at = before ? messageIndex(before, from) : -1;
       if (!before || at < 0) return t.untestable("A did not hold the chat's messages");
-      const want = before.messages.length - at;
+      const want = messageCount(before) - at;
       if (d.f.update.deletedCount !== want) return t.fail(`deletedCount ${want}`, `deletedCount ${d.f.update.deletedCount}`, frameEvidence(d.f.ev));
       t.ok();
     },
@@ -322,7 +322,7 @@ export const CHAT_CHECKS: CheckDef[] = [
     let longest = 0;
     const judge = (s: ChatState, endEv: FrameEvent) => {
       for (const [id, r] of replies) {
-        const m = s.messages.find((x) => x.id === id);
+        const m = messageById(s, id);
         const text = m ? (m.content as { type: string; text?: string }[]).map((p) => (p.type === "text" ? (p.text ?? "") : "")).join("") : "";
         longest = Math.max(longest, text.length);
         if (text.length < STREAM_MIN_CHARS) continue;
@@ -372,7 +372,7 @@ export const CHAT_CHECKS: CheckDef[] = [
           const u = f.update.update;
           if (u.updateType === "append") return t.ok();
           if (u.updateType !== "replace") return;
-          const m = before.messages.find((x) => x.id === u.messageId);
+          const m = messageById(before, u.messageId);
           const old = m?.content[u.partIndex] as { type?: string; text?: string } | undefined;
           const next = u.content as { type?: string; text?: string };
           if (

@@ -1,7 +1,7 @@
 /** tools/*: approvals, results and their placement (§3 r13, r14). */
 import type { CheckDef } from "../../../core/checks/check.js";
 import type { ChatMessage, ToolCallPart, ToolResultPart } from "../../../generated/stagewise-chat.js";
-import type { ChatState } from "../../../stagewise/chat-state.js";
+import { forEachChangedMessage, messageById, type ChatState } from "../../../stagewise/chat-state.js";
 import { firstJsonDifference } from "../../../stagewise/json-diff.js";
 import { isOk, rejectionOf, TOPIC } from "../labels.js";
 import {
@@ -51,24 +51,19 @@ export function pendingApprovals(s: ChatState): ToolCallPart[] {
 
 /** The tool-result parts a delta added to A's state (new ones, by position). */
 function newResults(prev: ChatState, next: ChatState): readonly Located<ToolResultPart>[] {
-  // Called for every delta: the reducer keeps unchanged messages as the same objects, and a result in a message that
-  // prev held at the same place is not new, so only the changed messages are read, and prev's results only when one
-  // of them holds a result.
-  // Plain loops, and no list unless a result is new: two checks call this for each text delta of a turn.
-  let old: Set<string> | undefined;
+  // Called for every delta: the reducer keeps unchanged messages as the same objects, so only the messages the delta
+  // changed are read, and a result is new unless prev's message of the same id held a result at the same place.
+  // No list unless a result is new: two checks call this for each text delta of a turn.
   let out: Located<ToolResultPart>[] | undefined;
-  const messages = next.messages;
-  for (let i = 0; i < messages.length; i++) {
-    const message = messages[i]!;
-    if (message === prev.messages[i]) continue;
+  forEachChangedMessage(prev, next, (message, i) => {
     const parts = message.content as { type: string }[];
     for (let j = 0; j < parts.length; j++) {
       const part = parts[j]!;
       if (part.type !== "tool-result") continue;
-      old ??= new Set(partsOf<ToolResultPart>(prev, "tool-result").map((x) => `${x.message.id}/${x.at[1]}`));
-      if (!old.has(`${message.id}/${j}`)) (out ??= []).push({ part: part as ToolResultPart, message, at: [i, j] });
+      const was = (messageById(prev, message.id)?.content as { type: string }[] | undefined)?.[j];
+      if (was?.type !== "tool-result") (out ??= []).push({ part: part as ToolResultPart, message, at: [i, j] });
     }
-  }
+  });
   return out ?? NO_RESULTS;
 }
 const NO_RESULTS: readonly Located<ToolResultPart>[] = Object.freeze([]);
