@@ -23,15 +23,9 @@ import {
   where,
 } from "./support.js";
 import { endThen } from "../../../core/checks/check.js";
+import { ToolParts, type Located } from "./tool-parts.js";
 
 const STOP_MS = 5_000;
-
-interface Located<P> {
-  part: P;
-  message: ChatMessage;
-  /** Position: message index, then part index. */
-  at: [number, number];
-}
 
 const partsOf = <P>(s: ChatState, type: string): Located<P>[] =>
   s.messages.flatMap((message, i) =>
@@ -113,6 +107,7 @@ export const TOOL_CHECKS: CheckDef[] = [
     return { observe: m.observe, finish: () => t.outcome("calls not pending were refused", "no repeated approval or unawaited result was sent") };
   }),
   serverCheck("stagewise-chat/tools/result-linked", { notApplicableWhen: [TOPIC.approval] }, (t) => {
+    const tools = new ToolParts();
     return {
       observe: onChatSubs({
         delta: (sub, f, prev) => {
@@ -120,13 +115,13 @@ export const TOOL_CHECKS: CheckDef[] = [
           const next = sub.state;
           for (const r of newResults(prev, next)) {
             const id = r.part.toolCallId;
-            const call = partsOf<ToolCallPart>(next, "tool-call").find((c) => c.part.toolCallId === id);
+            const call = tools.find<ToolCallPart>(next, "tool-call", id)[0];
             const w = `at ${where(f.ev, sub.conn)}`;
             if (!call || !before(call.at, r.at)) {
               t.fail(`a tool-call "${id}" before its result`, `${call ? "the call comes after it" : "no such call"} ${w}`, frameEvidence(f.ev));
               continue;
             }
-            const count = partsOf<ToolResultPart>(next, "tool-result").filter((x) => x.part.toolCallId === id).length;
+            const count = tools.find<ToolResultPart>(next, "tool-result", id).length;
             if (count > 1) t.fail("one result per call", `${count} results for "${id}" ${w}`, frameEvidence(f.ev));
             else if (r.part.toolName !== call.part.toolName)
               t.fail(`toolName "${call.part.toolName}"`, `toolName "${r.part.toolName}" ${w}`, frameEvidence(f.ev));
@@ -147,6 +142,7 @@ export const TOOL_CHECKS: CheckDef[] = [
   serverCheck("stagewise-chat/tools/approval-respected", { notApplicableWhen: [TOPIC.approval] }, (t) => {
     /** Approvals the kit sent, by tool call: a result after one the agent did not record is approval-recorded's finding. */
     const approvedByKit = new Map<string, boolean>();
+    const tools = new ToolParts();
     const sent = onMutations({
       request: (req) => {
         const input = inputOf(req);
@@ -162,10 +158,10 @@ export const TOOL_CHECKS: CheckDef[] = [
             if (!isSubA(sub) || !prev || !sub.state || sub.state === prev) return;
             const next = sub.state;
             for (const r of newResults(prev, next)) {
-              const call = partsOf<ToolCallPart>(next, "tool-call").find((c) => c.part.toolCallId === r.part.toolCallId);
+              const call = tools.find<ToolCallPart>(next, "tool-call", r.part.toolCallId)[0];
               if (!call?.part.requiresApproval) continue;
               // Recorded by now, wherever it sits (a backend result lands in the call's message, before the approval's).
-              const approval = partsOf<{ toolCallId: string; approved: boolean }>(next, "tool-approval").find((a) => a.part.toolCallId === r.part.toolCallId);
+              const approval = tools.find<{ toolCallId: string; approved: boolean }>(next, "tool-approval", r.part.toolCallId)[0];
               if (r.part.isError === true) {
                 t.ok();
                 continue;
