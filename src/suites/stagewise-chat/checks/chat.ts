@@ -1,5 +1,5 @@
 /** chat/*: chats, turns, stop and streaming, judged from the mutations and what subscription A saw (§3 r9, r10, r14). */
-import type { CheckDef } from "../../../core/checks/check.js";
+import { listed, type CheckDef } from "../../../core/checks/check.js";
 import type { ChatMessage, ChatUpdate } from "../../../generated/stagewise-chat.js";
 import { messageById, messageCount, messageIndex, type ChatState } from "../../../stagewise/chat-state.js";
 import { firstJsonDifference } from "../../../stagewise/json-diff.js";
@@ -33,7 +33,7 @@ const STREAM_MIN_CHARS = 200;
 const STREAM_MIN_MS = 100;
 
 const reasonOf = (e: Effect): unknown => (e.answer?.r.kind === "error" && isObject(e.answer.r.error?.data) ? e.answer.r.error.data.reason : undefined);
-const typesIn = (deltas: ADelta[]) => (deltas.length ? deltas.map((d) => d.f.update?.type ?? "?").join(", ") : "no update");
+const typesIn = (deltas: ADelta[]) => (deltas.length ? listed(deltas, (d) => d.f.update?.type ?? "?") : "no update");
 /** The chat a mutation names was never announced to A (chat/create-chat failed on it): true when knocked on. */
 function unseenChat(t: Tally, e: Effect): boolean {
   const chatId = inputField(e, "chatId");

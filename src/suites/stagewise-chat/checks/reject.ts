@@ -22,7 +22,7 @@ import {
   type RpcRequest,
 } from "./support.js";
 import type { ChatUpdate } from "../../../generated/stagewise-chat.js";
-import { endThen } from "../../../core/checks/check.js";
+import { endThen, listed } from "../../../core/checks/check.js";
 import { ownEntry } from "../../../core/checks/check-helpers.js";
 
 const QUIET_MS = 300;
@@ -186,7 +186,7 @@ export const REJECT_CHECKS: CheckDef[] = [
         if (bad.length)
           return t.fail(
             `no update after the rejected ${showReq(e.req)}`,
-            `${bad.map((d) => d.f.update?.type).join(", ")} at ${where(bad[0]!.f.ev)}`,
+            `${listed(bad, (d) => d.f.update?.type ?? "")} at ${where(bad[0]!.f.ev)}`,
             frameEvidence(bad[0]!.f.ev),
           );
         const closed = e.req.conn.closed;
