@@ -22,7 +22,21 @@ export { FIRST_PORT, LAST_PORT } from "./adapter/server.js";
 export { STOP_GRACE_MS } from "./adapter/chat-agent.js";
 export type { AgentRouter } from "./adapter/router.js";
 export type * from "./adapter/types.js";
-export { applyChatUpdate, initialChatState, reduceChatUpdates, sequenceVerdict, type ChatState, type ChatSummary } from "./chat-state.js";
+export {
+  applyChatUpdate,
+  initialChatState,
+  reduceChatUpdates,
+  sequenceVerdict,
+  // Reading a state on every update without building its arrays of chats and messages.
+  chatById,
+  forEachChangedMessage,
+  messageAt,
+  messageById,
+  messageCount,
+  messageIndex,
+  type ChatState,
+  type ChatSummary,
+} from "./chat-state.js";
 export { applyMessageUpdate, type MessagingState } from "./messaging-state.js";
 export { compareChatStates } from "./snapshot-compare.js";
 export type * as StagewiseChat from "../generated/stagewise-chat.js";
