@@ -74,7 +74,8 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
   };
 
   let urls: string[];
-  let stop: () => Promise<number>;
+  /** Stops the mock; `by` names the stop signal. */
+  let stop: (by: string) => Promise<number>;
   /** The mock closed by itself (a client asked it to exit). */
   let selfClosed: Promise<void> | undefined;
   try {
@@ -98,7 +99,9 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
         target: judged,
       });
       urls = session.urls;
-      stop = async () => {
+      stop = async (by) => {
+        // The clients are cut off mid-way: what they still owed when the mock stopped is not judged.
+        session.stopping(by);
         const [result] = await withBaseline([await session.finish()], baseline);
         if (o.report) writeReports([result], [{ reporter: "json", output: o.report }]);
         process.stderr.write(rerun(formatReport("console", [result])));
@@ -126,10 +129,10 @@ export async function runMock(protocolId: string, o: MockCliOptions): Promise<nu
   // Handlers first: a script that stops the mock as soon as it reads the URL must find them set.
   const stopped = new Promise<number>((resolve) => {
     let stopping = false;
-    const off = onStopSignal(() => {
+    const off = onStopSignal((by) => {
       if (stopping) return;
       stopping = true;
-      void stop().then(resolve, (e: unknown) => {
+      void stop(by).then(resolve, (e: unknown) => {
         process.stderr.write(`agentwire: error while stopping: ${(e as Error).message}\n`);
         resolve(1);
       });

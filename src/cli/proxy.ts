@@ -84,7 +84,7 @@ export async function runProxy(protocolId: string, o: ProxyCliOptions): Promise<
     if (!o.quiet) process.stderr.write(`agentwire: ${protocolId} proxy on ${running.url} → ${redactTarget(o.target!)}; Ctrl-C stops and reports\n`);
   });
   if (!o.quiet) process.stderr.write(`agentwire: proxy stopping (${why})\n`);
-  const { results } = await running.close();
+  const { results } = await running.close(why);
   // Both sides share one transcript: said once.
   const saved = new Set(results.flatMap((r) => (r.transcript ? [r.transcript] : [])));
   for (const file of saved) if (!o.quiet) process.stderr.write(`agentwire: transcript saved to ${file}\n`);

@@ -29,13 +29,16 @@ export function onStopSignal(stop: (by: string) => void): () => void {
   return off;
 }
 
-/** Runs `run` with a signal that a stop signal aborts; `stoppedBy` names the stop when one came. */
+/**
+ * Runs `run` with a signal that a stop signal aborts, with the signal's name as its reason (the run notes who stopped
+ * it); `stoppedBy` names the stop when one came.
+ */
 export async function interruptible<T>(run: (signal: AbortSignal) => Promise<T>): Promise<{ value: T; stoppedBy?: string }> {
   const abort = new AbortController();
   let stoppedBy: string | undefined;
   const off = onStopSignal((by) => {
     stoppedBy = by;
-    abort.abort();
+    abort.abort(by);
   });
   try {
     const value = await run(abort.signal);

@@ -18,6 +18,7 @@ import { HttpRelay } from "./http-relay.js";
 import { WsRelay } from "./ws-relay.js";
 import { ProxyJudge } from "./judge.js";
 import { SeenSecrets } from "./secrets.js";
+import { noteRunStopped } from "../core/checks/run-stop.js";
 
 export interface ProxyOptions {
   /** Protocol id (mcp-chat, openai-chat, pi-web, continue-remote, stagewise-chat). */
@@ -53,8 +54,11 @@ export interface RunningProxy {
   base: string;
   /** Resolves when `maxExchanges` exchanges have ended. */
   limitReached: Promise<void>;
-  /** Stops relaying (open streams are cut) and judges: the server side first, then the client side. */
-  close(): Promise<ProxyResult>;
+  /**
+   * Stops relaying (open streams are cut) and judges: the server side first, then the client side. `by` names the
+   * stop ("Ctrl-C", "--duration 60 s"): the client is cut off mid-way, and what it still owed is not judged.
+   */
+  close(by?: string): Promise<ProxyResult>;
 }
 
 /** Both sides' results (reporters take the list). */
@@ -152,8 +156,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     url: adapter.clientUrl(base, target.pathname),
     base,
     limitReached,
-    close() {
+    close(by = "the proxy's close") {
       closing ??= (async () => {
+        // Noted before the cuts: the client's side of them is the stop's doing.
+        noteRunStopped(judge.bus, by);
         // Open streams and sockets are cut first, so their ends are recorded before the judging.
         const cut = ws?.close();
         relay.close();

@@ -20,6 +20,7 @@ import { UNJUDGED, type ProxyAdapter } from "./adapter.js";
 import { asProxied } from "./decidable.js";
 import { RelayBus } from "./relay-bus.js";
 import { recordStalls, type StallWatch } from "../core/run/stall-watch.js";
+import { RUN_STOPPED_NOTE } from "../core/checks/run-stop.js";
 
 /** The name relayed traffic is recorded under (the probe field of its events). */
 export const PROXY_PROBE = "proxy";
@@ -222,6 +223,8 @@ export class ProxyJudge {
  * the target's, which no client rule reads.
  */
 function asClientEvent(ev: TranscriptEvent, names: ClientNames): TranscriptEvent | undefined {
+  // The proxy's stop cuts the client off too: the client rules read it as a run the kit stopped.
+  if (ev.kind === "note" && ev.name === RUN_STOPPED_NOTE) return ev;
   if (!CLIENT_KINDS.has(ev.kind)) return undefined;
   if (ev.kind === "ws-frame") return { ...ev, probe: CLIENT_PROBE, direction: ev.direction === "out" ? "in" : "out" };
   // The mock's view: the target's close is the kit's (the mock plays the server), the client's is the client's.

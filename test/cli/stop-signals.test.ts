@@ -44,6 +44,16 @@ exitWhenFlushed(0);`;
     expect(output().stderr).toContain(`agentwire: client report written to ${report}`);
   });
 
+  it("mock --check-client stopped right after a client's message: the poll it still owed is not failed", async () => {
+    const report = join(mkdtempSync(join(tmpdir(), "agentwire-stop-")), "client.json");
+    const { child, firstLine } = await startCli(["mock", "continue-remote", "--port", "0", "--check-client", "--report", report]);
+    await (await fetch(`${firstLine}/message`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"message":"hi"}' })).text();
+    child.kill("SIGTERM");
+    expect(await waitExit(child, 20_000)).toBe(3);
+    const { checks } = JSON.parse(readFileSync(report, "utf8")) as { checks: { id: string; verdict: string; message: string }[] };
+    expect(checks.find((c) => c.id === "continue-remote/client/polls-state")).toMatchObject({ verdict: "incomplete", message: expect.stringContaining("when the kit stopped the run (SIGTERM)") });
+  });
+
   it("proxy on Ctrl-C says what stopped it and reports", async () => {
     const { child, output } = await startCli(["proxy", "mcp-chat", "--target", "http://127.0.0.1:1", "--port", "0", "--reporter", "json"]);
     child.kill("SIGINT");

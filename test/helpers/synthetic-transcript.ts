@@ -11,6 +11,10 @@ import type { CheckResult } from "../../src/core/verdicts/result.js";
 import { registry } from "../../src/core/schemas/schema-registry.js";
 import { SseReader } from "../../src/core/transport/sse-reader.js";
 import type { BodyEndReason, NewEvent, TranscriptEvent } from "../../src/core/transcript/transcript.js";
+import { RUN_STOPPED_NOTE } from "../../src/core/checks/run-stop.js";
+
+/** The note the kit records when it stops a run (Ctrl-C, a time limit), as the runner, the mock and the proxy write it. */
+export const stopNote = (by = "SIGTERM"): Extract<NewEvent, { kind: "note" }> => ({ kind: "note", probe: "kit", name: RUN_STOPPED_NOTE, value: { by } });
 
 /** What the builder fills in itself: every event's probe defaults to the transcript's. */
 type Draft = NewEvent extends infer E ? (E extends { probe: string } ? Omit<E, "probe"> & { probe?: string } : never) : never;
@@ -85,6 +89,11 @@ export class Transcript {
 
   note(name: string, value: unknown): this {
     return this.add({ kind: "note", name, value });
+  }
+
+  /** The kit stops the run (at `at`, or one step on). */
+  stopped(by = "SIGTERM", at?: number): this {
+    return this.add(stopNote(by), at);
   }
 
   private request(spec: ExchangeSpec) {

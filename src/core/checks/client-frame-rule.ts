@@ -6,6 +6,7 @@
  */
 import { at, excerpt, type CheckContext, type CheckDef, type CheckObserver, type Evidence, type Tally } from "./check.js";
 import { tallyObserver, type MadeFrom } from "./tally-rule.js";
+import type { RunStop } from "./run-stop.js";
 import type { TranscriptEvent } from "../transcript/transcript.js";
 import { all, tap } from "../views/hooks.js";
 import type { CloseEvent, Conn, ConnectionView, FrameEvent, OpenEvent } from "../views/ws-connection.js";
@@ -54,16 +55,20 @@ export interface FrameRule<M, V, S> {
   optional?: AtEnd<S, V, string | undefined>;
   /** What the check keeps per evaluation. */
   state?(ctx: CheckContext): S;
-  /** Every event of the probe's connections first, at its time: for rules with a deadline. */
-  tick?(now: number, t: Tally, s: S): void;
+  /**
+   * Every event of the probe's connections first, at its time: for rules with a deadline (one the kit's stop came
+   * before is not the client's to meet: `stop.cuts(due)`).
+   */
+  tick?(now: number, t: Tally, s: S, stop: RunStop): void;
   /** A frame the client sent. */
   client?(f: ClientFrame<M, V>, t: Tally, s: S, ctx: CheckContext): void;
   /** A frame the mock sent. */
   mock?(f: ClientFrame<M, V>, t: Tally, s: S, ctx: CheckContext): void;
   open?(ev: OpenEvent, c: Conn, t: Tally, s: S): void;
-  close?(ev: CloseEvent, c: Conn, t: Tally, s: S): void;
+  /** A close; one at or after the kit's stop (`stop.hadStopped(ev.t)`) may be the stop's doing, not the client's. */
+  close?(ev: CloseEvent, c: Conn, t: Tally, s: S, stop: RunStop): void;
   /** The last word at the end of the run: cases still open. */
-  end?(t: Tally, s: S): void;
+  end?(t: Tally, s: S, stop: RunStop): void;
 }
 
 const atEnd = <S, V, T>(v: AtEnd<S, V, T>, s: S, view: V): T => (typeof v === "function" ? (v as (s: S, view: V) => T)(s, view) : v);
@@ -83,26 +88,26 @@ function frameObserver<M, V, S>(traffic: ClientTraffic<M, V>, rule: FrameRule<M,
       untested: rule.untested,
       ...(rule.optional !== undefined ? { optional: (k: Kept) => atEnd(rule.optional!, k.s, k.view) } : {}),
       state: (c) => ({ s: rule.state ? rule.state(c) : (undefined as S), view: follow.make(c) }),
-      ...(rule.end ? { end: (t: Tally, k: Kept) => rule.end!(t, k.s) } : {}),
-      observe: (t, { s, view }) => {
+      ...(rule.end ? { end: (t: Tally, k: Kept, stop: RunStop) => rule.end!(t, k.s, stop) } : {}),
+      observe: (t, { s, view }, _ctx, stop) => {
         const frames = traffic.view.on({
           open(ev, c) {
             if (ev.probe !== probe) return;
-            rule.tick?.(ev.t, t, s);
+            rule.tick?.(ev.t, t, s, stop);
             rule.open?.(ev, c, t, s);
           },
           frame(ev, m, c) {
             if (ev.probe !== probe) return;
             follow.frame(view, ev, m, c);
-            rule.tick?.(ev.t, t, s);
+            rule.tick?.(ev.t, t, s, stop);
             const hook = ev.direction === "in" ? rule.client : rule.mock;
             hook?.({ ev, m, c, view, proof: (note) => frameEvidence(ev, note) }, t, s, ctx);
           },
           close(ev, c) {
             if (ev.probe !== probe) return;
             follow.close?.(view, ev, c);
-            rule.tick?.(ev.t, t, s);
-            rule.close?.(ev, c, t, s);
+            rule.tick?.(ev.t, t, s, stop);
+            rule.close?.(ev, c, t, s, stop);
           },
         });
         const note = follow.note;

@@ -4,7 +4,8 @@
  * the last word at the end, a branch the contract allows, the outcome — is written here once.
  */
 import { Tally, type CheckContext, type CheckDef, type CheckObserver } from "./check.js";
-import type { Observe } from "../views/hooks.js";
+import { RunStop } from "./run-stop.js";
+import { all, type Observe } from "../views/hooks.js";
 
 /** A value given as is, or computed at the end from the check's state. */
 export type AtEnd<S, T> = T | ((s: S) => T);
@@ -21,10 +22,10 @@ export interface TallyRule<S> {
   optional?: AtEnd<S, string | undefined>;
   /** What the check keeps per evaluation (only what its rule needs). */
   state?(ctx: CheckContext): S;
-  /** The hooks that judge, on the tally. */
-  observe(t: Tally, s: S, ctx: CheckContext): Observe;
-  /** The last word at the end of the run: cases still open. */
-  end?(t: Tally, s: S): void;
+  /** The hooks that judge, on the tally; `stop` says whether and when the kit stopped the run. */
+  observe(t: Tally, s: S, ctx: CheckContext, stop: RunStop): Observe;
+  /** The last word at the end of the run: cases still open (unjudged when the kit's stop cut their time short). */
+  end?(t: Tally, s: S, stop: RunStop): void;
 }
 
 const atEnd = <S, T>(v: AtEnd<S, T>, s: S): T => (typeof v === "function" ? (v as (s: S) => T)(s) : v);
@@ -33,10 +34,12 @@ const atEnd = <S, T>(v: AtEnd<S, T>, s: S): T => (typeof v === "function" ? (v a
 export function tallyObserver<S>(rule: TallyRule<S>, ctx: CheckContext): CheckObserver {
   const t = new Tally();
   const s = rule.state ? rule.state(ctx) : (undefined as S);
+  // Heard before the rule's own hooks: a rule reads the stop when the events after it come.
+  const stop = new RunStop();
   return {
-    observe: rule.observe(t, s, ctx),
+    observe: all(stop.observe, rule.observe(t, s, ctx, stop)),
     finish() {
-      rule.end?.(t, s);
+      rule.end?.(t, s, stop);
       const optional = rule.optional === undefined ? undefined : atEnd(rule.optional, s);
       if (optional !== undefined) t.notApplicable(optional);
       return t.outcome(atEnd(rule.pass, s), rule.untested === undefined ? undefined : atEnd(rule.untested, s));

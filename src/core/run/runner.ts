@@ -22,6 +22,7 @@ import { knownParams, paramTypeFits } from "./params.js";
 import { UsageError } from "./usage-error.js";
 import { recordStalls, type StallWatch } from "./stall-watch.js";
 import { stopChild } from "./stop-child.js";
+import { noteRunStopped } from "../checks/run-stop.js";
 
 export { UsageError };
 
@@ -349,6 +350,11 @@ export interface ClientSession {
   /** The mock's URLs to show (RunningMock.urls). */
   urls: string[];
   bus: TranscriptBus;
+  /**
+   * The kit stops the client now (`by`: "Ctrl-C", a time limit): noted in the transcript, so the client rules leave
+   * unjudged what its time had not run out for. Only the first call counts.
+   */
+  stopping(by: string): void;
   finish(extraError?: string): Promise<RunResult>;
 }
 
@@ -360,10 +366,16 @@ export async function startClientSession(
   const run = prepareRun(protocol, opts, "client");
   const mock = await startMockChecked(protocol, { host: "127.0.0.1", port: 0, ...opts.mock, bus: run.bus });
   run.begin(mock.url, opts.target ?? `clients of ${mock.url}`);
+  let stopped = false;
   return {
     url: mock.url,
     urls: mock.urls ?? [mock.url],
     bus: run.bus,
+    stopping(by: string) {
+      if (stopped) return;
+      stopped = true;
+      noteRunStopped(run.bus, by);
+    },
     async finish(extraError?: string) {
       await mock.close();
       return run.finish(opts.target ?? `clients of ${mock.url}`, extraError);
@@ -401,13 +413,15 @@ export async function runClientTest(protocol: ProtocolDef, opts: ClientTestOptio
       opts.signal?.removeEventListener("abort", onAbort);
       resolve(why);
     };
-    const stop = (why: string) => {
+    const stop = (why: string, by: string) => {
       if (stopping !== undefined) return;
       stopping = why;
+      session.stopping(by);
       void stopChild(child).then(() => settle(why));
     };
-    const onAbort = () => stop(CLIENT_INTERRUPTED);
-    const timer = setTimeout(() => stop(`client command did not exit within ${limit} ms; stopped`), limit);
+    // The CLI aborts with the signal's name as the reason.
+    const onAbort = () => stop(CLIENT_INTERRUPTED, typeof opts.signal?.reason === "string" ? opts.signal.reason : "interrupted");
+    const timer = setTimeout(() => stop(`client command did not exit within ${limit} ms; stopped`, `the ${limit} ms time limit`), limit);
     opts.signal?.addEventListener("abort", onAbort, { once: true });
     child.on("error", (e: NodeJS.ErrnoException) => {
       if (stopping === undefined) settle(e.code === "ENOENT" ? `command not found: ${opts.command}` : e.message);

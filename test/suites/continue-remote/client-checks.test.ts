@@ -15,6 +15,7 @@ import type { CheckResult } from "../../../src/core/verdicts/result.js";
 import { registry } from "../../../src/core/schemas/schema-registry.js";
 import { parseJsonLines, readTranscript, type TranscriptEvent } from "../../../src/core/transcript/transcript.js";
 import { CONTINUE_REMOTE_CLIENT_CHECKS } from "../../../src/suites/continue-remote/client/index.js";
+import { stopNote } from "../../helpers/synthetic-transcript.js";
 
 const DIR = fileURLToPath(new URL("../../../fixtures/continue-remote/transcripts/client/", import.meta.url));
 const PREFIX = "continue-remote/client/";
@@ -133,6 +134,12 @@ class Script {
     return this;
   }
 
+  /** The kit stops the run at `t` (Ctrl-C, SIGTERM, a time limit). */
+  stopped(t: number, by = "SIGTERM"): this {
+    this.list.push({ ...stopNote(by), seq: 0, t } as TranscriptEvent);
+    return this;
+  }
+
   state(t: number, isProcessing: boolean, pending: string | null = null, status = 200, dt = 2): this {
     const body = status === 200 ? { chatHistory: [], isProcessing, pendingPermission: pending ? { requestId: pending, toolName: "write_file", toolArgs: {}, timestamp: 1 } : null } : { error: "down" };
     return this.call(t, "GET", "/state", status, body, undefined, dt);
@@ -245,5 +252,26 @@ describe("continue-remote client checks on synthetic transcripts", () => {
     expect(r["known-routes"]!.outcome).toBe("pass");
     expect(r["exit-method"]!.outcome).toBe("fail");
     expect(judge(new Script().call(0, "POST", "/state", 405, { error: "x" }).events)["known-routes"]!.message).toContain("wrong method");
+  });
+});
+
+describe("continue-remote client checks on a run the kit stopped", () => {
+  it("polls-state: a poll still due when the kit stopped the client is not judged; one overdue by then fails", () => {
+    // The message is accepted at 2 ms: a poll is due by 2002 ms.
+    const cut = judge(new Script().send(0, "hi").stopped(800).events)["polls-state"]!;
+    expect([cut.outcome, cut.message]).toEqual(["incomplete", expect.stringContaining("a GET /state was still due after the message accepted by POST /message (c1, at 2 ms) when the kit stopped the run (SIGTERM) at 800 ms")]);
+    // The same client ending the run itself never polled.
+    expect(judge(new Script().send(0, "hi").events)["polls-state"]!.outcome).toBe("fail");
+    const overdue = judge(new Script().send(0, "hi").stopped(3000, "Ctrl-C").events)["polls-state"]!;
+    expect([overdue.outcome, overdue.message]).toEqual(["fail", expect.stringContaining("the client never polled /state after the message accepted by POST /message (c1, at 2 ms) (until the kit stopped the run (Ctrl-C) at 3000 ms)")]);
+  });
+
+  it("polls-state: what a stopped client sends past a deadline the stop came before is the stop's doing", () => {
+    // Told to stop at 1500 ms, the client says goodbye at 2600 ms: its poll was due at 2002 ms, after the stop.
+    const r = judge(new Script().send(0, "hi").stopped(1500).call(2600, "GET", "/diff", 200, { diff: "" }).events)["polls-state"]!;
+    expect([r.outcome, r.message]).toEqual(["incomplete", expect.stringContaining("when the kit stopped the run (SIGTERM) at 1500 ms")]);
+    // A poll it made in time before holds; the pass says what was left unjudged.
+    const some = judge(new Script().send(0, "hi").state(500, false).send(1000, "again").stopped(1500).events)["polls-state"]!;
+    expect([some.outcome, some.message]).toEqual(["pass", expect.stringContaining("(1 still due when the kit stopped the run not judged)")]);
   });
 });

@@ -13,6 +13,7 @@ import { at, excerpt, type CheckContext, type CheckDef, type Evidence, type Outc
 import { is2xx, mediaType } from "../../../core/checks/check-helpers.js";
 import { checkMaker, type CheckSpec } from "../../../core/checks/define-check.js";
 import { tallyChecks } from "../../../core/checks/tally-rule.js";
+import type { RunStop } from "../../../core/checks/run-stop.js";
 import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
 import { acrossStates, crossedReason, crossingGrace, sinceShown } from "../../../core/checks/crossing.js";
@@ -119,10 +120,11 @@ interface Due {
   owedAtEnd: boolean;
 }
 
-/** The polls a client owes, and whether the last state served said isProcessing:true. */
+/** The polls a client owes, whether the last state served said isProcessing:true, and polls the kit's stop cut short. */
 interface Owed {
   due: Due[];
   busy: boolean;
+  cut: number;
 }
 
 const latePoll = (t: Tally, d: Due, req: RequestEvent, polled: boolean) =>
@@ -134,18 +136,27 @@ const latePoll = (t: Tally, d: Due, req: RequestEvent, polled: boolean) =>
     at(req),
   );
 
+/** A poll the kit's stop came before it was due: not the client's to have made (a poll overdue by then still fails). */
+const cutPoll = (t: Tally, o: Owed, d: Due, stop: RunStop) => {
+  o.cut++;
+  t.untestable(stop.reason(`a GET /state was still due after ${d.why}`));
+};
+
 export const pollsStateCheck = clientRule({
   id: "continue-remote/client/polls-state",
-  pass: `every accepted message and every busy state was followed by a poll within ${ms(POLL_DUE_MS)}`,
+  pass: (o) =>
+    `every accepted message and every busy state was followed by a poll within ${ms(POLL_DUE_MS)}` +
+    (o.cut ? ` (${o.cut} still due when the kit stopped the run not judged)` : ""),
   untested: "the client had no message accepted and never saw a busy state",
-  state: (): Owed => ({ due: [], busy: false }),
-  observe: (t, o) =>
+  state: (): Owed => ({ due: [], busy: false, cut: 0 }),
+  observe: (t, o, _ctx, stop) =>
     all(
       onRequests((req) => {
         const polled = isPoll(req.method, req.path);
         o.due = o.due.filter((d) => {
           const overdue = req.t - d.since > POLL_DUE_MS;
-          if (overdue) latePoll(t, d, req, polled);
+          if (overdue && stop.cuts(d.since + POLL_DUE_MS)) cutPoll(t, o, d, stop);
+          else if (overdue) latePoll(t, d, req, polled);
           else if (polled) t.ok();
           return !polled && !overdue;
         });
@@ -169,9 +180,12 @@ export const pollsStateCheck = clientRule({
         },
       }),
     ),
-  end(t, o) {
+  end(t, o, stop) {
     for (const d of o.due) {
-      if (d.owedAtEnd) t.fail(`a GET /state within ${ms(POLL_DUE_MS)} of ${d.why}`, `the client never polled /state after ${d.why}`);
+      // A busy state left unpolled at the end: the client stopped, which is not judged (it may have exited itself).
+      if (!d.owedAtEnd) continue;
+      if (stop.cuts(d.since + POLL_DUE_MS)) cutPoll(t, o, d, stop);
+      else t.fail(`a GET /state within ${ms(POLL_DUE_MS)} of ${d.why}`, `the client never polled /state after ${d.why}${stop.at !== undefined ? ` (until ${stop.said})` : ""}`);
     }
   },
 });
