@@ -7,12 +7,16 @@
  * A report is judged only when the mock recorded the case's own request before it: a client that
  * fetched some other stream (the endpoint without the case's query) reports what that stream gave,
  * which says nothing about the case. Such a case is left unjudged, never passed.
+ *
+ * In a run the kit stopped (Ctrl-C, a time limit), a wrong result reported from then on is left unjudged too: the
+ * client may have reported what it had when the stop cut its case short. A right one holds all the same.
  */
 import { at, excerpt, type CheckDef, type Evidence, type Outcome } from "../checks/check.js";
 import type { RequestEvent } from "../checks/check-helpers.js";
 import { checkMaker } from "../checks/define-check.js";
 import type { TranscriptEvent } from "../transcript/transcript.js";
 import { tap } from "../views/hooks.js";
+import { RunStop } from "../checks/run-stop.js";
 import { CASE_PARAM, CASES_PATH } from "./case-table.js";
 
 export type Parsed<R> = { ok: true; result: R } | { ok: false; error: string };
@@ -60,6 +64,9 @@ export function caseJudge<R, E>(caseIds: readonly string[], reading: CaseReading
   const served = new Set<string>();
   /** Cases reported with no request of theirs recorded before: the report is not judged. */
   const unserved = new Map<string, Evidence>();
+  /** Cases whose only reports were wrong and came once the kit had stopped the run: not judged. */
+  const cut = new Map<string, Evidence>();
+  const stop = new RunStop();
   let anyResult = false;
 
   const judge = (event: Extract<TranscriptEvent, { kind: "client-result" }>): CaseVerdict => {
@@ -82,10 +89,13 @@ export function caseJudge<R, E>(caseIds: readonly string[], reading: CaseReading
   return {
     verdicts,
     unserved,
+    cut,
+    stop,
     get anyResult() {
       return anyResult;
     },
     observe(event: TranscriptEvent) {
+      if (event.kind === "note") stop.observe(event);
       if (event.kind === "http-request") {
         if (event.probe !== CLIENT_PROBE) return;
         for (const c of caseIds) if (!served.has(c) && requested(c, event)) served.add(c);
@@ -103,10 +113,21 @@ export function caseJudge<R, E>(caseIds: readonly string[], reading: CaseReading
         unserved.delete(event.case);
         // A case reported twice keeps its first failure.
         if (verdicts.get(event.case)?.ok === false) return;
-        verdicts.set(event.case, judge(event));
+        const verdict = judge(event);
+        if (!verdict.ok && stop.hadStopped(event.t)) {
+          if (!verdicts.has(event.case)) cut.set(event.case, verdict.evidence);
+          return;
+        }
+        cut.delete(event.case);
+        verdicts.set(event.case, verdict);
       }
     },
   };
+}
+
+/** Why wrong results were not judged: they came after the kit stopped the run. */
+export function cutReason(caseIds: readonly string[], stop: RunStop): string {
+  return `case(s) ${caseIds.join(", ")} reported a result other than the expected one after ${stop.said}: the stop may have cut the case short (not judged)`;
 }
 
 /** Why reported cases were not judged: the client never asked the mock for their streams. */
@@ -166,18 +187,22 @@ export function casesOutcome(
     };
   }
   const unserved = caseIds.filter((c) => judged.unserved.has(c));
-  const missing = caseIds.filter((c) => !judged.verdicts.has(c) && !judged.unserved.has(c));
+  const cut = caseIds.filter((c) => judged.cut.has(c));
+  const missing = caseIds.filter((c) => !judged.verdicts.has(c) && !judged.unserved.has(c) && !judged.cut.has(c));
   const unwitnessed = caseIds.flatMap((c) => {
     const w = witnessed.get(c);
     return w && w.ok === "unjudged" && judged.verdicts.has(c) ? [`case ${c}: ${w.reason}`] : [];
   });
-  if (missing.length > 0 || unserved.length > 0 || unwitnessed.length > 0) {
+  if (missing.length > 0 || unserved.length > 0 || cut.length > 0 || unwitnessed.length > 0) {
+    const stopped = judged.stop.at !== undefined ? ` before ${judged.stop.said}` : "";
     const why = [
       ...(unserved.length > 0 ? [unservedReason(unserved)] : []),
+      ...(cut.length > 0 ? [cutReason(cut, judged.stop)] : []),
       ...unwitnessed,
-      ...(missing.length > 0 ? [`no result reported for case(s) ${missing.join(", ")}`] : []),
+      ...(missing.length > 0 ? [`no result reported for case(s) ${missing.join(", ")}${stopped}`] : []),
     ];
-    return { verdict: "incomplete", message: why.join("; "), ...(unserved.length > 0 ? { evidence: unserved.map((c) => judged.unserved.get(c)!) } : {}) };
+    const evidence = [...unserved.map((c) => judged.unserved.get(c)!), ...cut.map((c) => judged.cut.get(c)!)];
+    return { verdict: "incomplete", message: why.join("; "), ...(evidence.length > 0 ? { evidence } : {}) };
   }
   // What the client did not report was not judged: the pass says so rather than claim it.
   const unreported = [...new Set(caseIds.flatMap((c) => {

@@ -24,6 +24,7 @@ import {
   toWireCase,
   type WireCase,
 } from "../../../src/suites/mcp-chat/client/index.js";
+import { stopNote } from "../../helpers/synthetic-transcript.js";
 
 const DIR = fileURLToPath(new URL("../../../fixtures/mcp-chat/transcripts/client/", import.meta.url));
 const ctx: CheckContext = {
@@ -130,6 +131,39 @@ describe("client checks without full evidence", () => {
     expect(r.evidence[0]?.seq).toBe(2);
   });
 
+  it("a wrong result reported once the kit stopped the run is not judged; a right one holds, one before the stop fails", async () => {
+    const c = CLIENT_CASES.find((x) => x.id === "parallel-tools")!;
+    const want = await defaultExpectedResult(c);
+    // What a client stopped mid-case may report: the tools it had so far, none ended.
+    const cut = { ...want, tools: want.tools.map((t) => ({ ...t, ended: false })) };
+    const run = (result: unknown, stopFirst: boolean) =>
+      judge(
+        stamped([
+          asked(c.id),
+          { kind: "note", probe: "client", name: EXPECTED_NOTE, value: { case: c.id, expected: want } },
+          ...(stopFirst ? [stopNote("Ctrl-C")] : []),
+          { kind: "client-result", probe: "client", case: c.id, result },
+          ...(stopFirst ? [] : [stopNote("Ctrl-C")]),
+        ]),
+      )["mcp-chat/client-parse/tool-matching"]!;
+    const after = run(cut, true);
+    expect([after.outcome, after.message]).toEqual(["incomplete", expect.stringContaining("case(s) parallel-tools reported a result other than the expected one after the kit stopped the run (Ctrl-C)")]);
+    expect(after.evidence[0]?.note).toContain("case parallel-tools");
+    expect(run(want, true).outcome).toBe("pass");
+    expect(run(cut, false).outcome).toBe("fail");
+    // With no result at all the client is still a black box; cases not reported say the run was stopped before them.
+    expect(judge(stamped([stopNote("SIGTERM")]))["mcp-chat/client-parse/tool-matching"]!.outcome).toBe("skip");
+    const some = judge(
+      stamped([
+        asked(c.id),
+        { kind: "note", probe: "client", name: EXPECTED_NOTE, value: { case: c.id, expected: want } },
+        { kind: "client-result", probe: "client", case: c.id, result: want },
+        stopNote("SIGTERM"),
+      ]),
+    )["mcp-chat/client-parse/split-chunks"]!;
+    expect([some.outcome, some.message]).toEqual(["incomplete", expect.stringMatching(/no result reported for case\(s\) .*split-1.* before the kit stopped the run \(SIGTERM\)/)]);
+  });
+
   it("a malformed result, or one without an expectation, fails its case", () => {
     const results = judge(
       stamped([
@@ -204,6 +238,18 @@ describe("client checks without full evidence", () => {
       // The next case's request arrives before the report (a harness that reports at the end).
       const nextFirst = await events((x) => [note({ exchange: x, event: "done" }), asked("canonical"), note({ exchange: x, event: "closed", by: "server" })]);
       expect(nextFirst.outcome).toBe("pass");
+    });
+
+    it("held when the kit stopped the run: the mock's close and the client's after it judge nothing either way", async () => {
+      // Stopping mock --check-client closes the held stream: no failure of the client.
+      const mockClosed = await events((x) => [note({ exchange: x, event: "done" }), stopNote("Ctrl-C"), note({ exchange: x, event: "closed", by: "server" })]);
+      expect([mockClosed.outcome, mockClosed.message]).toEqual(["incomplete", expect.stringContaining("the run ended (the kit stopped the run (Ctrl-C)")]);
+      // A client the kit stopped lets go of the stream as it ends: that is no pass either.
+      const ended = await events((x) => [note({ exchange: x, event: "done" }), stopNote(), note({ exchange: x, event: "closed", by: "client" })]);
+      expect(ended.outcome).toBe("incomplete");
+      // The mock had ended the body before the stop: that still fails.
+      const before = await events((x) => [note({ exchange: x, event: "done" }), note({ exchange: x, event: "closed", by: "server" }), stopNote()]);
+      expect(before.outcome).toBe("fail");
     });
 
     it("without the mock's notes on the held stream, a right report is not a pass", async () => {

@@ -3,11 +3,14 @@
  * connection open long after `[DONE]`, and a client that finishes at `[DONE]` lets go of it first
  * (it reports the case, closes the connection or sends its next request). One that reads on until
  * the mock ends the body finished at the end of the body, not at `[DONE]`, whatever it reported.
+ * Once the kit stopped the run, nothing the client or the mock does with the stream counts: a client still holding it
+ * then had not been shown to finish either way.
  */
 import { at, type Evidence } from "../../../core/checks/check.js";
 import type { CaseWitness, WitnessVerdict } from "../../../core/client-cases/judge.js";
 import type { AfterDoneNote } from "../../../core/mock/after-done.js";
 import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
+import { RunStop } from "../../../core/checks/run-stop.js";
 import { AFTER_DONE_NOTE } from "../../../mocks/mcp-chat/after-done.js";
 import { findCase, isCaseRequest } from "./cases.js";
 import { CLIENT_PROBE } from "./traffic-checks.js";
@@ -24,6 +27,7 @@ export function heldStreamWitness(): CaseWitness {
   let finished = 0;
   let failures = 0;
   let first: { diff: string[]; actual: string; evidence: Evidence } | undefined;
+  const stop = new RunStop();
   /** The client moved on: every held stream whose [DONE] went out is finished. */
   const movedOn = () => {
     for (const [exchange, done] of open) {
@@ -34,6 +38,9 @@ export function heldStreamWitness(): CaseWitness {
   };
   return {
     observe(event) {
+      if (event.kind === "note") stop.observe(event);
+      // Its connection closing, its body ended by the mock's close, a report flushed as it exits: the stop's doing.
+      if (stop.hadStopped(event.t)) return;
       if (event.kind === "http-request") {
         if (event.probe !== CLIENT_PROBE) return;
         movedOn();
@@ -74,7 +81,7 @@ export function heldStreamWitness(): CaseWitness {
         out.set(HELD_CASE, {
           ok: "unjudged",
           reason: waiting
-            ? "the run ended while the client still held the stream open after [DONE], without reporting, closing the connection or sending another request"
+            ? `the run ended${stop.at !== undefined ? ` (${stop.said})` : ""} while the client still held the stream open after [DONE], without reporting, closing the connection or sending another request`
             : "the mock noted no [DONE] going out on the case's held stream, so when the client finished could not be judged",
         });
       }
