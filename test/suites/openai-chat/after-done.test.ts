@@ -12,6 +12,7 @@ import { Evaluation } from "../../../src/core/verdicts/evaluation.js";
 import type { TranscriptEvent } from "../../../src/core/transcript/transcript.js";
 import { AFTER_DONE_NOTE } from "../../../src/mocks/openai-chat/after-done.js";
 import { finishesAfterDoneCheck } from "../../../src/suites/openai-chat/client/after-done.js";
+import { stopNote } from "../../helpers/synthetic-transcript.js";
 
 const ID = "openai-chat/client/finishes-after-done";
 const body = JSON.stringify({ model: "agentwire-mock", stream: true, messages: [{ role: "user", content: "hi" }] });
@@ -151,5 +152,24 @@ describe("client/finishes-after-done: only evidence about the held stream counts
     const r = verdict(request(1, 0, [SYSTEM, USER], true), done(1, 50), title(2, 300), request(3, 2_600, [SYSTEM, USER, { role: "assistant", content: "Hello" }, { role: "user", content: "more" }]));
     expect(r.verdict).toBe("warn");
     expect(r.message).toContain("the client sent the next request of that conversation only 2550 ms after [DONE]");
+  });
+  describe("in a run the kit stopped", () => {
+    const stop = (t: number, by = "SIGTERM"): Ev => ({ ...stopNote(by), t });
+
+    it("a stream held within its limit when the kit stopped is not judged, whoever closes it after", () => {
+      // The client ends as the stop tells it, past the 2 s after [DONE]: the stop's doing, not a late close.
+      const ended = verdict(request(1, 0, [SYSTEM, USER], true), done(1, 50), stop(1000), closed(1, 2300, "client"));
+      expect([ended.outcome, ended.message]).toEqual(["incomplete", expect.stringContaining("the kit stopped the run (SIGTERM) at 1000 ms while the client held c1 open after [DONE]")]);
+      // Stopping mock --check-client ends the held body: no failure of the client.
+      expect(verdict(request(1, 0, [SYSTEM, USER], true), done(1, 50), stop(1000, "Ctrl-C"), closed(1, 1010, "server")).outcome).toBe("incomplete");
+      expect(verdict(request(1, 0, [SYSTEM, USER], true), done(1, 50), stop(1000)).outcome).toBe("incomplete");
+    });
+
+    it("a stream held past its limit when the kit stopped was late already, and fails", () => {
+      const closedAfter = verdict(request(1, 0, [SYSTEM, USER], true), done(1, 50), stop(3000), closed(1, 3200, "client"));
+      expect(closedAfter.verdict, closedAfter.message).toBe("warn");
+      const open = verdict(request(1, 0, [SYSTEM, USER], true), done(1, 50), stop(3000, "Ctrl-C"));
+      expect([open.verdict, open.message]).toEqual(["warn", expect.stringContaining("exchange c1: the client still held the connection when the kit stopped the run (Ctrl-C) at 3000 ms, 2950 ms after [DONE]")]);
+    });
   });
 });

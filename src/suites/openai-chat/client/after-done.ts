@@ -5,6 +5,8 @@
  * closes that connection or sends the next request of that conversation, promptly. Only evidence
  * about the held stream counts: a request of another conversation (a title request, a second
  * chat) says nothing of it, and a stream still open when the server ends it was waited on.
+ * Once the kit stopped the run, a held stream whose limit had already run out fails (the client was late by then);
+ * one still within its limit is not judged, whatever closes it afterwards (the stop ends the client).
  */
 import { at, Violations, type CheckDef, type CheckObserver, type Evidence } from "../../../core/checks/check.js";
 import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
@@ -16,6 +18,7 @@ import { SEED } from "../labels.js";
 import { checkMaker } from "../../../core/checks/define-check.js";
 import { emittedCallsOf } from "./emitted.js";
 import { historyCalls, isObject, tryJson, type Json } from "./history.js";
+import { RunStop } from "../../../core/checks/run-stop.js";
 
 const clientCheck = checkMaker({ seed: SEED, side: "client" });
 
@@ -77,8 +80,22 @@ export const finishesAfterDoneCheck: CheckDef = clientCheck({
     const held = new Map<string, Held>();
     const late = (exchange: string, limit: number, ms: number, how: string, ev: Evidence) =>
       v.add(`the response finished within ${limit} ms of [DONE]`, `exchange ${exchange}: ${how} ${Math.round(ms)} ms after [DONE] while the server held the connection open`, ev);
+    const stop = new RunStop();
+    /** Held streams the kit's stop came to within their limit: not judged. */
+    const cut: string[] = [];
+    /**
+     * Whether the stop decides a held stream an event would settle at `t`: past its limit when the kit stopped, it
+     * fails; within it, it is not judged. Either way it is settled.
+     */
+    const settledByStop = (exchange: string, h: Held & { done: TranscriptEvent }, t: number): boolean => {
+      if (!stop.hadStopped(t) || !stop.cuts(h.done.t + h.limit)) return false;
+      held.delete(exchange);
+      cut.push(exchange);
+      return true;
+    };
     return {
       observe(event) {
+        if (event.kind === "note") stop.observe(event);
         if (isCompletionRequest(event)) {
           const body = bodyOf(event);
           const turns = turnsOf(body);
@@ -96,6 +113,7 @@ export const finishesAfterDoneCheck: CheckDef = clientCheck({
               h.movedOn = true;
               continue;
             }
+            if (settledByStop(exchange, h as Held & { done: TranscriptEvent }, event.t)) continue;
             held.delete(exchange);
             judged++;
             const ms = event.t - h.done.t;
@@ -127,6 +145,7 @@ export const finishesAfterDoneCheck: CheckDef = clientCheck({
           return;
         }
         if (n.event !== "closed" || !h.done) return;
+        if (settledByStop(exchange, h as Held & { done: TranscriptEvent }, event.t)) return;
         held.delete(exchange);
         judged++;
         const ms = event.t - h.done.t;
@@ -134,8 +153,19 @@ export const finishesAfterDoneCheck: CheckDef = clientCheck({
         else if (ms > h.limit) late(exchange, h.limit, ms, "the client closed the connection only", at(event));
       },
       finish() {
-        const unfinished = [...held].filter(([, h]) => h.done).map(([exchange]) => exchange);
-        const untested = unfinished.length
+        const unfinished: string[] = [];
+        for (const [exchange, h] of held) {
+          if (!h.done) continue;
+          // Still held when the kit stopped the run, already past its limit: late by then.
+          if (stop.at !== undefined && !stop.cuts(h.done.t + h.limit)) {
+            judged++;
+            late(exchange, h.limit, stop.at - h.done.t, `the client still held the connection when ${stop.said},`, at(h.done));
+          } else if (stop.at !== undefined) cut.push(exchange);
+          else unfinished.push(exchange);
+        }
+        const untested = cut.length
+          ? `not exercised: ${stop.said} while the client held ${cut.join(", ")} open after [DONE], before its time to finish was up`
+          : unfinished.length
           ? `not exercised: the run ended while the client still held ${unfinished.join(", ")} open after [DONE]`
           : "not exercised: no stream was held open after [DONE] (the hold-open-after-done fault or the open-after-done framing creates the case)";
         return v.outcome({ pass: `the client finished ${judged} held-open response(s) promptly after [DONE]`, exercised: judged > 0, untested });
