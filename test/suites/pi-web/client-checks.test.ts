@@ -14,6 +14,7 @@ import type { CheckResult } from "../../../src/core/verdicts/result.js";
 import { registry } from "../../../src/core/schemas/schema-registry.js";
 import { parseJsonLines, TranscriptBus, type NewEvent, type TranscriptEvent } from "../../../src/core/transcript/transcript.js";
 import { PI_WEB_CLIENT_CHECKS, PI_WEB_CLIENT_FORK_LEVELS } from "../../../src/suites/pi-web/client/index.js";
+import { stopNote } from "../../helpers/synthetic-transcript.js";
 
 const DIR = fileURLToPath(new URL("../../../fixtures/pi-web/transcripts/client/", import.meta.url));
 
@@ -309,5 +310,21 @@ describe("client checks on traffic the fixtures do not show", () => {
     expect(resync(["get_state", "list_sessions", "get_messages"]).outcome).toBe("pass");
     const partial = resync(["get_state", "get_messages"]);
     expect([partial.outcome, partial.message]).toEqual(["fail", expect.stringContaining("never sent list_sessions (nothing is replayed")]);
+  });
+
+  it("reconnect-resync in a run the kit stopped mid-resync: what the client had not sent yet is not judged", () => {
+    const restart = { kind: "ws-close" as const, probe: "client", connection: "w1", code: 1012, reason: "service restart", by: "kit" as const };
+    const midway = [open(), send({ id: "req_1", type: "get_state" }), restart, open("w2"), send({ id: "r1", type: "get_state" }, undefined, "w2"), stopNote("Ctrl-C")];
+    // The client ends as told, or the stopping mock closes its socket: neither is a resync left undone.
+    for (const end of [{ kind: "ws-close" as const, probe: "client", connection: "w2", code: 1000 }, { ...restart, connection: "w2", code: 1001, reason: "server shutting down" }, undefined]) {
+      const r = judge(stamped([...midway, ...(end ? [end] : [])]))["pi-web/client/reconnect-resync"]!;
+      expect([r.outcome, r.message]).toEqual(["incomplete", expect.stringContaining("the reconnected client had not sent list_sessions, get_messages yet when the kit stopped the run (Ctrl-C)")]);
+    }
+    // The client closed its new socket unsynced before the stop: that stays its failure.
+    const closedFirst = judge(stamped([...midway.slice(0, -1), { kind: "ws-close", probe: "client", connection: "w2", code: 1000 }, stopNote()]))["pi-web/client/reconnect-resync"]!;
+    expect(closedFirst.outcome).toBe("fail");
+    // The stopping mock's shutdown close invites no reconnect: the rule has nothing to judge, it does not skip.
+    const stoppedOnly = judge(stamped([open(), send({ id: "req_1", type: "get_state" }), stopNote(), { kind: "ws-close", probe: "client", connection: "w1", code: 1001, reason: "server shutting down", by: "kit" }]));
+    expect(stoppedOnly["pi-web/client/reconnect-resync"]!.outcome).toBe("incomplete");
   });
 });

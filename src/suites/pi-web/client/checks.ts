@@ -15,6 +15,7 @@ import { clientFrameRules } from "../../../core/checks/client-frame-rule.js";
 import { acrossStates, crossedReason, crossingGrace } from "../../../core/checks/crossing.js";
 import { checkMaker } from "../../../core/checks/define-check.js";
 import { tallyChecks } from "../../../core/checks/tally-rule.js";
+import type { RunStop } from "../../../core/checks/run-stop.js";
 import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
 import { tap } from "../../../core/views/hooks.js";
@@ -409,13 +410,18 @@ interface Resyncs {
   open: Map<string, { sent: Set<string>; event: TranscriptEvent }>;
 }
 
-/** A reconnected socket's verdict, when it closes or the run ends. */
-function settle(s: Resyncs, connection: string, t: Tally): void {
+/**
+ * A reconnected socket's verdict, when it closes or the run ends. A close the kit's stop came before, and the end of a
+ * stopped run, leave what it had not sent yet unjudged: the client was cut off while it might still resync.
+ */
+function settle(s: Resyncs, connection: string, t: Tally, stop: RunStop, at_ = Infinity): void {
   const c = s.open.get(connection);
   if (!c) return;
   s.open.delete(connection);
   const missing = RESYNC_COMMANDS.filter((x) => !c.sent.has(x));
-  if (missing.length > 0) t.fail(`${RESYNC_COMMANDS.join(", ")} on the new socket`, `after reconnecting, the client never sent ${missing.join(", ")} (nothing is replayed: the state, the session list and the history are fetched again)`, at(c.event));
+  if (missing.length === 0) return t.ok();
+  if (stop.hadStopped(at_)) return t.untestable(stop.reason(`the reconnected client had not sent ${missing.join(", ")} yet`));
+  t.fail(`${RESYNC_COMMANDS.join(", ")} on the new socket`, `after reconnecting, the client never sent ${missing.join(", ")} (nothing is replayed: the state, the session list and the history are fetched again)`, at(c.event));
 }
 
 export const reconnectResyncCheck = clientRule({
@@ -425,25 +431,25 @@ export const reconnectResyncCheck = clientRule({
   // §1: reconnecting is optional (the fork client never reconnects); only a client that does must resync.
   optional: (s) => (s.shutdowns > 0 ? "the mock shut down (1001/1012) and the client did not reconnect, which is allowed (the fork client never reconnects)" : undefined),
   state: (): Resyncs => ({ shutdown: false, shutdowns: 0, open: new Map() }),
-  close(ev, _c, t, s) {
-    settle(s, ev.connection, t);
-    if (!isShutdownClose(ev)) return;
+  close(ev, _c, t, s, stop) {
+    settle(s, ev.connection, t, stop, ev.t);
+    // The mock going down because the kit stopped the run invites no reconnect.
+    if (!isShutdownClose(ev) || stop.hadStopped(ev.t)) return;
     s.shutdown = true;
     s.shutdowns++;
   },
-  open(ev, _c, t, s) {
+  open(ev, _c, _t, s) {
     if (!s.shutdown) return;
     s.shutdown = false;
     s.open.set(ev.connection, { sent: new Set(), event: ev });
-    t.ok();
   },
   client({ ev, m }, _t, s) {
     const c = s.open.get(ev.connection);
     const type = m && typeOf(m);
     if (c && type) c.sent.add(type);
   },
-  end(t, s) {
-    for (const connection of [...s.open.keys()]) settle(s, connection, t);
+  end(t, s, stop) {
+    for (const connection of [...s.open.keys()]) settle(s, connection, t, stop);
   },
 });
 
