@@ -12,6 +12,7 @@ import { at, type CheckDef, type Evidence, type Tally } from "../../../core/chec
 import { clientFrameRules, frameEvidence } from "../../../core/checks/client-frame-rule.js";
 import { acrossStates, crossedReason, crossingGrace, sinceShown } from "../../../core/checks/crossing.js";
 import { checkMaker, type CheckSpec } from "../../../core/checks/define-check.js";
+import type { RunStop } from "../../../core/checks/run-stop.js";
 import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import type { WsFrameEvent } from "../../../core/transport/ws-exchange.js";
 import type { Conn, OpenEvent } from "../../../core/views/ws-connection.js";
@@ -351,6 +352,16 @@ export const toolbarResultsOnlyCheck = toolCheck({
   },
 });
 
+/** The PINGs whose PONG was due by `now`: failed, or unjudged when the kit's stop came first. */
+function pongsDue(now: number, t: Tally, waiting: Map<string, WsFrameEvent>, stop: RunStop): void {
+  for (const [id, ping] of waiting) {
+    if (now - ping.t <= PONG_MS) continue;
+    waiting.delete(id);
+    if (stop.cuts(ping.t + PONG_MS)) t.untestable(stop.reason(`a PONG was still due on ${id}`));
+    else t.fail(`PONG within ${PONG_MS} ms`, `no PONG ${PONG_MS} ms after the mock's PING`, frameEvidence(ping));
+  }
+}
+
 export const keepalivePongCheck = toolbarRule({
   // The agent's half is the server suite's check of the same id.
   id: "stagewise-chat/trpc/keepalive-pong",
@@ -358,13 +369,7 @@ export const keepalivePongCheck = toolbarRule({
   untested: "the mock sent no PING (it pings after a spell of toolbar silence, 30 s by default)",
   // Per connection: the unanswered PING.
   state: () => new Map<string, WsFrameEvent>(),
-  tick(now, t, waiting) {
-    for (const [id, ping] of waiting) {
-      if (now - ping.t <= PONG_MS) continue;
-      waiting.delete(id);
-      t.fail(`PONG within ${PONG_MS} ms`, `no PONG ${PONG_MS} ms after the mock's PING`, frameEvidence(ping));
-    }
-  },
+  tick: pongsDue,
   mock({ ev, m, c }, _t, waiting) {
     if (m.kind === "keepalive" && m.text === "PING") waiting.set(c.id, ev);
   },
@@ -374,8 +379,10 @@ export const keepalivePongCheck = toolbarRule({
   close(_ev, c, t, waiting) {
     if (waiting.delete(c.id)) t.untestable("the connection closed within 5 s of a PING");
   },
-  end(t, waiting) {
-    if (waiting.size > 0) t.untestable("the run ended within 5 s of a PING");
+  end(t, waiting, stop) {
+    // A PONG overdue when the kit stopped the run was late by then.
+    if (stop.at !== undefined) pongsDue(stop.at, t, waiting, stop);
+    if (waiting.size > 0) t.untestable(stop.at !== undefined ? stop.reason("a PONG was still due") : "the run ended within 5 s of a PING");
   },
 });
 
@@ -385,21 +392,39 @@ const SUBSCRIBE_AFTER_DROP_MS = 10_000;
 
 const isChatSubscribe = (v: Json): boolean => v.method === "subscription" && isObject(v.params) && v.params.path === "chat.getChatUpdates";
 
+/** What the resubscription rule waits for: sockets opened without a chat subscription yet, and a drop not yet answered. */
+interface Subscribes {
+  opened: Map<string, OpenEvent>;
+  dropped: { t: number; what: string; proof: Evidence } | undefined;
+}
+
+/** The sockets whose chat subscription was due by `now`: failed, or unjudged when the kit's stop came first. */
+function openedDue(now: number, t: Tally, s: Subscribes, stop: RunStop): void {
+  for (const [id, o] of s.opened) {
+    if (now - o.t <= SUBSCRIBE_AFTER_OPEN_MS) continue;
+    s.opened.delete(id);
+    if (stop.cuts(o.t + SUBSCRIBE_AFTER_OPEN_MS)) t.untestable(stop.reason(`socket ${id} still had time to subscribe`));
+    else t.fail(`a chat subscription within ${SUBSCRIBE_AFTER_OPEN_MS} ms of the open`, `socket ${id} went ${SUBSCRIBE_AFTER_OPEN_MS} ms without one`, at(o, { label: id, excerpt: `open ${o.url}` }));
+  }
+}
+
+/** The subscription due after a drop by `now`: failed, or unjudged when the kit's stop came first. */
+function dropDue(now: number, t: Tally, s: Subscribes, stop: RunStop): void {
+  const d = s.dropped;
+  if (!d || now - d.t <= SUBSCRIBE_AFTER_DROP_MS) return;
+  s.dropped = undefined;
+  if (stop.cuts(d.t + SUBSCRIBE_AFTER_DROP_MS)) t.untestable(stop.reason(`the toolbar still had time to subscribe after ${d.what}`));
+  else t.fail(`a chat subscription within ${SUBSCRIBE_AFTER_DROP_MS} ms of ${d.what}`, `none ${SUBSCRIBE_AFTER_DROP_MS} ms after ${d.what}`, d.proof);
+}
+
 export const resubscribeCheck = toolbarRule({
   id: "stagewise-chat/chat/client-resubscribe",
   pass: "the toolbar subscribed in time after every open and drop",
   untested: "the toolbar opened no socket",
-  state: () => ({ opened: new Map<string, OpenEvent>(), dropped: undefined as { t: number; what: string; proof: Evidence } | undefined }),
-  tick(now, t, s) {
-    for (const [id, o] of s.opened) {
-      if (now - o.t <= SUBSCRIBE_AFTER_OPEN_MS) continue;
-      s.opened.delete(id);
-      t.fail(`a chat subscription within ${SUBSCRIBE_AFTER_OPEN_MS} ms of the open`, `socket ${id} went ${SUBSCRIBE_AFTER_OPEN_MS} ms without one`, at(o, { label: id, excerpt: `open ${o.url}` }));
-    }
-    if (s.dropped && now - s.dropped.t > SUBSCRIBE_AFTER_DROP_MS) {
-      t.fail(`a chat subscription within ${SUBSCRIBE_AFTER_DROP_MS} ms of ${s.dropped.what}`, `none ${SUBSCRIBE_AFTER_DROP_MS} ms after ${s.dropped.what}`, s.dropped.proof);
-      s.dropped = undefined;
-    }
+  state: (): Subscribes => ({ opened: new Map(), dropped: undefined }),
+  tick(now, t, s, stop) {
+    openedDue(now, t, s, stop);
+    dropDue(now, t, s, stop);
   },
   open(ev, c, _t, s) {
     s.opened.set(c.id, ev);
@@ -415,12 +440,23 @@ export const resubscribeCheck = toolbarRule({
       t.ok();
     }
   },
-  close(ev, c, _t, s) {
+  close(ev, c, _t, s, stop) {
     s.opened.delete(c.id);
-    if (ev.by === "kit") s.dropped ??= { t: ev.t, what: `the mock's close of socket ${c.id} (${ev.code ?? "no code"})`, proof: at(ev, { label: c.id, excerpt: `close ${ev.code ?? ""} ${ev.reason ?? ""}`.trim() }) };
+    // The mock's closes once the kit stopped the run end it: no toolbar is asked to come back.
+    if (ev.by === "kit" && !stop.hadStopped(ev.t)) s.dropped ??= { t: ev.t, what: `the mock's close of socket ${c.id} (${ev.code ?? "no code"})`, proof: at(ev, { label: c.id, excerpt: `close ${ev.code ?? ""} ${ev.reason ?? ""}`.trim() }) };
   },
-  end(t, s) {
-    if (s.opened.size > 0 || s.dropped) t.untestable("the run ended before the time to subscribe was over");
+  end(t, s, stop) {
+    // A socket still open when the kit stopped the run, past its time without a subscription, was late by then. A drop
+    // no event followed past its time leaves no sign the toolbar was still there to come back: that stays unjudged.
+    if (stop.at === undefined) {
+      if (s.opened.size > 0 || s.dropped) t.untestable("the run ended before the time to subscribe was over");
+      return;
+    }
+    openedDue(stop.at, t, s, stop);
+    if (s.opened.size > 0) t.untestable(stop.reason(`socket ${[...s.opened.keys()].join(", ")} still had time to subscribe`));
+    const d = s.dropped;
+    if (d && stop.cuts(d.t + SUBSCRIBE_AFTER_DROP_MS)) t.untestable(stop.reason(`the toolbar still had time to subscribe after ${d.what}`));
+    else if (d) t.untestable(`${stop.said} with no event since ${d.what} past its ${SUBSCRIBE_AFTER_DROP_MS} ms: whether the toolbar was still there to subscribe could not be told`);
   },
 });
 
@@ -490,10 +526,11 @@ export const lastEventIdCheck = toolbarRule({
   // reconnect-notice scenarios give it one).
   optional: (s) => (s.dropped ? undefined : "the mock never dropped the toolbar nor asked it to reconnect (scenarios drop-after-n, reconnect-notice do)"),
   state: (): Resumes => ({ conns: new Map(), pending: [], dropped: false }),
-  close(ev, c, _t, s) {
+  close(ev, c, _t, s, stop) {
     const rc = s.conns.get(c.id);
     s.conns.delete(c.id);
-    if (ev.by !== "kit") return;
+    // The mock's closes once the kit stopped the run end it: no toolbar is asked to resume.
+    if (ev.by !== "kit" || stop.hadStopped(ev.t)) return;
     s.dropped = true;
     // A connection closed before it received any chat event leaves nothing to resume.
     if (rc && (rc.last !== undefined || rc.dropped)) drop(s, rc, c);
