@@ -1,13 +1,14 @@
 /**
  * A client the kit stops (its time limit, Ctrl-C or SIGTERM, the proxy stopping) is judged on what it did until then:
  * a poll it still had time to make is not judged, one it had let slip by then fails. Driven end to end: a client that
- * sends one continue-remote message and then idles, under test-client and through the proxy.
+ * sends one continue-remote message and then idles, under test-client (and its saved transcript replayed) and through
+ * the proxy.
  */
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runClientTest } from "../../src/core/run/runner.js";
+import { replayTranscript, runClientTest } from "../../src/core/run/runner.js";
 import { continueRemote } from "../../src/suites/continue-remote/index.js";
 import type { CheckResult } from "../../src/core/verdicts/result.js";
 import { mockBehindProxy } from "../proxy/harness.js";
@@ -35,11 +36,15 @@ async function until(done: () => boolean, ms = 20_000): Promise<void> {
 }
 
 describe("a client run the kit stopped", () => {
-  it("test-client's time limit within 2 s of the accepted message: the poll still due is not judged", async () => {
-    const r = await runClientTest(continueRemote, { ...idle(), timeout: 1500 });
+  it("test-client's time limit within 2 s of the accepted message: the poll still due is not judged, replayed alike", async () => {
+    const saved = mkdtempSync(join(tmpdir(), "agentwire-stop-"));
+    const r = await runClientTest(continueRemote, { ...idle(), timeout: 1500, saveTranscript: saved });
     expect(r.error).toBe("client command did not exit within 1500 ms; stopped");
     const c = polls(r.checks);
     expect([c.outcome, c.message]).toEqual(["incomplete", expect.stringMatching(/a GET \/state was still due after the message accepted .* when the kit stopped the run \(the 1500 ms time limit\)/)]);
+    // The stop is in the transcript: a replay judges it as the run did.
+    const replayed = await replayTranscript(continueRemote, readFileSync(r.transcript!, "utf8"), { file: r.transcript! });
+    expect(polls(replayed.checks).message).toBe(c.message);
   });
 
   it("a time limit that came after the poll was due: the client had let it slip, and fails", async () => {
