@@ -5,7 +5,8 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { WebSocketServer, type WebSocket } from "ws";
 import { TranscriptBus, type TranscriptEvent } from "../../src/core/transcript/transcript.js";
-import { cutByKit, frameJson, frameValues, openWs, REQUEST_TIMEOUT_NOTE, type WsConnection, type WsFrameEvent } from "../../src/core/transport/ws-exchange.js";
+import { frameJson, frameValues, openWs, REQUEST_TIMEOUT_NOTE, type WsConnection, type WsFrameEvent } from "../../src/core/transport/ws-exchange.js";
+import { cutByKit } from "../../src/core/transport/ws-limits.js";
 
 interface Served {
   url: string;

@@ -27,6 +27,7 @@ import WebSocket from "ws";
 import { deadline, type Deadline } from "./deadline.js";
 import { debugging, debugLine, errorLine } from "../debug.js";
 import { StreamJson } from "./stream-json.js";
+import { LIMIT, refusedAtCap } from "./ws-limits.js";
 import { DEFAULT_SECRETS, REDACTED, redactHeaders } from "../transcript/redaction.js";
 import type { TranscriptBus, TranscriptEvent } from "../transcript/transcript.js";
 
@@ -103,18 +104,6 @@ export interface CloseInfo {
   cause?: string;
 }
 
-/** The cause every cut at the kit's own limits starts with (`cutByKit`). */
-const LIMIT = "limit";
-
-/**
- * Why the kit cut a connection at one of its own limits (a message over its size cap, too many bytes or messages, a
- * flood, pongs the server does not read), or undefined: a close the server made, or the kit's when it was done with the
- * connection. What the server sent after such a cut was never read: no rule can be judged on it, none broken.
- */
-export function cutByKit(close: { by?: string; cause?: string } | undefined): string | undefined {
-  return close?.by === "kit" && close.cause?.startsWith(LIMIT) ? close.cause : undefined;
-}
-
 /** Name of the note a timed-out request leaves: {connection, id, command, waitedMs, label}. */
 export const REQUEST_TIMEOUT_NOTE = "ws-request-timeout";
 
@@ -128,18 +117,6 @@ const BACKLOG_BYTES = 1024 * 1024;
  * ping at once, and a server that pings without reading would otherwise grow the kit's write buffer without bound.
  */
 const PONG_BACKLOG_BYTES = 1024 * 1024;
-
-/**
- * The errors `ws` raises at a cap the kit chose (or kept), not at a frame the WebSocket protocol forbids: what each
- * says of the message it refused. A longer message than maxPayload is refused from its header (the over-long length
- * too); `ws` also refuses a message in more than 16,384 fragments and a frame still arriving after 262,144 socket
- * reads (its maxFragments and maxBufferedChunks, which bound the parts it keeps of one message).
- */
-const OWN_CAPS: ReadonlyMap<string, (maxPayload: number, message: string) => string> = new Map([
-  ["WS_ERR_UNSUPPORTED_MESSAGE_LENGTH", (max: number) => `a message over ${max} bytes (the kit's cap)`],
-  ["WS_ERR_UNSUPPORTED_DATA_PAYLOAD_LENGTH", (max: number) => `a message over ${max} bytes (the kit's cap)`],
-  ["WS_ERR_TOO_MANY_BUFFERED_PARTS", (_max: number, message: string) => `a message in too many parts (${message.toLowerCase()}: the WebSocket library's cap)`],
-]);
 
 let connectionCounter = 0;
 
@@ -440,10 +417,10 @@ export class WsConnection {
     ws.on("message", (data: WebSocket.RawData, isBinary: boolean) => this.receive(data, isBinary));
     ws.on("error", (err: Error & { code?: string }) => {
       // Protocol errors from the peer (a bad frame): `ws` closes next, and the close is the server's; keep the cause.
-      // A message over a cap of the kit's (see OWN_CAPS) breaks no rule: a limit, as a flood is, and the socket is
+      // A message over a cap of the kit's (see refusedAtCap) breaks no rule: a limit, as a flood is, and the socket is
       // dropped at once rather than drained until the peer answers the close.
-      const cap = err.code !== undefined ? OWN_CAPS.get(err.code) : undefined;
-      if (cap) this.cut(`${LIMIT}: ${cap(spec.maxPayload ?? DEFAULT_MAX_PAYLOAD, err.message)}, not read`);
+      const cap = refusedAtCap(err, spec.maxPayload ?? DEFAULT_MAX_PAYLOAD);
+      if (cap) this.cut(`${LIMIT}: ${cap}, not read`);
       else this.closing ??= { cause: err.message };
     });
     ws.on("ping", this.onPing);

@@ -1,6 +1,6 @@
 /** §2.1–§2.2 and §3 rules 5–6, 11, 18–20: prompt, abort, clear_queue, get_state, get_messages. */
 import { endThen, excerpt, type CheckDef, type Outcome } from "../../../core/checks/check.js";
-import { cutByKit } from "../../../core/transport/ws-exchange.js";
+import { cutByKit } from "../../../core/transport/ws-limits.js";
 import { isRunPrompt, M, TOPIC } from "../labels.js";
 import { forkAllowances, readParams } from "../params.js";
 import {

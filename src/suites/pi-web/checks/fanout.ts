@@ -1,6 +1,6 @@
 /** §3 rule 1: every event goes to every socket, in the same order. */
 import { excerpt, type CheckDef } from "../../../core/checks/check.js";
-import { cutByKit } from "../../../core/transport/ws-exchange.js";
+import { cutByKit } from "../../../core/transport/ws-limits.js";
 import { C } from "../labels.js";
 import { frameEvidence, messagesOf, onWire, serverCheck, where, type FrameEvent } from "./support.js";
 

@@ -3,7 +3,7 @@ import type { CheckDef } from "../../../core/checks/check.js";
 import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import type { AgentMessageUpdate } from "../../../generated/stagewise-chat.js";
 import { tap } from "../../../core/views/hooks.js";
-import { cutByKit } from "../../../core/transport/ws-exchange.js";
+import { cutByKit } from "../../../core/transport/ws-limits.js";
 import { applyMessageUpdate, compareMessagingStates, type MessagingState } from "../../../stagewise/messaging-state.js";
 import { describeViolation } from "../../../stagewise/reduced.js";
 import { C, M, NOTE, X } from "../labels.js";

@@ -7,7 +7,8 @@
 import { at, excerpt, notApplicable, Tally, type CheckDef, type Evidence } from "../../../core/checks/check.js";
 import { checkSpec, serverCheckMaker, type CheckArgs, type CheckSpec, type MakeCheck } from "../../../core/checks/define-check.js";
 import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
-import { cutByKit, frameJson, type WsFrameEvent } from "../../../core/transport/ws-exchange.js";
+import { frameJson, type WsFrameEvent } from "../../../core/transport/ws-exchange.js";
+import { cutByKit } from "../../../core/transport/ws-limits.js";
 import type { Exchange } from "../../../core/views/exchange.js";
 import { exchangeChecks } from "../../../core/views/exchange-checks.js";
 import { all, each, on, type Guard, type Listen } from "../../../core/views/hooks.js";
