@@ -26,6 +26,12 @@ import { RUN_STOPPED_NOTE } from "../core/checks/run-stop.js";
 export const PROXY_PROBE = "proxy";
 const CLIENT_PROBE = "client";
 
+/**
+ * The cause the relay records on the client's close (`by: "kit"`, the kit's side of the target connection): the
+ * client view gives that close back to the client; every other close of the kit's is the mock's in that view.
+ */
+export const CLIENT_CLOSED = "the client closed it";
+
 /** The note that records a client name in the transcript, so a replay judges the client side as the proxy did. */
 export const CLIENT_NAME_NOTE = "proxy:client-name";
 
@@ -222,13 +228,14 @@ export class ProxyJudge {
  * mock's label, WebSocket directions seen from the server's end. Body chunks and SSE events are
  * the target's, which no client rule reads.
  */
-function asClientEvent(ev: TranscriptEvent, names: ClientNames): TranscriptEvent | undefined {
+export function asClientEvent(ev: TranscriptEvent, names: ClientNames): TranscriptEvent | undefined {
   // The proxy's stop cuts the client off too: the client rules read it as a run the kit stopped.
   if (ev.kind === "note" && ev.name === RUN_STOPPED_NOTE) return ev;
   if (!CLIENT_KINDS.has(ev.kind)) return undefined;
   if (ev.kind === "ws-frame") return { ...ev, probe: CLIENT_PROBE, direction: ev.direction === "out" ? "in" : "out" };
-  // The mock's view: the target's close is the kit's (the mock plays the server), the client's is the client's.
-  if (ev.kind === "ws-close") return { ...ev, probe: CLIENT_PROBE, ...(ev.by ? { by: ev.by === "server" ? "kit" : "client" } : {}) };
+  // The mock's view: the target's close is the kit's (the mock plays the server), the client's is the client's, and the
+  // relay's own (a cut at its cap, its stop) stays the kit's.
+  if (ev.kind === "ws-close") return { ...ev, probe: CLIENT_PROBE, ...(ev.by ? { by: ev.by === "kit" && ev.cause === CLIENT_CLOSED ? "client" : "kit" } : {}) };
   if ("exchange" in ev) {
     const label = names.get(ev.exchange);
     return label === undefined ? undefined : ({ ...ev, probe: CLIENT_PROBE, label } as TranscriptEvent);

@@ -3,7 +3,10 @@
  * accepted it (a refusal is relayed as the target's HTTP answer; a target that cannot be reached
  * gets the client a 1011 close), then every message goes across one for one (text stays text,
  * binary stays binary, bytes unchanged: no compression, no UTF-8 repair), pings and pongs too,
- * and each close is passed on. Nothing is kept per frame.
+ * and each close is passed on. Nothing is kept per frame. A connection the relay ends itself (a message over its cap or
+ * in more parts than `ws` keeps, from either side; the proxy stopping) is recorded as the kit's close, never as the
+ * target's or the client's: a cut at a cap with a cause starting "limit" (`cutByKit`), so no rule is judged on what
+ * was not relayed.
  */
 import { isUtf8 } from "node:buffer";
 import type http from "node:http";
@@ -12,8 +15,9 @@ import WebSocket, { WebSocketServer } from "ws";
 import type { ProxyAdapter, WsClassifier } from "./adapter.js";
 import { flatten, forwardable } from "./headers.js";
 import type { ProxyJudge } from "./judge.js";
-import { PROXY_PROBE } from "./judge.js";
+import { CLIENT_CLOSED, PROXY_PROBE } from "./judge.js";
 import type { SeenSecrets } from "./secrets.js";
+import { LIMIT, refusedAtCap } from "../core/transport/ws-limits.js";
 
 /** Headers the two WebSocket handshakes make for themselves. */
 const HANDSHAKE = ["host", "sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions", "sec-websocket-protocol", "sec-websocket-accept"];
@@ -21,6 +25,10 @@ const MAX_PAYLOAD = 100 * 1024 * 1024;
 const REJECT_BODY_CAP = 4096;
 /** Bytes queued towards one side past which the other side is read no further. */
 const BACKLOG_BYTES = 4 * 1024 * 1024;
+/** The cause of the closes the proxy makes when it stops. */
+const STOPPED = "the proxy stopped";
+/** What the side that sent nothing wrong is told when the relay cuts the connection at its cap. */
+const CUT_REASON = "agentwire proxy: a message past its limits, not relayed";
 
 export interface WsRelayOptions {
   target: URL;
@@ -45,7 +53,7 @@ export class WsRelay {
   private count = 0;
   private upgrades = 0;
   private readonly pending = new WeakMap<http.IncomingMessage, Pending>();
-  private readonly open = new Set<{ client: WebSocket; target: WebSocket; closed: Promise<void> }>();
+  private readonly open = new Set<{ closed: Promise<void>; cut(cause: string): void }>();
   private readonly server: WebSocketServer;
 
   constructor(private readonly o: WsRelayOptions) {
@@ -69,10 +77,7 @@ export class WsRelay {
   /** Cuts every relayed connection and resolves once their closes are recorded (at most a second). */
   async close(): Promise<void> {
     const closed = [...this.open].map((p) => p.closed);
-    for (const { client, target } of this.open) {
-      client.terminate();
-      target.terminate();
-    }
+    for (const pair of this.open) pair.cut(STOPPED);
     this.server.close();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([Promise.all(closed), new Promise((r) => (timer = setTimeout(r, 1000)))]);
@@ -176,7 +181,16 @@ export class WsRelay {
   private relay(client: WebSocket, target: WebSocket, connection: string, url: string, headers: Record<string, string>, names: WsClassifier, answerUpgrade: (status: number) => void): void {
     const bus = this.o.judge.bus;
     let recorded!: () => void;
-    const pair = { client, target, closed: new Promise<void>((r) => (recorded = r)) };
+    /** Why the relay itself ended the connection, once it did: the close is then the kit's, whichever side's ends first. */
+    let own: string | undefined;
+    const pair = {
+      closed: new Promise<void>((r) => (recorded = r)),
+      cut(cause: string) {
+        own ??= cause;
+        client.terminate();
+        target.terminate();
+      },
+    };
     this.open.add(pair);
     answerUpgrade(101);
     bus.emit({ kind: "ws-open", probe: PROXY_PROBE, connection, url, headers, label: names.label });
@@ -221,22 +235,32 @@ export class WsRelay {
       if (!closed) {
         closed = true;
         const why = reason.toString("utf8");
-        // By the target: "server"; by the client: the kit's side of the target connection, so "kit".
-        bus.emit({ kind: "ws-close", probe: PROXY_PROBE, connection, code, ...(why ? { reason: why } : {}), by, ...(by === "kit" ? { cause: "the client closed it" } : {}) });
+        // By the target: "server"; by the client: the kit's side of the target connection, so "kit" (the client view
+        // gives it back to the client by its cause); by the relay itself: the kit's, with its own cause.
+        const cause = own ?? (by === "kit" ? CLIENT_CLOSED : undefined);
+        bus.emit({ kind: "ws-close", probe: PROXY_PROBE, connection, code, ...(why ? { reason: why } : {}), by: own ? "kit" : by, ...(cause ? { cause } : {}) });
         this.o.judge.clientNames.delete(connection);
         this.open.delete(pair);
         recorded();
         this.o.ended();
       }
       if (other.readyState === WebSocket.OPEN) {
-        if (sendable(code)) other.close(code, reason);
+        // The side that sent nothing wrong learns why its connection ends.
+        if (own?.startsWith(LIMIT)) other.close(1011, CUT_REASON);
+        else if (sendable(code)) other.close(code, reason);
         else if (code === 1005) other.close();
         else other.terminate();
       } else if (other.readyState === WebSocket.CONNECTING) other.terminate();
     };
     target.on("close", (code, reason) => end("server", code, reason, client));
     client.on("close", (code, reason) => end("kit", code, reason, target));
-    target.on("error", () => target.terminate());
-    client.on("error", () => client.terminate());
+    // A message `ws` refused at a cap of the proxy's is the kit's cut; any other error is the peer's broken frame.
+    const onError = (from: "target" | "client", ws: WebSocket) => (err: Error & { code?: string }) => {
+      const cap = refusedAtCap(err, MAX_PAYLOAD);
+      if (cap) own ??= `${LIMIT}: ${cap} from the ${from}, not relayed`;
+      ws.terminate();
+    };
+    target.on("error", onError("target", target));
+    client.on("error", onError("client", client));
   }
 }

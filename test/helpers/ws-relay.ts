@@ -9,9 +9,10 @@ import { serve, type Hostile } from "./hostile-servers.js";
 
 /**
  * The target's message as the relay passes it on (the n-th on its connection, from 0; `conn`: the connection's number
- * in the order of the upgrades, from 0); undefined leaves it as it is.
+ * in the order of the upgrades, from 0); undefined leaves it as it is; `{ raw }` goes to the socket as it is, in place
+ * of the message (a frame header that promises more than follows, say).
  */
-export type Rewrite = (data: Buffer, isBinary: boolean, n: number, conn: number) => Buffer | undefined;
+export type Rewrite = (data: Buffer, isBinary: boolean, n: number, conn: number) => Buffer | { raw: Buffer } | undefined;
 
 export async function relayWs(target: string, rewrite: Rewrite): Promise<Hostile> {
   const upstream = new URL(target);
@@ -44,7 +45,10 @@ export async function relayWs(target: string, rewrite: Rewrite): Promise<Hostile
           const conn = upgrades++;
           up.on("message", (d: RawData, binary: boolean) => {
             const data = d as Buffer;
-            if (down.readyState === down.OPEN) down.send(rewrite(data, binary, n++, conn) ?? data, { binary });
+            if (down.readyState !== down.OPEN) return;
+            const out = rewrite(data, binary, n++, conn) ?? data;
+            if (Buffer.isBuffer(out)) down.send(out, { binary });
+            else (down as unknown as { _socket: import("node:net").Socket })._socket.write(out.raw);
           });
           down.on("message", (d: RawData, binary: boolean) => {
             if (up.readyState === up.OPEN) up.send(d as Buffer, { binary });
@@ -80,4 +84,13 @@ export function padded(data: Buffer, bytes: number): Buffer {
   open.copy(out, head.length);
   out.write('"}', out.length - 2);
   return out;
+}
+
+/** The head of an unmasked text frame (a server's) that says `bytes` bytes follow: a peer with a smaller cap refuses it from this head alone. */
+export function frameHead(bytes: number): Buffer {
+  const head = Buffer.alloc(10);
+  head[0] = 0x81;
+  head[1] = 127;
+  head.writeBigUInt64BE(BigInt(bytes), 2);
+  return head;
 }
