@@ -207,15 +207,23 @@ export class WsRelay {
       bus.emit({ kind: "ws-frame", probe: PROXY_PROBE, connection, direction, binary, data: text, bytes: buf.byteLength, ...(isUtf8(buf) ? {} : { invalidUtf8: true }), ...(label ? { label } : {}) });
     };
     // A reader slower than its peer holds the peer back (its socket paused until the backlog is
-    // sent), rather than the proxy's memory.
-    const forward = (to: WebSocket, from: WebSocket, data: WebSocket.RawData, binary: boolean) => {
-      if (to.readyState !== WebSocket.OPEN) return;
-      to.send(data as Buffer, { binary });
+    // sent), rather than the proxy's memory: messages, pings and pongs alike.
+    const holdBack = (to: WebSocket, from: WebSocket) => {
       if (to.bufferedAmount > BACKLOG_BYTES && !from.isPaused) {
         from.pause();
         const wait = () => (to.bufferedAmount > BACKLOG_BYTES && to.readyState === WebSocket.OPEN ? setTimeout(wait, 5) : from.resume());
         setTimeout(wait, 5);
       }
+    };
+    const forward = (to: WebSocket, from: WebSocket, data: WebSocket.RawData, binary: boolean) => {
+      if (to.readyState !== WebSocket.OPEN) return;
+      to.send(data as Buffer, { binary });
+      holdBack(to, from);
+    };
+    const control = (to: WebSocket, from: WebSocket, send: (data: Buffer) => void) => (data: Buffer) => {
+      if (to.readyState !== WebSocket.OPEN) return;
+      send(data);
+      holdBack(to, from);
     };
     target.on("message", (data, binary) => {
       forward(client, target, data, binary);
@@ -225,10 +233,10 @@ export class WsRelay {
       forward(target, client, data, binary);
       frame("out", data, binary);
     });
-    target.on("ping", (d) => client.readyState === WebSocket.OPEN && client.ping(d));
-    target.on("pong", (d) => client.readyState === WebSocket.OPEN && client.pong(d));
-    client.on("ping", (d) => target.readyState === WebSocket.OPEN && target.ping(d));
-    client.on("pong", (d) => target.readyState === WebSocket.OPEN && target.pong(d));
+    target.on("ping", control(client, target, (d) => client.ping(d)));
+    target.on("pong", control(client, target, (d) => client.pong(d)));
+    client.on("ping", control(target, client, (d) => target.ping(d)));
+    client.on("pong", control(target, client, (d) => target.pong(d)));
 
     let closed = false;
     const end = (by: "server" | "kit", code: number, reason: Buffer, other: WebSocket) => {

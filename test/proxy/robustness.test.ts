@@ -164,6 +164,36 @@ describe.concurrent("the proxy with a misbehaving peer", () => {
     wss.close();
   });
 
+  it("WebSocket: a target that pings a client that stops reading is held back too: the pings do not pile up in the proxy", async () => {
+    const wss = new WebSocketServer({ host: "127.0.0.1", port: 0, perMessageDeflate: false });
+    let sender: WebSocket | undefined;
+    let pinged = 0;
+    wss.on("connection", (s) => {
+      sender = s;
+      s.on("error", () => undefined);
+      const payload = Buffer.alloc(125, 0x70);
+      // About 40 MB of pings, written as fast as the socket takes them.
+      const more = () => {
+        if (s.readyState !== s.OPEN || pinged >= 300_000) return;
+        for (let i = 0; i < 1000; i++, pinged++) s.ping(payload);
+        setImmediate(more);
+      };
+      more();
+    });
+    await new Promise((r) => wss.once("listening", r));
+    const proxy = await startProxy({ protocol: "pi-web", target: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/ws` });
+    const ws = new WebSocket(proxy.url, { perMessageDeflate: false, autoPong: false } as WebSocket.ClientOptions);
+    await new Promise((r) => ws.once("open", r));
+    ws.pause();
+    for (let i = 0; i < 100 && pinged < 300_000; i++) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 300));
+    // Most of the pings are still queued at the target: the proxy stopped reading it.
+    expect(sender!.bufferedAmount).toBeGreaterThan(10 * 1024 * 1024);
+    ws.terminate();
+    await proxy.close();
+    wss.close();
+  });
+
   it("credentials are forwarded to the target but redacted from the transcript", async () => {
     let seen = "";
     const target = http.createServer((req, res) => {
