@@ -3,7 +3,9 @@
  * the body), named, forwarded, and its answer relayed chunk by chunk as it comes off the socket:
  * each chunk goes to the client first, then (after the relay's turn, see relay-bus.ts) to the
  * transcript. A stream answer is also read as SSE for the checks. Only heads and the capped text
- * of non-stream bodies are kept, per exchange.
+ * of non-stream bodies are kept, per exchange. Where the kit stops reading a body it still relays
+ * (a non-stream body over the text cap, an SSE line over the reader's), the body's end is recorded
+ * as the kit's limit, so no rule judges the target on the part the kit did not read.
  */
 import http from "node:http";
 import https from "node:https";
@@ -112,6 +114,8 @@ export class HttpRelay {
     let textBytes = 0;
     let reader: SseReader | undefined;
     let chunkIndex = 0;
+    /** Why the kit stopped reading the body, once it did (the client still gets all of it). */
+    let unread: string | undefined;
 
     const end = (reason: BodyEndReason, error?: string) => {
       if (done) return;
@@ -123,6 +127,11 @@ export class HttpRelay {
         bus.drain();
         reader?.end();
         const t = reader ? undefined : Buffer.concat(textParts).toString("utf8");
+        // A body the kit stopped reading ends at its limit, however the rest of it went.
+        if (unread !== undefined && reason !== "aborted") {
+          reason = "limit";
+          error = unread;
+        }
         bus.emit({ kind: "body-end", ...ref, reason, bytes, ...(t !== undefined ? { text: t } : {}), ...(error ? { error } : {}) });
         if (t !== undefined && reason === "eof") {
           try {
@@ -190,7 +199,7 @@ export class HttpRelay {
         // A classifier's bug must not stop the relay.
       }
       const stream = names.stream || /text\/event-stream/i.test(answerHeaders["content-type"] ?? "");
-      if (stream) reader = new SseReader(PROXY_PROBE, exchange, names.label, (ev) => bus.emit(ev), { maxLine: MAX_LINE_BYTES });
+      if (stream) reader = new SseReader(PROXY_PROBE, exchange, names.label, (ev) => bus.emit(ev), { maxLine: MAX_LINE_BYTES, onLimit: (message) => (unread ??= message) });
       answer.on("data", (chunk: Buffer) => {
         // A client slower than the target holds the target back, rather than the proxy's memory.
         if (!res.write(chunk)) {
@@ -204,9 +213,13 @@ export class HttpRelay {
         // Recorded and judged after this turn: the write above leaves when the turn ends.
         // seq and t given up front, last as the bus would add them (see TranscriptBus.emit).
         bus.chunk({ kind: "body-chunk", probe: PROXY_PROBE, exchange, label: names.label, index, bytes: view, seq: 0, t: 0 }, reader);
-        if (!reader && textBytes < TEXT_CAP) {
-          textParts.push(chunk);
-          textBytes += chunk.byteLength;
+        if (!reader && unread === undefined) {
+          // Kept whole up to the cap; a longer body is not judged on its first part (a JSON answer cut short is no JSON).
+          if (textBytes + chunk.byteLength > TEXT_CAP) unread = `the body is longer than the ${TEXT_CAP} bytes the proxy keeps for the checks; reading stopped there`;
+          else {
+            textParts.push(chunk);
+            textBytes += chunk.byteLength;
+          }
         }
       });
       answer.on("end", () => {
