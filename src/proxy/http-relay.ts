@@ -9,6 +9,7 @@
  */
 import http from "node:http";
 import https from "node:https";
+import { decodeBody } from "../core/transport/content-coding.js";
 import { SseReader } from "../core/transport/sse-reader.js";
 import { MAX_LINE_BYTES, PROXY_FAILURE_HEADER } from "../core/transport/http-exchange.js";
 import type { BodyEndReason } from "../core/transcript/transcript.js";
@@ -116,7 +117,16 @@ export class HttpRelay {
     let chunkIndex = 0;
     /** Why the kit stopped reading the body, once it did (the client still gets all of it). */
     let unread: string | undefined;
+    /** The answer's Content-Encoding: the text the checks read is the body as the client's fetch decodes it. */
+    let coding: string | undefined;
 
+    /** The kept body as the checks read it: decoded as the client's fetch decodes it, when the kit read it whole. */
+    const plainText = (kept: Buffer): string => {
+      const plain = unread === undefined ? decodeBody(kept, coding, TEXT_CAP) : kept;
+      if (plain !== "over") return plain.toString("utf8");
+      unread = `the body decodes to more than the ${TEXT_CAP} bytes the proxy keeps for the checks; reading stopped there`;
+      return kept.toString("utf8");
+    };
     const end = (reason: BodyEndReason, error?: string) => {
       if (done) return;
       done = true;
@@ -126,7 +136,7 @@ export class HttpRelay {
         // The chunks still queued come first: the reader ends after it has read them.
         bus.drain();
         reader?.end();
-        const t = reader ? undefined : Buffer.concat(textParts).toString("utf8");
+        const t = reader ? undefined : plainText(Buffer.concat(textParts));
         // A body the kit stopped reading ends at its limit, however the rest of it went.
         if (unread !== undefined && reason !== "aborted") {
           reason = "limit";
@@ -192,6 +202,7 @@ export class HttpRelay {
       res.writeHead(status, answer.statusMessage, out as unknown as http.OutgoingHttpHeaders);
       res.flushHeaders();
       const answerHeaders = flatten(answer.rawHeaders);
+      coding = answerHeaders["content-encoding"];
       bus.later({ kind: "http-response", ...ref, status, headers: answerHeaders });
       try {
         this.classifier.answered?.(names, request, status);

@@ -8,6 +8,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import type { TranscriptEvent } from "../../src/core/transcript/transcript.js";
 import type { CheckResult } from "../../src/core/verdicts/result.js";
@@ -45,7 +46,7 @@ async function through(handler: http.RequestListener, drive: (url: string) => Pr
 
 describe.concurrent("the HTTP relay's own caps are the kit's", () => {
   it("a JSON answer longer than the text the proxy keeps: relayed whole, and left unjudged rather than failed as no JSON", async () => {
-    const listing = JSON.stringify({ servers: [{ id: "a", name: "x".repeat(1_500_000), status: "disconnected" }] });
+    const listing = JSON.stringify([{ id: "files", name: "x".repeat(1_500_000), path: "/srv/files.py" }]);
     let got = "";
     const result = await through(
       (_req, res) => {
@@ -84,5 +85,36 @@ describe.concurrent("the HTTP relay's own caps are the kit's", () => {
     const required = byId(result.server!.checks, "mcp-chat/terminal/required");
     expect(required.verdict).toBe("incomplete");
     expect(required.message).toContain("the kit stopped reading chat-stream (limit) before a sentinel");
+  });
+
+  it("a gzip-coded JSON answer (the client's fetch asked for it) is judged on the JSON the client reads, not on the coded bytes", async () => {
+    const listing = JSON.stringify([{ id: "files", name: "Files", path: "/srv/files.py" }]);
+    let asked = "";
+    const result = await through(
+      (req, res) => {
+        asked = String(req.headers["accept-encoding"]);
+        res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+        res.end(gzipSync(listing));
+      },
+      async (url) => expect(await (await fetch(`${url}/servers`)).json()).toEqual(JSON.parse(listing)),
+    );
+    expect(asked).toMatch(/gzip/);
+    expect(bodyEnds(result)).toMatchObject([{ reason: "eof", text: listing }]);
+    expect(failed(result.server!.checks)).toEqual([]);
+    expect(byId(result.server!.checks, "mcp-chat/servers/list-shape").verdict).toBe("pass");
+  });
+
+  it("a coded answer that unpacks past the text the proxy keeps: left unjudged, as a long one", async () => {
+    const listing = JSON.stringify([{ id: "files", name: "x".repeat(2_000_000), path: "/srv/files.py" }]);
+    const result = await through(
+      (_req, res) => {
+        res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+        res.end(gzipSync(listing));
+      },
+      async (url) => void (await (await fetch(`${url}/servers`)).text()),
+    );
+    expect(bodyEnds(result)).toMatchObject([{ reason: "limit", error: `the body decodes to more than the ${1024 * 1024} bytes the proxy keeps for the checks; reading stopped there` }]);
+    expect(failed(result.server!.checks)).toEqual([]);
+    expect(byId(result.server!.checks, "mcp-chat/servers/list-shape").verdict).toBe("incomplete");
   });
 });

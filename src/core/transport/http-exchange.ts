@@ -6,7 +6,7 @@
  */
 import http from "node:http";
 import https from "node:https";
-import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
+import { decodeBody } from "./content-coding.js";
 import { SseReader } from "./sse-reader.js";
 import { ownString } from "./own-string.js";
 import type { BodyEndReason, TranscriptBus, TranscriptEvent } from "../transcript/transcript.js";
@@ -144,7 +144,10 @@ export function exchange(bus: TranscriptBus, spec: ExchangeSpec): Promise<Exchan
       }
       reader?.end();
       if (!spec.stream) {
-        result.text = decoded(Buffer.concat(textParts), result.headers?.["content-encoding"], maxBytes).toString("utf8");
+        // A body that decodes past the byte limit stays as it came, as one that does not decode.
+        const body = Buffer.concat(textParts);
+        const plain = decodeBody(body, result.headers?.["content-encoding"], maxBytes);
+        result.text = (plain === "over" ? body : plain).toString("utf8");
         if (/json/i.test(result.headers?.["content-type"] ?? "") || looksJson(result.text)) {
           try {
             result.json = JSON.parse(result.text);
@@ -275,24 +278,3 @@ export function isUnreachable(r: ExchangeResult): boolean {
   return r.code === "ECONNREFUSED" || r.code === "ENOTFOUND" || r.code === "EHOSTUNREACH" || r.code === "EAI_AGAIN";
 }
 
-/** Content codings a client's fetch undoes by itself (the kit sends no Accept-Encoding, so a server may use any). */
-const DECODERS: Record<string, (b: Buffer, o: { maxOutputLength: number }) => Buffer> = {
-  gzip: gunzipSync,
-  "x-gzip": gunzipSync,
-  deflate: inflateSync,
-  br: brotliDecompressSync,
-};
-
-/**
- * A plain answer's body as a client reads it: a gzip, deflate or br body decoded (bounded by the byte limit, so a
- * small body cannot unpack into the heap). A body that does not decode stays as it came: the rules judge it so.
- */
-function decoded(body: Buffer, encoding: string | undefined, maxBytes: number): Buffer {
-  const decode = encoding === undefined ? undefined : DECODERS[encoding.trim().toLowerCase()];
-  if (!decode) return body;
-  try {
-    return decode(body, { maxOutputLength: maxBytes });
-  } catch {
-    return body;
-  }
-}
