@@ -94,3 +94,13 @@ export function frameHead(bytes: number): Buffer {
   head.writeBigUInt64BE(BigInt(bytes), 2);
   return head;
 }
+
+/** The head of a masked text frame (a client's) that says `bytes` bytes follow: a server with a smaller cap refuses it from this head alone. */
+export function clientFrameHead(bytes: number): Buffer {
+  const head = Buffer.alloc(14);
+  head[0] = 0x81;
+  head[1] = 0x80 | 127;
+  head.writeBigUInt64BE(BigInt(bytes), 2);
+  // The mask key (bytes 10..13) stays zero: masking is required, its key may be any.
+  return head;
+}

@@ -50,8 +50,11 @@ export interface PiWebConnection {
   readonly id: string;
   /** One received message; `binary` for binary frames (parsed as UTF-8 all the same). */
   onMessage(data: string | Uint8Array, binary?: boolean): void;
-  /** The socket closed (either side). */
-  onClose(code?: number, reason?: string): void;
+  /**
+   * The socket closed (either side). `cut`: the transport cut it at the mock's own cap (a message over its size cap,
+   * say), with that cause: the close is then the kit's, not the client's.
+   */
+  onClose(code?: number, reason?: string, cut?: string): void;
 }
 
 /** A look at the engine's state, for tests and tools. */
@@ -322,12 +325,12 @@ export function createPiWebEngine(options: PiWebMockOptions = {}): PiWebEngine {
         recorder.frame(id, "in", data);
         handleMessage(commandHost, conn, typeof data === "string" ? data : new TextDecoder().decode(data));
       },
-      onClose(code, reason) {
+      onClose(code, reason, cut) {
         if (closed) return;
         closed = true;
         conn.stop();
         conns.delete(id);
-        recorder.close(id, code, reason, conn.closedByMock);
+        recorder.close(id, code, reason, conn.closedByMock, cut);
       },
     };
   }

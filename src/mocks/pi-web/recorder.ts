@@ -8,7 +8,7 @@
  * - every frame as `ws-frame`: direction "in" = sent by the client, "out" = sent by the mock;
  *   text frames as their text (a fragmented message once, whole), binary frames as base64;
  * - `ws-close` with the close code and reason, and `by: "kit"` when the engine closed the socket
- *   (a shutdown, say);
+ *   (a shutdown, say) or cut it at the mock's own cap (with that `cause`, starting "limit");
  * - a `note` named {@link RUN_NOTE} each time the agent's run starts or ends (`{running}`), as the
  *   mock knows it: with no socket open, or with the `agent_end` never sent, no frame tells it.
  */
@@ -66,14 +66,16 @@ export class WsRecorder {
     });
   }
 
-  close(connection: string, code?: number, reason?: string, byMock = false): void {
+  /** `cut`: why the mock cut the socket at its own cap (a cause starting "limit"), which makes the close the kit's. */
+  close(connection: string, code?: number, reason?: string, byMock = false, cut?: string): void {
     this.bus?.emit({
       kind: "ws-close",
       probe: "client",
       connection,
       ...(code !== undefined ? { code } : {}),
       ...(reason ? { reason } : {}),
-      ...(byMock ? { by: "kit" as const } : {}),
+      ...(byMock || cut !== undefined ? { by: "kit" as const } : {}),
+      ...(cut !== undefined ? { cause: cut } : {}),
     });
   }
 

@@ -15,8 +15,12 @@ import { createPiWebEngine, type PiWebEngine } from "./engine.js";
 import { PI_WEB_DEFAULT_PORT, PI_WEB_WS_PATH, resolvePiWebOptions, type PiWebMockOptions } from "./options.js";
 import { headersOf, validTarget } from "../../core/mock/node-request.js";
 import { clientErrorListener } from "../../core/mock/client-error.js";
+import { dropOnError } from "../../core/mock/ws-cut.js";
 
 export type PiWebStartOptions = MockStartOptions & Partial<PiWebMockOptions>;
+
+/** A client message longer than this is refused unread and its socket cut (`ws`'s default, named so the cut says it). */
+export const PI_WEB_MAX_PAYLOAD = 100 * 1024 * 1024;
 
 export async function startPiWebMock(options: PiWebStartOptions = {}): Promise<RunningMock> {
   const start = await startOptions<PiWebMockOptions>(options, {
@@ -39,7 +43,7 @@ export async function startPiWebMock(options: PiWebStartOptions = {}): Promise<R
   const socketServer = () =>
     ready ??
     (loading ??= import("ws").then((m) => {
-      ready = new m.WebSocketServer({ noServer: true });
+      ready = new m.WebSocketServer({ noServer: true, maxPayload: PI_WEB_MAX_PAYLOAD });
       return ready;
     }));
   const sockets = new Set<Duplex>();
@@ -134,8 +138,9 @@ function accept(engine: PiWebEngine, socketServer: SocketServer, req: http.Incom
           ws.close(1011, "mock error");
         }
       });
-      ws.on("close", (code: number, reason: Buffer) => conn.onClose(code, reason.toString("utf8")));
-      ws.on("error", () => ws.terminate());
+      // A cut at the mock's own cap is recorded as the kit's close, not the client's.
+      const cut = dropOnError(ws, PI_WEB_MAX_PAYLOAD);
+      ws.on("close", (code: number, reason: Buffer) => conn.onClose(code, reason.toString("utf8"), cut.cause));
     });
   const wss = socketServer();
   if (wss instanceof Promise) {

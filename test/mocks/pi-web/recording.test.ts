@@ -2,6 +2,13 @@ import { describe, expect, it } from "vitest";
 import { TranscriptBus, type TranscriptEvent } from "../../../src/core/transcript/transcript.js";
 import { createPiWebEngine, type PiWebTransport } from "../../../src/mocks/pi-web/index.js";
 import { Client, mock, rawUpgrade, sleep } from "./helpers.js";
+import { clientFrameHead } from "../../helpers/ws-relay.js";
+import { DEFAULT_PROFILE } from "../../../src/core/checks/check.js";
+import { registry } from "../../../src/core/schemas/schema-registry.js";
+import { cutByKit } from "../../../src/core/transport/ws-limits.js";
+import { Evaluation } from "../../../src/core/verdicts/evaluation.js";
+import { PI_WEB_MAX_PAYLOAD } from "../../../src/mocks/pi-web/server.js";
+import { PI_WEB_CLIENT_CHECKS } from "../../../src/suites/pi-web/client/index.js";
 
 function recorded() {
   const bus = new TranscriptBus();
@@ -94,5 +101,55 @@ describe("pi-web client recording (probe client)", () => {
     const c = createPiWebEngine({ seed: 8 });
     expect(a.state().sessionId).toBe(b.state().sessionId);
     expect(a.state().sessionId).not.toBe(c.state().sessionId);
+  });
+});
+
+describe("pi-web mock: a cut at its own cap is the kit's close", () => {
+  /** Writes `bytes` straight onto the client's socket, under its WebSocket. */
+  const rawWrite = (c: Client, bytes: Buffer) => (c.socket as unknown as { _socket: { write(b: Buffer): void } })._socket.write(bytes);
+
+  const judge = (events: TranscriptEvent[]) => {
+    const ctx = { protocol: "pi-web", profile: DEFAULT_PROFILE, params: {}, validate: (s: string, v: unknown) => registry.validate("pi-web", s, v) };
+    const evaluation = new Evaluation(PI_WEB_CLIENT_CHECKS, ctx);
+    for (const e of events) evaluation.observe(e);
+    return evaluation.finish();
+  };
+
+  it("a message over the mock's cap: the close is recorded as the kit's cut, and no client check fails for it", async () => {
+    const { bus, events } = recorded();
+    const m = await mock({ bus });
+    try {
+      const c = await Client.open(`${m.ws}/ws`);
+      c.send({ type: "get_state", id: "s1" });
+      await c.waitFor((x) => x.id === "s1");
+      // One frame that says it is a byte longer than the cap: `ws` refuses it from its head.
+      rawWrite(c, clientFrameHead(PI_WEB_MAX_PAYLOAD + 1));
+      await c.waitClosed();
+      for (let i = 0; i < 100 && !events.some((e) => e.kind === "ws-close"); i++) await sleep(10);
+    } finally {
+      await m.close();
+    }
+    const close = events.find((e) => e.kind === "ws-close");
+    expect(close).toMatchObject({ probe: "client", connection: "c1", by: "kit" });
+    expect(cutByKit(close as { by?: string; cause?: string })).toBe(`limit: a message over ${PI_WEB_MAX_PAYLOAD} bytes (the kit's cap), from the client, not read`);
+    const failed = judge(events).filter((r) => r.outcome === "fail");
+    expect(failed.map((r) => `${r.id}: ${r.message}`)).toEqual([]);
+  });
+
+  it("a frame the protocol forbids (unmasked) stays the client's close", async () => {
+    const { bus, events } = recorded();
+    const m = await mock({ bus });
+    try {
+      const c = await Client.open(`${m.ws}/ws`);
+      rawWrite(c, Buffer.from([0x81, 0x02, 0x7b, 0x7d]));
+      await c.waitClosed();
+      for (let i = 0; i < 100 && !events.some((e) => e.kind === "ws-close"); i++) await sleep(10);
+    } finally {
+      await m.close();
+    }
+    const close = events.find((e) => e.kind === "ws-close") as { by?: string; cause?: string } | undefined;
+    expect(close).toBeDefined();
+    expect(close!.by).toBeUndefined();
+    expect(cutByKit(close)).toBeUndefined();
   });
 });

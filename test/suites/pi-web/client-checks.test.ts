@@ -327,4 +327,14 @@ describe("client checks on traffic the fixtures do not show", () => {
     const stoppedOnly = judge(stamped([open(), send({ id: "req_1", type: "get_state" }), stopNote(), { kind: "ws-close", probe: "client", connection: "w1", code: 1001, reason: "server shutting down", by: "kit" }]));
     expect(stoppedOnly["pi-web/client/reconnect-resync"]!.outcome).toBe("incomplete");
   });
+
+  it("reconnect-resync: a reconnected socket the mock cut at its own cap before the resync is not judged", () => {
+    const restart = { kind: "ws-close" as const, probe: "client", connection: "w1", code: 1012, reason: "service restart", by: "kit" as const };
+    const cause = "limit: a message over 104857600 bytes (the kit's cap), from the client, not read";
+    const cut = { kind: "ws-close" as const, probe: "client", connection: "w2", code: 1006, by: "kit" as const, cause };
+    const r = judge(stamped([open(), send({ id: "req_1", type: "get_state" }), restart, open("w2"), send({ id: "r1", type: "get_state" }, undefined, "w2"), cut]))[
+      "pi-web/client/reconnect-resync"
+    ]!;
+    expect([r.outcome, r.message]).toEqual(["incomplete", expect.stringContaining(`had not sent list_sessions, get_messages yet when the mock cut socket w2 at its own limit (${cause}`)]);
+  });
 });

@@ -36,6 +36,7 @@ import {
   UI_RESPONSE_SCHEMA,
 } from "./vocabulary.js";
 import { ownEntry } from "../../../core/checks/check-helpers.js";
+import { cutByKit } from "../../../core/transport/ws-limits.js";
 
 type Request = Extract<TranscriptEvent, { kind: "http-request" }>;
 
@@ -411,15 +412,17 @@ interface Resyncs {
 }
 
 /**
- * A reconnected socket's verdict, when it closes or the run ends. A close the kit's stop came before, and the end of a
- * stopped run, leave what it had not sent yet unjudged: the client was cut off while it might still resync.
+ * A reconnected socket's verdict, when it closes or the run ends. A close the kit's stop came before, the end of a
+ * stopped run, and the mock's cut of the socket at its own cap (`cut`) leave what it had not sent yet unjudged: the
+ * client was cut off while it might still resync.
  */
-function settle(s: Resyncs, connection: string, t: Tally, stop: RunStop, at_ = Infinity): void {
+function settle(s: Resyncs, connection: string, t: Tally, stop: RunStop, at_ = Infinity, cut?: string): void {
   const c = s.open.get(connection);
   if (!c) return;
   s.open.delete(connection);
   const missing = RESYNC_COMMANDS.filter((x) => !c.sent.has(x));
   if (missing.length === 0) return t.ok();
+  if (cut !== undefined) return t.untestable(`the reconnected client had not sent ${missing.join(", ")} yet when the mock cut socket ${connection} at its own limit (${cut}; not judged)`);
   if (stop.hadStopped(at_)) return t.untestable(stop.reason(`the reconnected client had not sent ${missing.join(", ")} yet`));
   t.fail(`${RESYNC_COMMANDS.join(", ")} on the new socket`, `after reconnecting, the client never sent ${missing.join(", ")} (nothing is replayed: the state, the session list and the history are fetched again)`, at(c.event));
 }
@@ -432,7 +435,7 @@ export const reconnectResyncCheck = clientRule({
   optional: (s) => (s.shutdowns > 0 ? "the mock shut down (1001/1012) and the client did not reconnect, which is allowed (the fork client never reconnects)" : undefined),
   state: (): Resyncs => ({ shutdown: false, shutdowns: 0, open: new Map() }),
   close(ev, _c, t, s, stop) {
-    settle(s, ev.connection, t, stop, ev.t);
+    settle(s, ev.connection, t, stop, ev.t, cutByKit(ev));
     // The mock going down because the kit stopped the run invites no reconnect.
     if (!isShutdownClose(ev) || stop.hadStopped(ev.t)) return;
     s.shutdown = true;
