@@ -36,9 +36,12 @@ export class ClientRecorder {
     this.bus?.emit({ kind: "ws-frame", probe: CLIENT_PROBE, connection, direction, binary, data: text });
   }
 
-  /** `by`: "client" when the toolbar closed, "kit" when the mock did (a drop, a refusal, its keep-alive). */
-  close(connection: string, code: number | undefined, reason: string | undefined, by: "client" | "kit"): void {
-    this.bus?.emit({ kind: "ws-close", probe: CLIENT_PROBE, connection, ...(code !== undefined ? { code } : {}), ...(reason ? { reason } : {}), by });
+  /**
+   * `by`: "client" when the toolbar closed, "kit" when the mock did (a drop, a refusal, its keep-alive, a cut at its
+   * own cap). `cut`: why the mock cut the socket at its cap (a cause starting "limit", read by `cutByKit`).
+   */
+  close(connection: string, code: number | undefined, reason: string | undefined, by: "client" | "kit", cut?: string): void {
+    this.bus?.emit({ kind: "ws-close", probe: CLIENT_PROBE, connection, ...(code !== undefined ? { code } : {}), ...(reason ? { reason } : {}), by, ...(cut !== undefined ? { cause: cut } : {}) });
   }
 }
 

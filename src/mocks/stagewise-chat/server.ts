@@ -10,7 +10,7 @@ import { startOptions } from "../../core/mock/start.js";
 import type { MockStartOptions, RunningMock } from "../../core/run/protocol.js";
 import { formatSchemaErrors, registry } from "../../core/schemas/schema-registry.js";
 import type { Validate } from "../../stagewise/adapter/chat-agent.js";
-import { startAgentServer, type TrpcSocket } from "../../stagewise/adapter/server.js";
+import { MAX_FRAME_BYTES, startAgentServer, type TrpcSocket } from "../../stagewise/adapter/server.js";
 import { createStagewiseEngine, type EngineSettings, type StagewiseEngine } from "./engine.js";
 import { resolveStagewiseOptions, type StagewiseMockOptions } from "./options.js";
 import { INFO_PATH, STAGEWISE_DEFAULT_PORT, WS_PATH } from "./pace.js";
@@ -18,6 +18,7 @@ import { ClientRecorder } from "./recorder.js";
 import { loadSuperjson } from "./superjson-ref.js";
 import { FrameBlock, textFrame } from "./ws-frames.js";
 import { headersOf, validTarget } from "../../core/mock/node-request.js";
+import { dropOnError } from "../../core/mock/ws-cut.js";
 
 export type StagewiseStartOptions = MockStartOptions & Partial<StagewiseMockOptions> & EngineSettings;
 
@@ -189,10 +190,11 @@ function tap(engine: StagewiseEngine, ws: WebSocket, req: IncomingMessage, recor
     recorder.frame(id, "in", bytes.toString("utf8"), isBinary);
     socket.receive(bytes.toString("utf8"), isBinary);
   });
+  // A cut at the mock's own cap (a message over MAX_FRAME_BYTES, too many parts) is the kit's close, not the toolbar's.
+  const cut = dropOnError(ws, MAX_FRAME_BYTES);
   ws.on("close", (code: number, reason: Buffer) => {
-    recorder.close(id, code, reason.toString("utf8"), byMock ? "kit" : "client");
+    recorder.close(id, code, reason.toString("utf8"), byMock || cut.cause !== undefined ? "kit" : "client", cut.cause);
     socket.closed(code, reason.toString("utf8"));
   });
-  ws.on("error", () => ws.terminate());
   return socket;
 }

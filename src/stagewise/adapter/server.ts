@@ -15,7 +15,7 @@ import type { AgentServer, AgentServerOptions } from "./types.js";
 export { FIRST_PORT, LAST_PORT } from "./ports.js";
 import { FIRST_PORT, LAST_PORT } from "./ports.js";
 /** A frame larger than this closes the socket (ws answers 1009) rather than filling memory. */
-const MAX_FRAME_BYTES = 64 * 1024 * 1024;
+export const MAX_FRAME_BYTES = 64 * 1024 * 1024;
 
 /** What tRPC's connection handler uses of a socket: `ws`'s WebSocket, or a wrapper that behaves like one. */
 export interface TrpcSocket {

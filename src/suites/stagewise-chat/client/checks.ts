@@ -21,6 +21,7 @@ import { datedValueOf, datePaths, SEED, taggedDate } from "../checks/support.js"
 import { AgentView, CLIENT_PROBE, toolCalls, TOOLBAR, type Frame, type ToolCallInfo } from "./traffic.js";
 import { ACTIVE_CHAT_ONLY, callOf, GATED, isObject, PONG_MS, PROCEDURES, STAND_IN_METADATA, WITH_METADATA, type Json } from "./vocabulary.js";
 import { ownEntry } from "../../../core/checks/check-helpers.js";
+import { cutByKit } from "../../../core/transport/ws-limits.js";
 
 const clientCheck: (spec: CheckSpec) => CheckDef = checkMaker({ seed: SEED, side: "client" });
 
@@ -376,8 +377,9 @@ export const keepalivePongCheck = toolbarRule({
   client({ m, c }, t, waiting) {
     if (m.kind === "keepalive" && m.text === "PONG" && waiting.delete(c.id)) t.ok();
   },
-  close(_ev, c, t, waiting) {
-    if (waiting.delete(c.id)) t.untestable("the connection closed within 5 s of a PING");
+  close(ev, c, t, waiting) {
+    const cut = cutByKit(ev);
+    if (waiting.delete(c.id)) t.untestable(cut === undefined ? "the connection closed within 5 s of a PING" : `the mock cut socket ${c.id} at its own limit (${cut}) within 5 s of a PING`);
   },
   end(t, waiting, stop) {
     // A PONG overdue when the kit stopped the run was late by then.
@@ -440,8 +442,15 @@ export const resubscribeCheck = toolbarRule({
       t.ok();
     }
   },
-  close(ev, c, _t, s, stop) {
-    s.opened.delete(c.id);
+  close(ev, c, t, s, stop) {
+    const unsubscribed = s.opened.delete(c.id);
+    // The mock's cut at its own cap is the kit's doing: neither the subscription it came before nor a return after it
+    // is the toolbar's to owe.
+    const cut = cutByKit(ev);
+    if (cut !== undefined) {
+      if (unsubscribed) t.untestable(`the mock cut socket ${c.id} at its own limit (${cut}) before the toolbar subscribed on it`);
+      return;
+    }
     // The mock's closes once the kit stopped the run end it: no toolbar is asked to come back.
     if (ev.by === "kit" && !stop.hadStopped(ev.t)) s.dropped ??= { t: ev.t, what: `the mock's close of socket ${c.id} (${ev.code ?? "no code"})`, proof: at(ev, { label: c.id, excerpt: `close ${ev.code ?? ""} ${ev.reason ?? ""}`.trim() }) };
   },
@@ -526,9 +535,16 @@ export const lastEventIdCheck = toolbarRule({
   // reconnect-notice scenarios give it one).
   optional: (s) => (s.dropped ? undefined : "the mock never dropped the toolbar nor asked it to reconnect (scenarios drop-after-n, reconnect-notice do)"),
   state: (): Resumes => ({ conns: new Map(), pending: [], dropped: false }),
-  close(ev, c, _t, s, stop) {
+  close(ev, c, t, s, stop) {
     const rc = s.conns.get(c.id);
     s.conns.delete(c.id);
+    // The mock's cut at its own cap is no drop the toolbar is asked to resume from: whether and how it comes back after
+    // one is not judged.
+    const cut = cutByKit(ev);
+    if (cut !== undefined) {
+      if (rc?.last !== undefined) t.untestable(`the mock cut socket ${c.id} at its own limit (${cut}) after it had received chat events: a resumption after the cut is not judged`);
+      return;
+    }
     // The mock's closes once the kit stopped the run end it: no toolbar is asked to resume.
     if (ev.by !== "kit" || stop.hadStopped(ev.t)) return;
     s.dropped = true;
