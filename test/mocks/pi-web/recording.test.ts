@@ -38,7 +38,8 @@ describe("pi-web client recording (probe client)", () => {
       c.socket.send(Buffer.from('{"type":"abort","id":"b1"}'), { binary: true });
       await c.waitFor((x) => x.id === "b1");
       c.close();
-      await sleep(50);
+      // The mock records the close when its socket ends, which on a loaded machine may take longer than a moment.
+      for (let i = 0; i < 200 && !events.some((e) => e.kind === "ws-close"); i++) await sleep(10);
       const client = events.filter((e) => e.probe === "client");
       const upgrades = client.filter((e) => e.kind === "http-request");
       expect(upgrades.map((e) => e.kind === "http-request" && [e.label, e.path, e.headers.origin])).toEqual([

@@ -22,7 +22,8 @@ describe("stagewise-chat client recording (probe client)", () => {
       await following(raw);
       raw.send("PONG");
       raw.close();
-      await new Promise((r) => setTimeout(r, 50));
+      // The mock records the close when its socket ends, which on a loaded machine may take longer than a moment.
+      for (let i = 0; i < 200 && !events.some((e) => e.kind === "ws-close"); i++) await new Promise((r) => setTimeout(r, 10));
     } finally {
       await mock.close();
     }
