@@ -1,12 +1,15 @@
 /**
  * Recording HTTP client for probes. Built on node:http so the kit sees the bytes exactly as the
- * server sent them: no decompression, no CORS filtering, chunk boundaries as they came off the
- * socket. Every step is bounded: time to headers, time to first event, idle gaps, total time,
- * time from a terminal event to end of body, and total bytes.
+ * server sent them: no CORS filtering, chunk boundaries as they came off the socket, body-chunk
+ * events as sent. It asks for no content coding (a server that codes anyway, or is asked to by a
+ * header the user gave, has the coding undone for the text and the SSE reader, as a fetch would).
+ * Every step is bounded: time to headers, time to first event, idle gaps, total time, time from a
+ * terminal event to end of body, and total bytes (coded and decoded).
  */
 import http from "node:http";
 import https from "node:https";
 import { decodeBody } from "./content-coding.js";
+import { codedStream, type CodedStream } from "./coded-stream.js";
 import { SseReader } from "./sse-reader.js";
 import { ownString } from "./own-string.js";
 import type { BodyEndReason, TranscriptBus, TranscriptEvent } from "../transcript/transcript.js";
@@ -114,6 +117,8 @@ export function exchange(bus: TranscriptBus, spec: ExchangeSpec): Promise<Exchan
     const req = lib.request(url, { method: spec.method, headers, agent: false });
 
     let reader: SseReader | undefined;
+    /** A coded stream's decoder: the reader reads what it decodes. */
+    let coded: CodedStream | undefined;
     /** Characters of the payloads kept in `result.events` (past KEEP_CHARS: none more is kept). */
     let keptChars = 0;
     const textParts: Buffer[] = [];
@@ -142,6 +147,7 @@ export function exchange(bus: TranscriptBus, spec: ExchangeSpec): Promise<Exchan
         resolve(result);
         return;
       }
+      coded?.stop();
       reader?.end();
       if (!spec.stream) {
         // A body that decodes past the byte limit stays as it came, as one that does not decode.
@@ -209,6 +215,19 @@ export function exchange(bus: TranscriptBus, spec: ExchangeSpec): Promise<Exchan
           // An endless line ends the read at the cap: the tokeniser holds the line in progress.
           { maxLine: Math.min(maxBytes, MAX_LINE_BYTES), onLimit: (message) => finish("limit", message) },
         );
+        coded = codedStream(result.headers["content-encoding"], {
+          maxBytes,
+          onData: (bytes, index) => {
+            bus.hold();
+            try {
+              reader?.push(bytes, index);
+            } finally {
+              bus.release();
+            }
+          },
+          onLimit: (message) => finish("limit", message),
+          onError: (message) => finish("error", message),
+        });
         firstEventTimer = timer(spec.timeouts.firstEvent, () => finish("first-event-timeout"));
         idleTimer = timer(spec.timeouts.idle, () => finish("idle-timeout"));
       }
@@ -223,7 +242,13 @@ export function exchange(bus: TranscriptBus, spec: ExchangeSpec): Promise<Exchan
           // (seq and t too, last, as the bus would add them: see TranscriptBus.emit).
           const ev: TranscriptEvent = { kind: "body-chunk", probe: ref.probe, exchange: ref.exchange, label: ref.label, index, bytes, seq: 0, t: 0 };
           bus.emit(ev);
-          reader?.push(bytes, index);
+          if (coded) {
+            // The decoder behind: the socket waits for it, so coded bytes do not pile up unread.
+            if (!coded.push(bytes, index)) {
+              res.pause();
+              coded.drained(() => res.resume());
+            }
+          } else reader?.push(bytes, index);
         } finally {
           bus.release();
         }
@@ -237,7 +262,7 @@ export function exchange(bus: TranscriptBus, spec: ExchangeSpec): Promise<Exchan
         }
         if (result.bytes >= maxBytes) finish("limit");
       });
-      res.on("end", () => finish("eof"));
+      res.on("end", () => (coded ? coded.end(() => finish("eof")) : finish("eof")));
       res.on("error", (err: NodeJS.ErrnoException) => finish("error", err.code ?? err.message));
       res.on("aborted", () => finish("error", "ECONNRESET"));
     });
