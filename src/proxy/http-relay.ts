@@ -10,8 +10,9 @@
 import http from "node:http";
 import https from "node:https";
 import { decodeBody } from "../core/transport/content-coding.js";
+import { codedStream, type CodedStream } from "../core/transport/coded-stream.js";
 import { SseReader } from "../core/transport/sse-reader.js";
-import { MAX_LINE_BYTES, PROXY_FAILURE_HEADER } from "../core/transport/http-exchange.js";
+import { DEFAULT_MAX_BYTES, MAX_LINE_BYTES, PROXY_FAILURE_HEADER } from "../core/transport/http-exchange.js";
 import type { BodyEndReason } from "../core/transcript/transcript.js";
 import { isKitRequest, KIT_LABEL, UNROUTED, type HttpClassifier, type HttpNames, type ProxyAdapter } from "./adapter.js";
 import { flatten, forwardable, withHost } from "./headers.js";
@@ -23,6 +24,8 @@ import type { SeenSecrets } from "./secrets.js";
 const MAX_REQUEST_BYTES = 32 * 1024 * 1024;
 /** Methods whose requests carry no body unless they say so. */
 const BODYLESS = new Set(["GET", "HEAD", "OPTIONS", "DELETE", "TRACE"]);
+/** Longest the proxy's close waits for the decoding of coded bodies that have come whole (ms). */
+const DECODE_GRACE_MS = 2000;
 /** Non-stream answer text kept for the checks (the client gets it all). */
 const TEXT_CAP = 1024 * 1024;
 
@@ -54,13 +57,23 @@ export class HttpRelay {
     this.agent = new Agent({ keepAlive: true });
   }
 
-  /** Cuts the exchanges in flight (their ends recorded now, as "aborted") and the target connections. */
-  close(): void {
+  /**
+   * Cuts the exchanges in flight (their ends recorded now, as "aborted") and the target connections. A coded body
+   * that has come whole is first read to its end (for at most DECODE_GRACE_MS): the client has it all already.
+   */
+  async close(): Promise<void> {
+    if (this.decoding.size) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.all(this.decoding), new Promise((r) => (timer = setTimeout(r, DECODE_GRACE_MS)))]);
+      clearTimeout(timer);
+    }
     for (const cut of [...this.inFlight]) cut();
     this.agent.destroy();
   }
 
   private readonly inFlight = new Set<() => void>();
+  /** Coded bodies the target has ended, still being decoded for the checks. */
+  private readonly decoding = new Set<Promise<void>>();
 
   handle = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const parts: Buffer[] = [];
@@ -114,6 +127,8 @@ export class HttpRelay {
     const textParts: Buffer[] = [];
     let textBytes = 0;
     let reader: SseReader | undefined;
+    /** A coded stream's decoder: the reader reads what it decodes, the client and the transcript get the bytes as sent. */
+    let coded: CodedStream | undefined;
     let chunkIndex = 0;
     /** Why the kit stopped reading the body, once it did (the client still gets all of it). */
     let unread: string | undefined;
@@ -133,6 +148,8 @@ export class HttpRelay {
       this.inFlight.delete(cut);
       clearTimeout(headTimer);
       if (headSeen) {
+        // Cut or failed while decoding: what the decoder still holds is not read.
+        coded?.stop();
         // The chunks still queued come first: the reader ends after it has read them.
         bus.drain();
         reader?.end();
@@ -186,9 +203,11 @@ export class HttpRelay {
         end("error", e.code ?? e.message);
       }
     });
-    // The client went away: the target's answer is abandoned with it.
+    /** The target's answer came whole (a coded one may still be decoding for the checks). */
+    let relayed = false;
+    // The client went away: the target's answer is abandoned with it. (Its socket closing after the whole answer is no cut.)
     res.on("close", () => {
-      if (!done) {
+      if (!done && !relayed) {
         up.destroy();
         end("aborted");
       }
@@ -210,20 +229,40 @@ export class HttpRelay {
         // A classifier's bug must not stop the relay.
       }
       const stream = names.stream || /text\/event-stream/i.test(answerHeaders["content-type"] ?? "");
-      if (stream) reader = new SseReader(PROXY_PROBE, exchange, names.label, (ev) => bus.emit(ev), { maxLine: MAX_LINE_BYTES, onLimit: (message) => (unread ??= message) });
+      if (stream) {
+        const r = new SseReader(PROXY_PROBE, exchange, names.label, (ev) => bus.emit(ev), { maxLine: MAX_LINE_BYTES, onLimit: (message) => (unread ??= message) });
+        reader = r;
+        coded = codedStream(coding, {
+          // The recording client's limit: a small body that unpacks into a huge one ends at the kit's limit alike.
+          maxBytes: DEFAULT_MAX_BYTES,
+          onData: (bytes, index) => {
+            if (!done) bus.feed(r, bytes, index);
+          },
+          onLimit: (message) => (unread ??= message),
+          // Coded bytes that do not decode: a fetch fails there, so the stream ends there for the checks.
+          onError: (message) => end("error", message),
+        });
+      }
+      /** Whether the socket waits for the client, and for the decoder: it resumes when neither is behind. */
+      let waits = 0;
+      const wait = (until: (go: () => void) => void) => {
+        if (waits++ === 0) answer.pause();
+        until(() => {
+          if (--waits === 0) answer.resume();
+        });
+      };
       answer.on("data", (chunk: Buffer) => {
         // A client slower than the target holds the target back, rather than the proxy's memory.
-        if (!res.write(chunk)) {
-          answer.pause();
-          res.once("drain", () => answer.resume());
-        }
+        if (!res.write(chunk)) wait((go) => res.once("drain", go));
         if (done) return;
         bytes += chunk.byteLength;
         const index = chunkIndex++;
         const view = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
         // Recorded and judged after this turn: the write above leaves when the turn ends.
         // seq and t given up front, last as the bus would add them (see TranscriptBus.emit).
-        bus.chunk({ kind: "body-chunk", probe: PROXY_PROBE, exchange, label: names.label, index, bytes: view, seq: 0, t: 0 }, reader);
+        bus.chunk({ kind: "body-chunk", probe: PROXY_PROBE, exchange, label: names.label, index, bytes: view, seq: 0, t: 0 }, coded ? undefined : reader);
+        // Decoded at once (off the main thread); what it gives is read in turn, after this chunk's event.
+        if (coded && !coded.push(view, index)) wait((go) => coded!.drained(go));
         if (!reader && unread === undefined) {
           // Kept whole up to the cap; a longer body is not judged on its first part (a JSON answer cut short is no JSON).
           if (textBytes + chunk.byteLength > TEXT_CAP) unread = `the body is longer than the ${TEXT_CAP} bytes the proxy keeps for the checks; reading stopped there`;
@@ -234,8 +273,17 @@ export class HttpRelay {
         }
       });
       answer.on("end", () => {
+        relayed = true;
         res.end();
-        end("eof");
+        if (!coded) return end("eof");
+        const decoded = new Promise<void>((resolve) =>
+          coded!.end(() => {
+            end("eof");
+            resolve();
+          }),
+        );
+        this.decoding.add(decoded);
+        void decoded.then(() => this.decoding.delete(decoded));
       });
       answer.on("aborted", () => {
         res.destroy();

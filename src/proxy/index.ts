@@ -144,7 +144,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   } catch (e) {
     // Nothing was relayed: no run to report, and no transcript file left open.
     void ws?.close();
-    relay.close();
+    void relay.close();
     await judge.abandon();
     throw e;
   }
@@ -162,7 +162,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         noteRunStopped(judge.bus, by);
         // Open streams and sockets are cut first, so their ends are recorded before the judging.
         const cut = ws?.close();
-        relay.close();
+        // A coded body the target has ended is read to its end first (briefly): the client has it whole.
+        await relay.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();

@@ -32,10 +32,17 @@ const MAX_QUEUED = 4096;
 
 /** A body chunk; it may carry `seq` and `t` already (see TranscriptBus.emit). */
 type Chunk = (NewEvent & { kind: "body-chunk" }) | (TranscriptEvent & { kind: "body-chunk" });
+/** Decoded bytes of a coded stream, for its reader only (the transcript keeps the coded chunk). */
+interface Feed {
+  kind: "feed";
+  bytes: Uint8Array;
+  index: number;
+}
+type Entry = NewEvent | Feed;
 
 export class RelayBus extends TranscriptBus {
   // Parallel arrays from `head` on: no object per queued chunk beyond its event.
-  private readonly events: NewEvent[] = [];
+  private readonly events: Entry[] = [];
   private readonly readers: (SseReader | undefined)[] = [];
   private readonly times: number[] = [];
   private head = 0;
@@ -64,8 +71,14 @@ export class RelayBus extends TranscriptBus {
     this.later(event, reader);
   }
 
+  /** Decoded bytes of a coded stream's chunk `index`, read by `reader` in turn with the events queued. */
+  feed(reader: SseReader, bytes: Uint8Array, index: number): void {
+    this.queuedBytes += bytes.byteLength;
+    this.later({ kind: "feed", bytes, index }, reader);
+  }
+
   /** An event to record after the relay's turn (a request or an answer's head, on the way through). */
-  later(event: NewEvent, reader?: SseReader): void {
+  later(event: Entry, reader?: SseReader): void {
     this.enqueue(event, reader, performance.now());
     const queued = this.events.length - this.head;
     if (this.queuedBytes > MAX_QUEUED_BYTES || queued > MAX_QUEUED) this.drain();
@@ -86,7 +99,7 @@ export class RelayBus extends TranscriptBus {
     this.run(Infinity);
   }
 
-  private enqueue(event: NewEvent, reader: SseReader | undefined, at: number): void {
+  private enqueue(event: Entry, reader: SseReader | undefined, at: number): void {
     this.events.push(event);
     this.readers.push(reader);
     this.times.push(at);
@@ -123,7 +136,10 @@ export class RelayBus extends TranscriptBus {
         const reader = readers[i];
         this.hold(times[i]);
         try {
-          super.emit(event);
+          if (event.kind === "feed") {
+            this.queuedBytes -= event.bytes.byteLength;
+            reader?.push(event.bytes, event.index);
+          } else super.emit(event);
           if (event.kind === "body-chunk") {
             this.queuedBytes -= event.bytes.byteLength;
             reader?.push(event.bytes, event.index);
@@ -132,7 +148,7 @@ export class RelayBus extends TranscriptBus {
           this.release();
         }
         // Released for the collector at once; the clock is read every few events only.
-        events[i] = undefined as unknown as NewEvent;
+        events[i] = undefined as unknown as Entry;
         readers[i] = undefined;
         if ((i & 15) === 15 && performance.now() > until) break;
       }

@@ -5,6 +5,7 @@
 import { at, excerpt, type Evidence, type Tally } from "./check.js";
 import type { TranscriptEvent } from "../transcript/transcript.js";
 import { Utf8Body } from "../transport/utf8.js";
+import { undoneCoding } from "../transport/coded-stream.js";
 
 /** A transcript event of one kind. */
 export type EventOf<K extends TranscriptEvent["kind"]> = Extract<TranscriptEvent, { kind: K }>;
@@ -157,16 +158,39 @@ export interface Utf8BodyWording {
   cutMidCharacterPasses: boolean;
 }
 
+/** A stream the kit reads decoded (its head names a gzip, deflate or br coding): the coding's name, or undefined. */
+export function codedStreamOf(s: { head: { headers: Record<string, string> } }): string | undefined {
+  return undoneCoding(s.head.headers["content-encoding"]);
+}
+
+/**
+ * Why a rule about the bytes the server wrote cannot judge a coded stream: its body-chunk events are the coded bytes
+ * as sent (their boundaries and bytes are the coding's), and the decoded text the other rules read keeps neither.
+ */
+export function codedStreamReason(label: string, coding: string, rule: string): string {
+  return `${label} is ${coding}-coded (Content-Encoding: ${coding}): ${rule} is a rule about the bytes the server wrote, which the coding hides`;
+}
+
+/** The state of the UTF-8 rule on a coded stream: not judged. */
+interface CodedBody {
+  coded: string;
+}
+
 /**
  * A stream body's rule "valid UTF-8 without a BOM", as stream-view hooks (start, chunk, end) over any
- * stream that has a label; `bytes()` counts what was read, for the passing message.
+ * stream that has a label; `bytes()` counts what was read, for the passing message. A coded stream is
+ * left unjudged, with the reason (its chunks are coded bytes).
  */
 export function utf8BodyRule(t: Tally, wording: Utf8BodyWording) {
   let bytes = 0;
   return {
     bytes: () => bytes,
-    start: () => new Utf8Body(),
-    chunk(ev: ChunkEvent, s: { label: string }, st: Utf8Body): void {
+    start: (s: { head: { headers: Record<string, string> } }): Utf8Body | CodedBody => {
+      const coded = codedStreamOf(s);
+      return coded === undefined ? new Utf8Body() : { coded };
+    },
+    chunk(ev: ChunkEvent, s: { label: string }, st: Utf8Body | CodedBody): void {
+      if (!(st instanceof Utf8Body)) return;
       bytes += ev.bytes.length;
       if (st.startsWithBom(ev.bytes)) t.fail("no byte order mark", `${s.label}: the body starts with a UTF-8 BOM (EF BB BF)`, at(ev, { excerpt: "\\xEF\\xBB\\xBF" }));
       if (st.bad) return;
@@ -176,7 +200,8 @@ export function utf8BodyRule(t: Tally, wording: Utf8BodyWording) {
       const [actual, hex] = wording.invalid(s.label, ev, start, bad);
       t.fail("valid UTF-8", actual, at(ev, { excerpt: hex }));
     },
-    end(ev: BodyEndEvent, s: { label: string }, st: Utf8Body): void {
+    end(ev: BodyEndEvent, s: { label: string }, st: Utf8Body | CodedBody): void {
+      if (!(st instanceof Utf8Body)) return t.untestable(codedStreamReason(s.label, st.coded, "valid UTF-8 without a BOM"));
       // A stream that sent no valid byte showed nothing to judge.
       if (st.bad || st.offset === 0) return;
       if (!st.truncated) t.ok();

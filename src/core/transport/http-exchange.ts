@@ -61,7 +61,8 @@ export interface ExchangeResult {
   bytes: number;
 }
 
-const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+/** Body bytes the kit reads of one answer unless told otherwise (a coded body: before and after decoding). */
+export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 /** Streams keep at most this many event payloads in the result (checks see all via the bus)... */
 const KEEP_EVENTS = 1000;
 /** ...and at most this many characters of them: a thousand large events would keep the body. */

@@ -4,7 +4,7 @@
  * LF that keeps only lines starting with "data: ".
  */
 import { at, excerpt, type CheckDef } from "../../../core/checks/check.js";
-import { hexAround, utf8BodyRule } from "../../../core/checks/check-helpers.js";
+import { codedStreamOf, codedStreamReason, hexAround, utf8BodyRule } from "../../../core/checks/check-helpers.js";
 import { dataStartsWith, eventEvidence, eventWhere, lineEvidence, lineWhere, mediaType, onStreams, serverCheck, type SseLineEvent } from "./support.js";
 
 /** Ends of a body the server brought about (or let happen, after its sentinel): what was read is all it sent. */
@@ -104,10 +104,12 @@ export const SSE_CHECKS: CheckDef[] = [
   }),
   serverCheck("mcp-chat/sse/event-per-write", (t) => {
     let events = 0;
-    const observe = onStreams<{ first: SseLineEvent | undefined }>({
-      start: () => ({ first: undefined }),
+    // On a coded stream the chunks are the coding's reads, not the server's writes: the rule cannot be judged there.
+    const observe = onStreams<{ first: SseLineEvent | undefined; coded: string | undefined }>({
+      start: (s) => ({ first: undefined, coded: codedStreamOf(s) }),
       lineKinds: ["data", "blank"],
       line: (ev, _s, st, kind) => {
+        if (st.coded !== undefined) return;
         if (kind === "data" && !st.first) st.first = ev;
         if (kind !== "blank" || !st.first) return;
         events++;
@@ -115,6 +117,9 @@ export const SSE_CHECKS: CheckDef[] = [
         st.first = undefined;
         if (ev.chunkEnd === from) t.ok();
         else t.fail("each event (data line and its empty line) inside one chunk", `${lineWhere(ev)}: the event began in chunk ${from} and ended in chunk ${ev.chunkEnd}`, lineEvidence(ev));
+      },
+      end: (_ev, s, st) => {
+        if (st.coded !== undefined) t.untestable(codedStreamReason(s.label, st.coded, "one event per write"));
       },
     });
     return { observe, finish: () => t.outcome(`${events} event(s) each arrived inside one chunk`, "no complete stream event was observed") };
