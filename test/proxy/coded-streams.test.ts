@@ -84,6 +84,34 @@ describe.concurrent("a gzip-coded stream through the proxy", () => {
   });
 });
 
+describe("a coding that breaks, through the proxy", () => {
+  it("a stream that says gzip but is not: relayed as sent, its end recorded as the coding's error, naming it", async () => {
+    const plain = "data: {\"type\":\"text\",\"content\":\"hi\"}\n\ndata: [DONE]\n\n";
+    const target = http.createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { "content-type": "text/event-stream", "content-encoding": "gzip" });
+      res.end(plain);
+    });
+    await new Promise<void>((r) => target.listen(0, "127.0.0.1", r));
+    const proxy = await startProxy({ protocol: "mcp-chat", target: `http://127.0.0.1:${(target.address() as AddressInfo).port}`, maxExchanges: 1, saveTranscript: mkdtempSync(join(tmpdir(), "agentwire-proxy-badgzip-")) });
+    const got = await new Promise<string>((resolve, reject) => {
+      const req = http.request(`${proxy.url}/chat/stream`, { method: "POST", headers: { "content-type": "application/json" } }, (res) => {
+        let text = "";
+        res.on("data", (c: Buffer) => (text += c.toString("latin1")));
+        res.on("end", () => resolve(text));
+      });
+      req.on("error", reject);
+      req.end(JSON.stringify({ message: "hi" }));
+    });
+    await proxy.limitReached;
+    const result = await proxy.close();
+    target.close();
+    expect(got).toBe(plain);
+    const end = readFileSync(result.server!.transcript!, "utf8").split("\n").slice(1).filter(Boolean).map((l) => JSON.parse(l) as TranscriptEvent).find((e) => e.kind === "body-end");
+    expect(end).toMatchObject({ reason: "error", error: expect.stringMatching(/^the body's gzip coding does not decode after \d+ coded byte\(s\): /) });
+  });
+});
+
 describe("a gzip bomb through the proxy", () => {
   it("a stream that unpacks past the kit's limit is relayed as sent and ends at the kit's limit; no rule blames the target", async () => {
     const event = `data: ${JSON.stringify({ type: "text", content: "a".repeat(60_000) })}\n\n`;
