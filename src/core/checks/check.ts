@@ -169,6 +169,12 @@ export class Violations {
     }
   }
 
+  /** `add` for words that cost work in proportion to what they list: built only when this violation is kept. */
+  addWith(words: () => readonly [expected: string, actual: string], evidence: Evidence = {}): void {
+    if (this.items.length < this.keep) this.add(...words(), evidence);
+    else this.count++;
+  }
+
   get size(): number {
     return this.count;
   }
@@ -226,6 +232,16 @@ export class Tally {
     this.exercised = true;
     this.count++;
     this.v.add(expected, actual, evidence);
+  }
+
+  /**
+   * `fail` with words built only if the violation is kept (the first few): a rule that fails on every event of a long
+   * stream, with words that list something growing, then costs nothing past them.
+   */
+  failWith(words: () => readonly [expected: string, actual: string], evidence: Evidence = {}): void {
+    this.exercised = true;
+    this.count++;
+    this.v.addWith(words, evidence);
   }
 
   /**

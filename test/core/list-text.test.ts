@@ -1,0 +1,39 @@
+/** Lists in failure messages stay short however long the list, and words are built only for the failures kept. */
+import { describe, expect, it } from "vitest";
+import { Tally } from "../../src/core/checks/check.js";
+import { LISTED, listFirst } from "../../src/core/checks/list-text.js";
+
+describe("listFirst", () => {
+  it("lists a short list whole, as join would", () => {
+    expect(listFirst([])).toBe("");
+    expect(listFirst(["a"])).toBe("a");
+    expect(listFirst(["a", "b", "c", "d", "e"])).toBe("a, b, c, d, e");
+    expect(listFirst(new Set([1, 2]), (n) => `#${n}`, 5, "; ")).toBe("#1; #2");
+  });
+
+  it("shows the first few of a long list and counts the rest", () => {
+    expect(listFirst(["a", "b", "c", "d", "e", "f"])).toBe("a, b, c, d, e, … and 1 more");
+    expect(listFirst(new Map([["x", 1], ["y", 2], ["z", 3]]), ([k, v]) => `${k}=${v}`, 2, "; ")).toBe("x=1; y=2; … and 1 more");
+  });
+
+  it("reads only the items it shows", () => {
+    const big = new Set(Array.from({ length: 100_000 }, (_, i) => i));
+    let shown = 0;
+    const text = listFirst(big, (n) => (shown++, String(n)));
+    expect(shown).toBe(LISTED);
+    expect(text).toBe("0, 1, 2, 3, 4, … and 99995 more");
+  });
+});
+
+describe("Tally.failWith", () => {
+  it("builds the words of the failures it keeps only, and counts every failure", () => {
+    const t = new Tally();
+    let built = 0;
+    for (let i = 0; i < 1_000; i++) t.failWith(() => (built++, ["nothing open", `end #${i}`]), { index: i });
+    expect(built).toBe(5);
+    expect(t.failures).toBe(1_000);
+    const o = t.outcome("unused");
+    expect(o).toMatchObject({ verdict: "fail", message: "end #0 (1000 violations, first shown)", expected: "nothing open", actual: "end #0" });
+    expect(o.evidence?.map((e) => e.index)).toEqual([0, 1, 2, 3, 4]);
+  });
+});
