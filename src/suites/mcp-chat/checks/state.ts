@@ -1,7 +1,7 @@
 /** The single global connection: switching servers and reconnecting the connected one. */
 import { excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { L } from "../labels.js";
-import { all, connectView, unanswered, describe, evidenceOf, isObject, judgeExchanges, onExchanges, sameStatus, serverCheck, showStatus, statusView, toolNames, type StatusView } from "./support.js";
+import { all, connectView, unanswered, describe, evidenceOf, isObject, judgeExchanges, onExchanges, sameStatus, serverCheck, showStatus, showTools, statusView, toolNames, type StatusView } from "./support.js";
 
 export const STATE_CHECKS: CheckDef[] = [
   serverCheck("mcp-chat/state/single-connection", { notApplicableWhen: ["second-server"] }, (t) => {
@@ -31,10 +31,13 @@ export const STATE_CHECKS: CheckDef[] = [
           t.fail(expected, `${describe(x)}: no readable status`, evidenceOf(x));
           return;
         }
-        const leftovers = a.tools.filter((n) => !b!.tools.includes(n) && names.includes(n));
+        // Sets: lists of thousands of tools would cost their product.
+        const ofB = new Set(b.tools);
+        const shown = new Set(names);
+        const leftovers = a.tools.filter((n) => !ofB.has(n) && shown.has(n));
         const wrong: string[] = [];
         if (body.server_id !== b.id) wrong.push(`server_id is ${excerpt(body.server_id)}`);
-        if (leftovers.length) wrong.push(`tools still include [${leftovers.join(", ")}] from ${JSON.stringify(a.id)}`);
+        if (leftovers.length) wrong.push(`tools still include [${showTools(leftovers)}] from ${JSON.stringify(a.id)}`);
         if (wrong.length) t.fail(expected, `after connecting ${JSON.stringify(a.id)} then ${JSON.stringify(b.id)}: ${wrong.join("; ")}`, evidenceOf(x));
         else t.ok();
       }),

@@ -9,6 +9,7 @@
 import { StreamJson } from "../../../core/transport/stream-json.js";
 import { ownString } from "../../../core/transport/own-string.js";
 import { excerpt, type CheckContext } from "../../../core/checks/check.js";
+import { listFirst } from "../../../core/checks/list-text.js";
 import { serverCheckMaker } from "../../../core/checks/define-check.js";
 import { describe, evidenceOf, lastEvent, type Exchange } from "../../../core/views/exchange.js";
 import { exchangeChecks } from "../../../core/views/exchange-checks.js";
@@ -395,8 +396,11 @@ export function sameStatus(a: StatusView, b: StatusView): boolean {
 }
 
 export function showStatus(s: StatusView): string {
-  return s.connected ? `connected to ${JSON.stringify(s.serverId)} with tools [${s.tools.join(", ")}]` : "disconnected";
+  return s.connected ? `connected to ${JSON.stringify(s.serverId)} with tools [${showTools(s.tools)}]` : "disconnected";
 }
+
+/** Tool names as a message lists them: a server may list tens of thousands, so the first ten and a count. */
+export const showTools = (names: readonly string[]): string => listFirst(names, excerpt, 10);
 
 /** The server id a POST /connect/{id} asked for. */
 export function connectId(x: Exchange): string {

@@ -6,13 +6,11 @@
 import { excerpt, type CheckDef, type Outcome } from "../../../core/checks/check.js";
 import { listFirst } from "../../../core/checks/list-text.js";
 import { L, NOTE } from "../labels.js";
-import { all, chatFailed, disconnectKnockOn, type SseEventEvent, eventEvidence, eventWhere, isObject, NO_TOOLS, onExchanges, onNote, onStreams, serverCheck, Tally, toolEvent, toolNames, unjudgedStream } from "./support.js";
+import { all, chatFailed, disconnectKnockOn, type SseEventEvent, eventEvidence, eventWhere, isObject, NO_TOOLS, onExchanges, onNote, onStreams, serverCheck, showTools, Tally, toolEvent, toolNames, unjudgedStream } from "./support.js";
 
 /** An open tool as the messages name it: a stream may hold a hundred thousand, so they list the first few. */
 const openTool = ([id, name]: [string, unknown]): string => `${excerpt(id)} (${excerpt(name)})`;
 const openId = ([id]: [string, unknown]): string => excerpt(id);
-/** The connect's tools an expectation names before "… and N more". */
-const LISTED_TOOLS = 10;
 
 /** Observer that judges the tools still open (the stream's) at the first sentinel. */
 function openAtTerminal(kind: "done" | "error", t: Tally) {
@@ -159,7 +157,7 @@ export const TOOLS_CHECKS: CheckDef[] = [
           }
           n++;
           if (typeof te.name === "string" && known.names.has(te.name)) t.ok();
-          else t.failWith(() => [`a tool the connect listed: ${listFirst(known.listed, excerpt, LISTED_TOOLS)}`, `${eventWhere(ev)} calls ${excerpt(te.name)}`], eventEvidence(ev));
+          else t.failWith(() => [`a tool the connect listed: ${showTools(known.listed)}`, `${eventWhere(ev)} calls ${excerpt(te.name)}`], eventEvidence(ev));
         },
       }),
     );
