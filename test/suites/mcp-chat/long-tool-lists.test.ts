@@ -44,6 +44,23 @@ describe("mcp-chat status and state rules with long tool lists", () => {
     expect(keeps.expected).toBe(`still connected to "fs" with tools [${first("a")}]`);
   });
 
+  it("compares the lists in time that grows with their length, not with its square", { timeout: 120_000 }, () => {
+    // Two servers' tools, then a status showing both: the status and state rules each match the three lists.
+    const cpuMs = (n: number) => {
+      const t = new Transcript().json(connect("connect", "fs", tools("a", n))).json(connect("connect-b", "git", tools("b", n))).json(status("status-after-connect-b", "git", [...tools("b", n), ...tools("a", n)]));
+      const before = process.cpuUsage();
+      const r = byShortId(judge(MCP_CHAT_SERVER_CHECKS, t.events));
+      const spent = process.cpuUsage(before);
+      expect(r.get("state/single-connection")!.verdict).toBe("fail");
+      return (spent.user + spent.system) / 1000;
+    };
+    cpuMs(2_500);
+    const small = cpuMs(2_500);
+    const large = cpuMs(40_000);
+    // 16 times the tools: about 16 times the work when linear, 256 times when each list is searched for each tool.
+    expect(large, `${Math.round(large)} ms for 40,000 tools a list, ${Math.round(small)} ms for 2,500`).toBeLessThan(64 * small + 100);
+  });
+
   it("a short list is named whole, as before", () => {
     const r = judged((t) => t.json(connect("connect", "fs", tools("a", 2))).json(status("status-after-connect", "fs", tools("b", 1))));
     expect(r.get("status/connected-shape")).toMatchObject({ message: "status-after-connect: tools are [b_00000] but the connect returned [a_00000, a_00001]", expected: '200 {connected: true, server_id: "fs", tools: [a_00000, a_00001]}' });
