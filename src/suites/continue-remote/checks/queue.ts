@@ -20,6 +20,7 @@ import {
   type Exchange,
 } from "./support.js";
 import { StoppedTurns, turnStart } from "./turns.js";
+import { listFirst } from "../../../core/checks/list-text.js";
 
 /** The probes' "sending" notes: whether each valid message went out while the server was busy. */
 function sentWhileBusy(fn: (busy: Map<string, boolean>) => void) {
@@ -156,7 +157,7 @@ export const MESSAGE_CHECKS: CheckDef[] = [
               if (went.length) {
                 t.fail(
                   "no new entry of the interrupted turn",
-                  `${where(next)}: after willInterrupt:true (${w.x.label}) the turn appended ${went.map((e) => `${e.kind} ${excerpt(e.content, 30)}`).join(", ")} before the new message ran`,
+                  `${where(next)}: after willInterrupt:true (${w.x.label}) the turn appended ${listFirst(went, (e) => `${e.kind} ${excerpt(e.content, 30)}`)} before the new message ran`,
                   stateEvidence(next, went[0]!.raw),
                 );
                 watch = undefined;

@@ -1,8 +1,15 @@
 /** §2 and §3.15 [cn]: the Session, its items and their tool call states. */
-import type { CheckDef } from "../../../core/checks/check.js";
+import type { CheckDef, Evidence } from "../../../core/checks/check.js";
 import { freshEntries } from "./messages.js";
-import { canon, isObject, onStates, serverCheck, stateEvidence, TERMINAL, where } from "./support.js";
+import { canon, isObject, onStates, serverCheck, stateEvidence, TERMINAL, where, type Entry, type State } from "./support.js";
 import { ownEntry } from "../../../core/checks/check-helpers.js";
+import { listFirst } from "../../../core/checks/list-text.js";
+
+/** An entry's evidence, made once however many of its calls fail: it excerpts the whole entry, which may hold thousands. */
+function evidenceOnce(s: State, e: Entry): () => Evidence {
+  let made: Evidence | undefined;
+  return () => (made ??= stateEvidence(s, e.raw));
+}
 
 const RANK: Record<string, number> = { generating: 0, generated: 1, calling: 2, done: 3, errored: 3, canceled: 3 };
 
@@ -28,13 +35,17 @@ export const SESSION_CHECKS: CheckDef[] = [
       state(next, prev) {
         for (const e of freshEntries(next, prev)) {
           if (!e.calls.length && !e.states.length) continue;
+          // States counted by call id in one pass: an item may carry thousands of calls.
+          const states = new Map<unknown, number>();
+          for (const s of e.states) states.set(s.id, (states.get(s.id) ?? 0) + 1);
+          const calls = new Set<unknown>(e.calls.map((c) => c.id));
           const problems: string[] = [];
           for (const c of e.calls) {
-            const n = e.states.filter((s) => s.id === c.id).length;
+            const n = states.get(c.id) ?? 0;
             if (n !== 1) problems.push(`call ${c.id} has ${n} state(s)`);
           }
-          for (const s of e.states) if (!e.calls.some((c) => c.id === s.id)) problems.push(`state ${s.id} has no call`);
-          if (problems.length) t.fail("one state per call", `${where(next)}: item ${e.index}: ${problems.join(", ")}`, stateEvidence(next, e.raw));
+          for (const s of e.states) if (!calls.has(s.id)) problems.push(`state ${s.id} has no call`);
+          if (problems.length) t.fail("one state per call", `${where(next)}: item ${e.index}: ${listFirst(problems)}`, stateEvidence(next, e.raw));
           else t.ok();
         }
       },
@@ -46,6 +57,8 @@ export const SESSION_CHECKS: CheckDef[] = [
     const observe = onStates(ctx, {
       state(next) {
         for (const e of next.entries) {
+          if (e.states.length === 0) continue;
+          const proof = evidenceOnce(next, e);
           for (const s of e.states) {
             const before = status.get(s.id);
             status.set(s.id, { status: s.status, where: where(next) });
@@ -55,7 +68,7 @@ export const SESSION_CHECKS: CheckDef[] = [
               t.fail(
                 `${s.id} to move forward from ${before.status}`,
                 `${where(next)}: ${s.id} went ${before.status} → ${s.status} (was ${before.status} at ${before.where})`,
-                stateEvidence(next, e.raw),
+                proof(),
               );
             else t.ok();
           }
@@ -72,16 +85,19 @@ export const SESSION_CHECKS: CheckDef[] = [
     const observe = onStates(ctx, {
       state(next, prev) {
         for (const e of freshEntries(next, prev)) {
+          if (e.states.length === 0) continue;
+          const proof = evidenceOnce(next, e);
+          const calls = new Map(e.calls.map((c) => [c.id, c]));
           for (const s of e.states) {
             const needs = s.status === "done" || s.status === "errored";
             if ((needs || (s.status === "canceled" && s.output !== undefined)) && !goodOutput(s.output)) {
               t.fail(
                 "a non-empty output [{content, name, description}]",
                 `${where(next)}: ${s.id} is ${s.status} with output ${JSON.stringify(s.output ?? null).slice(0, 80)}`,
-                stateEvidence(next, e.raw),
+                proof(),
               );
             } else if (TERMINAL.has(s.status)) t.ok();
-            const call = e.calls.find((c) => c.id === s.id);
+            const call = calls.get(s.id);
             if (!call) continue;
             let parsed: unknown;
             try {
@@ -93,13 +109,13 @@ export const SESSION_CHECKS: CheckDef[] = [
               t.fail(
                 "arguments that parse to an object",
                 `${where(next)}: call ${call.id} has arguments ${JSON.stringify(call.arguments).slice(0, 80)}`,
-                stateEvidence(next, e.raw),
+                proof(),
               );
             else if (canon(parsed) !== canon(s.parsedArgs))
               t.fail(
                 "parsedArgs equal to the parsed arguments",
                 `${where(next)}: call ${call.id}: arguments ${canon(parsed).slice(0, 60)} but parsedArgs ${canon(s.parsedArgs).slice(0, 60)}`,
-                stateEvidence(next, e.raw),
+                proof(),
               );
             else t.ok();
           }

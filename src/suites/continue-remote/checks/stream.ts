@@ -1,5 +1,6 @@
 /** §3.7 Streaming (seed): one streaming entry, last, growing by appending. */
-import type { CheckDef } from "../../../core/checks/check.js";
+import { excerpt, type CheckDef } from "../../../core/checks/check.js";
+import { listFirst } from "../../../core/checks/list-text.js";
 import { onStates, sameEntry, serverCheck, stateEvidence, where } from "./support.js";
 
 export const STREAM_CHECKS: CheckDef[] = [
@@ -11,7 +12,7 @@ export const STREAM_CHECKS: CheckDef[] = [
         const last = next.entries.length - 1;
         const bad = streaming.find((e) => e.index !== last || e.role !== "assistant");
         if (streaming.length > 1 || bad) {
-          const what = streaming.map((e) => `${e.index} (${e.role})`).join(", ");
+          const what = listFirst(streaming, (e) => `${e.index} (${excerpt(e.role)})`);
           t.fail(
             `one streaming entry, the last (${last}), role assistant`,
             `${where(next)}: streaming entries ${what}`,

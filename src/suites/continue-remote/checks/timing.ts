@@ -18,6 +18,7 @@ import {
 } from "./support.js";
 import { StoppedTurns, turnStart } from "./turns.js";
 import { KitStalls } from "../../../core/checks/kit-stalls.js";
+import { LISTED, listFirst } from "../../../core/checks/list-text.js";
 
 const p95 = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -258,10 +259,10 @@ export const TIMING_CHECKS: CheckDef[] = [
         if (summary.length && showed * 2 < summary.length)
           t.fail(
             "intermediate states visible to a poller in most turns",
-            `${showed} of ${summary.length} turn(s) showed an intermediate state (streaming, tool-start, generated/calling, permission) to the poller (${summary.join("; ")})`,
+            `${showed} of ${summary.length} turn(s) showed an intermediate state (streaming, tool-start, generated/calling, permission) to the poller (${listFirst(summary, String, LISTED, "; ")})`,
           );
         else if (summary.length) t.ok();
-        return t.outcome(`${showed} of ${summary.length} turn(s) showed intermediate states (${summary.join("; ")})`, "no turn was seen from start to end");
+        return t.outcome(`${showed} of ${summary.length} turn(s) showed intermediate states (${listFirst(summary, String, LISTED, "; ")})`, "no turn was seen from start to end");
       },
     };
   }),

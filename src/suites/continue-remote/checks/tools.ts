@@ -1,10 +1,11 @@
 /** §2 and §3.4–3.6 [seed]: tool-start, -result and -error entries, their names and how starts resolve. */
-import type { CheckDef } from "../../../core/checks/check.js";
+import { excerpt, type CheckDef } from "../../../core/checks/check.js";
 import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
 import { freshEntries } from "./messages.js";
 import { IdleWatch } from "./turns.js";
 import { all, NAME_TABLE, onStates, sameTool, serverCheck, stateEvidence, toolLabel, where, type Entry, type State } from "./support.js";
 import { ownEntry } from "../../../core/checks/check-helpers.js";
+import { listFirst } from "../../../core/checks/list-text.js";
 
 const VARIANT: Record<string, string> = { "tool-start": "tool-start-entry", "tool-result": "tool-result-entry", "tool-error": "tool-error-entry" };
 
@@ -57,7 +58,7 @@ export const TOOLS_CHECKS: CheckDef[] = [
           if (display === undefined) continue;
           const want = ownEntry(NAME_TABLE, display);
           if (want === undefined) {
-            unknown.add(`${display} → ${e.toolName ?? "(none)"}`);
+            unknown.add(`${excerpt(display)} → ${excerpt(e.toolName ?? "(none)")}`);
             continue;
           }
           if (e.toolName === want) t.ok();
@@ -70,7 +71,7 @@ export const TOOLS_CHECKS: CheckDef[] = [
         }
       },
     });
-    const listed = () => (unknown.size ? `; outside the table: ${[...unknown].join(", ")}` : "");
+    const listed = () => (unknown.size ? `; outside the table: ${listFirst(unknown)}` : "");
     return {
       observe,
       finish: () => {
