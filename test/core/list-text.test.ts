@@ -1,7 +1,8 @@
-/** Lists in failure messages stay short however long the list, and words are built only for the failures kept. */
+/** Lists and counts in failure messages stay short however long the list, and words are built only for the failures kept. */
 import { describe, expect, it } from "vitest";
 import { Tally } from "../../src/core/checks/check.js";
 import { LISTED, listFirst } from "../../src/core/checks/list-text.js";
+import { KeyCounts } from "../../src/core/checks/key-counts.js";
 
 describe("listFirst", () => {
   it("lists a short list whole, as join would", () => {
@@ -35,5 +36,17 @@ describe("Tally.failWith", () => {
     const o = t.outcome("unused");
     expect(o).toMatchObject({ verdict: "fail", message: "end #0 (1000 violations, first shown)", expected: "nothing open", actual: "end #0" });
     expect(o.evidence?.map((e) => e.index)).toEqual([0, 1, 2, 3, 4]);
+  });
+});
+
+describe("KeyCounts", () => {
+  it("counts the first keys by name and the rest together, however many keys come", () => {
+    const c = new KeyCounts("types", 3);
+    for (const k of ["a", "b", "a", "c"]) c.add(k);
+    expect(c.text()).toBe("a ×2, b ×1, c ×1");
+    for (let i = 0; i < 100_000; i++) c.add(`new_${i}`);
+    c.add("b");
+    expect(c.size).toBe(3);
+    expect(c.text()).toBe("a ×2, b ×2, c ×1, … and 100000 more of other types");
   });
 });
