@@ -1,5 +1,6 @@
 /** §3 rule 1: every event goes to every socket, in the same order. */
 import { excerpt, type CheckDef } from "../../../core/checks/check.js";
+import { KeyCounts } from "../../../core/checks/key-counts.js";
 import { cutByKit } from "../../../core/transport/ws-limits.js";
 import { C } from "../labels.js";
 import { frameEvidence, messagesOf, onWire, serverCheck, where, type FrameEvent } from "./support.js";
@@ -54,7 +55,8 @@ export const FANOUT_CHECKS: CheckDef[] = [
     let active = false;
     let broken = false;
     const q = { main: new Fifo<Seen>(), passive: new Fifo<Seen>() };
-    const types = new Map<string, number>();
+    // The server's types: at most sixteen by name, however many it makes up.
+    const types = new KeyCounts("types");
     let matched = 0;
     const stop = () => {
       active = false;
@@ -97,7 +99,7 @@ export const FANOUT_CHECKS: CheckDef[] = [
           const [a, b] = c.id === mainId ? [me, peer] : [peer, me];
           if (a.hash === b.hash && a.type === b.type) {
             matched++;
-            types.set(type, (types.get(type) ?? 0) + 1);
+            types.add(type);
             return;
           }
           broken = true;
@@ -131,7 +133,7 @@ export const FANOUT_CHECKS: CheckDef[] = [
       observe,
       finish: () => {
         if (active && !broken && matched > 0 && q.main.size === 0 && q.passive.size === 0) t.ok();
-        const seen = [...types].map(([k, v]) => `${k} ×${v}`).join(", ");
+        const seen = types.text();
         return t.outcome(`the passive client received the same ${matched} event(s) in order (${seen})`, "no event reached the clients while both were connected");
       },
     };

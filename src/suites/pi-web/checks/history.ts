@@ -1,12 +1,14 @@
 /** History Message Types: what get_messages returns. */
 import { excerpt, type CheckDef } from "../../../core/checks/check.js";
+import { KeyCounts } from "../../../core/checks/key-counts.js";
 import { frameEvidence, isObject, rpc, serverCheck, showCommand, toolCalls, where } from "./support.js";
 
 const KNOWN_ROLES: ReadonlySet<string> = new Set(["user", "assistant", "toolResult"]);
 
 export const HISTORY_CHECKS: CheckDef[] = [
   serverCheck("pi-web/history/message-shapes", (t) => {
-    const others = new Map<string, number>();
+    // Roles the server made up: at most sixteen by name, however many it sends.
+    const others = new KeyCounts("roles");
     let messages = 0;
     const r = rpc({
       response: (ev, resp, cmd, how, c) => {
@@ -20,7 +22,7 @@ export const HISTORY_CHECKS: CheckDef[] = [
           if (!isObject(m)) continue;
           const role = m.role;
           if (typeof role !== "string") continue;
-          if (!KNOWN_ROLES.has(role)) others.set(role, (others.get(role) ?? 0) + 1);
+          if (!KNOWN_ROLES.has(role)) others.add(role);
           if (role === "assistant") for (const call of toolCalls(m)) if (typeof call.id === "string") calls.add(call.id);
           if (role === "toolResult" && !bad && (typeof m.toolCallId !== "string" || !calls.has(m.toolCallId))) {
             bad = `message #${i} is a toolResult for ${excerpt(m.toolCallId)}, which no earlier assistant message called`;
@@ -34,7 +36,7 @@ export const HISTORY_CHECKS: CheckDef[] = [
       observe: r.observe,
       finish: () => {
         r.end();
-        const extra = others.size ? `; other roles reported: ${[...others].map(([k, v]) => `${k} ×${v}`).join(", ")}` : "";
+        const extra = others.size ? `; other roles reported: ${others.text()}` : "";
         return t.outcome(`${t.count} history read(s), ${messages} message(s), well formed${extra}`, "no history was read");
       },
     };

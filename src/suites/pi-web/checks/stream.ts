@@ -49,6 +49,9 @@ export interface Block {
 export interface MessageState {
   start: FrameEvent;
   blocks: Map<number, Block>;
+  /** The blocks in the order they started, and where the first still open may be (see firstOpenBlock). */
+  order: Block[];
+  firstOpen: number;
   /** A grammar violation happened: values built from the deltas cannot be trusted. */
   broken: boolean;
   lifecycleStart: boolean;
@@ -75,6 +78,15 @@ export interface BlockHandlers {
   update?(ev: FrameEvent, c: Conn, u: Json, s: MessageState, block: Block | undefined, value: Json): void;
   /** The assistant message_end. */
   end?(ev: FrameEvent, c: Conn, message: Json, s: MessageState): void;
+}
+
+/**
+ * The first block still open, in the order they started. A block only ever ends, so the cursor only moves on: an
+ * update asking costs the same however many blocks the message has.
+ */
+export function firstOpenBlock(s: MessageState): Block | undefined {
+  while (s.firstOpen < s.order.length && s.order[s.firstOpen]!.ended) s.firstOpen++;
+  return s.order[s.firstOpen];
 }
 
 const BLOCK_TYPE = /^(text|thinking|toolcall)_(start|delta|end)$/;
@@ -106,7 +118,7 @@ export function onBlocks(h: BlockHandlers): Listen {
           case "message_start": {
             current.delete(c.id);
             if (isObject(v.message) && v.message.role === "assistant") {
-              current.set(c.id, { start: ev, blocks: new Map(), broken: false, lifecycleStart: false, lifecycleEnd: undefined, updates: 0, slots: new Set(), earliestSlots: new Set(), backlogged: false, runLabel: runLabel.get(c.id) });
+              current.set(c.id, { start: ev, blocks: new Map(), order: [], firstOpen: 0, broken: false, lifecycleStart: false, lifecycleEnd: undefined, updates: 0, slots: new Set(), earliestSlots: new Set(), backlogged: false, runLabel: runLabel.get(c.id) });
             }
             return;
           }
@@ -130,8 +142,8 @@ export function onBlocks(h: BlockHandlers): Listen {
                 if (s.blocks.size > 0 || s.lifecycleStart) bad(ev, c, s, '"start" before any block', `${where(ev, c, "start")} comes after ${s.blocks.size} block(s)`);
                 s.lifecycleStart = true;
               } else if (u.type === "done" || u.type === "error") {
-                const open = [...s.blocks.values()].filter((b) => !b.ended);
-                if (u.type === "done" && open.length > 0) bad(ev, c, s, '"done" after every block ended', `${where(ev, c, "done")} with block ${open[0]!.index} open`);
+                const open = u.type === "done" ? firstOpenBlock(s) : undefined;
+                if (open) bad(ev, c, s, '"done" after every block ended', `${where(ev, c, "done")} with block ${open.index} open`);
                 s.lifecycleEnd = u.type;
               }
               h.update?.(ev, c, u, s, undefined, v);
@@ -151,6 +163,7 @@ export function onBlocks(h: BlockHandlers): Listen {
               else if (i !== s.blocks.size) bad(ev, c, s, `block index ${s.blocks.size} next (0, 1, 2… in order)`, `${where(ev, c, u.type)} opens block ${i}`);
               b = { kind, index: i, ended: false, acc: h.accumulate?.includes(kind) ? new Text() : undefined, length: 0, deltas: 0 };
               s.blocks.set(i, b);
+              s.order.push(b);
             } else if (!b) {
               bad(ev, c, s, `${kind}_start before ${u.type}`, `${where(ev, c, u.type)} for block ${i}, which never started`);
               return;
@@ -200,9 +213,9 @@ export const STREAM_CHECKS: CheckDef[] = [
       violation: (ev, _c, expected, actual) => t.fail(expected, actual, frameEvidence(ev)),
       end: (ev, c, message, s) => {
         messages++;
-        const open = [...s.blocks.values()].filter((b) => !b.ended);
+        const open = firstOpenBlock(s);
         const cut = message.stopReason === "aborted" || message.stopReason === "error";
-        if (open.length > 0 && !cut) t.fail(`every block ended before message_end (stopReason ${excerpt(message.stopReason)})`, `${where(ev, c)} with block ${open[0]!.index} (${open[0]!.kind}) open`, frameEvidence(ev));
+        if (open && !cut) t.fail(`every block ended before message_end (stopReason ${excerpt(message.stopReason)})`, `${where(ev, c)} with block ${open.index} (${open.kind}) open`, frameEvidence(ev));
         else if (s.blocks.size > 0 && !s.broken) t.ok();
       },
     });
