@@ -1,6 +1,7 @@
 /** chat/snapshot-*, chat/seq-*, chat/update-*: the sync model of `chat.getChatUpdates` (§3 r5–r8). */
 import type { CheckContext, CheckDef } from "../../../core/checks/check.js";
 import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
+import { listFirst } from "../../../core/checks/list-text.js";
 import { parseEventId, sequenceVerdict, type ChatState } from "../../../stagewise/chat-state.js";
 import { firstJsonDifference } from "../../../stagewise/json-diff.js";
 import { describeViolation } from "../../../stagewise/reduced.js";
@@ -31,7 +32,8 @@ const UPDATE_APPLICABLE = "stagewise-chat/chat/update-applicable";
 /** r2: what a mutation causes may follow its answer by up to 2 s. */
 const INVALID_EFFECT_MS = 2_000;
 
-const typesOf = (frames: ChatFrame[]) => frames.map((f) => f.update?.type ?? "?").join(", ");
+/** A snapshot's frames by type: the first few, then how many more. */
+const typesOf = (frames: ChatFrame[]) => listFirst(frames, (f) => String(f.update?.type ?? "?"));
 
 /** The ChatUpdate types, each the `const` of one branch of the union, named `$defs/<camelCase>`. */
 export const UPDATE_TYPES = ["chat-list", "chat-created", "chat-deleted", "chat-switched", "chat-title-updated", "message-added", "message-updated", "messages-deleted", "chat-full-sync", "agent-state"] as const;
@@ -126,7 +128,7 @@ export const CHAT_SYNC_CHECKS: CheckDef[] = [
           if (active.length > 1)
             return t.fail(
               "at most one active chat",
-              `${active.length} active chats (${active.map((c) => c.id).join(", ")}) on ${showSub(sub)}`,
+              `${active.length} active chats (${listFirst(active, (c) => String(c.id))}) on ${showSub(sub)}`,
               frameEvidence(list.ev),
             );
           const full = frames.find((f) => f.update?.type === "chat-full-sync");
@@ -178,7 +180,7 @@ export const CHAT_SYNC_CHECKS: CheckDef[] = [
           if (other)
             return t.fail(
               `every snapshot frame with id ${s}`,
-              `${typesOf(frames)} with ids ${frames.map((f) => JSON.stringify(f.eventId)).join(", ")} on ${showSub(sub)}`,
+              `${typesOf(frames)} with ids ${listFirst(frames, (f) => String(JSON.stringify(f.eventId)))} on ${showSub(sub)}`,
               frameEvidence(other.ev),
             );
           const last = parseEventId(sub.lastEventId);

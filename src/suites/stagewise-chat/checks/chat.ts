@@ -1,5 +1,5 @@
 /** chat/*: chats, turns, stop and streaming, judged from the mutations and what subscription A saw (§3 r9, r10, r14). */
-import { listed, type CheckDef } from "../../../core/checks/check.js";
+import type { CheckDef } from "../../../core/checks/check.js";
 import type { ChatMessage, ChatUpdate } from "../../../generated/stagewise-chat.js";
 import { messageById, messageCount, messageIndex, type ChatState } from "../../../stagewise/chat-state.js";
 import { firstJsonDifference } from "../../../stagewise/json-diff.js";
@@ -25,6 +25,7 @@ import {
   type FrameEvent,
 } from "./support.js";
 import { endThen } from "../../../core/checks/check.js";
+import { listFirst } from "../../../core/checks/list-text.js";
 
 const UPDATE_WAIT_MS = 2_000;
 const UPDATE_APPLICABLE = "stagewise-chat/chat/update-applicable";
@@ -33,7 +34,8 @@ const STREAM_MIN_CHARS = 200;
 const STREAM_MIN_MS = 100;
 
 const reasonOf = (e: Effect): unknown => (e.answer?.r.kind === "error" && isObject(e.answer.r.error?.data) ? e.answer.r.error.data.reason : undefined);
-const typesIn = (deltas: ADelta[]) => (deltas.length ? listed(deltas, (d) => d.f.update?.type ?? "?") : "no update");
+/** The updates of a window by type: the first six, then how many more (a window keeps up to 10,000). */
+const typesIn = (deltas: ADelta[]) => (deltas.length ? listFirst(deltas, (d) => String(d.f.update?.type ?? "?"), 6) : "no update");
 /** The chat a mutation names was never announced to A (chat/create-chat failed on it): true when knocked on. */
 function unseenChat(t: Tally, e: Effect): boolean {
   const chatId = inputField(e, "chatId");
@@ -217,7 +219,7 @@ export const CHAT_CHECKS: CheckDef[] = [
       if (typeof id !== "string") return t.fail("a message id (string)", JSON.stringify(id), effectEvidence(e));
       if (e.answer!.ms > UPDATE_WAIT_MS) return t.failLate(e.answer!.ev.t, e.answer!.ms - UPDATE_WAIT_MS, `the id within ${UPDATE_WAIT_MS} ms`, `after ${Math.round(e.answer!.ms)} ms`, effectEvidence(e));
       const d = ofType(e.deltas, "message-added").find((x) => x.f.update.message.id === id);
-      if (!d) return t.fail(`a user message-added with id "${id}"`, typesIn(e.deltas.slice(0, 6)), effectEvidence(e));
+      if (!d) return t.fail(`a user message-added with id "${id}"`, typesIn(e.deltas), effectEvidence(e));
       const m = d.f.update.message as ChatMessage & { metadata?: unknown };
       if (m.role !== "user") return t.fail("role user", `role ${String(m.role)}`, frameEvidence(d.f.ev));
       const diff =

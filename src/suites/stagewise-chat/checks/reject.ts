@@ -22,8 +22,9 @@ import {
   type RpcRequest,
 } from "./support.js";
 import type { ChatUpdate } from "../../../generated/stagewise-chat.js";
-import { endThen, listed } from "../../../core/checks/check.js";
+import { endThen } from "../../../core/checks/check.js";
 import { ownEntry } from "../../../core/checks/check-helpers.js";
+import { listFirst } from "../../../core/checks/list-text.js";
 
 const QUIET_MS = 300;
 
@@ -186,7 +187,7 @@ export const REJECT_CHECKS: CheckDef[] = [
         if (bad.length)
           return t.fail(
             `no update after the rejected ${showReq(e.req)}`,
-            `${listed(bad, (d) => d.f.update?.type ?? "")} at ${where(bad[0]!.f.ev)}`,
+            `${listFirst(bad, (d) => String(d.f.update?.type ?? ""))} at ${where(bad[0]!.f.ev)}`,
             frameEvidence(bad[0]!.f.ev),
           );
         const closed = e.req.conn.closed;
