@@ -100,12 +100,17 @@ export function judgeArgs(args: Record<string, unknown>, name: string, catalogue
   const fn = parametersValidator(requestParameters);
   if (!fn) return undefined;
   const out = split(fn, args, "the request's parameters");
-  // A client schema rarely says additionalProperties: false; unknown keys are still unknown.
+  // A client schema rarely says additionalProperties: false; unknown keys are still unknown. A set keeps each once:
+  // arguments may hold tens of thousands of keys.
   const props = (requestParameters as { properties?: unknown } | undefined)?.properties;
-  if (props && typeof props === "object" && !Array.isArray(props)) {
-    for (const k of Object.keys(args)) if (!(k in props) && !out.unknownKeys.includes(k)) out.unknownKeys.push(k);
-  } else if (isParameterless(requestParameters)) {
-    for (const k of Object.keys(args)) if (!out.unknownKeys.includes(k)) out.unknownKeys.push(k);
+  const defined = props && typeof props === "object" && !Array.isArray(props) ? props : undefined;
+  if (defined || isParameterless(requestParameters)) {
+    const listed = new Set(out.unknownKeys);
+    for (const k of Object.keys(args)) {
+      if ((defined && k in defined) || listed.has(k)) continue;
+      listed.add(k);
+      out.unknownKeys.push(k);
+    }
   }
   return out;
 }

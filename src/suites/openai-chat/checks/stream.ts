@@ -1,5 +1,6 @@
 /** The stream profile: numbers for tuning, never a verdict. */
-import type { CheckDef, Outcome } from "../../../core/checks/check.js";
+import { excerpt, type CheckDef, type Outcome } from "../../../core/checks/check.js";
+import { listFirst } from "../../../core/checks/list-text.js";
 import { onStreams } from "./model.js";
 import { isObject, serverCheck } from "./support.js";
 
@@ -54,7 +55,7 @@ export const STREAM_CHECKS: CheckDef[] = [
           const calls = [...s.model.choices.values()].flatMap((c) => c.calls);
           const parts = [`headers ${ms(s.head.t - t0)} ms`, st.firstChunk === undefined ? "no chunk" : `first chunk ${ms(st.firstChunk - t0)} ms`];
           parts.push(`${st.events} event(s) in ${st.reads} read(s), largest gap ${ms(st.gap)} ms`);
-          if (calls.length) parts.push(`calls: ${calls.map((c) => `${c.name ?? "?"} in ${c.fragments} fragment(s)`).join(", ")}`);
+          if (calls.length) parts.push(`calls: ${listFirst(calls, (c) => `${c.name === undefined ? "?" : excerpt(c.name, 60)} in ${c.fragments} fragment(s)`)}`);
           if (calls.some((c) => c.idSends > 1)) parts.push("ids repeated on later deltas");
           if (calls.some((c) => c.lengthCut)) parts.push('"length" during a call');
           if (st.comments) parts.push(`${st.comments} comment line(s)`);

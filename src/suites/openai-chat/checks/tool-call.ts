@@ -7,6 +7,7 @@
  */
 import { excerpt, type CheckDef, type Evidence, type Outcome } from "../../../core/checks/check.js";
 import { stringifyOrUndefined, tooDeep } from "../../../core/json-depth.js";
+import { LISTED, listFirst } from "../../../core/checks/list-text.js";
 import { activeCatalogue, isParameterless, judgeArgs } from "../catalogue.js";
 import { L } from "../labels.js";
 import { readParams } from "../params.js";
@@ -277,7 +278,7 @@ export const TOOL_CALL_CHECKS: CheckDef[] = [
         if (ch.calls.length === 0) continue;
         n++;
         if (ch.calls.length === 1) t.ok();
-        else t.fail("at most one call", `${r.label}: ${ch.calls.length} calls (${ch.calls.map((c) => c.name ?? "?").join(", ")}) despite parallel_tool_calls: false`, callEvidence(ch.calls[1]!, r));
+        else t.fail("at most one call", `${r.label}: ${ch.calls.length} calls (${listFirst(ch.calls, (c) => (c.name === undefined ? "?" : excerpt(c.name, 60)))}) despite parallel_tool_calls: false`, callEvidence(ch.calls[1]!, r));
       }
     });
     return { observe, finish: () => t.outcome(`${n} response(s) to parallel_tool_calls: false had one call`, "no call was made in answer to parallel_tool_calls: false") };
@@ -398,9 +399,9 @@ function argumentRules(): CheckDef[] {
           n++;
           if (kind === "valid") {
             if (j.errors.length === 0) t.ok();
-            else t.fail(`arguments valid against ${j.source}`, `${r.label}: ${callName(c, r.label)} ${excerpt(c.args, 60)}: ${j.errors.join("; ")}`, callEvidence(c, r));
+            else t.fail(`arguments valid against ${j.source}`, `${r.label}: ${callName(c, r.label)} ${excerpt(c.args, 60)}: ${listFirst(j.errors, String, LISTED, "; ")}`, callEvidence(c, r));
           } else if (j.unknownKeys.length === 0) t.ok();
-          else t.fail("only properties the tool defines", `${r.label}: ${callName(c, r.label)} has unknown key(s) ${j.unknownKeys.join(", ")} (${excerpt(c.args, 60)})`, callEvidence(c, r));
+          else t.fail("only properties the tool defines", `${r.label}: ${callName(c, r.label)} has unknown key(s) ${listFirst(j.unknownKeys, (k) => excerpt(k, 60))} (${excerpt(c.args, 60)})`, callEvidence(c, r));
         });
         return { observe, finish: () => t.outcome(kind === "valid" ? `${n} call(s) had arguments valid for their tool` : `${n} call(s) used only defined properties`, "no complete call of a known tool was observed") };
       },
