@@ -1,7 +1,7 @@
 /** Lists and counts in failure messages stay short however long the list, and words are built only for the failures kept. */
 import { describe, expect, it } from "vitest";
 import { Tally } from "../../src/core/checks/check.js";
-import { LISTED, listFirst } from "../../src/core/checks/list-text.js";
+import { LISTED, listFirst } from "../../src/core/list-text.js";
 import { KeyCounts } from "../../src/core/checks/key-counts.js";
 
 describe("listFirst", () => {

@@ -20,7 +20,7 @@ import {
   type Exchange,
 } from "./support.js";
 import { StoppedTurns, turnStart } from "./turns.js";
-import { listFirst } from "../../../core/checks/list-text.js";
+import { listFirst } from "../../../core/list-text.js";
 
 /** The probes' "sending" notes: whether each valid message went out while the server was busy. */
 function sentWhileBusy(fn: (busy: Map<string, boolean>) => void) {

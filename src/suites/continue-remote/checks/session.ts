@@ -3,7 +3,7 @@ import type { CheckDef, Evidence } from "../../../core/checks/check.js";
 import { freshEntries } from "./messages.js";
 import { canon, isObject, onStates, serverCheck, stateEvidence, TERMINAL, where, type Entry, type State } from "./support.js";
 import { ownEntry } from "../../../core/checks/check-helpers.js";
-import { listFirst } from "../../../core/checks/list-text.js";
+import { listFirst } from "../../../core/list-text.js";
 
 /** An entry's evidence, made once however many of its calls fail: it excerpts the whole entry, which may hold thousands. */
 function evidenceOnce(s: State, e: Entry): () => Evidence {

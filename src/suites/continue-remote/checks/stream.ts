@@ -1,6 +1,6 @@
 /** §3.7 Streaming (seed): one streaming entry, last, growing by appending. */
 import { excerpt, type CheckDef } from "../../../core/checks/check.js";
-import { listFirst } from "../../../core/checks/list-text.js";
+import { listFirst } from "../../../core/list-text.js";
 import { onStates, sameEntry, serverCheck, stateEvidence, where } from "./support.js";
 
 export const STREAM_CHECKS: CheckDef[] = [

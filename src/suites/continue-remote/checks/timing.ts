@@ -18,7 +18,7 @@ import {
 } from "./support.js";
 import { StoppedTurns, turnStart } from "./turns.js";
 import { KitStalls } from "../../../core/checks/kit-stalls.js";
-import { LISTED, listFirst } from "../../../core/checks/list-text.js";
+import { LISTED, listFirst } from "../../../core/list-text.js";
 
 const p95 = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);

@@ -5,7 +5,7 @@ import { freshEntries } from "./messages.js";
 import { IdleWatch } from "./turns.js";
 import { all, NAME_TABLE, onStates, sameTool, serverCheck, stateEvidence, toolLabel, where, type Entry, type State } from "./support.js";
 import { ownEntry } from "../../../core/checks/check-helpers.js";
-import { listFirst } from "../../../core/checks/list-text.js";
+import { listFirst } from "../../../core/list-text.js";
 
 const VARIANT: Record<string, string> = { "tool-start": "tool-start-entry", "tool-result": "tool-result-entry", "tool-error": "tool-error-entry" };
 

@@ -9,7 +9,7 @@
 import { StreamJson } from "../../../core/transport/stream-json.js";
 import { ownString } from "../../../core/transport/own-string.js";
 import { excerpt, type CheckContext } from "../../../core/checks/check.js";
-import { listFirst } from "../../../core/checks/list-text.js";
+import { listFirst } from "../../../core/list-text.js";
 import { serverCheckMaker } from "../../../core/checks/define-check.js";
 import { describe, evidenceOf, lastEvent, type Exchange } from "../../../core/views/exchange.js";
 import { exchangeChecks } from "../../../core/views/exchange-checks.js";

@@ -4,7 +4,7 @@
  * are the stream view's (`s.tools`), read by every rule here: none keeps a copy of its own.
  */
 import { excerpt, type CheckDef, type Outcome } from "../../../core/checks/check.js";
-import { listFirst } from "../../../core/checks/list-text.js";
+import { listFirst } from "../../../core/list-text.js";
 import { L, NOTE } from "../labels.js";
 import { all, chatFailed, disconnectKnockOn, type SseEventEvent, eventEvidence, eventWhere, isObject, NO_TOOLS, onExchanges, onNote, onStreams, serverCheck, showTools, Tally, toolEvent, toolNames, unjudgedStream } from "./support.js";
 

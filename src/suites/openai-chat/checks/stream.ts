@@ -1,6 +1,6 @@
 /** The stream profile: numbers for tuning, never a verdict. */
 import { excerpt, type CheckDef, type Outcome } from "../../../core/checks/check.js";
-import { listFirst } from "../../../core/checks/list-text.js";
+import { listFirst } from "../../../core/list-text.js";
 import { onStreams } from "./model.js";
 import { isObject, serverCheck } from "./support.js";
 

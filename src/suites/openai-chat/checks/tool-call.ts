@@ -7,7 +7,7 @@
  */
 import { excerpt, type CheckDef, type Evidence, type Outcome } from "../../../core/checks/check.js";
 import { stringifyOrUndefined, tooDeep } from "../../../core/json-depth.js";
-import { LISTED, listFirst } from "../../../core/checks/list-text.js";
+import { LISTED, listFirst } from "../../../core/list-text.js";
 import { activeCatalogue, isParameterless, judgeArgs } from "../catalogue.js";
 import { L } from "../labels.js";
 import { readParams } from "../params.js";

@@ -1,7 +1,7 @@
 /** chat/snapshot-*, chat/seq-*, chat/update-*: the sync model of `chat.getChatUpdates` (§3 r5–r8). */
 import type { CheckContext, CheckDef } from "../../../core/checks/check.js";
 import { formatSchemaErrors } from "../../../core/schemas/schema-registry.js";
-import { listFirst } from "../../../core/checks/list-text.js";
+import { listFirst } from "../../../core/list-text.js";
 import { parseEventId, sequenceVerdict, type ChatState } from "../../../stagewise/chat-state.js";
 import { firstJsonDifference } from "../../../stagewise/json-diff.js";
 import { describeViolation } from "../../../stagewise/reduced.js";

@@ -25,7 +25,7 @@ import {
   type FrameEvent,
 } from "./support.js";
 import { endThen } from "../../../core/checks/check.js";
-import { listFirst } from "../../../core/checks/list-text.js";
+import { listFirst } from "../../../core/list-text.js";
 
 const UPDATE_WAIT_MS = 2_000;
 const UPDATE_APPLICABLE = "stagewise-chat/chat/update-applicable";

@@ -24,7 +24,7 @@ import {
 import type { ChatUpdate } from "../../../generated/stagewise-chat.js";
 import { endThen } from "../../../core/checks/check.js";
 import { ownEntry } from "../../../core/checks/check-helpers.js";
-import { listFirst } from "../../../core/checks/list-text.js";
+import { listFirst } from "../../../core/list-text.js";
 
 const QUIET_MS = 300;
 

@@ -1,6 +1,10 @@
 /**
- * Lists in failure messages. A list a target controls (tools left open, entries of a turn, types it made up) can be
- * as long as its stream: a message shows the first few and counts the rest, so it stays short however long the list.
+ * Lists in failure messages. A list a target controls (tools left open, entries of a turn, types it made up, schema
+ * errors) can be as long as its stream: a message shows the first few and counts the rest, so it stays short however
+ * long the list.
+ *
+ * No imports, and outside checks/: the schema registry words its errors with it, and a mock's first answer loads the
+ * registry but nothing of the checks.
  */
 
 /** How many items a message shows before "… and N more", unless a rule says otherwise. */
