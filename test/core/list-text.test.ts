@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { Tally } from "../../src/core/checks/check.js";
 import { LISTED, listFirst } from "../../src/core/list-text.js";
 import { KeyCounts } from "../../src/core/checks/key-counts.js";
+import { formatSchemaErrors, registry } from "../../src/core/schemas/schema-registry.js";
 
 describe("listFirst", () => {
   it("lists a short list whole, as join would", () => {
@@ -48,5 +49,26 @@ describe("KeyCounts", () => {
     c.add("b");
     expect(c.size).toBe(3);
     expect(c.text()).toBe("a ×2, b ×2, c ×1, … and 100000 more of other types");
+  });
+});
+
+describe("formatSchemaErrors", () => {
+  const errors = (n: number) => Array.from({ length: n }, (_, i) => ({ pointer: `/items/${i}`, keyword: "type", message: "must be string" }));
+
+  it("words a few errors whole, as before", () => {
+    expect(formatSchemaErrors([{ pointer: "", keyword: "type", message: "must be object" }, ...errors(1)])).toBe("/: must be object; /items/0: must be string");
+  });
+
+  it("names the first ten errors of a large invalid value and counts the rest", () => {
+    const text = formatSchemaErrors(errors(100_000));
+    expect(text).toBe(`${Array.from({ length: 10 }, (_, i) => `/items/${i}: must be string`).join("; ")}; … and 99990 more`);
+  });
+
+  it("words what the registry finds in a value with an error per item", () => {
+    const r = registry.validate("mcp-chat", "server-list", Array.from({ length: 5_000 }, () => 42));
+    expect(r.ok).toBe(false);
+    const text = formatSchemaErrors(r.ok ? [] : r.errors);
+    expect(text).toMatch(/^\/0: must be object; \/1: must be object; .*; … and \d+ more$/);
+    expect(text.length).toBeLessThan(1_000);
   });
 });

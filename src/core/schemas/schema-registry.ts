@@ -15,6 +15,7 @@ import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { SchemaExplainer } from "./schema-explain.js";
 import { closestName } from "./closest-name.js";
+import { listFirst } from "../list-text.js";
 
 // ajv and its formats (CommonJS, and large) load with the first schema: a process that never
 // validates, such as a plain `agentwire mock`, does not wait for them.
@@ -195,6 +196,12 @@ function toSchemaError(e: ErrorObject): SchemaError {
 /** One shared registry for the process. */
 export const registry = new SchemaRegistry();
 
+/**
+ * Schema errors as a message lists them. A large invalid value (a history of ten thousand bad entries) gives an error
+ * per entry: the first ten are shown, then how many more.
+ */
 export function formatSchemaErrors(errors: SchemaError[]): string {
-  return errors.map((e) => `${e.pointer || "/"}: ${e.message}`).join("; ");
+  return listFirst(errors, (e) => `${e.pointer || "/"}: ${e.message}`, SCHEMA_ERRORS_LISTED, "; ");
 }
+
+const SCHEMA_ERRORS_LISTED = 10;
