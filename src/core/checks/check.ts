@@ -317,20 +317,6 @@ export function excerpt(value: unknown, max = 160): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
-/** Items a list in a failure message names before it counts the rest (`listed`). */
-export const LISTED_MAX = 8;
-
-/**
- * Names the first few items, then counts the rest ("a, b, c … 9992 more"): a message listing what a window saw stays
- * short however long the run, and only the items it names are read.
- */
-export function listed<T>(items: readonly T[], name: (item: T) => string, max = LISTED_MAX): string {
-  const shown: string[] = [];
-  for (let i = 0; i < items.length && i < max; i++) shown.push(name(items[i]!));
-  const rest = items.length - shown.length;
-  return rest > 0 ? `${shown.join(", ")} … ${rest} more` : shown.join(", ");
-}
-
 /** A value JSON cannot write: its String, or a note where even that throws (a deep array, a throwing toString). */
 function shown(value: unknown): string {
   if (typeof value === "object" && value !== null && nestedDeeperThan(value)) return NESTED_TOO_DEEPLY;
