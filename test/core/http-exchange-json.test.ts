@@ -1,7 +1,7 @@
 /** The recording HTTP client reading a plain (non-stream) answer: the whole body is the text the checks parse. */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { brotliCompressSync, gzipSync } from "node:zlib";
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { exchange } from "../../src/core/transport/http-exchange.js";
 import { TranscriptBus, type TranscriptEvent } from "../../src/core/transcript/transcript.js";
@@ -50,6 +50,9 @@ describe("http-exchange: a plain answer", () => {
   it.each([
     ["gzip", gzipSync],
     ["br", brotliCompressSync],
+    ["deflate", deflateSync],
+    // Raw deflate sent as "deflate": a fetch reads it too.
+    ["deflate", deflateRawSync],
   ] as const)("reads a %s body as a client's fetch does", async (encoding, compress) => {
     const body = JSON.stringify({ isProcessing: false, messages: [] });
     const { result } = await get(await serveEncoded(encoding, compress(Buffer.from(body))));
@@ -57,9 +60,12 @@ describe("http-exchange: a plain answer", () => {
     expect(result.json).toEqual({ isProcessing: false, messages: [] });
   });
 
-  it("does not unpack a compressed body past the byte limit", async () => {
-    const { result } = await get(await serveEncoded("gzip", gzipSync(Buffer.alloc(5_000_000))), 100_000);
-    expect(result.text!.length).toBeLessThan(100_000);
+  it("does not unpack a compressed body past the byte limit, and ends it at the kit's limit", async () => {
+    const { result, end } = await get(await serveEncoded("gzip", gzipSync(Buffer.alloc(5_000_000))), 100_000);
+    // Not the coded bytes read as text, which the rules would judge as the server's answer.
+    expect(result.text).toBeUndefined();
+    expect(end.reason).toBe("limit");
+    expect(end.error).toContain("gzip coding decodes to more than the 100000 bytes");
   });
 
 

@@ -5,7 +5,7 @@
 import { at, excerpt, type Evidence, type Tally } from "./check.js";
 import type { TranscriptEvent } from "../transcript/transcript.js";
 import { Utf8Body } from "../transport/utf8.js";
-import { undoneCoding } from "../transport/coded-stream.js";
+import { undoneCoding } from "../transport/content-coding.js";
 
 /** A transcript event of one kind. */
 export type EventOf<K extends TranscriptEvent["kind"]> = Extract<TranscriptEvent, { kind: K }>;

@@ -6,15 +6,7 @@
  * limit), the coded bytes waiting for the decoder by the caller pausing its socket while `push` says so.
  */
 import { constants, createBrotliDecompress, createGunzip, createInflate, createInflateRaw, type Gunzip } from "node:zlib";
-
-/** The codings a fetch undoes by itself, by their Content-Encoding name. */
-const CODINGS = new Set(["gzip", "x-gzip", "deflate", "br"]);
-
-/** The coding the kit undoes for a body with this Content-Encoding, or undefined: the body is read as it came. */
-export function undoneCoding(encoding: string | undefined): string | undefined {
-  const name = encoding?.trim().toLowerCase();
-  return name !== undefined && CODINGS.has(name) ? name : undefined;
-}
+import { undoneCoding, zlibWrapped } from "./content-coding.js";
 
 export interface CodedStreamOptions {
   /** Decoded bytes read at most; past them decoding stops and `onLimit` is told. */
@@ -127,7 +119,7 @@ export class CodedStream {
  * servers send under it, told apart by the first byte (a zlib header names compression method 8 in its low bits).
  */
 function deflateFor(first: Uint8Array): Decoder {
-  return ((first[0]! & 0x0f) === 0x08 ? createInflate(LENIENT) : createInflateRaw(LENIENT)) as unknown as Decoder;
+  return (zlibWrapped(first[0]) ? createInflate(LENIENT) : createInflateRaw(LENIENT)) as unknown as Decoder;
 }
 
 /** A decoder for a stream body with this Content-Encoding, or undefined when the kit reads the body as it came. */

@@ -151,11 +151,14 @@ export function exchange(bus: TranscriptBus, spec: ExchangeSpec): Promise<Exchan
       coded?.stop();
       reader?.end();
       if (!spec.stream) {
-        // A body that decodes past the byte limit stays as it came, as one that does not decode.
         const body = Buffer.concat(textParts);
         const plain = decodeBody(body, result.headers?.["content-encoding"], maxBytes);
-        result.text = (plain === "over" ? body : plain).toString("utf8");
-        if (/json/i.test(result.headers?.["content-type"] ?? "") || looksJson(result.text)) {
+        if (plain === "over") {
+          // The kit's limit, not the server's answer: the text was not all read, so no rule judges it.
+          reason = "limit";
+          error = `the body's ${result.headers?.["content-encoding"]?.trim()} coding decodes to more than the ${maxBytes} bytes the kit reads`;
+        } else result.text = plain.toString("utf8");
+        if (result.text !== undefined && (/json/i.test(result.headers?.["content-type"] ?? "") || looksJson(result.text))) {
           try {
             result.json = JSON.parse(result.text);
           } catch {
