@@ -55,4 +55,19 @@ describe("pi-web reports over what the server made up", () => {
     expect(many, `2,000 "done" updates: ${Math.round(many)} ms with 100,000 blocks open, ${Math.round(few)} ms with 1,000`).toBeLessThan(4 * Math.max(few, 10) + 500);
     expect(manyRun.grammar.message).toMatch(/with block 0 open \(2000 violations, first shown\)$/);
   });
+
+  it("a block started twice and then ended is not reported open by the later updates", () => {
+    const s = new PiWebScript().recv({ type: "agent_start" }).recv({ type: "message_start", message: partialAssistant });
+    const update = (e: object) => s.recv({ type: "message_update", message: partialAssistant, assistantMessageEvent: e });
+    update({ type: "text_start", contentIndex: 0 });
+    update({ type: "text_start", contentIndex: 0 });
+    update({ type: "text_end", contentIndex: 0, content: "" });
+    update({ type: "done", reason: "stop" });
+    s.recv({ type: "message_end", message: { ...partialAssistant, content: [{ type: "text", text: "" }] } });
+    const grammar = byShortId(judge(PI_WEB_SERVER_CHECKS, s.close())).get("stream/block-grammar")!;
+    expect(grammar.verdict).toBe("fail");
+    expect(grammar.message).toContain("starts block 0 again");
+    // One violation: the second start. The block it started ended, so neither "done" nor message_end finds one open.
+    expect(grammar.message).not.toMatch(/violations/);
+  });
 });

@@ -85,9 +85,12 @@ export interface BlockHandlers {
  * update asking costs the same however many blocks the message has.
  */
 export function firstOpenBlock(s: MessageState): Block | undefined {
-  while (s.firstOpen < s.order.length && s.order[s.firstOpen]!.ended) s.firstOpen++;
+  while (s.firstOpen < s.order.length && superseded(s, s.order[s.firstOpen]!)) s.firstOpen++;
   return s.order[s.firstOpen];
 }
+
+/** Ended, or replaced by a second start of its index (that start is the block now; the first is never open again). */
+const superseded = (s: MessageState, b: Block): boolean => b.ended || s.blocks.get(b.index) !== b;
 
 const BLOCK_TYPE = /^(text|thinking|toolcall)_(start|delta|end)$/;
 
