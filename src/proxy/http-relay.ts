@@ -154,8 +154,9 @@ export class HttpRelay {
         bus.drain();
         reader?.end();
         const t = reader ? undefined : plainText(Buffer.concat(textParts));
-        // A body the kit stopped reading ends at its limit, however the rest of it went.
-        if (unread !== undefined && reason !== "aborted") {
+        // A body the kit stopped reading ends at its limit when it otherwise ended as a whole answer; a reset or a
+        // timeout it saw stays what it was.
+        if (unread !== undefined && (reason === "eof" || reason === "close-timeout")) {
           reason = "limit";
           error = unread;
         }
