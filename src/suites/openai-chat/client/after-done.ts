@@ -8,6 +8,7 @@
  * Once the kit stopped the run, a held stream whose limit had already run out fails (the client was late by then);
  * one still within its limit is not judged, whatever closes it afterwards (the stop ends the client).
  */
+import { listFirst } from "../../../core/list-text.js";
 import { at, Violations, type CheckDef, type CheckObserver, type Evidence } from "../../../core/checks/check.js";
 import type { TranscriptEvent } from "../../../core/transcript/transcript.js";
 import { AFTER_DONE_NOTE } from "../../../mocks/openai-chat/after-done.js";
@@ -164,9 +165,9 @@ export const finishesAfterDoneCheck: CheckDef = clientCheck({
           else unfinished.push(exchange);
         }
         const untested = cut.length
-          ? `not exercised: ${stop.said} while the client held ${cut.join(", ")} open after [DONE], before its time to finish was up`
+          ? `not exercised: ${stop.said} while the client held ${listFirst(cut)} open after [DONE], before its time to finish was up`
           : unfinished.length
-          ? `not exercised: the run ended while the client still held ${unfinished.join(", ")} open after [DONE]`
+          ? `not exercised: the run ended while the client still held ${listFirst(unfinished)} open after [DONE]`
           : "not exercised: no stream was held open after [DONE] (the hold-open-after-done fault or the open-after-done framing creates the case)";
         return v.outcome({ pass: `the client finished ${judged} held-open response(s) promptly after [DONE]`, exercised: judged > 0, untested });
       },

@@ -8,6 +8,7 @@
  * that names both, client-metadata the metadata (client-valid-input judges a copy with a stand-in),
  * messaging/client-user-message the messaging input.
  */
+import { listFirst } from "../../../core/list-text.js";
 import { at, type CheckDef, type Evidence, type Tally } from "../../../core/checks/check.js";
 import { clientFrameRules, frameEvidence } from "../../../core/checks/client-frame-rule.js";
 import { acrossStates, crossedReason, crossingGrace, sinceShown } from "../../../core/checks/crossing.js";
@@ -462,7 +463,7 @@ export const resubscribeCheck = toolbarRule({
       return;
     }
     openedDue(stop.at, t, s, stop);
-    if (s.opened.size > 0) t.untestable(stop.reason(`socket ${[...s.opened.keys()].join(", ")} still had time to subscribe`));
+    if (s.opened.size > 0) t.untestable(stop.reason(`socket ${listFirst([...s.opened.keys()])} still had time to subscribe`));
     const d = s.dropped;
     if (d && stop.cuts(d.t + SUBSCRIBE_AFTER_DROP_MS)) t.untestable(stop.reason(`the toolbar still had time to subscribe after ${d.what}`));
     else if (d) t.untestable(`${stop.said} with no event since ${d.what} past its ${SUBSCRIBE_AFTER_DROP_MS} ms: whether the toolbar was still there to subscribe could not be told`);
