@@ -63,6 +63,24 @@ describe.concurrent("the HTTP relay's own caps are the kit's", () => {
     expect(shape.message).toContain("the kit stopped reading GET /servers");
   });
 
+  it("a JSON answer the target resets after the text the proxy keeps: the reset stays the target's, not the kit's limit", async () => {
+    const result = await through(
+      (_req, res) => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.write(`[{"id":"files","name":"${"x".repeat(1_200_000)}`);
+        // Past the proxy's cap, then the target breaks the connection mid-body.
+        setTimeout(() => res.socket?.destroy(), 50);
+      },
+      async (url) => {
+        await fetch(`${url}/servers`)
+          .then((r) => r.text())
+          .catch(() => undefined);
+      },
+    );
+    const [end] = bodyEnds(result);
+    expect(end?.reason).toBe("error");
+  });
+
   it("an SSE line longer than the proxy reads: the stream is relayed whole and ends at the kit's limit, so no sentinel rule fails", async () => {
     const long = `data: ${JSON.stringify({ type: "text", content: "a".repeat(9 * 1024 * 1024) })}\n\n`;
     let got = 0;
