@@ -6,7 +6,8 @@
 import type { EventKind, TranscriptEvent } from "../transcript/transcript.js";
 import type { ValidationResult } from "../schemas/schema-registry.js";
 import type { Observe } from "../views/hooks.js";
-import { nestedDeeperThan, stringifyOrUndefined } from "../json-depth.js";
+import { nestedDeeperThan } from "../json-depth.js";
+import { jsonPrefix } from "../json-prefix.js";
 
 export type Level = "MUST" | "SHOULD" | "INFO";
 export type Side = "server" | "client";
@@ -307,14 +308,23 @@ const MAX_LATE = 256;
 /** The outcome of a rule whose case the target legally did not present: skipped, with the reason. */
 export const notApplicable = (reason: string): Outcome => ({ verdict: "skip", message: `not applicable: ${reason}` });
 
-/** Escapes and truncates a payload for an evidence excerpt. */
+/**
+ * Escapes and truncates a payload for an evidence excerpt: a string's characters escaped as in JSON, anything else as
+ * the start of its JSON text. Reads only as much of the value as the excerpt shows (jsonPrefix): a 50 MB answer costs
+ * what 160 characters of it cost.
+ */
 export function excerpt(value: unknown, max = 160): string {
   // A long string is escaped only as far as the excerpt reaches: its first max characters escape to at least max, and
   // how the last of them escapes depends on the one after it (a surrogate pair), so max + 1 are kept.
-  // Never throws: a target's value may nest deeper than JSON.stringify (or String) can go; it then shows as such.
-  const s = typeof value === "string" ? JSON.stringify(value.length > max + 1 ? value.slice(0, max + 1) : value).slice(1, -1) : stringifyOrUndefined(value);
-  const text = s ?? shown(value);
+  const text = typeof value === "string" ? JSON.stringify(value.length > max + 1 ? value.slice(0, max + 1) : value).slice(1, -1) : written(value, max);
   return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** The start of a value's JSON text, or what shows in its place where JSON cannot write it. Never throws. */
+function written(value: unknown, max: number): string {
+  const p = jsonPrefix(value, max);
+  if ("text" in p) return p.text;
+  return p.none === "deep" ? NESTED_TOO_DEEPLY : shown(value);
 }
 
 /** A value JSON cannot write: its String, or a note where even that throws (a deep array, a throwing toString). */
