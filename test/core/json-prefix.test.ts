@@ -3,7 +3,7 @@
  * JSON.stringify text, while reading only a bounded part of a huge value.
  */
 import { describe, expect, it } from "vitest";
-import { excerpt } from "../../src/core/checks/check.js";
+import { excerpt, excerptJson } from "../../src/core/checks/check.js";
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "../../src/core/json-depth.js";
 import { jsonPrefix } from "../../src/core/json-prefix.js";
 
@@ -157,5 +157,13 @@ describe("jsonPrefix and excerpt", () => {
     expect(excerpt(deep(10_000))).toBe("[nested too deeply to show]");
     expect(excerpt({ first: "x".repeat(500), then: deep(10_000) })).toBe("[nested too deeply to show]");
     expect(excerpt(deep(MAX_JSON_DEPTH), 20)).toBe(`${'{"a":1,"b":'.repeat(2).slice(0, 20)}…`);
+  });
+
+  it("excerptJson keeps a string's quotes, and cuts like excerpt", () => {
+    expect(excerptJson("a\"b")).toBe('"a\\"b"');
+    expect(excerptJson("x".repeat(100), 10)).toBe(`"${"x".repeat(9)}…`);
+    expect(excerptJson({ a: [1, "😀"] })).toBe('{"a":[1,"😀"]}');
+    expect(excerptJson(undefined)).toBe("undefined");
+    expect(excerptJson(JSON.parse(`${"[".repeat(10_000)}${"]".repeat(10_000)}`))).toBe("[nested too deeply to show]");
   });
 });

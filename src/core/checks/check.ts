@@ -320,6 +320,15 @@ export function excerpt(value: unknown, max = 160): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
+/**
+ * The start of a value's JSON text (a string in its quotes), cut past `max` characters with "…", read only as far as
+ * it shows; `undefined` and values JSON cannot write show as excerpt shows them. Never throws.
+ */
+export function excerptJson(value: unknown, max = 160): string {
+  const text = written(value, max);
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
 /** The start of a value's JSON text, or what shows in its place where JSON cannot write it. Never throws. */
 function written(value: unknown, max: number): string {
   const p = jsonPrefix(value, max);

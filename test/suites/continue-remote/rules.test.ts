@@ -323,3 +323,25 @@ describe("timing/responsive and the kit's own hold-ups", () => {
     expect(honest.has(r.evidence[0]!.exchange!)).toBe(true);
   });
 });
+
+describe("session/tool-state-content", () => {
+  const call = (state: Record<string, unknown>, fn: Record<string, unknown> = { name: "Read", arguments: '{"filepath":"README.md"}' }) => {
+    const c = cnCall("c1", "done");
+    const toolCall = { id: "c1", type: "function", function: fn };
+    const entry = { ...c, message: { ...c.message, toolCalls: [toolCall] }, toolCallStates: [{ ...c.toolCallStates[0]!, toolCall, ...state }] };
+    return new CrScript().poll(cn([cnUser("hi"), entry], false));
+  };
+
+  it("shows the start of a huge output, cut, and never the whole of it", () => {
+    const output = Array.from({ length: 200_000 }, (_, i) => ({ content: i }));
+    const r = verdict(call({ output }), "session/tool-state-content", "cn-session");
+    expect(r.v).toBe("warn");
+    expect(r.m).toContain(`with output ${JSON.stringify(output.slice(0, 20)).slice(0, 80)}…`);
+    expect(r.m.length).toBeLessThan(400);
+  });
+
+  it("names a call without arguments instead of failing inside the check", () => {
+    const r = verdict(call({}, { name: "Read" }), "session/tool-state-content", "cn-session");
+    expect(r.m).toMatch(/call c1 has arguments undefined/);
+  });
+});

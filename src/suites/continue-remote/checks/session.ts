@@ -1,5 +1,5 @@
 /** §2 and §3.15 [cn]: the Session, its items and their tool call states. */
-import type { CheckDef, Evidence } from "../../../core/checks/check.js";
+import { excerptJson, type CheckDef, type Evidence } from "../../../core/checks/check.js";
 import { freshEntries } from "./messages.js";
 import { canon, isObject, onStates, serverCheck, stateEvidence, TERMINAL, where, type Entry, type State } from "./support.js";
 import { ownEntry } from "../../../core/checks/check-helpers.js";
@@ -93,7 +93,7 @@ export const SESSION_CHECKS: CheckDef[] = [
             if ((needs || (s.status === "canceled" && s.output !== undefined)) && !goodOutput(s.output)) {
               t.fail(
                 "a non-empty output [{content, name, description}]",
-                `${where(next)}: ${s.id} is ${s.status} with output ${JSON.stringify(s.output ?? null).slice(0, 80)}`,
+                `${where(next)}: ${s.id} is ${s.status} with output ${excerptJson(s.output ?? null, 80)}`,
                 proof(),
               );
             } else if (TERMINAL.has(s.status)) t.ok();
@@ -108,7 +108,7 @@ export const SESSION_CHECKS: CheckDef[] = [
             if (!isObject(parsed))
               t.fail(
                 "arguments that parse to an object",
-                `${where(next)}: call ${call.id} has arguments ${JSON.stringify(call.arguments).slice(0, 80)}`,
+                `${where(next)}: call ${call.id} has arguments ${excerptJson(call.arguments, 80)}`,
                 proof(),
               );
             else if (canon(parsed) !== canon(s.parsedArgs))
