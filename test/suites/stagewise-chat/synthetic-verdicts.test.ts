@@ -325,6 +325,19 @@ describe("mutations, turns and tools on hand-written sequences", () => {
     expect(c.message).toMatch(/no such call/);
   });
 
+  it("tools/approval-recorded shows the start of a long recorded content, cut, not the whole of it", () => {
+    const recorded = approval("t1", true);
+    const content = [...recorded.content, ...Array.from({ length: 300 }, (_, i) => text(`part ${i}`))];
+    const s = base()
+      .tracked("w1", A, 4, { type: "message-added", chatId: "c1", message: assistant("a1", [call("t1", true)]) })
+      .mutation("w1", "ok:approve", 10, "chat.approveToolCall", { chatId: "c1", toolCallId: "t1", approved: true, metadata: {} })
+      .answer("w1", 10, null)
+      .tracked("w1", A, 5, { type: "message-added", chatId: "c1", message: { ...recorded, content } });
+    const c = evaluateStagewise(s.events).get("tools/approval-recorded")!;
+    expect(c.verdict).toBe("fail");
+    expect(c.actual).toBe(`${JSON.stringify(content.slice(0, 10)).slice(0, 160)}…`);
+  });
+
   it("tools/approval-respected fails on a successful result after a refusal, passes on an error result", () => {
     const run = (isError: boolean) =>
       base()

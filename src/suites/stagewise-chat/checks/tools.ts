@@ -22,7 +22,7 @@ import {
   showResult,
   where,
 } from "./support.js";
-import { endThen } from "../../../core/checks/check.js";
+import { endThen, excerptJson } from "../../../core/checks/check.js";
 import { ToolParts, type Located } from "./tool-parts.js";
 
 const STOP_MS = 5_000;
@@ -84,7 +84,7 @@ export const TOOL_CHECKS: CheckDef[] = [
         ) {
           return t.fail(
             `one tool-approval part, approved:${String(inputField(e, "approved"))}`,
-            JSON.stringify(m.content).slice(0, 160),
+            excerptJson(m.content, 160),
             frameEvidence(added.f.ev),
           );
         }
