@@ -15,6 +15,7 @@ import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { SchemaExplainer } from "./schema-explain.js";
 import { closestName } from "./closest-name.js";
+import { appendErrorsInPlace } from "./append-errors.js";
 import { listFirst } from "../list-text.js";
 
 // ajv and its formats (CommonJS, and large) load with the first schema: a process that never
@@ -158,7 +159,7 @@ export class SchemaRegistry {
 
 function newAjv(schemas: Map<string, object>, allErrors: boolean): Ajv2020 {
   const { Ajv, addFormats } = loadAjv();
-  const ajv = new Ajv({ allErrors, strict: false });
+  const ajv = new Ajv({ allErrors, strict: false, code: { process: appendErrorsInPlace } });
   addFormats(ajv);
   // Every schema is known to ajv up front, so references resolve; compiling waits for first use.
   for (const schema of schemas.values()) ajv.addSchema(schema);

@@ -58,4 +58,27 @@ describe("stagewise-chat messages over long snapshots and windows", () => {
     expect(r.verdict).toBe("fail");
     expect(r.message).toMatch(/^chat-title-updated, chat-title-updated, chat-title-updated, chat-title-updated, chat-title-updated, … and 195 more at /);
   });
+
+  it("a message with many content parts is judged in time linear in its parts, with the schema errors all counted", () => {
+    const parts = (n: number) => [
+      { type: "tool-approval", toolCallId: "t1", approved: true },
+      ...Array.from({ length: n }, (_, i) => ({ type: "text", text: `part ${i}` })),
+    ];
+    // A user message without its metadata fields: invalid, so every error of every branch of the union is gathered.
+    const run = (n: number) => {
+      const s = new SwScript().open("w1", "main").subscribe("w1", "sub:chat:A", 1).snapshot("w1", 1, 3, [chat("c1", true)]);
+      s.tracked("w1", 1, 4, { type: "message-added", chatId: "c1", message: { id: "u1", role: "user", createdAt: "2025-08-08T10:00:00.000Z", content: parts(n), metadata: {} } });
+      const before = process.cpuUsage();
+      const r = judged(s);
+      const spent = process.cpuUsage(before);
+      return { ms: (spent.user + spent.system) / 1000, shape: r.get("chat/update-shape")! };
+    };
+    run(500);
+    const few = run(2_000);
+    const many = run(16_000);
+    // Each part's errors were once joined to a copy of all gathered before them.
+    expect(many.ms, `16,000 parts: ${Math.round(many.ms)} ms, 2,000 parts: ${Math.round(few.ms)} ms`).toBeLessThan(16 * Math.max(few.ms, 20) + 500);
+    expect(many.shape.verdict).toBe("fail");
+    expect(many.shape.message).toMatch(/… and 8\d{4} more at main/);
+  });
 });
