@@ -4,6 +4,7 @@
  * the same with a server message that carries a result.
  */
 import { readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { registry } from "../../../src/core/schemas/schema-registry.js";
@@ -73,5 +74,31 @@ describe("stagewise-chat server messages judged by the result branch", () => {
     }
     expect(held).toBeGreaterThan(3);
     expect(samples.length - held).toBeGreaterThan(10);
+  });
+});
+
+describe("stagewise-chat schema errors gathered in place", () => {
+  it("the registry reports the very errors, in order, of an unaltered allErrors ajv", () => {
+    const require = createRequire(import.meta.url);
+    const { Ajv2020 } = require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
+    const addFormats = require("ajv-formats") as (ajv: InstanceType<typeof Ajv2020>) => unknown;
+    const plain = new Ajv2020({ allErrors: true, strict: false });
+    addFormats(plain);
+    const root = fileURLToPath(new URL("../../../schemas/stagewise-chat/", import.meta.url));
+    for (const f of readdirSync(root).filter((n) => n.endsWith(".schema.json"))) plain.addSchema(JSON.parse(readFileSync(root + f, "utf8")) as object);
+    const fn = plain.getSchema((registry.schema("stagewise-chat", "chat-update") as { $id: string }).$id)!;
+    // Invalid in every branch of both unions, with parts that fail a referenced schema each.
+    const update = {
+      type: "message-added",
+      chatId: "c1",
+      message: { id: "u1", role: "user", createdAt: "2025-08-08T10:00:00.000Z", content: [{ type: "tool-approval", toolCallId: "t1" }, ...Array.from({ length: 50 }, (_, i) => ({ type: "text", text: `p${i}` })), { type: "tool-call" }], metadata: {} },
+    };
+    expect(fn(update)).toBe(false);
+    const expected = fn.errors!.map((e) => `${e.instancePath} ${e.keyword} ${e.message}`);
+    const r = validate("chat-update", update);
+    expect(r.ok).toBe(false);
+    const seen = (r as { errors: { pointer: string; keyword: string; message: string }[] }).errors.map((e) => `${e.keyword} ${e.message}`);
+    expect(expected.length).toBeGreaterThan(250);
+    expect(seen).toEqual(expected.map((e) => e.slice(e.indexOf(" ") + 1)));
   });
 });
