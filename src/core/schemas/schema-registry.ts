@@ -159,7 +159,9 @@ export class SchemaRegistry {
 
 function newAjv(schemas: Map<string, object>, allErrors: boolean): Ajv2020 {
   const { Ajv, addFormats } = loadAjv();
-  const ajv = new Ajv({ allErrors, strict: false, code: { process: appendErrorsInPlace } });
+  // Only the validator that gathers every error (run once a value failed) needs errors appended in place: the
+  // first-pass one stops at the first error, and its code stays as ajv writes it.
+  const ajv = new Ajv({ allErrors, strict: false, ...(allErrors ? { code: { process: appendErrorsInPlace } } : {}) });
   addFormats(ajv);
   // Every schema is known to ajv up front, so references resolve; compiling waits for first use.
   for (const schema of schemas.values()) ajv.addSchema(schema);
