@@ -3,48 +3,15 @@
  * while body-chunk events keep the bytes as sent; the byte limit bounds the decoded body too.
  */
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { brotliCompressSync, constants, createDeflateRaw, createGzip, deflateSync, gzipSync } from "node:zlib";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { exchange } from "../../src/core/transport/http-exchange.js";
-import { TranscriptBus, type TranscriptEvent } from "../../src/core/transcript/transcript.js";
+import { readStream, streamServers } from "../helpers/stream-server.js";
 
-const servers: http.Server[] = [];
-afterEach(async () => {
-  for (const s of servers.splice(0)) {
-    s.closeAllConnections();
-    await new Promise<void>((r) => s.close(() => r()));
-  }
-});
-
-async function serve(coding: string, write: (res: http.ServerResponse) => void): Promise<string> {
-  const server = http.createServer((req, res) => {
-    req.resume();
-    res.writeHead(200, { "content-type": "text/event-stream", "content-encoding": coding });
-    write(res);
-  });
-  servers.push(server);
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-}
-
-async function read(url: string, maxBytes?: number) {
-  const bus = new TranscriptBus();
-  const events: TranscriptEvent[] = [];
-  bus.subscribe((e) => events.push(e));
-  const result = await exchange(bus, {
-    probe: "p",
-    label: "l",
-    method: "POST",
-    url,
-    body: "{}",
-    stream: true,
-    timeouts: { headers: 5000, total: 30_000, close: 2000 },
-    ...(maxBytes !== undefined ? { maxBytes } : {}),
-    isTerminal: (d) => d === "[DONE]",
-  });
-  return { result, events, end: events.find((e) => e.kind === "body-end") };
-}
+const { serve: serveWith } = streamServers();
+/** A stream coded as `coding` says (the writer codes it). */
+const serve = (coding: string, write: (res: http.ServerResponse) => void) => serveWith(write, { "content-encoding": coding });
+const read = readStream;
 
 const STREAM = 'data: {"type":"text","content":"héllo"}\n\ndata: [DONE]\n\n';
 

@@ -1,47 +1,12 @@
 /** The recording HTTP client reading SSE: standard parsing on the wire, and a bounded line. */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { exchange, MAX_LINE_BYTES } from "../../src/core/transport/http-exchange.js";
 import { TranscriptBus, type TranscriptEvent } from "../../src/core/transcript/transcript.js";
-
-const servers: http.Server[] = [];
-afterEach(async () => {
-  for (const s of servers.splice(0)) {
-    s.closeAllConnections();
-    await new Promise<void>((r) => s.close(() => r()));
-  }
-});
+import { readStream, streamServers } from "../helpers/stream-server.js";
 
 /** A server answering every request with an event stream that `write` writes. */
-async function serve(write: (res: http.ServerResponse) => void): Promise<string> {
-  const server = http.createServer((req, res) => {
-    req.resume();
-    res.writeHead(200, { "content-type": "text/event-stream" });
-    write(res);
-  });
-  servers.push(server);
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-}
-
-async function read(url: string, maxBytes?: number) {
-  const bus = new TranscriptBus();
-  const events: TranscriptEvent[] = [];
-  bus.subscribe((e) => events.push(e));
-  const result = await exchange(bus, {
-    probe: "p",
-    label: "l",
-    method: "POST",
-    url,
-    body: "{}",
-    stream: true,
-    timeouts: { headers: 5000, total: 30_000, close: 2000 },
-    ...(maxBytes !== undefined ? { maxBytes } : {}),
-    isTerminal: (d) => d === "[DONE]",
-  });
-  return { result, events };
-}
+const { serve } = streamServers();
+const read = readStream;
 
 describe("http-exchange: SSE on the wire", () => {
   it("reads a BOM-prefixed, CR-only stream written in pieces as a browser does", async () => {
